@@ -1,0 +1,57 @@
+# Zap: `make run` serves the site with demo data; `make test` runs every test.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+# Python 3.12: the plain command, else pyenv's install, else whatever python3.12 resolves to.
+PYTHON312 := $(shell for p in python3.12 /root/.pyenv/versions/3.12*/bin/python3.12 /usr/bin/python3.12 /usr/local/bin/python3.12; do \
+	$$p -c 'import sys; assert sys.version_info[:2] == (3, 12)' >/dev/null 2>&1 && { echo $$p; break; }; done)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run test test-sqlite test-postgres browser-deps demo bench messages check clean
+
+$(VENV)/.installed: requirements.txt
+	@test -n "$(PYTHON312)" || { echo "Python 3.12 não encontrado (instale python3.12)"; exit 1; }
+	test -x $(PY) || $(PYTHON312) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+install: $(VENV)/.installed
+
+# The compiled catalogues are committed; recompile when gettext is there.
+messages: install
+	@if command -v msgfmt >/dev/null 2>&1; then $(PY) manage.py compilemessages --ignore=.venv -v0; fi
+
+# Serve on SQLite with the two demo events loaded (idempotent).
+run: install messages
+	DEBUG=1 $(PY) manage.py migrate --noinput -v0
+	DEBUG=1 $(PY) manage.py load_demo
+	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
+
+demo: install
+	$(PY) manage.py migrate --noinput -v0
+	$(PY) manage.py load_demo
+
+# Debian's Chromium for the browser tests (browser downloads are impossible here).
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || test -x /usr/bin/chromium || { \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+		else echo "instale o Chromium: sudo apt-get install chromium"; exit 1; fi; }
+
+# Every test; DATABASE_URL picks the database (SQLite by default).
+test: install messages browser-deps
+	$(PY) -m pytest -q
+
+test-postgres: install messages browser-deps
+	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/zap_test} $(PY) -m pytest -q
+
+bench: install
+	$(PY) manage.py bench
+
+check: install
+	$(PY) manage.py check
+	$(PY) manage.py makemigrations --check --dry-run
+
+clean:
+	rm -rf $(VENV) staticfiles db.sqlite3 .pytest_cache

@@ -1,0 +1,185 @@
+"""A partida to 12 pontos-partida, checked mão by mão or by its final score (DOMAIN.md §3)."""
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from .errors import RuleError
+from .rules import RuleSettings
+
+TARGET = 12
+NORMAL_VALUES = (1, 3, 6, 9, 12)
+RAN_VALUES = (1, 3, 6, 9)  # value before the refused raise
+ONZE = 11
+HOW_CHOICES = ("played", "ran", "refused", "penalty")
+
+NORMAL, MAO_DE_ONZE, MAO_DE_FERRO = "normal", "mao_de_onze", "mao_de_ferro"
+
+
+@dataclass(frozen=True)
+class Mao:
+    """One entry of a súmula: a mão, or a penalty inside a partida.
+
+    ``to`` is 0 or 1 (the dupla that scores, in the jogo's order) or None for
+    a mão whose three rounds tied. ``points`` may be None where the situation
+    leaves one possible value (a refused mão de onze, an accepted one, a tie).
+    """
+
+    to: int | None
+    points: int | None = None
+    how: str = "played"
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class PartidaScore:
+    score: tuple[int, int]
+    finished: bool
+
+    @property
+    def winner(self) -> int | None:
+        if not self.finished:
+            return None
+        return 0 if self.score[0] > self.score[1] else 1
+
+
+def situation(score: tuple[int, int]) -> str:
+    """Which kind of mão is played at this score."""
+    on_eleven = [s == ONZE for s in score]
+    if all(on_eleven):
+        return MAO_DE_FERRO
+    if any(on_eleven):
+        return MAO_DE_ONZE
+    return NORMAL
+
+
+def is_finished(score: tuple[int, int]) -> bool:
+    return max(score) >= TARGET
+
+
+def _values(values: Iterable[int]) -> str:
+    vals = list(values)
+    if len(vals) == 1:
+        return str(vals[0])
+    return ", ".join(str(v) for v in vals[:-1]) + " ou " + str(vals[-1])
+
+
+def mao_gain(*, score: tuple[int, int], mao: Mao, settings: RuleSettings) -> tuple[tuple[int, int] | None, str | None]:
+    """Points each dupla gets from ``mao`` at ``score``, or the rule it breaks (pt-BR)."""
+    if is_finished(score):
+        return None, f"a partida já terminou ({score[0]} x {score[1]}); nenhuma mão é aceita depois do fim"
+    if mao.how not in HOW_CHOICES:
+        return None, f"tipo de mão {mao.how!r} desconhecido; use played, ran, refused ou penalty"
+    if mao.to not in (0, 1, None) or isinstance(mao.to, bool):
+        return None, f"'to' deve ser 0, 1 ou null (recebido {mao.to!r})"
+    if mao.points is not None and (isinstance(mao.points, bool) or not isinstance(mao.points, int)):
+        return None, f"'points' deve ser um número inteiro (recebido {mao.points!r})"
+    kind = situation(score)
+    on_eleven = 0 if score[0] == ONZE else 1  # meaningful only in a mão de onze
+    other = 1 - on_eleven
+    ferro = settings.mao_de_ferro_value
+
+    if mao.how == "penalty":
+        if not (mao.reason or "").strip():
+            return None, "toda penalidade precisa de um motivo ('reason')"
+        if mao.to is None:
+            return None, "penalidade sem dupla beneficiada: informe 'to'"
+        allowed = NORMAL_VALUES if kind == NORMAL else (1, 3) if kind == MAO_DE_ONZE else tuple(sorted({1, ferro}))
+        if mao.points not in allowed:
+            where = {NORMAL: "", MAO_DE_ONZE: " com uma dupla em 11", MAO_DE_FERRO: " na mão de ferro"}[kind]
+            return None, (f"penalidade de {mao.points} ponto(s) inválida{where}: a perda é de 1 ponto ou dos "
+                          f"pontos em disputa ({_values(allowed)})")
+        return _to(mao.to, mao.points), None
+
+    if mao.to is None:  # three tied rounds
+        if mao.how != "played":
+            return None, "mão empatada (to = null) só pode ser 'played'"
+        if mao.points not in (None, 0):
+            return None, "mão com as três rodadas empatadas não dá pontos a nenhuma dupla; não informe 'points'"
+        if kind == MAO_DE_ONZE and settings.mao_de_onze_tie == "opponent":
+            return _to(other, 3), None  # FENACEF Art.21 §ún.
+        return (0, 0), None
+
+    if kind == MAO_DE_FERRO:
+        if mao.how in ("ran", "refused"):
+            return None, "na mão de ferro (11 x 11) não há decisão nem truco: registre só quem venceu a mão"
+        if mao.points not in (None, ferro):
+            return None, f"na mão de ferro (11 x 11) a mão vale {ferro}; recebido {mao.points}"
+        return _to(mao.to, ferro), None
+
+    if kind == MAO_DE_ONZE:
+        if mao.how == "ran":
+            return None, "na mão de onze não há truco, então ninguém corre: a mão é aceita (vale 3) ou recusada (+1)"
+        if mao.how == "refused":
+            if mao.to != other:
+                return None, "a mão de onze recusada dá 1 ponto à dupla que não está com 11"
+            if mao.points not in (None, 1):
+                return None, f"a mão de onze recusada vale 1 ponto à outra dupla; recebido {mao.points}"
+            return _to(other, 1), None
+        if mao.points not in (None, 3):
+            return None, f"a mão de onze aceita vale 3 pontos (não há truco); recebido {mao.points}"
+        return _to(mao.to, 3), None
+
+    # normal mão
+    if mao.how == "refused":
+        return None, "só a dupla com 11 pontos pode recusar a mão (mão de onze)"
+    if mao.how == "ran":
+        if mao.points not in RAN_VALUES:
+            return None, (f"quem corre dá {_values(RAN_VALUES)} ponto(s) (o valor antes do pedido recusado); "
+                          f"recebido {mao.points}")
+        return _to(mao.to, mao.points), None
+    if mao.points not in NORMAL_VALUES:
+        return None, f"uma mão vale {_values(NORMAL_VALUES)}; recebido {mao.points}"
+    return _to(mao.to, mao.points), None
+
+
+def _to(side: int, points: int) -> tuple[int, int]:
+    return (points, 0) if side == 0 else (0, points)
+
+
+def partida_from_maos(*, maos: Iterable[Mao], settings: RuleSettings) -> tuple[PartidaScore, list[RuleError]]:
+    """Replay a súmula's mãos; the running score and any problems, each at ``maos[i]``."""
+    score = (0, 0)
+    errors: list[RuleError] = []
+    for i, mao in enumerate(maos):
+        gain, problem = mao_gain(score=score, mao=mao, settings=settings)
+        if problem:
+            errors.append(RuleError(f"maos[{i}]", problem))
+            if is_finished(score):
+                break  # everything after the end is refused; one message is enough
+            continue
+        score = (score[0] + gain[0], score[1] + gain[1])
+    return PartidaScore(score=score, finished=is_finished(score)), errors
+
+
+def final_score_error(*, score: tuple[int, int], settings: RuleSettings) -> str | None:
+    """Why a partida cannot have ended ``a x b`` (quick entry), or None if some mãos reach it.
+
+    The last mão came from a score where neither dupla had 12. With the loser
+    on 10 or less, the winner came from 0..11 with 1 to 12 points: 12..22.
+    With the loser on 11 every mão is worth at most 3: 12 or 13 from 9 or 10
+    (mão de onze), or 11 + the mão de ferro value from 11 x 11.
+    """
+    a, b = score
+    for v in (a, b):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            return f"placar inválido {a!r} x {b!r}: use números inteiros ≥ 0"
+    winner, loser = max(a, b), min(a, b)
+    if winner < TARGET:
+        return f"placar {a} x {b} não termina a partida: uma dupla precisa chegar a {TARGET}"
+    if loser >= TARGET:
+        return f"placar {a} x {b} impossível: a partida acaba quando a primeira dupla chega a {TARGET}"
+    if loser <= 10:
+        top = TARGET - 1 - 1 + 12  # from 10 with a 12-point mão
+        if winner > top:
+            return f"placar {a} x {b} impossível: a maior mão vale 12, então o vencedor termina com no máximo {top}"
+        return None
+    possible = sorted({12, 13, ONZE + settings.mao_de_ferro_value})
+    if winner not in possible:
+        return (f"placar {a} x {b} impossível: com uma dupla em 11 nenhuma mão vale mais de 3, "
+                f"então o vencedor termina com {_values(possible)}")
+    return None
+
+
+def perda_da_partida_score(*, lost_by: int) -> tuple[int, int]:
+    """A partida lost by penalty is recorded 12 x 0 to the other dupla."""
+    return (0, TARGET) if lost_by == 0 else (TARGET, 0)

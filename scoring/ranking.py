@@ -1,0 +1,84 @@
+"""Player ranking across events (DOMAIN.md §7, Truco Online regulation 004).
+
+004 names the ingredients, not the arithmetic. Our reading, kept only here:
+
+    G = jogos played, W = jogos won, A = jogos lost by walkover (abandono)
+    score = max(0, (1000 * WLB(W, G, z=1.96)      # performance with 95 % confidence
+                    + 60 * log10(G + 1)           # activity bonus
+                    - 400 * A / G)                # abandonment penalty
+                   * min(1, G / 10))              # damping over the first 10 jogos
+    rounded half up; G = 0 gives 0.
+
+WLB is the lower bound of the Wilson score interval for the win rate W / G.
+"Jamais inferior a 0" is applied after the damping (the damping factor is
+never negative, so the order does not change the result).
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["LEVELS", "UNRANKED_LEVEL", "wilson_lower_bound", "player_score", "player_level"]
+
+# (level name, minimum score), ascending.
+LEVELS: tuple[tuple[str, int], ...] = (
+    ("Fichinha", 0),
+    ("Blefador", 350),
+    ("Coringa", 500),
+    ("Pica-Fumo", 650),
+    ("Espadilha", 755),
+    ("Escopeta", 900),
+    ("ZAP", 975),
+)
+# Players without an account (not ranked).
+UNRANKED_LEVEL = "Marreco"
+
+
+def _check_counts(*, played: int, won: int, walkovers_lost: int = 0) -> None:
+    if played < 0 or won < 0 or walkovers_lost < 0:
+        raise ValueError("os totais de jogos não podem ser negativos")
+    if won > played:
+        raise ValueError(f"mais vitórias ({won}) do que jogos disputados ({played})")
+    if walkovers_lost > played - won:
+        raise ValueError(
+            f"mais derrotas por WO ({walkovers_lost}) do que derrotas ({played - won})"
+        )
+
+
+def wilson_lower_bound(*, won: int, played: int, z: float = 1.96) -> float:
+    """Lower bound of the Wilson score interval for won / played (0.0 when nothing played)."""
+    _check_counts(played=played, won=won)
+    if played == 0:
+        return 0.0
+    p = won / played
+    z2 = z * z
+    centre = p + z2 / (2 * played)
+    margin = z * math.sqrt(p * (1 - p) / played + z2 / (4 * played * played))
+    return max(0.0, (centre - margin) / (1 + z2 / played))
+
+
+def player_score(*, played: int, won: int, walkovers_lost: int) -> int:
+    """Ranking score of a player (see the module docstring)."""
+    _check_counts(played=played, won=won, walkovers_lost=walkovers_lost)
+    if played == 0:
+        return 0
+    raw = (
+        1000 * wilson_lower_bound(won=won, played=played)
+        + 60 * math.log10(played + 1)
+        - 400 * walkovers_lost / played
+    )
+    value = max(0.0, raw * min(1.0, played / 10))
+    return int(value + 0.5)
+
+
+def player_level(*, score: int | None) -> str:
+    """Level name for a score; ``None`` (no account) is "Marreco"."""
+    if score is None:
+        return UNRANKED_LEVEL
+    if score < 0:
+        raise ValueError(f"pontuação de ranking não pode ser negativa: {score}")
+    name = LEVELS[0][0]
+    for level, minimum in LEVELS:
+        if score >= minimum:
+            name = level
+    return name

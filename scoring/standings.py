@@ -1,0 +1,281 @@
+"""Group standings, tiebreaks and the comparison across groups (DOMAIN.md §5.1-§5.2)."""
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Callable, Iterable, Mapping, Sequence
+
+from .jogo import WALKOVER_BOTH, JogoResult, class_points
+from .rules import ClassPoints
+
+POINTS, PARTIDAS_WON, HEAD_TO_HEAD, SALDO, AVERAGE, DRAW = (
+    "points", "partidas_won", "head_to_head", "saldo", "average", "draw")
+
+CRITERION_LABELS = {
+    POINTS: "pontos classificatórios",
+    PARTIDAS_WON: "partidas vencidas",
+    HEAD_TO_HEAD: "confronto direto",
+    SALDO: "saldo de pontos-partida",
+    AVERAGE: "average",
+    DRAW: "sorteio",
+}
+
+INF = float("inf")
+
+
+@dataclass(frozen=True)
+class GroupJogo:
+    duplas: tuple[str, str]
+    result: JogoResult
+
+
+@dataclass(frozen=True)
+class DuplaStats:
+    """What a dupla did in a set of jogos (finished ones only)."""
+
+    dupla: str
+    points: int = 0
+    jogos: int = 0
+    won: int = 0
+    lost: int = 0
+    partidas_won: int = 0
+    partidas_lost: int = 0
+    points_for: int = 0
+    points_against: int = 0
+
+    @property
+    def saldo(self) -> int:
+        return self.points_for - self.points_against
+
+    @property
+    def average_fraction(self) -> Fraction | None:
+        """for ÷ against; None for 0 ÷ 0, and ``against == 0 < for`` is handled by ``average_key``."""
+        if self.points_against == 0:
+            return None
+        return Fraction(self.points_for, self.points_against)
+
+    @property
+    def average(self) -> float | None:
+        """The average as shown: rounded to 3 places, inf when against = 0 < for, None for 0 ÷ 0."""
+        return average_value(self.points_for, self.points_against)
+
+    def average_key(self) -> tuple:
+        return average_key(self.points_for, self.points_against)
+
+
+def average_value(points_for: int, points_against: int) -> float | None:
+    if points_against == 0:
+        return INF if points_for > 0 else None
+    return round(points_for / points_against, 3)
+
+
+def average_key(points_for: int, points_against: int) -> tuple:
+    """Sort key, higher is better: for>0 over 0 beats every finite average; 0 ÷ 0 ranks last."""
+    if points_against == 0:
+        return (2, 0) if points_for > 0 else (0, 0)
+    return (1, Fraction(points_for, points_against))
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    dupla: str
+    stats: DuplaStats
+    decided_by: str | None  # criterion separating this row from the one below it
+    tied: bool  # still tied after saldo, awaiting the sorteio
+    qualified: bool = False
+
+    def __getattr__(self, name):  # rows read like their stats: row.points, row.saldo…
+        if name == "stats":
+            raise AttributeError(name)
+        return getattr(self.stats, name)
+
+
+def stats_collect(*, duplas: Iterable[str], jogos: Iterable[GroupJogo], points: ClassPoints) -> dict[str, DuplaStats]:
+    """Sum each dupla's finished jogos (WO: partidas won, no pontos-partida)."""
+    acc = {d: dict(points=0, jogos=0, won=0, lost=0, partidas_won=0, partidas_lost=0, points_for=0, points_against=0)
+           for d in duplas}
+    for jogo in jogos:
+        res = jogo.result
+        if not res.finished:
+            continue
+        cp = class_points(result=res, points=points)
+        pf = res.points_for
+        for side in (0, 1):
+            d = jogo.duplas[side]
+            if d not in acc:
+                continue
+            a = acc[d]
+            a["jogos"] += 1
+            a["points"] += cp[side]
+            if res.winner == side:
+                a["won"] += 1
+            else:
+                a["lost"] += 1
+            a["partidas_won"] += res.partidas_won[side]
+            a["partidas_lost"] += res.partidas_won[1 - side]
+            a["points_for"] += pf[side]
+            a["points_against"] += pf[1 - side]
+    return {d: DuplaStats(dupla=d, **v) for d, v in acc.items()}
+
+
+# --- ordering machinery -------------------------------------------------------------
+# A step takes a block of tied duplas and returns (parts best first, criterion name,
+# next step for parts still tied), or None when it cannot separate the block.
+
+Segment = list[str]
+
+
+@dataclass
+class Ordering:
+    """Duplas best first, cut into segments (a segment of more than one awaits a sorteio)."""
+
+    segments: list[Segment]
+    boundaries: list[str]  # criterion between segment i and i+1
+    draws_used: list[frozenset[str]]
+
+
+def _split(block: Sequence[str], key: Callable[[str], object]) -> list[Segment]:
+    ordered = sorted(block, key=key, reverse=True)
+    parts: list[Segment] = []
+    last = object()
+    for d in ordered:
+        k = key(d)
+        if parts and k == last:
+            parts[-1].append(d)
+        else:
+            parts.append([d])
+        last = k
+    return parts
+
+
+class _Resolver:
+    def __init__(self, steps: dict[str, Callable], draws: Sequence[Sequence[str]]):
+        self.steps = steps
+        self.draws = {frozenset(order): list(order) for order in draws}
+        self.used: list[frozenset[str]] = []
+
+    def resolve(self, block: Segment, step: str) -> tuple[list[Segment], list[str]]:
+        if len(block) == 1:
+            return [block], []
+        if step == DRAW:
+            order = self.draws.get(frozenset(block))
+            if order is None:
+                return [sorted(block)], []
+            self.used.append(frozenset(block))
+            return [[d] for d in order], [DRAW] * (len(order) - 1)
+        parts, criterion, next_step = self.steps[step](block)
+        if len(parts) == 1:
+            return self.resolve(block, next_step)
+        segments: list[Segment] = []
+        boundaries: list[str] = []
+        for i, part in enumerate(parts):
+            if i:
+                boundaries.append(criterion)
+            sub_segments, sub_boundaries = self.resolve(part, next_step)
+            segments.extend(sub_segments)
+            boundaries.extend(sub_boundaries)
+        return segments, boundaries
+
+
+def _rows(ordering_segments: list[Segment], boundaries: list[str], stats: Mapping[str, DuplaStats]) -> list[StandingRow]:
+    rows: list[StandingRow] = []
+    position = 1
+    for i, seg in enumerate(ordering_segments):
+        for j, d in enumerate(seg):
+            last_of_seg = j == len(seg) - 1
+            decided = boundaries[i] if last_of_seg and i < len(boundaries) else None
+            rows.append(StandingRow(rank=position, dupla=d, stats=stats[d], decided_by=decided, tied=len(seg) > 1))
+        position += len(seg)
+    return rows
+
+
+def group_standings(*, duplas: Sequence[str], jogos: Sequence[GroupJogo], points: ClassPoints,
+                    draws: Sequence[Sequence[str]] = ()) -> tuple[list[StandingRow], list[frozenset[str]]]:
+    """A group table with tiebreaks (FENACEF Art.6 §1, DOMAIN.md §5.1).
+
+    Returns the rows best first and the recorded sorteios that were applied.
+    """
+    stats = stats_collect(duplas=duplas, jogos=jogos, points=points)
+    finished = [j for j in jogos if j.result.finished]
+
+    def mini_points(block: Segment) -> dict[str, int]:
+        members = set(block)
+        sub = [j for j in finished if j.duplas[0] in members and j.duplas[1] in members]
+        return {d: s.points for d, s in stats_collect(duplas=block, jogos=sub, points=points).items()}
+
+    def by_points(block):
+        return _split(block, lambda d: stats[d].points), POINTS, PARTIDAS_WON
+
+    def by_partidas(block):
+        return _split(block, lambda d: stats[d].partidas_won), PARTIDAS_WON, HEAD_TO_HEAD
+
+    def by_head_to_head(block):
+        if len(block) == 2:
+            a, b = block
+            for j in finished:
+                if set(j.duplas) == {a, b} and j.result.walkover != WALKOVER_BOTH and j.result.winner is not None:
+                    winner = j.duplas[j.result.winner]
+                    return [[winner], [b if winner == a else a]], HEAD_TO_HEAD, SALDO
+            return [block], HEAD_TO_HEAD, SALDO
+        mini = mini_points(block)
+        parts = _split(block, lambda d: mini[d])
+        # a still-tied, smaller subset starts again at head-to-head; an unchanged block goes to saldo
+        return parts, HEAD_TO_HEAD, (HEAD_TO_HEAD if len(parts) > 1 else SALDO)
+
+    def by_saldo(block):
+        return _split(block, lambda d: stats[d].saldo), SALDO, DRAW
+
+    resolver = _Resolver({POINTS: by_points, PARTIDAS_WON: by_partidas, HEAD_TO_HEAD: by_head_to_head,
+                          SALDO: by_saldo}, draws)
+    segments, boundaries = resolver.resolve(sorted(duplas), POINTS)
+    return _rows(segments, boundaries, stats), resolver.used
+
+
+def cross_group_order(*, candidates: Sequence[tuple[DuplaStats, int]],
+                      draws: Sequence[Sequence[str]] = ()) -> tuple[list[StandingRow], list[frozenset[str]]]:
+    """Duplas of different groups compared (DOMAIN.md §5.2); each candidate with its group's size.
+
+    Points first; then, among duplas whose groups have the same size, partidas
+    vencidas, saldo, sorteio; when the sizes differ, average, then sorteio.
+    """
+    stats = {s.dupla: s for s, _ in candidates}
+    size = {s.dupla: n for s, n in candidates}
+
+    def by_points(block):
+        if len(_split(block, lambda d: stats[d].points)) > 1:
+            return _split(block, lambda d: stats[d].points), POINTS, "after_points"
+        return [block], POINTS, "after_points"
+
+    def after_points(block):
+        if len({size[d] for d in block}) == 1:
+            return _split(block, lambda d: stats[d].partidas_won), PARTIDAS_WON, SALDO
+        return _split(block, lambda d: stats[d].average_key()), AVERAGE, DRAW
+
+    def by_saldo(block):
+        return _split(block, lambda d: stats[d].saldo), SALDO, DRAW
+
+    resolver = _Resolver({POINTS: by_points, "after_points": after_points, SALDO: by_saldo}, draws)
+    segments, boundaries = resolver.resolve(sorted(stats), POINTS)
+    return _rows(segments, boundaries, stats), resolver.used
+
+
+def rows_qualify(rows: list[StandingRow], count: int) -> list[StandingRow]:
+    """Mark the first ``count`` places qualified, except a tie that straddles the cut (it awaits the sorteio)."""
+    out = []
+    for row in rows:
+        inside = row.rank <= count
+        if inside and row.tied:
+            block_end = row.rank - 1 + sum(1 for r in rows if r.rank == row.rank)
+            inside = block_end <= count
+        out.append(replace(row, qualified=inside))
+    return out
+
+
+def cut_is_decided(rows: Sequence[StandingRow], count: int) -> bool:
+    """True unless a tie awaiting its sorteio straddles the qualifying cut."""
+    for row in rows:
+        if row.tied and row.rank <= count:
+            block_end = row.rank - 1 + sum(1 for r in rows if r.rank == row.rank)
+            if block_end > count:
+                return False
+    return True

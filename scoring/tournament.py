@@ -1,0 +1,403 @@
+"""The whole event derived from its records: stage tables, qualifiers, brackets, classification.
+
+Callers (the importer, the pages, the export) describe the tournament with
+the plain records below and get every computed view from here, so each rule
+lives in one place.
+"""
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from . import bracket_draw
+from .bracket import Bracket, bracket_build, eliminated_round
+from .errors import RuleError
+from .jogo import WALKOVER_BOTH, JogoResult
+from .ranking import player_level, player_score
+from .rules import RuleSettings
+from .standings import (DuplaStats, GroupJogo, StandingRow, average_key, cross_group_order, cut_is_decided,
+                        group_standings, rows_qualify, stats_collect)
+
+GROUPS, KNOCKOUT = "groups", "knockout"
+PREVIOUS = "previous"
+DRAW_METHODS = ("seeded", "random", "fixed")
+
+
+@dataclass(frozen=True)
+class DuplaInfo:
+    key: str
+    players: tuple[str, ...]
+    name: str = ""
+    seed: int | None = None
+    disqualified: bool = False
+
+
+@dataclass(frozen=True)
+class GroupSpec:
+    key: str
+    duplas: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class StageSpec:
+    key: str
+    kind: str
+    best_of: int | None = None  # None: the preset's default
+    best_of_rounds: Mapping[int, int] = field(default_factory=dict)
+    groups: tuple[GroupSpec, ...] = ()
+    per_group: int = 0
+    best_others: int = 0
+    sorteios: tuple[tuple[str | None, tuple[str, ...]], ...] = ()  # (group or None for across groups, order)
+    entrants: str | tuple[str, ...] = PREVIOUS
+    draw_method: str = "seeded"
+    draw_seed: int | None = None
+    draw_order: tuple[str | None, ...] | None = None  # the draw's recorded result (first-round slots)
+
+
+@dataclass(frozen=True)
+class JogoRecord:
+    stage: str
+    duplas: tuple[str, str]
+    result: JogoResult
+    group: str | None = None
+    round: int | None = None  # knockout round (1-based)
+    position: int | None = None  # knockout position inside the round (1-based)
+    third_place: bool = False
+
+
+@dataclass
+class GroupTable:
+    key: str
+    duplas: tuple[str, ...]
+    rows: list[StandingRow]
+    complete: bool
+    jogos_total: int
+    jogos_done: int
+
+
+@dataclass
+class GroupStageView:
+    stage: StageSpec
+    tables: list[GroupTable]
+    others: list[StandingRow]  # the candidates for the best-others places, compared across groups
+    complete: bool  # every jogo has a result
+    decided: bool  # complete, and no tie awaiting a sorteio decides a qualifying place
+    qualifiers: list[tuple[str, str]]  # (dupla, group) in seed order; empty until decided
+    unused_sorteios: list[tuple[str | None, tuple[str, ...]]]
+
+
+@dataclass
+class KnockoutStageView:
+    stage: StageSpec
+    order: list[str | None] | None  # first-round slots, None until drawn
+    bracket: Bracket | None
+    waiting_for: str = ""  # why it is not drawn yet (pt-BR)
+
+
+def knockout_best_of(*, stage: StageSpec, round_number: int, settings: RuleSettings) -> int:
+    """Best-of of a knockout round: the round's override, else the stage's, else the preset's."""
+    if round_number in stage.best_of_rounds:
+        return stage.best_of_rounds[round_number]
+    if stage.best_of is not None:
+        return stage.best_of
+    return settings.best_of_first_knockout if round_number == 1 else settings.best_of_later_knockout
+
+
+def group_best_of(*, stage: StageSpec, settings: RuleSettings) -> int:
+    return stage.best_of if stage.best_of is not None else settings.best_of_groups
+
+
+def groups_stage_compute(*, stage: StageSpec, jogos: Sequence[JogoRecord], settings: RuleSettings) -> GroupStageView:
+    by_group: dict[str, list[GroupJogo]] = {g.key: [] for g in stage.groups}
+    for j in jogos:
+        if j.stage == stage.key and j.group in by_group:
+            by_group[j.group].append(GroupJogo(duplas=j.duplas, result=j.result))
+    draws_by_group: dict[str | None, list[tuple[str, ...]]] = {}
+    for group, order in stage.sorteios:
+        draws_by_group.setdefault(group, []).append(order)
+    used: set[tuple[str | None, frozenset]] = set()
+    tables: list[GroupTable] = []
+    for g in stage.groups:
+        rows, used_here = group_standings(duplas=g.duplas, jogos=by_group[g.key], points=settings.class_points,
+                                          draws=draws_by_group.get(g.key, ()))
+        used.update((g.key, u) for u in used_here)
+        n = len(g.duplas)
+        total = n * (n - 1) // 2
+        done_pairs = {frozenset(j.duplas) for j in by_group[g.key] if j.result.finished}
+        complete = len(done_pairs) >= total
+        if complete:
+            rows = rows_qualify(rows, stage.per_group)
+        tables.append(GroupTable(key=g.key, duplas=g.duplas, rows=rows, complete=complete,
+                                 jogos_total=total, jogos_done=len(done_pairs)))
+    complete = all(t.complete for t in tables)
+    decided = complete and all(cut_is_decided(t.rows, stage.per_group) for t in tables)
+
+    others: list[StandingRow] = []
+    qualifiers: list[tuple[str, str]] = []
+    if stage.best_others:
+        candidates: list[tuple[DuplaStats, int]] = []
+        group_of: dict[str, str] = {}
+        # candidates: the places right after the direct qualifiers, tier by tier, as many tiers as needed
+        tier = stage.per_group + 1
+        while len(candidates) < stage.best_others and any(len(t.rows) >= tier for t in tables):
+            for t in tables:
+                if len(t.rows) >= tier:
+                    row = t.rows[tier - 1]
+                    candidates.append((row.stats, len(t.duplas)))
+                    group_of[row.dupla] = t.key
+            tier += 1
+        rows, used_here = cross_group_order(candidates=candidates, draws=draws_by_group.get(None, ()))
+        used.update((None, u) for u in used_here)
+        others = rows_qualify(rows, stage.best_others) if decided else rows
+        decided = decided and cut_is_decided(rows, stage.best_others)
+    if decided:
+        qualifiers = _seed_order(tables=tables, per_group=stage.per_group)
+        qualifiers += [(r.dupla, _group_of(tables, r.dupla)) for r in others if r.qualified]
+    unused = [(g, o) for g, o in stage.sorteios if (g, frozenset(o)) not in used]
+    return GroupStageView(stage=stage, tables=tables, others=others, complete=complete, decided=decided,
+                          qualifiers=qualifiers, unused_sorteios=unused)
+
+
+def _group_of(tables: Sequence[GroupTable], dupla: str) -> str:
+    for t in tables:
+        if dupla in t.duplas:
+            return t.key
+    return ""
+
+
+def _seed_order(*, tables: Sequence[GroupTable], per_group: int) -> list[tuple[str, str]]:
+    """Direct qualifiers tier by tier (all winners, then all seconds…), each tier ranked across groups."""
+    out: list[tuple[str, str]] = []
+    for tier in range(1, per_group + 1):
+        tier_rows = [(t.rows[tier - 1], t) for t in tables if len(t.rows) >= tier]
+        ranked, _ = cross_group_order(candidates=[(r.stats, len(t.duplas)) for r, t in tier_rows])
+        group_index = {r.dupla: (i, t.key) for i, (r, t) in enumerate(tier_rows)}
+        ranked_keys = sorted((r.rank, group_index[r.dupla][0], r.dupla) for r in ranked)
+        out.extend((d, group_index[d][1]) for _, _, d in ranked_keys)
+    return out
+
+
+def knockout_draw(*, stage: StageSpec, entrants: Sequence[tuple[str, str | None]],
+                  duplas: Mapping[str, DuplaInfo]) -> tuple[list[str | None] | None, list[RuleError]]:
+    """Run (or replay) the draw of a knockout stage: the first-round slots in bracket order."""
+    keys = [d for d, _ in entrants]
+    if len(keys) < 2:
+        return None, [RuleError("entrants", "a fase eliminatória precisa de pelo menos 2 duplas")]
+    if stage.draw_method == "fixed" or stage.draw_order is not None:
+        order = list(stage.draw_order or ())
+        problems = bracket_draw.fixed_order_errors(order=order, known=set(keys))
+        placed = {d for d in order if d is not None}
+        missing = [d for d in keys if d not in placed]
+        if missing:
+            problems.append("a chave não inclui as duplas: " + ", ".join(missing))
+        return (None if problems else order), [RuleError("draw.order", p) for p in problems]
+    from_groups = stage.entrants == PREVIOUS
+    if stage.draw_method == "random":
+        if stage.draw_seed is None:
+            return None, [RuleError("draw.seed", "o sorteio da chave precisa de uma semente ('seed')")]
+        if from_groups:
+            import random
+            shuffled = list(entrants)
+            random.Random(stage.draw_seed).shuffle(shuffled)
+            return bracket_draw.crossed_order(entrants=[(d, g or "") for d, g in shuffled]), []
+        return bracket_draw.random_order(entrants=keys, seed=stage.draw_seed), []
+    if from_groups:
+        return bracket_draw.crossed_order(entrants=[(d, g or "") for d, g in entrants]), []
+    seeded = sorted((duplas[d].seed, i, d) for i, d in enumerate(keys) if duplas[d].seed is not None)
+    unseeded = [d for d in keys if duplas[d].seed is None]
+    if stage.draw_seed is not None:
+        import random
+        random.Random(stage.draw_seed).shuffle(unseeded)
+    return bracket_draw.seeded_order(entrants=[d for _, _, d in seeded] + unseeded), []
+
+
+def knockout_stage_compute(*, stage: StageSpec, order: Sequence[str | None] | None, jogos: Sequence[JogoRecord],
+                           settings: RuleSettings) -> KnockoutStageView:
+    if order is None:
+        return KnockoutStageView(stage=stage, order=None, bracket=None,
+                                 waiting_for="a chave será sorteada quando a fase anterior terminar")
+    total = len(order).bit_length() - 1
+    best_of = [knockout_best_of(stage=stage, round_number=r, settings=settings) for r in range(1, total + 1)]
+    results = {(j.round, j.position if not j.third_place else 0, j.third_place): j.result
+               for j in jogos if j.stage == stage.key and j.round is not None}
+    bracket = bracket_build(order=order, best_of_for_round=best_of, results=results,
+                            third_place_match=settings.third_place == "match")
+    return KnockoutStageView(stage=stage, order=list(order), bracket=bracket)
+
+
+@dataclass
+class TournamentView:
+    stages: list[GroupStageView | KnockoutStageView]
+    finished: bool
+    classification: list["ClassificationRow"]
+    ranking: list["RankingRow"]
+    stats: dict[str, DuplaStats]  # over every stage (average of FENACEF Art.6 §3)
+
+    def stage(self, key: str):
+        for view in self.stages:
+            if view.stage.key == key:
+                return view
+        return None
+
+
+def tournament_compute(*, settings: RuleSettings, duplas: Sequence[DuplaInfo], stages: Sequence[StageSpec],
+                       jogos: Sequence[JogoRecord]) -> TournamentView:
+    """Every derived view of an event, in stage order."""
+    info = {d.key: d for d in duplas}
+    views: list[GroupStageView | KnockoutStageView] = []
+    for i, stage in enumerate(stages):
+        if stage.kind == GROUPS:
+            views.append(groups_stage_compute(stage=stage, jogos=jogos, settings=settings))
+            continue
+        order = stage.draw_order
+        if order is None:
+            entrants = stage_entrants(stage=stage, previous=views[i - 1] if i else None)
+            if entrants is not None:
+                order, _ = knockout_draw(stage=stage, entrants=entrants, duplas=info)
+        views.append(knockout_stage_compute(stage=stage, order=order, jogos=jogos, settings=settings))
+    stats = stats_collect(duplas=info, jogos=[GroupJogo(j.duplas, j.result) for j in jogos],
+                          points=settings.class_points)
+    last = views[-1] if views else None
+    finished = bool(last) and isinstance(last, KnockoutStageView) and last.bracket is not None and last.bracket.finished
+    if last is not None and isinstance(last, GroupStageView):
+        finished = last.decided and len(views) == 1
+    classification = classification_compute(views=views, duplas=info, stats=stats, settings=settings) if finished else []
+    ranking = ranking_compute(duplas=duplas, jogos=jogos)
+    return TournamentView(stages=views, finished=finished, classification=classification, ranking=ranking, stats=stats)
+
+
+def stage_entrants(*, stage: StageSpec, previous) -> list[tuple[str, str | None]] | None:
+    """The knockout's entrants with their group, or None while the previous stage is not decided."""
+    if stage.entrants != PREVIOUS:
+        return [(d, None) for d in stage.entrants]
+    if previous is None:
+        return None
+    if isinstance(previous, GroupStageView):
+        return list(previous.qualifiers) if previous.decided else None
+    if previous.bracket is None or not previous.bracket.final.decided:
+        return None
+    final = previous.bracket.final
+    return [(final.winner, None)] if final.winner else None
+
+
+# --- general classification (FENACEF Art.7) and medals ------------------------------
+
+MEDALS = {1: "gold", 2: "silver", 3: "bronze"}
+
+
+@dataclass(frozen=True)
+class ClassificationRow:
+    place: int | None
+    dupla: str
+    players: tuple[str, ...]
+    medal: str | None
+
+
+def classification_compute(*, views: Sequence, duplas: Mapping[str, DuplaInfo], stats: Mapping[str, DuplaStats],
+                           settings: RuleSettings) -> list[ClassificationRow]:
+    """Knockout duplas by how far they got (ties by average), then group-eliminated duplas by average.
+
+    A disqualified dupla keeps its results but takes no place or medal.
+    """
+    def avg(d: str) -> tuple:
+        s = stats.get(d)
+        return average_key(s.points_for, s.points_against) if s else (0, 0)
+
+    knockout = next((v for v in reversed(views) if isinstance(v, KnockoutStageView) and v.bracket), None)
+    ordered_blocks: list[list[str]] = []
+    seen: set[str] = set()
+    if knockout is not None:
+        bracket = knockout.bracket
+        reached = eliminated_round(bracket)
+        total = len(bracket.rounds)
+        final = bracket.final
+        champion = final.winner
+        runner_up = final.loser
+        for d in (champion, runner_up):
+            if d:
+                ordered_blocks.append([d])
+                seen.add(d)
+        semis = [d for d, r in reached.items() if r == total - 1 and d not in seen] if total >= 2 else []
+        third = bracket.third_place
+        if semis:
+            if settings.third_place == "match" and third is not None and third.decided and third.winner:
+                ordered_blocks += [[third.winner], [third.loser]] if third.loser else [[third.winner]]
+            elif settings.third_place == "shared":
+                ordered_blocks.append(sorted(semis))  # one shared block: both bronze
+            else:
+                ordered_blocks += _split_by(semis, avg)
+            seen.update(semis)
+        for r in range(total - 2, 0, -1):
+            level = [d for d, rr in reached.items() if rr == r and d not in seen]
+            ordered_blocks += _split_by(level, avg)
+            seen.update(level)
+    groups = [v for v in views if isinstance(v, GroupStageView)]
+    if groups:
+        rest = [d for v in groups for t in v.tables for d in t.duplas if d not in seen]
+        if knockout is None and len(groups) == 1 and len(groups[0].tables) == 1:
+            ordered_blocks += [[r.dupla] for r in groups[0].tables[0].rows]  # a single round-robin: its table
+        else:
+            ordered_blocks += _split_by(list(dict.fromkeys(rest)), avg)
+    rows: list[ClassificationRow] = []
+    place = 1
+    disqualified: list[str] = []
+    for block in ordered_blocks:
+        eligible = [d for d in block if not duplas[d].disqualified]
+        disqualified += [d for d in block if duplas[d].disqualified]
+        for d in eligible:
+            rows.append(ClassificationRow(place=place, dupla=d, players=duplas[d].players, medal=MEDALS.get(place)))
+        place += len(eligible)
+    rows += [ClassificationRow(place=None, dupla=d, players=duplas[d].players, medal=None) for d in disqualified]
+    return rows
+
+
+def _split_by(items: Sequence[str], key) -> list[list[str]]:
+    blocks: list[list[str]] = []
+    for d in sorted(items, key=lambda x: (key(x), _neg(x)), reverse=True):
+        if blocks and key(blocks[-1][0]) == key(d):
+            blocks[-1].append(d)
+        else:
+            blocks.append([d])
+    return blocks
+
+
+def _neg(text: str) -> tuple:
+    return tuple(-ord(c) for c in text)  # reverse=True sort, keys ascending on ties
+
+
+# --- player ranking (DOMAIN.md §7) ------------------------------------------------
+
+@dataclass(frozen=True)
+class RankingRow:
+    player: str
+    score: int
+    level: str
+    played: int
+    won: int
+    walkovers_lost: int
+
+
+def ranking_compute(*, duplas: Sequence[DuplaInfo], jogos: Sequence[JogoRecord]) -> list[RankingRow]:
+    """Each player's score from the finished jogos of their dupla (byes are not jogos)."""
+    tally: dict[str, list[int]] = {d.key: [0, 0, 0] for d in duplas}
+    for j in jogos:
+        res = j.result
+        if not res.finished:
+            continue
+        for side in (0, 1):
+            t = tally.get(j.duplas[side])
+            if t is None:
+                continue
+            t[0] += 1
+            if res.winner == side:
+                t[1] += 1
+            if res.walkover == side or res.walkover == WALKOVER_BOTH:
+                t[2] += 1
+    rows = []
+    for d in duplas:
+        g, w, a = tally[d.key]
+        score = player_score(played=g, won=w, walkovers_lost=a)
+        for p in d.players:
+            rows.append(RankingRow(player=p, score=score, level=player_level(score=score), played=g, won=w,
+                                   walkovers_lost=a))
+    rows.sort(key=lambda r: (-r.score, -r.won, r.player))
+    return rows

@@ -1,0 +1,193 @@
+"""Write a tournament back as a tournament file, with the computed sections (INTERCHANGE.md)."""
+
+import math
+from typing import Any
+
+from scoring.rules import settings_as_dict
+from scoring.tournament import GroupStageView, KnockoutStageView
+
+from ..models import Partida, Player, Registration
+from ..selectors import TournamentState, tournament_state_get
+from .reader import FORMAT, VERSION
+
+SETTINGS_IN_FILE = ("mao_de_onze_tie", "mao_de_ferro_value", "third_place")
+
+
+def tournament_export(*, tournament, include_private: bool = False) -> dict[str, Any]:
+    """The tournament file of ``tournament``. Private data (birth dates, contacts, PINs) only on request."""
+    state = tournament_state_get(tournament=tournament)
+    players = list(Player.objects.filter(tournament=tournament).order_by("order", "id"))
+    registrations = list(Registration.objects.filter(tournament=tournament, status=Registration.WAITING)
+                         .select_related("player1", "player2").order_by("order"))
+    return tournament_file_build(state=state, players=players, registrations=registrations,
+                                 include_private=include_private)
+
+
+def _average(value: float | None) -> float | str | None:
+    if value is None:
+        return None
+    if math.isinf(value):
+        return "inf"
+    return value
+
+
+def tournament_file_build(*, state: TournamentState, players: list[Player], registrations: list[Registration],
+                          include_private: bool) -> dict[str, Any]:
+    t = state.tournament
+    all_settings = settings_as_dict(state.settings)
+    overrides = dict(t.settings or {})
+    for name in SETTINGS_IN_FILE:
+        overrides.setdefault(name, all_settings[name])
+    tournament: dict[str, Any] = {
+        "name": t.name, "slug": t.slug,
+        "date": t.date.isoformat() if t.date else None,
+        "start_time": t.start_time.strftime("%H:%M") if t.start_time else None,
+        "venue": t.venue, "category": t.category, "min_age": t.min_age, "max_duplas": t.max_duplas,
+        "preset": t.preset, "settings": overrides,
+    }
+    if t.regulation:
+        tournament["regulation"] = t.regulation
+    out_players = []
+    for p in players:
+        row: dict[str, Any] = {"key": p.key, "name": p.name}
+        if include_private:
+            if p.birth_date:
+                row["birth_date"] = p.birth_date.isoformat()
+            if p.email:
+                row["email"] = p.email
+            if p.phone:
+                row["phone"] = p.phone
+        out_players.append(row)
+    waiting: list[str] = []
+    out_regs = []
+    for r in registrations:
+        keys = [p.key for p in r.players()]
+        out_regs.append({"players": keys})
+        waiting.extend(keys)
+    out_duplas = []
+    for key, d in state.dupla_models.items():
+        row = {"key": key, "players": [d.player1.key, d.player2.key]}
+        if d.name:
+            row["name"] = d.name
+        if d.seed is not None:
+            row["seed"] = d.seed
+        if d.disqualified:
+            row["disqualified"] = True
+        if include_private:
+            row["pin"] = d.pin
+        out_duplas.append(row)
+
+    out_stages = []
+    for spec in state.stage_specs:
+        stage = state.stage_models[spec.key]
+        if spec.kind == "groups":
+            row = {"key": spec.key, "kind": "groups"}
+            if spec.best_of is not None:
+                row["best_of"] = spec.best_of
+            row["groups"] = [{"key": g.key, "duplas": list(g.duplas)} for g in spec.groups]
+            row["qualify"] = {"per_group": spec.per_group, "best_others": spec.best_others}
+            if spec.sorteios:
+                row["sorteios"] = [({"group": g} if g else {}) | {"order": list(o)} for g, o in spec.sorteios]
+        else:
+            row = {"key": spec.key, "kind": "knockout"}
+            if spec.best_of is not None:
+                row["best_of"] = spec.best_of
+            if spec.best_of_rounds:
+                row["best_of_rounds"] = {str(k): v for k, v in sorted(spec.best_of_rounds.items())}
+            row["entrants"] = spec.entrants if isinstance(spec.entrants, str) else list(spec.entrants)
+            if spec.key in state.recorded_orders:
+                row["draw"] = {"method": "fixed", "order": state.recorded_orders[spec.key]}
+            else:
+                row["draw"] = {"method": stage.draw_method} | ({"seed": stage.draw_seed} if stage.draw_seed is not None else {})
+        out_stages.append(row)
+
+    key_of = state.dupla_key_by_id()
+    stage_key = {s.id: k for k, s in state.stage_models.items()}
+    group_key = {gid: g for (_, g), gid in state.group_names.items()}
+    recorded = [j for j in state.jogo_rows if state.entries.get(j["id"]) is not None]
+    recorded.sort(key=lambda j: (j["entry_order"] is None, j["entry_order"] or 0, j["id"]))
+    out_jogos = [_jogo_row(j, state, key_of, stage_key, group_key) for j in recorded]
+
+    data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "tournament": tournament, "players": out_players}
+    if out_regs:
+        data["registrations"] = out_regs
+    data |= {"duplas": out_duplas, "stages": out_stages, "jogos": out_jogos}
+    data |= computed_sections(state=state, waiting=waiting)
+    return data
+
+
+def _jogo_row(j: dict, state: TournamentState, key_of, stage_key, group_key) -> dict[str, Any]:
+    duplas = [key_of[j["dupla_a_id"]], key_of[j["dupla_b_id"]]]
+    row: dict[str, Any] = {"stage": stage_key[j["stage_id"]]}
+    if j["group_id"]:
+        row["group"] = group_key[j["group_id"]]
+    row["duplas"] = duplas
+    if j["mesa"]:
+        row["mesa"] = j["mesa"]
+    side = {"a": duplas[0], "b": duplas[1]}
+    if j["walkover"]:
+        row["walkover"] = "both" if j["walkover"] == "both" else side[j["walkover"]]
+        return row
+    if j["lost_by"]:
+        row["penalty"] = {"lost_by": side[j["lost_by"]], "reason": j["penalty_reason"]}
+        return row
+    partidas = []
+    for p in state.partidas.get(j["id"], []):
+        if p["mode"] == Partida.PENALTY:
+            partidas.append({"penalty": {"lost_by": side[p["lost_by"]], "reason": p["penalty_reason"]}})
+        elif p["mode"] == Partida.MAOS:
+            maos = []
+            for m in state.maos.get(p["id"], []):
+                mao: dict[str, Any] = {"to": m["to"]}
+                if m["points"] is not None:
+                    mao["points"] = m["points"]
+                if m["how"] != "played":
+                    mao["how"] = m["how"]
+                if m["reason"]:
+                    mao["reason"] = m["reason"]
+                maos.append(mao)
+            partidas.append({"maos": maos})
+        else:
+            partidas.append([p["score_a"], p["score_b"]])
+    row["partidas"] = partidas
+    return row
+
+
+def computed_sections(*, state: TournamentState, waiting: list[str]) -> dict[str, Any]:
+    view = state.view
+    standings: dict[str, Any] = {}
+    bracket: dict[str, Any] = {}
+    third: dict[str, Any] = {}
+    for stage_view in view.stages:
+        key = stage_view.stage.key
+        if isinstance(stage_view, GroupStageView):
+            standings[key] = {t.key: [standing_row(r) for r in t.rows] for t in stage_view.tables}
+        elif isinstance(stage_view, KnockoutStageView) and stage_view.bracket is not None:
+            b = stage_view.bracket
+            bracket[key] = {"rounds": [[bracket_jogo(s) for s in rnd] for rnd in b.rounds]}
+            if b.third_place is not None:
+                tp = bracket_jogo(b.third_place)
+                third[key] = {k: tp[k] for k in ("duplas", "best_of", "winner", "score")}
+    return {
+        "standings": standings,
+        "bracket": bracket,
+        "bracket_third_place": third,
+        "classification": [{"place": c.place, "dupla": c.dupla, "players": list(c.players), "medal": c.medal}
+                           for c in view.classification],
+        "waiting_list": waiting,
+        "ranking": [{"player": r.player, "score": r.score, "level": r.level} for r in view.ranking],
+    }
+
+
+def standing_row(r) -> dict[str, Any]:
+    s = r.stats
+    return {"rank": r.rank, "dupla": r.dupla, "points": s.points, "jogos": s.jogos, "won": s.won, "lost": s.lost,
+            "partidas_won": s.partidas_won, "partidas_lost": s.partidas_lost, "points_for": s.points_for,
+            "points_against": s.points_against, "saldo": s.saldo, "average": _average(s.average),
+            "decided_by": r.decided_by, "tied": r.tied, "qualified": r.qualified}
+
+
+def bracket_jogo(s) -> dict[str, Any]:
+    score = list(s.score) if s.score is not None else None
+    return {"position": s.position, "duplas": list(s.duplas), "best_of": s.best_of, "bye": s.bye,
+            "winner": s.winner, "score": score}

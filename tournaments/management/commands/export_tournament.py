@@ -1,0 +1,32 @@
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournaments.interchange.writer import tournament_export
+from tournaments.models import Tournament
+
+
+class Command(BaseCommand):
+    help = "Escreve o arquivo de torneio (JSON) de um torneio existente."
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug")
+        parser.add_argument("-o", "--output", help="arquivo de saída (padrão: saída padrão)")
+        parser.add_argument("--include-private", action="store_true",
+                            help="inclui datas de nascimento, contatos e códigos das duplas (backup privado)")
+
+    def handle(self, *args, **options):
+        try:
+            tournament = Tournament.objects.get(slug=options["slug"])
+        except Tournament.DoesNotExist:
+            raise CommandError(f"torneio {options['slug']!r} não encontrado") from None
+        data = tournament_export(tournament=tournament, include_private=options["include_private"])
+        text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+        if options["output"]:
+            try:
+                with open(options["output"], "w", encoding="utf-8") as fh:
+                    fh.write(text)
+            except OSError as exc:
+                raise CommandError(f"não foi possível escrever {options['output']}: {exc.strerror}") from exc
+        else:
+            self.stdout.write(text, ending="")

@@ -1,0 +1,280 @@
+"""Zap's data: a tournament, its people, duplas, stages, jogos and súmulas.
+
+Results are stored once, as mãos or as final scores; standings, brackets and
+the classification are derived by ``scoring`` (see ``selectors.py``).
+"""
+
+import secrets
+
+from django.conf import settings as django_settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+PRESET_CHOICES = [("fenacef", "FENACEF 2023"), ("aabb", "AABB / Paulista"), ("online", "Truco Online")]
+
+
+class Tournament(models.Model):
+    name = models.CharField(_("nome"), max_length=200)
+    slug = models.SlugField(_("endereço"), max_length=120, unique=True)
+    date = models.DateField(_("data"), null=True, blank=True)
+    start_time = models.TimeField(_("início"), null=True, blank=True)
+    venue = models.CharField(_("local"), max_length=200, blank=True)
+    category = models.CharField(_("categoria"), max_length=200, blank=True)
+    min_age = models.PositiveSmallIntegerField(_("idade mínima"), null=True, blank=True)
+    max_duplas = models.PositiveIntegerField(_("limite de duplas"), null=True, blank=True)
+    preset = models.CharField(_("regulamento base"), max_length=20, choices=PRESET_CHOICES, default="fenacef")
+    settings = models.JSONField(_("ajustes do regulamento"), default=dict, blank=True,
+                                help_text=_("Valores que diferem do regulamento base."))
+    regulation = models.TextField(_("regulamento"), blank=True)
+    allow_self_scoring = models.BooleanField(_("duplas anotam a própria súmula"), default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-date", "name"]
+        verbose_name = _("torneio")
+        verbose_name_plural = _("torneios")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:detail", kwargs={"slug": self.slug})
+
+
+class Player(models.Model):
+    """An athlete in one tournament. Birth date and contacts are private."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
+    key = models.CharField(max_length=60)
+    name = models.CharField(_("nome"), max_length=200)
+    birth_date = models.DateField(_("data de nascimento"), null=True, blank=True)
+    email = models.EmailField(_("e-mail"), blank=True)
+    phone = models.CharField(_("telefone"), max_length=40, blank=True)
+    user = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="players", verbose_name=_("conta"))
+    order = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["tournament", "order", "id"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "key"], name="player_key_unique")]
+        verbose_name = _("atleta")
+        verbose_name_plural = _("atletas")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Registration(models.Model):
+    """A sign-up, individual or as a pair, in order of arrival."""
+
+    WAITING, PAIRED, WITHDRAWN = "waiting", "paired", "withdrawn"
+    STATUS_CHOICES = [(WAITING, _("aguardando")), (PAIRED, _("em dupla")), (WITHDRAWN, _("desistiu"))]
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
+    order = models.PositiveIntegerField(_("ordem de chegada"))
+    player1 = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player2 = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    status = models.CharField(_("situação"), max_length=12, choices=STATUS_CHOICES, default=WAITING)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "order"]
+        verbose_name = _("inscrição")
+        verbose_name_plural = _("inscrições")
+
+    def players(self) -> list[Player]:
+        return [p for p in (self.player1, self.player2) if p is not None]
+
+    def __str__(self) -> str:
+        return " + ".join(p.name for p in self.players())
+
+
+def new_pin() -> str:
+    return f"{secrets.randbelow(10**6):06d}"
+
+
+class Dupla(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="duplas")
+    key = models.CharField(max_length=60)
+    name = models.CharField(_("nome"), max_length=200, blank=True)
+    player1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    seed = models.PositiveIntegerField(_("cabeça de chave"), null=True, blank=True)
+    disqualified = models.BooleanField(_("desclassificada"), default=False)
+    disqualified_reason = models.CharField(_("motivo da desclassificação"), max_length=300, blank=True)
+    pin = models.CharField(_("código da dupla"), max_length=12, default=new_pin,
+                           help_text=_("Privado: a dupla confirma ou contesta súmulas com ele."))
+    order = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["tournament", "order", "id"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "key"], name="dupla_key_unique")]
+        verbose_name = _("dupla")
+        verbose_name_plural = _("duplas")
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        return self.name or f"{self.player1.name} / {self.player2.name}"
+
+
+class Stage(models.Model):
+    GROUPS, KNOCKOUT = "groups", "knockout"
+    KIND_CHOICES = [(GROUPS, _("classificatória (grupos)")), (KNOCKOUT, _("eliminatória (chave)"))]
+    DRAW_CHOICES = [("seeded", _("cabeças de chave")), ("random", _("sorteio")), ("fixed", _("ordem fixa"))]
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
+    key = models.CharField(max_length=60)
+    name = models.CharField(_("nome"), max_length=120, blank=True)
+    order = models.PositiveIntegerField(default=0)
+    kind = models.CharField(_("tipo"), max_length=10, choices=KIND_CHOICES)
+    best_of = models.PositiveSmallIntegerField(_("melhor de"), null=True, blank=True)
+    best_of_rounds = models.JSONField(_("melhor de por rodada"), default=dict, blank=True)
+    qualify_per_group = models.PositiveSmallIntegerField(_("classificados por grupo"), default=0)
+    qualify_best_others = models.PositiveSmallIntegerField(_("melhores demais colocados"), default=0)
+    entrants = models.JSONField(_("participantes"), default=str, blank=True,
+                                help_text=_('"previous" ou a lista de chaves das duplas'))
+    draw_method = models.CharField(_("sorteio da chave"), max_length=10, choices=DRAW_CHOICES, default="seeded")
+    draw_seed = models.BigIntegerField(_("semente do sorteio"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "order"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "key"], name="stage_key_unique")]
+        verbose_name = _("fase")
+        verbose_name_plural = _("fases")
+
+    def __str__(self) -> str:
+        return self.name or self.key
+
+
+class Group(models.Model):
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="groups")
+    key = models.CharField(max_length=60)
+    order = models.PositiveIntegerField(default=0)
+    duplas = models.ManyToManyField(Dupla, through="GroupEntry", related_name="groups")
+
+    class Meta:
+        ordering = ["stage", "order"]
+        constraints = [models.UniqueConstraint(fields=["stage", "key"], name="group_key_unique")]
+        verbose_name = _("grupo")
+        verbose_name_plural = _("grupos")
+
+    def __str__(self) -> str:
+        return f"{_('Grupo')} {self.key}"
+
+
+class GroupEntry(models.Model):
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="entries")
+    dupla = models.ForeignKey(Dupla, on_delete=models.CASCADE, related_name="group_entries")
+    order = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["group", "order"]
+        constraints = [models.UniqueConstraint(fields=["group", "dupla"], name="group_entry_unique")]
+
+
+class Jogo(models.Model):
+    """Two duplas playing a best-of-N series of partidas."""
+
+    SCHEDULED, IN_PROGRESS, FINISHED = "scheduled", "in_progress", "finished"
+    STATUS_CHOICES = [(SCHEDULED, _("a jogar")), (IN_PROGRESS, _("em andamento")), (FINISHED, _("encerrado"))]
+    WALKOVER_CHOICES = [("", _("não")), ("a", _("dupla A ausente")), ("b", _("dupla B ausente")),
+                        ("both", _("as duas ausentes"))]
+    SIDE_CHOICES = [("", "—"), ("a", _("dupla A")), ("b", _("dupla B"))]
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="jogos")
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="jogos")
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, null=True, blank=True, related_name="jogos")
+    dupla_a = models.ForeignKey(Dupla, on_delete=models.PROTECT, related_name="+")
+    dupla_b = models.ForeignKey(Dupla, on_delete=models.PROTECT, related_name="+")
+    round = models.PositiveIntegerField(_("rodada"), null=True, blank=True)
+    mesa = models.PositiveIntegerField(_("mesa"), null=True, blank=True)
+    position = models.PositiveIntegerField(_("posição na chave"), null=True, blank=True)
+    third_place = models.BooleanField(_("disputa de 3º lugar"), default=False)
+    best_of = models.PositiveSmallIntegerField(_("melhor de"))
+    status = models.CharField(_("situação"), max_length=12, choices=STATUS_CHOICES, default=SCHEDULED)
+    walkover = models.CharField(_("WO"), max_length=4, choices=WALKOVER_CHOICES, blank=True)
+    lost_by = models.CharField(_("perda do jogo"), max_length=1, choices=SIDE_CHOICES, blank=True)
+    penalty_reason = models.CharField(_("motivo da penalidade"), max_length=300, blank=True)
+    entry_order = models.PositiveIntegerField(_("ordem de registro"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "stage__order", "round", "third_place", "position", "mesa", "id"]
+        indexes = [models.Index(fields=["tournament", "stage"])]
+        verbose_name = _("jogo")
+        verbose_name_plural = _("jogos")
+
+    def __str__(self) -> str:
+        return f"{self.dupla_a} x {self.dupla_b}"
+
+
+class Partida(models.Model):
+    SCORE, MAOS, PENALTY = "score", "maos", "penalty"
+    MODE_CHOICES = [(SCORE, _("placar final")), (MAOS, _("mão a mão")), (PENALTY, _("perda da partida"))]
+    jogo = models.ForeignKey(Jogo, on_delete=models.CASCADE, related_name="partidas")
+    number = models.PositiveSmallIntegerField(_("número"))
+    mode = models.CharField(_("registro"), max_length=8, choices=MODE_CHOICES, default=SCORE)
+    score_a = models.PositiveSmallIntegerField(null=True, blank=True)
+    score_b = models.PositiveSmallIntegerField(null=True, blank=True)
+    lost_by = models.CharField(max_length=1, choices=Jogo.SIDE_CHOICES, blank=True)
+    penalty_reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["jogo", "number"]
+        constraints = [models.UniqueConstraint(fields=["jogo", "number"], name="partida_number_unique")]
+        verbose_name = _("partida")
+        verbose_name_plural = _("partidas")
+
+    def __str__(self) -> str:
+        return f"{self.jogo} · {_('partida')} {self.number}"
+
+
+class Mao(models.Model):
+    """One entry of a súmula: a mão or a penalty inside a partida."""
+
+    HOW_CHOICES = [("played", _("jogada")), ("ran", _("correu")), ("refused", _("mão de onze recusada")),
+                   ("penalty", _("penalidade"))]
+    partida = models.ForeignKey(Partida, on_delete=models.CASCADE, related_name="maos")
+    order = models.PositiveSmallIntegerField(_("ordem"))
+    to = models.PositiveSmallIntegerField(_("para a dupla"), null=True, blank=True,
+                                          help_text=_("0 = dupla A, 1 = dupla B, vazio = mão empatada"))
+    points = models.PositiveSmallIntegerField(_("pontos"), null=True, blank=True)
+    how = models.CharField(_("como"), max_length=8, choices=HOW_CHOICES, default="played")
+    reason = models.CharField(_("motivo"), max_length=300, blank=True)
+    scorer = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="+", verbose_name=_("anotado por"))
+
+    class Meta:
+        ordering = ["partida", "order"]
+        constraints = [models.UniqueConstraint(fields=["partida", "order"], name="mao_order_unique")]
+        verbose_name = _("mão")
+        verbose_name_plural = _("mãos")
+
+
+class Draw(models.Model):
+    """A recorded random draw (sorteio): who, when, seed and result, so it can be shown and replayed."""
+
+    PAIRING, GROUPS, BRACKET, TIEBREAK = "pairing", "groups", "bracket", "tiebreak"
+    KIND_CHOICES = [(PAIRING, _("formação das duplas")), (GROUPS, _("grupos")), (BRACKET, _("chave")),
+                    (TIEBREAK, _("desempate"))]
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="draws")
+    kind = models.CharField(_("tipo"), max_length=10, choices=KIND_CHOICES)
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, null=True, blank=True, related_name="draws")
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, null=True, blank=True, related_name="draws")
+    method = models.CharField(_("método"), max_length=10, blank=True)
+    seed = models.BigIntegerField(_("semente"), null=True, blank=True)
+    result = models.JSONField(_("resultado"))
+    performed_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="+", verbose_name=_("feito por"))
+    performed_at = models.DateTimeField(_("feito em"), auto_now_add=True)
+    note = models.CharField(_("observação"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "performed_at", "id"]
+        verbose_name = _("sorteio")
+        verbose_name_plural = _("sorteios")
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} · {self.tournament}"

@@ -1,0 +1,159 @@
+"""Reads. A tournament is loaded in a fixed, small number of queries and handed to ``scoring``."""
+
+from dataclasses import dataclass, field
+
+from django.db.models import QuerySet
+
+from scoring.jogo import WALKOVER_BOTH, JogoEntry, JogoResult, PartidaEntry, jogo_evaluate
+from scoring.partida import Mao as MaoRecord
+from scoring.rules import RuleSettings, settings_build
+from scoring.tournament import (DuplaInfo, GroupSpec, JogoRecord, StageSpec, TournamentView,
+                                tournament_compute)
+
+from .models import Draw, Dupla, GroupEntry, Jogo, Mao, Partida, Stage, Tournament
+
+SIDE_INDEX = {"a": 0, "b": 1, "": None}
+
+
+def tournament_list() -> QuerySet[Tournament]:
+    return Tournament.objects.order_by("-date", "name")
+
+
+def tournament_settings(*, tournament: Tournament) -> RuleSettings:
+    settings, errors = settings_build(preset=tournament.preset, overrides=tournament.settings or {})
+    if settings is None:  # stored overrides are validated on the way in; fall back to the preset
+        settings, _ = settings_build(preset=tournament.preset)
+    return settings
+
+
+@dataclass
+class TournamentState:
+    """Everything a page or the export needs, with the derived views computed once."""
+
+    tournament: Tournament
+    settings: RuleSettings
+    dupla_models: dict[str, Dupla]
+    stage_models: dict[str, Stage]
+    group_names: dict[tuple[str, str], int]  # (stage, group) -> group id
+    jogo_rows: list[dict]
+    entries: dict[int, JogoEntry | None]  # jogo id -> its record
+    results: dict[int, JogoResult | None]
+    maos: dict[int, list[dict]]  # partida id -> its mãos (rows)
+    partidas: dict[int, list[dict]]  # jogo id -> its partidas (rows)
+    recorded_orders: dict[str, list]  # knockout stage -> recorded draw
+    sorteio_draws: list[dict]
+    view: TournamentView
+    stage_specs: list[StageSpec] = field(default_factory=list)
+
+    def dupla(self, key: str | None) -> Dupla | None:
+        return self.dupla_models.get(key) if key else None
+
+    def dupla_key_by_id(self) -> dict[int, str]:
+        return {d.id: k for k, d in self.dupla_models.items()}
+
+
+def tournament_state_get(*, tournament: Tournament) -> TournamentState:
+    """Load a tournament (8 queries at most, whatever its size) and derive every view."""
+    settings = tournament_settings(tournament=tournament)
+    duplas = list(Dupla.objects.filter(tournament=tournament).select_related("player1", "player2").order_by("order", "id"))
+    by_id = {d.id: d for d in duplas}
+    stages = list(Stage.objects.filter(tournament=tournament).order_by("order"))
+    stage_by_id = {s.id: s for s in stages}
+    group_entries = list(GroupEntry.objects.filter(group__stage__tournament=tournament)
+                         .select_related("group").order_by("group__stage_id", "group__order", "order")
+                         .values("group_id", "group__key", "group__stage_id", "group__order", "dupla_id"))
+    draw_rows = list(Draw.objects.filter(tournament=tournament, kind__in=[Draw.BRACKET, Draw.TIEBREAK])
+                     .order_by("performed_at", "id").values("kind", "stage_id", "group_id", "result", "performed_at",
+                                                            "performed_by__username"))
+    jogo_rows = list(Jogo.objects.filter(tournament=tournament).order_by(
+        "stage__order", "round", "third_place", "position", "mesa", "id").values())
+    partida_rows = list(Partida.objects.filter(jogo__tournament=tournament).order_by("jogo_id", "number").values())
+    mao_rows: list[dict] = []
+    if any(p["mode"] == Partida.MAOS for p in partida_rows):
+        mao_rows = list(Mao.objects.filter(partida__jogo__tournament=tournament).order_by("partida_id", "order")
+                        .values("partida_id", "to", "points", "how", "reason"))
+
+    group_key_by_id: dict[int, str] = {}
+    groups_by_stage: dict[int, dict[str, list[str]]] = {}
+    group_ids: dict[tuple[str, str], int] = {}
+    for e in group_entries:
+        group_key_by_id[e["group_id"]] = e["group__key"]
+        groups_by_stage.setdefault(e["group__stage_id"], {}).setdefault(e["group__key"], []).append(by_id[e["dupla_id"]].key)
+        group_ids[(stage_by_id[e["group__stage_id"]].key, e["group__key"])] = e["group_id"]
+    recorded: dict[str, list] = {}
+    sorteios: dict[int, list] = {}
+    for d in draw_rows:
+        if d["kind"] == Draw.BRACKET and d["stage_id"] in stage_by_id:
+            recorded[stage_by_id[d["stage_id"]].key] = d["result"]["order"]
+        elif d["kind"] == Draw.TIEBREAK and d["stage_id"] in stage_by_id:
+            sorteios.setdefault(d["stage_id"], []).append(
+                (group_key_by_id.get(d["group_id"]), tuple(d["result"]["order"])))
+
+    specs: list[StageSpec] = []
+    for s in stages:
+        if s.kind == Stage.GROUPS:
+            groups = tuple(GroupSpec(key=k, duplas=tuple(v)) for k, v in groups_by_stage.get(s.id, {}).items())
+            specs.append(StageSpec(key=s.key, kind=s.kind, best_of=s.best_of, groups=groups,
+                                   per_group=s.qualify_per_group, best_others=s.qualify_best_others,
+                                   sorteios=tuple(sorteios.get(s.id, ()))))
+        else:
+            entrants = s.entrants if s.entrants == "previous" else tuple(s.entrants or ())
+            order = recorded.get(s.key)
+            specs.append(StageSpec(key=s.key, kind=s.kind, best_of=s.best_of,
+                                   best_of_rounds={int(k): v for k, v in (s.best_of_rounds or {}).items()},
+                                   entrants=entrants, draw_method=s.draw_method, draw_seed=s.draw_seed,
+                                   draw_order=tuple(order) if order is not None else None))
+
+    maos_by_partida: dict[int, list[dict]] = {}
+    for m in mao_rows:
+        maos_by_partida.setdefault(m["partida_id"], []).append(m)
+    partidas_by_jogo: dict[int, list[dict]] = {}
+    for p in partida_rows:
+        partidas_by_jogo.setdefault(p["jogo_id"], []).append(p)
+
+    entries: dict[int, JogoEntry | None] = {}
+    results: dict[int, JogoResult | None] = {}
+    records: list[JogoRecord] = []
+    for j in jogo_rows:
+        entry = jogo_entry_from_rows(jogo=j, partidas=partidas_by_jogo.get(j["id"], []), maos=maos_by_partida)
+        entries[j["id"]] = entry
+        result = None
+        if entry is not None:
+            result, _ = jogo_evaluate(entry=entry, settings=settings)
+        results[j["id"]] = result
+        if result is not None:
+            records.append(JogoRecord(
+                stage=stage_by_id[j["stage_id"]].key, group=group_key_by_id.get(j["group_id"]),
+                duplas=(by_id[j["dupla_a_id"]].key, by_id[j["dupla_b_id"]].key), result=result,
+                round=j["round"] if j["group_id"] is None else None,
+                position=j["position"], third_place=j["third_place"]))
+    infos = [DuplaInfo(key=d.key, players=(d.player1.key, d.player2.key), name=d.name, seed=d.seed,
+                       disqualified=d.disqualified) for d in duplas]
+    view = tournament_compute(settings=settings, duplas=infos, stages=specs, jogos=records)
+    return TournamentState(
+        tournament=tournament, settings=settings, dupla_models={d.key: d for d in duplas},
+        stage_models={s.key: s for s in stages}, group_names=group_ids, jogo_rows=jogo_rows, entries=entries,
+        results=results, maos=maos_by_partida, partidas=partidas_by_jogo, recorded_orders=recorded,
+        sorteio_draws=[d for d in draw_rows if d["kind"] == Draw.TIEBREAK], view=view, stage_specs=specs,
+    )
+
+
+def jogo_entry_from_rows(*, jogo: dict, partidas: list[dict], maos: dict[int, list[dict]]) -> JogoEntry | None:
+    """A stored jogo as the record ``scoring`` checks; None while nothing is recorded."""
+    if jogo["walkover"]:
+        return JogoEntry(best_of=jogo["best_of"],
+                         walkover=WALKOVER_BOTH if jogo["walkover"] == "both" else SIDE_INDEX[jogo["walkover"]])
+    if jogo["lost_by"]:
+        return JogoEntry(best_of=jogo["best_of"], lost_by=SIDE_INDEX[jogo["lost_by"]], reason=jogo["penalty_reason"])
+    if not partidas:
+        return None
+    out = []
+    for p in partidas:
+        if p["mode"] == Partida.PENALTY:
+            out.append(PartidaEntry(lost_by=SIDE_INDEX[p["lost_by"]], reason=p["penalty_reason"]))
+        elif p["mode"] == Partida.MAOS:
+            out.append(PartidaEntry(maos=tuple(MaoRecord(to=m["to"], points=m["points"], how=m["how"],
+                                                         reason=m["reason"]) for m in maos.get(p["id"], []))))
+        else:
+            out.append(PartidaEntry(score=(p["score_a"], p["score_b"])))
+    return JogoEntry(best_of=jogo["best_of"], partidas=tuple(out))

@@ -1,0 +1,221 @@
+"""Writes. Every function here runs in one transaction: all or nothing."""
+
+from typing import Any
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from scoring import draws as draw_rules
+from scoring.errors import RuleViolation
+from scoring.jogo import WALKOVER_BOTH, JogoEntry
+from scoring.tournament import GROUPS
+
+from .interchange.reader import JogoPlan, TournamentPlan, plan_read
+from .models import Draw, Dupla, Group, GroupEntry, Jogo, Mao, Partida, Player, Registration, Stage, Tournament
+
+SIDE = {0: "a", 1: "b", None: ""}
+
+
+def slug_make(*, name: str, wanted: str = "") -> str:
+    """``wanted`` if free, else a unique slug made from the name (``nome``, ``nome-2``…)."""
+    if wanted:
+        base = slugify(wanted)[:100]
+        if base and not Tournament.objects.filter(slug=base).exists():
+            return base
+    base = slugify(name)[:100] or "torneio"
+    candidate, n = base, 2
+    taken = set(Tournament.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    while candidate in taken:
+        candidate, n = f"{base}-{n}", n + 1
+    return candidate
+
+
+def tournament_import(*, data: Any, performed_by=None) -> Tournament:
+    """Create one tournament from a tournament file (INTERCHANGE.md); RuleViolation lists every problem."""
+    plan, errors = plan_read(data)
+    if errors:
+        raise RuleViolation(errors)
+    with transaction.atomic():
+        return _plan_write(plan, performed_by)
+
+
+def _plan_write(plan: TournamentPlan, performed_by) -> Tournament:
+    tournament = Tournament.objects.create(
+        name=plan.name, slug=slug_make(name=plan.name, wanted=plan.slug), date=plan.date,
+        start_time=plan.start_time, venue=plan.venue, category=plan.category, min_age=plan.min_age,
+        max_duplas=plan.max_duplas, preset=plan.preset, settings=plan.overrides, regulation=plan.regulation,
+    )
+    players = Player.objects.bulk_create([
+        Player(tournament=tournament, key=p.key, name=p.name, birth_date=p.birth_date, email=p.email,
+               phone=p.phone, order=i)
+        for i, p in enumerate(plan.players)
+    ])
+    player = {p.key: p for p in players}
+    Registration.objects.bulk_create([
+        Registration(tournament=tournament, order=i + 1, player1=player[r.players[0]],
+                     player2=player[r.players[1]] if len(r.players) > 1 else None,
+                     status=Registration.WAITING if r.waiting else Registration.PAIRED)
+        for i, r in enumerate(plan.registrations)
+    ])
+    duplas = Dupla.objects.bulk_create([
+        Dupla(tournament=tournament, key=d.key, name=d.name, player1=player[d.players[0]],
+              player2=player[d.players[1]], seed=d.seed, disqualified=d.disqualified, order=i)
+        for i, d in enumerate(plan.duplas)
+    ])
+    dupla = {d.key: d for d in duplas}
+    draws: list[Draw] = []
+    if plan.pairing_result is not None:
+        draws.append(Draw(tournament=tournament, kind=Draw.PAIRING, method="random", seed=plan.pairing_seed,
+                          result=plan.pairing_result, performed_by=performed_by, note="importado do arquivo"))
+    stages = Stage.objects.bulk_create([
+        Stage(tournament=tournament, key=s.key, order=i, kind=s.kind, best_of=s.best_of,
+              best_of_rounds={str(k): v for k, v in s.best_of_rounds.items()}, qualify_per_group=s.per_group,
+              qualify_best_others=s.best_others,
+              entrants=s.entrants if isinstance(s.entrants, str) else list(s.entrants),
+              draw_method=s.draw_method, draw_seed=s.draw_seed)
+        for i, s in enumerate(plan.stages)
+    ])
+    stage = {s.key: s for s in stages}
+    group_rows = Group.objects.bulk_create([
+        Group(stage=stage[s.key], key=g.key, order=i) for s in plan.stages for i, g in enumerate(s.groups)
+    ])
+    group = {(g.stage.key, g.key): g for g in group_rows}
+    GroupEntry.objects.bulk_create([
+        GroupEntry(group=group[(s.key, g.key)], dupla=dupla[d], order=i)
+        for s in plan.stages for g in s.groups for i, d in enumerate(g.duplas)
+    ])
+    for spec in plan.stages:
+        for group_key, order in spec.sorteios:
+            draws.append(Draw(tournament=tournament, kind=Draw.TIEBREAK, stage=stage[spec.key],
+                              group=group[(spec.key, group_key)] if group_key else None, method="fixed",
+                              result={"order": list(order)}, performed_by=performed_by, note="importado do arquivo"))
+        if spec.key in plan.stage_orders:
+            draws.append(Draw(tournament=tournament, kind=Draw.BRACKET, stage=stage[spec.key],
+                              method=spec.draw_method, seed=spec.draw_seed,
+                              result={"order": plan.stage_orders[spec.key]}, performed_by=performed_by,
+                              note="importado do arquivo"))
+    Draw.objects.bulk_create(draws)
+
+    jogos = _group_schedule(plan) + [j for j in plan.jogos if j.group is None]
+    _jogos_write(tournament, jogos, stage, group, dupla, plan)
+    knockout_jogos_sync(tournament=tournament)
+    return tournament
+
+
+def _group_schedule(plan: TournamentPlan) -> list[JogoPlan]:
+    """Every round-robin jogo of every group, with its rounds and mesas, carrying the file's results."""
+    from_file = {(j.stage, frozenset(j.duplas)): j for j in plan.jogos if j.group is not None}
+    out: list[JogoPlan] = []
+    for spec in plan.stages:
+        if spec.kind != GROUPS:
+            continue
+        per_round: dict[int, list[JogoPlan]] = {}
+        for g in spec.groups:
+            for r, pairs in enumerate(draw_rules.round_robin(duplas=g.duplas), start=1):
+                for a, b in pairs:
+                    known = from_file.get((spec.key, frozenset((a, b))))
+                    jogo = known or JogoPlan(stage=spec.key, group=g.key, duplas=(a, b), entry=None, result=None)
+                    jogo.round = r
+                    per_round.setdefault(r, []).append(jogo)
+        for r in sorted(per_round):
+            taken = {j.mesa for j in per_round[r] if j.mesa}
+            mesa = 1
+            for jogo in per_round[r]:
+                if jogo.mesa is None:
+                    while mesa in taken:
+                        mesa += 1
+                    jogo.mesa = mesa
+                    taken.add(mesa)
+                out.append(jogo)
+    return out
+
+
+def _status(result) -> str:
+    if result is None or not result.started:
+        return Jogo.SCHEDULED
+    return Jogo.FINISHED if result.finished else Jogo.IN_PROGRESS
+
+
+def _jogos_write(tournament, jogos: list[JogoPlan], stage, group, dupla, plan: TournamentPlan) -> None:
+    rows = []
+    for j in jogos:
+        entry: JogoEntry | None = j.entry
+        walkover = ""
+        if entry is not None and entry.walkover is not None:
+            walkover = "both" if entry.walkover == WALKOVER_BOTH else SIDE[entry.walkover]
+        best_of = entry.best_of if entry is not None else _best_of_for(plan, j)
+        mesa = j.mesa
+        if mesa is None and j.group is None:
+            mesa = 2 if j.third_place else j.position
+        rows.append(Jogo(
+            tournament=tournament, stage=stage[j.stage], group=group.get((j.stage, j.group)) if j.group else None,
+            dupla_a=dupla[j.duplas[0]], dupla_b=dupla[j.duplas[1]], round=j.round, mesa=mesa, position=j.position,
+            third_place=j.third_place, best_of=best_of, status=_status(j.result), walkover=walkover,
+            lost_by=SIDE[entry.lost_by] if entry is not None else "", penalty_reason=entry.reason if entry else "",
+            entry_order=j.entry_order,
+        ))
+    created = Jogo.objects.bulk_create(rows, batch_size=500)
+    partidas: list[Partida] = []
+    maos_for: list[tuple[int, tuple]] = []
+    for row, j in zip(created, jogos):
+        if j.entry is None:
+            continue
+        for n, p in enumerate(j.entry.partidas, start=1):
+            if p.lost_by is not None:
+                partidas.append(Partida(jogo=row, number=n, mode=Partida.PENALTY, lost_by=SIDE[p.lost_by],
+                                        penalty_reason=p.reason))
+            elif p.maos is not None:
+                partidas.append(Partida(jogo=row, number=n, mode=Partida.MAOS))
+                maos_for.append((len(partidas) - 1, p.maos))
+            else:
+                partidas.append(Partida(jogo=row, number=n, mode=Partida.SCORE, score_a=p.score[0],
+                                        score_b=p.score[1]))
+    created_partidas = Partida.objects.bulk_create(partidas, batch_size=1000)
+    Mao.objects.bulk_create([
+        Mao(partida=created_partidas[index], order=k, to=m.to, points=m.points, how=m.how, reason=m.reason)
+        for index, maos in maos_for for k, m in enumerate(maos)
+    ], batch_size=2000)
+
+
+def _best_of_for(plan: TournamentPlan, j: JogoPlan) -> int:
+    from scoring.tournament import group_best_of, knockout_best_of
+    spec = next(s for s in plan.stages if s.key == j.stage)
+    if spec.kind == GROUPS:
+        return group_best_of(stage=spec, settings=plan.settings)
+    return knockout_best_of(stage=spec, round_number=j.round or 1, settings=plan.settings)
+
+
+def knockout_jogos_sync(*, tournament: Tournament) -> int:
+    """Record pending knockout draws and create a Jogo for every bracket jogo ready to be played.
+
+    Winners advance automatically: called after anything that can complete a
+    stage or decide a knockout jogo. Returns how many jogos it created.
+    """
+    from .selectors import tournament_state_get  # selectors import models only; avoid a cycle at import
+
+    state = tournament_state_get(tournament=tournament)
+    existing = {(j["stage_id"], j["round"], j["position"], j["third_place"])
+                for j in state.jogo_rows if j["round"] is not None and j["group_id"] is None}
+    to_create: list[Jogo] = []
+    draws: list[Draw] = []
+    for view in state.view.stages:
+        bracket = getattr(view, "bracket", None)
+        if bracket is None:
+            continue
+        stage = state.stage_models[view.stage.key]
+        if view.stage.key not in state.recorded_orders:
+            draws.append(Draw(tournament=tournament, kind=Draw.BRACKET, stage=stage, method=stage.draw_method,
+                              seed=stage.draw_seed, result={"order": view.order}))
+        for slot in bracket.jogos():
+            key = (stage.id, slot.round, slot.position, slot.third_place)
+            if slot.bye or None in slot.duplas or key in existing:
+                continue
+            to_create.append(Jogo(
+                tournament=tournament, stage=stage, dupla_a=state.dupla_models[slot.duplas[0]],
+                dupla_b=state.dupla_models[slot.duplas[1]], round=slot.round, position=slot.position,
+                third_place=slot.third_place, mesa=2 if slot.third_place else slot.position, best_of=slot.best_of,
+            ))
+    with transaction.atomic():
+        Draw.objects.bulk_create(draws)
+        Jogo.objects.bulk_create(to_create, batch_size=500)
+    return len(to_create)

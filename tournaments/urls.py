@@ -1,0 +1,14 @@
+from django.urls import path
+
+from . import views
+
+app_name = "tournaments"
+
+urlpatterns = [
+    path("", views.tournament_list, name="list"),
+    path("<slug:slug>/", views.tournament_detail, name="detail"),
+    path("<slug:slug>/classificacao/", views.tournament_standings, name="standings"),
+    path("<slug:slug>/chave/", views.tournament_bracket, name="bracket"),
+    path("<slug:slug>/jogos/", views.tournament_jogos, name="jogos"),
+    path("<slug:slug>/exportar.json", views.tournament_export_json, name="export"),
+]
