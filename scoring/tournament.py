@@ -5,7 +5,7 @@ the plain records below and get every computed view from here, so each rule
 lives in one place.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
 
 from . import bracket_draw
@@ -151,7 +151,10 @@ def groups_stage_compute(*, stage: StageSpec, jogos: Sequence[JogoRecord], setti
         decided = decided and cut_is_decided(rows, stage.best_others)
     if decided:
         qualifiers = _seed_order(tables=tables, per_group=stage.per_group)
+        best = {r.dupla for r in others if r.qualified}
         qualifiers += [(r.dupla, _group_of(tables, r.dupla)) for r in others if r.qualified]
+        for t in tables:  # a best-others place is a qualified place of its group table too
+            t.rows = [replace(r, qualified=True) if r.dupla in best else r for r in t.rows]
     unused = [(g, o) for g, o in stage.sorteios if (g, frozenset(o)) not in used]
     return GroupStageView(stage=stage, tables=tables, others=others, complete=complete, decided=decided,
                           qualifiers=qualifiers, unused_sorteios=unused)
