@@ -10,6 +10,8 @@
     rounded half up; G = 0 gives 0.
 
 WLB is the lower bound of the Wilson score interval for the win rate W / G.
+004 counts online "partidas"; on this site the unit is the jogo, and an
+"abandono" is a jogo lost by walkover.
 "Jamais inferior a 0" is applied after the damping (the damping factor is
 never negative, so the order does not change the result).
 """
@@ -48,13 +50,13 @@ def _check_counts(*, played: int, won: int, walkovers_lost: int = 0) -> None:
 def wilson_lower_bound(*, won: int, played: int, z: float = 1.96) -> float:
     """Lower bound of the Wilson score interval for won / played (0.0 when nothing played)."""
     _check_counts(played=played, won=won)
-    if played == 0:
+    if won == 0:  # exact 0 (also for played == 0), free of rounding noise
         return 0.0
     p = won / played
     z2 = z * z
     centre = p + z2 / (2 * played)
     margin = z * math.sqrt(p * (1 - p) / played + z2 / (4 * played * played))
-    return max(0.0, (centre - margin) / (1 + z2 / played))
+    return min(p, max(0.0, (centre - margin) / (1 + z2 / played)))
 
 
 def player_score(*, played: int, won: int, walkovers_lost: int) -> int:

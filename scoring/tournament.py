@@ -5,6 +5,7 @@ the plain records below and get every computed view from here, so each rule
 lives in one place.
 """
 
+import random
 from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
 
@@ -198,19 +199,22 @@ def knockout_draw(*, stage: StageSpec, entrants: Sequence[tuple[str, str | None]
         if stage.draw_seed is None:
             return None, [RuleError("draw.seed", "o sorteio da chave precisa de uma semente ('seed')")]
         if from_groups:
-            import random
             shuffled = list(entrants)
             random.Random(stage.draw_seed).shuffle(shuffled)
-            return bracket_draw.crossed_order(entrants=[(d, g or "") for d, g in shuffled]), []
+            return bracket_draw.crossed_order(entrants=_with_groups(shuffled)), []
         return bracket_draw.random_order(entrants=keys, seed=stage.draw_seed), []
     if from_groups:
-        return bracket_draw.crossed_order(entrants=[(d, g or "") for d, g in entrants]), []
+        return bracket_draw.crossed_order(entrants=_with_groups(entrants)), []
     seeded = sorted((duplas[d].seed, i, d) for i, d in enumerate(keys) if duplas[d].seed is not None)
     unseeded = [d for d in keys if duplas[d].seed is None]
     if stage.draw_seed is not None:
-        import random
         random.Random(stage.draw_seed).shuffle(unseeded)
     return bracket_draw.seeded_order(entrants=[d for _, _, d in seeded] + unseeded), []
+
+
+def _with_groups(entrants: Sequence[tuple[str, str | None]]) -> list[tuple[str, str]]:
+    """Entrants with a group key each; one without a group is alone in its own."""
+    return [(d, g if g is not None else f"\0{d}") for d, g in entrants]
 
 
 def knockout_stage_compute(*, stage: StageSpec, order: Sequence[str | None] | None, jogos: Sequence[JogoRecord],
