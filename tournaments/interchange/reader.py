@@ -686,7 +686,7 @@ def _draw_from_previous(plan: TournamentPlan, stage: StageSpec, records: list[Jo
     if entrants is None:
         prev = plan.stages[index - 1]
         if errors:
-            errors.add(place, f"a chave da fase {stage.key!r} não pôde ser sorteada por causa dos erros acima")
+            pass  # a consequence of the problems already reported, not a problem of its own
         elif getattr(previous, "complete", False):
             errors.add(place, f"a chave da fase {stage.key!r} ainda não foi sorteada: há um empate na fase "
                               f"{prev.key!r} que decide uma vaga e aguarda o sorteio (informe-o em sorteios)")

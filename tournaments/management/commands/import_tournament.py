@@ -40,7 +40,8 @@ class Command(BaseCommand):
         try:
             tournament = tournament_import(data=data)
         except RuleViolation as exc:
+            # one line per problem, each with its place; nothing was written (one transaction)
             for error in exc.errors:
                 self.stderr.write(str(error))
-            raise CommandError(f"{len(exc.errors)} problema(s); nada foi gravado.", returncode=1) from exc
+            raise SystemExit(1) from exc
         self.stdout.write(tournament.slug)

@@ -1,0 +1,280 @@
+"""Benchmark: import, export, standings and the public pages for synthetic tournaments of growing size.
+
+Run it through ``make bench`` (a throwaway SQLite file) or ``make bench-postgres``
+(a throwaway PostgreSQL database): it writes tournaments and deletes them at the
+end, and refuses a database whose name does not mention "bench" unless told
+otherwise.
+"""
+
+import cProfile
+import io
+import json
+import logging
+import pstats
+import re
+import statistics
+import time
+import warnings
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection, transaction
+from django.db.models import ProtectedError
+from django.test import Client
+from django.test.utils import CaptureQueriesContext, override_settings
+from django.urls import reverse
+
+from tournaments.interchange.writer import tournament_export
+from tournaments.models import Dupla, Jogo, Tournament
+from tournaments.selectors import tournament_state_get
+from tournaments.services import tournament_import
+from tournaments.synthetic import synthetic_tournament
+
+PAGES = (("standings", "classificacao"), ("bracket", "chave"), ("jogos", "jogos"))
+
+# Targets (for the largest size; query counts: equal at the smallest and the largest size).
+TARGET_IMPORT_S = 20.0
+TARGET_EXPORT_S = 2.0
+TARGET_PAGE_MS = 150.0
+TARGET_PAGE_QUERIES = 10
+
+
+@dataclass
+class PageResult:
+    status: str = ""
+    queries: int | None = None
+    queries_varied: bool = False
+    median_ms: float = 0.0
+    size_kb: float = 0.0
+
+
+@dataclass
+class SizeResult:
+    duplas: int
+    jogos: int = 0
+    file_kb: float = 0.0
+    import_s: float = 0.0
+    export_s: float = 0.0
+    state_ms: float = 0.0
+    pages: dict[str, PageResult] = field(default_factory=dict)
+    delete_note: str = ""
+
+
+def tournament_delete(tournament: Tournament) -> str:
+    """Delete a tournament and everything in it; a note when ``Tournament.delete()`` alone could not."""
+    try:
+        with transaction.atomic():
+            tournament.delete()
+        return ""
+    except ProtectedError as exc:
+        note = f"Tournament.delete() recusado ({type(exc).__name__}); apagado em partes"
+    with transaction.atomic():  # jogos (with partidas and mãos), then duplas, then the rest by cascade
+        Jogo.objects.filter(tournament=tournament).delete()
+        Dupla.objects.filter(tournament=tournament).delete()
+        tournament.delete()
+    return note
+
+
+class Command(BaseCommand):
+    help = ("Mede importação, exportação, classificação e as páginas públicas com torneios sintéticos "
+            "(use make bench / make bench-postgres: banco descartável).")
+
+    def add_arguments(self, parser):
+        parser.add_argument("--sizes", default="64,256,1024",
+                            help="números de duplas, separados por vírgula (padrão: 64,256,1024)")
+        parser.add_argument("--repeat", type=int, default=5, help="medições por página, após um aquecimento (mediana)")
+        parser.add_argument("--seed", type=int, default=0, help="semente dos torneios sintéticos")
+        parser.add_argument("--maos-every", type=int, default=10,
+                            help="a cada N jogos, as partidas são registradas mão a mão (0: nunca)")
+        parser.add_argument("--profile", action="store_true",
+                            help="no maior tamanho, mostra o cProfile de cada etapa (funções mais caras)")
+        parser.add_argument("--any-database", action="store_true",
+                            help="aceita um banco cujo nome não contém 'bench' (ele recebe e perde torneios)")
+
+    def handle(self, *args, **options):
+        try:
+            sizes = [int(s) for s in options["sizes"].split(",") if s.strip()]
+        except ValueError:
+            raise CommandError("--sizes: use números separados por vírgula, ex.: 64,256,1024") from None
+        if not sizes or min(sizes) < 4:
+            raise CommandError("--sizes: cada tamanho precisa de pelo menos 4 duplas")
+        db_name = str(connection.settings_dict.get("NAME") or "")
+        if "bench" not in db_name and not options["any_database"]:
+            raise CommandError(f"o banco {db_name!r} não parece descartável (o nome não contém 'bench'); "
+                               "use make bench / make bench-postgres, ou --any-database")
+        self.repeat = max(1, options["repeat"])
+        self.profile = options["profile"]
+        self.profiles: list[tuple[str, str]] = []
+        self.stdout.write(f"banco: {connection.vendor} ({db_name}); "
+                          f"páginas: mediana de {self.repeat} após 1 aquecimento, DEBUG desligado")
+        created: list[Tournament] = []
+        results: list[SizeResult] = []
+        notes: list[str] = []
+        try:
+            for n in sorted(sizes):
+                profile = self.profile and n == max(sizes)
+                results.append(self.measure(n, options, created, profile))
+                self.stdout.write(f"  {n} duplas: medido", ending="\n")
+        finally:
+            for t in created:
+                note = tournament_delete(t)
+                if note and note not in notes:
+                    notes.append(note)
+        self.report(results)
+        for note in notes:
+            self.stdout.write(f"nota: {note}")
+        for title, text in self.profiles:
+            self.stdout.write(f"\n--- cProfile: {title} ---\n{text}")
+
+    # --- measuring ----------------------------------------------------------------
+
+    def timed(self, title: str, profile: bool, func):
+        """Run ``func`` once; its result and wall time (s), profiled when asked."""
+        profiler = cProfile.Profile() if profile else None
+        start = time.perf_counter()
+        if profiler:
+            profiler.enable()
+        value = func()
+        if profiler:
+            profiler.disable()
+        elapsed = time.perf_counter() - start
+        if profiler:
+            out = io.StringIO()
+            stats = pstats.Stats(profiler, stream=out)
+            stats.sort_stats("cumulative").print_stats(25)
+            out.write("\n(ordenado por tempo próprio)\n")
+            stats.sort_stats("tottime").print_stats(15)
+            self.profiles.append((title, _trim_profile(out.getvalue())))
+        return value, elapsed
+
+    def measure(self, n: int, options, created: list[Tournament], profile: bool) -> SizeResult:
+        data = synthetic_tournament(duplas=n, seed=options["seed"], maos_every=options["maos_every"])
+        text = json.dumps(data, ensure_ascii=False)
+        result = SizeResult(duplas=n, jogos=len(data["jogos"]), file_kb=len(text.encode()) / 1024)
+        payload = json.loads(text)  # a fresh copy, as the command would read it
+
+        tournament, result.import_s = self.timed(f"importação, {n} duplas", profile,
+                                                 lambda: tournament_import(data=payload))
+        created.append(tournament)
+
+        _, result.export_s = self.timed(
+            f"exportação, {n} duplas", profile,
+            lambda: json.dumps(tournament_export(tournament=tournament), ensure_ascii=False, indent=2))
+
+        tournament_state_get(tournament=tournament)  # warm-up
+        runs = []
+        for i in range(self.repeat):
+            _, elapsed = self.timed(f"tournament_state_get, {n} duplas", profile and i == 0,
+                                    lambda: tournament_state_get(tournament=tournament))
+            runs.append(elapsed)
+        result.state_ms = statistics.median(runs) * 1000
+
+        with override_settings(DEBUG=False, ALLOWED_HOSTS=["testserver", "127.0.0.1", "localhost"]), \
+                _quiet_request_errors(), warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="No directory at")  # whitenoise: no collectstatic here
+            client = Client()
+            for name, _ in PAGES:
+                url = reverse(f"tournaments:{name}", kwargs={"slug": tournament.slug})
+                result.pages[name] = self.page(client, url, f"página {url}", profile)
+        return result
+
+    def page(self, client: Client, url: str, title: str, profile: bool) -> PageResult:
+        out = PageResult()
+
+        def get():
+            try:
+                response = client.get(url)
+            except Exception as exc:  # an unfinished template, a bug in a view: measured and reported
+                return type(exc).__name__, 0
+            return str(response.status_code), len(response.content)
+
+        get()  # warm-up (template loading, URL resolving)
+        counts, times = [], []
+        for i in range(self.repeat):
+            with CaptureQueriesContext(connection) as queries:
+                (status, size), elapsed = self.timed(title, profile and i == 0, get)
+            counts.append(len(queries.captured_queries))
+            times.append(elapsed)
+            out.status, out.size_kb = status, size / 1024
+        out.queries = max(counts)
+        out.queries_varied = len(set(counts)) > 1
+        out.median_ms = statistics.median(times) * 1000
+        return out
+
+    # --- the table ----------------------------------------------------------------
+
+    def report(self, results: list[SizeResult]) -> None:
+        if not results:
+            return
+        small, large = results[0], results[-1]
+        head = ["medida"] + [f"{r.duplas} duplas" for r in results] + [f"meta ({large.duplas} duplas)", ""]
+        rows: list[list[str]] = [
+            ["jogos no arquivo"] + [str(r.jogos) for r in results] + ["", ""],
+            ["tamanho do arquivo"] + [f"{r.file_kb:.0f} KiB" for r in results] + ["", ""],
+            ["importação (tournament_import)"] + [_seconds(r.import_s) for r in results]
+            + [f"< {TARGET_IMPORT_S:.0f} s", _verdict(large.import_s < TARGET_IMPORT_S)],
+            ["exportação (+ json.dumps)"] + [_seconds(r.export_s) for r in results]
+            + [f"< {TARGET_EXPORT_S:.0f} s", _verdict(large.export_s < TARGET_EXPORT_S)],
+            ["classificação (tournament_state_get)"] + [f"{r.state_ms:.0f} ms" for r in results] + ["", ""],
+        ]
+        for name, slug_part in PAGES:
+            first, last = small.pages[name], large.pages[name]
+            same = first.queries == last.queries and not first.queries_varied and not last.queries_varied
+            ok_queries = same and last.queries is not None and last.queries <= TARGET_PAGE_QUERIES
+            rendered = first.status == "200" and last.status == "200"  # an error page proves nothing
+            rows.append([f"/{slug_part}/ consultas SQL"]
+                        + [f"{r.pages[name].queries}{'*' if r.pages[name].queries_varied else ''}" for r in results]
+                        + [f"≤ {TARGET_PAGE_QUERIES}, igual em {small.duplas} e {large.duplas}",
+                           _verdict(ok_queries, rendered)])
+            rows.append([f"/{slug_part}/ tempo no servidor"] + [f"{r.pages[name].median_ms:.0f} ms" for r in results]
+                        + [f"< {TARGET_PAGE_MS:.0f} ms", _verdict(last.median_ms < TARGET_PAGE_MS, rendered)])
+            rows.append([f"/{slug_part}/ resposta"]
+                        + [_status(r.pages[name]) for r in results] + ["200", _verdict(last.status == "200")])
+        widths = [max(len(row[i]) for row in [head] + rows) for i in range(len(head))]
+        self.stdout.write("")
+        for k, row in enumerate([head] + rows):
+            cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:-2], widths[1:-2])]
+            cells += [row[-2].ljust(widths[-2]), row[-1]]
+            self.stdout.write("  ".join(cells).rstrip())
+            if k == 0:
+                self.stdout.write("  ".join("-" * w for w in widths))
+        if any(p.queries_varied for r in results for p in r.pages.values()):
+            self.stdout.write("* o número de consultas variou entre as medições (mostrado o maior)")
+
+
+@contextmanager
+def _quiet_request_errors():
+    """A failing page is reported in the table; its traceback would drown it (django.request logs each one)."""
+    logger = logging.getLogger("django.request")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+def _seconds(value: float) -> str:
+    return f"{value:.2f} s"
+
+
+def _verdict(ok: bool, measurable: bool = True) -> str:
+    if not measurable:
+        return "n/d (página sem 200)"
+    return "ok" if ok else "FALHA"
+
+
+def _status(page: PageResult) -> str:
+    if page.status == "200":
+        return f"200, {page.size_kb:.0f} KiB"
+    return page.status
+
+
+def _trim_profile(text: str) -> str:
+    """pstats output without its preamble lines and with the long paths shortened."""
+    lines = [line for line in text.splitlines() if line.strip() and "function calls" not in line
+             and not line.startswith("Ordered by") and not line.strip().startswith("List reduced")]
+    base = f"{settings.BASE_DIR}/"
+    return "\n".join(re.sub(r"\S*/site-packages/", "", line.replace(base, "")) for line in lines)
