@@ -3,7 +3,7 @@
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from .jogo import JogoResult
+from .jogo import JogoResult, result_flipped
 
 ROUND_NAMES = {1: "Final", 2: "Semifinal", 3: "Quartas de final", 4: "Oitavas de final"}
 
@@ -78,9 +78,14 @@ class Bracket:
         return None
 
 
-def _settle(jogo: BracketJogo, results: Mapping[tuple[int, int, bool], JogoResult]) -> None:
+def _settle(jogo: BracketJogo, results: Mapping[tuple[int, int, bool], tuple[tuple[str, str], JogoResult]]) -> None:
     a, b = jogo.duplas
-    result = results.get((jogo.round, jogo.position, jogo.third_place))
+    recorded = results.get((jogo.round, jogo.position, jogo.third_place))
+    result = None
+    if recorded is not None:
+        duplas, result = recorded
+        if tuple(duplas) == (b, a):  # recorded the other way round: read it in the bracket's order
+            result = result_flipped(result)
     jogo.result = result
     if result is not None and result.finished and a is not None and b is not None:
         jogo.decided = True
@@ -88,8 +93,11 @@ def _settle(jogo: BracketJogo, results: Mapping[tuple[int, int, bool], JogoResul
 
 
 def bracket_build(*, order: Sequence[str | None], best_of_for_round: Sequence[int],
-                  results: Mapping[tuple[int, int, bool], JogoResult], third_place_match: bool) -> Bracket:
+                  results: Mapping[tuple[int, int, bool], tuple[tuple[str, str], JogoResult]],
+                  third_place_match: bool) -> Bracket:
     """Rounds side by side from the first-round slots and the results keyed by (round, position, third place).
+
+    Each result comes with the duplas in the order it was recorded.
 
     ``best_of_for_round[r-1]`` is the best-of of round r. A bye's winner is its
     dupla; a jogo both duplas missed sends nobody on, and its opponent in the
@@ -128,7 +136,8 @@ def bracket_build(*, order: Sequence[str | None], best_of_for_round: Sequence[in
     if third_place_match and total >= 2:
         semis = rounds[-2]
         losers = tuple(s.loser for s in semis)
-        semis_with_losers = all(not s.bye for s in semis)
+        # a semi-final without a loser (a bye, or both duplas absent) leaves no third-place jogo to play
+        semis_with_losers = all(not s.bye and not (s.decided and s.loser is None) for s in semis)
         if semis_with_losers:
             third = BracketJogo(round=total, position=0, duplas=losers, best_of=best_of_for_round[-1], third_place=True)
             if None not in losers:

@@ -1,6 +1,6 @@
 """A jogo: best-of-N partidas, walkovers, perda do jogo, classification points (DOMAIN.md §3-§4)."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .errors import RuleError
 from .partida import TARGET, Mao, PartidaScore, final_score_error, partida_from_maos, perda_da_partida_score
@@ -55,7 +55,11 @@ class JogoResult:
 
 
 def _side(value: object) -> bool:
-    return value in (0, 1) and not isinstance(value, bool)
+    return type(value) is int and value in (0, 1)
+
+
+def _has_reason(reason: object) -> bool:
+    return isinstance(reason, str) and bool(reason.strip())
 
 
 def jogo_evaluate(*, entry: JogoEntry, settings: RuleSettings) -> tuple[JogoResult, list[RuleError]]:
@@ -78,7 +82,7 @@ def jogo_evaluate(*, entry: JogoEntry, settings: RuleSettings) -> tuple[JogoResu
     if entry.lost_by is not None:
         if not _side(entry.lost_by):
             return JogoResult(best_of=entry.best_of), [RuleError("penalty.lost_by", "a penalidade deve indicar uma das duas duplas do jogo")]
-        if not entry.reason.strip():
+        if not _has_reason(entry.reason):
             return JogoResult(best_of=entry.best_of), [RuleError("penalty.reason", "toda penalidade precisa de um motivo ('reason')")]
         winner = 1 - entry.lost_by
         scores = tuple(PartidaScore(score=perda_da_partida_score(lost_by=entry.lost_by), finished=True) for _ in range(need))
@@ -116,7 +120,7 @@ def partida_evaluate(*, entry: PartidaEntry, settings: RuleSettings) -> tuple[Pa
     if entry.lost_by is not None:
         if not _side(entry.lost_by):
             return PartidaScore((0, 0), False), [RuleError("penalty.lost_by", "a penalidade deve indicar uma das duas duplas do jogo")]
-        if not entry.reason.strip():
+        if not _has_reason(entry.reason):
             return PartidaScore((0, 0), False), [RuleError("penalty.reason", "toda penalidade precisa de um motivo ('reason')")]
         return PartidaScore(perda_da_partida_score(lost_by=entry.lost_by), True), []
     if entry.maos is not None:
@@ -127,6 +131,19 @@ def partida_evaluate(*, entry: PartidaEntry, settings: RuleSettings) -> tuple[Pa
     if problem:
         return PartidaScore((0, 0), False), [RuleError("", problem)]
     return PartidaScore(tuple(entry.score), True), []
+
+
+def result_flipped(result: JogoResult) -> JogoResult:
+    """The same result seen with the duplas the other way round."""
+    def side(v):
+        return v if v is None or v == WALKOVER_BOTH else 1 - v
+
+    return replace(
+        result,
+        partidas=tuple(replace(p, score=(p.score[1], p.score[0])) for p in result.partidas),
+        partidas_won=(result.partidas_won[1], result.partidas_won[0]),
+        winner=side(result.winner), walkover=side(result.walkover), lost_by=side(result.lost_by),
+    )
 
 
 def class_points(*, result: JogoResult, points: ClassPoints) -> tuple[int, int]:

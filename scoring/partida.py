@@ -69,7 +69,7 @@ def mao_gain(*, score: tuple[int, int], mao: Mao, settings: RuleSettings) -> tup
         return None, f"a partida já terminou ({score[0]} x {score[1]}); nenhuma mão é aceita depois do fim"
     if mao.how not in HOW_CHOICES:
         return None, f"tipo de mão {mao.how!r} desconhecido; use played, ran, refused ou penalty"
-    if mao.to not in (0, 1, None) or isinstance(mao.to, bool):
+    if mao.to is not None and (type(mao.to) is not int or mao.to not in (0, 1)):
         return None, f"'to' deve ser 0, 1 ou null (recebido {mao.to!r})"
     if mao.points is not None and (isinstance(mao.points, bool) or not isinstance(mao.points, int)):
         return None, f"'points' deve ser um número inteiro (recebido {mao.points!r})"
@@ -79,7 +79,7 @@ def mao_gain(*, score: tuple[int, int], mao: Mao, settings: RuleSettings) -> tup
     ferro = settings.mao_de_ferro_value
 
     if mao.how == "penalty":
-        if not (mao.reason or "").strip():
+        if not isinstance(mao.reason, str) or not mao.reason.strip():
             return None, "toda penalidade precisa de um motivo ('reason')"
         if mao.to is None:
             return None, "penalidade sem dupla beneficiada: informe 'to'"
@@ -93,9 +93,13 @@ def mao_gain(*, score: tuple[int, int], mao: Mao, settings: RuleSettings) -> tup
     if mao.to is None:  # three tied rounds
         if mao.how != "played":
             return None, "mão empatada (to = null) só pode ser 'played'"
+        opponent_scores = kind == MAO_DE_ONZE and settings.mao_de_onze_tie == "opponent"
         if mao.points not in (None, 0):
+            if opponent_scores:
+                return None, ("mão de onze com as três rodadas empatadas: a dupla que não está com 11 recebe 3 "
+                              "pontos automaticamente; não informe 'points'")
             return None, "mão com as três rodadas empatadas não dá pontos a nenhuma dupla; não informe 'points'"
-        if kind == MAO_DE_ONZE and settings.mao_de_onze_tie == "opponent":
+        if opponent_scores:
             return _to(other, 3), None  # FENACEF Art.21 §ún.
         return (0, 0), None
 
@@ -159,9 +163,12 @@ def final_score_error(*, score: tuple[int, int], settings: RuleSettings) -> str 
     With the loser on 11 every mão is worth at most 3: 12 or 13 from 9 or 10
     (mão de onze), or 11 + the mão de ferro value from 11 x 11.
     """
-    a, b = score
+    try:
+        a, b = score
+    except (TypeError, ValueError):
+        return f"placar inválido {score!r}: informe dois números inteiros ≥ 0 (a x b)"
     for v in (a, b):
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        if type(v) is not int or v < 0:
             return f"placar inválido {a!r} x {b!r}: use números inteiros ≥ 0"
     winner, loser = max(a, b), min(a, b)
     if winner < TARGET:

@@ -109,7 +109,7 @@ def settings_build(*, preset: Any, overrides: Mapping[str, Any] | None = None) -
                 if problem:
                     errors.append(RuleError(place, problem))
                     continue
-            elif value not in allowed or isinstance(value, bool):
+            elif not any(type(value) is type(option) and value == option for option in allowed):
                 options = ", ".join(repr(v) for v in allowed)
                 errors.append(RuleError(place, f"valor {value!r} inválido; use um de: {options}"))
                 continue
@@ -122,6 +122,8 @@ def settings_build(*, preset: Any, overrides: Mapping[str, Any] | None = None) -
                     errors.append(RuleError(f"{place}.{key}", "os pontos classificatórios devem ser um inteiro ≥ 0"))
                 else:
                     class_changes[key] = points
+        elif name == "class_points":
+            errors.append(RuleError(place, "class_points deve ser um objeto com os pontos de cada resultado"))
         elif name in ("deck", "preset"):
             if value != getattr(settings, name):
                 errors.append(RuleError(place, f"{name} não pode ser alterado (é {getattr(settings, name)!r})"))

@@ -1,6 +1,7 @@
 """Group standings, tiebreaks and the comparison across groups (DOMAIN.md §5.1-§5.2)."""
 
 from dataclasses import dataclass, replace
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Callable, Iterable, Mapping, Sequence
 
@@ -65,7 +66,9 @@ class DuplaStats:
 def average_value(points_for: int, points_against: int) -> float | None:
     if points_against == 0:
         return INF if points_for > 0 else None
-    return round(points_for / points_against, 3)
+    # exact half-up rounding of the fraction (a float and round() would round 0.0005 cases to even)
+    exact = Decimal(points_for) / Decimal(points_against)
+    return float(exact.quantize(Decimal("0.001"), rounding=ROUND_HALF_UP))
 
 
 def average_key(points_for: int, points_against: int) -> tuple:
@@ -151,7 +154,8 @@ def _split(block: Sequence[str], key: Callable[[str], object]) -> list[Segment]:
 class _Resolver:
     def __init__(self, steps: dict[str, Callable], draws: Sequence[Sequence[str]]):
         self.steps = steps
-        self.draws = {frozenset(order): list(order) for order in draws}
+        # a sorteio is the order of one tied block: each dupla of the block exactly once
+        self.draws = {frozenset(order): list(order) for order in draws if len(set(order)) == len(order)}
         self.used: list[frozenset[str]] = []
 
     def resolve(self, block: Segment, step: str) -> tuple[list[Segment], list[str]]:
@@ -211,12 +215,15 @@ def group_standings(*, duplas: Sequence[str], jogos: Sequence[GroupJogo], points
 
     def by_head_to_head(block):
         if len(block) == 2:
+            # the winner of their jogo is ahead (should they have met more than once: more jogos won)
             a, b = block
+            wins = {a: 0, b: 0}
             for j in finished:
                 if set(j.duplas) == {a, b} and j.result.walkover != WALKOVER_BOTH and j.result.winner is not None:
-                    winner = j.duplas[j.result.winner]
-                    return [[winner], [b if winner == a else a]], HEAD_TO_HEAD, SALDO
-            return [block], HEAD_TO_HEAD, SALDO
+                    wins[j.duplas[j.result.winner]] += 1
+            if wins[a] == wins[b]:
+                return [block], HEAD_TO_HEAD, SALDO
+            return ([[a], [b]] if wins[a] > wins[b] else [[b], [a]]), HEAD_TO_HEAD, SALDO
         mini = mini_points(block)
         parts = _split(block, lambda d: mini[d])
         # a still-tied, smaller subset starts again at head-to-head; an unchanged block goes to saldo

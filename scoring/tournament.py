@@ -224,7 +224,7 @@ def knockout_stage_compute(*, stage: StageSpec, order: Sequence[str | None] | No
                                  waiting_for="a chave será sorteada quando a fase anterior terminar")
     total = len(order).bit_length() - 1
     best_of = [knockout_best_of(stage=stage, round_number=r, settings=settings) for r in range(1, total + 1)]
-    results = {(j.round, j.position if not j.third_place else 0, j.third_place): j.result
+    results = {(j.round, j.position if not j.third_place else 0, j.third_place): (j.duplas, j.result)
                for j in jogos if j.stage == stage.key and j.round is not None}
     bracket = bracket_build(order=order, best_of_for_round=best_of, results=results,
                             third_place_match=settings.third_place == "match")
@@ -266,7 +266,8 @@ def tournament_compute(*, settings: RuleSettings, duplas: Sequence[DuplaInfo], s
     last = views[-1] if views else None
     finished = bool(last) and isinstance(last, KnockoutStageView) and last.bracket is not None and last.bracket.finished
     if last is not None and isinstance(last, GroupStageView):
-        finished = last.decided and len(views) == 1
+        # an event of groups only ends when every place is known: no tie may still await its sorteio
+        finished = len(views) == 1 and last.decided and not any(r.tied for t in last.tables for r in t.rows)
     classification = classification_compute(views=views, duplas=info, stats=stats, settings=settings) if finished else []
     ranking = ranking_compute(duplas=duplas, jogos=jogos)
     return TournamentView(stages=views, finished=finished, classification=classification, ranking=ranking, stats=stats)
@@ -314,29 +315,24 @@ def classification_compute(*, views: Sequence, duplas: Mapping[str, DuplaInfo], 
     seen: set[str] = set()
     if knockout is not None:
         bracket = knockout.bracket
-        reached = eliminated_round(bracket)
+        reached = eliminated_round(bracket)  # champion: total + 1; runner-up: total; semi-final losers: total - 1…
         total = len(bracket.rounds)
-        final = bracket.final
-        champion = final.winner
-        runner_up = final.loser
-        for d in (champion, runner_up):
-            if d:
-                ordered_blocks.append([d])
-                seen.add(d)
-        semis = [d for d, r in reached.items() if r == total - 1 and d not in seen] if total >= 2 else []
         third = bracket.third_place
-        if semis:
-            if settings.third_place == "match" and third is not None and third.decided and third.winner:
-                ordered_blocks += [[third.winner], [third.loser]] if third.loser else [[third.winner]]
-            elif settings.third_place == "shared":
-                ordered_blocks.append(sorted(semis))  # one shared block: both bronze
-            else:
-                ordered_blocks += _split_by(semis, avg)
-            seen.update(semis)
-        for r in range(total - 2, 0, -1):
-            level = [d for d, rr in reached.items() if rr == r and d not in seen]
-            ordered_blocks += _split_by(level, avg)
-            seen.update(level)
+        for level in range(total + 1, 0, -1):
+            duplas_here = sorted(d for d, r in reached.items() if r == level and d not in seen)
+            if not duplas_here:
+                continue
+            seen.update(duplas_here)
+            if level == total - 1 and len(duplas_here) > 1:  # the semi-final losers: the third-place rule
+                if settings.third_place == "shared":
+                    ordered_blocks.append(duplas_here)  # one block: both take place 3, bronze
+                    continue
+                if settings.third_place == "match" and third is not None and third.decided and third.winner:
+                    ordered_blocks += [[third.winner]] + ([[third.loser]] if third.loser else [])
+                    rest = [d for d in duplas_here if d not in (third.winner, third.loser)]
+                    ordered_blocks += _split_by(rest, avg)
+                    continue
+            ordered_blocks += _split_by(duplas_here, avg)
     groups = [v for v in views if isinstance(v, GroupStageView)]
     if groups:
         rest = [d for v in groups for t in v.tables for d in t.duplas if d not in seen]
