@@ -108,6 +108,25 @@ def _list(obj: dict, name: str, place: str, errors: _Errors) -> list:
     return value
 
 
+def _keyed(raw: list, kind: str, what: str, errors: _Errors):
+    """(index, place, object, key) for each object of the list ``kind`` with a unique, non-empty text key."""
+    seen: set[str] = set()
+    for i, obj in enumerate(raw):
+        place = f"{kind}[{i}]"
+        if not isinstance(obj, dict):
+            errors.add(place, f"cada {what} deve ser um objeto com 'key'")
+            continue
+        key = obj.get("key")
+        if not isinstance(key, str) or not key.strip():
+            errors.add(f"{place}.key", "chave obrigatória (texto)")
+            continue
+        if key in seen:
+            errors.add(f"{place}.key", f"chave {key!r} repetida: cada {what} tem uma chave única")
+            continue
+        seen.add(key)
+        yield i, place, obj, key
+
+
 def plan_read(data: Any) -> tuple[TournamentPlan | None, list[RuleError]]:
     """Validate a parsed tournament file; the plan, or every problem found."""
     errors = _Errors()
@@ -186,18 +205,7 @@ def _age_on(birth: dt.date, day: dt.date) -> int:
 
 def _read_people(data: dict, plan: TournamentPlan, errors: _Errors) -> None:
     players: dict[str, PlayerPlan] = {}
-    for i, p in enumerate(_list(data, "players", "players", errors)):
-        place = f"players[{i}]"
-        if not isinstance(p, dict):
-            errors.add(place, "cada atleta deve ser um objeto com key e name")
-            continue
-        key = p.get("key")
-        if not isinstance(key, str) or not key.strip():
-            errors.add(f"{place}.key", "chave obrigatória (texto)")
-            continue
-        if key in players:
-            errors.add(f"{place}.key", f"chave {key!r} repetida: cada atleta tem uma chave única")
-            continue
+    for _, place, p, key in _keyed(_list(data, "players", "players", errors), "players", "atleta", errors):
         name = _text(p, "name", place, errors, required=True)
         birth = None
         if p.get("birth_date") not in (None, ""):
@@ -231,18 +239,7 @@ def _read_people(data: dict, plan: TournamentPlan, errors: _Errors) -> None:
     duplas_raw = _list(data, "duplas", "duplas", errors)
     explicit: list[DuplaInfo] = []
     dupla_keys: set[str] = set()
-    for i, d in enumerate(duplas_raw):
-        place = f"duplas[{i}]"
-        if not isinstance(d, dict):
-            errors.add(place, "cada dupla deve ser um objeto com key e players")
-            continue
-        key = d.get("key")
-        if not isinstance(key, str) or not key.strip():
-            errors.add(f"{place}.key", "chave obrigatória (texto)")
-            continue
-        if key in dupla_keys:
-            errors.add(f"{place}.key", f"chave {key!r} repetida: cada dupla tem uma chave única")
-            continue
+    for _, place, d, key in _keyed(duplas_raw, "duplas", "dupla", errors):
         dupla_keys.add(key)
         members = d.get("players")
         if not isinstance(members, list) or len(members) != 2:
@@ -304,21 +301,8 @@ def _read_people(data: dict, plan: TournamentPlan, errors: _Errors) -> None:
 def _read_stages(data: dict, plan: TournamentPlan, errors: _Errors) -> None:
     known = {d.key for d in plan.duplas}
     stages: list[StageSpec] = []
-    stage_keys: set[str] = set()
     raw_stages = _list(data, "stages", "stages", errors)
-    for i, s in enumerate(raw_stages):
-        place = f"stages[{i}]"
-        if not isinstance(s, dict):
-            errors.add(place, "cada fase deve ser um objeto")
-            continue
-        key = s.get("key")
-        if not isinstance(key, str) or not key.strip():
-            errors.add(f"{place}.key", "chave obrigatória (texto)")
-            continue
-        if key in stage_keys:
-            errors.add(f"{place}.key", f"chave {key!r} repetida")
-            continue
-        stage_keys.add(key)
+    for i, place, s, key in _keyed(raw_stages, "stages", "fase", errors):
         best_of = s.get("best_of")
         if best_of is not None and best_of_error(best_of):
             errors.add(f"{place}.best_of", best_of_error(best_of))
