@@ -90,7 +90,7 @@ def wins_needed(best_of: int) -> int:
 def settings_build(*, preset: Any, overrides: Mapping[str, Any] | None = None) -> tuple[RuleSettings | None, list[RuleError]]:
     """The settings of a preset with a tournament's overrides, or the problems found."""
     errors: list[RuleError] = []
-    if preset not in PRESETS:
+    if not isinstance(preset, str) or preset not in PRESETS:
         options = ", ".join(PRESETS)
         return None, [RuleError("preset", f"preset {preset!r} desconhecido; use um de: {options}")]
     settings = PRESETS[preset]

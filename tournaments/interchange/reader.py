@@ -352,7 +352,7 @@ def _read_groups_stage(s: dict, place: str, key: str, best_of, known: set[str], 
             continue
         ok = True
         for k, d in enumerate(members):
-            if d not in known:
+            if not isinstance(d, str) or d not in known:
                 errors.add(f"{gplace}.duplas[{k}]", f"dupla {d!r} não existe")
                 ok = False
             elif d in in_stage:
@@ -363,9 +363,10 @@ def _read_groups_stage(s: dict, place: str, key: str, best_of, known: set[str], 
         if ok:
             groups.append(GroupSpec(key=g["key"], duplas=tuple(members)))
     qualify = s.get("qualify") or {}
+    if not isinstance(qualify, dict):
+        qualify = {"per_group": None}
     per_group, best_others = qualify.get("per_group", 0), qualify.get("best_others", 0)
-    if not isinstance(qualify, dict) or not _is_int(per_group) or per_group < 0 \
-            or not _is_int(best_others) or best_others < 0:
+    if not _is_int(per_group) or per_group < 0 or not _is_int(best_others) or best_others < 0:
         errors.add(f"{place}.qualify", "per_group e best_others devem ser inteiros ≥ 0")
         per_group, best_others = 0, 0
     elif groups and per_group > min(len(g.duplas) for g in groups):
@@ -377,7 +378,11 @@ def _read_groups_stage(s: dict, place: str, key: str, best_of, known: set[str], 
         dplace = f"{place}.sorteios[{k}]"
         order = draw.get("order") if isinstance(draw, dict) else None
         group = draw.get("group") if isinstance(draw, dict) else None
-        if not isinstance(order, list) or len(order) < 2 or len(set(map(str, order))) != len(order):
+        if group is not None and not isinstance(group, str):
+            errors.add(f"{dplace}.group", "o grupo deve ser a chave (texto) de um grupo desta fase")
+            continue
+        if not isinstance(order, list) or len(order) < 2 or not all(isinstance(d, str) for d in order) \
+                or len(set(order)) != len(order):
             errors.add(f"{dplace}.order", "o resultado do sorteio lista as duplas empatadas, sem repetir, da melhor para a pior")
             continue
         if group is not None:
@@ -420,7 +425,7 @@ def _read_knockout_stage(s: dict, place: str, key: str, best_of, known: set[str]
         if not has_previous:
             errors.add(f"{place}.entrants", "'previous' exige uma fase anterior; liste as duplas da chave")
     elif isinstance(entrants, list):
-        bad = [e for e in entrants if e not in known]
+        bad = [e for e in entrants if not isinstance(e, str) or e not in known]
         if bad:
             errors.add(f"{place}.entrants", f"duplas inexistentes: {', '.join(map(str, bad))}")
         elif len(set(entrants)) != len(entrants):
@@ -458,7 +463,7 @@ def _read_knockout_stage(s: dict, place: str, key: str, best_of, known: set[str]
 # --- jogos --------------------------------------------------------------------------
 
 def _side_of(value: Any, duplas: tuple[str, str]) -> int | None:
-    return duplas.index(value) if value in duplas else None
+    return duplas.index(value) if isinstance(value, str) and value in duplas else None
 
 
 def _read_result(j: dict, place: str, duplas: tuple[str, str], best_of: int, errors: _Errors) -> JogoEntry | None:
@@ -553,7 +558,7 @@ def _read_jogos(data: dict, plan: TournamentPlan, errors: _Errors) -> None:
         if not isinstance(j, dict):
             errors.add(place, "cada jogo deve ser um objeto")
             continue
-        stage = stages.get(j.get("stage"))
+        stage = stages.get(j.get("stage")) if isinstance(j.get("stage"), str) else None
         if stage is None:
             errors.add(f"{place}.stage", f"fase {j.get('stage')!r} não existe")
             continue
