@@ -1,0 +1,416 @@
+"""Public pages: every page answers, shows what players look for, leaks nothing private, stays cheap."""
+
+import copy
+import json
+
+import pytest
+from django.urls import reverse
+
+from tournaments.models import Dupla, Jogo, Tournament
+from tournaments.selectors import tournament_state_get
+
+pytestmark = pytest.mark.django_db
+
+BIRTH = "1987-03-14"
+NAMES = ["Ana Souza", "Bruno Lima", "Carla Dias", "Diego Alves", "Elisa Rocha", "Fábio Nunes", "Gabi Torres",
+         "Hugo Melo", "Iara Costa", "João Pires", "Karen Sá", "Lucas Reis", "Marta Cruz", "Nuno Prado",
+         "Olga Vaz", "Paulo Dutra"]
+DUPLA_NAMES = ["Os Zapeiros", "Manilha Velha", "Truco Ladrão", "Seis Nele", "Dupla Espadilha", "Casal Copas",
+               "Mão de Ferro"]
+
+
+def _people(count: int, *, prefix: str = "") -> tuple[list[dict], list[dict]]:
+    players, duplas = [], []
+    for i in range(count):
+        a, b = f"p{2 * i + 1}", f"p{2 * i + 2}"
+        for key, n in ((a, 2 * i), (b, 2 * i + 1)):
+            name = NAMES[n % len(NAMES)] + (f" {n // len(NAMES) + 1}" if n >= len(NAMES) else "")
+            players.append({"key": key, "name": prefix + name, "birth_date": BIRTH,
+                            "email": f"{key}@exemplo.com.br", "phone": "+55 11 98888-7777"})
+        dupla = {"key": f"d{i + 1}", "players": [a, b]}
+        if i < len(DUPLA_NAMES):
+            dupla["name"] = DUPLA_NAMES[i]
+        duplas.append(dupla)
+    return players, duplas
+
+
+def groups_file(*, sorteio: bool = True, slug: str = "copa-demo") -> dict:
+    """FENACEF-like: group A (4 duplas, a WO, a head-to-head), group B (3 duplas, circular tie → sorteio),
+    2 per group + the best third → 5 in the knockout, so 3 byes."""
+    players, duplas = _people(7)
+    g = "grupos"
+    jogos = [
+        {"stage": g, "group": "A", "duplas": ["d1", "d2"], "partidas": [[12, 5], [12, 8]]},
+        {"stage": g, "group": "A", "duplas": ["d3", "d4"], "walkover": "d4"},
+        {"stage": g, "group": "A", "duplas": ["d1", "d3"], "partidas": [[12, 7], [9, 12], [12, 3]]},
+        {"stage": g, "group": "A", "duplas": ["d2", "d4"], "partidas": [[12, 10], [12, 4]]},
+        {"stage": g, "group": "A", "duplas": ["d1", "d4"], "partidas": [[12, 9], [5, 12], [12, 6]]},
+        {"stage": g, "group": "A", "duplas": ["d2", "d3"], "partidas": [[12, 9], [7, 12], [12, 10]]},
+        {"stage": g, "group": "B", "duplas": ["d5", "d6"], "partidas": [[12, 6], [12, 6]]},
+        {"stage": g, "group": "B", "duplas": ["d6", "d7"], "partidas": [[12, 6], [12, 6]]},
+        {"stage": g, "group": "B", "duplas": ["d7", "d5"], "partidas": [[12, 6], [12, 6]]},
+    ]
+    stage = {"key": g, "kind": "groups", "best_of": 3,
+             "groups": [{"key": "A", "duplas": ["d1", "d2", "d3", "d4"]}, {"key": "B", "duplas": ["d5", "d6", "d7"]}],
+             "qualify": {"per_group": 2, "best_others": 1}}
+    if sorteio:
+        stage["sorteios"] = [{"group": "B", "order": ["d6", "d5", "d7"]}]
+    return {
+        "format": "truco-torneio", "version": 1,
+        "tournament": {"name": "Copa Demo de Truco", "slug": slug, "date": "2024-04-27", "start_time": "14:00",
+                       "venue": "Bar Classe A", "category": "Mista, a partir de 18 anos", "min_age": 18,
+                       "max_duplas": 16, "preset": "fenacef", "regulation": "Regulamento FENACEF 2023, adaptado."},
+        "players": players, "duplas": duplas,
+        "stages": [stage, {"key": "mata", "kind": "knockout", "best_of": 5, "best_of_rounds": {"3": 3},
+                           "entrants": "previous"}],
+        "jogos": jogos,
+    }
+
+
+def _ready(tournament: Tournament) -> list:
+    view = tournament_state_get(tournament=tournament).view.stage("mata")
+    return [j for j in view.bracket.jogos() if j.ready]
+
+
+def _discard(tournament: Tournament) -> None:
+    """Delete a tournament (jogos and duplas first: their foreign keys are PROTECT)."""
+    Jogo.objects.filter(tournament=tournament).delete()
+    Dupla.objects.filter(tournament=tournament).delete()
+    tournament.delete()
+
+
+def demo_file(load_file) -> dict:
+    """The groups file plus knockout results: one quarter-final won, one in progress (a partida half played)."""
+    data = groups_file(slug="rascunho")
+    draft = load_file(data)
+    ready = _ready(draft)
+    _discard(draft)
+    data = copy.deepcopy(data)
+    data["tournament"]["slug"] = "copa-demo"
+    first, second = ready[0], ready[1]
+    data["jogos"].append({"stage": "mata", "duplas": list(first.duplas),
+                          "partidas": [[12, 4], [3, 12], [12, 9], [12, 11]]})
+    data["jogos"].append({"stage": "mata", "duplas": list(second.duplas),
+                          "partidas": [[12, 7], {"maos": [{"to": 0, "points": 3}, {"to": 1, "points": 1},
+                                                          {"to": 0, "points": 3, "how": "ran"}]}]})
+    return data
+
+
+def knockout_file(*, finished: bool = True, slug: str = "aabb-demo") -> dict:
+    """AABB-like single elimination of 4 duplas with a third-place jogo; finished when asked."""
+    players, duplas = _people(4)
+    jogos = [
+        {"stage": "mata", "duplas": ["d1", "d4"], "partidas": [[12, 3], [12, 5], [12, 0]]},
+        {"stage": "mata", "duplas": ["d2", "d3"], "partidas": [[12, 10], [8, 12], [12, 6], [5, 12], [12, 11]]},
+    ]
+    if finished:
+        jogos += [
+            {"stage": "mata", "duplas": ["d1", "d2"], "partidas": [[12, 9], [12, 7]]},
+            {"stage": "mata", "duplas": ["d4", "d3"], "walkover": "d4"},
+        ]
+    return {
+        "format": "truco-torneio", "version": 1,
+        "tournament": {"name": "Olimpíada AABB - Truco", "slug": slug, "date": "2024-05-18", "start_time": "09:30",
+                       "venue": "AABB São Paulo", "category": "Livre", "preset": "aabb",
+                       "settings": {"third_place": "match"}},
+        "players": players, "duplas": duplas,
+        "stages": [{"key": "mata", "kind": "knockout", "best_of": 5, "best_of_rounds": {"2": 3},
+                    "entrants": ["d1", "d2", "d3", "d4"], "draw": {"method": "fixed", "order": ["d1", "d4", "d2", "d3"]}}],
+        "jogos": jogos,
+    }
+
+
+def large_file(*, groups: int = 4, size: int = 4, slug: str = "copa-grande") -> dict:
+    """Many duplas, every group jogo played (the better key always wins), the knockout drawn."""
+    players, duplas = _people(groups * size)
+    stage_groups, jogos = [], []
+    for g in range(groups):
+        members = [f"d{g * size + i + 1}" for i in range(size)]
+        stage_groups.append({"key": chr(ord("A") + g), "duplas": members})
+        for i in range(size):
+            for j in range(i + 1, size):
+                jogos.append({"stage": "grupos", "group": chr(ord("A") + g), "duplas": [members[i], members[j]],
+                              "partidas": [[12, 3 + j], [12, 2 + i]]})
+    return {
+        "format": "truco-torneio", "version": 1,
+        "tournament": {"name": "Copa Grande", "slug": slug, "date": "2024-06-01", "preset": "online"},
+        "players": players, "duplas": duplas,
+        "stages": [{"key": "grupos", "kind": "groups", "groups": stage_groups, "qualify": {"per_group": 2}},
+                   {"key": "mata", "kind": "knockout", "entrants": "previous"}],
+        "jogos": jogos,
+    }
+
+
+def _minimal(name: str, slug: str, *, duplas: int = 0) -> dict:
+    players, dupla_rows = _people(duplas)
+    return {"format": "truco-torneio", "version": 1, "tournament": {"name": name, "slug": slug, "preset": "aabb"},
+            "players": players, "duplas": dupla_rows, "stages": [], "jogos": []}
+
+
+def edge_files() -> list[dict]:
+    """Events in awkward states: every page must still answer 200."""
+    out = []
+    out.append(_minimal("Sem nada", "sem-nada"))
+    out.append(_minimal("Só duplas", "so-duplas", duplas=3))
+    groups_only = _minimal("Só grupos", "so-grupos", duplas=3)  # ∞ and — averages, a single finished round robin
+    groups_only["stages"] = [{"key": "g", "kind": "groups", "groups": [{"key": "U", "duplas": ["d1", "d2", "d3"]}],
+                              "qualify": {"per_group": 1}}]
+    groups_only["jogos"] = [
+        {"stage": "g", "group": "U", "duplas": ["d1", "d2"], "partidas": [[12, 0], [12, 0]]},
+        {"stage": "g", "group": "U", "duplas": ["d3", "d1"], "walkover": "d3"},
+        {"stage": "g", "group": "U", "duplas": ["d2", "d3"], "walkover": "both"},
+    ]
+    out.append(groups_only)
+    out.append(groups_file(sorteio=False, slug="aguarda-sorteio"))  # tie on the cut: the bracket is not drawn
+    half = groups_file(slug="grupos-pela-metade")
+    half["jogos"] = half["jogos"][:4]
+    out.append(half)
+    out.append(knockout_file(finished=False, slug="mata-em-andamento"))
+    odd = knockout_file(finished=False, slug="mata-com-byes")  # 3 duplas, a bye; a perda do jogo; a disqualified one
+    odd["duplas"][2]["disqualified"] = True
+    odd["stages"][0]["entrants"] = ["d1", "d2", "d3"]
+    odd["stages"][0]["draw"] = {"method": "fixed", "order": ["d1", None, "d2", "d3"]}
+    odd["jogos"] = [{"stage": "mata", "duplas": ["d2", "d3"], "penalty": {"lost_by": "d3", "reason": "atraso"}},
+                    {"stage": "mata", "duplas": ["d1", "d2"],
+                     "partidas": [{"penalty": {"lost_by": "d2", "reason": "celular na mesa"}}, [9, 12]]}]
+    out.append(odd)
+    both = knockout_file(finished=False, slug="wo-duplo")
+    both["jogos"] = [{"stage": "mata", "duplas": ["d1", "d4"], "walkover": "both"},
+                     {"stage": "mata", "duplas": ["d2", "d3"], "partidas": [[12, 1], [12, 2], [12, 3]]}]
+    out.append(both)
+    return out
+
+
+PAGES = ["detail", "standings", "bracket", "jogos", "export"]
+
+
+def _url(name: str, slug: str) -> str:
+    return reverse(f"tournaments:{name}", kwargs={"slug": slug})
+
+
+@pytest.fixture
+def demo(load_file):
+    return load_file(demo_file(load_file))
+
+
+@pytest.fixture
+def finished(load_file):
+    return load_file(knockout_file())
+
+
+# --- every page answers --------------------------------------------------------------
+
+def test_the_list_shows_each_event_with_date_venue_and_status(client, demo, finished):
+    html = client.get(reverse("tournaments:list")).content.decode()
+    assert "Copa Demo de Truco" in html and "Olimpíada AABB - Truco" in html
+    assert "27/04/2024" in html and "18/05/2024" in html
+    assert "Bar Classe A" in html
+    assert "em andamento" in html and "encerrado" in html
+    assert demo.get_absolute_url() in html and finished.get_absolute_url() in html
+
+
+def test_the_list_answers_without_events(client):
+    response = client.get(reverse("tournaments:list"))
+    assert response.status_code == 200
+    assert "Nenhum torneio" in response.content.decode()
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_each_page_of_a_demo_event_answers(client, demo, page):
+    response = client.get(_url(page, demo.slug))
+    assert response.status_code == 200
+
+
+def test_the_event_page_shows_the_event_and_its_rules(client, demo):
+    html = client.get(_url("detail", demo.slug)).content.decode()
+    for text in ("Copa Demo de Truco", "27/04/2024", "14h00", "Bar Classe A", "Mista, a partir de 18 anos",
+                 "FENACEF 2023", "melhor de 3", "melhor de 5", "Quartas de final", "Semifinal", "Final",
+                 "a outra dupla ganha 3 pontos", "Mão de ferro", "vale 1 ponto", "pelo average",
+                 "7 de 16 vagas", "Os Zapeiros", "Ana Souza e Bruno Lima"):
+        assert text in html, text
+    for name in ("standings", "bracket", "jogos", "export"):
+        assert _url(name, demo.slug) in html
+
+
+def test_the_standings_show_tables_tiebreaks_and_qualified_duplas(client, demo):
+    html = client.get(_url("standings", demo.slug)).content.decode()
+    assert "Grupo A" in html and "Grupo B" in html
+    assert "decidido por confronto direto" in html  # Manilha Velha over Truco Ladrão
+    assert "decidido por sorteio" in html  # group B, recorded draw
+    assert "classificada" in html
+    assert "1,387" in html  # 86 / 62, three decimals, comma
+    assert "+24" in html
+    assert "Comparação entre grupos" in html
+    assert "Legenda" in html
+    assert "Classificação geral" not in html  # not finished yet
+
+
+def test_the_standings_show_a_tie_awaiting_the_sorteio(client, load_file):
+    t = load_file(groups_file(sorteio=False, slug="empate"))
+    html = client.get(_url("standings", t.slug)).content.decode()
+    assert "empate: aguarda sorteio" in html
+    bracket = client.get(_url("bracket", t.slug)).content.decode()
+    assert "A chave ainda não foi sorteada" in bracket
+
+
+def test_average_shows_infinity_and_dash(client, load_file):
+    t = load_file(edge_files()[2])
+    html = client.get(_url("standings", t.slug)).content.decode()
+    assert "∞" in html and "—" in html
+    assert "Classificação geral" in html  # a single group, decided: the event is over
+
+
+def test_a_finished_event_shows_medals_and_players(client, finished):
+    html = client.get(_url("standings", finished.slug)).content.decode()
+    assert "Classificação geral" in html
+    for text in ("🥇", "🥈", "🥉", "ouro", "prata", "bronze", "Ana Souza", "Bruno Lima"):
+        assert text in html, text
+    assert "Este torneio não tem fase de grupos" not in html
+    detail = client.get(_url("detail", finished.slug)).content.decode()
+    assert "Pódio" in detail and "🥇" in detail
+
+
+def test_the_bracket_shows_rounds_scores_winners_and_byes(client, demo, finished):
+    html = client.get(_url("bracket", demo.slug)).content.decode()
+    for text in ("Quartas de final", "Semifinal", "Final", "melhor de 5", "melhor de 3", "folga", "bye",
+                 "is-winner", "em andamento", "12x7"):
+        assert text in html, text
+    html = client.get(_url("bracket", finished.slug)).content.decode()
+    assert "Disputa de 3º lugar" in html and "Campeã" in html and "ausente" in html
+
+
+def test_the_jogos_show_rounds_mesas_scores_and_live_partida(client, demo):
+    html = client.get(_url("jogos", demo.slug)).content.decode()
+    for text in ("Rodada 1", "Rodada 3", "Quartas de final", "Semifinal", "Mesa", "12x7, 9x12, 12x3",
+                 "a jogar", "em andamento", "encerrado", "WO", "partida 2:", "6x1", "Folga"):
+        assert text in html, text
+    assert 'hx-trigger="every 30s"' in html
+
+
+def test_the_jogos_filter_by_dupla(client, demo):
+    html = client.get(_url("jogos", demo.slug), {"dupla": "d4"}).content.decode()
+    assert html.count('class="jogo ') == 3
+    assert "Jogos de <strong>Seis Nele</strong>" in html
+    everything = client.get(_url("jogos", demo.slug), {"dupla": "nao-existe"})
+    assert everything.status_code == 200
+    assert everything.content.decode().count('class="jogo ') == 12
+
+
+def test_a_poll_gets_only_the_live_partial(client, demo):
+    headers = {"HX-Request": "true", "HX-Target": "jogos-lista"}
+    response = client.get(_url("jogos", demo.slug), headers=headers)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<div id="jogos-lista"') and "<html" not in html
+    assert "12x7, 9x12, 12x3" in html
+    assert "HX-Request" in response["Vary"]
+    for page, target in (("standings", "tabelas"), ("bracket", "chave")):
+        html = client.get(_url(page, demo.slug), headers={"HX-Request": "true", "HX-Target": target}).content.decode()
+        assert html.lstrip().startswith(f'<div id="{target}"') and "<html" not in html
+
+
+# --- unknown events, edge cases ----------------------------------------------------------
+
+@pytest.mark.parametrize("page", PAGES)
+def test_an_unknown_slug_is_404(client, page):
+    response = client.get(_url(page, "nao-existe"))
+    assert response.status_code == 404
+    if page != "export":
+        assert "Página não encontrada" in response.content.decode()
+
+
+@pytest.mark.parametrize("index", range(len(edge_files())))
+def test_pages_of_edge_cases_answer(client, load_file, index):
+    t = load_file(edge_files()[index])
+    for page in PAGES:
+        response = client.get(_url(page, t.slug))
+        assert response.status_code == 200, (t.slug, page)
+    assert client.get(_url("jogos", t.slug), {"dupla": "d1"}).status_code == 200
+    assert client.get(reverse("tournaments:list")).status_code == 200
+
+
+def test_edge_case_texts(client, load_file):
+    files = {f["tournament"]["slug"]: f for f in edge_files()}
+    empty = load_file(files["sem-nada"])
+    assert "O formato (grupos e chave) ainda não foi definido" in client.get(_url("detail", empty.slug)).content.decode()
+    assert "Nenhum jogo marcado ainda" in client.get(_url("jogos", empty.slug)).content.decode()
+    assert "não tem fase eliminatória" in client.get(_url("bracket", empty.slug)).content.decode()
+    odd = load_file(files["mata-com-byes"])
+    html = client.get(_url("jogos", odd.slug)).content.decode()
+    assert "perda do jogo: atraso" in html and "perda da partida" in html
+    both = load_file(files["wo-duplo"])
+    assert "WO duplo" in client.get(_url("bracket", both.slug)).content.decode()
+
+
+def test_a_stored_status_without_scores_still_reads(client, demo):
+    """A jogo marked in progress before any mão is entered shows as 'em andamento'."""
+    Jogo.objects.filter(tournament=demo, status=Jogo.SCHEDULED).update(status=Jogo.IN_PROGRESS)
+    html = client.get(_url("jogos", demo.slug)).content.decode()
+    assert "a jogar" not in html.split('id="jogos-lista"')[1]
+
+
+# --- privacy ---------------------------------------------------------------------------------
+
+def test_no_private_data_in_any_page_or_in_the_export(client, demo, finished):
+    for i, d in enumerate(Dupla.objects.all()):
+        Dupla.objects.filter(pk=d.pk).update(pin=f"73{i:04d}")
+    pins = set(Dupla.objects.values_list("pin", flat=True))
+    urls = [reverse("tournaments:list")] + [_url(p, t.slug) for t in (demo, finished) for p in PAGES]
+    urls += [_url("jogos", demo.slug) + "?dupla=d1"]
+    for url in urls:
+        body = client.get(url).content.decode()
+        for secret in (BIRTH, "14/03/1987", "exemplo.com.br", "98888-7777", *pins):
+            assert secret not in body, (url, secret)
+    data = json.loads(client.get(_url("export", demo.slug)).content)
+    assert all(set(p) <= {"key", "name"} for p in data["players"])
+    assert all("pin" not in d for d in data["duplas"])
+
+
+# --- cost: the number of queries does not grow with the event -------------------------------------
+
+def _count(client, url) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(url).status_code == 200
+    return len(ctx.captured_queries)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_queries_do_not_grow_with_the_number_of_duplas(client, load_file, django_assert_max_num_queries, page):
+    small = load_file(knockout_file(finished=False, slug="pequeno"))
+    big = load_file(large_file(groups=4, size=5))
+    assert tournament_state_get(tournament=big).view.stage("mata").bracket is not None
+    with django_assert_max_num_queries(10):
+        client.get(_url(page, big.slug))
+    assert _count(client, _url(page, small.slug)) == _count(client, _url(page, big.slug))
+
+
+def test_the_list_queries_do_not_grow_with_the_number_of_events(client, load_file, django_assert_max_num_queries):
+    load_file(knockout_file(slug="um"))
+    one = _count(client, reverse("tournaments:list"))
+    for n in range(4):
+        load_file(knockout_file(slug=f"outro-{n}", finished=bool(n % 2)))
+    load_file(_minimal("Vazio", "vazio"))
+    with django_assert_max_num_queries(10):
+        client.get(reverse("tournaments:list"))
+    assert _count(client, reverse("tournaments:list")) == one
+
+
+def test_a_finished_event_is_not_polled(client, finished):
+    for page in ("standings", "bracket", "jogos"):
+        assert "every 30s" not in client.get(_url(page, finished.slug)).content.decode()
+
+
+def test_a_server_error_shows_the_500_page(client, demo, monkeypatch):
+    from tournaments import presenters
+
+    def broken(state):
+        raise RuntimeError("falha de teste")
+
+    monkeypatch.setattr(presenters, "event_present", broken)
+    client.raise_request_exception = False
+    response = client.get(_url("detail", demo.slug))
+    assert response.status_code == 500
+    assert "Algo deu errado" in response.content.decode()
