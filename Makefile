@@ -46,8 +46,24 @@ test: install messages browser-deps
 test-postgres: install messages browser-deps
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/zap_test} $(PY) -m pytest -q
 
+# Benchmark on a throwaway database (never the user's): SQLite file deleted before and after.
+# BENCH_ARGS e.g. "--sizes 64,1024 --profile".
+BENCH_SQLITE := /tmp/zap-bench.sqlite3
 bench: install
-	$(PY) manage.py bench
+	rm -f $(BENCH_SQLITE)
+	DATABASE_URL=sqlite:///$(BENCH_SQLITE) $(PY) manage.py migrate --noinput -v0
+	status=0; DATABASE_URL=sqlite:///$(BENCH_SQLITE) $(PY) manage.py bench $(BENCH_ARGS) || status=$$?; \
+		rm -f $(BENCH_SQLITE); exit $$status
+
+# The same on a throwaway PostgreSQL database zap_bench (127.0.0.1:5432, user postgres, trust auth), dropped after.
+BENCH_PG := postgres://postgres@127.0.0.1:5432/zap_bench
+BENCH_PSQL := psql -h 127.0.0.1 -U postgres -d postgres -v ON_ERROR_STOP=1 -q
+.PHONY: bench-postgres
+bench-postgres: install
+	$(BENCH_PSQL) -c 'DROP DATABASE IF EXISTS zap_bench' -c 'CREATE DATABASE zap_bench'
+	status=0; DATABASE_URL=$(BENCH_PG) $(PY) manage.py migrate --noinput -v0 \
+		&& DATABASE_URL=$(BENCH_PG) $(PY) manage.py bench $(BENCH_ARGS) || status=$$?; \
+		$(BENCH_PSQL) -c 'DROP DATABASE IF EXISTS zap_bench'; exit $$status
 
 check: install
 	$(PY) manage.py check

@@ -59,7 +59,6 @@ class SizeResult:
     export_s: float = 0.0
     state_ms: float = 0.0
     pages: dict[str, PageResult] = field(default_factory=dict)
-    delete_note: str = ""
 
 
 def tournament_delete(tournament: Tournament) -> str:
@@ -84,12 +83,13 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--sizes", default="64,256,1024",
                             help="números de duplas, separados por vírgula (padrão: 64,256,1024)")
-        parser.add_argument("--repeat", type=int, default=5, help="medições por página, após um aquecimento (mediana)")
+        parser.add_argument("--repeat", type=int, default=5, help="medições de cada página e da classificação, após um aquecimento (mediana)")
         parser.add_argument("--seed", type=int, default=0, help="semente dos torneios sintéticos")
         parser.add_argument("--maos-every", type=int, default=10,
                             help="a cada N jogos, as partidas são registradas mão a mão (0: nunca)")
         parser.add_argument("--profile", action="store_true",
-                            help="no maior tamanho, mostra o cProfile de cada etapa (funções mais caras)")
+                            help="no maior tamanho, roda cada etapa mais uma vez sob cProfile (fora das "
+                                 "medições) e mostra as funções mais caras")
         parser.add_argument("--any-database", action="store_true",
                             help="aceita um banco cujo nome não contém 'bench' (ele recebe e perde torneios)")
 
@@ -130,46 +130,51 @@ class Command(BaseCommand):
 
     # --- measuring ----------------------------------------------------------------
 
-    def timed(self, title: str, profile: bool, func):
-        """Run ``func`` once; its result and wall time (s), profiled when asked."""
-        profiler = cProfile.Profile() if profile else None
+    @staticmethod
+    def timed(func):
+        """Run ``func`` once; its result and wall time (s)."""
         start = time.perf_counter()
-        if profiler:
-            profiler.enable()
         value = func()
-        if profiler:
-            profiler.disable()
-        elapsed = time.perf_counter() - start
-        if profiler:
-            out = io.StringIO()
-            stats = pstats.Stats(profiler, stream=out)
-            stats.sort_stats("cumulative").print_stats(25)
-            out.write("\n(ordenado por tempo próprio)\n")
-            stats.sort_stats("tottime").print_stats(15)
-            self.profiles.append((title, _trim_profile(out.getvalue())))
-        return value, elapsed
+        return value, time.perf_counter() - start
+
+    def profiled(self, title: str, func):
+        """Run ``func`` once more under cProfile (outside the timings) and keep the costliest functions."""
+        profiler = cProfile.Profile()
+        value = profiler.runcall(func)
+        out = io.StringIO()
+        stats = pstats.Stats(profiler, stream=out)
+        stats.sort_stats("cumulative").print_stats(30)
+        out.write("(ordenado por tempo próprio)\n")
+        stats.sort_stats("tottime").print_stats(20)
+        self.profiles.append((title, _trim_profile(out.getvalue())))
+        return value
 
     def measure(self, n: int, options, created: list[Tournament], profile: bool) -> SizeResult:
         data = synthetic_tournament(duplas=n, seed=options["seed"], maos_every=options["maos_every"])
         text = json.dumps(data, ensure_ascii=False)
         result = SizeResult(duplas=n, jogos=len(data["jogos"]), file_kb=len(text.encode()) / 1024)
+
         payload = json.loads(text)  # a fresh copy, as the command would read it
-
-        tournament, result.import_s = self.timed(f"importação, {n} duplas", profile,
-                                                 lambda: tournament_import(data=payload))
+        tournament, result.import_s = self.timed(lambda: tournament_import(data=payload))
         created.append(tournament)
+        if profile:
+            payload = json.loads(text)
+            created.append(self.profiled(f"importação, {n} duplas", lambda: tournament_import(data=payload)))
 
-        _, result.export_s = self.timed(
-            f"exportação, {n} duplas", profile,
-            lambda: json.dumps(tournament_export(tournament=tournament), ensure_ascii=False, indent=2))
+        def export():
+            return json.dumps(tournament_export(tournament=tournament), ensure_ascii=False, indent=2)
 
-        tournament_state_get(tournament=tournament)  # warm-up
-        runs = []
-        for i in range(self.repeat):
-            _, elapsed = self.timed(f"tournament_state_get, {n} duplas", profile and i == 0,
-                                    lambda: tournament_state_get(tournament=tournament))
-            runs.append(elapsed)
-        result.state_ms = statistics.median(runs) * 1000
+        _, result.export_s = self.timed(export)
+        if profile:
+            self.profiled(f"exportação, {n} duplas", export)
+
+        def state():
+            return tournament_state_get(tournament=tournament)
+
+        state()  # warm-up
+        result.state_ms = statistics.median(self.timed(state)[1] for _ in range(self.repeat)) * 1000
+        if profile:
+            self.profiled(f"tournament_state_get, {n} duplas", state)
 
         with override_settings(DEBUG=False, ALLOWED_HOSTS=["testserver", "127.0.0.1", "localhost"]), \
                 _quiet_request_errors(), warnings.catch_warnings():
@@ -177,10 +182,12 @@ class Command(BaseCommand):
             client = Client()
             for name, _ in PAGES:
                 url = reverse(f"tournaments:{name}", kwargs={"slug": tournament.slug})
-                result.pages[name] = self.page(client, url, f"página {url}", profile)
+                result.pages[name] = self.page(client, url)
+                if profile:
+                    self.profiled(f"página {url}", lambda: client.get(url))
         return result
 
-    def page(self, client: Client, url: str, title: str, profile: bool) -> PageResult:
+    def page(self, client: Client, url: str) -> PageResult:
         out = PageResult()
 
         def get():
@@ -192,9 +199,9 @@ class Command(BaseCommand):
 
         get()  # warm-up (template loading, URL resolving)
         counts, times = [], []
-        for i in range(self.repeat):
+        for _ in range(self.repeat):
             with CaptureQueriesContext(connection) as queries:
-                (status, size), elapsed = self.timed(title, profile and i == 0, get)
+                (status, size), elapsed = self.timed(get)
             counts.append(len(queries.captured_queries))
             times.append(elapsed)
             out.status, out.size_kb = status, size / 1024
