@@ -15,3 +15,13 @@ def load_file():
         return tournament_import(data=json.loads(json.dumps(data)))
 
     return _load
+
+
+@pytest.fixture(autouse=True)
+def _fresh_state_cache():
+    """Each test starts with no derived view cached in the process."""
+    from tournaments.selectors import tournament_state_cache_clear
+
+    tournament_state_cache_clear()
+    yield
+    tournament_state_cache_clear()

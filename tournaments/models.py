@@ -28,6 +28,11 @@ class Tournament(models.Model):
                                 help_text=_("Valores que diferem do regulamento base."))
     regulation = models.TextField(_("regulamento"), blank=True)
     allow_self_scoring = models.BooleanField(_("duplas anotam a própria súmula"), default=False)
+    results_version = models.PositiveIntegerField(
+        default=0, editable=False,
+        help_text="Bumped by every change to what the tournament shows; derived views are cached per version.")
+    finished = models.BooleanField(_("encerrado"), default=False, editable=False,
+                                   help_text="Derived from the results (kept for listing many events).")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -98,8 +103,8 @@ class Dupla(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="duplas")
     key = models.CharField(max_length=60)
     name = models.CharField(_("nome"), max_length=200, blank=True)
-    player1 = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    player2 = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player1 = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="+")
+    player2 = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="+")
     seed = models.PositiveIntegerField(_("cabeça de chave"), null=True, blank=True)
     disqualified = models.BooleanField(_("desclassificada"), default=False)
     disqualified_reason = models.CharField(_("motivo da desclassificação"), max_length=300, blank=True)
@@ -187,8 +192,8 @@ class Jogo(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="jogos")
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="jogos")
     group = models.ForeignKey(Group, on_delete=models.CASCADE, null=True, blank=True, related_name="jogos")
-    dupla_a = models.ForeignKey(Dupla, on_delete=models.CASCADE, related_name="+")
-    dupla_b = models.ForeignKey(Dupla, on_delete=models.CASCADE, related_name="+")
+    dupla_a = models.ForeignKey(Dupla, on_delete=models.RESTRICT, related_name="+")
+    dupla_b = models.ForeignKey(Dupla, on_delete=models.RESTRICT, related_name="+")
     round = models.PositiveIntegerField(_("rodada"), null=True, blank=True)
     mesa = models.PositiveIntegerField(_("mesa"), null=True, blank=True)
     position = models.PositiveIntegerField(_("posição na chave"), null=True, blank=True)

@@ -1,5 +1,7 @@
 """Reads. A tournament is loaded in a fixed, small number of queries and handed to ``scoring``."""
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from django.db.models import QuerySet
@@ -52,8 +54,40 @@ class TournamentState:
         return {d.id: k for k, d in self.dupla_models.items()}
 
 
-def tournament_state_get(*, tournament: Tournament) -> TournamentState:
-    """Load a tournament (8 queries at most, whatever its size) and derive every view."""
+_STATE_CACHE: OrderedDict[tuple, TournamentState] = OrderedDict()
+_STATE_CACHE_SIZE = 16
+_STATE_LOCK = threading.Lock()
+
+
+def tournament_state_get(*, tournament: Tournament, cached: bool = True) -> TournamentState:
+    """Every derived view of a tournament, computed once per ``results_version`` in this process.
+
+    The key carries the creation time too, so a new tournament that reuses an
+    id never meets an old entry. Writes go through services, which bump the
+    version (``services.tournament_refresh``).
+    """
+    key = (tournament.pk, tournament.created_at, tournament.results_version)
+    if cached:
+        with _STATE_LOCK:
+            state = _STATE_CACHE.get(key)
+            if state is not None:
+                _STATE_CACHE.move_to_end(key)
+                return state
+    state = tournament_state_load(tournament=tournament)
+    with _STATE_LOCK:
+        _STATE_CACHE[key] = state
+        while len(_STATE_CACHE) > _STATE_CACHE_SIZE:
+            _STATE_CACHE.popitem(last=False)
+    return state
+
+
+def tournament_state_cache_clear() -> None:
+    with _STATE_LOCK:
+        _STATE_CACHE.clear()
+
+
+def tournament_state_load(*, tournament: Tournament) -> TournamentState:
+    """Load a tournament (7 queries at most, whatever its size) and derive every view."""
     settings = tournament_settings(tournament=tournament)
     duplas = list(Dupla.objects.filter(tournament=tournament).select_related("player1", "player2").order_by("order", "id"))
     by_id = {d.id: d for d in duplas}

@@ -3,6 +3,7 @@
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
 from django.utils.text import slugify
 
 from scoring import draws as draw_rules
@@ -98,7 +99,7 @@ def _plan_write(plan: TournamentPlan, performed_by) -> Tournament:
 
     jogos = _group_schedule(plan) + [j for j in plan.jogos if j.group is None]
     _jogos_write(tournament, jogos, stage, group, dupla, plan)
-    knockout_jogos_sync(tournament=tournament)
+    tournament_refresh(tournament=tournament)
     return tournament
 
 
@@ -185,15 +186,17 @@ def _best_of_for(plan: TournamentPlan, j: JogoPlan) -> int:
     return knockout_best_of(stage=spec, round_number=j.round or 1, settings=plan.settings)
 
 
-def knockout_jogos_sync(*, tournament: Tournament) -> int:
-    """Record pending knockout draws and create a Jogo for every bracket jogo ready to be played.
+def tournament_refresh(*, tournament: Tournament) -> int:
+    """After any change to a tournament: advance what the results decide, and invalidate cached views.
 
-    Winners advance automatically: called after anything that can complete a
-    stage or decide a knockout jogo. Returns how many jogos it created.
+    Records pending knockout draws, creates a Jogo for every bracket jogo ready
+    to be played (winners advance automatically), keeps the ``finished`` flag
+    and bumps ``results_version``. Every write service calls it last; returns
+    how many jogos it created.
     """
     from .selectors import tournament_state_get  # selectors import models only; avoid a cycle at import
 
-    state = tournament_state_get(tournament=tournament)
+    state = tournament_state_get(tournament=tournament, cached=False)
     existing = {(j["stage_id"], j["round"], j["position"], j["third_place"])
                 for j in state.jogo_rows if j["round"] is not None and j["group_id"] is None}
     to_create: list[Jogo] = []
@@ -218,4 +221,7 @@ def knockout_jogos_sync(*, tournament: Tournament) -> int:
     with transaction.atomic():
         Draw.objects.bulk_create(draws)
         Jogo.objects.bulk_create(to_create, batch_size=500)
+        finished = state.view.finished if not to_create else False
+        Tournament.objects.filter(pk=tournament.pk).update(results_version=F("results_version") + 1, finished=finished)
+    tournament.refresh_from_db(fields=["results_version", "finished"])
     return len(to_create)
