@@ -338,3 +338,12 @@ def _database_url(db) -> str:
     host = db.get("HOST") or "127.0.0.1"
     port = db.get("PORT") or 5432
     return f"postgres://{user}@{host}:{port}/{db['NAME']}"
+
+
+def test_stage_names_are_kept():
+    data = base_file()
+    data["stages"][0]["name"] = "Fase classificatória"
+    data["stages"][1]["name"] = "Fase eliminatória"
+    t = tournament_import(data=data)
+    assert [s["name"] for s in tournament_export(tournament=t)["stages"]] == ["Fase classificatória", "Fase eliminatória"]
+    assert t.stages.get(key="mata").name == "Fase eliminatória"

@@ -127,13 +127,13 @@ def tournament_state_load(*, tournament: Tournament) -> TournamentState:
     for s in stages:
         if s.kind == Stage.GROUPS:
             groups = tuple(GroupSpec(key=k, duplas=tuple(v)) for k, v in groups_by_stage.get(s.id, {}).items())
-            specs.append(StageSpec(key=s.key, kind=s.kind, best_of=s.best_of, groups=groups,
+            specs.append(StageSpec(key=s.key, kind=s.kind, name=s.name, best_of=s.best_of, groups=groups,
                                    per_group=s.qualify_per_group, best_others=s.qualify_best_others,
                                    sorteios=tuple(sorteios.get(s.id, ()))))
         else:
             entrants = s.entrants if s.entrants == "previous" else tuple(s.entrants or ())
             order = recorded.get(s.key)
-            specs.append(StageSpec(key=s.key, kind=s.kind, best_of=s.best_of,
+            specs.append(StageSpec(key=s.key, kind=s.kind, name=s.name, best_of=s.best_of,
                                    best_of_rounds={int(k): v for k, v in (s.best_of_rounds or {}).items()},
                                    entrants=entrants, draw_method=s.draw_method, draw_seed=s.draw_seed,
                                    draw_order=tuple(order) if order is not None else None))

@@ -69,7 +69,7 @@ def _plan_write(plan: TournamentPlan, performed_by) -> Tournament:
         draws.append(Draw(tournament=tournament, kind=Draw.PAIRING, method="random", seed=plan.pairing_seed,
                           result=plan.pairing_result, performed_by=performed_by, note="importado do arquivo"))
     stages = Stage.objects.bulk_create([
-        Stage(tournament=tournament, key=s.key, order=i, kind=s.kind, best_of=s.best_of,
+        Stage(tournament=tournament, key=s.key, name=s.name, order=i, kind=s.kind, best_of=s.best_of,
               best_of_rounds={str(k): v for k, v in s.best_of_rounds.items()}, qualify_per_group=s.per_group,
               qualify_best_others=s.best_others,
               entrants=s.entrants if isinstance(s.entrants, str) else list(s.entrants),

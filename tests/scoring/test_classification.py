@@ -275,3 +275,17 @@ def test_knockout_results_recorded_the_other_way_round_read_the_same():
     assert forward.stage("ko").bracket.final.winner == "z"
     assert places(backward) == places(forward) == [(1, "z", "gold"), (2, "w", "silver"), (3, "x", "bronze"), (3, "y", "bronze")]
     assert backward.stage("ko").bracket.rounds[0][0].score == (2, 0)
+
+
+@pytest.mark.parametrize("third_place", ["match", "shared", "average"])
+def test_duplas_absent_from_their_semi_final_rank_after_the_one_who_played(third_place):
+    view = _four_ko([
+        JogoRecord("ko", ("w", "x"), result(walkover=WALKOVER_BOTH), round=1, position=1),
+        JogoRecord("ko", ("y", "z"), win(3), round=1, position=2),
+    ], third_place)
+    assert view.finished
+    rows = places(view)
+    assert rows[0] == (1, "y", "gold")
+    assert rows[1] == (2, "z", "silver")  # the only other dupla that played
+    assert {d for _, d, medal in rows if medal == "bronze"} == set()  # nobody absent gets a medal
+    assert {d for _, d, _ in rows[2:]} == {"w", "x"}

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scoring import draws as draw_rules
-from scoring.bracket import BracketJogo
+from scoring.bracket import Bracket, BracketJogo
 from scoring.errors import RuleError
 from scoring.jogo import WALKOVER_BOTH, JogoEntry, JogoResult, PartidaEntry, jogo_evaluate
 from scoring.partida import Mao
@@ -316,6 +316,7 @@ def _read_stages(data: dict, plan: TournamentPlan, errors: _Errors) -> None:
             errors.add(f"{place}.kind", f"tipo de fase {kind!r} desconhecido; use 'groups' ou 'knockout'")
             continue
         if stage is not None:
+            stage = replace(stage, name=_text(s, "name", place, errors, max_len=120))
             if stage.kind == KNOCKOUT and stage.entrants == PREVIOUS and stages and stages[-1].kind == GROUPS \
                     and stages[-1].per_group + stages[-1].best_others < 1:
                 errors.add(f"stages[{i - 1}].qualify", "informe quantas duplas se classificam (qualify.per_group)")
@@ -552,6 +553,7 @@ def _read_jogos(data: dict, plan: TournamentPlan, errors: _Errors) -> None:
     group_pairs: dict[tuple[str, frozenset], int] = {}  # (stage, pair) -> index in plan.jogos
     used_slots: set[tuple[str, int, int, bool]] = set()
     blocked_stages: set[str] = set()
+    brackets: dict[str, Bracket] = {}  # the last build of each knockout stage's bracket
 
     for i, j in enumerate(_list(data, "jogos", "jogos", errors)):
         place = f"jogos[{i}]"
@@ -612,10 +614,18 @@ def _read_jogos(data: dict, plan: TournamentPlan, errors: _Errors) -> None:
                 blocked_stages.add(stage.key)
                 continue
             plan.stage_orders[stage.key] = order
-        view = knockout_stage_compute(stage=stage, order=order, jogos=records, settings=settings)
-        slot = _find_slot(view.bracket.jogos(), duplas, used_slots, stage.key)
+        # A ready, unused slot of an older build is the same in a fresh one (results only decide more
+        # jogos), so the bracket is rebuilt only when the jogo is not among those already known.
+        slot = None
+        if stage.key in brackets:
+            slot = _find_slot(brackets[stage.key].jogos(), duplas, used_slots, stage.key)
         if slot is None:
-            errors.add(f"{place}.duplas", _no_slot_message(view.bracket.jogos(), duplas))
+            stage_records = [r for r in records if r.stage == stage.key]
+            brackets[stage.key] = knockout_stage_compute(stage=stage, order=order, jogos=stage_records,
+                                                         settings=settings).bracket
+            slot = _find_slot(brackets[stage.key].jogos(), duplas, used_slots, stage.key)
+        if slot is None:
+            errors.add(f"{place}.duplas", _no_slot_message(brackets[stage.key].jogos(), duplas))
             continue
         used_slots.add((stage.key, slot.round, slot.position, slot.third_place))
         reversed_order = slot.duplas != duplas

@@ -82,6 +82,8 @@ def tournament_file_build(*, state: TournamentState, players: list[Player], regi
         stage = state.stage_models[spec.key]
         if spec.kind == "groups":
             row = {"key": spec.key, "kind": "groups"}
+            if spec.name:
+                row["name"] = spec.name
             if spec.best_of is not None:
                 row["best_of"] = spec.best_of
             row["groups"] = [{"key": g.key, "duplas": list(g.duplas)} for g in spec.groups]
@@ -90,6 +92,8 @@ def tournament_file_build(*, state: TournamentState, players: list[Player], regi
                 row["sorteios"] = [({"group": g} if g else {}) | {"order": list(o)} for g, o in spec.sorteios]
         else:
             row = {"key": spec.key, "kind": "knockout"}
+            if spec.name:
+                row["name"] = spec.name
             if spec.best_of is not None:
                 row["best_of"] = spec.best_of
             if spec.best_of_rounds:
