@@ -21,7 +21,7 @@ install: $(VENV)/.installed
 
 # The compiled catalogues are committed; recompile when gettext is there.
 messages: install
-	@if command -v msgfmt >/dev/null 2>&1; then $(PY) manage.py compilemessages --ignore=.venv -v0; fi
+	@if command -v msgfmt >/dev/null 2>&1 && [ -d locale ]; then $(PY) manage.py compilemessages --ignore=.venv -v0; fi
 
 # Serve on SQLite with the two demo events loaded (idempotent).
 run: install messages
