@@ -98,6 +98,20 @@ def _text(obj: dict, name: str, place: str, errors: _Errors, *, required: bool =
     return value
 
 
+def _iso(obj: dict, name: str, place: str, errors: _Errors, parse, problem: str):
+    """An optional ISO date or time field; None (with the problem noted) when it does not parse."""
+    value = obj.get(name)
+    if value in (None, ""):
+        return None
+    if isinstance(value, str):
+        try:
+            return parse(value)
+        except ValueError:
+            pass
+    errors.add(f"{place}.{name}", problem.format(value))
+    return None
+
+
 def _list(obj: dict, name: str, place: str, errors: _Errors) -> list:
     value = obj.get(name)
     if value is None:
@@ -160,22 +174,8 @@ def plan_read(data: Any) -> tuple[TournamentPlan | None, list[RuleError]]:
 def _read_tournament(t: dict, errors: _Errors) -> TournamentPlan | None:
     name = _text(t, "name", "tournament", errors, required=True)
     slug = _text(t, "slug", "tournament", errors, max_len=120)
-    date = None
-    if t.get("date") not in (None, ""):
-        try:
-            date = dt.date.fromisoformat(t["date"]) if isinstance(t["date"], str) else None
-        except ValueError:
-            date = None
-        if date is None:
-            errors.add("tournament.date", f"data inválida {t['date']!r}: use AAAA-MM-DD")
-    start_time = None
-    if t.get("start_time") not in (None, ""):
-        try:
-            start_time = dt.time.fromisoformat(t["start_time"]) if isinstance(t["start_time"], str) else None
-        except ValueError:
-            start_time = None
-        if start_time is None:
-            errors.add("tournament.start_time", f"horário inválido {t['start_time']!r}: use HH:MM")
+    date = _iso(t, "date", "tournament", errors, dt.date.fromisoformat, "data inválida {!r}: use AAAA-MM-DD")
+    start_time = _iso(t, "start_time", "tournament", errors, dt.time.fromisoformat, "horário inválido {!r}: use HH:MM")
     min_age = t.get("min_age")
     if min_age is not None and (not _is_int(min_age) or not 0 <= min_age <= 120):
         errors.add("tournament.min_age", "idade mínima deve ser um inteiro entre 0 e 120")
@@ -207,14 +207,7 @@ def _read_people(data: dict, plan: TournamentPlan, errors: _Errors) -> None:
     players: dict[str, PlayerPlan] = {}
     for _, place, p, key in _keyed(_list(data, "players", "players", errors), "players", "atleta", errors):
         name = _text(p, "name", place, errors, required=True)
-        birth = None
-        if p.get("birth_date") not in (None, ""):
-            try:
-                birth = dt.date.fromisoformat(p["birth_date"]) if isinstance(p["birth_date"], str) else None
-            except ValueError:
-                birth = None
-            if birth is None:
-                errors.add(f"{place}.birth_date", f"data inválida {p['birth_date']!r}: use AAAA-MM-DD")
+        birth = _iso(p, "birth_date", place, errors, dt.date.fromisoformat, "data inválida {!r}: use AAAA-MM-DD")
         if birth and plan.min_age is not None and plan.date is not None:
             age = _age_on(birth, plan.date)
             if age < plan.min_age:

@@ -20,14 +20,13 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connection, transaction
-from django.db.models import ProtectedError
+from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import reverse
 
 from tournaments.interchange.writer import tournament_export
-from tournaments.models import Dupla, Jogo, Tournament
+from tournaments.models import Tournament
 from tournaments.selectors import tournament_state_get
 from tournaments.services import tournament_import
 from tournaments.synthetic import synthetic_tournament
@@ -59,21 +58,6 @@ class SizeResult:
     export_s: float = 0.0
     state_ms: float = 0.0
     pages: dict[str, PageResult] = field(default_factory=dict)
-
-
-def tournament_delete(tournament: Tournament) -> str:
-    """Delete a tournament and everything in it; a note when ``Tournament.delete()`` alone could not."""
-    try:
-        with transaction.atomic():
-            tournament.delete()
-        return ""
-    except ProtectedError as exc:
-        note = f"Tournament.delete() recusado ({type(exc).__name__}); apagado em partes"
-    with transaction.atomic():  # jogos (with partidas and mãos), then duplas, then the rest by cascade
-        Jogo.objects.filter(tournament=tournament).delete()
-        Dupla.objects.filter(tournament=tournament).delete()
-        tournament.delete()
-    return note
 
 
 class Command(BaseCommand):
@@ -111,7 +95,6 @@ class Command(BaseCommand):
                           f"páginas: mediana de {self.repeat} após 1 aquecimento, DEBUG desligado")
         created: list[Tournament] = []
         results: list[SizeResult] = []
-        notes: list[str] = []
         try:
             for n in sorted(sizes):
                 profile = self.profile and n == max(sizes)
@@ -119,12 +102,8 @@ class Command(BaseCommand):
                 self.stdout.write(f"  {n} duplas: medido", ending="\n")
         finally:
             for t in created:
-                note = tournament_delete(t)
-                if note and note not in notes:
-                    notes.append(note)
+                t.delete()  # cascades to everything in the tournament
         self.report(results)
-        for note in notes:
-            self.stdout.write(f"nota: {note}")
         for title, text in self.profiles:
             self.stdout.write(f"\n--- cProfile: {title} ---\n{text}")
 
