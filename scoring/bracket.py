@@ -5,17 +5,6 @@ from typing import Mapping, Sequence
 
 from .jogo import JogoResult, result_flipped
 
-ROUND_NAMES = {1: "Final", 2: "Semifinal", 3: "Quartas de final", 4: "Oitavas de final"}
-
-
-def round_name(*, round_number: int, total_rounds: int) -> str:
-    """pt-BR name of a knockout round ('Final', 'Semifinal', …, '1ª rodada')."""
-    from_end = total_rounds - round_number + 1
-    if from_end in ROUND_NAMES:
-        return ROUND_NAMES[from_end]
-    return f"{round_number}ª rodada"
-
-
 @dataclass
 class BracketJogo:
     round: int  # 1-based

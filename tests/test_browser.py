@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_pages import BIRTH, demo_file, edge_files, knockout_file, large_file
+from tests.test_pages import BIRTH, _big_file, demo_file, edge_files, knockout_file, large_file
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs an event loop
 
@@ -183,3 +183,70 @@ def test_a_big_bracket_scrolls_inside_its_box(browser, live_server, load_file, d
         _shot(page, f"{device}-grande-classificacao")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("device", list(VIEWPORTS))
+def test_a_big_event_is_browsed_in_parts_with_plain_links(browser, live_server, load_file, device):
+    """160 duplas: one round of jogos, 16 groups, a section of the bracket at a time; on the phone without JavaScript."""
+    live = load_file(_big_file(live=True, slug="grande-ao-vivo")).slug
+    done = load_file(_big_file(slug="grande")).slug
+    context = browser.new_context(viewport=VIEWPORTS[device], locale="pt-BR", java_script_enabled=device != "phone")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"{live_server.url}/torneios/{live}/jogos/")
+        rounds = page.get_by_role("navigation", name="Rodadas")
+        assert rounds.get_by_role("link", name="Rodada 3").get_attribute("aria-current") == "page"  # still being played
+        assert page.get_by_role("heading", name="Rodada 3").is_visible()
+        _no_horizontal_page_scroll(page)
+        _shot(page, f"{device}-grande-jogos")
+        rounds.get_by_role("link", name="Rodada 1").click()
+        page.wait_for_url("**/jogos/?rodada=1")
+        assert page.locator("#jogos-lista .jogo").count() == 80
+        page.get_by_role("navigation", name="Rodada anterior e seguinte").get_by_role("link", name="Rodada 2").click()
+        page.wait_for_url("**/jogos/?rodada=2")
+        assert page.get_by_role("heading", name="Rodada 2").is_visible()
+        # the filter by dupla shows every jogo of that dupla (the plain form without JavaScript)
+        page.select_option("#f-dupla", index=1)
+        if device == "phone":
+            page.get_by_role("button", name="Filtrar").click()
+        page.wait_for_url("**dupla=**")
+        page.wait_for_function("document.querySelectorAll('#jogos-lista .jogo').length === 3")
+        assert page.get_by_role("navigation", name="Rodadas").count() == 0
+
+        page.goto(f"{live_server.url}/torneios/{done}/classificacao/")
+        assert page.get_by_role("heading", name="Classificação geral").is_visible()
+        assert page.locator(".classification li").count() == 160
+        page.get_by_role("navigation", name="Páginas de grupos").get_by_role("link", name="Q–AF").click()
+        page.wait_for_url("**/classificacao/?pagina=2")
+        assert page.get_by_role("heading", name="Grupo Q", exact=True).is_visible()
+        assert page.get_by_role("heading", name="Grupo A", exact=True).count() == 0
+        _no_horizontal_page_scroll(page)
+        _shot(page, f"{device}-grande-classificacao-pagina-2")
+        page.get_by_text("Ir direto para um grupo").click()
+        page.locator("details.jump").get_by_role("link", name="AK", exact=True).click()
+        page.wait_for_url("**/classificacao/?pagina=3#grupo-grupos-ak")
+        heading = page.get_by_role("heading", name="Grupo AK", exact=True)
+        assert heading.is_visible() and heading.bounding_box()["y"] < VIEWPORTS[device]["height"]  # scrolled to it
+
+        page.goto(f"{live_server.url}/torneios/{done}/chave/")
+        bracket = page.get_by_role("region", name="Chaveamento")
+        assert bracket.get_by_role("heading", name="16-avos de final", exact=True).count() == 1
+        assert bracket.get_by_role("heading", name="1ª rodada", exact=True).count() == 0
+        _no_horizontal_page_scroll(page)
+        _shot(page, f"{device}-grande-chave-16-avos")
+        page.get_by_role("navigation", name="Seções da chave").get_by_role("link", name="Seção 3", exact=False).first.click()
+        page.wait_for_url("**/chave/?secao=3")
+        assert page.get_by_role("heading", name="Seção 3").is_visible()
+        assert bracket.get_by_role("heading", name="1ª rodada", exact=True).count() == 1
+        _no_horizontal_page_scroll(page)
+        _shot(page, f"{device}-grande-chave-secao-3")
+        page.get_by_role("navigation", name="Seção anterior e seguinte").get_by_role("link", name="Seção 4").click()
+        page.wait_for_url("**/chave/?secao=4")
+        page.get_by_role("link", name="Fase final").click()
+        page.wait_for_url("**/chave/")
+        assert page.get_by_text("Campeã").is_visible()
+    finally:
+        context.close()
+    assert not errors, errors

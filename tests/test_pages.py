@@ -419,3 +419,208 @@ def test_a_server_error_shows_the_500_page(client, demo, monkeypatch):
     response = client.get(_url("detail", demo.slug))
     assert response.status_code == 500
     assert "Algo deu errado" in response.content.decode()
+
+
+# --- big events: shown in parts (one round, 16 groups, a section of the bracket) --------------
+
+def _big_file(*, live: bool = False, slug: str = "grande") -> dict:
+    """160 duplas: 40 groups of 4 (3 pages of groups), 80 in a bracket of 128 (32 sections), ~330 jogos.
+
+    ``live``: no knockout yet and round 3 of the groups half played, one jogo of it in progress.
+    """
+    from scoring.draws import round_robin
+    from tournaments.synthetic import synthetic_tournament
+
+    data = synthetic_tournament(duplas=160)
+    data["tournament"]["slug"] = slug
+    if live:
+        third_round = {frozenset(pair) for g in data["stages"][0]["groups"]
+                       for pair in round_robin(duplas=tuple(g["duplas"]))[2]}
+        jogos, seen = [], 0
+        for j in data["jogos"]:
+            if j["stage"] != "grupos":
+                continue
+            if frozenset(j["duplas"]) in third_round:
+                seen += 1
+                if seen % 2 == 0:
+                    continue  # still to be played
+                if seen == 1:
+                    j = {"stage": j["stage"], "group": j["group"], "duplas": j["duplas"],
+                         "partidas": [[12, 7], {"maos": [{"to": 0, "points": 3}]}]}
+            jogos.append(j)
+        data["jogos"] = jogos
+    return data
+
+
+@pytest.fixture
+def big(load_file):
+    return load_file(_big_file())
+
+
+@pytest.fixture(autouse=True)
+def _fresh_page_cache():
+    from tournaments.views import page_cache
+
+    page_cache.clear()
+    yield
+    page_cache.clear()
+
+
+def _jogos_count(html: str) -> int:
+    return html.count('<li class="jogo ')
+
+
+def test_small_events_are_shown_whole(client, demo):
+    for page in ("standings", "bracket", "jogos"):
+        html = client.get(_url(page, demo.slug)).content.decode()
+        assert 'class="pager' not in html and "?rodada=" not in html and "?secao=" not in html, page
+    assert _jogos_count(client.get(_url("jogos", demo.slug)).content.decode()) == 12
+    # a page number asked of a small event changes nothing
+    assert _jogos_count(client.get(_url("jogos", demo.slug), {"rodada": "2"}).content.decode()) == 12
+
+
+def test_a_big_event_shows_one_round_of_jogos_at_a_time(client, big):
+    state = tournament_state_get(tournament=big)
+    html = client.get(_url("jogos", big.slug)).content.decode()
+    # every jogo finished: the last round (the final) by default, with links to every round
+    assert _jogos_count(html) == 1
+    assert 'aria-current="page">Final</a>' in html
+    for text in ('href="?rodada=1"', ">Rodada 1<", ">Rodada 3<", ">1ª rodada<", ">16-avos de final<",
+                 ">Oitavas de final<", ">Disputa de 3º lugar<"):
+        assert text in html, text
+    html = client.get(_url("jogos", big.slug), {"rodada": "1"}).content.decode()
+    assert _jogos_count(html) == 80  # 40 groups, 2 jogos each per round
+    assert 'href="?rodada=1" aria-current="page"' in html
+    assert 'href="?rodada=2" rel="next"' in html and 'rel="prev"' not in html
+    assert "80 jogos" in html
+    # a dupla's jogos: all of them, every round, no round navigation
+    key = sorted(state.dupla_models)[0]
+    rows = [j for j in state.jogo_rows if state.dupla_key_by_id()[j["dupla_a_id"]] == key
+            or state.dupla_key_by_id()[j["dupla_b_id"]] == key]
+    html = client.get(_url("jogos", big.slug), {"dupla": key}).content.decode()
+    assert _jogos_count(html) == len(rows) >= 3
+    assert 'class="pager"' not in html
+    # a round that does not exist: the default one
+    for wrong in ("999", "0", "abc", "-1"):
+        response = client.get(_url("jogos", big.slug), {"rodada": wrong})
+        assert response.status_code == 200 and _jogos_count(response.content.decode()) == 1, wrong
+
+
+def test_the_default_round_is_the_first_with_jogos_to_finish(client, load_file):
+    live = load_file(_big_file(live=True, slug="grande-ao-vivo"))
+    html = client.get(_url("jogos", live.slug)).content.decode()
+    assert 'aria-current="page"><span class="dot" aria-hidden="true"></span>Rodada 3</a>' in html
+    assert "a jogar" in html and "em andamento" in html
+    assert "A chave será sorteada" in html  # the knockout waits: said in the navigation
+    # the poll asks for the page it is on: the default (which moves on by itself) or the round chosen
+    assert f'hx-get="{_url("jogos", live.slug)}"' in html
+    html = client.get(_url("jogos", live.slug), {"rodada": "2"}).content.decode()
+    assert f'hx-get="{_url("jogos", live.slug)}?rodada=2"' in html
+    headers = {"HX-Request": "true", "HX-Target": "jogos-lista"}
+    partial = client.get(_url("jogos", live.slug) + "?rodada=2", headers=headers).content.decode()
+    assert partial.lstrip().startswith('<div id="jogos-lista"') and "<html" not in partial
+    assert 'href="?rodada=2" aria-current="page"' in partial and _jogos_count(partial) == 80
+
+
+def test_many_groups_are_shown_sixteen_a_page(client, big):
+    url = _url("standings", big.slug)
+    html = client.get(url).content.decode()
+    assert html.count('class="card group-card"') == 16
+    assert 'id="grupo-grupos-a"' in html and 'id="grupo-grupos-p"' in html and 'id="grupo-grupos-q"' not in html
+    # the final classification is one complete list, on the first page
+    assert "Classificação geral" in html and html.count('<span class="place">') == 160
+    # pages named by their groups, and every group one link away
+    for text in ('>A–P</a>', '>Q–AF</a>', '>AG–AN</a>', 'href="?pagina=2" rel="next"',
+                 'href="#grupo-grupos-c"', 'href="?pagina=2#grupo-grupos-z"', 'href="?pagina=3#grupo-grupos-an"'):
+        assert text in html, text
+    html = client.get(url, {"pagina": "2"}).content.decode()
+    assert html.count('class="card group-card"') == 16
+    assert 'id="grupo-grupos-q"' in html and 'id="grupo-grupos-af"' in html and 'id="grupo-grupos-a"' not in html
+    assert '<span class="place">' not in html and 'href="?pagina=1#geral"' in html
+    assert 'href="?pagina=2" aria-current="page"' in html
+    html = client.get(url, {"pagina": "3"}).content.decode()
+    assert html.count('class="card group-card"') == 8 and 'id="grupo-grupos-an"' in html
+    assert 'rel="next"' not in html
+    for wrong in ("4", "0", "x"):
+        assert 'id="grupo-grupos-a"' in client.get(url, {"pagina": wrong}).content.decode(), wrong
+
+
+def test_a_big_bracket_shows_the_round_of_32_on_and_the_rest_by_section(client, big):
+    bracket = tournament_state_get(tournament=big).view.stage("mata").bracket
+    assert len(bracket.rounds) == 7  # 80 duplas in a bracket of 128
+    url = _url("bracket", big.slug)
+    html = client.get(url).content.decode()
+    for name in ("16-avos de final", "Oitavas de final", "Quartas de final", "Semifinal", "Final"):
+        assert f"<h4>{name}</h4>" in html, name
+    assert "<h4>1ª rodada</h4>" not in html and "<h4>2ª rodada</h4>" not in html
+    assert html.count('<article class="bj ') == 16 + 8 + 4 + 2 + 1 + 1  # and the third-place jogo
+    assert all(f'href="?secao={n}"' in html for n in range(1, 33)) and 'href="?secao=33"' not in html
+    # the classification stops at the round of 32, with a link to all of it
+    assert html.count('<span class="place">') == 32
+    assert "Classificação completa (160 duplas)" in html and "#geral" in html
+
+    html = client.get(url, {"secao": "3"}).content.decode()
+    assert "Seção 3" in html and 'href="?secao=2" rel="prev"' in html and 'href="?secao=4" rel="next"' in html
+    assert f'href="{url}">Fase final</a>' in html
+    assert "<h4>1ª rodada</h4>" in html and "<h4>2ª rodada</h4>" in html and "<h4>16-avos de final</h4>" in html
+    assert html.count('<article class="bj ') == 2 + 1 + 1  # its two rounds, then the jogo it leads to
+    feeder = bracket.rounds[1][2]  # round 2, position 3: the last jogo of section 3
+    names = tournament_state_get(tournament=big).dupla_models
+    if feeder.winner:
+        assert f"Classificada: <strong>{names[feeder.winner].display_name}</strong>" in html
+    assert "Campeã" not in html and "Classificação final" not in html
+    for wrong in ("33", "0", "x"):
+        assert "<h4>Oitavas de final</h4>" in client.get(url, {"secao": wrong}).content.decode(), wrong
+
+
+def test_parts_of_big_events_cost_the_same_queries_as_small_ones(client, load_file):
+    from tournaments.synthetic import synthetic_tournament
+
+    small = load_file(synthetic_tournament(duplas=16))
+    big = load_file(_big_file())
+    for page, query in (("jogos", "?rodada=1"), ("jogos", ""), ("standings", "?pagina=2"), ("bracket", "?secao=5"),
+                        ("bracket", "")):
+        counts = [_count(client, _url(page, t.slug) + query) for t in (small, big)]
+        assert counts[0] == counts[1] <= 10, (page, query, counts)
+
+
+# --- the page cache ------------------------------------------------------------------------------
+
+def test_a_page_is_rendered_once_per_version(client, big, monkeypatch):
+    import re
+
+    from tournaments import presenters
+    from tournaments.services import tournament_refresh
+    from tournaments.views import NOW_MARK, page_cache
+
+    url = _url("jogos", big.slug) + "?rodada=1"
+    first = client.get(url).content.decode()
+    calls = []
+    original = presenters.jogos_present
+    monkeypatch.setattr(presenters, "jogos_present", lambda state, **kw: calls.append(kw) or original(state, **kw))
+    assert _count(client, url, cold=False) == 1  # the tournament, nothing else
+    assert client.get(url).content.decode() == first and calls == []
+    # the time of the request, not of the rendering
+    assert NOW_MARK not in first and re.search(r"Atualizado às \d\d:\d\d", first)
+    # a write bumps the version: the page is built again, with the change
+    dupla = Dupla.objects.filter(tournament=big).order_by("id").first()
+    Dupla.objects.filter(pk=dupla.pk).update(name="Nova Dupla do Cache")
+    tournament_refresh(tournament=big)
+    big.refresh_from_db()
+    html = client.get(url).content.decode()
+    assert len(calls) == 1  # every dupla plays in round 1
+    assert "Nova Dupla do Cache" in html and "Nova Dupla do Cache" not in first
+    # made-up parameters are answered, never kept
+    size = len(page_cache)
+    for wrong in ("999", "01", "abc"):
+        assert client.get(_url("jogos", big.slug), {"rodada": wrong}).status_code == 200
+    assert len(page_cache) == size
+
+
+def test_a_poll_and_the_whole_page_are_kept_apart(client, big):
+    url = _url("jogos", big.slug) + "?rodada=2"
+    whole = client.get(url).content.decode()
+    partial = client.get(url, headers={"HX-Request": "true", "HX-Target": "jogos-lista"}).content.decode()
+    assert "<html" in whole and "<html" not in partial
+    assert client.get(url).content.decode() == whole
+    assert "<html" in client.get(url, headers={"HX-Request": "true", "HX-Target": "f-dupla"}).content.decode()

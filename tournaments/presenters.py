@@ -4,18 +4,36 @@ Templates stay dumb: they loop over the dicts and lists built here. Nothing
 here touches private data (birth dates, contacts, PINs), and nothing here
 queries the database except ``tournament_list_rows`` (a fixed number of
 aggregate queries, whatever the number of events).
+
+Cost: the pages of a 1024-dupla event hold thousands of rows, so every
+label is translated once per language (``_labels``), not once per row, and
+every value leaves here as a plain ``str`` (numbers already formatted), so
+the template neither localizes nor re-translates anything per cell.
+
+Big events are shown in parts, as a phone needs them (small events are shown
+whole, as before): /jogos/ one round at a time (``?rodada=N``),
+/classificacao/ ``GROUPS_PER_PAGE`` groups a page (``?pagina=N``), and a
+bracket of more than ``BRACKET_PAGED_OVER`` duplas from the round of 32 on,
+with its earlier rounds by section (``?secao=N``). Each builder says whether
+the parameters it was given were all valid (``canonical``): the views cache
+only those pages.
 """
 
 import datetime as dt
+import functools
 import math
 from collections import defaultdict
 from typing import Any, Iterable
+from urllib.parse import quote
 
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Q
+from django.utils import translation
+from django.utils.html import escape
+from django.utils.safestring import SafeString
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.bracket import round_name
 from scoring.jogo import WALKOVER_BOTH
 from scoring.rules import PRESET_LABELS
 from scoring.standings import CRITERION_LABELS
@@ -23,18 +41,90 @@ from scoring.tournament import GroupStageView, KnockoutStageView, group_best_of,
 
 from .models import Dupla, Jogo, Stage, Tournament
 
-# --- small formats -----------------------------------------------------------------
+# --- big events: shown in parts ------------------------------------------------------
+
+JOGOS_PAGED_OVER = 100  # more jogos than this: /jogos/ shows one round at a time
+GROUPS_PER_PAGE = 16  # more groups than this: /classificacao/ shows them this many a page
+BRACKET_PAGED_OVER = 64  # more duplas than this in a bracket: earlier rounds by section
+SECTION_ROUND_FROM_END = 5  # ... the round of 32 ("16-avos de final") and later shown whole
+BRACKET_CLASSIFICATION_ROWS = 32  # a sectioned bracket lists the final classification down to the round of 32
+
+# --- labels, translated once per language -------------------------------------------------
 
 WEEKDAYS = ("segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira", "sábado", "domingo")
 MEDAL_EMOJI = {"gold": "🥇", "silver": "🥈", "bronze": "🥉"}
+STATUS_LABELS = {"finished": "encerrado", "live": "em andamento", "upcoming": "a começar"}
 
+
+@functools.lru_cache(maxsize=8)
+def _labels_for(language: str | None) -> dict[str, Any]:
+    """Every fixed label and format of the pages, in ``language`` (the active one when called).
+
+    The dicts inside are shared between requests: read them, never change them.
+    Medal and status labels (only ever output by templates) are escaped here
+    once; the rest are plain text, escaped by the template.
+    """
+    return {
+        "medal": {"gold": escape(_("ouro")), "silver": escape(_("prata")), "bronze": escape(_("bronze"))},
+        "notes": {
+            "partidas_won": _("decidido por partidas vencidas"),
+            "head_to_head": _("decidido por confronto direto"),
+            "saldo": _("decidido por saldo de pontos-partida"),
+            "average": _("decidido por average"),
+            "draw": _("decidido por sorteio"),
+        },
+        "decided_by": _("decidido por %(criterion)s"),
+        "status": {code: _status(code, label) for code, label in STATUS_LABELS.items()},
+        "to_play": _status("upcoming", "a jogar"),
+        "wo": _status("wo", "WO"),
+        "wo_both": _status("wo", "WO duplo"),
+        "bye": _status("bye", "bye"),
+        "pending": _status("pending", "aguardando"),
+        "group": _("Grupo %(key)s"),
+        "round": _("Rodada %(n)s"),
+        "jogos": _("Jogos"),
+        "third": _("Disputa de 3º lugar"),
+        "rounds_from_end": {1: _("Final"), 2: _("Semifinal"), 3: _("Quartas de final"), 4: _("Oitavas de final"),
+                            5: _("16-avos de final")},
+        "nth_round": _("%(n)sª rodada"),
+        "best_of": _("melhor de %(n)s"),
+        "best_of_escaped": {n: escape(_("melhor de %(n)s") % {"n": n}) for n in range(1, 16)},
+        "players": _("%(a)s e %(b)s"),
+        "progress": _("%(done)s de %(total)s jogos encerrados"),
+        "both_absent": _("as duas duplas ausentes"),
+        "lost_jogo": _("perda do jogo"),
+        "lost_partida": _("perda da partida"),
+        "bye_slot": _("— folga —"),
+        "to_define": _("a definir"),
+        "not_drawn": _("a chave ainda não foi sorteada"),
+        "section": _("Seção %(n)s"),
+        "undecided": _("em disputa"),
+        "weekdays": tuple(_(w) for w in WEEKDAYS),
+    }
+
+
+def _status(code: str, label: str) -> dict:
+    """A status as the templates show it: its code (a CSS class) and its label, translated and escaped."""
+    return {"code": SafeString(code), "label": escape(_(label))}
+
+
+def _labels() -> dict[str, Any]:
+    return _labels_for(translation.get_language())
+
+
+def _safe(value) -> SafeString:
+    """A number (or a string of digits and signs) as text the template outputs as is: no localizing, no escaping."""
+    return SafeString(value)
+
+
+# --- small formats -----------------------------------------------------------------
 
 def date_br(value: dt.date | None) -> str:
     return value.strftime("%d/%m/%Y") if value else ""
 
 
 def weekday_br(value: dt.date | None) -> str:
-    return _(WEEKDAYS[value.weekday()]) if value else ""
+    return _labels()["weekdays"][value.weekday()] if value else ""
 
 
 def time_br(value: dt.time | None) -> str:
@@ -44,36 +134,30 @@ def time_br(value: dt.time | None) -> str:
 def average_br(value: float | None) -> str:
     """3 decimals with a comma; ∞ when nothing was conceded; — for 0 ÷ 0."""
     if value is None:
-        return "—"
+        return _safe("—")
     if math.isinf(value):
-        return "∞"
-    return f"{value:.3f}".replace(".", ",")
+        return _safe("∞")
+    return _safe(f"{value:.3f}".replace(".", ","))
 
 
 def signed(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value).replace("-", "−")
+    return _safe(f"+{value}" if value > 0 else str(value).replace("-", "−"))
 
 
 def ordinal(value: int | None) -> str:
-    return f"{value}º" if value else "—"
+    return _safe(f"{value}º" if value else "—")
 
 
 def medal_label(medal: str | None) -> str:
-    return {"gold": _("ouro"), "silver": _("prata"), "bronze": _("bronze")}.get(medal or "", "")
+    return _labels()["medal"].get(medal or "", "")
 
 
 def criterion_note(code: str | None) -> str:
     """'decidido por confronto direto'… for a place decided by a tiebreaker; '' otherwise."""
-    notes = {
-        "partidas_won": _("decidido por partidas vencidas"),
-        "head_to_head": _("decidido por confronto direto"),
-        "saldo": _("decidido por saldo de pontos-partida"),
-        "average": _("decidido por average"),
-        "draw": _("decidido por sorteio"),
-    }
     if not code or code == "points":
         return ""
-    return notes.get(code) or _("decidido por %(criterion)s") % {"criterion": CRITERION_LABELS.get(code, code)}
+    labels = _labels()
+    return labels["notes"].get(code) or labels["decided_by"] % {"criterion": CRITERION_LABELS.get(code, code)}
 
 
 def preset_label(preset: str) -> str:
@@ -81,7 +165,18 @@ def preset_label(preset: str) -> str:
 
 
 def group_title(key: str) -> str:
-    return _("Grupo %(key)s") % {"key": key}
+    return _labels()["group"] % {"key": key}
+
+
+def best_of_label(n: int | None) -> str:
+    return _labels()["best_of"] % {"n": n} if n else ""
+
+
+def round_name(*, round_number: int, total_rounds: int) -> str:
+    """pt-BR name of a knockout round: 'Final', 'Semifinal'…, '16-avos de final', else '1ª rodada'."""
+    labels = _labels()
+    from_end = total_rounds - round_number + 1
+    return labels["rounds_from_end"].get(from_end) or labels["nth_round"] % {"n": round_number}
 
 
 def stage_title(stage: Stage | None, kind: str, index: int, count: int) -> str:
@@ -92,21 +187,37 @@ def stage_title(stage: Stage | None, kind: str, index: int, count: int) -> str:
     return _("Eliminatória") if count == 1 or index == 0 else _("Eliminatória %(n)s") % {"n": index + 1}
 
 
+def _positive_int(value) -> int | None:
+    """A page parameter as a number ≥ 1; None when absent or not a number."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None
+    return number if number >= 1 else None
+
+
+def _plain(value, number: int | None) -> bool:
+    """The parameter is written as its number is ('3', not '03' or '+3'): one way to ask for each page."""
+    return number is not None and str(value) == str(number)
+
+
 # --- duplas ------------------------------------------------------------------------
 
 def dupla_refs(state) -> dict[str, dict]:
-    """Public face of every dupla: name, players' names, seed, disqualified."""
+    """Public face of every dupla: name, players' names, seed, disqualified, the link to its jogos."""
+    players = _labels()["players"]
     refs = {}
     for key, d in state.dupla_models.items():
         p1, p2 = d.player1.name, d.player2.name
         refs[key] = {
             "key": key,
-            "name": d.display_name,
-            "players": _("%(a)s e %(b)s") % {"a": p1, "b": p2},
+            "name": d.name or f"{p1} / {p2}",  # Dupla.display_name, without going through the model again
+            "players": players % {"a": p1, "b": p2},
             "player_names": (p1, p2),
             "has_name": bool(d.name),
             "seed": d.seed,
             "disqualified": d.disqualified,
+            "filter_url": "?dupla=" + quote(key, safe="/"),
         }
     return refs
 
@@ -121,16 +232,13 @@ def _player_names(state) -> dict[str, str]:
 
 def unknown_dupla(key: str | None) -> dict:
     return {"key": key or "", "name": key or "—", "players": "", "player_names": (), "has_name": False,
-            "seed": None, "disqualified": False}
+            "seed": None, "disqualified": False, "filter_url": "?dupla=" + quote(key or "", safe="/")}
 
 
 # --- status ------------------------------------------------------------------------
 
-STATUS_LABELS = {"finished": "encerrado", "live": "em andamento", "upcoming": "a começar"}
-
-
 def status_of(code: str) -> dict:
-    return {"code": code, "label": _(STATUS_LABELS[code])}
+    return _labels()["status"][code]
 
 
 def tournament_status(state) -> dict:
@@ -142,40 +250,32 @@ def tournament_status(state) -> dict:
 
 
 def tournament_list_rows(tournaments: Iterable[Tournament]) -> list[dict]:
-    """The events with their status, in 3 queries whatever their number.
+    """The events with their status, in 2 queries whatever their number.
 
-    Status from the stored jogos: 'encerrado' when there are jogos, all finished,
-    and every stage has its jogos; 'em andamento' when something was played;
-    else 'a começar'. (The event page computes it exactly from the results.)
+    'encerrado' from the stored flag (``Tournament.finished``, kept by the
+    services); else 'em andamento' when something was played; else 'a começar'.
     """
     tournaments = list(tournaments)
     ids = [t.id for t in tournaments]
-    counts: dict[int, dict] = defaultdict(dict)
+    started: dict[int, int] = {}
+    duplas: dict[int, int] = {}
     if ids:
         for row in (Jogo.objects.filter(tournament_id__in=ids).values("tournament_id")
-                    .annotate(total=Count("id"), done=Count("id", filter=Q(status=Jogo.FINISHED)),
-                              started=Count("id", filter=~Q(status=Jogo.SCHEDULED)))):
-            counts[row["tournament_id"]].update(row)
-        for row in (Stage.objects.filter(tournament_id__in=ids)
-                    .annotate(has_jogos=Exists(Jogo.objects.filter(stage=OuterRef("pk"))))
-                    .values("tournament_id", "has_jogos")):
-            if not row["has_jogos"]:
-                counts[row["tournament_id"]]["empty_stage"] = True
+                    .annotate(started=Count("id", filter=~Q(status=Jogo.SCHEDULED)))):
+            started[row["tournament_id"]] = row["started"]
         for row in Dupla.objects.filter(tournament_id__in=ids).values("tournament_id").annotate(n=Count("id")):
-            counts[row["tournament_id"]]["duplas"] = row["n"]
+            duplas[row["tournament_id"]] = row["n"]
     rows = []
     for t in tournaments:
-        c = counts.get(t.id, {})
-        total, done, started = c.get("total", 0), c.get("done", 0), c.get("started", 0)
-        if total and done == total and not c.get("empty_stage"):
+        if t.finished:
             status = status_of("finished")
-        elif started:
+        elif started.get(t.id):
             status = status_of("live")
         else:
             status = status_of("upcoming")
         rows.append({"tournament": t, "name": t.name, "slug": t.slug, "url": t.get_absolute_url(),
                      "date": date_br(t.date), "date_iso": t.date.isoformat() if t.date else "",
-                     "venue": t.venue, "category": t.category, "status": status, "duplas": c.get("duplas", 0)})
+                     "venue": t.venue, "category": t.category, "status": status, "duplas": duplas.get(t.id, 0)})
     return rows
 
 
@@ -226,10 +326,6 @@ def _round_plan(state, index: int) -> list[dict]:
             for r in range(1, total + 1)]
 
 
-def best_of_label(n: int | None) -> str:
-    return _("melhor de %(n)s") % {"n": n} if n else ""
-
-
 def rules_present(state) -> dict:
     s = state.settings
     cp = s.class_points
@@ -276,7 +372,7 @@ def rules_present(state) -> dict:
 def event_present(state) -> dict:
     t = state.tournament
     refs = dupla_refs(state)
-    podium = [row for row in classification_present(state) if row["medal"]]
+    podium = classification_present(state, refs=refs, medals_only=True)
     return {
         "name": t.name, "slug": t.slug,
         "date": date_br(t.date), "weekday": weekday_br(t.date), "start_time": time_br(t.start_time),
@@ -292,59 +388,130 @@ def event_present(state) -> dict:
 
 # --- standings ---------------------------------------------------------------------
 
-def _standing_row(row, refs: dict, *, group: str = "") -> dict:
+def _standing_row(row, refs: dict, labels: dict, *, group: str = "") -> dict:
     s = row.stats
+    decided_by = row.decided_by
+    if not decided_by or decided_by == "points":
+        note = ""
+    else:
+        note = labels["notes"].get(decided_by) or labels["decided_by"] % {
+            "criterion": CRITERION_LABELS.get(decided_by, decided_by)}
     return {
         "rank": row.rank, "rank_label": ordinal(row.rank),
         "dupla": refs.get(row.dupla) or unknown_dupla(row.dupla),
-        "group": group_title(group) if group else "",
-        "points": s.points, "jogos": s.jogos, "won": s.won, "lost": s.lost,
-        "partidas_won": s.partidas_won, "partidas_lost": s.partidas_lost,
-        "points_for": s.points_for, "points_against": s.points_against,
+        "group": labels["group"] % {"key": group} if group else "",
+        "points": _safe(s.points), "jogos": _safe(s.jogos), "won": _safe(s.won), "lost": _safe(s.lost),
+        "partidas_won": _safe(s.partidas_won), "partidas_lost": _safe(s.partidas_lost),
+        "points_for": _safe(s.points_for), "points_against": _safe(s.points_against),
         "saldo": signed(s.saldo), "average": average_br(s.average),
-        "note": criterion_note(row.decided_by), "decided_by": row.decided_by or "",
+        "note": note, "decided_by": decided_by or "",
         "tied": row.tied, "qualified": row.qualified,
+        "cls": ("is-qualified" if row.qualified else "") + (" is-tied" if row.tied else ""),
+        "tags": bool(row.qualified or row.tied or note or (refs.get(row.dupla) or {}).get("disqualified")),
     }
 
 
-def standings_present(state) -> dict:
+def _group_anchor(stage_key: str, group_key: str) -> str:
+    return f"grupo-{slugify(stage_key)}-{slugify(group_key)}"
+
+
+def standings_present(state, *, pagina=None) -> dict:
+    """Group tables (all of them, or ``GROUPS_PER_PAGE`` a page when there are more) and the final classification.
+
+    On a paged event the final classification (one complete list) is on the
+    first page only, and each stage's comparison between groups comes after
+    its last group.
+    """
+    labels = _labels()
     refs = dupla_refs(state)
+    group_stages = [(view, title) for view, _model, title in _stage_views(state) if isinstance(view, GroupStageView)]
+    everything = [(si, t) for si, (view, _title) in enumerate(group_stages) for t in view.tables]
+    paged = len(everything) > GROUPS_PER_PAGE
+    page_count = -(-len(everything) // GROUPS_PER_PAGE) if paged else 1
+    wanted = _positive_int(pagina)
+    valid = paged and wanted is not None and wanted <= page_count
+    canonical = pagina is None or (valid and _plain(pagina, wanted))
+    current = wanted if valid else 1
+    first = (current - 1) * GROUPS_PER_PAGE
+    shown = everything[first:first + GROUPS_PER_PAGE] if paged else everything
+    shown_ids = {id(t) for _si, t in shown}
+
     stages = []
-    for view, _model, title in _stage_views(state):
-        if not isinstance(view, GroupStageView):
+    for si, (view, title) in enumerate(group_stages):
+        tables_here = [t for t in view.tables if id(t) in shown_ids]
+        last_here = not paged or (view.tables and id(view.tables[-1]) in shown_ids)
+        if paged and not tables_here and not (not view.tables and current == 1):
             continue
         group_of = {d: t.key for t in view.tables for d in t.duplas}
         tables = []
-        for t in view.tables:
+        for t in tables_here:
             tables.append({
-                "key": t.key, "title": group_title(t.key), "complete": t.complete,
-                "jogos_done": t.jogos_done, "jogos_total": t.jogos_total,
-                "progress": _("%(done)s de %(total)s jogos encerrados") % {"done": t.jogos_done, "total": t.jogos_total},
-                "rows": [_standing_row(r, refs) for r in t.rows],
+                "key": t.key, "title": labels["group"] % {"key": t.key}, "anchor": _group_anchor(view.stage.key, t.key),
+                "complete": t.complete, "jogos_done": t.jogos_done, "jogos_total": t.jogos_total,
+                "progress": labels["progress"] % {"done": t.jogos_done, "total": t.jogos_total},
+                "rows": [_standing_row(r, refs, labels) for r in t.rows],
                 "awaiting_draw": any(r.tied for r in t.rows),
             })
-        others = [_standing_row(r, refs, group=group_of.get(r.dupla, "")) for r in view.others]
+        others = ([_standing_row(r, refs, labels, group=group_of.get(r.dupla, "")) for r in view.others]
+                  if last_here else [])
         stages.append({
-            "key": view.stage.key, "title": title, "tables": tables, "others": others,
+            "key": view.stage.key, "slug": slugify(view.stage.key), "title": title, "tables": tables, "others": others,
             "per_group": view.stage.per_group, "best_others": view.stage.best_others,
             "complete": view.complete, "decided": view.decided,
         })
-    return {"stages": stages, "classification": classification_present(state), "finished": state.view.finished}
+
+    classification_shown = bool(state.view.finished and state.view.classification)  # on page 1
+    classification = classification_present(state, refs=refs) if current == 1 else []
+    out = {"stages": stages, "classification": classification, "finished": state.view.finished,
+           "has_stages": bool(group_stages), "show_stage_titles": len(group_stages) > 1 or classification_shown,
+           "paged": paged, "canonical": canonical, "query": f"?pagina={current}" if valid else "",
+           "pages": [], "jump": [], "previous": None, "next": None, "page_number": current, "page_count": page_count}
+    if paged:
+        for n in range(1, page_count + 1):
+            part = everything[(n - 1) * GROUPS_PER_PAGE:n * GROUPS_PER_PAGE]
+            keys = [t.key for _si, t in part]
+            url = f"?pagina={n}"
+            if n == 1 and classification_shown:  # past the complete classification, to the groups
+                url += f"#{_group_anchor(group_stages[part[0][0]][0].stage.key, part[0][1].key)}"
+            out["pages"].append({"number": n, "url": url, "current": n == current,
+                                 "label": keys[0] if len(keys) == 1 else f"{keys[0]}–{keys[-1]}"})
+        out["previous"] = out["pages"][current - 2] if current > 1 else None
+        out["next"] = out["pages"][current] if current < page_count else None
+        position = 0
+        for view, title in group_stages:
+            groups = []
+            for t in view.tables:
+                n = position // GROUPS_PER_PAGE + 1
+                anchor = _group_anchor(view.stage.key, t.key)
+                groups.append({"key": t.key, "url": f"#{anchor}" if n == current else f"?pagina={n}#{anchor}",
+                               "complete": t.complete})
+                position += 1
+            others_url = ""
+            if view.others:
+                n = max(position - 1, 0) // GROUPS_PER_PAGE + 1
+                anchor = f"demais-{slugify(view.stage.key)}"
+                others_url = f"#{anchor}" if n == current else f"?pagina={n}#{anchor}"
+            out["jump"].append({"title": title, "groups": groups, "others_url": others_url})
+    return out
 
 
-def classification_present(state) -> list[dict]:
+def classification_present(state, *, refs: dict | None = None, medals_only: bool = False) -> list[dict]:
     if not state.view.finished:
         return []
-    refs = dupla_refs(state)
+    labels = _labels()
+    refs = refs if refs is not None else dupla_refs(state)
     players = _player_names(state)
     rows = []
     for c in state.view.classification:
+        if medals_only and not c.medal:
+            continue
+        names = [players.get(p, p) for p in c.players]
         rows.append({
             "place": c.place, "place_label": ordinal(c.place),
             "dupla": refs.get(c.dupla) or unknown_dupla(c.dupla),
-            "players": [players.get(p, p) for p in c.players],
+            "players": names, "players_text": " e ".join(names),
             "medal": c.medal or "", "medal_emoji": MEDAL_EMOJI.get(c.medal or "", ""),
-            "medal_label": medal_label(c.medal),
+            "medal_label": labels["medal"].get(c.medal or "", ""),
         })
     return rows
 
@@ -359,39 +526,55 @@ def _jogo_rows_by_slot(state) -> dict[tuple, dict]:
     return out
 
 
-def _result_view(result, row: dict | None, partida_rows: list[dict]) -> dict:
+def _status_code(result, row: dict | None) -> str:
+    """A jogo's status code alone (as ``_result_view`` tells it), cheap enough for every jogo of a big event."""
+    if result is not None:
+        if result.walkover is not None:
+            return "wo"
+        if result.finished:
+            return "finished"
+        if result.started:
+            return "live"
+    if row is not None and row["status"] == Jogo.IN_PROGRESS:
+        return "live"
+    return "upcoming"
+
+
+def _result_view(result, row: dict | None, partida_rows: list[dict], labels: dict | None = None) -> dict:
     """Status, partidas and live score of a jogo (row: the stored jogo, may be None)."""
-    out = {"status": status_of("upcoming") | {"label": _("a jogar")}, "won": None, "winner": None,
+    labels = labels or _labels()
+    out = {"status": labels["to_play"], "won": None, "winner": None,
            "partidas": [], "live": None, "walkover": "", "walkover_side": None, "penalty": "", "best_of": None}
     if row is not None:
         out["best_of"] = row["best_of"]
         if row["status"] == Jogo.IN_PROGRESS:
-            out["status"] = status_of("live")
+            out["status"] = labels["status"]["live"]
     if result is None:
         return out
     out["best_of"] = result.best_of
     if result.finished:
-        out["status"] = status_of("finished")
+        out["status"] = labels["status"]["finished"]
         out["winner"] = result.winner
     elif result.started:
-        out["status"] = status_of("live")
+        out["status"] = labels["status"]["live"]
     if result.walkover is not None:
-        out["status"] = {"code": "wo", "label": _("WO")}
-        out["walkover"] = (_("as duas duplas ausentes") if result.walkover == WALKOVER_BOTH else "")
+        out["status"] = labels["wo"]
+        out["walkover"] = labels["both_absent"] if result.walkover == WALKOVER_BOTH else ""
         out["walkover_side"] = None if result.walkover == WALKOVER_BOTH else result.walkover
         return out
     out["won"] = result.partidas_won
     if result.lost_by is not None:
-        out["penalty"] = _("perda do jogo") + (f": {row['penalty_reason']}" if row and row.get("penalty_reason") else "")
+        out["penalty"] = labels["lost_jogo"] + (f": {row['penalty_reason']}" if row and row.get("penalty_reason") else "")
         out["partidas"] = []
         return out
     aligned = len(partida_rows) == len(result.partidas)
     for i, p in enumerate(result.partidas):
         penalty = aligned and partida_rows[i]["mode"] == "penalty"
-        item = {"number": i + 1, "a": p.score[0], "b": p.score[1], "finished": p.finished,
-                "winner": p.winner, "text": f"{p.score[0]}x{p.score[1]}", "penalty": penalty}
+        text = f"{p.score[0]}x{p.score[1]}"
         if penalty:
-            item["text"] += " (" + _("perda da partida") + ")"
+            text += " (" + labels["lost_partida"] + ")"
+        item = {"number": i + 1, "a": p.score[0], "b": p.score[1], "finished": p.finished,
+                "winner": p.winner, "text": text, "penalty": penalty}
         if p.finished:
             out["partidas"].append(item)
         elif not result.finished:
@@ -399,102 +582,176 @@ def _result_view(result, row: dict | None, partida_rows: list[dict]) -> dict:
     return out
 
 
-def _jogo_item(state, row: dict, refs: dict, key_of: dict, group_key: dict, round_title: str) -> dict:
+def _jogo_item(state, row: dict, refs: dict, key_of: dict, group_titles: dict, round_title: str,
+               labels: dict) -> dict:
     a = key_of.get(row["dupla_a_id"])
     b = key_of.get(row["dupla_b_id"])
-    view = _result_view(state.results.get(row["id"]), row, state.partidas.get(row["id"], []))
+    view = _result_view(state.results.get(row["id"]), row, state.partidas.get(row["id"], []), labels)
+    won, winner, absent = view["won"], view["winner"], view["walkover_side"]
     item = {
-        "id": row["id"], "mesa": row["mesa"], "round_title": round_title,
-        "group": group_title(group_key[row["group_id"]]) if row["group_id"] in group_key else "",
+        "id": _safe(row["id"]), "mesa": row["mesa"], "mesa_text": _safe(row["mesa"] or "—"), "round_title": round_title,
+        "group": group_titles.get(row["group_id"], ""),
         "a": refs.get(a) or unknown_dupla(a), "b": refs.get(b) or unknown_dupla(b),
         "third_place": row["third_place"], **view,
     }
+    item["cls"] = _safe("jogo jogo-" + view["status"]["code"])
+    item["a_cls"] = _SIDE_WINNER if winner == 0 else _SIDE
+    item["b_cls"] = _SIDE_WINNER if winner == 1 else _SIDE
+    item["won_a"] = _safe(won[0]) if won else ""
+    item["won_b"] = _safe(won[1]) if won else ""
+    item["absent_a"], item["absent_b"] = absent == 0, absent == 1
     item["score_text"] = ", ".join(p["text"] for p in view["partidas"])
-    item["best_of_label"] = best_of_label(view["best_of"])
+    item["show_partidas"] = bool(view["partidas"] or view["live"])
+    item["best_of_label"] = _best_of_escaped(view["best_of"], labels)
     return item
 
 
-def jogos_present(state, *, dupla: str | None = None) -> dict:
-    """Schedule and results: stage → round (Rodada 1…, Semifinal…) → jogos by mesa; optionally one dupla's."""
+_SIDE, _SIDE_WINNER = SafeString("jogo-side"), SafeString("jogo-side is-winner")
+
+
+def _best_of_escaped(n: int | None, labels: dict) -> str:
+    if not n:
+        return ""
+    return labels["best_of_escaped"].get(n) or escape(labels["best_of"] % {"n": n})
+
+
+def jogos_present(state, *, dupla: str | None = None, rodada=None) -> dict:
+    """Schedule and results: stage → round (Rodada 1…, Semifinal…) → jogos by mesa.
+
+    With ``dupla``, every jogo of that dupla. Else every round, or, for an
+    event of more than ``JOGOS_PAGED_OVER`` jogos, one round (``rodada``, a
+    number in the order of the navigation; by default the first round with a
+    jogo still to finish, else the last) with links to the others.
+    """
+    labels = _labels()
     refs = dupla_refs(state)
     key_of = state.dupla_key_by_id()
     group_key = {gid: g for (_s, g), gid in state.group_names.items()}
-    stage_by_id = {s.id: s for s in state.stage_models.values()}
+    group_titles = {gid: escape(labels["group"] % {"key": g}) for gid, g in group_key.items()}
     selected = dupla if dupla in refs else None
-    views = {v.stage.key: (v, title) for v, _m, title in _stage_views(state)}
+    paged = selected is None and len(state.jogo_rows) > JOGOS_PAGED_OVER
     rows_by_stage: dict[int, list[dict]] = defaultdict(list)
     for row in state.jogo_rows:
         rows_by_stage[row["stage_id"]].append(row)
-    sections = []
-    for key, (view, title) in views.items():
-        model = state.stage_models.get(key)
+
+    # every round of every stage, with its rows and the state of its jogos (no jogo built yet)
+    stages: list[dict] = []
+    blocks: list[dict] = []
+    for view, model, title in _stage_views(state):
+        is_groups = isinstance(view, GroupStageView)
         rows = rows_by_stage.get(model.id, []) if model else []
-        rounds: dict[tuple, dict] = {}
-        total = len(view.bracket.rounds) if isinstance(view, KnockoutStageView) and view.bracket else None
+        total = len(view.bracket.rounds) if not is_groups and view.bracket else None
+        by_sort: dict[tuple, dict] = {}
         for row in rows:
-            if isinstance(view, GroupStageView):
-                sort = (row["round"] or 0, 1)
-                name = _("Rodada %(n)s") % {"n": row["round"]} if row["round"] else _("Jogos")
-            elif row["third_place"]:
-                sort = (row["round"] or 0, 0)
-                name = _("Disputa de 3º lugar")
-            else:
-                sort = (row["round"] or 0, 1)
-                name = (round_name(round_number=row["round"], total_rounds=total) if total and row["round"]
-                        else _("Rodada %(n)s") % {"n": row["round"] or "?"})
-            block = rounds.setdefault(sort, {"title": name, "jogos": [], "rest": []})
+            number = row["round"]
+            sort = (number or 0, 0 if row["third_place"] and not is_groups else 1)
+            block = by_sort.get(sort)
+            if block is None:
+                if is_groups:
+                    name = labels["round"] % {"n": number} if number else labels["jogos"]
+                elif row["third_place"]:
+                    name = labels["third"]
+                else:
+                    name = (round_name(round_number=number, total_rounds=total) if total and number
+                            else labels["round"] % {"n": number or "?"})
+                block = by_sort[sort] = {"title": name, "round": number, "rows": []}
             if selected and selected not in (key_of.get(row["dupla_a_id"]), key_of.get(row["dupla_b_id"])):
                 continue
-            block["jogos"].append(_jogo_item(state, row, refs, key_of, group_key, name))
-        if isinstance(view, GroupStageView) and not selected:
-            _add_rests(view, rows, rounds, refs, key_of, group_key)
-        blocks = []
-        for sort in sorted(rounds):
-            block = rounds[sort]
-            block["jogos"].sort(key=lambda j: (j["mesa"] is None, j["mesa"] or 0, j["id"]))
-            block["live"] = sum(1 for j in block["jogos"] if j["status"]["code"] == "live")
-            block["done"] = all(j["status"]["code"] in ("finished", "wo") for j in block["jogos"])
-            if block["jogos"] or block["rest"]:
-                blocks.append(block)
+            block["rows"].append(row)
         waiting = ""
         if isinstance(view, KnockoutStageView) and view.bracket is None:
-            waiting = _(view.waiting_for) if view.waiting_for else _("a chave ainda não foi sorteada")
-        sections.append({"key": key, "title": title, "rounds": blocks, "waiting": waiting,
-                         "kind": "groups" if isinstance(view, GroupStageView) else "knockout"})
-    live = [j for s in sections for r in s["rounds"] for j in r["jogos"] if j["status"]["code"] == "live"]
-    choices = sorted(refs.values(), key=lambda r: r["name"].casefold())
-    return {"sections": sections, "live_count": len(live), "duplas": choices,
-            "selected": refs.get(selected) if selected else None, "selected_key": selected or "",
-            "has_jogos": any(s["rounds"] for s in sections)}
-
-
-def _add_rests(view, rows, rounds, refs, key_of, group_key) -> None:
-    """Duplas of a group with no jogo in a round (odd groups): shown as 'folga'."""
-    by_round: dict[int, set] = defaultdict(set)
-    groups_in_round: dict[int, set] = defaultdict(set)
-    for row in rows:
-        if row["round"] is None:
-            continue
-        by_round[row["round"]].update((key_of.get(row["dupla_a_id"]), key_of.get(row["dupla_b_id"])))
-        groups_in_round[row["round"]].add(group_key.get(row["group_id"]))
-    for r, playing in by_round.items():
-        block = rounds.get((r, 1))
-        if block is None:
-            continue
-        for t in view.tables:
-            if t.key not in groups_in_round[r]:
+            waiting = _(view.waiting_for) if view.waiting_for else labels["not_drawn"]
+        stage = {"key": view.stage.key, "title": title, "kind": "groups" if is_groups else "knockout",
+                 "waiting": waiting, "view": view, "blocks": []}
+        for sort in sorted(by_sort):
+            block = by_sort[sort]
+            if not block["rows"]:
                 continue
-            for d in t.duplas:
-                if d not in playing:
-                    block["rest"].append({"dupla": refs.get(d) or unknown_dupla(d), "group": group_title(t.key)})
+            codes = [_status_code(state.results.get(r["id"]), r) for r in block["rows"]]
+            block["live"] = codes.count("live")
+            block["done"] = all(c in ("finished", "wo") for c in codes)
+            block["stage"] = stage
+            block["number"] = len(blocks) + 1
+            blocks.append(block)
+            stage["blocks"].append(block)
+        stages.append(stage)
+
+    wanted = _positive_int(rodada)
+    valid_round = paged and wanted is not None and wanted <= len(blocks)
+    canonical = (dupla is None or selected is not None) and (rodada is None or (valid_round and _plain(rodada, wanted)))
+    current = None
+    if paged:
+        current = blocks[wanted - 1] if valid_round else next((b for b in blocks if not b["done"]), blocks[-1])
+
+    def build(block: dict) -> dict:
+        stage = block["stage"]
+        jogos = [_jogo_item(state, row, refs, key_of, group_titles, block["title"], labels) for row in block["rows"]]
+        jogos.sort(key=lambda j: (j["mesa"] is None, j["mesa"] or 0, j["id"]))
+        rest = []
+        if stage["kind"] == "groups" and not selected and block["round"] is not None:
+            rest = _rests(stage["view"], block["rows"], refs, key_of, group_key, labels)
+        return {"title": block["title"], "number": block["number"], "jogos": jogos, "rest": rest,
+                "live": block["live"], "done": block["done"]}
+
+    sections = []
+    for stage in stages:
+        shown = [b for b in stage["blocks"] if current is None or b is current]
+        if current is not None and not shown:
+            continue
+        sections.append({"key": stage["key"], "title": stage["title"], "kind": stage["kind"],
+                         "waiting": "" if current is not None else stage["waiting"],
+                         "rounds": [build(b) for b in shown]})
+
+    nav, previous, following = [], None, None
+    if current is not None:
+        for stage in stages:
+            nav.append({"title": stage["title"], "waiting": stage["waiting"],
+                        "rounds": [{"number": b["number"], "title": b["title"], "url": f"?rodada={b['number']}",
+                                    "current": b is current, "live": b["live"], "done": b["done"]}
+                                   for b in stage["blocks"]]})
+        links = [r for s in nav for r in s["rounds"]]
+        previous = links[current["number"] - 2] if current["number"] > 1 else None
+        following = links[current["number"]] if current["number"] < len(links) else None
+
+    choices = sorted(refs.values(), key=lambda r: r["name"].casefold())
+    if selected:
+        query = "?dupla=" + quote(selected, safe="")
+    else:
+        query = f"?rodada={wanted}" if valid_round else ""
+    return {"sections": sections, "live_count": sum(b["live"] for b in blocks), "duplas": choices,
+            "options": [(r["key"], r["name"], r["key"] == selected) for r in choices],
+            "selected": refs.get(selected) if selected else None, "selected_key": selected or "",
+            "has_jogos": bool(blocks), "paged": current is not None, "nav": nav,
+            "current": {"number": current["number"], "title": current["title"], "stage": current["stage"]["title"]}
+            if current is not None else None,
+            "previous": previous, "next": following, "canonical": canonical, "query": query}
+
+
+def _rests(view, rows: list[dict], refs: dict, key_of: dict, group_key: dict, labels: dict) -> list[dict]:
+    """Duplas of a group with no jogo in a round (odd groups): shown as 'folga'."""
+    playing: set = set()
+    groups: set = set()
+    for row in rows:
+        playing.update((key_of.get(row["dupla_a_id"]), key_of.get(row["dupla_b_id"])))
+        groups.add(group_key.get(row["group_id"]))
+    out = []
+    for t in view.tables:
+        if t.key not in groups:
+            continue
+        for d in t.duplas:
+            if d not in playing:
+                out.append({"dupla": refs.get(d) or unknown_dupla(d), "group": labels["group"] % {"key": t.key}})
+    return out
 
 
 # --- the bracket -------------------------------------------------------------------
 
-def _bracket_jogo(state, jogo, refs: dict, rows_by_slot: dict, stage_id: int | None, total: int) -> dict:
+def _bracket_jogo(state, jogo, refs: dict, rows_by_slot: dict, stage_id: int | None, total: int,
+                  labels: dict | None = None) -> dict:
+    labels = labels or _labels()
     row = rows_by_slot.get((stage_id, jogo.round, 0 if jogo.third_place else jogo.position, jogo.third_place))
     partida_rows = state.partidas.get(row["id"], []) if row else []
-    result_view = _result_view(jogo.result, row, partida_rows)
+    result_view = _result_view(jogo.result, row, partida_rows, labels)
     score = jogo.score
     if jogo.result is not None and jogo.result.walkover == WALKOVER_BOTH:
         score = None  # nobody played: no partidas to count
@@ -502,7 +759,7 @@ def _bracket_jogo(state, jogo, refs: dict, rows_by_slot: dict, stage_id: int | N
     for side, key in enumerate(jogo.duplas):
         ref = refs.get(key) or unknown_dupla(key) if key else None
         if key is None:
-            label = _("— folga —") if jogo.bye else _("a definir")
+            label = labels["bye_slot"] if jogo.bye else labels["to_define"]
         else:
             label = ref["name"]
         slots.append({"dupla": ref, "label": label, "empty": key is None, "bye": jogo.bye and key is None,
@@ -510,54 +767,116 @@ def _bracket_jogo(state, jogo, refs: dict, rows_by_slot: dict, stage_id: int | N
                       "winner": bool(jogo.decided and key is not None and jogo.winner == key),
                       "absent": result_view.get("walkover_side") == side})
     if jogo.bye:
-        status = {"code": "bye", "label": _("bye")}
+        status = labels["bye"]
     elif jogo.decided and jogo.winner is None:
-        status = {"code": "wo", "label": _("WO duplo")}
+        status = labels["wo_both"]
     elif None in jogo.duplas:
-        status = {"code": "pending", "label": _("aguardando")}
+        status = labels["pending"]
     else:
         status = result_view["status"]
     return {
         "round": jogo.round, "position": jogo.position, "third_place": jogo.third_place,
-        "name": _("Disputa de 3º lugar") if jogo.third_place else round_name(round_number=jogo.round, total_rounds=total),
+        "name": labels["third"] if jogo.third_place else round_name(round_number=jogo.round, total_rounds=total),
         "slots": slots, "bye": jogo.bye, "decided": jogo.decided, "status": status,
-        "mesa": row["mesa"] if row else None, "best_of": jogo.best_of, "best_of_label": best_of_label(jogo.best_of),
+        "mesa": row["mesa"] if row else None, "best_of": jogo.best_of,
+        "best_of_label": labels["best_of"] % {"n": jogo.best_of} if jogo.best_of else "",
         "live": result_view["live"], "partidas": result_view["partidas"],
         "score_text": ", ".join(p["text"] for p in result_view["partidas"]),
         "walkover": status.get("code") == "wo" or result_view["status"]["code"] == "wo",
+        "sources": [],
     }
 
 
-def bracket_present(state) -> dict:
+def _bracket_round(number: int, total: int, rnd: list, jogos: list[dict], labels: dict) -> dict:
+    return {"number": number, "name": round_name(round_number=number, total_rounds=total),
+            "best_of_label": labels["best_of"] % {"n": rnd[0].best_of} if rnd and rnd[0].best_of else "",
+            "jogos": jogos, "pairs": [jogos[i:i + 2] for i in range(0, len(jogos), 2)]}
+
+
+def bracket_present(state, *, secao=None) -> dict:
+    """Every knockout stage: its rounds side by side, the third-place jogo, the champion, the final classification.
+
+    A bracket of more than ``BRACKET_PAGED_OVER`` duplas shows the round of 32
+    and later rounds; the rounds before it come by section (``secao``): the
+    sub-bracket that fills one place of the round of 32, numbered 1… across
+    the stages, each on its own page.
+    """
+    labels = _labels()
     refs = dupla_refs(state)
     rows_by_slot = _jogo_rows_by_slot(state)
-    stages = []
+    wanted = _positive_int(secao)
+    stages, offset, chosen = [], 0, None
     for view, model, title in _stage_views(state):
         if not isinstance(view, KnockoutStageView):
             continue
         stage_id = model.id if model else None
-        out = {"key": view.stage.key, "title": title, "drawn": view.bracket is not None, "rounds": [],
-               "third": None, "champion": None, "waiting": ""}
+        out = {"key": view.stage.key, "slug": slugify(view.stage.key), "title": title,
+               "drawn": view.bracket is not None, "rounds": [], "third": None, "champion": None, "waiting": "",
+               "sections": [], "section": None}
+        stages.append(out)
         if view.bracket is None:
-            out["waiting"] = _(view.waiting_for) if view.waiting_for else _("a chave ainda não foi sorteada")
-            stages.append(out)
+            out["waiting"] = _(view.waiting_for) if view.waiting_for else labels["not_drawn"]
             continue
         b = view.bracket
         total = len(b.rounds)
-        for r, rnd in enumerate(b.rounds, start=1):
-            jogos = [_bracket_jogo(state, j, refs, rows_by_slot, stage_id, total) for j in rnd]
-            out["rounds"].append({
-                "number": r, "name": round_name(round_number=r, total_rounds=total),
-                "best_of_label": best_of_label(rnd[0].best_of if rnd else None),
-                "jogos": jogos, "pairs": [jogos[i:i + 2] for i in range(0, len(jogos), 2)],
-            })
+
+        def present(jogo, total=total, stage_id=stage_id):
+            return _bracket_jogo(state, jogo, refs, rows_by_slot, stage_id, total, labels)
+
+        entrants = sum(1 for d in (view.order or ()) if d is not None)
+        cut = total - SECTION_ROUND_FROM_END + 1  # the round of 32
+        if entrants > BRACKET_PAGED_OVER and cut > 1:
+            count = 2 * len(b.rounds[cut - 1])
+            for s in range(1, count + 1):
+                feeder = b.rounds[cut - 2][s - 1]
+                winner = (refs.get(feeder.winner) or unknown_dupla(feeder.winner))["name"] \
+                    if feeder.decided and feeder.winner else ""
+                out["sections"].append({"number": offset + s, "label": labels["section"] % {"n": offset + s},
+                                        "url": f"?secao={offset + s}", "winner": winner,
+                                        "current": wanted == offset + s})
+            if wanted is not None and offset < wanted <= offset + count:
+                chosen, s = out, wanted - offset
+                for r in range(1, cut):
+                    size = 2 ** (cut - 1 - r)
+                    part = b.rounds[r - 1][(s - 1) * size:s * size]
+                    out["rounds"].append(_bracket_round(r, total, part, [present(j) for j in part], labels))
+                target = b.rounds[cut - 1][(s - 1) // 2]
+                out["rounds"].append(_bracket_round(cut, total, b.rounds[cut - 1], [present(target)], labels))
+                sections = out["sections"]
+                out["section"] = {
+                    "number": wanted, "label": labels["section"] % {"n": wanted}, "slot_round": out["rounds"][-1]["name"],
+                    "previous": sections[s - 2] if s > 1 else None, "next": sections[s] if s < count else None,
+                    "winner": sections[s - 1]["winner"],
+                }
+                offset += count
+                continue
+            for r in range(cut, total + 1):
+                jogos = [present(j) for j in b.rounds[r - 1]]
+                if r == cut:
+                    for p, item in enumerate(jogos):
+                        item["sources"] = out["sections"][2 * p:2 * p + 2]
+                out["rounds"].append(_bracket_round(r, total, b.rounds[r - 1], jogos, labels))
+            offset += count
+        else:
+            for r, rnd in enumerate(b.rounds, start=1):
+                out["rounds"].append(_bracket_round(r, total, rnd, [present(j) for j in rnd], labels))
         if b.third_place is not None:
-            out["third"] = _bracket_jogo(state, b.third_place, refs, rows_by_slot, stage_id, total)
+            out["third"] = present(b.third_place)
         final = b.final
         if final.decided and final.winner:
             out["champion"] = refs.get(final.winner) or unknown_dupla(final.winner)
-        stages.append(out)
-    return {"stages": stages, "classification": classification_present(state)}
+
+    canonical = secao is None or (chosen is not None and _plain(secao, wanted))
+    if chosen is not None:  # a section page shows that section only
+        return {"stages": [chosen], "classification": [], "classification_total": 0, "classification_cut": False,
+                "section": chosen["section"], "canonical": canonical, "query": f"?secao={wanted}"}
+    classification = classification_present(state, refs=refs)
+    total_rows = len(classification)
+    cut_rows = any(s["sections"] for s in stages) and total_rows > BRACKET_CLASSIFICATION_ROWS
+    if cut_rows:
+        classification = [r for r in classification if r["place"] and r["place"] <= BRACKET_CLASSIFICATION_ROWS]
+    return {"stages": stages, "classification": classification, "classification_total": total_rows,
+            "classification_cut": cut_rows, "section": None, "canonical": canonical, "query": ""}
 
 
 def event_head(state) -> dict:

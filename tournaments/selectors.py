@@ -73,9 +73,14 @@ def tournament_state_get(*, tournament: Tournament, cached: bool = True) -> Tour
             if state is not None:
                 _STATE_CACHE.move_to_end(key)
                 return state
-    state = tournament_state_load(tournament=tournament)
+    return tournament_state_remember(state=tournament_state_load(tournament=tournament))
+
+
+def tournament_state_remember(*, state: TournamentState) -> TournamentState:
+    """Keep ``state`` as the views of its tournament's current version."""
+    t = state.tournament
     with _STATE_LOCK:
-        _STATE_CACHE[key] = state
+        _STATE_CACHE[(t.pk, t.created_at, t.results_version)] = state
         while len(_STATE_CACHE) > _STATE_CACHE_SIZE:
             _STATE_CACHE.popitem(last=False)
     return state

@@ -194,7 +194,7 @@ def tournament_refresh(*, tournament: Tournament) -> int:
     and bumps ``results_version``. Every write service calls it last; returns
     how many jogos it created.
     """
-    from .selectors import tournament_state_get  # selectors import models only; avoid a cycle at import
+    from .selectors import tournament_state_get, tournament_state_remember  # avoid an import cycle
 
     state = tournament_state_get(tournament=tournament, cached=False)
     existing = {(j["stage_id"], j["round"], j["position"], j["third_place"])
@@ -224,4 +224,8 @@ def tournament_refresh(*, tournament: Tournament) -> int:
         finished = state.view.finished if not to_create else False
         Tournament.objects.filter(pk=tournament.pk).update(results_version=F("results_version") + 1, finished=finished)
     tournament.refresh_from_db(fields=["results_version", "finished"])
+    if not to_create and not draws:
+        # nothing changed since the state was computed: it is the new version's, so the next
+        # visitor does not pay for computing it again
+        tournament_state_remember(state=state)
     return len(to_create)

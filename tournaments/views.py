@@ -2,13 +2,25 @@
 
 Pages with live content (classificação, chave, jogos) wrap it in a template
 partial that htmx polls every 30 s; a poll asks for that partial only.
+
+Rendered event pages are kept in a small per-process cache (``PageCache``),
+valid exactly as long as the derived views they were built from: an entry
+remembers the ``TournamentState`` object it was rendered from and is used only
+while ``tournament_state_get`` still hands out that same object (the state
+cache is keyed by the tournament's ``results_version``, which every write
+bumps). A poll or a revisit then costs one query and no rendering.
 """
 
 import json
+import threading
+import weakref
+from collections import OrderedDict
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
+from django.utils.safestring import SafeString
 
 from . import presenters
 from .interchange.writer import tournament_export
@@ -16,24 +28,87 @@ from .models import Tournament
 from .selectors import tournament_list as tournaments_all
 from .selectors import tournament_state_get
 
+# "Atualizado às HH:MM" is the time of the request, not of the rendering: filled in on the way out.
+NOW_MARK = "<!--zap:agora-->"
+
+
+class PageCache:
+    """Rendered pages by key, least recently used out first, bounded by count and by total size."""
+
+    def __init__(self, *, max_entries: int = 256, max_bytes: int = 48 * 1024 * 1024):
+        self.max_entries, self.max_bytes = max_entries, max_bytes
+        self._entries: OrderedDict[tuple, tuple[weakref.ref, bytes]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple, state) -> bytes | None:
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None:
+                return None
+            if entry[0]() is not state:  # rendered from derived views that are no longer the current ones
+                self._drop(key)
+                return None
+            self._entries.move_to_end(key)
+            return entry[1]
+
+    def put(self, key: tuple, state, body: bytes) -> None:
+        if len(body) > self.max_bytes // 4:
+            return
+        with self._lock:
+            if key in self._entries:
+                self._drop(key)
+            self._entries[key] = (weakref.ref(state), body)
+            self._bytes += len(body)
+            while self._entries and (len(self._entries) > self.max_entries or self._bytes > self.max_bytes):
+                self._drop(next(iter(self._entries)))
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._bytes = 0
+
+    def _drop(self, key: tuple) -> None:
+        _ref, body = self._entries.pop(key)
+        self._bytes -= len(body)
+
+
+page_cache = PageCache()
+
 
 def tournament_list(request):
     rows = presenters.tournament_list_rows(tournaments_all())
     return render(request, "tournaments/list.html", {"rows": rows})
 
 
-def _state(slug: str):
-    return tournament_state_get(tournament=get_object_or_404(Tournament, slug=slug))
+def _event_page(request, *, slug: str, template: str, tab: str, build, partial: str = "", **params):
+    """Render an event page, or only its live ``partial`` when htmx polls that element.
 
-
-def _event_page(request, *, slug: str, template: str, tab: str, build, partial: str = "", **kwargs):
-    """Render an event page, or only its live ``partial`` when htmx polls that element."""
-    state = _state(slug)
-    context = {"state": state, "tab": tab, "event": presenters.event_head(state), "page": build(state, **kwargs)}
+    ``params`` are the page's query parameters, as given (None when absent):
+    the builder validates them and says whether the page is the one they ask
+    for (``canonical``); only such pages are cached, so made-up parameters
+    cannot fill the cache.
+    """
+    tournament = get_object_or_404(Tournament, slug=slug)
+    state = tournament_state_get(tournament=tournament)
     name = template
     if partial and request.htmx and request.htmx.target == partial:
         name = f"{template}#{partial}"
-    response = render(request, name, context)
+    key = (tournament.pk, tournament.created_at, tournament.results_version, tab, name,
+           translation.get_language(), tuple(sorted(params.items())))
+    body = page_cache.get(key, state)
+    if body is None:
+        page = build(state, **params)
+        context = {"state": state, "tab": tab, "event": presenters.event_head(state), "page": page,
+                   "updated_at": SafeString(NOW_MARK)}
+        body = render(request, name, context).content
+        if not isinstance(page, dict) or page.get("canonical", True):
+            page_cache.put(key, state, body)
+    now = timezone.localtime().strftime("%H:%M").encode()
+    response = HttpResponse(body.replace(NOW_MARK.encode(), now))
     patch_vary_headers(response, ["HX-Request", "HX-Target"])
     return response
 
@@ -45,17 +120,18 @@ def tournament_detail(request, slug: str):
 
 def tournament_standings(request, slug: str):
     return _event_page(request, slug=slug, template="tournaments/standings.html", tab="standings",
-                       build=presenters.standings_present, partial="tabelas")
+                       build=presenters.standings_present, partial="tabelas", pagina=request.GET.get("pagina"))
 
 
 def tournament_bracket(request, slug: str):
     return _event_page(request, slug=slug, template="tournaments/bracket.html", tab="bracket",
-                       build=presenters.bracket_present, partial="chave")
+                       build=presenters.bracket_present, partial="chave", secao=request.GET.get("secao"))
 
 
 def tournament_jogos(request, slug: str):
     return _event_page(request, slug=slug, template="tournaments/jogos.html", tab="jogos",
-                       build=presenters.jogos_present, partial="jogos-lista", dupla=request.GET.get("dupla") or None)
+                       build=presenters.jogos_present, partial="jogos-lista",
+                       dupla=request.GET.get("dupla") or None, rodada=request.GET.get("rodada"))
 
 
 def tournament_export_json(request, slug: str):
