@@ -365,17 +365,17 @@ def classification_compute(*, views: Sequence, duplas: Mapping[str, DuplaInfo], 
 
 
 def _split_by(items: Sequence[str], key) -> list[list[str]]:
+    """Blocks of equal ``key``, best first; inside a block, keys in alphabetical order."""
+    keyed = sorted(((key(d), d) for d in sorted(items)), key=lambda kd: kd[0], reverse=True)  # stable
     blocks: list[list[str]] = []
-    for d in sorted(items, key=lambda x: (key(x), _neg(x)), reverse=True):
-        if blocks and key(blocks[-1][0]) == key(d):
+    last = None
+    for k, d in keyed:
+        if blocks and k == last:
             blocks[-1].append(d)
         else:
             blocks.append([d])
+        last = k
     return blocks
-
-
-def _neg(text: str) -> tuple:
-    return tuple(-ord(c) for c in text)  # reverse=True sort, keys ascending on ties
 
 
 # --- player ranking (DOMAIN.md §7) ------------------------------------------------

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from tournaments.models import Dupla, Jogo, Tournament
 from tournaments.selectors import tournament_state_cache_clear, tournament_state_get
+from tournaments.services import tournament_refresh
 
 pytestmark = pytest.mark.django_db
 
@@ -345,6 +346,7 @@ def test_edge_case_texts(client, load_file):
 def test_a_stored_status_without_scores_still_reads(client, demo):
     """A jogo marked in progress before any mão is entered shows as 'em andamento'."""
     Jogo.objects.filter(tournament=demo, status=Jogo.SCHEDULED).update(status=Jogo.IN_PROGRESS)
+    tournament_refresh(tournament=demo)  # every write is followed by a refresh (services do it)
     html = client.get(_url("jogos", demo.slug)).content.decode()
     assert "a jogar" not in html.split('id="jogos-lista"')[1]
 
@@ -494,7 +496,7 @@ def test_a_big_event_shows_one_round_of_jogos_at_a_time(client, big):
     assert 'href="?rodada=2" rel="next"' in html and 'rel="prev"' not in html
     assert "80 jogos" in html
     # a dupla's jogos: all of them, every round, no round navigation
-    key = sorted(state.dupla_models)[0]
+    key = sorted(state.duplas)[0]
     rows = [j for j in state.jogo_rows if state.dupla_key_by_id()[j["dupla_a_id"]] == key
             or state.dupla_key_by_id()[j["dupla_b_id"]] == key]
     html = client.get(_url("jogos", big.slug), {"dupla": key}).content.decode()
@@ -565,7 +567,7 @@ def test_a_big_bracket_shows_the_round_of_32_on_and_the_rest_by_section(client, 
     assert "<h4>1ª rodada</h4>" in html and "<h4>2ª rodada</h4>" in html and "<h4>16-avos de final</h4>" in html
     assert html.count('<article class="bj ') == 2 + 1 + 1  # its two rounds, then the jogo it leads to
     feeder = bracket.rounds[1][2]  # round 2, position 3: the last jogo of section 3
-    names = tournament_state_get(tournament=big).dupla_models
+    names = tournament_state_get(tournament=big).duplas
     if feeder.winner:
         assert f"Classificada: <strong>{names[feeder.winner].display_name}</strong>" in html
     assert "Campeã" not in html and "Classificação final" not in html
@@ -590,7 +592,6 @@ def test_a_page_is_rendered_once_per_version(client, big, monkeypatch):
     import re
 
     from tournaments import presenters
-    from tournaments.services import tournament_refresh
     from tournaments.views import NOW_MARK, page_cache
 
     url = _url("jogos", big.slug) + "?rodada=1"

@@ -207,7 +207,7 @@ def dupla_refs(state) -> dict[str, dict]:
     """Public face of every dupla: name, players' names, seed, disqualified, the link to its jogos."""
     players = _labels()["players"]
     refs = {}
-    for key, d in state.dupla_models.items():
+    for key, d in state.duplas.items():
         p1, p2 = d.player1.name, d.player2.name
         refs[key] = {
             "key": key,
@@ -224,7 +224,7 @@ def dupla_refs(state) -> dict[str, dict]:
 
 def _player_names(state) -> dict[str, str]:
     out = {}
-    for d in state.dupla_models.values():
+    for d in state.duplas.values():
         out[d.player1.key] = d.player1.name
         out[d.player2.key] = d.player2.name
     return out

@@ -28,13 +28,39 @@ def tournament_settings(*, tournament: Tournament) -> RuleSettings:
     return settings
 
 
+@dataclass(frozen=True)
+class PlayerRef:
+    """What the pages and the file say of a player (public fields only)."""
+
+    id: int
+    key: str
+    name: str
+
+
+@dataclass(frozen=True)
+class DuplaRef:
+    """What the pages and the file say of a dupla (public fields only: no PIN)."""
+
+    id: int
+    key: str
+    name: str
+    seed: int | None
+    disqualified: bool
+    player1: PlayerRef
+    player2: PlayerRef
+
+    @property
+    def display_name(self) -> str:
+        return self.name or f"{self.player1.name} / {self.player2.name}"
+
+
 @dataclass
 class TournamentState:
     """Everything a page or the export needs, with the derived views computed once."""
 
     tournament: Tournament
     settings: RuleSettings
-    dupla_models: dict[str, Dupla]
+    duplas: dict[str, DuplaRef]  # in the tournament's order
     stage_models: dict[str, Stage]
     group_names: dict[tuple[str, str], int]  # (stage, group) -> group id
     jogo_rows: list[dict]
@@ -47,11 +73,11 @@ class TournamentState:
     view: TournamentView
     stage_specs: list[StageSpec] = field(default_factory=list)
 
-    def dupla(self, key: str | None) -> Dupla | None:
-        return self.dupla_models.get(key) if key else None
+    def dupla(self, key: str | None) -> DuplaRef | None:
+        return self.duplas.get(key) if key else None
 
     def dupla_key_by_id(self) -> dict[int, str]:
-        return {d.id: k for k, d in self.dupla_models.items()}
+        return {d.id: k for k, d in self.duplas.items()}
 
 
 _STATE_CACHE: OrderedDict[tuple, TournamentState] = OrderedDict()
@@ -94,7 +120,14 @@ def tournament_state_cache_clear() -> None:
 def tournament_state_load(*, tournament: Tournament) -> TournamentState:
     """Load a tournament (7 queries at most, whatever its size) and derive every view."""
     settings = tournament_settings(tournament=tournament)
-    duplas = list(Dupla.objects.filter(tournament=tournament).select_related("player1", "player2").order_by("order", "id"))
+    duplas = [
+        DuplaRef(id=row["id"], key=row["key"], name=row["name"], seed=row["seed"], disqualified=row["disqualified"],
+                 player1=PlayerRef(row["player1_id"], row["player1__key"], row["player1__name"]),
+                 player2=PlayerRef(row["player2_id"], row["player2__key"], row["player2__name"]))
+        for row in Dupla.objects.filter(tournament=tournament).order_by("order", "id").values(
+            "id", "key", "name", "seed", "disqualified", "player1_id", "player1__key", "player1__name",
+            "player2_id", "player2__key", "player2__name")
+    ]
     by_id = {d.id: d for d in duplas}
     stages = list(Stage.objects.filter(tournament=tournament).order_by("order"))
     stage_by_id = {s.id: s for s in stages}
@@ -170,7 +203,7 @@ def tournament_state_load(*, tournament: Tournament) -> TournamentState:
                        disqualified=d.disqualified) for d in duplas]
     view = tournament_compute(settings=settings, duplas=infos, stages=specs, jogos=records)
     return TournamentState(
-        tournament=tournament, settings=settings, dupla_models={d.key: d for d in duplas},
+        tournament=tournament, settings=settings, duplas={d.key: d for d in duplas},
         stage_models={s.key: s for s in stages}, group_names=group_ids, jogo_rows=jogo_rows, entries=entries,
         results=results, maos=maos_by_partida, partidas=partidas_by_jogo, recorded_orders=recorded,
         sorteio_draws=[d for d in draw_rows if d["kind"] == Draw.TIEBREAK], view=view, stage_specs=specs,

@@ -214,8 +214,8 @@ def tournament_refresh(*, tournament: Tournament) -> int:
             if slot.bye or None in slot.duplas or key in existing:
                 continue
             to_create.append(Jogo(
-                tournament=tournament, stage=stage, dupla_a=state.dupla_models[slot.duplas[0]],
-                dupla_b=state.dupla_models[slot.duplas[1]], round=slot.round, position=slot.position,
+                tournament=tournament, stage=stage, dupla_a_id=state.duplas[slot.duplas[0]].id,
+                dupla_b_id=state.duplas[slot.duplas[1]].id, round=slot.round, position=slot.position,
                 third_place=slot.third_place, mesa=2 if slot.third_place else slot.position, best_of=slot.best_of,
             ))
     with transaction.atomic():
@@ -224,8 +224,9 @@ def tournament_refresh(*, tournament: Tournament) -> int:
         finished = state.view.finished if not to_create else False
         Tournament.objects.filter(pk=tournament.pk).update(results_version=F("results_version") + 1, finished=finished)
     tournament.refresh_from_db(fields=["results_version", "finished"])
+    # the writer pays for the new version's views, not the next visitor
     if not to_create and not draws:
-        # nothing changed since the state was computed: it is the new version's, so the next
-        # visitor does not pay for computing it again
-        tournament_state_remember(state=state)
+        tournament_state_remember(state=state)  # nothing changed since it was computed
+    else:
+        tournament_state_get(tournament=tournament)
     return len(to_create)

@@ -6,7 +6,7 @@ from typing import Any
 from scoring.rules import settings_as_dict
 from scoring.tournament import GroupStageView, KnockoutStageView
 
-from ..models import Partida, Player, Registration
+from ..models import Dupla, Partida, Player, Registration
 from ..selectors import TournamentState, tournament_state_get
 from .reader import FORMAT, VERSION
 
@@ -64,8 +64,9 @@ def tournament_file_build(*, state: TournamentState, players: list[Player], regi
         keys = [p.key for p in r.players()]
         out_regs.append({"players": keys})
         waiting.extend(keys)
+    pins = dict(Dupla.objects.filter(tournament=t).values_list("key", "pin")) if include_private else {}
     out_duplas = []
-    for key, d in state.dupla_models.items():
+    for key, d in state.duplas.items():
         row = {"key": key, "players": [d.player1.key, d.player2.key]}
         if d.name:
             row["name"] = d.name
@@ -74,7 +75,7 @@ def tournament_file_build(*, state: TournamentState, players: list[Player], regi
         if d.disqualified:
             row["disqualified"] = True
         if include_private:
-            row["pin"] = d.pin
+            row["pin"] = pins[key]
         out_duplas.append(row)
 
     out_stages = []
