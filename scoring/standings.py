@@ -2,7 +2,6 @@
 
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
-from fractions import Fraction
 from typing import Callable, Iterable, Mapping, Sequence
 
 from .jogo import WALKOVER_BOTH, JogoResult, class_points
@@ -48,13 +47,6 @@ class DuplaStats:
         return self.points_for - self.points_against
 
     @property
-    def average_fraction(self) -> Fraction | None:
-        """for ÷ against; None for 0 ÷ 0, and ``against == 0 < for`` is handled by ``average_key``."""
-        if self.points_against == 0:
-            return None
-        return Fraction(self.points_for, self.points_against)
-
-    @property
     def average(self) -> float | None:
         """The average as shown: rounded to 3 places, inf when against = 0 < for, None for 0 ÷ 0."""
         return average_value(self.points_for, self.points_against)
@@ -75,7 +67,9 @@ def average_key(points_for: int, points_against: int) -> tuple:
     """Sort key, higher is better: for>0 over 0 beats every finite average; 0 ÷ 0 ranks last."""
     if points_against == 0:
         return (2, 0) if points_for > 0 else (0, 0)
-    return (1, Fraction(points_for, points_against))
+    # A float quotient is exact enough: two different fractions of integers below 2**26 differ by more
+    # than 2**-52, and equal fractions always give the same correctly rounded float.
+    return (1, points_for / points_against)
 
 
 @dataclass(frozen=True)

@@ -414,3 +414,15 @@ def test_cross_group_equal_sizes_do_not_use_average():
     assert [r.dupla for r in rows] == ["b", "a"] and rows[0].decided_by == SALDO
     rows, _ = cross_group_order(candidates=[(a, 4), (b, 5)])
     assert [r.dupla for r in rows] == ["a", "b"] and rows[0].decided_by == AVERAGE
+
+
+@given(st.integers(0, 5000), st.integers(1, 5000), st.integers(0, 5000), st.integers(1, 5000))
+def test_average_key_orders_exactly_like_the_fractions(a, b, c, d):
+    from fractions import Fraction
+
+    from scoring.standings import average_key
+
+    exact = Fraction(a, b), Fraction(c, d)
+    keys = average_key(a, b), average_key(c, d)
+    assert (keys[0] == keys[1]) == (exact[0] == exact[1])
+    assert (keys[0] < keys[1]) == (exact[0] < exact[1])
