@@ -1,7 +1,15 @@
 import json
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# No per-example deadline: a loaded 2-core machine must not turn a slow example into a failure.
+# Under CI the examples are derandomized, so a run is reproducible; locally each run explores anew.
+hypothesis_settings.register_profile("dev", deadline=None)
+hypothesis_settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
+hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 DEMO_DIR = Path(__file__).resolve().parent.parent / "demo"
 
