@@ -1,4 +1,4 @@
-"""Writes. Every function here runs in one transaction: all or nothing."""
+"""Writes. Each write runs in one transaction (all or nothing) and ends with ``tournament_refresh``."""
 
 from typing import Any
 
@@ -9,7 +9,7 @@ from django.utils.text import slugify
 from scoring import draws as draw_rules
 from scoring.errors import RuleViolation
 from scoring.jogo import WALKOVER_BOTH, JogoEntry
-from scoring.tournament import GROUPS
+from scoring.tournament import GROUPS, group_best_of, knockout_best_of
 
 from .interchange.reader import JogoPlan, TournamentPlan, plan_read
 from .models import Draw, Dupla, Group, GroupEntry, Jogo, Mao, Partida, Player, Registration, Stage, Tournament
@@ -147,7 +147,7 @@ def _jogos_write(tournament, jogos: list[JogoPlan], stage, group, dupla, plan: T
         best_of = entry.best_of if entry is not None else _best_of_for(plan, j)
         mesa = j.mesa
         if mesa is None and j.group is None:
-            mesa = 2 if j.third_place else j.position
+            mesa = knockout_mesa(position=j.position, third_place=j.third_place)
         rows.append(Jogo(
             tournament=tournament, stage=stage[j.stage], group=group.get((j.stage, j.group)) if j.group else None,
             dupla_a=dupla[j.duplas[0]], dupla_b=dupla[j.duplas[1]], round=j.round, mesa=mesa, position=j.position,
@@ -178,8 +178,12 @@ def _jogos_write(tournament, jogos: list[JogoPlan], stage, group, dupla, plan: T
     ], batch_size=2000)
 
 
+def knockout_mesa(*, position: int, third_place: bool) -> int:
+    """Default mesa of a knockout jogo: its position in the round; the third-place jogo beside the final."""
+    return 2 if third_place else position
+
+
 def _best_of_for(plan: TournamentPlan, j: JogoPlan) -> int:
-    from scoring.tournament import group_best_of, knockout_best_of
     spec = next(s for s in plan.stages if s.key == j.stage)
     if spec.kind == GROUPS:
         return group_best_of(stage=spec, settings=plan.settings)
@@ -216,7 +220,8 @@ def tournament_refresh(*, tournament: Tournament) -> int:
             to_create.append(Jogo(
                 tournament=tournament, stage=stage, dupla_a_id=state.duplas[slot.duplas[0]].id,
                 dupla_b_id=state.duplas[slot.duplas[1]].id, round=slot.round, position=slot.position,
-                third_place=slot.third_place, mesa=2 if slot.third_place else slot.position, best_of=slot.best_of,
+                third_place=slot.third_place, mesa=knockout_mesa(position=slot.position, third_place=slot.third_place),
+                best_of=slot.best_of,
             ))
     with transaction.atomic():
         Draw.objects.bulk_create(draws)
