@@ -137,7 +137,6 @@ def groups_stage_compute(*, stage: StageSpec, jogos: Sequence[JogoRecord], setti
     qualifiers: list[tuple[str, str]] = []
     if stage.best_others:
         candidates: list[tuple[DuplaStats, int]] = []
-        group_of: dict[str, str] = {}
         # candidates: the places right after the direct qualifiers, tier by tier, as many tiers as needed
         tier = stage.per_group + 1
         while len(candidates) < stage.best_others and any(len(t.rows) >= tier for t in tables):
@@ -145,7 +144,6 @@ def groups_stage_compute(*, stage: StageSpec, jogos: Sequence[JogoRecord], setti
                 if len(t.rows) >= tier:
                     row = t.rows[tier - 1]
                     candidates.append((row.stats, len(t.duplas)))
-                    group_of[row.dupla] = t.key
             tier += 1
         rows, used_here = cross_group_order(candidates=candidates, draws=draws_by_group.get(None, ()))
         used.update((None, u) for u in used_here)
