@@ -32,7 +32,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
 from scoring.jogo import WALKOVER_BOTH
 from scoring.rules import PRESET_LABELS
@@ -51,9 +51,11 @@ BRACKET_CLASSIFICATION_ROWS = 32  # a sectioned bracket lists the final classifi
 
 # --- labels, translated once per language -------------------------------------------------
 
-WEEKDAYS = ("segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira", "sábado", "domingo")
+WEEKDAYS = (gettext_noop("segunda-feira"), gettext_noop("terça-feira"), gettext_noop("quarta-feira"),
+            gettext_noop("quinta-feira"), gettext_noop("sexta-feira"), gettext_noop("sábado"), gettext_noop("domingo"))
 MEDAL_EMOJI = {"gold": "🥇", "silver": "🥈", "bronze": "🥉"}
-STATUS_LABELS = {"finished": "encerrado", "live": "em andamento", "upcoming": "a começar"}
+STATUS_LABELS = {"finished": gettext_noop("encerrado"), "live": gettext_noop("em andamento"),
+                 "upcoming": gettext_noop("a começar")}
 
 
 @functools.lru_cache(maxsize=8)
@@ -77,8 +79,8 @@ def _labels_for(language: str | None) -> dict[str, Any]:
         "status": {code: _status(code, label) for code, label in STATUS_LABELS.items()},
         "to_play": _status("upcoming", "a jogar"),
         "wo": _status("wo", "WO"),
-        "wo_both": _status("wo", "WO duplo"),
-        "bye": _status("bye", "bye"),
+        "wo_both": _status("wo", gettext_noop("WO duplo")),
+        "bye": _status("bye", gettext_noop("bye")),
         "pending": _status("pending", "aguardando"),
         "group": _("Grupo %(key)s"),
         "round": _("Rodada %(n)s"),
