@@ -1,6 +1,7 @@
 """A jogo: best-of-N partidas, walkovers, perda do jogo, classification points (DOMAIN.md §3-§4)."""
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from .errors import RuleError
 from .partida import TARGET, Mao, PartidaScore, final_score_error, partida_from_maos, perda_da_partida_score
@@ -48,7 +49,7 @@ class JogoResult:
     def started(self) -> bool:
         return self.finished or bool(self.partidas)
 
-    @property
+    @cached_property  # a frozen dataclass: computed once, read by every standings pass
     def points_for(self) -> tuple[int, int]:
         """Pontos-partida for each dupla (walkovers give none)."""
         return (sum(p.score[0] for p in self.partidas), sum(p.score[1] for p in self.partidas))

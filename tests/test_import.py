@@ -347,3 +347,20 @@ def test_stage_names_are_kept():
     t = tournament_import(data=data)
     assert [s["name"] for s in tournament_export(tournament=t)["stages"]] == ["Fase classificatória", "Fase eliminatória"]
     assert t.stages.get(key="mata").name == "Fase eliminatória"
+
+
+def test_building_a_state_leaves_the_garbage_collector_as_it_was():
+    import gc
+
+    from tournaments.selectors import tournament_state_load
+
+    t = tournament_import(data=base_file())
+    assert gc.isenabled()
+    tournament_state_load(tournament=t)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        tournament_state_load(tournament=t)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

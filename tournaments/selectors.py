@@ -1,7 +1,9 @@
 """Reads. A tournament is loaded in a fixed, small number of queries and handed to ``scoring``."""
 
+import gc
 import threading
 from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from django.db.models import QuerySet
@@ -117,8 +119,42 @@ def tournament_state_cache_clear() -> None:
         _STATE_CACHE.clear()
 
 
+_gc_pauses = 0  # builds under way
+_gc_was_enabled = False
+_GC_LOCK = threading.Lock()
+
+
+@contextmanager
+def _cyclic_gc_paused():
+    """Pause Python's cyclic garbage collector while a state is built.
+
+    Building a large tournament's state allocates hundreds of thousands of
+    objects and no reference cycles, so the collector would only re-scan live
+    objects (about 40 % of the time at 1,024 duplas). Reference counting still
+    frees everything; the collector resumes, as it was, when the last build ends.
+    """
+    global _gc_pauses, _gc_was_enabled
+    with _GC_LOCK:
+        if _gc_pauses == 0:
+            _gc_was_enabled = gc.isenabled()
+            gc.disable()
+        _gc_pauses += 1
+    try:
+        yield
+    finally:
+        with _GC_LOCK:
+            _gc_pauses -= 1
+            if _gc_pauses == 0 and _gc_was_enabled:
+                gc.enable()
+
+
 def tournament_state_load(*, tournament: Tournament) -> TournamentState:
     """Load a tournament (7 queries at most, whatever its size) and derive every view."""
+    with _cyclic_gc_paused():
+        return _state_build(tournament)
+
+
+def _state_build(tournament: Tournament) -> TournamentState:
     settings = tournament_settings(tournament=tournament)
     duplas = [
         DuplaRef(id=row["id"], key=row["key"], name=row["name"], seed=row["seed"], disqualified=row["disqualified"],
