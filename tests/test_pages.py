@@ -625,3 +625,22 @@ def test_a_poll_and_the_whole_page_are_kept_apart(client, big):
     assert "<html" in whole and "<html" not in partial
     assert client.get(url).content.decode() == whole
     assert "<html" in client.get(url, headers={"HX-Request": "true", "HX-Target": "f-dupla"}).content.decode()
+
+
+def test_a_disqualified_dupla_is_marked_in_both_classification_lists(client, load_file):
+    from tests.test_import import base_file
+
+    data = base_file(preset="aabb", slug="com-desclassificada")
+    data["duplas"][3]["disqualified"] = True
+    data["stages"] = [{"key": "mata", "kind": "knockout", "best_of": 3, "entrants": ["d1", "d2", "d3", "d4"],
+                       "draw": {"method": "fixed", "order": ["d1", "d4", "d2", "d3"]}}]
+    data["jogos"] = [
+        {"stage": "mata", "duplas": ["d1", "d4"], "partidas": [[12, 5], [12, 6]]},
+        {"stage": "mata", "duplas": ["d2", "d3"], "partidas": [[12, 5], [12, 11]]},
+        {"stage": "mata", "duplas": ["d4", "d3"], "walkover": "d4"},
+        {"stage": "mata", "duplas": ["d1", "d2"], "partidas": [[12, 5], [12, 9]]},
+    ]
+    t = load_file(data)
+    for page in ("standings", "bracket"):
+        html = client.get(_url(page, t.slug)).content.decode()
+        assert "desclassificada" in html, page
