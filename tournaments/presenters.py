@@ -34,6 +34,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
+from scoring.bracket_draw import bracket_size
 from scoring.jogo import WALKOVER_BOTH
 from scoring.rules import PRESET_LABELS
 from scoring.standings import CRITERION_LABELS
@@ -322,7 +323,7 @@ def _round_plan(state, index: int) -> list[dict]:
     n = _knockout_size_guess(state, index)
     if not n or n < 2:
         return []
-    total = (n - 1).bit_length()
+    total = bracket_size(n).bit_length() - 1
     return [{"name": round_name(round_number=r, total_rounds=total),
              "best_of": knockout_best_of(stage=view.stage, round_number=r, settings=state.settings)}
             for r in range(1, total + 1)]
@@ -346,7 +347,8 @@ def rules_present(state) -> dict:
         else:
             rounds = _round_plan(state, i)
             stages.append({"title": title, "kind": "knockout", "groups": 0, "qualify": "",
-                           "best_of": "" if rounds else best_of_label(view.stage.best_of or s.best_of_first_knockout),
+                           "best_of": "" if rounds else best_of_label(
+                               knockout_best_of(stage=view.stage, round_number=1, settings=s)),
                            "rounds": [{"name": r["name"], "best_of": best_of_label(r["best_of"])} for r in rounds]})
     onze = (_("a outra dupla ganha 3 pontos") if s.mao_de_onze_tie == "opponent" else _("ninguém pontua"))
     ferro = ngettext("%(n)s ponto", "%(n)s pontos", s.mao_de_ferro_value) % {"n": s.mao_de_ferro_value}
