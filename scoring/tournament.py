@@ -30,6 +30,7 @@ class DuplaInfo:
     name: str = ""
     seed: int | None = None
     disqualified: bool = False
+    disqualified_reason: str = ""
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,7 @@ class DuplaRef:
     name: str
     seed: int | None
     disqualified: bool
+    disqualified_reason: str
     player1: PlayerRef
     player2: PlayerRef
 
@@ -158,10 +159,11 @@ def _state_build(tournament: Tournament) -> TournamentState:
     settings = tournament_settings(tournament=tournament)
     duplas = [
         DuplaRef(id=row["id"], key=row["key"], name=row["name"], seed=row["seed"], disqualified=row["disqualified"],
+                 disqualified_reason=row["disqualified_reason"],
                  player1=PlayerRef(row["player1_id"], row["player1__key"], row["player1__name"]),
                  player2=PlayerRef(row["player2_id"], row["player2__key"], row["player2__name"]))
         for row in Dupla.objects.filter(tournament=tournament).order_by("order", "id").values(
-            "id", "key", "name", "seed", "disqualified", "player1_id", "player1__key", "player1__name",
+            "id", "key", "name", "seed", "disqualified", "disqualified_reason", "player1_id", "player1__key", "player1__name",
             "player2_id", "player2__key", "player2__name")
     ]
     by_id = {d.id: d for d in duplas}
@@ -236,7 +238,7 @@ def _state_build(tournament: Tournament) -> TournamentState:
                 round=j["round"] if j["group_id"] is None else None,
                 position=j["position"], third_place=j["third_place"]))
     infos = [DuplaInfo(key=d.key, players=(d.player1.key, d.player2.key), name=d.name, seed=d.seed,
-                       disqualified=d.disqualified) for d in duplas]
+                       disqualified=d.disqualified, disqualified_reason=d.disqualified_reason) for d in duplas]
     view = tournament_compute(settings=settings, duplas=infos, stages=specs, jogos=records)
     return TournamentState(
         tournament=tournament, settings=settings, duplas={d.key: d for d in duplas},

@@ -60,7 +60,8 @@ def _plan_write(plan: TournamentPlan, performed_by) -> Tournament:
     ])
     duplas = Dupla.objects.bulk_create([
         Dupla(tournament=tournament, key=d.key, name=d.name, player1=player[d.players[0]],
-              player2=player[d.players[1]], seed=d.seed, disqualified=d.disqualified, order=i)
+              player2=player[d.players[1]], seed=d.seed, disqualified=d.disqualified,
+              disqualified_reason=d.disqualified_reason, order=i)
         for i, d in enumerate(plan.duplas)
     ])
     dupla = {d.key: d for d in duplas}

@@ -247,9 +247,12 @@ def _read_people(data: dict, plan: TournamentPlan, errors: _Errors) -> None:
         if not isinstance(disq, bool):
             errors.add(f"{place}.disqualified", "deve ser true ou false")
             disq = False
+        reason = _text(d, "disqualified_reason", place, errors, max_len=300)
+        if reason and not disq:
+            errors.add(f"{place}.disqualified_reason", "só uma dupla desclassificada tem motivo de desclassificação")
         if ok:
             explicit.append(DuplaInfo(key=key, players=tuple(members), name=_text(d, "name", place, errors),
-                                      seed=seed, disqualified=disq))
+                                      seed=seed, disqualified=disq, disqualified_reason=reason if disq else ""))
     seeds = [d.seed for d in explicit if d.seed is not None]
     if len(seeds) != len(set(seeds)):
         errors.add("duplas", "duas duplas com o mesmo número de cabeça de chave")

@@ -74,6 +74,8 @@ def tournament_file_build(*, state: TournamentState, players: list[Player], regi
             row["seed"] = d.seed
         if d.disqualified:
             row["disqualified"] = True
+            if d.disqualified_reason:
+                row["disqualified_reason"] = d.disqualified_reason
         if include_private:
             row["pin"] = pins[key]
         out_duplas.append(row)
