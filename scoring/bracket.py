@@ -147,17 +147,3 @@ def eliminated_round(bracket: Bracket) -> dict[str, int]:
     if final.decided and final.winner is not None:
         reached[final.winner] = len(bracket.rounds) + 1
     return reached
-
-
-def eliminated_by_absence(bracket: Bracket) -> set[str]:
-    """Duplas whose run ended in a jogo they did not show up for (walkover against them, or both absent)."""
-    out: set[str] = set()
-    for jogo in bracket.jogos():
-        result = jogo.result
-        if jogo.bye or result is None or not result.finished or result.walkover is None:
-            continue
-        for side, dupla in enumerate(jogo.duplas):
-            if dupla is not None and (result.walkover == "both" or result.walkover == side) \
-                    and jogo.winner != dupla:
-                out.add(dupla)
-    return out

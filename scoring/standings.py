@@ -78,8 +78,9 @@ class StandingRow:
     dupla: str
     stats: DuplaStats
     decided_by: str | None  # criterion separating this row from the one below it
-    tied: bool  # still tied after saldo, awaiting the sorteio
+    tied: bool  # still tied after head-to-head and saldo, awaiting the sorteio
     qualified: bool = False
+    decided_after: str | None = None  # set when decided_by came from a restart after this criterion
 
     def __getattr__(self, name):  # rows read like their stats: row.points, row.saldo…
         if name == "stats":
@@ -117,9 +118,10 @@ def stats_collect(*, duplas: Iterable[str], jogos: Iterable[GroupJogo], points: 
 
 # --- ordering machinery -------------------------------------------------------------
 # A step takes a block of tied duplas and returns (parts best first, criterion name,
-# next step for parts still tied), or None when it cannot separate the block.
+# next step for parts still tied); one part means it could not separate the block.
 
 Segment = list[str]
+Boundary = tuple[str, str | None]  # (criterion that decided, criterion that split the enclosing block before)
 
 
 @dataclass
@@ -146,13 +148,20 @@ def _split(block: Sequence[str], key: Callable[[str], object]) -> list[Segment]:
 
 
 class _Resolver:
+    """Applies the steps to a block, recursively, and records between which segments each criterion decided.
+
+    A boundary is (criterion, after): ``after`` is the criterion that split the
+    enclosing block just before (None at the top, or when that was the points),
+    so a page can tell "confronto direto após saldo" from a plain "confronto direto".
+    """
+
     def __init__(self, steps: dict[str, Callable], draws: Sequence[Sequence[str]]):
         self.steps = steps
         # a sorteio is the order of one tied block: each dupla of the block exactly once
         self.draws = {frozenset(order): list(order) for order in draws if len(set(order)) == len(order)}
         self.used: list[frozenset[str]] = []
 
-    def resolve(self, block: Segment, step: str) -> tuple[list[Segment], list[str]]:
+    def resolve(self, block: Segment, step: str, after: str | None = None) -> tuple[list[Segment], list[Boundary]]:
         if len(block) == 1:
             return [block], []
         if step == DRAW:
@@ -160,29 +169,44 @@ class _Resolver:
             if order is None:
                 return [sorted(block)], []
             self.used.append(frozenset(block))
-            return [[d] for d in order], [DRAW] * (len(order) - 1)
+            return [[d] for d in order], [(DRAW, after)] * (len(order) - 1)
         parts, criterion, next_step = self.steps[step](block)
         if len(parts) == 1:
-            return self.resolve(block, next_step)
+            return self.resolve(block, next_step, after)
         segments: list[Segment] = []
-        boundaries: list[str] = []
+        boundaries: list[Boundary] = []
+        inner_after = None if criterion == POINTS else criterion
         for i, part in enumerate(parts):
             if i:
-                boundaries.append(criterion)
-            sub_segments, sub_boundaries = self.resolve(part, next_step)
+                boundaries.append((criterion, after))
+            sub_segments, sub_boundaries = self.resolve(part, next_step, inner_after)
             segments.extend(sub_segments)
             boundaries.extend(sub_boundaries)
         return segments, boundaries
 
 
-def _rows(ordering_segments: list[Segment], boundaries: list[str], stats: Mapping[str, DuplaStats]) -> list[StandingRow]:
+# Where each criterion stands in the group order (FENACEF Art.6 §1); a criterion decided "after" one at or
+# below it in this order is a restart (head-to-head again after saldo, or after a mini-table).
+_GROUP_ORDER = {PARTIDAS_WON: 1, HEAD_TO_HEAD: 2, SALDO: 3, DRAW: 4}
+
+
+def restarted_after(criterion: str | None, after: str | None) -> str | None:
+    """``after`` when the decision came from restarting the chain after it, else None."""
+    if criterion is None or after is None or criterion not in _GROUP_ORDER or after not in _GROUP_ORDER:
+        return None
+    return after if _GROUP_ORDER[after] >= _GROUP_ORDER[criterion] else None
+
+
+def _rows(ordering_segments: list[Segment], boundaries: list[Boundary],
+          stats: Mapping[str, DuplaStats]) -> list[StandingRow]:
     rows: list[StandingRow] = []
     position = 1
     for i, seg in enumerate(ordering_segments):
         for j, d in enumerate(seg):
             last_of_seg = j == len(seg) - 1
-            decided = boundaries[i] if last_of_seg and i < len(boundaries) else None
-            rows.append(StandingRow(rank=position, dupla=d, stats=stats[d], decided_by=decided, tied=len(seg) > 1))
+            decided, after = boundaries[i] if last_of_seg and i < len(boundaries) else (None, None)
+            rows.append(StandingRow(rank=position, dupla=d, stats=stats[d], decided_by=decided,
+                                    decided_after=restarted_after(decided, after), tied=len(seg) > 1))
         position += len(seg)
     return rows
 
@@ -224,7 +248,10 @@ def group_standings(*, duplas: Sequence[str], jogos: Sequence[GroupJogo], points
         return parts, HEAD_TO_HEAD, (HEAD_TO_HEAD if len(parts) > 1 else SALDO)
 
     def by_saldo(block):
-        return _split(block, lambda d: stats[d].saldo), SALDO, DRAW
+        # like the mini-table: a still-tied, smaller subset starts again at head-to-head; an unchanged block
+        # (neither head-to-head nor saldo can shrink it) goes to the sorteio
+        parts = _split(block, lambda d: stats[d].saldo)
+        return parts, SALDO, (HEAD_TO_HEAD if len(parts) > 1 else DRAW)
 
     resolver = _Resolver({POINTS: by_points, PARTIDAS_WON: by_partidas, HEAD_TO_HEAD: by_head_to_head,
                           SALDO: by_saldo}, draws)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
 
 from . import bracket_draw
-from .bracket import Bracket, bracket_build, eliminated_by_absence, eliminated_round
+from .bracket import Bracket, bracket_build, eliminated_round
 from .errors import RuleError
 from .jogo import WALKOVER_BOTH, JogoResult
 from .ranking import player_level, player_score
@@ -304,9 +304,9 @@ def classification_compute(*, views: Sequence, duplas: Mapping[str, DuplaInfo], 
                            settings: RuleSettings) -> list[ClassificationRow]:
     """Knockout duplas by how far they got (ties by average), then group-eliminated duplas by average.
 
-    A disqualified dupla keeps its results but takes no place or medal. In the
-    same round, duplas knocked out by their own absence (walkover) come after
-    those who played, and take no medal.
+    A disqualified dupla keeps its results but takes no place or medal. A dupla
+    knocked out by its own absence (walkover) is not disqualified: it keeps the
+    place it reached and that place's medal (DOMAIN.md §5.4).
     """
     def avg(d: str) -> tuple:
         s = stats.get(d)
@@ -315,17 +315,11 @@ def classification_compute(*, views: Sequence, duplas: Mapping[str, DuplaInfo], 
     knockout = next((v for v in reversed(views) if isinstance(v, KnockoutStageView) and v.bracket), None)
     ordered_blocks: list[list[str]] = []
     seen: set[str] = set()
-    absent: set[str] = set()
     if knockout is not None:
         bracket = knockout.bracket
         reached = eliminated_round(bracket)  # champion: total + 1; runner-up: total; semi-final losers: total - 1…
-        absent = eliminated_by_absence(bracket)
         total = len(bracket.rounds)
         third = bracket.third_place
-
-        def played_then_avg(d: str) -> tuple:  # in a round, those who played rank above those who did not show up
-            return (d not in absent, avg(d))
-
         for level in range(total + 1, 0, -1):
             duplas_here = sorted(d for d, r in reached.items() if r == level and d not in seen)
             if not duplas_here:
@@ -333,15 +327,14 @@ def classification_compute(*, views: Sequence, duplas: Mapping[str, DuplaInfo], 
             seen.update(duplas_here)
             if level == total - 1 and len(duplas_here) > 1:  # the semi-final losers: the third-place rule
                 if settings.third_place == "shared":
-                    ordered_blocks.append([d for d in duplas_here if d not in absent])  # one block: place 3, bronze
-                    ordered_blocks += _split_by([d for d in duplas_here if d in absent], avg)
+                    ordered_blocks.append(duplas_here)  # one block: one place, one medal
                     continue
                 if settings.third_place == "match" and third is not None and third.decided and third.winner:
                     ordered_blocks += [[third.winner]] + ([[third.loser]] if third.loser else [])
                     rest = [d for d in duplas_here if d not in (third.winner, third.loser)]
-                    ordered_blocks += _split_by(rest, played_then_avg)
+                    ordered_blocks += _split_by(rest, avg)
                     continue
-            ordered_blocks += _split_by(duplas_here, played_then_avg)
+            ordered_blocks += _split_by(duplas_here, avg)
     groups = [v for v in views if isinstance(v, GroupStageView)]
     if groups:
         rest = [d for v in groups for t in v.tables for d in t.duplas if d not in seen]
@@ -356,8 +349,7 @@ def classification_compute(*, views: Sequence, duplas: Mapping[str, DuplaInfo], 
         eligible = [d for d in block if not duplas[d].disqualified]
         disqualified += [d for d in block if duplas[d].disqualified]
         for d in eligible:
-            medal = None if d in absent else MEDALS.get(place)  # a dupla that did not show up takes no medal
-            rows.append(ClassificationRow(place=place, dupla=d, players=duplas[d].players, medal=medal))
+            rows.append(ClassificationRow(place=place, dupla=d, players=duplas[d].players, medal=MEDALS.get(place)))
         place += len(eligible)
     rows += [ClassificationRow(place=None, dupla=d, players=duplas[d].players, medal=None) for d in disqualified]
     return rows

@@ -76,6 +76,13 @@ def _labels_for(language: str | None) -> dict[str, Any]:
             "average": _("decidido por average"),
             "draw": _("decidido por sorteio"),
         },
+        # a criterion reached again after a later one split the tie (DOMAIN.md §5.1): the chain, spelled out
+        "restart_notes": {
+            ("head_to_head", "saldo"): _("decidido por confronto direto após saldo"),
+            ("head_to_head", "head_to_head"): _(
+                "decidido por confronto direto entre as duplas que seguiram empatadas no confronto direto"),
+        },
+        "decided_after": _("decidido por %(criterion)s após %(after)s"),
         "decided_by": _("decidido por %(criterion)s"),
         "status": {code: _status(code, label) for code, label in STATUS_LABELS.items()},
         "to_play": _status("upcoming", "a jogar"),
@@ -155,11 +162,18 @@ def medal_label(medal: str | None) -> str:
     return _labels()["medal"].get(medal or "", "")
 
 
-def criterion_note(code: str | None) -> str:
-    """'decidido por confronto direto'… for a place decided by a tiebreaker; '' otherwise."""
+def criterion_note(code: str | None, after: str | None = None, labels: dict | None = None) -> str:
+    """'decidido por confronto direto'… for a place decided by a tiebreaker; '' otherwise.
+
+    ``after``: the criterion that split the tie just before, when ``code`` decided by starting the
+    chain again ("decidido por confronto direto após saldo").
+    """
     if not code or code == "points":
         return ""
-    labels = _labels()
+    labels = labels or _labels()
+    if after:
+        return labels["restart_notes"].get((code, after)) or labels["decided_after"] % {
+            "criterion": CRITERION_LABELS.get(code, code), "after": CRITERION_LABELS.get(after, after)}
     return labels["notes"].get(code) or labels["decided_by"] % {"criterion": CRITERION_LABELS.get(code, code)}
 
 
@@ -395,11 +409,7 @@ def event_present(state) -> dict:
 def _standing_row(row, refs: dict, labels: dict, *, group: str = "") -> dict:
     s = row.stats
     decided_by = row.decided_by
-    if not decided_by or decided_by == "points":
-        note = ""
-    else:
-        note = labels["notes"].get(decided_by) or labels["decided_by"] % {
-            "criterion": CRITERION_LABELS.get(decided_by, decided_by)}
+    note = criterion_note(decided_by, row.decided_after, labels)
     return {
         "rank": row.rank, "rank_label": ordinal(row.rank),
         "dupla": refs.get(row.dupla) or unknown_dupla(row.dupla),
@@ -408,7 +418,7 @@ def _standing_row(row, refs: dict, labels: dict, *, group: str = "") -> dict:
         "partidas_won": _safe(s.partidas_won), "partidas_lost": _safe(s.partidas_lost),
         "points_for": _safe(s.points_for), "points_against": _safe(s.points_against),
         "saldo": signed(s.saldo), "average": average_br(s.average),
-        "note": note, "decided_by": decided_by or "",
+        "note": note, "decided_by": decided_by or "", "decided_after": row.decided_after or "",
         "tied": row.tied, "qualified": row.qualified,
         "cls": ("is-qualified" if row.qualified else "") + (" is-tied" if row.tied else ""),
         "tags": bool(row.qualified or row.tied or note or (refs.get(row.dupla) or {}).get("disqualified")),

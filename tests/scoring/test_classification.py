@@ -277,15 +277,49 @@ def test_knockout_results_recorded_the_other_way_round_read_the_same():
     assert backward.stage("ko").bracket.rounds[0][0].score == (2, 0)
 
 
-@pytest.mark.parametrize("third_place", ["match", "shared", "average"])
-def test_duplas_absent_from_their_semi_final_rank_after_the_one_who_played(third_place):
+@pytest.mark.parametrize("third_place", ["match", "average"])
+def test_duplas_absent_from_their_semi_final_keep_the_place_they_reached(third_place):
+    # Both duplas of a semi-final absent: y goes through to the final as on a bye and is champion. The
+    # three others were all knocked out in the semi-finals; z played, so its average ranks it first; w
+    # and x (0 ÷ 0) share the next place, and absent duplas keep a place's medal (DOMAIN §5.4).
     view = _four_ko([
         JogoRecord("ko", ("w", "x"), result(walkover=WALKOVER_BOTH), round=1, position=1),
         JogoRecord("ko", ("y", "z"), win(3), round=1, position=2),
     ], third_place)
     assert view.finished
-    rows = places(view)
-    assert rows[0] == (1, "y", "gold")
-    assert rows[1] == (2, "z", "silver")  # the only other dupla that played
-    assert {d for _, d, medal in rows if medal == "bronze"} == set()  # nobody absent gets a medal
-    assert {d for _, d, _ in rows[2:]} == {"w", "x"}
+    assert places(view) == [(1, "y", "gold"), (2, "z", "silver"), (3, "w", "bronze"), (3, "x", "bronze")]
+
+
+def test_duplas_absent_from_their_semi_final_share_the_place_with_shared_third_place():
+    view = _four_ko([
+        JogoRecord("ko", ("w", "x"), result(walkover=WALKOVER_BOTH), round=1, position=1),
+        JogoRecord("ko", ("y", "z"), win(3), round=1, position=2),
+    ], "shared")
+    # nobody lost the final, so the three semi-final losers share the place after the champion
+    assert places(view) == [(1, "y", "gold"), (2, "w", "silver"), (2, "x", "silver"), (2, "z", "silver")]
+
+
+def test_finalist_absent_from_the_final_is_second_with_silver():
+    for third_place in ("match", "shared", "average"):
+        jogos = [
+            JogoRecord("ko", ("w", "x"), win(3), round=1, position=1),
+            JogoRecord("ko", ("y", "z"), win(5), round=1, position=2),
+            JogoRecord("ko", ("w", "y"), result(walkover=1), round=2, position=1),  # y absent from the final
+        ]
+        if third_place == "match":
+            jogos.append(JogoRecord("ko", ("x", "z"), win(4), round=2, position=1, third_place=True))
+        view = _four_ko(jogos, third_place)
+        assert view.finished, third_place
+        rows = places(view)
+        assert rows[:2] == [(1, "w", "gold"), (2, "y", "silver")], third_place
+        assert [medal for _, _, medal in rows[2:]].count("bronze") == (2 if third_place == "shared" else 1)
+
+
+def test_shared_third_place_absent_semifinal_loser_keeps_bronze():
+    view = _four_ko([
+        JogoRecord("ko", ("w", "x"), result(walkover=1), round=1, position=1),  # x absent from its semi-final
+        JogoRecord("ko", ("y", "z"), win(3), round=1, position=2),
+        JogoRecord("ko", ("w", "y"), win(3), round=2, position=1),
+    ], "shared")
+    assert view.finished
+    assert places(view) == [(1, "w", "gold"), (2, "y", "silver"), (3, "x", "bronze"), (3, "z", "bronze")]

@@ -224,17 +224,62 @@ def test_two_tied_duplas_separated_by_saldo():
     assert view(rows) == [(1, "A", SALDO, False), (2, "B", POINTS, False), (3, "C", None, False)]
 
 
-def test_after_saldo_a_still_tied_pair_goes_to_the_sorteio_not_back_to_head_to_head():
-    # Reading of DOMAIN §5.1: head-to-head only restarts for subsets the mini-table shrank; after saldo
-    # comes the sorteio. Here B beat C, but B and C are tied after saldo and await the draw.
-    jogos = [j("A", "B", (12, 0), (12, 0)),   # A +24
-             j("B", "C", (12, 2), (12, 2)),   # B +20
-             j("C", "A", (12, 4), (12, 4))]   # C +16
-    rows, _ = table("ABC", jogos)
-    assert [(r.dupla, r.saldo) for r in rows] == [("A", 8), ("B", -4), ("C", -4)]
-    assert view(rows) == [(1, "A", SALDO, False), (2, "B", None, True), (2, "C", None, True)]
-    rows, used = table("ABC", jogos, draws=[["C", "B"]])
-    assert view(rows) == [(1, "A", SALDO, False), (2, "C", DRAW, False), (3, "B", None, False)]
+def five_level(scores):
+    """Five duplas in a cycle, every jogo won 2 x 1: each beats the next two (A beats B and C, … E beats A and B).
+
+    Everybody ends on 6 points and 6 partidas, and the mini-table of the five is level, so saldo comes
+    next. ``scores`` gives the loser's points in the three partidas of each jogo, in the order of CYCLE.
+    """
+    return [j(w, l, (12, x), (y, 12), (12, z)) for (w, l), (x, y, z) in zip(CYCLE, scores)]
+
+
+CYCLE = [("A", "B"), ("A", "C"), ("B", "C"), ("B", "D"), ("C", "D"), ("C", "E"), ("D", "E"), ("D", "A"),
+         ("E", "A"), ("E", "B")]
+
+
+def test_saldo_splits_five_then_the_pair_that_met_restarts_at_head_to_head():
+    # DOMAIN §5.1: saldo orders A, B, C; D and E stay level on saldo and start again at head-to-head:
+    # D beat E, so D is ahead ("confronto direto após saldo"), no sorteio.
+    jogos = five_level([(5, 5, 11), (0, 10, 5), (0, 0, 11), (5, 10, 11), (0, 10, 5), (11, 5, 0), (10, 5, 5),
+                        (0, 5, 11), (5, 0, 10), (11, 0, 5)])
+    rows, used = table("ABCDE", jogos)
+    assert used == []
+    assert {(r.points, r.partidas_won) for r in rows} == {(6, 6)}
+    assert [(r.dupla, r.saldo) for r in rows] == [("A", 15), ("B", 10), ("C", 5), ("D", -15), ("E", -15)]
+    assert view(rows) == [(1, "A", SALDO, False), (2, "B", SALDO, False), (3, "C", SALDO, False),
+                          (4, "D", HEAD_TO_HEAD, False), (5, "E", None, False)]
+    assert [r.decided_after for r in rows] == [None, None, None, SALDO, None]
+    # the same jogos written the other way round and in another order give the same table
+    again, _ = table("EDCBA", [flip(g) for g in reversed(jogos)])
+    assert view(again) == view(rows)
+
+
+def test_three_left_level_by_saldo_are_ordered_by_their_mini_table():
+    # Saldo puts A first and E last; B, C and D stay level on saldo and start again at head-to-head with
+    # their own mini-table: B beat C and D (2 + 2), C beat D (1 + 2), D lost both (1 + 1).
+    jogos = five_level([(0, 11, 0), (11, 5, 5), (0, 11, 0), (10, 5, 11), (0, 5, 5), (10, 10, 0), (10, 10, 0),
+                        (11, 5, 10), (5, 0, 5), (10, 5, 11)])
+    rows, used = table("ABCDE", jogos)
+    assert [(r.dupla, r.saldo) for r in rows] == [("A", 26), ("B", 0), ("C", 0), ("D", 0), ("E", -26)]
+    assert view(rows) == [(1, "A", SALDO, False), (2, "B", HEAD_TO_HEAD, False), (3, "C", HEAD_TO_HEAD, False),
+                          (4, "D", SALDO, False), (5, "E", None, False)]
+    assert [r.decided_after for r in rows] == [None, SALDO, SALDO, None, None]
+
+
+def test_after_saldo_a_pair_that_did_not_meet_goes_to_the_sorteio():
+    # A live table: A, B and C have each beaten D and not yet met. Saldo puts C last; A and B, level on
+    # saldo, start again at head-to-head, which cannot separate duplas that did not meet: they await
+    # the sorteio.
+    jogos = [j("A", "D", (12, 0), (12, 0)), j("B", "D", (12, 0), (12, 0)), j("C", "D", (12, 6), (12, 6))]
+    rows, used = table("ABCD", jogos)
+    assert used == []
+    assert view(rows) == [(1, "A", None, True), (1, "B", SALDO, True), (3, "C", POINTS, False),
+                          (4, "D", None, False)]
+    rows, used = table("ABCD", jogos, draws=[["B", "A"]])
+    assert used == [frozenset("AB")]
+    assert view(rows) == [(1, "B", DRAW, False), (2, "A", SALDO, False), (3, "C", POINTS, False),
+                          (4, "D", None, False)]
+    assert rows[0].decided_after is None  # the sorteio is the next criterion after saldo, not a restart
 
 
 def test_sorteio_that_does_not_match_a_tied_block_is_not_used():
@@ -323,10 +368,17 @@ def test_standings_do_not_depend_on_the_order_of_jogos(data, rr):
     order = data.draw(st.permutations(duplas))
     again, _ = table(order, shuffled)
     assert full(again) == full(base)
-    check_invariants(base)
+    check_invariants(base, jogos)
 
 
-def check_invariants(rows):
+def mini_table(block, jogos):
+    """Classification points of each dupla of ``block`` in the jogos among them (a WO counts too)."""
+    members = {r.dupla for r in block}
+    among = [g for g in jogos if set(g.duplas) <= members]
+    return {d: s.points for d, s in stats_collect(duplas=members, jogos=among, points=CP).items()}
+
+
+def check_invariants(rows, jogos):
     assert rows[-1].decided_by is None
     for i, r in enumerate(rows):
         block = [x for x in rows if x.rank == r.rank]
@@ -336,6 +388,8 @@ def check_invariants(rows):
         if r.tied:
             s = block[0]
             assert (r.points, r.partidas_won, r.saldo) == (s.points, s.partidas_won, s.saldo)
+            # only a block that neither head-to-head nor saldo can shrink awaits the sorteio (DOMAIN §5.1)
+            assert len(set(mini_table(block, jogos).values())) == 1
     for upper, lower in zip(rows, rows[1:]):
         key_u, key_l = (upper.points, upper.partidas_won), (lower.points, lower.partidas_won)
         assert key_u >= key_l
