@@ -7,6 +7,8 @@ PYTHON312 := $(shell for p in python3.12 /root/.pyenv/versions/3.12*/bin/python3
 	$$p -c 'import sys; assert sys.version_info[:2] == (3, 12)' >/dev/null 2>&1 && { echo $$p; break; }; done)
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Development-only targets may use the committed development key (config/settings.py); production sets SECRET_KEY.
+DEV_ENV := ZAP_DEV=1
 
 .PHONY: install run test test-sqlite test-postgres browser-deps demo bench messages check clean
 
@@ -21,7 +23,7 @@ install: $(VENV)/.installed
 
 # The compiled catalogues are committed; recompile when gettext is there.
 messages: install
-	@if command -v msgfmt >/dev/null 2>&1 && [ -d locale ]; then $(PY) manage.py compilemessages --ignore=.venv -v0; fi
+	@if command -v msgfmt >/dev/null 2>&1 && [ -d locale ]; then $(DEV_ENV) $(PY) manage.py compilemessages --ignore=.venv -v0; fi
 
 # Serve on SQLite with the two demo events loaded (idempotent).
 run: install messages
@@ -30,8 +32,8 @@ run: install messages
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
 demo: install
-	$(PY) manage.py migrate --noinput -v0
-	$(PY) manage.py load_demo
+	$(DEV_ENV) $(PY) manage.py migrate --noinput -v0
+	$(DEV_ENV) $(PY) manage.py load_demo
 
 # Debian's Chromium for the browser tests (browser downloads are impossible here).
 browser-deps:
@@ -46,14 +48,20 @@ test: install messages browser-deps
 test-postgres: install messages browser-deps
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/zap_test} $(PY) -m pytest -q
 
+# The import fuzz with many more cases (ZAP_FUZZ_CASES, default 5000; ZAP_FUZZ_SEED picks another sequence);
+# DATABASE_URL picks the database, as for `make test`.
+.PHONY: fuzz
+fuzz: install
+	ZAP_FUZZ_CASES=$${ZAP_FUZZ_CASES:-5000} $(PY) -m pytest -q -p no:cacheprovider tests/test_import_fuzz.py tests/test_import_limits.py
+
 # Benchmark on a throwaway database (never the user's): SQLite file deleted before and after.
 # BENCH_ARGS e.g. "--sizes 64,1024 --profile".
 BENCH_SQLITE := /tmp/zap-bench.sqlite3
 bench: install
-	rm -f $(BENCH_SQLITE)
-	DATABASE_URL=sqlite:///$(BENCH_SQLITE) $(PY) manage.py migrate --noinput -v0
-	status=0; DATABASE_URL=sqlite:///$(BENCH_SQLITE) $(PY) manage.py bench $(BENCH_ARGS) || status=$$?; \
-		rm -f $(BENCH_SQLITE); exit $$status
+	rm -f $(BENCH_SQLITE) $(BENCH_SQLITE)-wal $(BENCH_SQLITE)-shm
+	$(DEV_ENV) DATABASE_URL=sqlite:///$(BENCH_SQLITE) $(PY) manage.py migrate --noinput -v0
+	status=0; $(DEV_ENV) DATABASE_URL=sqlite:///$(BENCH_SQLITE) $(PY) manage.py bench $(BENCH_ARGS) || status=$$?; \
+		rm -f $(BENCH_SQLITE) $(BENCH_SQLITE)-wal $(BENCH_SQLITE)-shm; exit $$status
 
 # The same on a throwaway PostgreSQL database zap_bench (127.0.0.1:5432, user postgres, trust auth), dropped after.
 BENCH_PG := postgres://postgres@127.0.0.1:5432/zap_bench
@@ -61,13 +69,13 @@ BENCH_PSQL := psql -h 127.0.0.1 -U postgres -d postgres -v ON_ERROR_STOP=1 -q
 .PHONY: bench-postgres
 bench-postgres: install
 	$(BENCH_PSQL) -c 'DROP DATABASE IF EXISTS zap_bench' -c 'CREATE DATABASE zap_bench'
-	status=0; DATABASE_URL=$(BENCH_PG) $(PY) manage.py migrate --noinput -v0 \
-		&& DATABASE_URL=$(BENCH_PG) $(PY) manage.py bench $(BENCH_ARGS) || status=$$?; \
+	status=0; $(DEV_ENV) DATABASE_URL=$(BENCH_PG) $(PY) manage.py migrate --noinput -v0 \
+		&& $(DEV_ENV) DATABASE_URL=$(BENCH_PG) $(PY) manage.py bench $(BENCH_ARGS) || status=$$?; \
 		$(BENCH_PSQL) -c 'DROP DATABASE IF EXISTS zap_bench'; exit $$status
 
 check: install
-	$(PY) manage.py check
-	$(PY) manage.py makemigrations --check --dry-run
+	$(DEV_ENV) $(PY) manage.py check
+	$(DEV_ENV) $(PY) manage.py makemigrations --check --dry-run
 
 clean:
 	rm -rf $(VENV) staticfiles db.sqlite3 .pytest_cache

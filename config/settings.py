@@ -1,9 +1,13 @@
 """Zap settings: everything that differs between machines comes from the environment."""
 
 import os
+import secrets
+from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -16,10 +20,70 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r}: esperado um número inteiro") from None
+
+
 DEBUG = env_bool("DEBUG", False)
-# A development key is only acceptable with DEBUG on; production must set SECRET_KEY.
-SECRET_KEY = os.environ.get("SECRET_KEY", "django-insecure-zap-development-key")
-ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h.strip()]
+# ZAP_DEV=1: a development or test run on this machine (make demo, make bench, pytest through pytest.ini).
+# Only then, or with DEBUG on, may the committed development key stand in for SECRET_KEY.
+DEV = env_bool("ZAP_DEV", False)
+DEV_SECRET_KEY = "django-insecure-zap-development-key"
+SECRET_KEY = os.environ.get("SECRET_KEY", "").strip()
+# Fail closed: a server never runs with a key everybody can read in the repository. Without SECRET_KEY
+# (and with DEBUG off, no ZAP_DEV), config/wsgi.py and config/asgi.py refuse to start; the management
+# commands (import_tournament, export_tournament, migrate…) still run, with a throwaway random key,
+# since nothing they write is signed with it.
+SECRET_KEY_MISSING = not DEBUG and not DEV and SECRET_KEY in ("", DEV_SECRET_KEY)
+SECRET_KEY_MISSING_MESSAGE = (
+    "SECRET_KEY não definida: em produção (DEBUG desligado) defina a variável de ambiente SECRET_KEY "
+    "com uma chave secreta longa e aleatória (por exemplo: python -c 'import secrets; "
+    "print(secrets.token_urlsafe(50))'). Para desenvolvimento local use DEBUG=1 ou ZAP_DEV=1."
+)
+if SECRET_KEY_MISSING:
+    SECRET_KEY = secrets.token_urlsafe(50)
+SECRET_KEY = SECRET_KEY or DEV_SECRET_KEY
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+
+# Absolute links (QR codes, e-mails) start with this (INTERCHANGE.md); no trailing slash.
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").strip().rstrip("/")
+_site = urlsplit(SITE_URL)
+if _site.scheme not in ("http", "https") or not _site.netloc:
+    raise ImproperlyConfigured(f"SITE_URL={SITE_URL!r}: esperado um endereço como https://truco.example.org")
+SITE_HTTPS = _site.scheme == "https"
+
+# HTTPS. The defaults suit a plain-HTTP local run; a site served over HTTPS (SITE_URL https://…)
+# gets secure cookies by default. Behind a TLS proxy set SECURE_PROXY_SSL_HEADER (and only then:
+# the proxy must overwrite that header on every request).
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", SITE_HTTPS)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", SITE_HTTPS)
+_proxy_header = env_list("SECURE_PROXY_SSL_HEADER")
+if _proxy_header:
+    if len(_proxy_header) != 2 or not _proxy_header[0].startswith("HTTP_"):
+        raise ImproperlyConfigured(
+            "SECURE_PROXY_SSL_HEADER: esperado NOME,VALOR como HTTP_X_FORWARDED_PROTO,https "
+            f"(recebido {os.environ['SECURE_PROXY_SSL_HEADER']!r})"
+        )
+    SECURE_PROXY_SSL_HEADER = (_proxy_header[0], _proxy_header[1])
+# Origins (scheme://host[:port]) trusted for POSTs besides the request's own host; SITE_URL's is always one.
+CSRF_TRUSTED_ORIGINS = list(dict.fromkeys([f"{_site.scheme}://{_site.netloc}", *env_list("CSRF_TRUSTED_ORIGINS")]))
+for _origin in CSRF_TRUSTED_ORIGINS:
+    if "://" not in _origin:
+        raise ImproperlyConfigured(f"CSRF_TRUSTED_ORIGINS: {_origin!r} precisa do esquema (https://{_origin})")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -30,6 +94,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
     "tournaments",
 ]
 
@@ -44,7 +109,27 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # last: turns a locked-out login into the lockout page (config.security.login_lockout_response)
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Login throttling (django-axes), for every login through Django's auth (the admin's, /entrar/):
+# after AXES_FAILURE_LIMIT wrong passwords for one username from one IP, that username is locked
+# out from that IP for AXES_COOLOFF_MINUTES, even with the right password.
+AUTHENTICATION_BACKENDS = [
+    "config.security.LoginThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "config.security.login_lockout_response"
+AXES_COOLOFF_MESSAGE = _("Muitas tentativas de entrar com senha errada. Tente de novo mais tarde.")
+# Behind reverse proxies every request comes from the proxy's address: TRUSTED_PROXY_COUNT says how
+# many proxies in front append to X-Forwarded-For, so the client's address is read from there.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"
 
 ROOT_URLCONF = "config.urls"
 
@@ -70,6 +155,15 @@ DATABASES = {
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Concurrent writers (two imports at once, two workers) wait for each other instead of failing
+    # with "database is locked": every transaction takes the write lock when it begins (IMMEDIATE),
+    # a waiting writer waits up to 20 s, and WAL lets readers go on while one writes.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    })
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils.text import slugify
 
@@ -31,8 +31,14 @@ def slug_make(*, name: str, wanted: str = "") -> str:
     return candidate
 
 
+SLUG_ATTEMPTS = 50
+
+
 def tournament_import(*, data: Any, performed_by=None) -> Tournament:
-    """Create one tournament from a tournament file (INTERCHANGE.md); RuleViolation lists every problem."""
+    """Create one tournament from a tournament file (INTERCHANGE.md); RuleViolation lists every problem.
+
+    Safe to run concurrently: imports of the same file at once each get their own slug.
+    """
     plan, errors = plan_read(data)
     if errors:
         raise RuleViolation(errors)
@@ -40,12 +46,31 @@ def tournament_import(*, data: Any, performed_by=None) -> Tournament:
         return _plan_write(plan, performed_by)
 
 
+def _tournament_create(plan: TournamentPlan) -> Tournament:
+    """The Tournament row, under a slug nobody holds.
+
+    ``slug_make`` checks, then the row is inserted: another import may take the
+    same slug in between (PostgreSQL: its insert waits for ours to commit,
+    then fails on the unique index). Only that insert is retried, in a
+    savepoint, with a slug made again; any other IntegrityError is raised.
+    """
+    for _attempt in range(SLUG_ATTEMPTS):
+        slug = slug_make(name=plan.name, wanted=plan.slug)
+        try:
+            with transaction.atomic():
+                return Tournament.objects.create(
+                    name=plan.name, slug=slug, date=plan.date, start_time=plan.start_time, venue=plan.venue,
+                    category=plan.category, min_age=plan.min_age, max_duplas=plan.max_duplas,
+                    preset=plan.preset, settings=plan.overrides, regulation=plan.regulation,
+                )
+        except IntegrityError:
+            if not Tournament.objects.filter(slug=slug).exists():
+                raise  # not the slug: a real problem
+    raise IntegrityError(f"nenhum endereço livre para o torneio após {SLUG_ATTEMPTS} tentativas (slug {slug!r})")
+
+
 def _plan_write(plan: TournamentPlan, performed_by) -> Tournament:
-    tournament = Tournament.objects.create(
-        name=plan.name, slug=slug_make(name=plan.name, wanted=plan.slug), date=plan.date,
-        start_time=plan.start_time, venue=plan.venue, category=plan.category, min_age=plan.min_age,
-        max_duplas=plan.max_duplas, preset=plan.preset, settings=plan.overrides, regulation=plan.regulation,
-    )
+    tournament = _tournament_create(plan)
     players = Player.objects.bulk_create([
         Player(tournament=tournament, key=p.key, name=p.name, birth_date=p.birth_date, email=p.email,
                phone=p.phone, order=i)
