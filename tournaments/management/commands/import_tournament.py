@@ -1,23 +1,11 @@
-import json
 import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.errors import RuleViolation
+from scoring.errors import RuleError, RuleViolation
+from tournaments.interchange.jsonfile import tournament_file_parse
+from tournaments.interchange.limits import FILE_MAX_BYTES
 from tournaments.services import tournament_import
-
-
-def load_json(raw: bytes | str) -> object:
-    """Parse a tournament file; a clear pt-BR message with line and column on bad JSON."""
-    if isinstance(raw, bytes):
-        try:
-            raw = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise CommandError(f"o arquivo não está em UTF-8 (byte {exc.start})") from exc
-    try:
-        return json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise CommandError(f"JSON inválido na linha {exc.lineno}, coluna {exc.colno}: {exc.msg}") from exc
 
 
 class Command(BaseCommand):
@@ -28,20 +16,29 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         path = options["file"]
+        # one byte more than allowed is enough to refuse a file too big, without reading all of it
         if path == "-":
-            raw = sys.stdin.buffer.read()
+            raw = sys.stdin.buffer.read(FILE_MAX_BYTES + 1)
         else:
             try:
                 with open(path, "rb") as fh:
-                    raw = fh.read()
+                    raw = fh.read(FILE_MAX_BYTES + 1)
             except OSError as exc:
                 raise CommandError(f"não foi possível ler {path}: {exc.strerror}") from exc
-        data = load_json(raw)
+        try:
+            data = tournament_file_parse(raw=raw)
+        except RuleViolation as exc:
+            if not getattr(self, "_called_from_command_line", False):
+                raise CommandError("\n".join(str(e) for e in exc.errors)) from exc
+            self._refuse(exc.errors)  # from the shell: the problems alone, without the exception's name
         try:
             tournament = tournament_import(data=data)
         except RuleViolation as exc:
-            # one line per problem, each with its place; nothing was written (one transaction)
-            for error in exc.errors:
-                self.stderr.write(str(error))
-            raise SystemExit(1) from exc
+            self._refuse(exc.errors)
         self.stdout.write(tournament.slug)
+
+    def _refuse(self, errors: list[RuleError]) -> None:
+        """One line per problem, each with its place, and exit status 1; nothing was written (one transaction)."""
+        for error in errors:
+            self.stderr.write(str(error))
+        raise SystemExit(1)

@@ -1,0 +1,271 @@
+"""The jogos of a tournament file: results checked against the rules, knockout jogos placed in the bracket."""
+
+from dataclasses import replace
+from typing import Any
+
+from scoring.bracket import Bracket, BracketJogo
+from scoring.jogo import WALKOVER_BOTH, JogoEntry, PartidaEntry, jogo_evaluate
+from scoring.partida import Mao
+from scoring.tournament import (GROUPS, KNOCKOUT, JogoRecord, StageSpec, group_best_of, groups_stage_compute,
+                                knockout_draw, knockout_stage_compute, stage_entrants)
+from tournaments.models import Jogo, Mao as MaoRow, Partida
+
+from .plan import JogoPlan, TournamentPlan
+from .values import Errors, bounded_int, is_int, list_read, reason_read
+
+
+def _side_of(value: Any, duplas: tuple[str, str]) -> int | None:
+    return duplas.index(value) if isinstance(value, str) and value in duplas else None
+
+
+def _read_result(j: dict, place: str, duplas: tuple[str, str], best_of: int, errors: Errors) -> JogoEntry | None:
+    """The jogo's result as recorded, in the order of ``duplas``; None when nothing is recorded yet."""
+    has = [k for k in ("partidas", "walkover", "penalty") if j.get(k) not in (None, [])]
+    if not has:
+        return None
+    if len(has) > 1 and "walkover" in has:
+        errors.add(place, "um jogo com WO não tem partidas nem penalidade")
+        return None
+    walkover = None
+    if j.get("walkover") is not None:
+        w = j["walkover"]
+        walkover = WALKOVER_BOTH if w == WALKOVER_BOTH else _side_of(w, duplas)
+        if walkover is None:
+            errors.add(f"{place}.walkover", f"WO deve ser a chave da dupla ausente ({duplas[0]!r} ou {duplas[1]!r}) ou 'both'")
+            return None
+        return JogoEntry(best_of=best_of, walkover=walkover)
+    lost_by, reason = None, ""
+    if j.get("penalty") is not None:
+        pen = j["penalty"]
+        lost_by = _side_of(pen.get("lost_by") if isinstance(pen, dict) else None, duplas)
+        reason = reason_read(pen.get("reason") if isinstance(pen, dict) else None, f"{place}.penalty.reason", errors,
+                         (Jogo, "penalty_reason"))
+        if lost_by is None:
+            errors.add(f"{place}.penalty.lost_by", f"perda do jogo: informe a dupla punida ({duplas[0]!r} ou {duplas[1]!r})")
+            return None
+        if not reason:
+            errors.add(f"{place}.penalty.reason", "toda penalidade precisa de um motivo")
+            return None
+    partidas: list[PartidaEntry] = []
+    raw = j.get("partidas") or []
+    if not isinstance(raw, list):
+        errors.add(f"{place}.partidas", "deve ser uma lista de partidas")
+        return None
+    for k, p in enumerate(raw):
+        pplace = f"{place}.partidas[{k}]"
+        if isinstance(p, list):
+            if len(p) != 2 or not all(is_int(x) for x in p):
+                errors.add(pplace, "placar deve ser um par de inteiros [a, b]")
+                return None
+            partidas.append(PartidaEntry(score=(p[0], p[1])))
+        elif isinstance(p, dict) and "penalty" in p:
+            pen = p["penalty"] if isinstance(p["penalty"], dict) else {}
+            side = _side_of(pen.get("lost_by"), duplas)
+            if side is None:
+                errors.add(f"{pplace}.penalty.lost_by", f"perda da partida: informe a dupla punida ({duplas[0]!r} ou {duplas[1]!r})")
+                return None
+            why = reason_read(pen.get("reason"), f"{pplace}.penalty.reason", errors, (Partida, "penalty_reason"))
+            partidas.append(PartidaEntry(lost_by=side, reason=why))
+        elif isinstance(p, dict) and isinstance(p.get("maos"), list):
+            maos: list[Mao] = []
+            for m, mao in enumerate(p["maos"]):
+                if not isinstance(mao, dict) or "to" not in mao:
+                    errors.add(f"{pplace}.maos[{m}]", "cada mão é um objeto com 'to' (0, 1 ou null) e 'points'")
+                    return None
+                maos.append(Mao(to=mao.get("to"), points=mao.get("points"), how=mao.get("how") or "played",
+                                reason=reason_read(mao.get("reason"), f"{pplace}.maos[{m}].reason", errors,
+                                               (MaoRow, "reason"))))
+            partidas.append(PartidaEntry(maos=tuple(maos)))
+        else:
+            errors.add(pplace, "uma partida é um placar [a, b], um objeto com 'maos' ou um objeto com 'penalty'")
+            return None
+    # perda do jogo overrides what was played: the jogo is recorded as lost by ⌈N/2⌉ x 0
+    return JogoEntry(best_of=best_of, partidas=tuple(partidas) if lost_by is None else (), lost_by=lost_by,
+                     reason=reason)
+
+
+def _flipped(entry: JogoEntry) -> JogoEntry:
+    """The same record seen with the duplas the other way round."""
+    def side(v):
+        return v if v is None or v == WALKOVER_BOTH else 1 - v
+
+    partidas = []
+    for p in entry.partidas:
+        partidas.append(PartidaEntry(
+            score=None if p.score is None else (p.score[1], p.score[0]),
+            maos=None if p.maos is None else tuple(replace(m, to=side(m.to)) for m in p.maos),
+            lost_by=side(p.lost_by), reason=p.reason))
+    return replace(entry, partidas=tuple(partidas), walkover=side(entry.walkover), lost_by=side(entry.lost_by))
+
+
+def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
+    stages = {s.key: s for s in plan.stages}
+    info = {d.key: d for d in plan.duplas}
+    settings = plan.settings
+    records: list[JogoRecord] = []
+    group_pairs: dict[tuple[str, frozenset], int] = {}  # (stage, pair) -> index in plan.jogos
+    used_slots: set[tuple[str, int, int, bool]] = set()
+    blocked_stages: set[str] = set()
+    brackets: dict[str, Bracket] = {}  # the last build of each knockout stage's bracket
+
+    for i, j in enumerate(list_read(data, "jogos", "jogos", errors)):
+        place = f"jogos[{i}]"
+        if not isinstance(j, dict):
+            errors.add(place, "cada jogo deve ser um objeto")
+            continue
+        stage = stages.get(j.get("stage")) if isinstance(j.get("stage"), str) else None
+        if stage is None:
+            errors.add(f"{place}.stage", f"fase {j.get('stage')!r} não existe")
+            continue
+        duplas = j.get("duplas")
+        if not isinstance(duplas, list) or len(duplas) != 2 or duplas[0] == duplas[1] \
+                or not all(isinstance(d, str) and d in info for d in duplas):
+            errors.add(f"{place}.duplas", "um jogo tem duas duplas diferentes, pelas chaves de duplas")
+            continue
+        duplas = (duplas[0], duplas[1])
+        mesa = j.get("mesa")
+        if mesa is not None:
+            mesa = bounded_int(mesa, f"{place}.mesa", errors, column=(Jogo, "mesa"), what="a mesa", low=1)
+        before = len(errors)
+        if stage.kind == GROUPS:
+            group = next((g for g in stage.groups if g.key == j.get("group")), None)
+            if group is None:
+                errors.add(f"{place}.group", f"grupo {j.get('group')!r} não existe na fase {stage.key!r}")
+                continue
+            outsiders = [d for d in duplas if d not in group.duplas]
+            if outsiders:
+                errors.add(f"{place}.duplas", f"dupla(s) {', '.join(outsiders)} fora do grupo {group.key!r}")
+                continue
+            pair_key = (stage.key, frozenset(duplas))
+            if pair_key in group_pairs:
+                errors.add(place, f"jogo repetido: {duplas[0]} x {duplas[1]} já consta em jogos[{group_pairs[pair_key]}]")
+                continue
+            group_pairs[pair_key] = i
+            best_of = group_best_of(stage=stage, settings=settings)
+            entry = _read_result(j, place, duplas, best_of, errors)
+            result = None
+            if entry is not None and len(errors) == before:
+                result, problems = jogo_evaluate(entry=entry, settings=settings)
+                errors.extend(p.nested(place) for p in problems)
+            plan.jogos.append(JogoPlan(stage=stage.key, group=group.key, duplas=duplas, entry=entry, result=result,
+                                       mesa=mesa, entry_order=i))
+            if result is not None and len(errors) == before:
+                records.append(JogoRecord(stage=stage.key, group=group.key, duplas=duplas, result=result))
+            continue
+
+        # knockout: the jogo must be one the bracket has produced at this point
+        if j.get("group") is not None:
+            errors.add(f"{place}.group", "jogos da fase eliminatória não têm grupo")
+            continue
+        if stage.key in blocked_stages:
+            continue
+        order = plan.stage_orders.get(stage.key)
+        if order is None:
+            order = _draw_from_previous(plan, stage, records, errors, place, info)
+            if order is None:
+                blocked_stages.add(stage.key)
+                continue
+            plan.stage_orders[stage.key] = order
+        # A ready, unused slot of an older build is the same in a fresh one (results only decide more
+        # jogos), so the bracket is rebuilt only when the jogo is not among those already known.
+        slot = None
+        if stage.key in brackets:
+            slot = _find_slot(brackets[stage.key].jogos(), duplas, used_slots, stage.key)
+        if slot is None:
+            stage_records = [r for r in records if r.stage == stage.key]
+            brackets[stage.key] = knockout_stage_compute(stage=stage, order=order, jogos=stage_records,
+                                                         settings=settings).bracket
+            slot = _find_slot(brackets[stage.key].jogos(), duplas, used_slots, stage.key)
+        if slot is None:
+            errors.add(f"{place}.duplas", _no_slot_message(brackets[stage.key].jogos(), duplas))
+            continue
+        used_slots.add((stage.key, slot.round, slot.position, slot.third_place))
+        reversed_order = slot.duplas != duplas
+        entry = _read_result(j, place, duplas, slot.best_of, errors)
+        result = None
+        if entry is not None and len(errors) == before:
+            # checked in the file's order so messages quote its scores; stored in the bracket's order
+            result, problems = jogo_evaluate(entry=entry, settings=settings)
+            errors.extend(p.nested(place) for p in problems)
+            if reversed_order and not problems:
+                entry = _flipped(entry)
+                result, _ = jogo_evaluate(entry=entry, settings=settings)
+        bracket_duplas = (slot.duplas[0], slot.duplas[1])
+        plan.jogos.append(JogoPlan(stage=stage.key, group=None, duplas=bracket_duplas, entry=entry, result=result,
+                                   round=slot.round, position=slot.position, third_place=slot.third_place,
+                                   mesa=mesa, entry_order=i))
+        if result is not None and len(errors) == before:
+            records.append(JogoRecord(stage=stage.key, duplas=bracket_duplas, result=result, round=slot.round,
+                                      position=slot.position, third_place=slot.third_place))
+
+    if errors:
+        return
+    # stages drawn from the previous one as soon as it is complete, even with no jogo of theirs in the file
+    for i, stage in enumerate(plan.stages):
+        if stage.kind == KNOCKOUT and stage.key not in plan.stage_orders:
+            entrants = stage_entrants(stage=stage, previous=_previous_view(plan, i, records))
+            if entrants is not None:
+                order, problems = knockout_draw(stage=stage, entrants=entrants, duplas=info)
+                errors.extend(p.nested(f"stages[{i}]") for p in problems)
+                if order is not None:
+                    plan.stage_orders[stage.key] = order
+    for i, stage in enumerate(plan.stages):
+        if stage.kind == GROUPS:
+            view = groups_stage_compute(stage=stage, jogos=records, settings=settings)
+            for group, order in view.unused_sorteios:
+                k = stage.sorteios.index((group, order))
+                where = f"no grupo {group!r}" if group else "entre os grupos"
+                errors.add(f"stages[{i}].sorteios[{k}]",
+                           f"o sorteio lista duplas que não estão empatadas após o saldo {where}: {', '.join(order)}")
+
+
+def _previous_view(plan: TournamentPlan, index: int, records: list[JogoRecord]):
+    if index == 0:
+        return None
+    prev = plan.stages[index - 1]
+    if prev.kind == GROUPS:
+        return groups_stage_compute(stage=prev, jogos=records, settings=plan.settings)
+    return knockout_stage_compute(stage=prev, order=plan.stage_orders.get(prev.key), jogos=records,
+                                  settings=plan.settings)
+
+
+def _draw_from_previous(plan: TournamentPlan, stage: StageSpec, records: list[JogoRecord], errors: Errors,
+                        place: str, info: dict) -> list[str | None] | None:
+    index = plan.stages.index(stage)
+    previous = _previous_view(plan, index, records)
+    entrants = stage_entrants(stage=stage, previous=previous)
+    if entrants is None:
+        prev = plan.stages[index - 1]
+        if errors:
+            pass  # a consequence of the problems already reported, not a problem of its own
+        elif getattr(previous, "complete", False):
+            errors.add(place, f"a chave da fase {stage.key!r} ainda não foi sorteada: há um empate na fase "
+                              f"{prev.key!r} que decide uma vaga e aguarda o sorteio (informe-o em sorteios)")
+        else:
+            errors.add(place, f"a chave da fase {stage.key!r} ainda não foi sorteada: a fase {prev.key!r} "
+                              "não terminou (todos os jogos precisam de resultado antes)")
+        return None
+    order, problems = knockout_draw(stage=stage, entrants=entrants, duplas=info)
+    errors.extend(p.nested(f"stages[{index}]") for p in problems)
+    return order
+
+
+def _find_slot(jogos: list[BracketJogo], duplas: tuple[str, str], used: set, stage: str) -> BracketJogo | None:
+    for slot in jogos:
+        if slot.ready and set(slot.duplas) == set(duplas) and (stage, slot.round, slot.position, slot.third_place) not in used:
+            return slot
+    return None
+
+
+def _no_slot_message(jogos: list[BracketJogo], duplas: tuple[str, str]) -> str:
+    a, b = duplas
+    for slot in jogos:
+        if set(slot.duplas) == {a, b} and slot.decided:
+            return f"o jogo {a} x {b} já foi decidido nesta chave"
+    waiting = [s for s in jogos if not s.decided and not s.bye]
+    for d in duplas:
+        if not any(d in s.duplas for s in jogos):
+            return f"a dupla {d!r} não está nesta chave"
+    ready = [f"{s.duplas[0]} x {s.duplas[1]}" for s in waiting if s.ready]
+    hint = f" (jogos possíveis agora: {'; '.join(ready[:6])})" if ready else ""
+    return f"a chave não tem, neste ponto, um jogo entre {a} e {b}{hint}"

@@ -1,0 +1,61 @@
+"""The plan a tournament file is read into: checked values, ready for the writer (services)."""
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from scoring.jogo import JogoEntry, JogoResult
+from scoring.rules import RuleSettings
+from scoring.tournament import DuplaInfo, StageSpec
+
+
+@dataclass
+class PlayerPlan:
+    key: str
+    name: str
+    birth_date: dt.date | None = None
+    email: str = ""
+    phone: str = ""
+
+
+@dataclass
+class RegistrationPlan:
+    players: tuple[str, ...]
+    waiting: bool  # still on the waiting list (not in a dupla)
+
+
+@dataclass
+class JogoPlan:
+    stage: str
+    group: str | None
+    duplas: tuple[str, str]
+    entry: JogoEntry | None  # None: scheduled, no result yet
+    result: JogoResult | None
+    round: int | None = None
+    position: int | None = None
+    third_place: bool = False
+    mesa: int | None = None
+    entry_order: int | None = None  # place in the file (results are replayed in this order)
+
+
+@dataclass
+class TournamentPlan:
+    name: str
+    slug: str
+    date: dt.date | None
+    start_time: dt.time | None
+    venue: str
+    category: str
+    min_age: int | None
+    max_duplas: int | None
+    preset: str
+    overrides: dict
+    settings: RuleSettings
+    regulation: str = ""
+    players: list[PlayerPlan] = field(default_factory=list)
+    registrations: list[RegistrationPlan] = field(default_factory=list)
+    pairing_seed: int | None = None
+    pairing_result: dict | None = None
+    duplas: list[DuplaInfo] = field(default_factory=list)
+    stages: list[StageSpec] = field(default_factory=list)
+    stage_orders: dict[str, list[str | None]] = field(default_factory=dict)  # knockout draws made
+    jogos: list[JogoPlan] = field(default_factory=list)

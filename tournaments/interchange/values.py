@@ -1,0 +1,195 @@
+"""Checks of single values of a tournament file (texts, integers, dates, keyed lists, list sizes).
+
+Each takes the place of the value and an ``Errors`` list, notes what is wrong in Portuguese and returns
+what can be used; limits come from the model columns (limits.py).
+"""
+
+import datetime as dt
+import re
+from typing import Any
+
+from scoring.errors import RuleError
+from scoring.rules import best_of_error
+
+from . import limits
+from .limits import column_int_range, column_max_length
+
+
+class Errors(list):
+    def add(self, place: str, message: str) -> None:
+        self.append(RuleError(place, message))
+
+
+def is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def where(place: str, name: str) -> str:
+    return f"{place}.{name}" if place else name
+
+
+def text_limit(column: tuple[type, str] | None, max_len: int | None) -> int:
+    """The longest text a value may be: its column's length (limits.py), or ``max_len`` for a text column."""
+    if column is not None:
+        return column_max_length(model=column[0], field=column[1])
+    assert max_len is not None
+    return max_len
+
+
+def text_read(obj: dict, name: str, place: str, errors: Errors, *, column: tuple[type, str] | None = None,
+          required: bool = False, max_len: int | None = None) -> str:
+    value = obj.get(name)
+    if value is None or value == "":
+        if required:
+            errors.add(where(place, name), "campo obrigatório")
+        return ""
+    if not isinstance(value, str):
+        errors.add(where(place, name), "deve ser um texto")
+        return ""
+    value = value.strip()
+    limit = text_limit(column, max_len)
+    if len(value) > limit:
+        errors.add(where(place, name), f"texto longo demais: {len(value)} caracteres (máximo {limit})")
+    return value
+
+
+def bounded_int(value: Any, place: str, errors: Errors, *, column: tuple[type, str], what: str,
+                 low: int | None = None, high: int | None = None) -> int | None:
+    """``value`` if it is an integer the column (and the rule, ``low``..``high``) accepts; else None, noted."""
+    lo, hi = column_int_range(model=column[0], field=column[1])
+    lo = lo if low is None else max(lo, low)
+    hi = hi if high is None else min(hi, high)
+    if is_int(value) and lo <= value <= hi:
+        return value
+    errors.add(place, f"{what} deve ser um número inteiro entre {lo} e {hi}")
+    return None
+
+
+def reason_read(value: Any, place: str, errors: Errors, column: tuple[type, str]) -> str:
+    """A penalty or disqualification reason: a text (stripped) that fits its column; '' when absent."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        errors.add(place, "o motivo deve ser um texto")
+        return ""
+    value = value.strip()
+    limit = text_limit(column, None)
+    if len(value) > limit:
+        errors.add(place, f"motivo longo demais: {len(value)} caracteres (máximo {limit})")
+    return value
+
+
+def iso_read(obj: dict, name: str, place: str, errors: Errors, parse, problem: str):
+    """An optional ISO date or time field; None (with the problem noted) when it does not parse."""
+    value = obj.get(name)
+    if value in (None, ""):
+        return None
+    if isinstance(value, str):
+        try:
+            return parse(value)
+        except ValueError:
+            pass
+    errors.add(f"{place}.{name}", problem.format(value))
+    return None
+
+
+def list_read(obj: dict, name: str, place: str, errors: Errors) -> list:
+    value = obj.get(name)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        errors.add(place, "deve ser uma lista")
+        return []
+    return value
+
+
+def keyed_read(raw: list, kind: str, what: str, errors: Errors, column: tuple[type, str]):
+    """(index, place, object, key) for each object of the list ``kind`` with a unique, non-empty text key."""
+    seen: set[str] = set()
+    limit = column_max_length(model=column[0], field=column[1])
+    for i, obj in enumerate(raw):
+        place = f"{kind}[{i}]"
+        if not isinstance(obj, dict):
+            errors.add(place, f"cada {what} deve ser um objeto com 'key'")
+            continue
+        key = obj.get("key")
+        if not isinstance(key, str) or not key.strip():
+            errors.add(f"{place}.key", "chave obrigatória (texto)")
+            continue
+        if len(key) > limit:
+            errors.add(f"{place}.key", f"chave longa demais: {len(key)} caracteres (máximo {limit})")
+            continue
+        if key in seen:
+            errors.add(f"{place}.key", f"chave {key!r} repetida: cada {what} tem uma chave única")
+            continue
+        seen.add(key)
+        yield i, place, obj, key
+
+
+# --- sizes --------------------------------------------------------------------------
+
+def too_many(value: Any, place: str, most: int, what: str, errors: Errors) -> bool:
+    if isinstance(value, list) and len(value) > most:
+        errors.add(place, f"{what} demais: {len(value)} (o máximo num arquivo de torneio é {most})")
+        return True
+    return False
+
+
+def sizes_check(data: dict, errors: Errors) -> None:
+    """Lists longer than a real event needs (limits.py); only lengths are looked at, so this is quick."""
+    too_many(data.get("players"), "players", limits.MAX_PLAYERS, "atletas", errors)
+    too_many(data.get("registrations"), "registrations", limits.MAX_REGISTRATIONS, "inscrições", errors)
+    too_many(data.get("duplas"), "duplas", limits.MAX_DUPLAS, "duplas", errors)
+    stages = data.get("stages")
+    if isinstance(stages, list) and not too_many(stages, "stages", limits.MAX_STAGES, "fases", errors):
+        for i, s in enumerate(stages):
+            if not isinstance(s, dict):
+                continue
+            place = f"stages[{i}]"
+            groups = s.get("groups")
+            if isinstance(groups, list) and not too_many(groups, f"{place}.groups", limits.MAX_DUPLAS // 2, "grupos",
+                                                          errors):
+                for k, g in enumerate(groups):
+                    if isinstance(g, dict):
+                        too_many(g.get("duplas"), f"{place}.groups[{k}].duplas", limits.MAX_GROUP_DUPLAS,
+                                  "duplas num grupo", errors)
+            too_many(s.get("sorteios"), f"{place}.sorteios", limits.MAX_DUPLAS, "sorteios", errors)
+            too_many(s.get("entrants"), f"{place}.entrants", limits.MAX_DUPLAS, "duplas na chave", errors)
+            draw = s.get("draw")
+            if isinstance(draw, dict):
+                too_many(draw.get("order"), f"{place}.draw.order", limits.MAX_DUPLAS, "posições na chave", errors)
+    jogos = data.get("jogos")
+    if not isinstance(jogos, list) or too_many(jogos, "jogos", limits.MAX_JOGOS, "jogos", errors):
+        return
+    maos_total = 0
+    for i, j in enumerate(jogos):
+        partidas = j.get("partidas") if isinstance(j, dict) else None
+        if not isinstance(partidas, list) or too_many(partidas, f"jogos[{i}].partidas", limits.MAX_BEST_OF,
+                                                       "partidas num jogo", errors):
+            continue
+        for k, p in enumerate(partidas):
+            maos = p.get("maos") if isinstance(p, dict) else None
+            if isinstance(maos, list):
+                too_many(maos, f"jogos[{i}].partidas[{k}].maos", limits.MAX_MAOS_PER_PARTIDA, "mãos numa partida",
+                          errors)
+                maos_total += len(maos)
+    if maos_total > limits.MAX_MAOS:
+        errors.add("jogos", f"mãos demais: {maos_total} no arquivo (o máximo num arquivo de torneio é {limits.MAX_MAOS})")
+
+
+def best_of_problem(value: Any) -> str | None:
+    """Why ``value`` is no best-of a stage may have: the rule (odd, positive), then the file's limit."""
+    problem = best_of_error(value)
+    if problem is None and value > limits.MAX_BEST_OF:
+        problem = f"melhor de {value} passa do máximo de {limits.MAX_BEST_OF} partidas"
+    return problem
+
+
+TIME_OF_DAY = re.compile(r"\d{2}:\d{2}(:\d{2})?")
+
+
+def time_of_day(value: str) -> dt.time:
+    """A local time of day, ``HH:MM`` (or ``HH:MM:SS``); no date, fraction or UTC offset."""
+    if not TIME_OF_DAY.fullmatch(value):
+        raise ValueError(value)
+    return dt.time.fromisoformat(value)
