@@ -1,0 +1,489 @@
+"""Admin forms: each field checked with the importer's rules, with a message saying what is wrong.
+
+These checks give clear messages field by field; the whole-tournament check
+(``guard.py``) still runs after every save and catches what a single form
+cannot see.
+"""
+
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from scoring.jogo import JogoEntry, PartidaEntry, jogo_evaluate
+from scoring.partida import HOW_CHOICES, Mao as MaoRecord
+from scoring.partida import final_score_error, partida_from_maos
+from scoring.rules import best_of_error, settings_build
+from scoring.tournament import PREVIOUS
+
+from ..models import Draw, Dupla, Group, GroupEntry, Jogo, Mao, Partida, Player, Registration, Stage, Tournament
+from ..selectors import SIDE_INDEX, tournament_settings
+
+MAX_AGE = 120  # as the importer: tournament.min_age
+MAX_REGULATION = 20000  # as the importer: tournament.regulation
+MAX_SEED = 100000  # a seed beyond any bracket
+MAX_MESA = 100000
+MAX_ORDER = 1000000
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _tournament(form: forms.ModelForm) -> Tournament | None:
+    """The tournament the form's object belongs to (cleaned value first, then the instance)."""
+    value = form.cleaned_data.get("tournament") if hasattr(form, "cleaned_data") else None
+    if isinstance(value, Tournament):
+        return value
+    return getattr(form.instance, "tournament", None) if form.instance.tournament_id else None
+
+
+def _key(form: forms.ModelForm, model, scope: dict) -> None:
+    """A key: text without surrounding blanks, unique in its scope (the tournament or the stage)."""
+    key = form.cleaned_data.get("key")
+    if key is None:
+        return
+    if not key.strip():
+        form.add_error("key", "a chave não pode ficar em branco")
+        return
+    if key != key.strip():
+        form.add_error("key", "a chave não pode começar nem terminar com espaço")
+        return
+    if None in scope.values():
+        return
+    taken = model.objects.filter(key=key, **scope).exclude(pk=form.instance.pk)
+    if taken.exists():
+        form.add_error("key", f"a chave {key!r} já é usada por outro registro deste torneio")
+
+
+def _belongs(form: forms.ModelForm, field: str, tournament: Tournament | None, what: str) -> None:
+    value = form.cleaned_data.get(field)
+    if value is not None and tournament is not None and value.tournament_id != tournament.pk:
+        form.add_error(field, f"{what} pertence a outro torneio ({value.tournament})")
+
+
+def _range(form: forms.ModelForm, field: str, low: int, high: int, label: str) -> None:
+    value = form.cleaned_data.get(field)
+    if value is not None and not low <= value <= high:
+        form.add_error(field, f"{label} deve ser um número inteiro entre {low} e {high}")
+
+
+class TournamentForm(forms.ModelForm):
+    class Meta:
+        model = Tournament
+        fields = "__all__"
+
+    def clean_settings(self):
+        value = self.cleaned_data.get("settings")
+        if value in (None, ""):
+            return {}
+        if not isinstance(value, dict):
+            raise ValidationError('os ajustes do regulamento devem ser um objeto JSON, por exemplo {"third_place": "match"}')
+        return value
+
+    def clean(self):
+        cleaned = super().clean()
+        _range(self, "min_age", 0, MAX_AGE, "a idade mínima")
+        max_duplas = cleaned.get("max_duplas")
+        if max_duplas is not None:
+            if max_duplas < 2:
+                self.add_error("max_duplas", "o limite de duplas deve ser pelo menos 2")
+            elif self.instance.pk and self.instance.duplas.count() > max_duplas:
+                self.add_error("max_duplas", f"o torneio já tem {self.instance.duplas.count()} duplas; "
+                                             f"o limite não pode ser menor")
+        if len(cleaned.get("regulation") or "") > MAX_REGULATION:
+            self.add_error("regulation", f"regulamento longo demais (máximo {MAX_REGULATION} caracteres)")
+        if "settings" in cleaned and cleaned.get("preset"):
+            _, problems = settings_build(preset=cleaned["preset"], overrides=cleaned["settings"])
+            for problem in problems:
+                self.add_error("settings", str(problem))
+        return cleaned
+
+
+class PlayerForm(forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = "__all__"
+
+    def clean(self):
+        cleaned = super().clean()
+        tournament = _tournament(self)
+        _key(self, Player, {"tournament": tournament})
+        _range(self, "order", 0, MAX_ORDER, "a ordem")
+        birth = cleaned.get("birth_date")
+        if birth and tournament is not None and tournament.date and tournament.min_age is not None:
+            day = tournament.date
+            age = day.year - birth.year - ((day.month, day.day) < (birth.month, birth.day))
+            if age < tournament.min_age:
+                self.add_error("birth_date", f"terá {age} anos em {day:%d/%m/%Y}; a categoria exige a partir de "
+                                             f"{tournament.min_age} anos")
+        return cleaned
+
+
+class RegistrationForm(forms.ModelForm):
+    class Meta:
+        model = Registration
+        fields = "__all__"
+
+    def clean(self):
+        cleaned = super().clean()
+        tournament = _tournament(self)
+        _belongs(self, "player1", tournament, "o atleta")
+        _belongs(self, "player2", tournament, "o atleta")
+        if cleaned.get("player1") is not None and cleaned.get("player1") == cleaned.get("player2"):
+            self.add_error("player2", "o parceiro deve ser outro atleta")
+        _range(self, "order", 1, MAX_ORDER, "a ordem de chegada")
+        return cleaned
+
+
+class DuplaForm(forms.ModelForm):
+    class Meta:
+        model = Dupla
+        fields = "__all__"
+
+    def clean(self):
+        cleaned = super().clean()
+        tournament = _tournament(self)
+        _key(self, Dupla, {"tournament": tournament})
+        _belongs(self, "player1", tournament, "o atleta")
+        _belongs(self, "player2", tournament, "o atleta")
+        if cleaned.get("player1") is not None and cleaned.get("player1") == cleaned.get("player2"):
+            self.add_error("player2", "uma dupla tem dois atletas diferentes")
+        _range(self, "seed", 1, MAX_SEED, "a cabeça de chave")
+        seed = cleaned.get("seed")
+        if seed is not None and tournament is not None and \
+                Dupla.objects.filter(tournament=tournament, seed=seed).exclude(pk=self.instance.pk).exists():
+            self.add_error("seed", f"outra dupla deste torneio já é a cabeça de chave {seed}")
+        if cleaned.get("disqualified_reason", "").strip() and not cleaned.get("disqualified"):
+            self.add_error("disqualified_reason", "só uma dupla desclassificada tem motivo de desclassificação")
+        _range(self, "order", 0, MAX_ORDER, "a ordem")
+        return cleaned
+
+
+def best_of_rounds_problems(value: Any) -> list[str]:
+    """Why a stage's ``best_of_rounds`` is not {"round": odd best-of} (rounds from 1), as the importer reads it."""
+    if not isinstance(value, dict):
+        return ['deve ser um objeto {"rodada": melhor de}, por exemplo {"1": 5, "2": 3}']
+    problems = []
+    for r, n in value.items():
+        if not (isinstance(r, str) and r.isascii() and r.isdigit() and 1 <= int(r) <= 64):
+            problems.append(f"rodada {r!r} inválida: use 1 para a primeira rodada, 2 para a seguinte…")
+        elif best_of_error(n):
+            problems.append(f"rodada {r}: {best_of_error(n)}")
+    return problems
+
+
+class StageForm(forms.ModelForm):
+    class Meta:
+        model = Stage
+        fields = "__all__"
+
+    def clean_best_of_rounds(self):
+        value = self.cleaned_data.get("best_of_rounds")
+        if value in (None, ""):
+            return {}
+        problems = best_of_rounds_problems(value)
+        if problems:
+            raise ValidationError(problems)
+        return {str(int(r)): n for r, n in value.items()}
+
+    def clean(self):
+        cleaned = super().clean()
+        tournament = _tournament(self)
+        _key(self, Stage, {"tournament": tournament})
+        best_of = cleaned.get("best_of")
+        if best_of is not None and best_of_error(best_of):
+            self.add_error("best_of", best_of_error(best_of))
+        if len(cleaned.get("name") or "") > 120:
+            self.add_error("name", "nome longo demais (máximo 120 caracteres)")
+        kind = cleaned.get("kind")
+        if "entrants" in self.fields:
+            self._clean_entrants(cleaned, kind, tournament)
+        if kind == Stage.KNOCKOUT and cleaned.get("best_of_rounds") is None:
+            cleaned["best_of_rounds"] = {}
+        if kind == Stage.GROUPS and cleaned.get("best_of_rounds"):
+            self.add_error("best_of_rounds", "só a fase eliminatória tem melhor de por rodada")
+        if kind == Stage.KNOCKOUT and (cleaned.get("qualify_per_group") or cleaned.get("qualify_best_others")):
+            self.add_error("qualify_per_group", "só a fase de grupos tem classificados por grupo")
+        if cleaned.get("draw_method") == "random" and cleaned.get("draw_seed") is None and kind == Stage.KNOCKOUT:
+            self.add_error("draw_seed", "o sorteio aleatório da chave precisa de uma semente")
+        _range(self, "order", 0, MAX_ORDER, "a ordem")
+        return cleaned
+
+    def _clean_entrants(self, cleaned: dict, kind: str | None, tournament: Tournament | None) -> None:
+        entrants = cleaned.get("entrants")
+        if entrants in (None, ""):
+            cleaned["entrants"] = PREVIOUS if kind == Stage.KNOCKOUT else ""
+            return
+        if entrants == PREVIOUS:
+            return
+        if kind == Stage.GROUPS:
+            self.add_error("entrants", 'as duplas de uma fase de grupos vêm dos grupos: deixe em branco ou "previous"')
+        elif not isinstance(entrants, list) or not all(isinstance(e, str) for e in entrants):
+            self.add_error("entrants", 'use "previous" ou a lista das chaves das duplas, por exemplo ["d1", "d2"]')
+        elif len(set(entrants)) != len(entrants):
+            self.add_error("entrants", "uma dupla aparece duas vezes na lista")
+        elif len(entrants) < 2:
+            self.add_error("entrants", "a chave precisa de pelo menos 2 duplas")
+        elif tournament is not None and tournament.pk:
+            known = set(Dupla.objects.filter(tournament=tournament).values_list("key", flat=True))
+            unknown = [e for e in entrants if e not in known]
+            if unknown:
+                self.add_error("entrants", f"duplas inexistentes neste torneio: {', '.join(unknown)}")
+
+
+class GroupForm(forms.ModelForm):
+    class Meta:
+        model = Group
+        fields = "__all__"
+
+    def clean(self):
+        cleaned = super().clean()
+        stage = cleaned.get("stage") or (self.instance.stage if self.instance.stage_id else None)
+        _key(self, Group, {"stage": stage})
+        if stage is not None and stage.kind != Stage.GROUPS:
+            self.add_error("stage" if "stage" in self.fields else None, "só uma fase de grupos tem grupos")
+        _range(self, "order", 0, MAX_ORDER, "a ordem")
+        return cleaned
+
+
+class GroupEntryForm(forms.ModelForm):
+    class Meta:
+        model = GroupEntry
+        fields = "__all__"
+
+    def clean(self):
+        cleaned = super().clean()
+        dupla, group = cleaned.get("dupla"), self.instance.group if self.instance.group_id else None
+        if dupla is not None and group is not None and dupla.tournament_id != group.stage.tournament_id:
+            self.add_error("dupla", f"a dupla {dupla.key} pertence a outro torneio")
+        elif dupla is not None and group is not None and GroupEntry.objects.filter(
+                group__stage=group.stage, dupla=dupla).exclude(group=group).exists():
+            self.add_error("dupla", f"a dupla {dupla.key} já está em outro grupo desta fase")
+        _range(self, "order", 0, MAX_ORDER, "a ordem")
+        return cleaned
+
+
+class JogoForm(forms.ModelForm):
+    class Meta:
+        model = Jogo
+        fields = "__all__"
+
+    def clean(self):
+        cleaned = super().clean()
+        tournament = _tournament(self)
+        stage = cleaned.get("stage") or (self.instance.stage if self.instance.stage_id else None)
+        group = cleaned.get("group") if "group" in self.fields else self.instance.group
+        if stage is not None and tournament is not None and stage.tournament_id != tournament.pk:
+            self.add_error("stage", "a fase pertence a outro torneio")
+        if group is not None and stage is not None and group.stage_id != stage.pk:
+            self.add_error("group", "o grupo pertence a outra fase")
+        if "group" in self.fields and stage is not None and (stage.kind == Stage.GROUPS) != (group is not None):
+            self.add_error("group", "um jogo de fase de grupos tem grupo; um de fase eliminatória, não")
+        _belongs(self, "dupla_a", tournament, "a dupla A")
+        _belongs(self, "dupla_b", tournament, "a dupla B")
+        if cleaned.get("dupla_a") is not None and cleaned.get("dupla_a") == cleaned.get("dupla_b"):
+            self.add_error("dupla_b", "um jogo tem duas duplas diferentes")
+        best_of = cleaned.get("best_of")
+        if best_of is not None and best_of_error(best_of):
+            self.add_error("best_of", best_of_error(best_of))
+        _range(self, "mesa", 1, MAX_MESA, "a mesa")
+        if cleaned.get("walkover") and cleaned.get("lost_by"):
+            self.add_error("lost_by", "um jogo com WO não tem perda do jogo")
+        if cleaned.get("lost_by") and not (cleaned.get("penalty_reason") or "").strip():
+            self.add_error("penalty_reason", "toda penalidade precisa de um motivo")
+        if cleaned.get("penalty_reason", "").strip() and not cleaned.get("lost_by"):
+            self.add_error("penalty_reason", "só há motivo quando há perda do jogo")
+        return cleaned
+
+
+def _settings_of_jogo(jogo: Jogo | None):
+    if jogo is None or not jogo.tournament_id:
+        return None
+    return tournament_settings(tournament=jogo.tournament)
+
+
+def partida_form_problems(cleaned: dict, settings) -> dict[str, str]:
+    """Field → problem for one partida row, by its way of recording (score, mãos or penalty)."""
+    mode = cleaned.get("mode")
+    a, b = cleaned.get("score_a"), cleaned.get("score_b")
+    problems: dict[str, str] = {}
+    if mode == Partida.SCORE:
+        if a is None or b is None:
+            problems["score_a"] = "informe o placar final das duas duplas"
+        elif settings is not None and final_score_error(score=(a, b), settings=settings):
+            problems["score_a"] = final_score_error(score=(a, b), settings=settings)
+        if cleaned.get("lost_by"):
+            problems["lost_by"] = "um placar final não tem dupla punida; use o registro 'perda da partida'"
+    else:
+        if a is not None or b is not None:
+            problems["score_a"] = "o placar só é informado no registro 'placar final'"
+    if mode == Partida.PENALTY:
+        if not cleaned.get("lost_by"):
+            problems["lost_by"] = "perda da partida: informe a dupla punida"
+        if not (cleaned.get("penalty_reason") or "").strip():
+            problems["penalty_reason"] = "toda penalidade precisa de um motivo"
+    elif mode == Partida.MAOS and cleaned.get("lost_by"):
+        problems["lost_by"] = "uma partida mão a mão não tem dupla punida; registre a penalidade como mão"
+    if mode != Partida.PENALTY and (cleaned.get("penalty_reason") or "").strip():
+        problems["penalty_reason"] = "só a perda da partida tem motivo"
+    return problems
+
+
+class PartidaForm(forms.ModelForm):
+    class Meta:
+        model = Partida
+        fields = "__all__"
+
+    def clean(self):
+        cleaned = super().clean()
+        jogo = cleaned.get("jogo") or (self.instance.jogo if self.instance.jogo_id else None)
+        for field, problem in partida_form_problems(cleaned, _settings_of_jogo(jogo)).items():
+            self.add_error(field, problem)
+        _range(self, "number", 1, 99, "o número da partida")
+        return cleaned
+
+
+class MaoForm(forms.ModelForm):
+    class Meta:
+        model = Mao
+        fields = "__all__"
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("to") not in (None, 0, 1):
+            self.add_error("to", "informe 0 (dupla A), 1 (dupla B) ou deixe vazio para mão empatada")
+        if cleaned.get("how") and cleaned["how"] not in HOW_CHOICES:
+            self.add_error("how", "tipo de mão desconhecido")
+        _range(self, "points", 0, 12, "os pontos")
+        return cleaned
+
+
+def _live_forms(formset) -> list:
+    return [f for f in formset.forms if hasattr(f, "cleaned_data") and f.cleaned_data
+            and not (formset.can_delete and formset._should_delete_form(f))]
+
+
+class MaoFormSet(forms.BaseInlineFormSet):
+    """The mãos of one partida, replayed in order with the rules of the tournament."""
+
+    def clean(self):
+        super().clean()
+        if any(self.errors):
+            return
+        partida: Partida = self.instance
+        live = sorted(_live_forms(self), key=lambda f: f.cleaned_data.get("order") or 0)
+        orders = [f.cleaned_data.get("order") for f in live]
+        if len(set(orders)) != len(orders):
+            raise ValidationError("duas mãos com a mesma ordem: cada mão tem a sua")
+        if live and partida.mode != Partida.MAOS:
+            raise ValidationError("esta partida não é registrada mão a mão: mude o registro para 'mão a mão' "
+                                  "ou apague as mãos")
+        settings = _settings_of_jogo(partida.jogo if partida.jogo_id else None)
+        if settings is None or not live:
+            return
+        maos = [MaoRecord(to=f.cleaned_data.get("to"), points=f.cleaned_data.get("points"),
+                          how=f.cleaned_data.get("how") or "played", reason=f.cleaned_data.get("reason") or "")
+                for f in live]
+        _, problems = partida_from_maos(maos=maos, settings=settings)
+        for problem in problems:
+            index = int(problem.place.split("[")[1].rstrip("]"))
+            live[index].add_error(None, f"mão {index + 1}: {problem.message}")
+
+
+class PartidaFormSet(forms.BaseInlineFormSet):
+    """The partidas of one jogo, checked together: numbers, order, and no partida after the jogo is decided."""
+
+    def clean(self):
+        super().clean()
+        if any(self.errors):
+            return
+        jogo: Jogo = self.instance
+        live = sorted(_live_forms(self), key=lambda f: f.cleaned_data.get("number") or 0)
+        numbers = [f.cleaned_data.get("number") for f in live]
+        if numbers != list(range(1, len(live) + 1)):
+            raise ValidationError("as partidas são numeradas 1, 2, 3… sem pular nem repetir")
+        if live and (jogo.walkover or jogo.lost_by):
+            raise ValidationError("um jogo com WO ou perda do jogo não tem partidas: apague-as")
+        settings = _settings_of_jogo(jogo if jogo.tournament_id else None)
+        if settings is None or not live or best_of_error(jogo.best_of):
+            return
+        entries = []
+        for f in live:
+            c = f.cleaned_data
+            if c.get("mode") == Partida.PENALTY:
+                entries.append(PartidaEntry(lost_by=SIDE_INDEX.get(c.get("lost_by") or ""),
+                                            reason=c.get("penalty_reason") or ""))
+            elif c.get("mode") == Partida.MAOS:
+                partida = f.instance
+                maos = partida.maos.order_by("order") if partida.pk else []
+                entries.append(PartidaEntry(maos=tuple(MaoRecord(to=m.to, points=m.points, how=m.how, reason=m.reason)
+                                                       for m in maos)))
+            else:
+                entries.append(PartidaEntry(score=(c.get("score_a"), c.get("score_b"))))
+        _, problems = jogo_evaluate(entry=JogoEntry(best_of=jogo.best_of, partidas=tuple(entries)), settings=settings)
+        for problem in problems:
+            head, _, rest = problem.place.partition("]")
+            if head.startswith("partidas["):
+                index = int(head[len("partidas["):])
+                live[index].add_error(None, f"partida {index + 1}: {problem.message}")
+            else:
+                raise ValidationError(problem.message)
+
+
+class DrawForm(forms.ModelForm):
+    class Meta:
+        model = Draw
+        fields = "__all__"
+
+    def clean(self):
+        cleaned = super().clean()
+        tournament = _tournament(self)
+        kind, stage, group = cleaned.get("kind"), cleaned.get("stage"), cleaned.get("group")
+        if stage is not None and tournament is not None and stage.tournament_id != tournament.pk:
+            self.add_error("stage", "a fase pertence a outro torneio")
+        if group is not None and stage is not None and group.stage_id != stage.pk:
+            self.add_error("group", "o grupo pertence a outra fase")
+        if kind in (Draw.BRACKET, Draw.TIEBREAK) and stage is None:
+            self.add_error("stage", "informe a fase deste sorteio")
+        if kind == Draw.BRACKET and stage is not None and stage.kind != Stage.KNOCKOUT:
+            self.add_error("stage", "o sorteio da chave é de uma fase eliminatória")
+        if kind == Draw.TIEBREAK and stage is not None and stage.kind != Stage.GROUPS:
+            self.add_error("stage", "o sorteio de desempate é de uma fase de grupos")
+        if "result" in cleaned:
+            self._clean_result(cleaned.get("result"), kind, tournament)
+        return cleaned
+
+    def _clean_result(self, result: Any, kind: str | None, tournament: Tournament | None) -> None:
+        if not isinstance(result, dict):
+            self.add_error("result", 'o resultado deve ser um objeto JSON, por exemplo {"order": ["d1", "d2"]}')
+            return
+        if kind not in (Draw.BRACKET, Draw.TIEBREAK):
+            return
+        unknown_keys = sorted(set(result) - {"order"})
+        if unknown_keys:
+            self.add_error("result", f"campos desconhecidos no resultado: {', '.join(map(str, unknown_keys))}; "
+                                     'use só "order"')
+        order = result.get("order")
+        if not isinstance(order, list):
+            self.add_error("result", 'informe a ordem sorteada em "order" (uma lista de chaves de duplas)')
+            return
+        keys = [d for d in order if d is not None]
+        if kind == Draw.TIEBREAK and (len(order) < 2 or len(keys) != len(order)):
+            self.add_error("result", "o sorteio de desempate lista pelo menos 2 duplas empatadas, da melhor para a pior")
+            return
+        if not all(isinstance(d, str) for d in keys):
+            self.add_error("result", "a ordem lista chaves de duplas (texto)" +
+                           (" ou null para um bye" if kind == Draw.BRACKET else ""))
+            return
+        if len(set(keys)) != len(keys):
+            self.add_error("result", "uma dupla aparece duas vezes na ordem")
+            return
+        if kind == Draw.BRACKET and (len(order) < 2 or len(order) & (len(order) - 1)):
+            self.add_error("result", "a chave tem 2, 4, 8, 16… posições (null para bye)")
+            return
+        if tournament is not None:
+            known = set(Dupla.objects.filter(tournament=tournament).values_list("key", flat=True))
+            strangers = [d for d in keys if d not in known]
+            if strangers:
+                self.add_error("result", f"duplas inexistentes neste torneio: {', '.join(strangers)}")

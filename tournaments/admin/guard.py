@@ -1,0 +1,78 @@
+"""The whole-tournament check behind every admin write.
+
+An admin save bypasses the services, so after it (inside the same
+transaction) the tournament is refreshed, exported and read back with the
+importer's rules (``plan_read``), and its public pages are built. Any problem
+(or any crash on the way) refuses the save: the transaction is rolled back and
+the problems are shown on the form, in Portuguese.
+"""
+
+import json
+import logging
+
+from django.db import transaction
+
+from .. import presenters
+from ..interchange.reader import plan_read
+from ..interchange.writer import tournament_export
+from ..models import Tournament
+from ..selectors import tournament_state_cache_clear, tournament_state_get
+from ..services import tournament_refresh
+
+logger = logging.getLogger(__name__)
+
+MAX_PROBLEMS = 12  # a form shows this many; the rest are summed up
+
+
+class GuardRefused(Exception):
+    """An admin write would leave a tournament that the site cannot read back or show."""
+
+    def __init__(self, problems: list[str], *, deleting: bool = False):
+        self.problems = list(problems)
+        self.deleting = deleting
+        super().__init__("\n".join(self.problems))
+
+
+def tournament_problems(*, tournament_id: int | None) -> list[str]:
+    """What stops the tournament, as it now stands in this transaction, from round-tripping or showing."""
+    if tournament_id is None:
+        return []
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return []  # deleted with the write: nothing left to check
+    name = tournament.name
+    try:
+        with transaction.atomic():
+            tournament_refresh(tournament=tournament)  # brackets advance and cached views renew, as after any write
+            data = json.loads(json.dumps(tournament_export(tournament=tournament, include_private=True)))
+            _, errors = plan_read(data)
+            if errors:
+                found = [f"no arquivo do torneio «{name}», {error}" for error in errors[:MAX_PROBLEMS]]
+                if len(errors) > MAX_PROBLEMS:
+                    found.append(f"… e mais {len(errors) - MAX_PROBLEMS} problema(s)")
+                return found
+            state = tournament_state_get(tournament=tournament)
+            presenters.event_head(state)
+            presenters.event_present(state)
+            presenters.standings_present(state)
+            presenters.bracket_present(state)
+            presenters.jogos_present(state)
+    except Exception:  # noqa: BLE001 - any crash here means a page would crash too
+        logger.exception("admin guard: tournament %s cannot be exported or shown", tournament_id)
+        return [f"o torneio «{name}» ficaria num estado que o site não consegue exportar nem exibir "
+                "(as páginas dariam erro); confira os valores informados"]
+    return []
+
+
+def tournaments_check(*, tournament_ids, deleting: bool = False) -> None:
+    """Raise ``GuardRefused`` with every problem of the given tournaments (ids; None is skipped)."""
+    problems: list[str] = []
+    for tournament_id in dict.fromkeys(tournament_ids):
+        problems += tournament_problems(tournament_id=tournament_id)
+    if problems:
+        raise GuardRefused(problems, deleting=deleting)
+
+
+def guard_forget() -> None:
+    """After a refused write: the refresh inside the rolled-back transaction cached views that never were."""
+    tournament_state_cache_clear()
