@@ -24,34 +24,11 @@ from tournaments.interchange.jsonfile import tournament_file_parse
 from tournaments.interchange.reader import plan_read
 from tournaments.models import Dupla, Player, Stage, Tournament
 from tournaments.services import tournament_import
+from tests.test_import import base_file, players
 
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def players(n):
-    return [{"key": f"p{i}", "name": f"Atleta {i}", "birth_date": "1990-01-01"} for i in range(1, n + 1)]
-
-
-def base_file(**tournament):
-    """Four duplas in two groups, a knockout after them."""
-    return {
-        "format": "truco-torneio", "version": 1,
-        "tournament": {"name": "Copa do Bar", "date": "2024-04-27", "preset": "fenacef", **tournament},
-        "players": players(8),
-        "duplas": [{"key": f"d{i}", "players": [f"p{2 * i - 1}", f"p{2 * i}"]} for i in range(1, 5)],
-        "stages": [
-            {"key": "grupos", "kind": "groups", "best_of": 3,
-             "groups": [{"key": "A", "duplas": ["d1", "d2"]}, {"key": "B", "duplas": ["d3", "d4"]}],
-             "qualify": {"per_group": 2, "best_others": 0}},
-            {"key": "mata", "kind": "knockout", "best_of": 3, "entrants": "previous", "draw": {"method": "seeded"}},
-        ],
-        "jogos": [
-            {"stage": "grupos", "group": "A", "duplas": ["d1", "d2"], "partidas": [[12, 7], [9, 12], [12, 3]]},
-            {"stage": "grupos", "group": "B", "duplas": ["d3", "d4"], "walkover": "d4"},
-        ],
-    }
 
 
 def knockout_file(order):
