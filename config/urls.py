@@ -1,10 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
-from django.views.decorators.http import require_safe
 from django.views.generic import RedirectView
 
+from tournaments.views import read_only
+
 urlpatterns = [
-    path("", require_safe(RedirectView.as_view(pattern_name="tournaments:list", permanent=False))),
+    path("", read_only(RedirectView.as_view(pattern_name="tournaments:list", permanent=False))),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("torneios/", include("tournaments.urls")),

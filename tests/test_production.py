@@ -216,7 +216,8 @@ def test_read_only_pages_answer_get_and_head(client, public_urls):
 
 
 @pytest.mark.parametrize("method", ["POST", "PUT", "PATCH", "DELETE", "TRACE", "OPTIONS"])
-def test_read_only_pages_refuse_other_methods(client, public_urls, method):
+def test_read_only_pages_refuse_other_methods(public_urls, method):
+    client = Client(enforce_csrf_checks=True)  # as a browser or curl would: no CSRF token
     for url in public_urls:
         response = client.generic(method, url)
         assert response.status_code == 405, (method, url)

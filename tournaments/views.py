@@ -21,6 +21,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import SafeString
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
 from . import presenters
@@ -80,7 +81,16 @@ class PageCache:
 page_cache = PageCache()
 
 
-@require_safe  # read-only page: GET and HEAD only (405 otherwise)
+def read_only(view):
+    """A public read-only page: GET and HEAD only, anything else 405 with ``Allow: GET, HEAD``.
+
+    Exempt from the CSRF check, which would otherwise answer a POST or PUT 403 before the method is
+    looked at: a page that never changes anything has nothing for a forged request to do.
+    """
+    return csrf_exempt(require_safe(view))
+
+
+@read_only
 def tournament_list(request):
     rows = presenters.tournament_list_rows(tournaments_all())
     return render(request, "tournaments/list.html", {"rows": rows})
@@ -115,32 +125,32 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
     return response
 
 
-@require_safe
+@read_only
 def tournament_detail(request, slug: str):
     return _event_page(request, slug=slug, template="tournaments/detail.html", tab="detail",
                        build=presenters.event_present)
 
 
-@require_safe
+@read_only
 def tournament_standings(request, slug: str):
     return _event_page(request, slug=slug, template="tournaments/standings.html", tab="standings",
                        build=presenters.standings_present, partial="tabelas", pagina=request.GET.get("pagina"))
 
 
-@require_safe
+@read_only
 def tournament_bracket(request, slug: str):
     return _event_page(request, slug=slug, template="tournaments/bracket.html", tab="bracket",
                        build=presenters.bracket_present, partial="chave", secao=request.GET.get("secao"))
 
 
-@require_safe
+@read_only
 def tournament_jogos(request, slug: str):
     return _event_page(request, slug=slug, template="tournaments/jogos.html", tab="jogos",
                        build=presenters.jogos_present, partial="jogos-lista",
                        dupla=request.GET.get("dupla") or None, rodada=request.GET.get("rodada"))
 
 
-@require_safe
+@read_only
 def tournament_export_json(request, slug: str):
     """The tournament file, public data only (no PINs, birth dates or contacts)."""
     tournament = get_object_or_404(Tournament, slug=slug)
