@@ -312,8 +312,8 @@ def _quick(data) -> list[str]:
     return lines
 
 
-def test_a_group_bigger_than_the_limit_is_refused_at_once():
-    n = 600
+def one_group_file(n: int) -> dict:
+    """``n`` duplas in one group, no result yet."""
     data = base_file()
     data["players"] = players(2 * n)
     data["duplas"] = [{"key": f"d{i}", "players": [f"p{2 * i - 1}", f"p{2 * i}"]} for i in range(1, n + 1)]
@@ -321,19 +321,19 @@ def test_a_group_bigger_than_the_limit_is_refused_at_once():
                        "groups": [{"key": "A", "duplas": [f"d{i}" for i in range(1, n + 1)]}],
                        "qualify": {"per_group": 1}}]
     data["jogos"] = []
+    return data
+
+
+def test_a_group_bigger_than_the_limit_is_refused_at_once():
+    n = 600
+    data = one_group_file(n)
     assert _quick(data) == [f"stages[0].groups[0].duplas: duplas num grupo demais: {n} (o máximo num arquivo de "
                             f"torneio é {limits.MAX_GROUP_DUPLAS})"]
 
 
 def test_a_group_at_the_limit_imports():
     n = limits.MAX_GROUP_DUPLAS
-    data = base_file()
-    data["players"] = players(2 * n)
-    data["duplas"] = [{"key": f"d{i}", "players": [f"p{2 * i - 1}", f"p{2 * i}"]} for i in range(1, n + 1)]
-    data["stages"] = [{"key": "grupos", "kind": "groups", "best_of": 1,
-                       "groups": [{"key": "A", "duplas": [f"d{i}" for i in range(1, n + 1)]}],
-                       "qualify": {"per_group": 1}}]
-    data["jogos"] = []
+    data = one_group_file(n)
     t = tournament_import(data=data)
     assert t.jogos.count() == n * (n - 1) // 2
 

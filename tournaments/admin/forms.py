@@ -120,6 +120,15 @@ class PlayerForm(forms.ModelForm):
         return cleaned
 
 
+def _two_players(form, tournament, *, same: str) -> None:
+    """player1 and player2: athletes of this tournament, and not the same one (``same`` says why)."""
+    _belongs(form, "player1", tournament, "o atleta")
+    _belongs(form, "player2", tournament, "o atleta")
+    player1 = form.cleaned_data.get("player1")
+    if player1 is not None and player1 == form.cleaned_data.get("player2"):
+        form.add_error("player2", same)
+
+
 class RegistrationForm(forms.ModelForm):
     class Meta:
         model = Registration
@@ -128,10 +137,7 @@ class RegistrationForm(forms.ModelForm):
     def clean(self):
         cleaned = super().clean()
         tournament = _tournament(self)
-        _belongs(self, "player1", tournament, "o atleta")
-        _belongs(self, "player2", tournament, "o atleta")
-        if cleaned.get("player1") is not None and cleaned.get("player1") == cleaned.get("player2"):
-            self.add_error("player2", "o parceiro deve ser outro atleta")
+        _two_players(self, tournament, same="o parceiro deve ser outro atleta")
         _range(self, "order", 1, MAX_ORDER, "a ordem de chegada")
         return cleaned
 
@@ -145,10 +151,7 @@ class DuplaForm(forms.ModelForm):
         cleaned = super().clean()
         tournament = _tournament(self)
         _key(self, Dupla, {"tournament": tournament})
-        _belongs(self, "player1", tournament, "o atleta")
-        _belongs(self, "player2", tournament, "o atleta")
-        if cleaned.get("player1") is not None and cleaned.get("player1") == cleaned.get("player2"):
-            self.add_error("player2", "uma dupla tem dois atletas diferentes")
+        _two_players(self, tournament, same="uma dupla tem dois atletas diferentes")
         _range(self, "seed", 1, MAX_SEED, "a cabeça de chave")
         seed = cleaned.get("seed")
         if seed is not None and tournament is not None and \
