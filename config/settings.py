@@ -143,6 +143,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "tournaments.desk.context.desk",
             ],
         },
     },
@@ -196,3 +197,24 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# Accounts (/entrar/, /sair/, password change and reset).
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "desk:home"
+LOGOUT_REDIRECT_URL = "tournaments:list"
+# E-mail: printed on the console unless EMAIL_HOST is set (then SMTP, configured from the environment).
+if os.environ.get("EMAIL_HOST"):
+    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend", "OPTIONS": {
+        "host": os.environ["EMAIL_HOST"], "port": env_int("EMAIL_PORT", 587),
+        "username": os.environ.get("EMAIL_HOST_USER", ""), "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+        "use_tls": os.environ.get("EMAIL_USE_TLS", "1") not in ("0", "false", ""),
+    }}}
+else:
+    # By choice (issue 6): without EMAIL_HOST, mail (password reset, invitations) goes to the log, so the
+    # deploy check's "development-only backend" error is expected here and silenced; set EMAIL_HOST to send.
+    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+    SILENCED_SYSTEM_CHECKS = ["mail.E001"]
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Zap <nao-responda@zap.local>")
+# Uploads at the desk (registration CSV, tournament file) are read in memory up to this size.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024

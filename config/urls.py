@@ -9,4 +9,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("torneios/", include("tournaments.urls")),
+    path("organizar/", include("tournaments.desk.urls")),
+    path("", include("tournaments.accounts.urls")),
+    path("d/", include("tournaments.privatelink.urls")),
 ]

@@ -28,6 +28,17 @@ class Tournament(models.Model):
                                 help_text=_("Valores que diferem do regulamento base."))
     regulation = models.TextField(_("regulamento"), blank=True)
     allow_self_scoring = models.BooleanField(_("duplas anotam a própria súmula"), default=False)
+    # The organizer's desk (DOMAIN.md §2): registration window, format before the draw, tables.
+    format = models.JSONField(_("formato"), default=dict, blank=True,
+                              help_text="The format chosen at the desk, used by the competition draw "
+                                        "(see tournaments/draws/format.py).")
+    public_signup = models.BooleanField(_("inscrição pelo site"), default=False)
+    registration_opens = models.DateTimeField(_("inscrições abrem em"), null=True, blank=True)
+    registration_closes = models.DateTimeField(_("inscrições fecham em"), null=True, blank=True)
+    registration_closed = models.BooleanField(_("inscrições encerradas"), default=False)
+    mesas = models.PositiveSmallIntegerField(_("número de mesas"), null=True, blank=True)
+    created_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+", verbose_name=_("criado por"))
     results_version = models.PositiveIntegerField(
         default=0, editable=False,
         help_text="Bumped by every change to what the tournament shows; derived views are cached per version.")
@@ -77,10 +88,17 @@ class Registration(models.Model):
     WAITING, PAIRED, WITHDRAWN = "waiting", "paired", "withdrawn"
     STATUS_CHOICES = [(WAITING, _("aguardando")), (PAIRED, _("em dupla")), (WITHDRAWN, _("desistiu"))]
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
+    FORM, CSV, DESK, FILE = "form", "csv", "desk", "file"
+    SOURCE_CHOICES = [(FORM, _("formulário público")), (CSV, _("planilha CSV")), (DESK, _("comissão")),
+                      (FILE, _("arquivo do torneio"))]
     order = models.PositiveIntegerField(_("ordem de chegada"))
     player1 = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     player2 = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
     status = models.CharField(_("situação"), max_length=12, choices=STATUS_CHOICES, default=WAITING)
+    source = models.CharField(_("origem"), max_length=6, choices=SOURCE_CHOICES, default=FILE)
+    # Check-in on the day: None = not yet checked, True = present, False = absent.
+    present = models.BooleanField(_("presente"), null=True, blank=True)
+    withdrawn_at = models.DateTimeField(_("desistiu em"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -99,6 +117,11 @@ def new_pin() -> str:
     return f"{secrets.randbelow(10**6):06d}"
 
 
+def new_private_token() -> str:
+    """The secret of a dupla's private link ``/d/<token>/``: 128 random bits, not guessable."""
+    return secrets.token_urlsafe(16)
+
+
 class Dupla(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="duplas")
     key = models.CharField(max_length=60)
@@ -108,8 +131,10 @@ class Dupla(models.Model):
     seed = models.PositiveIntegerField(_("cabeça de chave"), null=True, blank=True)
     disqualified = models.BooleanField(_("desclassificada"), default=False)
     disqualified_reason = models.CharField(_("motivo da desclassificação"), max_length=300, blank=True)
-    pin = models.CharField(_("código da dupla"), max_length=12, default=new_pin,
-                           help_text=_("Privado: a dupla confirma ou contesta súmulas com ele."))
+    # Only a hash of the PIN is stored (Django's password hashers); the PIN is shown once, when made.
+    pin_hash = models.CharField(_("código da dupla (hash)"), max_length=200, blank=True, editable=False)
+    token = models.CharField(_("link privado"), max_length=40, unique=True, default=new_private_token,
+                             editable=False)
     order = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -204,6 +229,9 @@ class Jogo(models.Model):
     lost_by = models.CharField(_("perda do jogo"), max_length=1, choices=SIDE_CHOICES, blank=True)
     penalty_reason = models.CharField(_("motivo da penalidade"), max_length=300, blank=True)
     entry_order = models.PositiveIntegerField(_("ordem de registro"), null=True, blank=True)
+    referee = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="+", verbose_name=_("árbitro"),
+                                help_text=_("Vazio: o árbitro da mesa."))
 
     class Meta:
         ordering = ["tournament", "stage__order", "round", "third_place", "position", "mesa", "id"]
@@ -283,3 +311,61 @@ class Draw(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} · {self.tournament}"
+
+
+class StaffRole(models.Model):
+    """A person's role in one tournament (DOMAIN.md §8). Decided in ``tournaments/permissions.py``."""
+
+    ORGANIZER, REFEREE = "organizer", "referee"
+    ROLE_CHOICES = [(ORGANIZER, _("comissão organizadora")), (REFEREE, _("árbitro"))]
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="staff")
+    user = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="staff_roles")
+    role = models.CharField(_("papel"), max_length=10, choices=ROLE_CHOICES)
+    created_at = models.DateTimeField(auto_now_add=True)
+    added_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+")
+
+    class Meta:
+        ordering = ["tournament", "role", "user__username"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "user"], name="staff_role_unique")]
+        verbose_name = _("papel no torneio")
+        verbose_name_plural = _("papéis no torneio")
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.get_role_display()} · {self.tournament}"
+
+
+class Mesa(models.Model):
+    """A table of the venue and the referee who looks after it."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="mesa_rows")
+    number = models.PositiveSmallIntegerField(_("mesa"))
+    referee = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="+", verbose_name=_("árbitro"))
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="mesa_number_unique")]
+        verbose_name = _("mesa")
+        verbose_name_plural = _("mesas")
+
+
+class AuditEntry(models.Model):
+    """One organizer action: who, when, what, and the data before and after."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
+    user = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+", verbose_name=_("quem"))
+    at = models.DateTimeField(_("quando"), auto_now_add=True, db_index=True)
+    action = models.CharField(_("ação"), max_length=40)
+    summary = models.CharField(_("o quê"), max_length=300)
+    before = models.JSONField(_("antes"), null=True, blank=True)
+    after = models.JSONField(_("depois"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("registro de ação")
+        verbose_name_plural = _("registros de ações")
+
+    def __str__(self) -> str:
+        return f"{self.at:%d/%m/%Y %H:%M} · {self.summary}"

@@ -46,7 +46,7 @@ def tournament_import(*, data: Any, performed_by=None) -> Tournament:
         return _plan_write(plan, performed_by)
 
 
-def _tournament_create(plan: TournamentPlan) -> Tournament:
+def _tournament_create(plan: TournamentPlan, created_by=None) -> Tournament:
     """The Tournament row, under a slug nobody holds.
 
     ``slug_make`` checks, then the row is inserted: another import may take the
@@ -62,6 +62,7 @@ def _tournament_create(plan: TournamentPlan) -> Tournament:
                     name=plan.name, slug=slug, date=plan.date, start_time=plan.start_time, venue=plan.venue,
                     category=plan.category, min_age=plan.min_age, max_duplas=plan.max_duplas,
                     preset=plan.preset, settings=plan.overrides, regulation=plan.regulation,
+                    registration_closed=True, created_by=created_by,
                 )
         except IntegrityError:
             if not Tournament.objects.filter(slug=slug).exists():
@@ -70,7 +71,7 @@ def _tournament_create(plan: TournamentPlan) -> Tournament:
 
 
 def _plan_write(plan: TournamentPlan, performed_by) -> Tournament:
-    tournament = _tournament_create(plan)
+    tournament = _tournament_create(plan, created_by=performed_by)
     players = Player.objects.bulk_create([
         Player(tournament=tournament, key=p.key, name=p.name, birth_date=p.birth_date, email=p.email,
                phone=p.phone, order=i)

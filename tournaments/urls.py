@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import views
+from .signup import urls as signup_urls
 
 app_name = "tournaments"
 
@@ -11,4 +12,5 @@ urlpatterns = [
     path("<slug:slug>/chave/", views.tournament_bracket, name="bracket"),
     path("<slug:slug>/jogos/", views.tournament_jogos, name="jogos"),
     path("<slug:slug>/exportar.json", views.tournament_export_json, name="export"),
+    *signup_urls.urlpatterns,
 ]

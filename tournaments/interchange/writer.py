@@ -64,7 +64,6 @@ def tournament_file_build(*, state: TournamentState, players: list[Player], regi
         keys = [p.key for p in r.players()]
         out_regs.append({"players": keys})
         waiting.extend(keys)
-    pins = dict(Dupla.objects.filter(tournament=t).values_list("key", "pin")) if include_private else {}
     out_duplas = []
     for key, d in state.duplas.items():
         row = {"key": key, "players": [d.player1.key, d.player2.key]}
@@ -76,8 +75,6 @@ def tournament_file_build(*, state: TournamentState, players: list[Player], regi
             row["disqualified"] = True
             if d.disqualified_reason:
                 row["disqualified_reason"] = d.disqualified_reason
-        if include_private:
-            row["pin"] = pins[key]
         out_duplas.append(row)
 
     out_stages = []

@@ -1,0 +1,26 @@
+"""The audit trail of organizer actions: who, when, what, the data before and after."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.serializers.json import DjangoJSONEncoder
+import json
+
+from .models import AuditEntry, Tournament
+
+
+def _plain(value: Any) -> Any:
+    """JSON-safe copy (dates, times and decimals as text)."""
+    if value is None:
+        return None
+    return json.loads(json.dumps(value, cls=DjangoJSONEncoder, ensure_ascii=False))
+
+
+def audit_record(*, tournament: Tournament, user, action: str, summary: str,
+                 before: Any = None, after: Any = None) -> AuditEntry:
+    """Record one organizer action. Call it inside the action's transaction, so both land or neither."""
+    return AuditEntry.objects.create(
+        tournament=tournament, user=user if user is not None and user.is_authenticated else None,
+        action=action, summary=summary[:300], before=_plain(before), after=_plain(after),
+    )

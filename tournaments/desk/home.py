@@ -1,0 +1,29 @@
+"""The desk's front: my tournaments with their state and next step, one tournament's summary, its history."""
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.shortcuts import render
+
+from ..permissions import desk_tournaments, may_create_tournament
+from . import progress
+from .access import REFEREE_DESK, desk_view
+
+
+@login_required
+def dashboard(request):
+    tournaments = list(desk_tournaments(user=request.user)[:200])
+    rows = progress.dashboard_rows(user=request.user, tournaments=tournaments)
+    return render(request, "desk/home.html", {"rows": rows, "may_create": may_create_tournament(user=request.user)})
+
+
+@desk_view(need=REFEREE_DESK)
+def overview(request, tournament):
+    return render(request, "desk/overview.html", {
+        "desk_tab": "overview", "summary": progress.tournament_summary(tournament=tournament, user=request.user),
+    })
+
+
+@desk_view()
+def audit_list(request, tournament):
+    page = Paginator(tournament.audit.select_related("user").order_by("-at", "-id"), 50).get_page(request.GET.get("pagina"))
+    return render(request, "desk/audit.html", {"desk_tab": "audit", "page": page})

@@ -1,0 +1,126 @@
+"""Where an event stands on its way (DOMAIN.md §2) and the one next thing the organizer should do."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count, Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from ..models import Jogo, Registration, Tournament
+from ..permissions import may_organize, role_of, roles_prefetch
+from ..registrations.window import registration_is_open
+
+# state code → label shown on the desk (the public pages have their own wording)
+STATES = {
+    "registration_open": _("inscrições abertas"),
+    "registration_closed": _("inscrições encerradas"),
+    "duplas_formed": _("duplas formadas"),
+    "drawn": _("sorteio feito"),
+    "in_progress": _("em andamento"),
+    "finished": _("encerrado"),
+}
+
+
+@dataclass(frozen=True)
+class NextStep:
+    label: str
+    url: str
+
+
+@dataclass(frozen=True)
+class Summary:
+    tournament: Tournament
+    state: str
+    state_label: str
+    role: str | None
+    registrations: int  # active (not withdrawn) registrations
+    waiting: int  # active registrations not yet in a dupla
+    duplas: int
+    jogos: int
+    played: int  # jogos with a result (or being played)
+    next_step: NextStep | None
+
+    @property
+    def may_organize(self) -> bool:
+        return self.role == "organizer"
+
+
+def _counts(tournament_ids: list[int]) -> dict[int, dict[str, int]]:
+    """Per tournament: registrations, waiting, duplas, stages, jogos, played. Three queries for any number."""
+    out = {pk: {"registrations": 0, "waiting": 0, "duplas": 0, "stages": 0, "jogos": 0, "played": 0}
+           for pk in tournament_ids}
+    if not tournament_ids:
+        return out
+    for row in (Registration.objects.filter(tournament_id__in=tournament_ids).exclude(status=Registration.WITHDRAWN)
+                .values("tournament_id").annotate(n=Count("id"), w=Count("id", filter=Q(status=Registration.WAITING)))):
+        out[row["tournament_id"]].update(registrations=row["n"], waiting=row["w"])
+    for row in (Tournament.objects.filter(pk__in=tournament_ids)
+                .annotate(nd=Count("duplas", distinct=True), ns=Count("stages", distinct=True)).values("pk", "nd", "ns")):
+        out[row["pk"]].update(duplas=row["nd"], stages=row["ns"])
+    for row in (Jogo.objects.filter(tournament_id__in=tournament_ids).values("tournament_id")
+                .annotate(n=Count("id"), p=Count("id", filter=~Q(status=Jogo.SCHEDULED)))):
+        out[row["tournament_id"]].update(jogos=row["n"], played=row["p"])
+    return out
+
+
+def _state(tournament: Tournament, c: dict[str, int]) -> str:
+    if tournament.finished and c["jogos"]:
+        return "finished"
+    if c["played"]:
+        return "in_progress"
+    if c["stages"]:
+        return "drawn"
+    if c["duplas"]:
+        return "duplas_formed"
+    if registration_is_open(tournament=tournament):
+        return "registration_open"
+    return "registration_closed"
+
+
+def _next_step(tournament: Tournament, state: str, c: dict[str, int], role: str | None) -> NextStep | None:
+    slug = tournament.slug
+    if role != "organizer":
+        if state in ("drawn", "in_progress"):
+            return NextStep(str(_("Ver a programação")), reverse("desk:schedule", args=[slug]))
+        return None
+    if state == "registration_open":
+        if c["registrations"] == 0:
+            return NextStep(str(_("Receber inscrições")), reverse("desk:registrations", args=[slug]))
+        return NextStep(str(_("Ver inscrições e encerrar")), reverse("desk:registrations", args=[slug]))
+    if state == "registration_closed":
+        if c["waiting"] >= 2:
+            return NextStep(str(_("Sortear as duplas")), reverse("desk:pairing", args=[slug]))
+        return NextStep(str(_("Receber inscrições")), reverse("desk:registrations", args=[slug]))
+    if state == "duplas_formed":
+        if c["waiting"] >= 2:
+            return NextStep(str(_("Sortear as duplas")), reverse("desk:pairing", args=[slug]))
+        return NextStep(str(_("Sortear grupos e chave")), reverse("desk:competition", args=[slug]))
+    if state == "drawn":
+        if not tournament.mesas:
+            return NextStep(str(_("Distribuir as mesas")), reverse("desk:mesas", args=[slug]))
+        return NextStep(str(_("Ver a programação")), reverse("desk:schedule", args=[slug]))
+    if state == "in_progress":
+        return NextStep(str(_("Acompanhar os jogos")), reverse("desk:schedule", args=[slug]))
+    return NextStep(str(_("Ver a classificação final")), reverse("tournaments:standings", args=[slug]))
+
+
+def _summary(tournament: Tournament, c: dict[str, int], role: str | None) -> Summary:
+    state = _state(tournament, c)
+    return Summary(tournament=tournament, state=state, state_label=str(STATES[state]), role=role,
+                   registrations=c["registrations"], waiting=c["waiting"], duplas=c["duplas"], jogos=c["jogos"],
+                   played=c["played"], next_step=_next_step(tournament, state, c, role))
+
+
+def dashboard_rows(*, user, tournaments: list[Tournament]) -> list[Summary]:
+    counts = _counts([t.pk for t in tournaments])
+    roles_prefetch(user=user, tournaments=tournaments)
+    return [_summary(t, counts[t.pk], role_of(user=user, tournament=t)) for t in tournaments]
+
+
+def tournament_summary(*, tournament: Tournament, user) -> Summary:
+    return _summary(tournament, _counts([tournament.pk])[tournament.pk], role_of(user=user, tournament=tournament))
+
+
+__all__ = ["STATES", "Summary", "NextStep", "dashboard_rows", "tournament_summary", "may_organize"]

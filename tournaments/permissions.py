@@ -1,0 +1,95 @@
+"""Who may do what on a tournament (DOMAIN.md §8), decided here and only here.
+
+Views, templates and the API ask these predicates; none of them looks at roles
+itself. A role is data (``StaffRole``): the creator of a tournament is its
+organizer, an organizer adds others; a superuser organizes every tournament.
+
+A user with no role on a tournament must not learn that it has a desk: the
+desk answers 404 (``desk_tournament_get``); a referee on an organizer-only
+page gets 403.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import Http404
+
+from .models import StaffRole, Tournament
+
+ORGANIZER, REFEREE = StaffRole.ORGANIZER, StaffRole.REFEREE
+
+# What each action needs: "organize" (the comissão organizadora) or "referee" (árbitro or organizer).
+ORGANIZE, REFEREE_DESK = "organize", "referee"
+
+
+def role_of(*, user, tournament: Tournament) -> str | None:
+    """``organizer``, ``referee`` or None. Cached on the user object for the request."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return None
+    if user.is_superuser:
+        return ORGANIZER
+    cache = getattr(user, "_zap_roles", None)
+    if cache is None:
+        cache = user._zap_roles = {}
+    if tournament.pk not in cache:
+        cache[tournament.pk] = (StaffRole.objects.filter(user=user, tournament=tournament)
+                                .values_list("role", flat=True).first())
+    return cache[tournament.pk]
+
+
+def roles_prefetch(*, user, tournaments) -> None:
+    """Load ``user``'s roles on many tournaments in one query (for lists), so ``role_of`` asks no more."""
+    if user is None or not user.is_authenticated or user.is_superuser:
+        return
+    cache = getattr(user, "_zap_roles", None)
+    if cache is None:
+        cache = user._zap_roles = {}
+    ids = [t.pk for t in tournaments]
+    cache.update(dict.fromkeys(ids))
+    cache.update(StaffRole.objects.filter(user=user, tournament_id__in=ids).values_list("tournament_id", "role"))
+
+
+def may_organize(*, user, tournament: Tournament) -> bool:
+    """Create/edit the tournament, registrations, draws, mesas, staff, disqualify, decide appeals."""
+    return role_of(user=user, tournament=tournament) == ORGANIZER
+
+
+def may_referee(*, user, tournament: Tournament) -> bool:
+    """Enter mãos, WO and penalties, sign súmulas, correct a signed súmula (organizers too)."""
+    return role_of(user=user, tournament=tournament) in (ORGANIZER, REFEREE)
+
+
+def may_see_desk(*, user, tournament: Tournament) -> bool:
+    return role_of(user=user, tournament=tournament) is not None
+
+
+def may_create_tournament(*, user) -> bool:
+    """Any signed-in account may start an event; it becomes that event's organizer."""
+    return bool(user and user.is_authenticated and user.is_active)
+
+
+NEEDS = {ORGANIZE: may_organize, REFEREE_DESK: may_referee}
+
+
+def desk_tournament_get(*, user, slug: str, need: str = ORGANIZE) -> Tournament:
+    """The tournament behind a desk URL, if ``user`` may do ``need`` there.
+
+    No role at all → 404 (the desk of an event you have nothing to do with does
+    not exist for you); a role that is not enough (a referee on an organizer's
+    page) → 403.
+    """
+    tournament = Tournament.objects.filter(slug=slug).first()
+    if tournament is None or not may_see_desk(user=user, tournament=tournament):
+        raise Http404("torneio não encontrado")
+    if not NEEDS[need](user=user, tournament=tournament):
+        raise PermissionDenied("esta página é da comissão organizadora")
+    return tournament
+
+
+def desk_tournaments(*, user) -> QuerySet[Tournament]:
+    """The tournaments whose desk ``user`` may open, newest first."""
+    qs = Tournament.objects.all()
+    if not user.is_superuser:
+        qs = qs.filter(staff__user=user)
+    return qs.order_by("-date", "-created_at").distinct()

@@ -1,0 +1,24 @@
+"""When a tournament takes registrations (DOMAIN.md §2 step 2)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.utils import timezone
+
+
+def registration_is_open(*, tournament, now: datetime | None = None) -> bool:
+    """Open unless the organizer closed it, before it opens or after it closes; no draw of duplas yet."""
+    if tournament.registration_closed:
+        return False
+    now = now or timezone.now()
+    if tournament.registration_opens and now < tournament.registration_opens:
+        return False
+    if tournament.registration_closes and now >= tournament.registration_closes:
+        return False
+    return True
+
+
+def public_signup_is_open(*, tournament, now: datetime | None = None) -> bool:
+    """The public sign-up form takes entries: public sign-up on and registration open."""
+    return tournament.public_signup and registration_is_open(tournament=tournament, now=now)

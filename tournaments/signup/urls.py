@@ -1,0 +1,3 @@
+"""/torneios/<slug>/inscricao/: the public sign-up form (mounted by ``tournaments.urls``)."""
+
+urlpatterns: list = []
