@@ -2,8 +2,15 @@
 
 from django.urls import path
 
-from .placeholder import soon
+from . import registrations as views
 
 urlpatterns = [
-    path("<slug:slug>/inscricoes/", soon, name="registrations"),
+    path("<slug:slug>/inscricoes/", views.registration_list_view, name="registrations"),
+    path("<slug:slug>/inscricoes/nova/", views.registration_add, name="registration_add"),
+    path("<slug:slug>/inscricoes/<int:pk>/editar/", views.registration_edit, name="registration_edit"),
+    path("<slug:slug>/inscricoes/<int:pk>/retirar/", views.registration_withdraw, name="registration_withdraw"),
+    path("<slug:slug>/inscricoes/<int:pk>/presenca/", views.registration_checkin, name="registration_checkin"),
+    path("<slug:slug>/inscricoes/encerrar/", views.registrations_close, name="registrations_close"),
+    path("<slug:slug>/inscricoes/planilha/", views.registrations_upload, name="registrations_upload"),
+    path("<slug:slug>/inscricoes/inscricoes.csv", views.registrations_export, name="registrations_export"),
 ]

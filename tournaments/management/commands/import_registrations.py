@@ -1,0 +1,45 @@
+"""python manage.py import_registrations SLUG FILE: the desk's CSV upload from the command line (INTERCHANGE.md)."""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournaments.models import Tournament
+from tournaments.registrations.csv_reader import MAX_BYTES
+from tournaments.registrations.services import RegistrationRefused, registrations_import_csv
+
+
+class Command(BaseCommand):
+    help = ("Adiciona as inscrições de um arquivo CSV (colunas nome, nascimento, email, telefone, parceiro, "
+            "parceiro_nascimento, parceiro_email, parceiro_telefone) ao torneio SLUG; com qualquer problema, "
+            "nada é gravado.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug", help="endereço (slug) do torneio")
+        parser.add_argument("file", help="arquivo CSV (separador , ou ;; UTF-8 ou Windows-1252); - lê da entrada")
+
+    def handle(self, *args, slug: str, file: str, **options):
+        tournament = Tournament.objects.filter(slug=slug).first()
+        if tournament is None:
+            raise CommandError(f"torneio não encontrado: {slug!r} (veja os endereços em /torneios/)")
+        content = self._read(file)
+        try:
+            result = registrations_import_csv(tournament=tournament, content=content)
+        except RegistrationRefused as exc:
+            for message in exc.messages:
+                self.stderr.write(message)
+            raise CommandError(f"{len(exc.messages)} problema(s) no arquivo; nada foi gravado", returncode=1) from None
+        for notice in result.notices:
+            self.stdout.write(f"aviso: {notice}")
+        self.stdout.write(
+            f"{len(result.registrations)} inscrição(ões) adicionada(s) a {tournament.slug}: "
+            f"{result.accepted} aceita(s), {result.waiting} na lista de espera")
+
+    def _read(self, file: str) -> bytes:
+        import sys
+
+        try:
+            if file == "-":
+                return sys.stdin.buffer.read(MAX_BYTES + 1)
+            with open(file, "rb") as handle:
+                return handle.read(MAX_BYTES + 1)  # beyond the limit the reader says so
+        except OSError as exc:
+            raise CommandError(f"não foi possível ler {file}: {exc.strerror or exc}") from None
