@@ -1,0 +1,87 @@
+"""/organizar/<slug>/mesas/ and /organizar/<slug>/programacao/: tables with their referees, the printable schedule."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from ..draws import services
+from ..draws.selectors import mesas_current, schedule_get
+from ..draws.tables import MESAS_MAX, staff_users
+from ..permissions import may_organize
+from .access import REFEREE_DESK, desk_view
+from .draw_forms import JogoRefereeForm, MesasForm
+
+
+def _shown(request, tournament) -> int:
+    """How many referee selects the page offers: the number asked in ?n=, else the tournament's mesas."""
+    try:
+        wanted = int(request.GET.get("n", ""))
+    except ValueError:
+        wanted = 0
+    if request.method == "POST":
+        try:
+            wanted = int(request.POST.get("mesas") or 0)
+        except ValueError:
+            wanted = 0
+    return max(0, min(MESAS_MAX, wanted or tournament.mesas or 0))
+
+
+@desk_view()
+@require_http_methods(["GET", "HEAD", "POST"])
+def mesas(request, tournament):
+    staff = list(staff_users(tournament=tournament).values_list("id", "username"))
+    shown = _shown(request, tournament)
+    current = mesas_current(tournament=tournament)
+    initial = {"mesas": shown or None} | {f"referee_{n}": uid for n, uid in current.items() if n <= shown}
+    form = MesasForm(request.POST or None, initial=initial, shown=shown, staff=staff)
+    if request.method == "POST" and form.is_valid():
+        try:
+            moved = services.mesas_save(tournament=tournament, user=request.user, count=form.cleaned_data["mesas"],
+                                        referees=form.referees())
+        except services.DrawRefused as exc:
+            for message in exc.messages:
+                form.add_error(None, message)
+        else:
+            messages.success(request, _("Mesas salvas; %(n)d jogos mudaram de mesa.") % {"n": moved})
+            return redirect("desk:mesas", slug=tournament.slug)
+    return render(request, "desk/draws/mesas.html", {"desk_tab": "mesas", "form": form, "staff": staff,
+                                                      "shown": shown})
+
+
+@desk_view(need=REFEREE_DESK)
+@require_safe
+def schedule(request, tournament):
+    return _schedule_page(request, tournament)
+
+
+def _schedule_page(request, tournament):
+    data = schedule_get(tournament=tournament)
+    organizer = may_organize(user=request.user, tournament=tournament)
+    return render(request, "desk/draws/schedule.html", {
+        "desk_tab": "schedule", "schedule": data, "may_organize": organizer,
+        "referee_choices": [("", _("o da mesa"))] + [(str(pk), name) for pk, name in data.staff],
+    })
+
+
+@desk_view()
+@require_POST
+def jogo_referee(request, tournament, jogo: int):
+    staff = list(staff_users(tournament=tournament).values_list("id", "username"))
+    form = JogoRefereeForm(request.POST, staff=staff)
+    if form.is_valid():
+        try:
+            services.jogo_referee_set(tournament=tournament, user=request.user, jogo_id=jogo,
+                                      referee_id=form.cleaned_data["referee"])
+        except services.DrawRefused as exc:
+            for message in exc.messages:
+                messages.error(request, message)
+        else:
+            messages.success(request, _("Árbitro do jogo salvo."))
+            return redirect(reverse("desk:schedule", args=[tournament.slug]) + f"#jogo-{jogo}")
+    else:
+        messages.error(request, _("Árbitro do jogo: escolha alguém da equipe do torneio."))
+    return _schedule_page(request, tournament)  # the message on the page itself (200), nothing written

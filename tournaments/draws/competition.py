@@ -1,0 +1,154 @@
+"""Writes of the competition draw (DOMAIN.md §2 step 4): publish the plan, or undo it before any result.
+
+Publishing writes the stages ("grupos" and/or "mata"), the groups with their
+round-robin jogos (rounds and mesas), the knockout stage and the Draw records;
+``tournament_refresh`` then creates the bracket's first-round jogos from the
+recorded order.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from scoring.mesas import mesas_spread
+from scoring.tournament import StageSpec, group_best_of
+
+from ..audit import audit_record
+from ..models import Draw, Dupla, Group, GroupEntry, Jogo, Partida, Stage, Tournament
+from ..selectors import tournament_settings
+from ..services import tournament_refresh
+from .errors import DrawRefused
+from .format import STAGE_GROUPS, STAGE_KNOCKOUT
+from .plan import CompetitionPlan, competition_plan
+
+__all__ = ["competition_publish", "competition_undo", "jogos_with_result"]
+
+
+class PlanChanged(DrawRefused):
+    """The duplas or the format changed between the preview and the publish."""
+
+
+def _lock(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def _user(user):
+    return user if user is not None and user.is_authenticated else None
+
+
+def competition_publish(*, tournament: Tournament, user, seed: int, fixed_order: list[str | None] | None = None,
+                        check: str | None = None) -> CompetitionPlan:
+    """Compute the plan from ``seed`` (and a fixed bracket order) again and write it; refused with every problem.
+
+    ``check``: the preview's fingerprint; when the duplas or the format changed
+    since, ``PlanChanged`` is raised and nothing is written.
+    """
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        plan = competition_plan(tournament=tournament, seed=seed, fixed_order=fixed_order)
+        if plan.problems:
+            raise DrawRefused(*plan.problems)
+        if check is not None and check != plan.check:
+            raise PlanChanged(_("As duplas ou o formato mudaram desde a prévia: confira a nova prévia e publique de novo."))
+        if plan.order_problems:
+            raise DrawRefused(*[_("Chave: %(p)s") % {"p": p} for p in plan.order_problems])
+        dupla_ids = dict(Dupla.objects.filter(tournament=tournament).values_list("key", "id"))
+        user = _user(user)
+        if plan.kind == "knockout":
+            stage = _knockout_stage(tournament, plan, order=0, entrants=list(plan.entrants))
+            Draw.objects.create(tournament=tournament, kind=Draw.BRACKET, stage=stage, method=plan.method,
+                                seed=None if plan.method == "fixed" else seed, result={"order": plan.order},
+                                performed_by=user)
+            summary = _("Chave sorteada e publicada: %(n)d duplas") % {"n": len(plan.entrants)}
+            after = {"seed": seed, "method": plan.method, "order": plan.order}
+        else:
+            groups_stage = _groups_stage(tournament, plan, dupla_ids, user)
+            if plan.kind == "groups_knockout":
+                _knockout_stage(tournament, plan, order=1, entrants="previous")
+            summary = _("Grupos sorteados e publicados: %(g)d grupos, %(n)d duplas") % {
+                "g": len(plan.groups), "n": len(plan.entrants)}
+            after = {"seed": seed, "groups": {g.key: g.duplas for g in plan.groups},
+                     "stage": groups_stage.key}
+        audit_record(tournament=tournament, user=user, action="competition_publish", summary=summary,
+                     after=after | {"format": plan.fmt})
+        tournament_refresh(tournament=tournament)
+    return plan
+
+
+def _knockout_stage(tournament: Tournament, plan: CompetitionPlan, *, order: int, entrants) -> Stage:
+    method = plan.method if plan.kind == "knockout" else ("random" if plan.method == "random" else "seeded")
+    rounds = {str(k): v for k, v in (plan.fmt.get("best_of_rounds") or {}).items()}
+    return Stage.objects.create(
+        tournament=tournament, key=STAGE_KNOCKOUT[0], name=STAGE_KNOCKOUT[1], order=order, kind=Stage.KNOCKOUT,
+        best_of=plan.fmt.get("best_of_knockout"), best_of_rounds=rounds, entrants=entrants, draw_method=method,
+        draw_seed=None if method == "fixed" or (plan.kind != "knockout" and method == "seeded") else plan.seed,
+    )
+
+
+def _groups_stage(tournament: Tournament, plan: CompetitionPlan, dupla_ids: dict[str, int], user) -> Stage:
+    knockout_follows = plan.kind == "groups_knockout"
+    stage = Stage.objects.create(
+        tournament=tournament, key=STAGE_GROUPS[0], name=STAGE_GROUPS[1], order=0, kind=Stage.GROUPS,
+        best_of=plan.fmt.get("best_of_groups"),
+        qualify_per_group=plan.fmt.get("per_group", 0) if knockout_follows else 0,
+        qualify_best_others=plan.fmt.get("best_others", 0) if knockout_follows else 0,
+    )
+    groups = Group.objects.bulk_create([Group(stage=stage, key=g.key, order=i) for i, g in enumerate(plan.groups)])
+    GroupEntry.objects.bulk_create([GroupEntry(group=row, dupla_id=dupla_ids[d], order=i)
+                                    for row, g in zip(groups, plan.groups) for i, d in enumerate(g.duplas)],
+                                   batch_size=1000)
+    best_of = group_best_of(stage=StageSpec(key=stage.key, kind="groups", best_of=stage.best_of),
+                            settings=tournament_settings(tournament=tournament))
+    jogos: list[Jogo] = []
+    rounds = max((len(g.rounds) for g in plan.groups), default=0)
+    for r in range(rounds):
+        pairs = [(row, pair) for row, g in zip(groups, plan.groups) if r < len(g.rounds) for pair in g.rounds[r]]
+        slots = mesas_spread(jogos=[pair for _row, pair in pairs], mesas=tournament.mesas)
+        jogos += [Jogo(tournament=tournament, stage=stage, group=row, dupla_a_id=dupla_ids[a], dupla_b_id=dupla_ids[b],
+                       round=r + 1, mesa=slot.mesa, best_of=best_of)
+                  for (row, (a, b)), slot in zip(pairs, slots)]
+    Jogo.objects.bulk_create(jogos, batch_size=500)
+    Draw.objects.create(tournament=tournament, kind=Draw.GROUPS, stage=stage,
+                        method="seeded" if plan.seeded else "random", seed=plan.seed, performed_by=user,
+                        result={"groups": [{"key": g.key, "duplas": g.duplas} for g in plan.groups],
+                                "seeded": plan.seeded})
+    return stage
+
+
+def jogos_with_result(*, tournament: Tournament):
+    """Jogos that have anything recorded (a partida, a WO, a penalty, or begun)."""
+    from django.db.models import Q
+
+    started = Partida.objects.filter(jogo__tournament=tournament).values("jogo_id")
+    return Jogo.objects.filter(tournament=tournament).filter(
+        ~Q(status=Jogo.SCHEDULED) | ~Q(walkover="") | ~Q(lost_by="") | Q(pk__in=started))
+
+
+def competition_undo(*, tournament: Tournament, user, reason: str) -> None:
+    """Delete the drawn stages, groups, jogos and their draws while no jogo has a result; audited with the reason."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise DrawRefused(_("Refazer sorteio: diga o motivo."))
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        stages = list(Stage.objects.filter(tournament=tournament).order_by("order"))
+        if not stages:
+            raise DrawRefused(_("Refazer sorteio: ainda não há sorteio publicado."))
+        played = jogos_with_result(tournament=tournament).select_related("dupla_a", "dupla_b").first()
+        if played is not None:
+            raise DrawRefused(_("Refazer sorteio: o jogo %(jogo)s já tem resultado; o sorteio não pode mais ser "
+                                "refeito.") % {"jogo": f"{played.dupla_a.display_name} x {played.dupla_b.display_name}"})
+        before = {
+            "stages": [s.key for s in stages],
+            "draws": list(Draw.objects.filter(tournament=tournament, kind__in=[Draw.GROUPS, Draw.BRACKET, Draw.TIEBREAK])
+                          .values("kind", "method", "seed", "result")),
+            "jogos": Jogo.objects.filter(tournament=tournament).count(),
+        }
+        Draw.objects.filter(tournament=tournament, kind__in=[Draw.GROUPS, Draw.BRACKET, Draw.TIEBREAK]).delete()
+        Jogo.objects.filter(tournament=tournament).delete()
+        Stage.objects.filter(tournament=tournament).delete()
+        audit_record(tournament=tournament, user=user, action="competition_undo",
+                     summary=_("Sorteio de grupos e chave desfeito. Motivo: %(reason)s") % {"reason": reason},
+                     before=before, after={"reason": reason})
+        tournament_refresh(tournament=tournament)

@@ -1,0 +1,173 @@
+"""Reads for the draw pages of the desk; each one a fixed number of queries, whatever the size of the event."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Q
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scoring.tournament import KnockoutStageView
+
+from ..models import Draw, Dupla, Jogo, Mesa, Player, Registration, Stage, Tournament
+from ..presenters import round_name
+from ..registrations.window import registration_is_open
+from ..selectors import tournament_state_get
+from .tables import staff_users
+
+
+@dataclass
+class PairingOverview:
+    is_open: bool
+    drawn: bool  # the competition draw is published: no more pairing
+    singles: int  # individual registrations waiting (present or not checked)
+    pairs: int  # pair registrations waiting
+    absent: int  # waiting registrations marked absent (left out)
+    duplas: int
+    max_duplas: int | None
+    draws: list[Draw]  # pairing draws, newest first
+    last_duplas: list[tuple[str, str, str]] = field(default_factory=list)  # (key, player, player) of the newest
+    last_waiting: list[str] = field(default_factory=list)
+
+    @property
+    def room(self) -> int | None:
+        return None if self.max_duplas is None else max(0, self.max_duplas - self.duplas)
+
+    @property
+    def may_draw(self) -> bool:
+        return not self.is_open and not self.drawn and (self.singles >= 2 or self.pairs > 0) and self.room != 0
+
+
+def pairing_overview(*, tournament: Tournament) -> PairingOverview:
+    counts = (Registration.objects.filter(tournament=tournament, status=Registration.WAITING)
+              .aggregate(singles=Count("id", filter=Q(player2__isnull=True) & ~Q(present=False)),
+                         pairs=Count("id", filter=Q(player2__isnull=False) & ~Q(present=False)),
+                         absent=Count("id", filter=Q(present=False))))
+    draws = list(Draw.objects.filter(tournament=tournament, kind=Draw.PAIRING).select_related("performed_by")
+                 .order_by("-performed_at", "-id")[:20])
+    out = PairingOverview(is_open=registration_is_open(tournament=tournament),
+                          drawn=Stage.objects.filter(tournament=tournament).exists(),
+                          singles=counts["singles"], pairs=counts["pairs"], absent=counts["absent"],
+                          duplas=Dupla.objects.filter(tournament=tournament).count(),
+                          max_duplas=tournament.max_duplas, draws=draws)
+    if draws:
+        result = draws[0].result or {}
+        pairs = [p for p in result.get("duplas", []) if isinstance(p, list) and len(p) == 2]
+        keys = result.get("dupla_keys") or [""] * len(pairs)
+        wanted = {k for p in pairs for k in p} | set(result.get("waiting_list", []))
+        names = dict(Player.objects.filter(tournament=tournament, key__in=wanted).values_list("key", "name"))
+        out.last_duplas = [(k, names.get(a, a), names.get(b, b)) for k, (a, b) in zip(keys, pairs)]
+        out.last_waiting = [names.get(p, p) for p in result.get("waiting_list", [])]
+    return out
+
+
+@dataclass
+class DuplasListing:
+    duplas: list[Dupla]
+    waiting: list[Registration]  # registrations waiting for a dupla, in order of arrival
+    drawn: bool
+
+    @property
+    def players(self) -> list[tuple[int, str]]:
+        """(player id, "name (dupla)") of everyone in a dupla, for the swap."""
+        return [(p.pk, f"{p.name} ({d.key})") for d in self.duplas for p in (d.player1, d.player2)]
+
+
+def duplas_listing(*, tournament: Tournament) -> DuplasListing:
+    duplas = list(Dupla.objects.filter(tournament=tournament).select_related("player1", "player2").order_by("order", "id"))
+    waiting = list(Registration.objects.filter(tournament=tournament, status=Registration.WAITING)
+                   .select_related("player1", "player2").order_by("order", "id"))
+    return DuplasListing(duplas=duplas, waiting=waiting, drawn=Stage.objects.filter(tournament=tournament).exists())
+
+
+@dataclass
+class ScheduleRow:
+    id: int
+    mesa: int | None
+    turn: int
+    dupla_a: str
+    dupla_b: str
+    group: str | None
+    status: str  # scheduled | in_progress | finished
+    status_label: str
+    referee_id: int | None  # the jogo's own referee
+    referee: str  # whoever referees it: the jogo's, else the mesa's ("" when nobody)
+
+
+@dataclass
+class ScheduleBlock:
+    stage: str
+    title: str
+    rows: list[ScheduleRow]
+
+
+@dataclass
+class Schedule:
+    blocks: list[ScheduleBlock]
+    staff: list[tuple[int, str]]  # (user id, username) who may referee
+    mesas: int | None
+    waiting: list[str]  # stages not drawn yet, with why
+
+
+STATUS_LABELS = {Jogo.SCHEDULED: gettext_lazy("a jogar"), Jogo.IN_PROGRESS: gettext_lazy("em andamento"),
+                 Jogo.FINISHED: gettext_lazy("encerrado")}
+
+
+def schedule_get(*, tournament: Tournament) -> Schedule:
+    """Jogos by stage and round, each with its mesa, turn on that mesa, duplas, status and referee."""
+    state = tournament_state_get(tournament=tournament)
+    staff = list(staff_users(tournament=tournament).values_list("id", "username"))
+    usernames = dict(staff)
+    mesa_referee = {m["number"]: m["referee_id"] for m in Mesa.objects.filter(tournament=tournament)
+                    .values("number", "referee_id")}
+    others = ({j["referee_id"] for j in state.jogo_rows} | set(mesa_referee.values())) - set(usernames) - {None}
+    if others:  # a referee whose role was taken away since: still named on the schedule
+        usernames.update(get_user_model().objects.filter(pk__in=others).values_list("id", "username"))
+    names = {d.id: d.display_name for d in state.duplas.values()}
+    group_key = {gid: g for (_s, g), gid in state.group_names.items()}
+    totals: dict[str, int] = {}
+    waiting: list[str] = []
+    for view in state.view.stages:
+        if isinstance(view, KnockoutStageView):
+            if view.bracket is not None:
+                totals[view.stage.key] = len(view.bracket.rounds)
+            else:
+                waiting.append(f"{view.stage.name or view.stage.key}: {view.waiting_for}")
+    stage_of = {s.id: s for s in state.stage_models.values()}
+    turns: dict[tuple, int] = defaultdict(int)
+    blocks: dict[tuple, ScheduleBlock] = {}
+    rows = sorted(state.jogo_rows, key=lambda j: (stage_of[j["stage_id"]].order, j["round"] or 0,
+                                                  j["third_place"], j["position"] or 0, j["id"]))
+    for j in rows:
+        stage = stage_of[j["stage_id"]]
+        knockout = stage.kind == Stage.KNOCKOUT
+        if knockout and j["third_place"]:
+            title = _("Disputa de 3º lugar")
+        elif knockout and stage.key in totals and j["round"]:
+            title = round_name(round_number=j["round"], total_rounds=totals[stage.key])
+        else:
+            title = _("Rodada %(n)s") % {"n": j["round"] or "?"}
+        block_key = (stage.order, j["round"] or 0, bool(knockout and j["third_place"]))
+        block = blocks.get(block_key)
+        if block is None:
+            block = blocks[block_key] = ScheduleBlock(stage=stage.name or stage.key, title=title, rows=[])
+        turn_key = (stage.id, j["round"], j["mesa"])
+        turns[turn_key] += 1
+        referee_id = j["referee_id"] or mesa_referee.get(j["mesa"])
+        block.rows.append(ScheduleRow(
+            id=j["id"], mesa=j["mesa"], turn=turns[turn_key], dupla_a=names.get(j["dupla_a_id"], "?"),
+            dupla_b=names.get(j["dupla_b_id"], "?"), group=group_key.get(j["group_id"]), status=j["status"],
+            status_label=str(STATUS_LABELS.get(j["status"], j["status"])), referee_id=j["referee_id"],
+            referee=usernames.get(referee_id, "") if referee_id else ""))
+    ordered = [blocks[k] for k in sorted(blocks)]
+    for block in ordered:
+        block.rows.sort(key=lambda r: (r.turn, r.mesa or 0, r.id))
+    return Schedule(blocks=ordered, staff=staff, mesas=tournament.mesas, waiting=waiting)
+
+
+def mesas_current(*, tournament: Tournament) -> dict[int, int | None]:
+    """Mesa number → its referee's user id."""
+    return dict(Mesa.objects.filter(tournament=tournament).values_list("number", "referee_id"))

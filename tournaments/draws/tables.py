@@ -1,0 +1,132 @@
+"""Writes of the mesas (tables) and referees: how many mesas, who looks after each, who referees a jogo.
+
+Saving the mesas spreads again the jogos not yet begun of each round
+(``scoring.mesas``): a group round takes turns over the mesas in its order,
+a knockout round by position; jogos under way keep their mesa.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from scoring.mesas import knockout_mesa, mesas_spread
+
+from ..audit import audit_record
+from ..models import Jogo, Mesa, StaffRole, Tournament
+from ..services import tournament_refresh
+from .competition import jogos_with_result
+from .errors import DrawRefused
+
+__all__ = ["MESAS_MAX", "mesas_save", "jogos_respread", "jogo_referee_set", "staff_users"]
+
+MESAS_MAX = 200
+
+
+def _lock(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def staff_users(*, tournament: Tournament):
+    """The people who may referee a mesa or a jogo of this tournament: its organizers and referees."""
+    return (get_user_model().objects.filter(staff_roles__tournament=tournament, is_active=True)
+            .order_by("username").distinct())
+
+
+def _referee_names(tournament: Tournament) -> dict[int, str]:
+    return {m.number: (m.referee.get_username() if m.referee else None)
+            for m in Mesa.objects.filter(tournament=tournament).select_related("referee")}
+
+
+def mesas_save(*, tournament: Tournament, user, count: int | None, referees: dict[int, int | None]) -> int:
+    """Set the number of mesas (None: no fixed number) and each mesa's referee; re-spread the jogos not begun.
+
+    Returns how many jogos changed mesa.
+    """
+    if count is not None and not 1 <= count <= MESAS_MAX:
+        raise DrawRefused(_("Mesas: use de 1 a %(max)d mesas (ou deixe vazio).") % {"max": MESAS_MAX})
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        allowed = set(staff_users(tournament=tournament).values_list("pk", flat=True))
+        for number, uid in referees.items():
+            if uid is not None and uid not in allowed:
+                raise DrawRefused(_("Mesa %(n)d: o árbitro escolhido não tem papel neste torneio.") % {"n": number})
+            if count is None or not 1 <= number <= count:
+                if uid is not None:
+                    raise DrawRefused(_("Mesa %(n)d: não existe com %(c)s mesas.") % {"n": number, "c": count or 0})
+        before = {"mesas": tournament.mesas, "referees": _referee_names(tournament)}
+        tournament.mesas = count
+        tournament.save(update_fields=["mesas", "updated_at"])
+        Mesa.objects.filter(tournament=tournament).exclude(number__lte=count or 0).delete()
+        existing = {m.number: m for m in Mesa.objects.filter(tournament=tournament)}
+        for number in range(1, (count or 0) + 1):
+            uid = referees.get(number)
+            row = existing.get(number)
+            if row is None:
+                Mesa.objects.create(tournament=tournament, number=number, referee_id=uid)
+            elif row.referee_id != uid:
+                row.referee_id = uid
+                row.save(update_fields=["referee"])
+        moved = jogos_respread(tournament=tournament)
+        after = {"mesas": count, "referees": _referee_names(tournament), "jogos_moved": moved}
+        if before != {k: after[k] for k in ("mesas", "referees")} or moved:
+            audit_record(tournament=tournament, user=user, action="mesas_save",
+                         summary=_("Mesas: %(n)s; %(m)d jogos redistribuídos")
+                         % {"n": count if count else _("sem número fixo"), "m": moved},
+                         before=before, after=after)
+        tournament_refresh(tournament=tournament)
+    return moved
+
+
+def jogos_respread(*, tournament: Tournament) -> int:
+    """Give the jogos not yet begun of each round a mesa over ``tournament.mesas``; returns how many changed."""
+    begun = set(jogos_with_result(tournament=tournament).values_list("pk", flat=True))
+    rounds: dict[tuple, list[dict]] = defaultdict(list)
+    for j in (Jogo.objects.filter(tournament=tournament)
+              .values("id", "stage_id", "group_id", "round", "position", "third_place", "mesa", "dupla_a_id",
+                      "dupla_b_id", "status").order_by("stage__order", "round", "third_place", "position", "id")):
+        rounds[(j["stage_id"], j["round"], j["group_id"] is None)].append(j)
+    changed: list[Jogo] = []
+    for (_stage, _round, knockout), jogos in rounds.items():
+        waiting = [j for j in jogos if j["id"] not in begun]
+        if knockout:
+            new = [knockout_mesa(position=j["position"] or 1, third_place=j["third_place"], mesas=tournament.mesas)
+                   for j in waiting]
+        else:
+            busy = {j["mesa"] for j in jogos if j["id"] in begun and j["status"] == Jogo.IN_PROGRESS and j["mesa"]}
+            slots = mesas_spread(jogos=[(j["dupla_a_id"], j["dupla_b_id"]) for j in waiting], mesas=tournament.mesas,
+                                 busy=busy)
+            new = [s.mesa for s in slots]
+        changed += [Jogo(pk=j["id"], mesa=m) for j, m in zip(waiting, new) if j["mesa"] != m]
+    Jogo.objects.bulk_update(changed, ["mesa"], batch_size=500)
+    return len(changed)
+
+
+def jogo_referee_set(*, tournament: Tournament, user, jogo_id: int, referee_id: int | None) -> Jogo:
+    """The referee of one jogo (None: the referee of its mesa)."""
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        jogo = (Jogo.objects.select_for_update(of=("self",)).select_related("dupla_a", "dupla_b", "referee")
+                .filter(tournament=tournament, pk=jogo_id).first())
+        if jogo is None:
+            raise DrawRefused(_("Árbitro do jogo: jogo não encontrado neste torneio."))
+        if referee_id is not None and not StaffRole.objects.filter(tournament=tournament, user_id=referee_id,
+                                                                   user__is_active=True).exists():
+            raise DrawRefused(_("Árbitro do jogo: a pessoa escolhida não tem papel neste torneio."))
+        if jogo.referee_id == referee_id:
+            return jogo
+        before = jogo.referee.get_username() if jogo.referee else None
+        jogo.referee_id = referee_id
+        jogo.save(update_fields=["referee"])
+        jogo.refresh_from_db(fields=["referee"])
+        after = jogo.referee.get_username() if jogo.referee else None
+        audit_record(tournament=tournament, user=user, action="jogo_referee",
+                     summary=_("Árbitro do jogo %(a)s x %(b)s: %(who)s") % {
+                         "a": jogo.dupla_a.display_name, "b": jogo.dupla_b.display_name,
+                         "who": after or _("o da mesa")},
+                     before={"referee": before}, after={"referee": after})
+        tournament_refresh(tournament=tournament)
+    return jogo
