@@ -2,9 +2,10 @@
 
 from django.urls import path
 
-from .placeholder import soon
+from . import pins, staff
 
 urlpatterns = [
-    path("<slug:slug>/equipe/", soon, name="staff"),
-    path("<slug:slug>/pins/", soon, name="pins"),
+    path("<slug:slug>/equipe/", staff.staff, name="staff"),
+    path("<slug:slug>/equipe/remover/", staff.staff_remove, name="staff_remove"),
+    path("<slug:slug>/pins/", pins.pins, name="pins"),
 ]

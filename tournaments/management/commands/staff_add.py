@@ -1,0 +1,59 @@
+"""python manage.py staff_add SLUG USERNAME ROLE (docs: INTERCHANGE.md, "People, roles and the organizer's desk")."""
+
+import os
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from tournaments.models import Tournament
+from tournaments.staff.services import ROLES, role_grant, role_label
+
+
+class Command(BaseCommand):
+    help = ("Dá a USERNAME o papel ROLE (organizer ou referee) no torneio SLUG. Cria a conta se não existir, com a "
+            "senha da variável de ambiente ZAP_PASSWORD (sem ela, uma senha gerada é mostrada uma única vez). "
+            "A senha de uma conta que já existe não muda.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug", help="endereço (slug) do torneio")
+        parser.add_argument("username", help="nome de usuário")
+        parser.add_argument("role", help="organizer (comissão organizadora) ou referee (árbitro)")
+
+    def handle(self, *args, slug, username, role, **options):
+        if role not in ROLES:
+            raise CommandError(f"papel {role!r} desconhecido: use organizer (comissão organizadora) ou referee "
+                               "(árbitro)")
+        tournament = Tournament.objects.filter(slug=slug).first()
+        if tournament is None:
+            raise CommandError(f"torneio {slug!r} não encontrado")
+        User = get_user_model()
+        username = username.strip()
+        generated = None
+        try:
+            with transaction.atomic():
+                user = User.objects.filter(**{User.USERNAME_FIELD: username}).first()
+                created = user is None
+                if created:
+                    user = User(**{User.USERNAME_FIELD: username})
+                    try:
+                        user.full_clean(exclude=["password"])
+                    except ValidationError as exc:
+                        problems = "; ".join(f"{field}: {' '.join(msgs)}" for field, msgs in exc.message_dict.items())
+                        raise CommandError(f"nome de usuário {username!r} inválido ({problems})") from None
+                    password = os.environ.get("ZAP_PASSWORD") or ""
+                    if not password:
+                        password = generated = secrets.token_urlsafe(12)
+                    user.set_password(password)
+                    user.save()
+                role_grant(tournament=tournament, user=user, role=role)
+        except ValidationError as exc:
+            raise CommandError(" ".join(exc.messages)) from None
+        what = "conta criada" if created else "conta existente"
+        self.stdout.write(f"{username}: {role_label(role)} de {tournament.slug} ({what})")
+        if not user.is_active:
+            self.stderr.write(f"atenção: a conta {username} está desativada; ela só entra depois de reativada")
+        if generated:
+            self.stdout.write(f"senha gerada para {username} (anote: não será mostrada de novo): {generated}")

@@ -1,0 +1,1 @@
+"""People of a tournament (roles, invitations) and the dupla secrets (PINs, cards, private links)."""
