@@ -28,12 +28,12 @@ messages: install
 # Serve on SQLite with the two demo events loaded (idempotent).
 run: install messages
 	DEBUG=1 $(PY) manage.py migrate --noinput -v0
-	DEBUG=1 $(PY) manage.py load_demo
+	DEBUG=1 $(PY) manage.py load_demo --accounts
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
 demo: install
 	$(DEV_ENV) $(PY) manage.py migrate --noinput -v0
-	$(DEV_ENV) $(PY) manage.py load_demo
+	$(DEV_ENV) $(PY) manage.py load_demo --accounts
 
 # Debian's Chromium for the browser tests (browser downloads are impossible here).
 browser-deps:

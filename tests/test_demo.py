@@ -144,3 +144,28 @@ def test_demo_files_are_the_builder_output():
     for name, build in (("aabb-2024.json", builder.build_aabb), ("fenacef-2023.json", builder.build_fenacef)):
         on_disk = json.loads((DEMO_DIR / name).read_text(encoding="utf-8"))
         assert build() == on_disk, f"demo/{name} is stale: run .venv/bin/python demo/build_demo.py"
+
+
+def test_demo_accounts_organize_and_referee_the_demo_events(client, monkeypatch):
+    from django.contrib.auth.models import User
+
+    from tournaments.models import StaffRole
+
+    monkeypatch.setenv("ZAP_DEV", "1")
+    out = load_demo("--accounts")
+    assert "comissao" in out and "truco-demo" in out
+    roles = set(StaffRole.objects.values_list("user__username", "tournament__slug", "role"))
+    slugs = set(Tournament.objects.values_list("slug", flat=True))
+    assert roles == {(u, s, r) for s in slugs for u, r in (("comissao", "organizer"), ("arbitro", "referee"))}
+    assert client.login(username="comissao", password="truco-demo")
+    load_demo("--accounts")  # idempotent
+    assert User.objects.filter(username__in=["comissao", "arbitro"]).count() == 2
+
+
+def test_demo_accounts_are_refused_outside_development(monkeypatch, settings):
+    from django.core.management import CommandError
+
+    monkeypatch.delenv("ZAP_DEV", raising=False)
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match="só em desenvolvimento"):
+        load_demo("--accounts")

@@ -400,6 +400,8 @@ def event_present(state) -> dict:
         "duplas": sorted(refs.values(), key=lambda r: r["name"].casefold()),
         "status": tournament_status(state),
         "podium": podium,
+        # the form itself says when sign-up opens or has closed (the page is cached, the clock moves on)
+        "signup": t.public_signup and not t.registration_closed and not refs,
         **rules_present(state),
     }
 

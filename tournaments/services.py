@@ -7,6 +7,7 @@ from django.db.models import F
 from django.utils.text import slugify
 
 from scoring import draws as draw_rules
+from scoring import mesas as mesa_rules
 from scoring.errors import RuleViolation
 from scoring.jogo import WALKOVER_BOTH, JogoEntry
 from scoring.tournament import GROUPS, group_best_of, knockout_best_of
@@ -174,7 +175,7 @@ def _jogos_write(tournament, jogos: list[JogoPlan], stage, group, dupla, plan: T
         best_of = entry.best_of if entry is not None else _best_of_for(plan, j)
         mesa = j.mesa
         if mesa is None and j.group is None:
-            mesa = knockout_mesa(position=j.position, third_place=j.third_place)
+            mesa = knockout_mesa(position=j.position, third_place=j.third_place, mesas=tournament.mesas)
         rows.append(Jogo(
             tournament=tournament, stage=stage[j.stage], group=group.get((j.stage, j.group)) if j.group else None,
             dupla_a=dupla[j.duplas[0]], dupla_b=dupla[j.duplas[1]], round=j.round, mesa=mesa, position=j.position,
@@ -205,9 +206,10 @@ def _jogos_write(tournament, jogos: list[JogoPlan], stage, group, dupla, plan: T
     ], batch_size=2000)
 
 
-def knockout_mesa(*, position: int, third_place: bool) -> int:
-    """Default mesa of a knockout jogo: its position in the round; the third-place jogo beside the final."""
-    return 2 if third_place else position
+def knockout_mesa(*, position: int, third_place: bool, mesas: int | None = None) -> int:
+    """Default mesa of a knockout jogo: its position in the round, taking turns over the tournament's
+    ``mesas`` when it has a number of them (None: one mesa per jogo); the third-place jogo beside the final."""
+    return mesa_rules.knockout_mesa(position=position, third_place=third_place, mesas=mesas)
 
 
 def _best_of_for(plan: TournamentPlan, j: JogoPlan) -> int:
@@ -247,7 +249,8 @@ def tournament_refresh(*, tournament: Tournament) -> int:
             to_create.append(Jogo(
                 tournament=tournament, stage=stage, dupla_a_id=state.duplas[slot.duplas[0]].id,
                 dupla_b_id=state.duplas[slot.duplas[1]].id, round=slot.round, position=slot.position,
-                third_place=slot.third_place, mesa=knockout_mesa(position=slot.position, third_place=slot.third_place),
+                third_place=slot.third_place, mesa=knockout_mesa(position=slot.position, third_place=slot.third_place,
+                                 mesas=tournament.mesas),
                 best_of=slot.best_of,
             ))
     with transaction.atomic():

@@ -3,6 +3,7 @@
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import render
+from django.views.decorators.http import require_safe
 
 from ..permissions import desk_tournaments, may_create_tournament
 from . import progress
@@ -10,6 +11,7 @@ from .access import REFEREE_DESK, desk_view
 
 
 @login_required
+@require_safe
 def dashboard(request):
     tournaments = list(desk_tournaments(user=request.user)[:200])
     rows = progress.dashboard_rows(user=request.user, tournaments=tournaments)
@@ -17,6 +19,7 @@ def dashboard(request):
 
 
 @desk_view(need=REFEREE_DESK)
+@require_safe
 def overview(request, tournament):
     return render(request, "desk/overview.html", {
         "desk_tab": "overview", "summary": progress.tournament_summary(tournament=tournament, user=request.user),
@@ -24,6 +27,7 @@ def overview(request, tournament):
 
 
 @desk_view()
+@require_safe
 def audit_list(request, tournament):
     page = Paginator(tournament.audit.select_related("user").order_by("-at", "-id"), 50).get_page(request.GET.get("pagina"))
     return render(request, "desk/audit.html", {"desk_tab": "audit", "page": page})

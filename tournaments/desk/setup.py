@@ -1,16 +1,120 @@
 """Create, edit, duplicate a tournament; its format; the tournament file (download, create from upload)."""
 
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
 
-from .placeholder import soon
+from scoring.errors import RuleViolation
 
-tournament_edit = format_edit = tournament_duplicate = tournament_file = soon
+from ..interchange.jsonfile import tournament_file_parse
+from ..interchange.limits import FILE_MAX_BYTES
+from ..interchange.writer import tournament_export
+from ..permissions import may_create_tournament
+from ..setup import services
+from ..setup.starters import STARTERS
+from .access import desk_view
+from .setup_forms import FormatForm, TournamentEditForm, TournamentNewForm
+
+
+def _errors(exc: RuleViolation) -> list[str]:
+    return [str(e) for e in exc.errors]
 
 
 @login_required
 def tournament_new(request):
-    return HttpResponse("em construção")
+    if not may_create_tournament(user=request.user):
+        return redirect("accounts:login")
+    form = TournamentNewForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        tournament = services.tournament_create(user=request.user, starter=d["starter"], name=d["name"],
+                                                date=d["date"], venue=d["venue"])
+        messages.success(request, _("Torneio criado. Confira os dados e abra as inscrições."))
+        return redirect("desk:overview", slug=tournament.slug)
+    return render(request, "desk/setup/new.html", {"form": form, "starters": STARTERS.values()})
 
 
-tournament_upload = tournament_new
+@desk_view()
+def tournament_edit(request, tournament):
+    form = TournamentEditForm(request.POST or None, instance=tournament)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.tournament_update(tournament=tournament, user=request.user, changes=form.changes())
+        except RuleViolation as exc:
+            for message in _errors(exc):
+                form.add_error(None, message)
+        else:
+            messages.success(request, _("Dados do torneio salvos."))
+            return redirect("desk:edit", slug=tournament.slug)
+        tournament.refresh_from_db()
+    return render(request, "desk/setup/edit.html", {"form": form, "desk_tab": "edit"})
+
+
+@desk_view()
+def format_edit(request, tournament):
+    form = FormatForm(request.POST or None, initial=FormatForm.initial_from(tournament.format or {}))
+    problems: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.format_update(tournament=tournament, user=request.user, format=form.format())
+        except RuleViolation as exc:
+            problems = _errors(exc)
+        else:
+            messages.success(request, _("Formato salvo."))
+            return redirect("desk:format", slug=tournament.slug)
+    return render(request, "desk/setup/format.html", {
+        "form": form, "desk_tab": "edit", "problems": problems, "drawn": tournament.stages.exists(),
+    })
+
+
+@desk_view()
+@require_POST
+def tournament_duplicate(request, tournament):
+    copy = services.tournament_duplicate(tournament=tournament, user=request.user)
+    messages.success(request, _("Cópia criada: mesmo formato e regulamento, sem inscrições. Ajuste a data."))
+    return redirect("desk:edit", slug=copy.slug)
+
+
+@desk_view()
+def tournament_file(request, tournament):
+    """The tournament file with the private data (birth dates, contacts) the organizer holds; no PINs."""
+    data = tournament_export(tournament=tournament, include_private=True)
+    response = HttpResponse(json.dumps(data, ensure_ascii=False, indent=2), content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}.json"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+class UploadForm(forms.Form):
+    file = forms.FileField(label=gettext_lazy("Arquivo do torneio (.json)"),
+                           help_text=gettext_lazy("O arquivo baixado de outro Zap ou preparado numa planilha "
+                                                  "(formato truco-torneio)."))
+
+
+@login_required
+def tournament_upload(request):
+    if not may_create_tournament(user=request.user):
+        return redirect("accounts:login")
+    form = UploadForm(request.POST or None, request.FILES or None)
+    problems: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        raw = upload.read(FILE_MAX_BYTES + 1)
+        try:
+            data = tournament_file_parse(raw=raw)
+            tournament = services.tournament_upload(user=request.user, data=data)
+        except RuleViolation as exc:
+            problems = _errors(exc)
+        else:
+            messages.success(request, _("Torneio criado a partir do arquivo."))
+            return redirect("desk:overview", slug=tournament.slug)
+    return render(request, "desk/setup/upload.html", {"form": form, "problems": problems})

@@ -1,8 +1,10 @@
 """Load the demo tournaments kept in ``demo/`` (built by ``demo/build_demo.py``)."""
 
 import json
+import os
 from pathlib import Path
 
+from django.contrib.auth import get_user_model
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
@@ -12,6 +14,7 @@ from tournaments.models import Tournament
 from tournaments.services import tournament_import
 
 DEMO_FILES = ("aabb-2024.json", "fenacef-2023.json")
+DEMO_ORGANIZER, DEMO_REFEREE, DEMO_PASSWORD = "comissao", "arbitro", "truco-demo"
 
 
 def demo_dir() -> Path:
@@ -29,6 +32,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--reset", action="store_true",
                             help="apaga os torneios de demonstração existentes e importa de novo")
+        parser.add_argument("--accounts", action="store_true",
+                            help=f"cria as contas de demonstração {DEMO_ORGANIZER!r} (comissão) e {DEMO_REFEREE!r} "
+                                 f"(árbitro), com a senha {DEMO_PASSWORD!r}; só em desenvolvimento (DEBUG ou ZAP_DEV)")
 
     def handle(self, *args, **options):
         reset = options["reset"]
@@ -56,4 +62,23 @@ class Command(BaseCommand):
                     raise CommandError(f"{path.name}: {len(exc.errors)} problema(s); nada foi gravado.") from exc
             verb = "reimportado" if existing is not None else "importado"
             self.stdout.write(self.style.SUCCESS(f"“{tournament.name}” {verb} (/torneios/{tournament.slug}/)."))
+        if options["accounts"]:
+            self._accounts()
+
+    def _accounts(self) -> None:
+        """Known passwords: for a developer's machine only, never a server."""
+        if not (settings.DEBUG or os.environ.get("ZAP_DEV")):
+            raise CommandError("--accounts só em desenvolvimento (DEBUG=1 ou ZAP_DEV=1): as senhas são públicas.")
+        from tournaments.staff.services import role_grant
+
+        User = get_user_model()
+        slugs = [json.loads(p.read_text(encoding="utf-8"))["tournament"]["slug"] for p in demo_files()]
+        for username, role in ((DEMO_ORGANIZER, "organizer"), (DEMO_REFEREE, "referee")):
+            user = User.objects.filter(username=username).first() or User.objects.create_user(username)
+            user.set_password(DEMO_PASSWORD)
+            user.save()
+            for tournament in Tournament.objects.filter(slug__in=slugs):
+                role_grant(tournament=tournament, user=user, role=role)
+        self.stdout.write(f"Contas de demonstração: {DEMO_ORGANIZER} (comissão) e {DEMO_REFEREE} (árbitro), "
+                          f"senha {DEMO_PASSWORD}; entre em /entrar/.")
 

@@ -1,0 +1,132 @@
+"""Writes of a tournament's setup at the desk: create, edit, format, duplicate. One transaction each, audited."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from scoring.errors import RuleViolation
+
+from ..audit import audit_record
+from ..models import Jogo, StaffRole, Tournament
+from ..services import slug_make, tournament_refresh
+from .starters import STARTERS
+
+# Tournament fields the edit form may change, as recorded in the audit trail.
+EDITABLE = ("name", "date", "start_time", "venue", "category", "min_age", "max_duplas", "preset", "settings",
+            "regulation", "public_signup", "registration_opens", "registration_closes", "allow_self_scoring")
+# Fields that change how results are scored: frozen once a jogo has a result.
+RULE_FIELDS = ("preset", "settings")
+
+
+def _snapshot(tournament: Tournament, names=EDITABLE) -> dict[str, Any]:
+    return {name: copy.deepcopy(getattr(tournament, name)) for name in names}
+
+
+def _organizer_make(*, tournament: Tournament, user) -> None:
+    from ..staff.services import role_grant  # the one place roles are written
+
+    role_grant(tournament=tournament, user=user, role=StaffRole.ORGANIZER, by=user)
+
+
+def _with_free_slug(create, *, name: str, wanted: str = "") -> Tournament:
+    """Run ``create(slug)`` with a slug nobody holds; another request may take it in between: retry."""
+    for _attempt in range(20):
+        slug = slug_make(name=name, wanted=wanted)
+        try:
+            with transaction.atomic():
+                return create(slug)
+        except IntegrityError:
+            if not Tournament.objects.filter(slug=slug).exists():
+                raise
+    raise IntegrityError("nenhum endereço livre para o torneio")
+
+
+def tournament_create(*, user, starter: str, name: str, date, venue: str = "") -> Tournament:
+    """A new tournament from a starter (AABB, FENACEF, blank); ``user`` becomes its organizer."""
+    spec = STARTERS[starter]
+    with transaction.atomic():
+        tournament = _with_free_slug(lambda slug: Tournament.objects.create(
+            name=name, slug=slug, date=date, venue=venue, created_by=user, format=copy.deepcopy(spec.format),
+            **copy.deepcopy(spec.fields)), name=name)
+        _organizer_make(tournament=tournament, user=user)
+        audit_record(tournament=tournament, user=user, action="tournament_create",
+                     summary=_("Torneio criado a partir do modelo “%(modelo)s”") % {"modelo": spec.label},
+                     after=_snapshot(tournament) | {"format": tournament.format})
+        tournament_refresh(tournament=tournament)
+    return tournament
+
+
+def results_exist(*, tournament: Tournament) -> bool:
+    return Jogo.objects.filter(tournament=tournament).exclude(status=Jogo.SCHEDULED).exists()
+
+
+def tournament_update(*, tournament: Tournament, user, changes: dict[str, Any]) -> Tournament:
+    """Apply the edit form's ``changes``; the rules cannot change once a jogo has a result."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        before = _snapshot(tournament)
+        changed = {k: v for k, v in changes.items() if k in EDITABLE and before[k] != v}
+        if not changed:
+            return tournament
+        if any(k in RULE_FIELDS for k in changed) and results_exist(tournament=tournament):
+            raise RuleViolation([_("o regulamento não pode mudar depois que um jogo tem resultado: "
+                                   "os resultados já lançados foram conferidos com ele")])
+        for name, value in changed.items():
+            setattr(tournament, name, value)
+        tournament.save()
+        audit_record(tournament=tournament, user=user, action="tournament_edit",
+                     summary=_("Dados do torneio alterados: %(campos)s") % {
+                         "campos": ", ".join(str(Tournament._meta.get_field(k).verbose_name) for k in changed)},
+                     before={k: before[k] for k in changed}, after=_snapshot(tournament, changed))
+        tournament_refresh(tournament=tournament)
+    return tournament
+
+
+def format_update(*, tournament: Tournament, user, format: dict[str, Any]) -> Tournament:
+    """The format the competition draw will use; frozen once the draw is published."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if tournament.stages.exists():
+            raise RuleViolation([_("o sorteio já foi publicado: para mudar o formato, refaça o sorteio "
+                                   "(só é possível antes do primeiro resultado)")])
+        before = copy.deepcopy(tournament.format)
+        if before == format:
+            return tournament
+        tournament.format = format
+        tournament.save(update_fields=["format", "updated_at"])
+        audit_record(tournament=tournament, user=user, action="format_edit", summary=_("Formato alterado"),
+                     before=before, after=format)
+    return tournament
+
+
+def tournament_duplicate(*, tournament: Tournament, user) -> Tournament:
+    """A new tournament with the same setup and format (no people, no draws, no results), registration open."""
+    fields = {name: copy.deepcopy(getattr(tournament, name)) for name in EDITABLE if name != "name"}
+    name = _("%(nome)s (cópia)") % {"nome": tournament.name}
+    fields.update(registration_opens=None, registration_closes=None)
+    with transaction.atomic():
+        copy_ = _with_free_slug(lambda slug: Tournament.objects.create(
+            name=name[:200], slug=slug, created_by=user, format=copy.deepcopy(tournament.format), mesas=tournament.mesas,
+            **fields), name=name)
+        _organizer_make(tournament=copy_, user=user)
+        audit_record(tournament=copy_, user=user, action="tournament_create",
+                     summary=_("Torneio criado como cópia de “%(nome)s”") % {"nome": tournament.name},
+                     after=_snapshot(copy_) | {"format": copy_.format})
+        tournament_refresh(tournament=copy_)
+    return copy_
+
+
+def tournament_upload(*, user, data: Any) -> Tournament:
+    """Create a tournament from an uploaded tournament file; the uploader becomes its organizer."""
+    from ..services import tournament_import
+
+    with transaction.atomic():
+        tournament = tournament_import(data=data, performed_by=user)
+        _organizer_make(tournament=tournament, user=user)
+        audit_record(tournament=tournament, user=user, action="tournament_upload",
+                     summary=_("Torneio criado a partir de um arquivo do torneio"))
+    return tournament
