@@ -4,33 +4,13 @@ Screenshots of every page go to /tmp/zap-shots/ (look at them when the layout ch
 """
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 
+from tests.browser_support import VIEWPORTS, browser, shot as _shot  # noqa: F401 (fixture)
 from tests.test_pages import BIRTH, _big_file, demo_file, edge_files, knockout_file, large_file
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs an event loop
-
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-SHOTS = Path("/tmp/zap-shots")
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync"]
-VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Chromium não instalado (make browser-deps)")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture
@@ -38,11 +18,6 @@ def events(load_file):
     demo = load_file(demo_file(load_file))
     finished = load_file(knockout_file())
     return demo, finished
-
-
-def _shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def _no_horizontal_page_scroll(page) -> None:
