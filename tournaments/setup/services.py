@@ -48,13 +48,18 @@ def _with_free_slug(create, *, name: str, wanted: str = "") -> Tournament:
 def tournament_create(*, user, starter: str, name: str, date, venue: str = "") -> Tournament:
     """A new tournament from a starter (AABB, FENACEF, blank); ``user`` becomes its organizer."""
     spec = STARTERS[starter]
+    return _tournament_start(
+        user=user, name=name, summary=_("Torneio criado a partir do modelo “%(modelo)s”") % {"modelo": spec.label},
+        fields={"date": date, "venue": venue, "format": copy.deepcopy(spec.format), **copy.deepcopy(spec.fields)})
+
+
+def _tournament_start(*, user, name: str, fields: dict[str, Any], summary: str) -> Tournament:
+    """Create the tournament under a free slug, make ``user`` its organizer, record it: one transaction."""
     with transaction.atomic():
         tournament = _with_free_slug(lambda slug: Tournament.objects.create(
-            name=name, slug=slug, date=date, venue=venue, created_by=user, format=copy.deepcopy(spec.format),
-            **copy.deepcopy(spec.fields)), name=name)
+            name=name, slug=slug, created_by=user, **fields), name=name)
         _organizer_make(tournament=tournament, user=user)
-        audit_record(tournament=tournament, user=user, action="tournament_create",
-                     summary=_("Torneio criado a partir do modelo “%(modelo)s”") % {"modelo": spec.label},
+        audit_record(tournament=tournament, user=user, action="tournament_create", summary=summary,
                      after=_snapshot(tournament) | {"format": tournament.format})
         tournament_refresh(tournament=tournament)
     return tournament
@@ -108,16 +113,9 @@ def tournament_duplicate(*, tournament: Tournament, user) -> Tournament:
     fields = {name: copy.deepcopy(getattr(tournament, name)) for name in EDITABLE if name != "name"}
     name = _("%(nome)s (cópia)") % {"nome": tournament.name}
     fields.update(registration_opens=None, registration_closes=None)
-    with transaction.atomic():
-        copy_ = _with_free_slug(lambda slug: Tournament.objects.create(
-            name=name[:200], slug=slug, created_by=user, format=copy.deepcopy(tournament.format), mesas=tournament.mesas,
-            **fields), name=name)
-        _organizer_make(tournament=copy_, user=user)
-        audit_record(tournament=copy_, user=user, action="tournament_create",
-                     summary=_("Torneio criado como cópia de “%(nome)s”") % {"nome": tournament.name},
-                     after=_snapshot(copy_) | {"format": copy_.format})
-        tournament_refresh(tournament=copy_)
-    return copy_
+    fields.update(format=copy.deepcopy(tournament.format), mesas=tournament.mesas)
+    return _tournament_start(user=user, name=name[:200], fields=fields,
+                             summary=_("Torneio criado como cópia de “%(nome)s”") % {"nome": tournament.name})
 
 
 def tournament_upload(*, user, data: Any) -> Tournament:
