@@ -157,10 +157,16 @@ def test_an_organizer_runs_the_aabb_event_from_sign_ups_to_a_published_bracket(b
         assert sorted(first_round) == [1, 1, 2, 2, 3, 3, 4, 4]
         page.get_by_role("link", name="Ver a programação").click()
         shot(page, f"desk-{width}-11-programacao")
+        page.evaluate("() => { window.printed = 0; window.print = () => { window.printed += 1; }; }")
+        page.get_by_role("button", name="Imprimir").click()
+        assert page.evaluate("window.printed") == 1  # the schedule prints from the browser (static script)
         for jogo_id, mesa in Jogo.objects.filter(tournament=tournament, round=1).values_list("id", "mesa"):
             referee_cell = page.locator(f"#jogo-{jogo_id} td").nth(2).inner_text()
             assert referee_cell.startswith(f"arbitro{mesa}"), referee_cell
         shot(page, f"desk-{width}-11-programacao")
+        page.evaluate("() => { window.printed = 0; window.print = () => { window.printed += 1; }; }")
+        page.get_by_role("button", name="Imprimir").click()
+        assert page.evaluate("window.printed") == 1  # the schedule prints from the browser (static script)
 
         # everything the organizer did is in the history
         page.get_by_role("link", name="Histórico").click()
