@@ -215,6 +215,9 @@ class Jogo(models.Model):
     SIDE_CHOICES = [("", "—"), ("a", _("dupla A")), ("b", _("dupla B"))]
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="jogos")
+    # Unique in the tournament and stable for the jogo's life: the súmula API, its public page and the
+    # printed QR codes address the jogo by it. Kept from the tournament file, else made (``jogo_keys_new``).
+    key = models.CharField(_("código do jogo"), max_length=60, editable=False)
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="jogos")
     group = models.ForeignKey(Group, on_delete=models.CASCADE, null=True, blank=True, related_name="jogos")
     dupla_a = models.ForeignKey(Dupla, on_delete=models.RESTRICT, related_name="+")
@@ -236,6 +239,7 @@ class Jogo(models.Model):
     class Meta:
         ordering = ["tournament", "stage__order", "round", "third_place", "position", "mesa", "id"]
         indexes = [models.Index(fields=["tournament", "stage"])]
+        constraints = [models.UniqueConstraint(fields=["tournament", "key"], name="jogo_key_unique")]
         verbose_name = _("jogo")
         verbose_name_plural = _("jogos")
 

@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils.text import slugify
@@ -13,7 +14,8 @@ from scoring.jogo import WALKOVER_BOTH, JogoEntry
 from scoring.tournament import GROUPS, group_best_of, knockout_best_of
 
 from .interchange.reader import JogoPlan, TournamentPlan, plan_read
-from .models import Draw, Dupla, Group, GroupEntry, Jogo, Mao, Partida, Player, Registration, Stage, Tournament
+from .jogo_keys import jogo_keys_new
+from .models import Draw, Dupla, Group, GroupEntry, Jogo, Mao, Partida, Player, Registration, Stage, StaffRole, Tournament
 
 SIDE = {0: "a", 1: "b", None: ""}
 
@@ -167,6 +169,8 @@ def _status(result) -> str:
 
 def _jogos_write(tournament, jogos: list[JogoPlan], stage, group, dupla, plan: TournamentPlan) -> None:
     rows = []
+    fresh = jogo_keys_new(taken=[j.key for j in jogos if j.key])
+    referees = _referees_grant(tournament=tournament, usernames={j.referee for j in jogos if j.referee})
     for j in jogos:
         entry: JogoEntry | None = j.entry
         walkover = ""
@@ -181,7 +185,7 @@ def _jogos_write(tournament, jogos: list[JogoPlan], stage, group, dupla, plan: T
             dupla_a=dupla[j.duplas[0]], dupla_b=dupla[j.duplas[1]], round=j.round, mesa=mesa, position=j.position,
             third_place=j.third_place, best_of=best_of, status=_status(j.result), walkover=walkover,
             lost_by=SIDE[entry.lost_by] if entry is not None else "", penalty_reason=entry.reason if entry else "",
-            entry_order=j.entry_order,
+            entry_order=j.entry_order, key=j.key or next(fresh), referee_id=referees.get(j.referee),
         ))
     created = Jogo.objects.bulk_create(rows, batch_size=500)
     partidas: list[Partida] = []
@@ -204,6 +208,18 @@ def _jogos_write(tournament, jogos: list[JogoPlan], stage, group, dupla, plan: T
         Mao(partida=created_partidas[index], order=k, to=m.to, points=m.points, how=m.how, reason=m.reason)
         for index, maos in maos_for for k, m in enumerate(maos)
     ], batch_size=2000)
+
+
+def _referees_grant(*, tournament: Tournament, usernames: set[str]) -> dict[str, int]:
+    """The users a file names as referees of its jogos (the reader checked they exist), by username; each
+    gets the referee role on the tournament unless it already has a role there."""
+    if not usernames:
+        return {}
+    ids = dict(get_user_model().objects.filter(username__in=usernames).values_list("username", "id"))
+    has_role = set(StaffRole.objects.filter(tournament=tournament, user_id__in=ids.values()).values_list("user_id", flat=True))
+    StaffRole.objects.bulk_create([StaffRole(tournament=tournament, user_id=uid, role=StaffRole.REFEREE)
+                                   for uid in ids.values() if uid not in has_role])
+    return ids
 
 
 def knockout_mesa(*, position: int, third_place: bool, mesas: int | None = None) -> int:
@@ -232,6 +248,7 @@ def tournament_refresh(*, tournament: Tournament) -> int:
     state = tournament_state_get(tournament=tournament, cached=False)
     existing = {(j["stage_id"], j["round"], j["position"], j["third_place"])
                 for j in state.jogo_rows if j["round"] is not None and j["group_id"] is None}
+    fresh = jogo_keys_new(taken=[j["key"] for j in state.jogo_rows])
     to_create: list[Jogo] = []
     draws: list[Draw] = []
     for view in state.view.stages:
@@ -251,7 +268,7 @@ def tournament_refresh(*, tournament: Tournament) -> int:
                 dupla_b_id=state.duplas[slot.duplas[1]].id, round=slot.round, position=slot.position,
                 third_place=slot.third_place, mesa=knockout_mesa(position=slot.position, third_place=slot.third_place,
                                  mesas=tournament.mesas),
-                best_of=slot.best_of,
+                best_of=slot.best_of, key=next(fresh),
             ))
     with transaction.atomic():
         Draw.objects.bulk_create(draws)

@@ -11,6 +11,7 @@ from django.db import DatabaseError, transaction
 from django.http import HttpResponseRedirect
 from django.urls import reverse
 
+from ..jogo_keys import jogo_keys_new
 from ..models import Draw, Dupla, Group, GroupEntry, Jogo, Mao, Partida, Player, Registration, Stage, Tournament
 from . import forms
 from .guard import GuardRefused, guard_forget, tournaments_check
@@ -224,7 +225,14 @@ class JogoAdmin(GuardedAdmin):
     list_select_related = ("tournament", "stage", "group", "dupla_a__player1", "dupla_a__player2",
                            "dupla_b__player1", "dupla_b__player2")
     raw_id_fields = ("dupla_a", "dupla_b")
+    readonly_fields = ("key",)
     inlines = [PartidaInline]
+
+    def save_model(self, request, obj, form, change):
+        if not obj.key:  # a jogo added here gets its key as every jogo the site makes
+            obj.key = next(jogo_keys_new(taken=Jogo.objects.filter(tournament_id=obj.tournament_id)
+                                         .values_list("key", flat=True)))
+        super().save_model(request, obj, form, change)
 
 
 class MaoInline(GuardedInline, admin.TabularInline):

@@ -15,6 +15,7 @@ from scoring.mesas import mesas_spread
 from scoring.tournament import StageSpec, group_best_of
 
 from ..audit import audit_record
+from ..jogo_keys import jogo_keys_new
 from ..models import Draw, Dupla, Group, GroupEntry, Jogo, Partida, Stage, Tournament
 from ..selectors import tournament_settings
 from ..services import tournament_refresh
@@ -108,6 +109,9 @@ def _groups_stage(tournament: Tournament, plan: CompetitionPlan, dupla_ids: dict
         jogos += [Jogo(tournament=tournament, stage=stage, group=row, dupla_a_id=dupla_ids[a], dupla_b_id=dupla_ids[b],
                        round=r + 1, mesa=slot.mesa, best_of=best_of)
                   for (row, (a, b)), slot in zip(pairs, slots)]
+    taken = Jogo.objects.filter(tournament=tournament).values_list("key", flat=True)
+    for jogo, key in zip(jogos, jogo_keys_new(taken=taken)):
+        jogo.key = key
     Jogo.objects.bulk_create(jogos, batch_size=500)
     Draw.objects.create(tournament=tournament, kind=Draw.GROUPS, stage=stage,
                         method="seeded" if plan.seeded else "random", seed=plan.seed, performed_by=user,

@@ -1,7 +1,10 @@
 """The jogos of a tournament file: results checked against the rules, knockout jogos placed in the bracket."""
 
+import re
 from dataclasses import replace
 from typing import Any
+
+from django.contrib.auth import get_user_model
 
 from scoring.bracket import Bracket, BracketJogo
 from scoring.jogo import WALKOVER_BOTH, JogoEntry, PartidaEntry, jogo_evaluate
@@ -11,7 +14,12 @@ from scoring.tournament import (GROUPS, KNOCKOUT, JogoRecord, StageSpec, group_b
 from tournaments.models import Jogo, Mao as MaoRow, Partida
 
 from .plan import JogoPlan, TournamentPlan
-from .values import Errors, bounded_int, is_int, list_read, reason_read
+from .values import Errors, bounded_int, is_int, list_read, reason_read, text_read
+
+# The statuses of a súmula (INTERCHANGE.md, "Súmula API").
+STATUSES = ("scheduled", "in_progress", "awaiting_confirmation", "contested", "confirmed", "homologated")
+KEY_PATTERN = re.compile(r"[\w.-]+")
+USERNAME_MAX = 150
 
 
 def _side_of(value: Any, duplas: tuple[str, str]) -> int | None:
@@ -107,6 +115,8 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
     used_slots: set[tuple[str, int, int, bool]] = set()
     blocked_stages: set[str] = set()
     brackets: dict[str, Bracket] = {}  # the last build of each knockout stage's bracket
+    keys: dict[str, int] = {}  # jogo key -> index of the jogo that has it
+    referees: dict[str, str] = {}  # username -> the first place that names it
 
     for i, j in enumerate(list_read(data, "jogos", "jogos", errors)):
         place = f"jogos[{i}]"
@@ -126,6 +136,12 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
         mesa = j.get("mesa")
         if mesa is not None:
             mesa = bounded_int(mesa, f"{place}.mesa", errors, column=(Jogo, "mesa"), what="a mesa", low=1)
+        key = _key_read(j, i, keys, errors)
+        referee = text_read(j, "referee", place, errors, max_len=USERNAME_MAX) or None
+        if referee:
+            referees.setdefault(referee, f"{place}.referee")
+        if j.get("status") is not None and j.get("status") not in STATUSES:
+            errors.add(f"{place}.status", f"situação {j.get('status')!r} desconhecida: use {', '.join(STATUSES)}")
         before = len(errors)
         if stage.kind == GROUPS:
             group = next((g for g in stage.groups if g.key == j.get("group")), None)
@@ -148,7 +164,7 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
                 result, problems = jogo_evaluate(entry=entry, settings=settings)
                 errors.extend(p.nested(place) for p in problems)
             plan.jogos.append(JogoPlan(stage=stage.key, group=group.key, duplas=duplas, entry=entry, result=result,
-                                       mesa=mesa, entry_order=i))
+                                       mesa=mesa, entry_order=i, key=key, referee=referee))
             if result is not None and len(errors) == before:
                 records.append(JogoRecord(stage=stage.key, group=group.key, duplas=duplas, result=result))
             continue
@@ -193,11 +209,12 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
         bracket_duplas = (slot.duplas[0], slot.duplas[1])
         plan.jogos.append(JogoPlan(stage=stage.key, group=None, duplas=bracket_duplas, entry=entry, result=result,
                                    round=slot.round, position=slot.position, third_place=slot.third_place,
-                                   mesa=mesa, entry_order=i))
+                                   mesa=mesa, entry_order=i, key=key, referee=referee))
         if result is not None and len(errors) == before:
             records.append(JogoRecord(stage=stage.key, duplas=bracket_duplas, result=result, round=slot.round,
                                       position=slot.position, third_place=slot.third_place))
 
+    _referees_check(referees, errors)
     if errors:
         return
     # stages drawn from the previous one as soon as it is complete, even with no jogo of theirs in the file
@@ -217,6 +234,34 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
                 where = f"no grupo {group!r}" if group else "entre os grupos"
                 errors.add(f"stages[{i}].sorteios[{k}]",
                            f"o sorteio lista duplas que não estão empatadas após o saldo {where}: {', '.join(order)}")
+
+
+def _key_read(j: dict, index: int, keys: dict[str, int], errors: Errors) -> str | None:
+    """The jogo's ``key``: optional; unique among the jogos; it goes in addresses (súmula, QR), so URL-safe."""
+    place = f"jogos[{index}]"
+    key = text_read(j, "key", place, errors, column=(Jogo, "key")) or None
+    if key is None:
+        return None
+    if not KEY_PATTERN.fullmatch(key):
+        errors.add(f"{place}.key", f"chave {key!r}: use só letras, números, '-', '_' ou '.' "
+                                   "(ela vai no endereço da súmula do jogo)")
+        return None
+    if key in keys:
+        errors.add(f"{place}.key", f"chave {key!r} repetida: já é a de jogos[{keys[key]}]")
+        return None
+    keys[key] = index
+    return key
+
+
+def _referees_check(referees: dict[str, str], errors: Errors) -> None:
+    """Every referee a jogo names is an account of this site (the import gives it the referee role)."""
+    if not referees:
+        return
+    known = set(get_user_model().objects.filter(username__in=list(referees)).values_list("username", flat=True))
+    for username, place in referees.items():
+        if username not in known:
+            errors.add(place, f"árbitro {username!r} não tem conta neste site: crie-a antes "
+                              f"(manage.py staff_add SLUG {username} referee) ou tire o campo")
 
 
 def _previous_view(plan: TournamentPlan, index: int, records: list[JogoRecord]):

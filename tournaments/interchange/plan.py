@@ -35,6 +35,8 @@ class JogoPlan:
     third_place: bool = False
     mesa: int | None = None
     entry_order: int | None = None  # place in the file (results are replayed in this order)
+    key: str | None = None  # as the file gives it; None: the import makes one
+    referee: str | None = None  # username
 
 
 @dataclass

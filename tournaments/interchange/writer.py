@@ -6,6 +6,8 @@ from typing import Any
 from scoring.rules import settings_as_dict
 from scoring.tournament import GroupStageView, KnockoutStageView
 
+from django.contrib.auth import get_user_model
+
 from ..models import Dupla, Partida, Player, Registration
 from ..selectors import TournamentState, tournament_state_get
 from .reader import FORMAT, VERSION
@@ -108,9 +110,13 @@ def tournament_file_build(*, state: TournamentState, players: list[Player], regi
     key_of = state.dupla_key_by_id()
     stage_key = {s.id: k for k, s in state.stage_models.items()}
     group_key = {gid: g for (_, g), gid in state.group_names.items()}
+    # results in the order they were entered (the import replays them so), then the jogos still to play
     recorded = [j for j in state.jogo_rows if state.entries.get(j["id"]) is not None]
     recorded.sort(key=lambda j: (j["entry_order"] is None, j["entry_order"] or 0, j["id"]))
-    out_jogos = [_jogo_row(j, state, key_of, stage_key, group_key) for j in recorded]
+    scheduled = [j for j in state.jogo_rows if state.entries.get(j["id"]) is None]
+    # staff account names are not for the public file (a username may be an e-mail address)
+    referees = _usernames({j["referee_id"] for j in state.jogo_rows if j["referee_id"]}) if include_private else {}
+    out_jogos = [_jogo_row(j, state, key_of, stage_key, group_key, referees) for j in recorded + scheduled]
 
     data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "tournament": tournament, "players": out_players}
     if out_regs:
@@ -120,14 +126,31 @@ def tournament_file_build(*, state: TournamentState, players: list[Player], regi
     return data
 
 
-def _jogo_row(j: dict, state: TournamentState, key_of, stage_key, group_key) -> dict[str, Any]:
+def _usernames(ids: set[int]) -> dict[int, str]:
+    return dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username")) if ids else {}
+
+
+def jogo_status(result) -> str:
+    """The súmula status a jogo's record stands at (INTERCHANGE.md): a result read from a file or entered
+    through the admin is official (``homologated``) once it decides the jogo."""
+    if result is None or not result.started:
+        return "scheduled"
+    return "homologated" if result.finished else "in_progress"
+
+
+def _jogo_row(j: dict, state: TournamentState, key_of, stage_key, group_key, referees) -> dict[str, Any]:
     duplas = [key_of[j["dupla_a_id"]], key_of[j["dupla_b_id"]]]
-    row: dict[str, Any] = {"stage": stage_key[j["stage_id"]]}
+    row: dict[str, Any] = {"key": j["key"], "stage": stage_key[j["stage_id"]]}
     if j["group_id"]:
         row["group"] = group_key[j["group_id"]]
     row["duplas"] = duplas
     if j["mesa"]:
         row["mesa"] = j["mesa"]
+    if j["referee_id"] in referees:
+        row["referee"] = referees[j["referee_id"]]
+    row["status"] = jogo_status(state.results.get(j["id"]))
+    if state.entries.get(j["id"]) is None:
+        return row
     side = {"a": duplas[0], "b": duplas[1]}
     if j["walkover"]:
         row["walkover"] = "both" if j["walkover"] == "both" else side[j["walkover"]]
