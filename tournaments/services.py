@@ -16,6 +16,7 @@ from scoring.tournament import GROUPS, group_best_of, knockout_best_of
 from .interchange.reader import JogoPlan, TournamentPlan, plan_read
 from .jogo_keys import jogo_keys_new
 from .models import Draw, Dupla, Group, GroupEntry, Jogo, Mao, Partida, Player, Registration, Stage, StaffRole, Tournament
+from .roles import role_grant
 
 SIDE = {0: "a", 1: "b", None: ""}
 
@@ -212,14 +213,15 @@ def _jogos_write(tournament, jogos: list[JogoPlan], stage, group, dupla, plan: T
 
 def _referees_grant(*, tournament: Tournament, usernames: set[str]) -> dict[str, int]:
     """The users a file names as referees of its jogos (the reader checked they exist), by username; each
-    gets the referee role on the tournament unless it already has a role there."""
+    joins the tournament's staff as referee unless it already has a role there."""
     if not usernames:
         return {}
-    ids = dict(get_user_model().objects.filter(username__in=usernames).values_list("username", "id"))
-    has_role = set(StaffRole.objects.filter(tournament=tournament, user_id__in=ids.values()).values_list("user_id", flat=True))
-    StaffRole.objects.bulk_create([StaffRole(tournament=tournament, user_id=uid, role=StaffRole.REFEREE)
-                                   for uid in ids.values() if uid not in has_role])
-    return ids
+    users = list(get_user_model().objects.filter(username__in=usernames))
+    has_role = set(StaffRole.objects.filter(tournament=tournament, user__in=users).values_list("user_id", flat=True))
+    for user in users:
+        if user.pk not in has_role:
+            role_grant(tournament=tournament, user=user, role=StaffRole.REFEREE)
+    return {user.get_username(): user.pk for user in users}
 
 
 def knockout_mesa(*, position: int, third_place: bool, mesas: int | None = None) -> int:

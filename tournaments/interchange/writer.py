@@ -3,10 +3,10 @@
 import math
 from typing import Any
 
+from django.contrib.auth import get_user_model
+
 from scoring.rules import settings_as_dict
 from scoring.tournament import GroupStageView, KnockoutStageView
-
-from django.contrib.auth import get_user_model
 
 from ..models import Dupla, Partida, Player, Registration
 from ..selectors import TournamentState, tournament_state_get

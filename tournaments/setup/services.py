@@ -13,6 +13,7 @@ from scoring.errors import RuleViolation
 from ..audit import audit_record
 from ..models import Jogo, StaffRole, Tournament
 from ..services import slug_make, tournament_refresh
+from ..roles import role_grant
 from .starters import STARTERS
 
 # Tournament fields the edit form may change, as recorded in the audit trail.
@@ -27,8 +28,6 @@ def _snapshot(tournament: Tournament, names=EDITABLE) -> dict[str, Any]:
 
 
 def _organizer_make(*, tournament: Tournament, user) -> None:
-    from ..staff.services import role_grant  # the one place roles are written
-
     role_grant(tournament=tournament, user=user, role=StaffRole.ORGANIZER, by=user)
 
 

@@ -26,84 +26,8 @@ from django.utils.translation import gettext as _
 
 from ..audit import audit_record
 from ..models import Jogo, Mesa, StaffRole, Tournament
-
-ORGANIZER, REFEREE = StaffRole.ORGANIZER, StaffRole.REFEREE
-ROLES = (ORGANIZER, REFEREE)
-
-
-def role_label(role: str) -> str:
-    """'comissão organizadora' or 'árbitro' (pt-BR)."""
-    return str(dict(StaffRole.ROLE_CHOICES).get(role, role))
-
-
-def person_label(user) -> str:
-    """How a person is named in messages and the audit trail: full name and username, or the username."""
-    full = (user.get_full_name() or "").strip()
-    username = user.get_username()
-    return f"{full} ({username})" if full and full != username else username
-
-
-def _role_check(role: str) -> None:
-    if role not in ROLES:
-        raise ValidationError(_("papel desconhecido: %(role)s (use organizer ou referee)") % {"role": role},
-                              code="role")
-
-
-def _forget_cached_roles(*users) -> None:
-    """``permissions.role_of`` caches roles on the user object for a request: drop it after a change."""
-    for user in users:
-        if user is not None and hasattr(user, "_zap_roles"):
-            del user._zap_roles  # (request.user is a lazy object: delete through it, not in its __dict__)
-
-
-def _lock(tournament: Tournament) -> None:
-    """Serialize staff changes of one tournament (two organizers removing each other at once)."""
-    Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk", flat=True).first()
-
-
-def _keep_an_organizer(*, tournament: Tournament, user) -> None:
-    """Refuse when ``user`` is the tournament's last (active) organizer."""
-    others = (StaffRole.objects.filter(tournament=tournament, role=ORGANIZER, user__is_active=True)
-              .exclude(user=user).exists())
-    if not others:
-        raise ValidationError(
-            _("%(name)s é a única pessoa da comissão organizadora deste torneio: ponha outra pessoa na comissão "
-              "antes de tirá-la.") % {"name": person_label(user)}, code="last_organizer")
-
-
-def role_grant(*, tournament: Tournament, user, role: str, by=None) -> StaffRole:
-    """Give ``user`` the ``role`` on ``tournament``; changes the role of someone already on the staff.
-
-    Idempotent: the same role again changes nothing (and records nothing).
-    Demoting the last organizer to referee is refused (``ValidationError``).
-    """
-    _role_check(role)
-    with transaction.atomic():
-        _lock(tournament)
-        current = StaffRole.objects.filter(tournament=tournament, user=user).first()
-        if current is not None and current.role == role:
-            return current
-        name = person_label(user)
-        if current is None:
-            current = StaffRole.objects.create(
-                tournament=tournament, user=user, role=role,
-                added_by=by if by is not None and by.is_authenticated else None)
-            audit_record(tournament=tournament, user=by, action="staff_add",
-                         summary=_("%(name)s entrou na equipe: %(role)s") % {"name": name, "role": role_label(role)},
-                         after={"user": user.get_username(), "role": role})
-        else:
-            if current.role == ORGANIZER:
-                _keep_an_organizer(tournament=tournament, user=user)
-            before = current.role
-            current.role = role
-            current.save(update_fields=["role"])
-            audit_record(tournament=tournament, user=by, action="staff_role",
-                         summary=_("Papel de %(name)s: %(before)s → %(after)s") % {
-                             "name": name, "before": role_label(before), "after": role_label(role)},
-                         before={"user": user.get_username(), "role": before},
-                         after={"user": user.get_username(), "role": role})
-    _forget_cached_roles(user, by)
-    return current
+from ..roles import (ORGANIZER, REFEREE, ROLES, _forget_cached_roles, _keep_an_organizer, _lock, _role_check,  # noqa: F401
+                    person_label, role_grant, role_label)
 
 
 @dataclass(frozen=True)
