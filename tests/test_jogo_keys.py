@@ -155,3 +155,10 @@ def test_a_jogo_added_in_the_admin_gets_a_fresh_key():
                  dupla_b=template.dupla_b, best_of=3)
     model_admin.save_model(request=None, obj=added, form=None, change=False)
     assert added.key == "j5" and len(set(_keys(t))) == 5
+
+
+def test_a_referee_name_longer_than_any_username_is_refused_with_the_limit():
+    data = base_file()
+    data["jogos"][0]["referee"] = "x" * 151
+    errors = import_errors(data)
+    assert errors == ["jogos[0].referee: texto longo demais: 151 caracteres (máximo 150)"]

@@ -19,7 +19,6 @@ from .values import Errors, bounded_int, is_int, list_read, reason_read, text_re
 # The statuses of a súmula (INTERCHANGE.md, "Súmula API").
 STATUSES = ("scheduled", "in_progress", "awaiting_confirmation", "contested", "confirmed", "homologated")
 KEY_PATTERN = re.compile(r"[\w.-]+")
-USERNAME_MAX = 150
 
 
 def _side_of(value: Any, duplas: tuple[str, str]) -> int | None:
@@ -137,8 +136,9 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
         if mesa is not None:
             mesa = bounded_int(mesa, f"{place}.mesa", errors, column=(Jogo, "mesa"), what="a mesa", low=1)
         key = _key_read(j, i, keys, errors)
-        referee = text_read(j, "referee", place, errors, max_len=USERNAME_MAX) or None
-        if referee:
+        known_problems = len(errors)
+        referee = text_read(j, "referee", place, errors, column=(get_user_model(), "username")) or None
+        if referee and len(errors) == known_problems:  # a name no account can have is said once, by text_read
             referees.setdefault(referee, f"{place}.referee")
         if j.get("status") is not None and j.get("status") not in STATUSES:
             errors.add(f"{place}.status", f"situação {j.get('status')!r} desconhecida: use {', '.join(STATUSES)}")
