@@ -14,6 +14,7 @@ from scoring.jogo import WALKOVER_BOTH, JogoEntry
 from scoring.tournament import GROUPS, group_best_of, knockout_best_of
 
 from .interchange.reader import JogoPlan, TournamentPlan, plan_read
+from .interchange.writer import jogo_status
 from .jogo_keys import jogo_keys_new
 from .models import Draw, Dupla, Group, GroupEntry, Jogo, Mao, Partida, Player, Registration, Stage, StaffRole, Tournament
 from .roles import role_grant
@@ -162,10 +163,12 @@ def _group_schedule(plan: TournamentPlan) -> list[JogoPlan]:
     return out
 
 
+# a jogo's row status from the súmula status its record stands at (one rule: ``writer.jogo_status``)
+ROW_STATUS = {"scheduled": Jogo.SCHEDULED, "in_progress": Jogo.IN_PROGRESS, "homologated": Jogo.FINISHED}
+
+
 def _status(result) -> str:
-    if result is None or not result.started:
-        return Jogo.SCHEDULED
-    return Jogo.FINISHED if result.finished else Jogo.IN_PROGRESS
+    return ROW_STATUS[jogo_status(result)]
 
 
 def _jogos_write(tournament, jogos: list[JogoPlan], stage, group, dupla, plan: TournamentPlan) -> None:
@@ -250,7 +253,7 @@ def tournament_refresh(*, tournament: Tournament) -> int:
     state = tournament_state_get(tournament=tournament, cached=False)
     existing = {(j["stage_id"], j["round"], j["position"], j["third_place"])
                 for j in state.jogo_rows if j["round"] is not None and j["group_id"] is None}
-    fresh = jogo_keys_new(taken=[j["key"] for j in state.jogo_rows])
+    fresh = jogo_keys_new(taken=(j["key"] for j in state.jogo_rows))
     to_create: list[Jogo] = []
     draws: list[Draw] = []
     for view in state.view.stages:
