@@ -33,3 +33,10 @@ def _fresh_state_cache():
     tournament_state_cache_clear()
     yield
     tournament_state_cache_clear()
+
+
+@pytest.fixture
+def fast_passwords(settings):
+    """Accounts made in a test need no real key stretching (PBKDF2 stays known, for the PINs' hashes)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher",
+                                 "django.contrib.auth.hashers.PBKDF2PasswordHasher"]

@@ -17,17 +17,11 @@ from tournaments.models import AuditEntry, Dupla, StaffRole
 from tournaments.staff.pins import pin_check, pins_reset
 from tournaments.staff.services import role_grant
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 
 LINE = re.compile(r"^(d\d+),(\d{6})$")
 EMPTY = {"format": "truco-torneio", "version": 1, "tournament": {"name": "Vazio", "slug": "vazio", "preset": "aabb"},
          "players": [], "duplas": [], "stages": [], "jogos": []}
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher",
-                                 "django.contrib.auth.hashers.PBKDF2PasswordHasher"]
 
 
 @pytest.fixture

@@ -12,16 +12,9 @@ from tournaments.models import AuditEntry, Jogo, Mesa, StaffRole
 from tournaments.permissions import role_of
 from tournaments.staff.services import role_grant, role_revoke, staff_invite
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 
 ORG, REF = StaffRole.ORGANIZER, StaffRole.REFEREE
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    """Accounts made here need no real key stretching (PBKDF2 stays known, for the PINs' hashes)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher",
-                                 "django.contrib.auth.hashers.PBKDF2PasswordHasher"]
 
 
 def minimal_file(slug: str, name: str = "Copa da Equipe") -> dict:

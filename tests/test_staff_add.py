@@ -13,15 +13,9 @@ from django.core.management.base import CommandError
 
 from tournaments.models import StaffRole
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher",
-                                 "django.contrib.auth.hashers.PBKDF2PasswordHasher"]
 
 
 @pytest.fixture
