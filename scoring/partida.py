@@ -1,6 +1,6 @@
 """A partida to 12 pontos-partida, checked mão by mão or by its final score (DOMAIN.md §3)."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable
 
 from .errors import RuleError
@@ -28,6 +28,7 @@ class Mao:
     points: int | None = None
     how: str = "played"
     reason: str = ""
+    key: str = field(default="", compare=False)  # the súmula API's client-made id, when it came that way
 
 
 @dataclass(frozen=True)

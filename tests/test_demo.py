@@ -75,7 +75,7 @@ def test_aabb_pairing_waiting_list_and_bracket(demo):
     assert medals[0]["dupla"] == rounds[3][0]["winner"]
     assert medals[2]["dupla"] == third["winner"]
     assert len({p for c in medals for p in c["players"]}) == 6  # every athlete of the top 3 duplas
-    assert not Jogo.objects.filter(tournament=t).exclude(status=Jogo.FINISHED).exists()
+    assert not Jogo.objects.filter(tournament=t).exclude(status=Jogo.HOMOLOGATED).exists()
 
 
 def test_fenacef_groups_tiebreaks_walkover_and_classification(demo):
@@ -109,7 +109,7 @@ def test_fenacef_groups_tiebreaks_walkover_and_classification(demo):
     semi_losers = {d for j in rounds[1] for d in j["duplas"] if d != j["winner"]}
     assert medals[2]["dupla"] in semi_losers
     assert len(data["classification"]) == 18
-    assert not Jogo.objects.filter(tournament=t).exclude(status=Jogo.FINISHED).exists()
+    assert not Jogo.objects.filter(tournament=t).exclude(status=Jogo.HOMOLOGATED).exists()
 
 
 def test_demo_files_carry_maos_of_every_kind():

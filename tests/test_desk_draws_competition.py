@@ -174,7 +174,7 @@ def test_round_robin_is_one_group_with_everyone():
 def _play(jogo: Jogo, winner_is_a: bool) -> None:
     for n in (1, 2):
         Partida.objects.create(jogo=jogo, number=n, score_a=12 if winner_is_a else 5, score_b=5 if winner_is_a else 12)
-    jogo.status = Jogo.FINISHED
+    jogo.status = Jogo.HOMOLOGATED
     jogo.save()
 
 

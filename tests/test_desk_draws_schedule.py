@@ -113,7 +113,7 @@ def test_disqualified_dupla_loses_its_jogos_not_begun_by_walkover():
         else Jogo.objects.get(tournament=t, dupla_b=duplas[0])
     services.dupla_disqualify(dupla=duplas[0], user=None, reason="conduta")
     jogo.refresh_from_db()
-    assert jogo.walkover == ("a" if jogo.dupla_a_id == duplas[0].pk else "b") and jogo.status == Jogo.FINISHED
+    assert jogo.walkover == ("a" if jogo.dupla_a_id == duplas[0].pk else "b") and jogo.status == Jogo.HOMOLOGATED
 
 
 # --- permissions ----------------------------------------------------------------------------------

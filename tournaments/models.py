@@ -41,7 +41,12 @@ class Tournament(models.Model):
                                    related_name="+", verbose_name=_("criado por"))
     results_version = models.PositiveIntegerField(
         default=0, editable=False,
-        help_text="Bumped by every change to what the tournament shows; derived views are cached per version.")
+        help_text="Bumped by every change to what counts (standings, bracket, draws); derived views are cached "
+                  "per version.")
+    live_version = models.PositiveIntegerField(
+        default=0, editable=False,
+        help_text="Bumped by every súmula write (a mão, a confirmation…): live pages are cached per version "
+                  "without invalidating the standings.")
     finished = models.BooleanField(_("encerrado"), default=False, editable=False,
                                    help_text="Derived from the results (kept for listing many events).")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -208,8 +213,13 @@ class GroupEntry(models.Model):
 class Jogo(models.Model):
     """Two duplas playing a best-of-N series of partidas."""
 
-    SCHEDULED, IN_PROGRESS, FINISHED = "scheduled", "in_progress", "finished"
-    STATUS_CHOICES = [(SCHEDULED, _("a jogar")), (IN_PROGRESS, _("em andamento")), (FINISHED, _("encerrado"))]
+    # The súmula's statuses (INTERCHANGE.md, "Súmula API"); the rules between them live in ``scoring.sumula``.
+    SCHEDULED, IN_PROGRESS, AWAITING, CONTESTED, CONFIRMED, HOMOLOGATED = (
+        "scheduled", "in_progress", "awaiting_confirmation", "contested", "confirmed", "homologated")
+    STATUS_CHOICES = [(SCHEDULED, _("a jogar")), (IN_PROGRESS, _("em andamento")),
+                      (AWAITING, _("aguarda confirmação")), (CONTESTED, _("contestada")),
+                      (CONFIRMED, _("confirmada")), (HOMOLOGATED, _("homologada"))]
+    AT_TABLE = (IN_PROGRESS, AWAITING, CONTESTED)  # the duplas are still at the mesa (playing or confirming)
     WALKOVER_CHOICES = [("", _("não")), ("a", _("dupla A ausente")), ("b", _("dupla B ausente")),
                         ("both", _("as duas ausentes"))]
     SIDE_CHOICES = [("", "—"), ("a", _("dupla A")), ("b", _("dupla B"))]
@@ -227,7 +237,23 @@ class Jogo(models.Model):
     position = models.PositiveIntegerField(_("posição na chave"), null=True, blank=True)
     third_place = models.BooleanField(_("disputa de 3º lugar"), default=False)
     best_of = models.PositiveSmallIntegerField(_("melhor de"))
-    status = models.CharField(_("situação"), max_length=12, choices=STATUS_CHOICES, default=SCHEDULED)
+    status = models.CharField(_("situação"), max_length=24, choices=STATUS_CHOICES, default=SCHEDULED)
+    # The súmula: its via (a correction makes a new one), the confirmations of the current via, the signature.
+    via = models.PositiveSmallIntegerField(_("via"), default=1)
+    via_reason = models.CharField(_("motivo da via"), max_length=300, blank=True)
+    # The via whose result counts in standings and bracket: this one once confirmed, else the last counted
+    # via of the history (a correction waits for its confirmations), or None.
+    counted_via = models.PositiveSmallIntegerField(_("via que conta"), null=True, blank=True)
+    confirmations = models.JSONField(
+        _("confirmações"), default=dict, blank=True,
+        help_text='Per side ("a", "b"): {"answer": "confirmed"|"contested", "reason": str, "at": ISO time, '
+                  '"by": "pin"|"link"|"file"}.')
+    signed_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="+", verbose_name=_("homologada por"))
+    signed_at = models.DateTimeField(_("homologada em"), null=True, blank=True)
+    signed_reason = models.CharField(_("decisão do árbitro"), max_length=300, blank=True)
+    version = models.PositiveIntegerField(_("versão"), default=0,
+                                          help_text="Bumped by every write to this súmula (live pages, the API).")
     walkover = models.CharField(_("WO"), max_length=4, choices=WALKOVER_CHOICES, blank=True)
     lost_by = models.CharField(_("perda do jogo"), max_length=1, choices=SIDE_CHOICES, blank=True)
     penalty_reason = models.CharField(_("motivo da penalidade"), max_length=300, blank=True)
@@ -282,6 +308,9 @@ class Mao(models.Model):
     reason = models.CharField(_("motivo"), max_length=300, blank=True)
     scorer = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                related_name="+", verbose_name=_("anotado por"))
+    # The client-made ``id`` of the súmula API (idempotent retries from an offline phone); blank for mãos
+    # that came otherwise (the API then names them by partida and order).
+    key = models.CharField(_("identificador"), max_length=64, blank=True)
 
     class Meta:
         ordering = ["partida", "order"]
@@ -373,3 +402,57 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%d/%m/%Y %H:%M} · {self.summary}"
+
+
+class SumulaVia(models.Model):
+    """An earlier via of a corrected súmula, as it stood when a correction replaced it (read-only)."""
+
+    jogo = models.ForeignKey(Jogo, on_delete=models.CASCADE, related_name="vias")
+    via = models.PositiveSmallIntegerField(_("via"))
+    via_reason = models.CharField(_("motivo da via"), max_length=300, blank=True)
+    status = models.CharField(_("situação"), max_length=24, choices=Jogo.STATUS_CHOICES)
+    by = models.CharField(_("corrigida por"), max_length=150, blank=True)
+    at = models.DateTimeField(_("corrigida em"))
+    # The result in the tournament file's form (partidas / walkover / penalty, dupla keys), plus confirmations.
+    result = models.JSONField(_("resultado"))
+    confirmations = models.JSONField(_("confirmações"), default=dict, blank=True)
+
+    class Meta:
+        ordering = ["jogo", "via"]
+        constraints = [models.UniqueConstraint(fields=["jogo", "via"], name="sumula_via_unique")]
+        verbose_name = _("via anterior da súmula")
+        verbose_name_plural = _("vias anteriores das súmulas")
+
+
+class SumulaEvent(models.Model):
+    """The súmula's log: every mão, undo, result, confirmation, contest, decision, signature, correction."""
+
+    jogo = models.ForeignKey(Jogo, on_delete=models.CASCADE, related_name="events")
+    via = models.PositiveSmallIntegerField(_("via"))
+    action = models.CharField(_("ação"), max_length=20)
+    # the API's client-made id of a mão: recorded once per jogo, so a retry never adds it twice
+    client_id = models.CharField(_("identificador"), max_length=64, null=True, blank=True)
+    user = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+", verbose_name=_("quem"))
+    dupla = models.ForeignKey(Dupla, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                              verbose_name=_("dupla"))
+    method = models.CharField(_("como"), max_length=10, blank=True, help_text="session, pin or link")
+    device = models.CharField(_("aparelho"), max_length=300, blank=True)
+    at = models.DateTimeField(_("quando"), auto_now_add=True)
+    data = models.JSONField(_("dados"), default=dict, blank=True)
+
+    class Meta:
+        ordering = ["jogo", "id"]
+        constraints = [models.UniqueConstraint(fields=["jogo", "client_id"], name="sumula_event_client_id_unique")]
+        verbose_name = _("registro da súmula")
+        verbose_name_plural = _("registros das súmulas")
+
+
+class PinFailure(models.Model):
+    """A wrong PIN for a dupla: six within 10 minutes lock the dupla's PIN for 10 minutes."""
+
+    dupla = models.ForeignKey(Dupla, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["dupla", "at"])]

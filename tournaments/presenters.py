@@ -56,7 +56,11 @@ WEEKDAYS = (gettext_noop("segunda-feira"), gettext_noop("terça-feira"), gettext
             gettext_noop("quinta-feira"), gettext_noop("sexta-feira"), gettext_noop("sábado"), gettext_noop("domingo"))
 MEDAL_EMOJI = {"gold": "🥇", "silver": "🥈", "bronze": "🥉"}
 STATUS_LABELS = {"finished": gettext_noop("encerrado"), "live": gettext_noop("em andamento"),
-                 "upcoming": gettext_noop("a começar")}
+                 "upcoming": gettext_noop("a começar"), "awaiting": gettext_noop("provisório: aguarda confirmação"),
+                 "contested": gettext_noop("provisório: contestado"), "confirmed": gettext_noop("confirmado")}
+# a decided jogo's status code by its súmula's status (a result counts from "confirmed" on)
+DECIDED_CODES = {Jogo.AWAITING: "awaiting", Jogo.CONTESTED: "contested", Jogo.CONFIRMED: "confirmed",
+                 Jogo.HOMOLOGATED: "finished"}
 
 
 @functools.lru_cache(maxsize=8)
@@ -548,7 +552,7 @@ def _status_code(result, row: dict | None) -> str:
         if result.walkover is not None:
             return "wo"
         if result.finished:
-            return "finished"
+            return DECIDED_CODES.get(row["status"], "finished") if row is not None else "finished"
         if result.started:
             return "live"
     if row is not None and row["status"] == Jogo.IN_PROGRESS:
@@ -568,13 +572,15 @@ def _result_view(result, row: dict | None, partida_rows: list[dict], labels: dic
     if result is None:
         return out
     out["best_of"] = result.best_of
+    code = _status_code(result, row)
     if result.finished:
-        out["status"] = labels["status"]["finished"]
+        out["status"] = labels["status"][code] if code in labels["status"] else labels["wo"]
         out["winner"] = result.winner
     elif result.started:
         out["status"] = labels["status"]["live"]
     if result.walkover is not None:
-        out["status"] = labels["wo"]
+        provisional = row is not None and row["status"] in (Jogo.AWAITING, Jogo.CONTESTED)
+        out["status"] = labels["status"][DECIDED_CODES[row["status"]]] if provisional else labels["wo"]
         out["walkover"] = labels["both_absent"] if result.walkover == WALKOVER_BOTH else ""
         out["walkover_side"] = None if result.walkover == WALKOVER_BOTH else result.walkover
         return out
@@ -609,6 +615,7 @@ def _jogo_item(state, row: dict, refs: dict, key_of: dict, group_titles: dict, r
         "group": group_titles.get(row["group_id"], ""),
         "a": refs.get(a) or unknown_dupla(a), "b": refs.get(b) or unknown_dupla(b),
         "third_place": row["third_place"], **view,
+        "sumula_url": f"/torneios/{state.tournament.slug}/jogos/{row['key']}/",
     }
     item["cls"] = _safe("jogo jogo-" + view["status"]["code"])
     item["a_cls"] = _SIDE_WINNER if winner == 0 else _SIDE
@@ -685,7 +692,7 @@ def jogos_present(state, *, dupla: str | None = None, rodada=None) -> dict:
                 continue
             codes = [_status_code(state.results.get(r["id"]), r) for r in block["rows"]]
             block["live"] = codes.count("live")
-            block["done"] = all(c in ("finished", "wo") for c in codes)
+            block["done"] = all(c in ("finished", "wo", "confirmed") for c in codes)
             block["stage"] = stage
             block["number"] = len(blocks) + 1
             blocks.append(block)

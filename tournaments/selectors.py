@@ -4,9 +4,9 @@ import gc
 import threading
 from collections import OrderedDict
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from scoring.jogo import WALKOVER_BOTH, JogoEntry, JogoResult, PartidaEntry, jogo_evaluate
 from scoring.partida import Mao as MaoRecord
@@ -14,7 +14,11 @@ from scoring.rules import RuleSettings, settings_build
 from scoring.tournament import (DuplaInfo, GroupSpec, JogoRecord, StageSpec, TournamentView,
                                 tournament_compute)
 
-from .models import Draw, Dupla, GroupEntry, Jogo, Mao, Partida, Stage, Tournament
+from scoring.sumula import counts
+
+from .interchange.results import result_read
+from .interchange.values import Errors
+from .models import Draw, Dupla, GroupEntry, Jogo, Mao, Partida, Stage, SumulaVia, Tournament
 
 SIDE_INDEX = {"a": 0, "b": 1, "": None}
 
@@ -75,6 +79,7 @@ class TournamentState:
     sorteio_draws: list[dict]
     view: TournamentView
     stage_specs: list[StageSpec] = field(default_factory=list)
+    records: list[JogoRecord] = field(default_factory=list)  # what counts, as handed to ``scoring``
 
     def dupla(self, key: str | None) -> DuplaRef | None:
         return self.duplas.get(key) if key else None
@@ -118,6 +123,64 @@ def tournament_state_remember(*, state: TournamentState) -> TournamentState:
 def tournament_state_cache_clear() -> None:
     with _STATE_LOCK:
         _STATE_CACHE.clear()
+        _LIVE_CACHE.clear()
+
+
+_LIVE_CACHE: OrderedDict[tuple, TournamentState] = OrderedDict()
+
+
+def tournament_live_get(*, tournament: Tournament) -> TournamentState:
+    """The tournament's state with every súmula as it stands now (mãos of jogos in play, provisional results).
+
+    Standings and bracket stay those of ``results_version`` (what counts);
+    the jogos at the table are read again, in three small queries, once per
+    ``live_version``, so a mão refreshes the live pages without recomputing
+    the standings.
+    """
+    state = tournament_state_get(tournament=tournament)
+    key = (tournament.pk, tournament.created_at, tournament.results_version, tournament.live_version)
+    with _STATE_LOCK:
+        live = _LIVE_CACHE.get(key)
+        if live is not None and live.view is state.view:
+            _LIVE_CACHE.move_to_end(key)
+            return live
+    live = _live_merge(state)
+    with _STATE_LOCK:
+        _LIVE_CACHE[key] = live
+        while len(_LIVE_CACHE) > _STATE_CACHE_SIZE:
+            _LIVE_CACHE.popitem(last=False)
+    return live
+
+
+def _live_merge(state: TournamentState) -> TournamentState:
+    t = state.tournament
+    known = [j["id"] for j in state.jogo_rows if j["status"] in Jogo.AT_TABLE]
+    rows = list(Jogo.objects.filter(tournament=t).filter(Q(status__in=Jogo.AT_TABLE) | Q(id__in=known)).values())
+    if not rows:
+        return state
+    ids = [j["id"] for j in rows]
+    partida_rows = list(Partida.objects.filter(jogo_id__in=ids).order_by("jogo_id", "number").values())
+    mao_rows = list(Mao.objects.filter(partida__jogo_id__in=ids).order_by("partida_id", "order")
+                    .values("partida_id", "to", "points", "how", "reason", "key"))
+    fresh = {j["id"]: j for j in rows}
+    partidas = dict(state.partidas)
+    maos = dict(state.maos)
+    entries, results = dict(state.entries), dict(state.results)
+    for jid in ids:
+        for p in state.partidas.get(jid, []):
+            maos.pop(p["id"], None)
+        partidas[jid] = []
+    for p in partida_rows:
+        partidas[p["jogo_id"]].append(p)
+        maos[p["id"]] = []
+    for m in mao_rows:
+        maos[m["partida_id"]].append(m)
+    for j in rows:
+        entry = jogo_entry_from_rows(jogo=j, partidas=partidas[j["id"]], maos=maos)
+        entries[j["id"]] = entry
+        results[j["id"]] = jogo_evaluate(entry=entry, settings=state.settings)[0] if entry is not None else None
+    jogo_rows = [fresh.get(j["id"], j) for j in state.jogo_rows]
+    return replace(state, jogo_rows=jogo_rows, partidas=partidas, maos=maos, entries=entries, results=results)
 
 
 _gc_pauses = 0  # builds under way
@@ -181,7 +244,7 @@ def _state_build(tournament: Tournament) -> TournamentState:
     mao_rows: list[dict] = []
     if any(p["mode"] == Partida.MAOS for p in partida_rows):
         mao_rows = list(Mao.objects.filter(partida__jogo__tournament=tournament).order_by("partida_id", "order")
-                        .values("partida_id", "to", "points", "how", "reason"))
+                        .values("partida_id", "to", "points", "how", "reason", "key"))
 
     group_key_by_id: dict[int, str] = {}
     groups_by_stage: dict[int, dict[str, list[str]]] = {}
@@ -224,6 +287,7 @@ def _state_build(tournament: Tournament) -> TournamentState:
     entries: dict[int, JogoEntry | None] = {}
     results: dict[int, JogoResult | None] = {}
     records: list[JogoRecord] = []
+    earlier = _counted_earlier_vias(jogo_rows, by_id=by_id, settings=settings)
     for j in jogo_rows:
         entry = jogo_entry_from_rows(jogo=j, partidas=partidas_by_jogo.get(j["id"], []), maos=maos_by_partida)
         entries[j["id"]] = entry
@@ -231,6 +295,10 @@ def _state_build(tournament: Tournament) -> TournamentState:
         if entry is not None:
             result, _ = jogo_evaluate(entry=entry, settings=settings)
         results[j["id"]] = result
+        # what counts in standings and bracket: this via from "confirmed" on, else an earlier via that counted;
+        # else the result is shown as in play (score, no winner), as a jogo not yet decided
+        if not counts(j["status"]):
+            result = earlier.get(j["id"]) or (_in_play(result) if result is not None else None)
         if result is not None:
             records.append(JogoRecord(
                 stage=stage_by_id[j["stage_id"]].key, group=group_key_by_id.get(j["group_id"]),
@@ -245,7 +313,31 @@ def _state_build(tournament: Tournament) -> TournamentState:
         stage_models={s.key: s for s in stages}, group_names=group_ids, jogo_rows=jogo_rows, entries=entries,
         results=results, maos=maos_by_partida, partidas=partidas_by_jogo, recorded_orders=recorded,
         sorteio_draws=[d for d in draw_rows if d["kind"] == Draw.TIEBREAK], view=view, stage_specs=specs,
+        records=records,
     )
+
+
+def _in_play(result: JogoResult) -> JogoResult:
+    """A result that does not count yet, as standings and bracket see it: its score, no winner."""
+    return result if not result.finished else replace(result, finished=False, winner=None)
+
+
+def _counted_earlier_vias(jogo_rows: list[dict], *, by_id: dict, settings: RuleSettings) -> dict[int, JogoResult]:
+    """The counted result of each jogo whose current via is still to be confirmed after a correction."""
+    waiting = {j["id"]: j for j in jogo_rows
+               if j["counted_via"] is not None and j["counted_via"] != j["via"] and not counts(j["status"])}
+    if not waiting:
+        return {}
+    out: dict[int, JogoResult] = {}
+    for v in SumulaVia.objects.filter(jogo_id__in=list(waiting)).values("jogo_id", "via", "result"):
+        j = waiting[v["jogo_id"]]
+        if v["via"] != j["counted_via"]:
+            continue
+        duplas = (by_id[j["dupla_a_id"]].key, by_id[j["dupla_b_id"]].key)
+        entry = result_read(v["result"], "", duplas, j["best_of"], Errors())
+        if entry is not None:
+            out[j["id"]] = jogo_evaluate(entry=entry, settings=settings)[0]
+    return out
 
 
 def jogo_entry_from_rows(*, jogo: dict, partidas: list[dict], maos: dict[int, list[dict]]) -> JogoEntry | None:
@@ -263,7 +355,8 @@ def jogo_entry_from_rows(*, jogo: dict, partidas: list[dict], maos: dict[int, li
             out.append(PartidaEntry(lost_by=SIDE_INDEX[p["lost_by"]], reason=p["penalty_reason"]))
         elif p["mode"] == Partida.MAOS:
             out.append(PartidaEntry(maos=tuple(MaoRecord(to=m["to"], points=m["points"], how=m["how"],
-                                                         reason=m["reason"]) for m in maos.get(p["id"], []))))
+                                                         reason=m["reason"], key=m["key"])
+                                               for m in maos.get(p["id"], []))))
         else:
             out.append(PartidaEntry(score=(p["score_a"], p["score_b"])))
     return JogoEntry(best_of=jogo["best_of"], partidas=tuple(out))

@@ -5,6 +5,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.utils import timezone
 from django.utils.text import slugify
 
 from scoring import draws as draw_rules
@@ -14,9 +15,9 @@ from scoring.jogo import WALKOVER_BOTH, JogoEntry
 from scoring.tournament import GROUPS, group_best_of, knockout_best_of
 
 from .interchange.reader import JogoPlan, TournamentPlan, plan_read
-from .interchange.writer import jogo_status
 from .jogo_keys import jogo_keys_new
-from .models import Draw, Dupla, Group, GroupEntry, Jogo, Mao, Partida, Player, Registration, Stage, StaffRole, Tournament
+from .models import (Draw, Dupla, Group, GroupEntry, Jogo, Mao, Partida, Player, Registration, Stage, StaffRole,
+                     SumulaVia, Tournament)
 from .roles import role_grant
 
 SIDE = {0: "a", 1: "b", None: ""}
@@ -163,14 +164,6 @@ def _group_schedule(plan: TournamentPlan) -> list[JogoPlan]:
     return out
 
 
-# a jogo's row status from the súmula status its record stands at (one rule: ``writer.jogo_status``)
-ROW_STATUS = {"scheduled": Jogo.SCHEDULED, "in_progress": Jogo.IN_PROGRESS, "homologated": Jogo.FINISHED}
-
-
-def _status(result) -> str:
-    return ROW_STATUS[jogo_status(result)]
-
-
 def _jogos_write(tournament, jogos: list[JogoPlan], stage, group, dupla, plan: TournamentPlan) -> None:
     rows = []
     fresh = jogo_keys_new(taken=[j.key for j in jogos if j.key])
@@ -187,11 +180,17 @@ def _jogos_write(tournament, jogos: list[JogoPlan], stage, group, dupla, plan: T
         rows.append(Jogo(
             tournament=tournament, stage=stage[j.stage], group=group.get((j.stage, j.group)) if j.group else None,
             dupla_a=dupla[j.duplas[0]], dupla_b=dupla[j.duplas[1]], round=j.round, mesa=mesa, position=j.position,
-            third_place=j.third_place, best_of=best_of, status=_status(j.result), walkover=walkover,
+            third_place=j.third_place, best_of=best_of, walkover=walkover,
             lost_by=SIDE[entry.lost_by] if entry is not None else "", penalty_reason=entry.reason if entry else "",
             entry_order=j.entry_order, key=j.key or next(fresh), referee_id=referees.get(j.referee),
+            **_sumula_fields(j.sumula),
         ))
     created = Jogo.objects.bulk_create(rows, batch_size=500)
+    SumulaVia.objects.bulk_create([
+        SumulaVia(jogo=row, via=v.via, via_reason=v.via_reason, by=v.by, at=v.at or timezone.now(), status=v.status,
+                  result=v.result, confirmations=answers_store(v.answers, source="file"))
+        for row, j in zip(created, jogos) if j.sumula is not None for v in j.sumula.history
+    ], batch_size=500)
     partidas: list[Partida] = []
     maos_for: list[tuple[int, tuple]] = []
     for row, j in zip(created, jogos):
@@ -209,9 +208,23 @@ def _jogos_write(tournament, jogos: list[JogoPlan], stage, group, dupla, plan: T
                                         score_b=p.score[1]))
     created_partidas = Partida.objects.bulk_create(partidas, batch_size=1000)
     Mao.objects.bulk_create([
-        Mao(partida=created_partidas[index], order=k, to=m.to, points=m.points, how=m.how, reason=m.reason)
+        Mao(partida=created_partidas[index], order=k, to=m.to, points=m.points, how=m.how, reason=m.reason,
+            key=m.key)
         for index, maos in maos_for for k, m in enumerate(maos)
     ], batch_size=2000)
+
+
+def _sumula_fields(sumula) -> dict:
+    """A jogo row's súmula columns from the file's (``sumula_reader.SumulaPlan``; None: a jogo still to play)."""
+    if sumula is None:
+        return {"status": Jogo.SCHEDULED}
+    return {"status": sumula.status, "via": sumula.via, "via_reason": sumula.via_reason,
+            "counted_via": sumula.counted_via, "confirmations": answers_store(sumula.answers, source="file")}
+
+
+def answers_store(answers: tuple[str | None, str | None], *, source: str) -> dict:
+    """The duplas' answers (per side) as a jogo's ``confirmations`` column."""
+    return {side: {"answer": answer, "by": source} for side, answer in zip("ab", answers) if answer}
 
 
 def _referees_grant(*, tournament: Tournament, usernames: set[str]) -> dict[str, int]:
@@ -233,6 +246,16 @@ def knockout_mesa(*, position: int, third_place: bool, mesas: int | None = None)
     return mesa_rules.knockout_mesa(position=position, third_place=third_place, mesas=mesas)
 
 
+def _moved(row: dict, duplas: tuple[str, str], state) -> Jogo | None:
+    """A knockout jogo not begun whose duplas the bracket now says are others (a corrected result changed
+    a winner): the jogo with the right duplas, to save; None when nothing moved or it has begun."""
+    a, b = state.duplas[duplas[0]].id, state.duplas[duplas[1]].id
+    if (row["dupla_a_id"], row["dupla_b_id"]) == (a, b) or row["status"] != Jogo.SCHEDULED \
+            or state.entries.get(row["id"]) is not None:
+        return None
+    return Jogo(pk=row["id"], dupla_a_id=a, dupla_b_id=b)
+
+
 def _best_of_for(plan: TournamentPlan, j: JogoPlan) -> int:
     spec = next(s for s in plan.stages if s.key == j.stage)
     if spec.kind == GROUPS:
@@ -251,10 +274,11 @@ def tournament_refresh(*, tournament: Tournament) -> int:
     from .selectors import tournament_state_get, tournament_state_remember  # avoid an import cycle
 
     state = tournament_state_get(tournament=tournament, cached=False)
-    existing = {(j["stage_id"], j["round"], j["position"], j["third_place"])
+    existing = {(j["stage_id"], j["round"], j["position"], j["third_place"]): j
                 for j in state.jogo_rows if j["round"] is not None and j["group_id"] is None}
     fresh = jogo_keys_new(taken=(j["key"] for j in state.jogo_rows))
     to_create: list[Jogo] = []
+    to_update: list[Jogo] = []
     draws: list[Draw] = []
     for view in state.view.stages:
         bracket = getattr(view, "bracket", None)
@@ -266,7 +290,12 @@ def tournament_refresh(*, tournament: Tournament) -> int:
                               seed=stage.draw_seed, result={"order": view.order}))
         for slot in bracket.jogos():
             key = (stage.id, slot.round, slot.position, slot.third_place)
-            if slot.bye or None in slot.duplas or key in existing:
+            if slot.bye or None in slot.duplas:
+                continue
+            if key in existing:
+                moved = _moved(existing[key], slot.duplas, state)
+                if moved is not None:
+                    to_update.append(moved)
                 continue
             to_create.append(Jogo(
                 tournament=tournament, stage=stage, dupla_a_id=state.duplas[slot.duplas[0]].id,
@@ -278,11 +307,12 @@ def tournament_refresh(*, tournament: Tournament) -> int:
     with transaction.atomic():
         Draw.objects.bulk_create(draws)
         Jogo.objects.bulk_create(to_create, batch_size=500)
+        Jogo.objects.bulk_update(to_update, ["dupla_a", "dupla_b"])
         finished = state.view.finished if not to_create else False
         Tournament.objects.filter(pk=tournament.pk).update(results_version=F("results_version") + 1, finished=finished)
     tournament.refresh_from_db(fields=["results_version", "finished"])
     # the writer pays for the new version's views, not the next visitor
-    if not to_create and not draws:
+    if not to_create and not draws and not to_update:
         tournament_state_remember(state=state)  # nothing changed since it was computed
     else:
         tournament_state_get(tournament=tournament)

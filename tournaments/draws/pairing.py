@@ -247,6 +247,7 @@ def _remaining_walkovers(dupla: Dupla) -> list[int]:
         side = "a" if j.dupla_a_id == dupla.pk else "b"
         other = j.dupla_b if side == "a" else j.dupla_a
         j.walkover = "both" if other.disqualified else side
-        j.status = Jogo.FINISHED
-    Jogo.objects.bulk_update(jogos, ["walkover", "status"])
+        j.status = Jogo.HOMOLOGATED
+        j.counted_via = j.via
+    Jogo.objects.bulk_update(jogos, ["walkover", "status", "counted_via"])
     return [j.pk for j in jogos]

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from scoring.tournament import KnockoutStageView
 
@@ -112,8 +111,7 @@ class Schedule:
     waiting: list[str]  # stages not drawn yet, with why
 
 
-STATUS_LABELS = {Jogo.SCHEDULED: gettext_lazy("a jogar"), Jogo.IN_PROGRESS: gettext_lazy("em andamento"),
-                 Jogo.FINISHED: gettext_lazy("encerrado")}
+STATUS_LABELS = dict(Jogo.STATUS_CHOICES)
 
 
 def schedule_get(*, tournament: Tournament) -> Schedule:

@@ -96,7 +96,7 @@ def jogos_respread(*, tournament: Tournament) -> int:
             new = [knockout_mesa(position=j["position"] or 1, third_place=j["third_place"], mesas=tournament.mesas)
                    for j in waiting]
         else:
-            busy = {j["mesa"] for j in jogos if j["id"] in begun and j["status"] == Jogo.IN_PROGRESS and j["mesa"]}
+            busy = {j["mesa"] for j in jogos if j["id"] in begun and j["status"] in Jogo.AT_TABLE and j["mesa"]}
             slots = mesas_spread(jogos=[(j["dupla_a_id"], j["dupla_b_id"]) for j in waiting], mesas=tournament.mesas,
                                  busy=busy)
             new = [s.mesa for s in slots]

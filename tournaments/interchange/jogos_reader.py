@@ -1,108 +1,21 @@
 """The jogos of a tournament file: results checked against the rules, knockout jogos placed in the bracket."""
 
 import re
-from dataclasses import replace
-from typing import Any
 
 from django.contrib.auth import get_user_model
 
 from scoring.bracket import Bracket, BracketJogo
-from scoring.jogo import WALKOVER_BOTH, JogoEntry, PartidaEntry, jogo_evaluate
-from scoring.partida import Mao
+from scoring.jogo import jogo_evaluate
 from scoring.tournament import (GROUPS, KNOCKOUT, JogoRecord, StageSpec, group_best_of, groups_stage_compute,
                                 knockout_draw, knockout_stage_compute, stage_entrants)
-from tournaments.models import Jogo, Mao as MaoRow, Partida
+from tournaments.models import Jogo
 
 from .plan import JogoPlan, TournamentPlan
-from .values import Errors, bounded_int, is_int, list_read, reason_read, text_read
+from .results import entry_flipped, result_read
+from .sumula_reader import sumula_read
+from .values import Errors, bounded_int, list_read, text_read
 
-# The statuses of a súmula (INTERCHANGE.md, "Súmula API").
-STATUSES = ("scheduled", "in_progress", "awaiting_confirmation", "contested", "confirmed", "homologated")
 KEY_PATTERN = re.compile(r"[\w.-]+")
-
-
-def _side_of(value: Any, duplas: tuple[str, str]) -> int | None:
-    return duplas.index(value) if isinstance(value, str) and value in duplas else None
-
-
-def _read_result(j: dict, place: str, duplas: tuple[str, str], best_of: int, errors: Errors) -> JogoEntry | None:
-    """The jogo's result as recorded, in the order of ``duplas``; None when nothing is recorded yet."""
-    has = [k for k in ("partidas", "walkover", "penalty") if j.get(k) not in (None, [])]
-    if not has:
-        return None
-    if len(has) > 1 and "walkover" in has:
-        errors.add(place, "um jogo com WO não tem partidas nem penalidade")
-        return None
-    walkover = None
-    if j.get("walkover") is not None:
-        w = j["walkover"]
-        walkover = WALKOVER_BOTH if w == WALKOVER_BOTH else _side_of(w, duplas)
-        if walkover is None:
-            errors.add(f"{place}.walkover", f"WO deve ser a chave da dupla ausente ({duplas[0]!r} ou {duplas[1]!r}) ou 'both'")
-            return None
-        return JogoEntry(best_of=best_of, walkover=walkover)
-    lost_by, reason = None, ""
-    if j.get("penalty") is not None:
-        pen = j["penalty"]
-        lost_by = _side_of(pen.get("lost_by") if isinstance(pen, dict) else None, duplas)
-        reason = reason_read(pen.get("reason") if isinstance(pen, dict) else None, f"{place}.penalty.reason", errors,
-                         (Jogo, "penalty_reason"))
-        if lost_by is None:
-            errors.add(f"{place}.penalty.lost_by", f"perda do jogo: informe a dupla punida ({duplas[0]!r} ou {duplas[1]!r})")
-            return None
-        if not reason:
-            errors.add(f"{place}.penalty.reason", "toda penalidade precisa de um motivo")
-            return None
-    partidas: list[PartidaEntry] = []
-    raw = j.get("partidas") or []
-    if not isinstance(raw, list):
-        errors.add(f"{place}.partidas", "deve ser uma lista de partidas")
-        return None
-    for k, p in enumerate(raw):
-        pplace = f"{place}.partidas[{k}]"
-        if isinstance(p, list):
-            if len(p) != 2 or not all(is_int(x) for x in p):
-                errors.add(pplace, "placar deve ser um par de inteiros [a, b]")
-                return None
-            partidas.append(PartidaEntry(score=(p[0], p[1])))
-        elif isinstance(p, dict) and "penalty" in p:
-            pen = p["penalty"] if isinstance(p["penalty"], dict) else {}
-            side = _side_of(pen.get("lost_by"), duplas)
-            if side is None:
-                errors.add(f"{pplace}.penalty.lost_by", f"perda da partida: informe a dupla punida ({duplas[0]!r} ou {duplas[1]!r})")
-                return None
-            why = reason_read(pen.get("reason"), f"{pplace}.penalty.reason", errors, (Partida, "penalty_reason"))
-            partidas.append(PartidaEntry(lost_by=side, reason=why))
-        elif isinstance(p, dict) and isinstance(p.get("maos"), list):
-            maos: list[Mao] = []
-            for m, mao in enumerate(p["maos"]):
-                if not isinstance(mao, dict) or "to" not in mao:
-                    errors.add(f"{pplace}.maos[{m}]", "cada mão é um objeto com 'to' (0, 1 ou null) e 'points'")
-                    return None
-                maos.append(Mao(to=mao.get("to"), points=mao.get("points"), how=mao.get("how") or "played",
-                                reason=reason_read(mao.get("reason"), f"{pplace}.maos[{m}].reason", errors,
-                                               (MaoRow, "reason"))))
-            partidas.append(PartidaEntry(maos=tuple(maos)))
-        else:
-            errors.add(pplace, "uma partida é um placar [a, b], um objeto com 'maos' ou um objeto com 'penalty'")
-            return None
-    # perda do jogo overrides what was played: the jogo is recorded as lost by ⌈N/2⌉ x 0
-    return JogoEntry(best_of=best_of, partidas=tuple(partidas) if lost_by is None else (), lost_by=lost_by,
-                     reason=reason)
-
-
-def _flipped(entry: JogoEntry) -> JogoEntry:
-    """The same record seen with the duplas the other way round."""
-    def side(v):
-        return v if v is None or v == WALKOVER_BOTH else 1 - v
-
-    partidas = []
-    for p in entry.partidas:
-        partidas.append(PartidaEntry(
-            score=None if p.score is None else (p.score[1], p.score[0]),
-            maos=None if p.maos is None else tuple(replace(m, to=side(m.to)) for m in p.maos),
-            lost_by=side(p.lost_by), reason=p.reason))
-    return replace(entry, partidas=tuple(partidas), walkover=side(entry.walkover), lost_by=side(entry.lost_by))
 
 
 def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
@@ -140,8 +53,6 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
         referee = text_read(j, "referee", place, errors, column=(get_user_model(), "username")) or None
         if referee and len(errors) == known_problems:  # a name no account can have is said once, by text_read
             referees.setdefault(referee, f"{place}.referee")
-        if j.get("status") is not None and j.get("status") not in STATUSES:
-            errors.add(f"{place}.status", f"situação {j.get('status')!r} desconhecida: use {', '.join(STATUSES)}")
         before = len(errors)
         if stage.kind == GROUPS:
             group = next((g for g in stage.groups if g.key == j.get("group")), None)
@@ -158,15 +69,16 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
                 continue
             group_pairs[pair_key] = i
             best_of = group_best_of(stage=stage, settings=settings)
-            entry = _read_result(j, place, duplas, best_of, errors)
+            entry = result_read(j, place, duplas, best_of, errors)
             result = None
             if entry is not None and len(errors) == before:
                 result, problems = jogo_evaluate(entry=entry, settings=settings)
                 errors.extend(p.nested(place) for p in problems)
+            sumula = sumula_read(j, place, duplas, duplas, best_of, result, settings, errors)
             plan.jogos.append(JogoPlan(stage=stage.key, group=group.key, duplas=duplas, entry=entry, result=result,
-                                       mesa=mesa, entry_order=i, key=key, referee=referee))
-            if result is not None and len(errors) == before:
-                records.append(JogoRecord(stage=stage.key, group=group.key, duplas=duplas, result=result))
+                                       mesa=mesa, entry_order=i, key=key, referee=referee, sumula=sumula))
+            if sumula.counted is not None and len(errors) == before:
+                records.append(JogoRecord(stage=stage.key, group=group.key, duplas=duplas, result=sumula.counted))
             continue
 
         # knockout: the jogo must be one the bracket has produced at this point
@@ -197,21 +109,22 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
             continue
         used_slots.add((stage.key, slot.round, slot.position, slot.third_place))
         reversed_order = slot.duplas != duplas
-        entry = _read_result(j, place, duplas, slot.best_of, errors)
+        entry = result_read(j, place, duplas, slot.best_of, errors)
         result = None
         if entry is not None and len(errors) == before:
             # checked in the file's order so messages quote its scores; stored in the bracket's order
             result, problems = jogo_evaluate(entry=entry, settings=settings)
             errors.extend(p.nested(place) for p in problems)
             if reversed_order and not problems:
-                entry = _flipped(entry)
+                entry = entry_flipped(entry)
                 result, _ = jogo_evaluate(entry=entry, settings=settings)
         bracket_duplas = (slot.duplas[0], slot.duplas[1])
+        sumula = sumula_read(j, place, duplas, bracket_duplas, slot.best_of, result, settings, errors)
         plan.jogos.append(JogoPlan(stage=stage.key, group=None, duplas=bracket_duplas, entry=entry, result=result,
                                    round=slot.round, position=slot.position, third_place=slot.third_place,
-                                   mesa=mesa, entry_order=i, key=key, referee=referee))
-        if result is not None and len(errors) == before:
-            records.append(JogoRecord(stage=stage.key, duplas=bracket_duplas, result=result, round=slot.round,
+                                   mesa=mesa, entry_order=i, key=key, referee=referee, sumula=sumula))
+        if sumula.counted is not None and len(errors) == before:
+            records.append(JogoRecord(stage=stage.key, duplas=bracket_duplas, result=sumula.counted, round=slot.round,
                                       position=slot.position, third_place=slot.third_place))
 
     _referees_check(referees, errors)

@@ -2,6 +2,7 @@
 
 import datetime as dt
 from dataclasses import dataclass, field
+from typing import Any
 
 from scoring.jogo import JogoEntry, JogoResult
 from scoring.rules import RuleSettings
@@ -37,6 +38,7 @@ class JogoPlan:
     entry_order: int | None = None  # place in the file (results are replayed in this order)
     key: str | None = None  # as the file gives it; None: the import makes one
     referee: str | None = None  # username
+    sumula: Any = None  # sumula_reader.SumulaPlan: status, confirmations, via, history, the result that counts
 
 
 @dataclass

@@ -8,16 +8,17 @@ from django.contrib.auth import get_user_model
 from scoring.rules import settings_as_dict
 from scoring.tournament import GroupStageView, KnockoutStageView
 
-from ..models import Dupla, Partida, Player, Registration
-from ..selectors import TournamentState, tournament_state_get
+from ..models import Player, Registration, SumulaVia
+from ..selectors import TournamentState, tournament_live_get
 from .reader import FORMAT, VERSION
+from .results import result_dict
 
 SETTINGS_IN_FILE = ("mao_de_onze_tie", "mao_de_ferro_value", "third_place")
 
 
 def tournament_export(*, tournament, include_private: bool = False) -> dict[str, Any]:
     """The tournament file of ``tournament``. Private data (birth dates, contacts, PINs) only on request."""
-    state = tournament_state_get(tournament=tournament)
+    state = tournament_live_get(tournament=tournament)
     players = list(Player.objects.filter(tournament=tournament).order_by("order", "id"))
     registrations = list(Registration.objects.filter(tournament=tournament, status=Registration.WAITING)
                          .select_related("player1", "player2").order_by("order"))
@@ -116,7 +117,9 @@ def tournament_file_build(*, state: TournamentState, players: list[Player], regi
     scheduled = [j for j in state.jogo_rows if state.entries.get(j["id"]) is None]
     # staff account names are not for the public file (a username may be an e-mail address)
     referees = _usernames({j["referee_id"] for j in state.jogo_rows if j["referee_id"]}) if include_private else {}
-    out_jogos = [_jogo_row(j, state, key_of, stage_key, group_key, referees) for j in recorded + scheduled]
+    rows = {j["id"]: j for j in state.jogo_rows}
+    history = via_history(jogo_ids=[j["id"] for j in state.jogo_rows if j["via"] > 1], key_of=key_of, rows=rows)
+    out_jogos = [_jogo_row(j, state, key_of, stage_key, group_key, referees, history) for j in recorded + scheduled]
 
     data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "tournament": tournament, "players": out_players}
     if out_regs:
@@ -130,54 +133,49 @@ def _usernames(ids: set[int]) -> dict[int, str]:
     return dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username")) if ids else {}
 
 
-def jogo_status(result) -> str:
-    """The súmula status a jogo's record stands at (INTERCHANGE.md): a result read from a file or entered
-    through the admin is official (``homologated``) once it decides the jogo."""
-    if result is None or not result.started:
-        return "scheduled"
-    return "homologated" if result.finished else "in_progress"
-
-
-def _jogo_row(j: dict, state: TournamentState, key_of, stage_key, group_key, referees) -> dict[str, Any]:
-    duplas = [key_of[j["dupla_a_id"]], key_of[j["dupla_b_id"]]]
+def _jogo_row(j: dict, state: TournamentState, key_of, stage_key, group_key, referees,
+              history: dict[int, list[dict]]) -> dict[str, Any]:
+    duplas = (key_of[j["dupla_a_id"]], key_of[j["dupla_b_id"]])
     row: dict[str, Any] = {"key": j["key"], "stage": stage_key[j["stage_id"]]}
     if j["group_id"]:
         row["group"] = group_key[j["group_id"]]
-    row["duplas"] = duplas
+    row["duplas"] = list(duplas)
     if j["mesa"]:
         row["mesa"] = j["mesa"]
     if j["referee_id"] in referees:
         row["referee"] = referees[j["referee_id"]]
-    row["status"] = jogo_status(state.results.get(j["id"]))
-    if state.entries.get(j["id"]) is None:
-        return row
-    side = {"a": duplas[0], "b": duplas[1]}
-    if j["walkover"]:
-        row["walkover"] = "both" if j["walkover"] == "both" else side[j["walkover"]]
-        return row
-    if j["lost_by"]:
-        row["penalty"] = {"lost_by": side[j["lost_by"]], "reason": j["penalty_reason"]}
-        return row
-    partidas = []
-    for p in state.partidas.get(j["id"], []):
-        if p["mode"] == Partida.PENALTY:
-            partidas.append({"penalty": {"lost_by": side[p["lost_by"]], "reason": p["penalty_reason"]}})
-        elif p["mode"] == Partida.MAOS:
-            maos = []
-            for m in state.maos.get(p["id"], []):
-                mao: dict[str, Any] = {"to": m["to"]}
-                if m["points"] is not None:
-                    mao["points"] = m["points"]
-                if m["how"] != "played":
-                    mao["how"] = m["how"]
-                if m["reason"]:
-                    mao["reason"] = m["reason"]
-                maos.append(mao)
-            partidas.append({"maos": maos})
-        else:
-            partidas.append([p["score_a"], p["score_b"]])
-    row["partidas"] = partidas
+    row["status"] = j["status"]
+    answers = answers_by_dupla(j["confirmations"], duplas)
+    if any(answers.values()):
+        row["confirmations"] = answers
+    if j["via"] > 1:
+        row["via"] = j["via"]
+        row["via_reason"] = j["via_reason"] or None
+        row["history"] = history.get(j["id"], [])
+    row |= result_dict(state.entries.get(j["id"]), duplas)
     return row
+
+
+def answers_by_dupla(confirmations: dict, duplas: tuple[str, str]) -> dict[str, str | None]:
+    """A jogo's ``confirmations`` column as the file and the API write it: per dupla key, the answer or null."""
+    return {key: (confirmations.get(side) or {}).get("answer") for side, key in zip("ab", duplas)}
+
+
+def via_history(*, jogo_ids: list[int], key_of: dict[int, str], rows: dict[int, dict]) -> dict[int, list[dict]]:
+    """The earlier vias of the corrected súmulas among ``jogo_ids``, as the export writes them."""
+    out: dict[int, list[dict]] = {}
+    if not jogo_ids:
+        return out
+    for v in SumulaVia.objects.filter(jogo_id__in=jogo_ids).order_by("jogo_id", "via"):
+        j = rows[v.jogo_id]
+        duplas = (key_of[j["dupla_a_id"]], key_of[j["dupla_b_id"]])
+        item: dict[str, Any] = {"via": v.via, "via_reason": v.via_reason or None, "by": v.by,
+                                "at": v.at.isoformat(), "status": v.status}
+        answers = answers_by_dupla(v.confirmations, duplas)
+        if any(answers.values()):
+            item["confirmations"] = answers
+        out.setdefault(v.jogo_id, []).append(item | v.result)
+    return out
 
 
 def computed_sections(*, state: TournamentState, waiting: list[str]) -> dict[str, Any]:
@@ -191,9 +189,10 @@ def computed_sections(*, state: TournamentState, waiting: list[str]) -> dict[str
             standings[key] = {t.key: [standing_row(r) for r in t.rows] for t in stage_view.tables}
         elif isinstance(stage_view, KnockoutStageView) and stage_view.bracket is not None:
             b = stage_view.bracket
-            bracket[key] = {"rounds": [[bracket_jogo(s) for s in rnd] for rnd in b.rounds]}
+            live = _live_scores(state, key)
+            bracket[key] = {"rounds": [[bracket_jogo(s, live) for s in rnd] for rnd in b.rounds]}
             if b.third_place is not None:
-                tp = bracket_jogo(b.third_place)
+                tp = bracket_jogo(b.third_place, live)
                 third[key] = {k: tp[k] for k in ("duplas", "best_of", "winner", "score")}
     return {
         "standings": standings,
@@ -214,7 +213,23 @@ def standing_row(r) -> dict[str, Any]:
             "decided_by": r.decided_by, "tied": r.tied, "qualified": r.qualified}
 
 
-def bracket_jogo(s) -> dict[str, Any]:
+def _live_scores(state: TournamentState, stage_key: str) -> dict[tuple, list[int]]:
+    """Partidas won in each knockout jogo of the stage as its súmula stands now, by bracket slot: the live
+    score of a jogo in play, which the standings' view (per ``results_version``) does not follow."""
+    stage = state.stage_models.get(stage_key)
+    out: dict[tuple, list[int]] = {}
+    for j in state.jogo_rows:
+        if stage is None or j["stage_id"] != stage.id or j["group_id"] is not None:
+            continue
+        result = state.results.get(j["id"])
+        if result is not None and result.started:
+            out[(j["round"], j["position"], j["third_place"])] = list(result.partidas_won)
+    return out
+
+
+def bracket_jogo(s, live: dict | None = None) -> dict[str, Any]:
     score = list(s.score) if s.score is not None else None
+    if s.winner is None and live:  # not decided (or not counted yet): the súmula's live score
+        score = live.get((s.round, s.position, s.third_place), score)
     return {"position": s.position, "duplas": list(s.duplas), "best_of": s.best_of, "bye": s.bye,
             "winner": s.winner, "score": score}

@@ -1,0 +1,87 @@
+"""The súmula's life (INTERCHANGE.md "Súmula API", DOMAIN.md §2 steps 5-6): statuses and what each allows.
+
+Pure rules, no storage: the services ask these functions, the screens and the
+API show what they answer, so a rule is written once.
+"""
+
+from dataclasses import dataclass
+
+from .jogo import JogoResult
+from .partida import NORMAL_VALUES, RAN_VALUES, Mao, mao_gain, situation
+from .rules import RuleSettings
+
+SCHEDULED, IN_PROGRESS, AWAITING, CONTESTED, CONFIRMED, HOMOLOGATED = (
+    "scheduled", "in_progress", "awaiting_confirmation", "contested", "confirmed", "homologated")
+STATUSES = (SCHEDULED, IN_PROGRESS, AWAITING, CONTESTED, CONFIRMED, HOMOLOGATED)
+# a result counts in standings and bracket from "confirmed" on
+COUNTING = frozenset({CONFIRMED, HOMOLOGATED})
+# the result is complete and waits for the duplas or the referee
+DECIDED = frozenset({AWAITING, CONTESTED, CONFIRMED, HOMOLOGATED})
+
+ACCEPTED, CONTEST = "confirmed", "contested"  # a dupla's answer
+
+
+def sumula_status(*, result: JogoResult | None, answers: tuple[str | None, str | None], signed: bool) -> str:
+    """The status a súmula stands at, from its result, the duplas' answers (per side) and the signature."""
+    if result is None or not result.started:
+        return SCHEDULED
+    if not result.finished:
+        return IN_PROGRESS
+    if signed:
+        return HOMOLOGATED
+    if CONTEST in answers:
+        return CONTESTED
+    if answers[0] == ACCEPTED and answers[1] == ACCEPTED:
+        return CONFIRMED
+    return AWAITING
+
+
+def status_fits_result(*, status: str, result: JogoResult | None) -> str | None:
+    """Why a stored ``status`` cannot be the status of ``result`` (a tournament file's claim), or None."""
+    started = result is not None and result.started
+    finished = result is not None and result.finished
+    if status == SCHEDULED and started:
+        return "o jogo tem resultado, então não está 'scheduled'"
+    if status == IN_PROGRESS and (not started or finished):
+        return "'in_progress' é de um jogo começado e ainda não decidido"
+    if status in DECIDED and not finished:
+        return f"'{status}' é de um jogo decidido: o resultado ainda não decide o jogo"
+    return None
+
+
+def counts(status: str) -> bool:
+    return status in COUNTING
+
+
+@dataclass(frozen=True)
+class MaoOptions:
+    """What a referee may enter at a score: the buttons the screen enables, checked by ``mao_gain``."""
+
+    situation: str  # normal | mao_de_onze | mao_de_ferro
+    played: tuple[int, ...]  # values of a mão won (to either dupla)
+    ran: tuple[int, ...]  # values given by a dupla that ran
+    refuse_by: int | None  # the side on 11 that may refuse the mão de onze (the other gets +1)
+    tie: bool  # three tied rounds
+    penalty: tuple[int, ...]  # values of a penalty inside the partida
+
+
+def mao_options(*, score: tuple[int, int], settings: RuleSettings) -> MaoOptions | None:
+    """Every entry the rules accept at ``score`` (None once the partida is over)."""
+    def ok(mao: Mao) -> bool:
+        return mao_gain(score=score, mao=mao, settings=settings)[1] is None
+
+    if not ok(Mao(to=None)):
+        return None  # the partida has ended
+    kind = situation(score)
+    refuse_by = None
+    if kind == "mao_de_onze":
+        on_eleven = 0 if score[0] == 11 else 1
+        refuse_by = on_eleven if ok(Mao(to=1 - on_eleven, how="refused")) else None
+    return MaoOptions(
+        situation=kind,
+        played=tuple(v for v in NORMAL_VALUES if ok(Mao(to=0, points=v))),
+        ran=tuple(v for v in RAN_VALUES if ok(Mao(to=0, points=v, how="ran"))),
+        refuse_by=refuse_by,
+        tie=True,
+        penalty=tuple(v for v in NORMAL_VALUES if ok(Mao(to=0, points=v, how="penalty", reason="x"))),
+    )

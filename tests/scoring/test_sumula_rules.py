@@ -1,0 +1,73 @@
+"""The súmula's rules (``scoring.sumula``): statuses from result, answers and signature; the buttons a
+referee's screen enables at a score, which must be exactly the entries ``mao_gain`` accepts."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scoring.jogo import JogoEntry, PartidaEntry, jogo_evaluate
+from scoring.partida import MAO_DE_FERRO, MAO_DE_ONZE, NORMAL, NORMAL_VALUES, RAN_VALUES, Mao, mao_gain
+from scoring.rules import PRESETS, settings_build
+from scoring.sumula import (ACCEPTED, AWAITING, CONFIRMED, CONTEST, CONTESTED, HOMOLOGATED, IN_PROGRESS, SCHEDULED,
+                            counts, mao_options, status_fits_result, sumula_status)
+
+SCORES = st.tuples(st.integers(0, 11), st.integers(0, 11))
+SETTINGS = st.sampled_from([settings_build(preset=p, overrides={"mao_de_ferro_value": f})[0]
+                            for p in PRESETS for f in (1, 3)])
+
+
+def _result(*scores):
+    entry = JogoEntry(best_of=3, partidas=tuple(PartidaEntry(score=s) for s in scores))
+    return jogo_evaluate(entry=entry, settings=PRESETS["fenacef"])[0]
+
+
+def test_statuses_follow_result_answers_and_signature():
+    assert sumula_status(result=None, answers=(None, None), signed=False) == SCHEDULED
+    assert sumula_status(result=_result((12, 3)), answers=(None, None), signed=False) == IN_PROGRESS
+    decided = _result((12, 3), (12, 5))
+    assert sumula_status(result=decided, answers=(None, None), signed=False) == AWAITING
+    assert sumula_status(result=decided, answers=(ACCEPTED, None), signed=False) == AWAITING
+    assert sumula_status(result=decided, answers=(ACCEPTED, CONTEST), signed=False) == CONTESTED
+    assert sumula_status(result=decided, answers=(ACCEPTED, ACCEPTED), signed=False) == CONFIRMED
+    assert sumula_status(result=decided, answers=(CONTEST, None), signed=True) == HOMOLOGATED
+    assert [s for s in (SCHEDULED, IN_PROGRESS, AWAITING, CONTESTED, CONFIRMED, HOMOLOGATED) if counts(s)] == [
+        CONFIRMED, HOMOLOGATED]
+
+
+@pytest.mark.parametrize("status, scores, problem", [
+    ("scheduled", [], False), ("scheduled", [(12, 3)], True), ("in_progress", [(12, 3)], False),
+    ("in_progress", [], True), ("in_progress", [(12, 3), (12, 4)], True), ("confirmed", [(12, 3)], True),
+    ("awaiting_confirmation", [(12, 3), (12, 4)], False), ("homologated", [(12, 3), (12, 4)], False),
+])
+def test_a_files_status_must_fit_its_result(status, scores, problem):
+    result = _result(*scores) if scores else None
+    assert (status_fits_result(status=status, result=result) is not None) is problem
+
+
+@given(score=SCORES, settings=SETTINGS)
+def test_the_buttons_are_exactly_what_the_rules_accept(score, settings):
+    options = mao_options(score=score, settings=settings)
+    assert options is not None  # below 12 on both sides the partida goes on
+
+    def ok(mao):
+        return mao_gain(score=score, mao=mao, settings=settings)[1] is None
+
+    for to in (0, 1):
+        assert set(options.played) == {v for v in NORMAL_VALUES if ok(Mao(to=to, points=v))}
+        assert set(options.ran) == {v for v in RAN_VALUES if ok(Mao(to=to, points=v, how="ran"))}
+        assert set(options.penalty) == {v for v in NORMAL_VALUES if ok(Mao(to=to, points=v, how="penalty",
+                                                                         reason="r"))}
+    refusers = {side for side in (0, 1) if ok(Mao(to=1 - side, how="refused"))}
+    assert refusers == ({options.refuse_by} if options.refuse_by is not None else set())
+    # and what the regulations say: no truco in a mão de onze or de ferro, only the decision of the dupla on 11
+    if options.situation == NORMAL:
+        assert options.played == NORMAL_VALUES and options.refuse_by is None
+    elif options.situation == MAO_DE_ONZE:
+        assert options.played == (3,) and options.ran == () and options.refuse_by == score.index(11)
+    else:
+        assert options.situation == MAO_DE_FERRO and options.played == (settings.mao_de_ferro_value,)
+        assert options.ran == () and options.refuse_by is None
+
+
+def test_no_buttons_once_the_partida_has_ended():
+    assert mao_options(score=(12, 4), settings=PRESETS["aabb"]) is None

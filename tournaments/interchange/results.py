@@ -1,0 +1,146 @@
+"""A jogo's result in the tournament file's form, read and written (one reader for the file and the API).
+
+The form (INTERCHANGE.md): ``partidas`` as final scores ``[a, b]``, as mão lists,
+or as ``{"penalty": …}``; ``walkover``; ``penalty`` (perda do jogo). Score
+pairs and mão sides follow the order of the jogo's ``duplas``.
+"""
+
+from dataclasses import replace
+from typing import Any
+
+from scoring.jogo import WALKOVER_BOTH, JogoEntry, PartidaEntry
+from scoring.partida import Mao
+from tournaments.models import Jogo, Mao as MaoRow, Partida
+
+from .values import Errors, is_int, reason_read
+
+MAO_KEY_MAX = 64
+
+
+def _side_of(value: Any, duplas: tuple[str, str]) -> int | None:
+    return duplas.index(value) if isinstance(value, str) and value in duplas else None
+
+
+def result_read(j: dict, place: str, duplas: tuple[str, str], best_of: int, errors: Errors) -> JogoEntry | None:
+    """The jogo's result as recorded, in the order of ``duplas``; None when nothing is recorded yet."""
+    has = [k for k in ("partidas", "walkover", "penalty") if j.get(k) not in (None, [])]
+    if not has:
+        return None
+    if len(has) > 1 and "walkover" in has:
+        errors.add(place, "um jogo com WO não tem partidas nem penalidade")
+        return None
+    walkover = None
+    if j.get("walkover") is not None:
+        w = j["walkover"]
+        walkover = WALKOVER_BOTH if w == WALKOVER_BOTH else _side_of(w, duplas)
+        if walkover is None:
+            errors.add(f"{place}.walkover", f"WO deve ser a chave da dupla ausente ({duplas[0]!r} ou {duplas[1]!r}) ou 'both'")
+            return None
+        return JogoEntry(best_of=best_of, walkover=walkover)
+    lost_by, reason = None, ""
+    if j.get("penalty") is not None:
+        pen = j["penalty"]
+        lost_by = _side_of(pen.get("lost_by") if isinstance(pen, dict) else None, duplas)
+        reason = reason_read(pen.get("reason") if isinstance(pen, dict) else None, f"{place}.penalty.reason", errors,
+                         (Jogo, "penalty_reason"))
+        if lost_by is None:
+            errors.add(f"{place}.penalty.lost_by", f"perda do jogo: informe a dupla punida ({duplas[0]!r} ou {duplas[1]!r})")
+            return None
+        if not reason:
+            errors.add(f"{place}.penalty.reason", "toda penalidade precisa de um motivo")
+            return None
+    partidas: list[PartidaEntry] = []
+    raw = j.get("partidas") or []
+    if not isinstance(raw, list):
+        errors.add(f"{place}.partidas", "deve ser uma lista de partidas")
+        return None
+    for k, p in enumerate(raw):
+        pplace = f"{place}.partidas[{k}]"
+        if isinstance(p, list):
+            if len(p) != 2 or not all(is_int(x) for x in p):
+                errors.add(pplace, "placar deve ser um par de inteiros [a, b]")
+                return None
+            partidas.append(PartidaEntry(score=(p[0], p[1])))
+        elif isinstance(p, dict) and "penalty" in p:
+            pen = p["penalty"] if isinstance(p["penalty"], dict) else {}
+            side = _side_of(pen.get("lost_by"), duplas)
+            if side is None:
+                errors.add(f"{pplace}.penalty.lost_by", f"perda da partida: informe a dupla punida ({duplas[0]!r} ou {duplas[1]!r})")
+                return None
+            why = reason_read(pen.get("reason"), f"{pplace}.penalty.reason", errors, (Partida, "penalty_reason"))
+            partidas.append(PartidaEntry(lost_by=side, reason=why))
+        elif isinstance(p, dict) and isinstance(p.get("maos"), list):
+            maos: list[Mao] = []
+            for m, mao in enumerate(p["maos"]):
+                if not isinstance(mao, dict) or "to" not in mao:
+                    errors.add(f"{pplace}.maos[{m}]", "cada mão é um objeto com 'to' (0, 1 ou null) e 'points'")
+                    return None
+                maos.append(Mao(to=mao.get("to"), points=mao.get("points"), how=mao.get("how") or "played",
+                                reason=reason_read(mao.get("reason"), f"{pplace}.maos[{m}].reason", errors,
+                                                   (MaoRow, "reason")),
+                                key=_mao_key_read(mao, f"{pplace}.maos[{m}]", errors)))
+            partidas.append(PartidaEntry(maos=tuple(maos)))
+        else:
+            errors.add(pplace, "uma partida é um placar [a, b], um objeto com 'maos' ou um objeto com 'penalty'")
+            return None
+    # perda do jogo overrides what was played: the jogo is recorded as lost by ⌈N/2⌉ x 0
+    return JogoEntry(best_of=best_of, partidas=tuple(partidas) if lost_by is None else (), lost_by=lost_by,
+                     reason=reason)
+
+
+def entry_flipped(entry: JogoEntry) -> JogoEntry:
+    """The same record seen with the duplas the other way round."""
+    def side(v):
+        return v if v is None or v == WALKOVER_BOTH else 1 - v
+
+    partidas = []
+    for p in entry.partidas:
+        partidas.append(PartidaEntry(
+            score=None if p.score is None else (p.score[1], p.score[0]),
+            maos=None if p.maos is None else tuple(replace(m, to=side(m.to)) for m in p.maos),
+            lost_by=side(p.lost_by), reason=p.reason))
+    return replace(entry, partidas=tuple(partidas), walkover=side(entry.walkover), lost_by=side(entry.lost_by))
+
+
+def _mao_key_read(mao: dict, place: str, errors: Errors) -> str:
+    """A mão's optional ``id`` (the súmula API's client-made id), kept so that retries stay idempotent."""
+    key = mao.get("id")
+    if key is None:
+        return ""
+    if not isinstance(key, str) or not key.strip() or len(key) > MAO_KEY_MAX:
+        errors.add(f"{place}.id", f"o id de uma mão é um texto de 1 a {MAO_KEY_MAX} caracteres")
+        return ""
+    return key
+
+
+def result_dict(entry: JogoEntry | None, duplas: tuple[str, str]) -> dict[str, Any]:
+    """``entry`` written in the file's form ({} when nothing is recorded), sides named by ``duplas``."""
+    if entry is None:
+        return {}
+    if entry.walkover is not None:
+        return {"walkover": "both" if entry.walkover == WALKOVER_BOTH else duplas[entry.walkover]}
+    if entry.lost_by is not None:
+        return {"penalty": {"lost_by": duplas[entry.lost_by], "reason": entry.reason}}
+    partidas: list[Any] = []
+    for p in entry.partidas:
+        if p.lost_by is not None:
+            partidas.append({"penalty": {"lost_by": duplas[p.lost_by], "reason": p.reason}})
+        elif p.maos is not None:
+            partidas.append({"maos": [mao_dict(m) for m in p.maos]})
+        else:
+            partidas.append([p.score[0], p.score[1]])
+    return {"partidas": partidas}
+
+
+def mao_dict(m: Mao) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if m.key:
+        out["id"] = m.key
+    out["to"] = m.to
+    if m.points is not None:
+        out["points"] = m.points
+    if m.how != "played":
+        out["how"] = m.how
+    if m.reason:
+        out["reason"] = m.reason
+    return out
