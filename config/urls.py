@@ -12,4 +12,5 @@ urlpatterns = [
     path("organizar/", include("tournaments.desk.urls")),
     path("", include("tournaments.accounts.urls")),
     path("d/", include("tournaments.privatelink.urls")),
+    path("api/v1/", include("tournaments.sumula.api_urls")),
 ]

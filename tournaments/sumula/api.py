@@ -1,0 +1,234 @@
+"""The súmula API (INTERCHANGE.md, "Súmula API", ``/api/v1/``): JSON in and out, errors in Portuguese.
+
+Staff authenticate with their session and send the CSRF token in
+``X-CSRFToken``; duplas authenticate with their PIN in the body (no CSRF
+token needed). Anonymous staff writes → 403; no role on this tournament →
+404. Every write is idempotent (the client-made ``id``), so an offline
+phone's queue can be sent again safely.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpResponseNotAllowed, JsonResponse
+from django.middleware.csrf import CsrfViewMiddleware
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods
+
+from ..models import Dupla, Tournament
+from ..permissions import may_referee, may_see_desk
+from ..selectors import tournament_live_get
+from . import services
+from .pins import pin_verify
+from .selectors import jogo_for_sumula, sumula_get
+from .services import Actor, SumulaRefused
+
+
+def _errors(status: int, *messages: str) -> JsonResponse:
+    return JsonResponse({"errors": list(messages)}, status=status, json_dumps_params={"ensure_ascii": False})
+
+
+def _json(data, status: int = 200) -> JsonResponse:
+    response = JsonResponse(data, status=status, json_dumps_params={"ensure_ascii": False})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _device(request) -> str:
+    agent = request.META.get("HTTP_USER_AGENT", "")[:200]
+    return f"{agent} · {request.META.get('REMOTE_ADDR', '')}".strip(" ·")
+
+
+def _body(request) -> dict:
+    try:
+        raw = request.body
+    except RequestDataTooBig:
+        raise SumulaRefused(400, _("corpo grande demais"))
+    if not raw:
+        return {}
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise SumulaRefused(400, _("corpo JSON inválido: %(e)s") % {"e": e})
+    if not isinstance(data, dict):
+        raise SumulaRefused(400, _("o corpo deve ser um objeto JSON"))
+    return data
+
+
+def _tournament(slug: str) -> Tournament:
+    tournament = Tournament.objects.filter(slug=slug).first()
+    if tournament is None:
+        raise SumulaRefused(404, _("torneio %(slug)s não encontrado") % {"slug": slug})
+    return tournament
+
+
+def _staff(request, tournament: Tournament) -> Actor:
+    """The referee or organizer behind a staff write; refuses anyone else (403 / 404) and a missing CSRF token."""
+    user = request.user
+    if not user.is_authenticated:
+        raise SumulaRefused(403, _("entre com a conta de árbitro ou da organização (/entrar/)"))
+    if not may_see_desk(user=user, tournament=tournament):
+        raise SumulaRefused(404, _("torneio %(slug)s não encontrado") % {"slug": tournament.slug})
+    if not may_referee(user=user, tournament=tournament):
+        raise SumulaRefused(403, _("só o árbitro ou a organização anotam a súmula"))
+    if CsrfViewMiddleware(lambda r: None).process_view(request, lambda r: None, (), {}) is not None:
+        raise SumulaRefused(403, _("token CSRF ausente ou inválido: envie-o no cabeçalho X-CSRFToken"))
+    return Actor(user=user, method="session", device=_device(request))
+
+
+def _answer(tournament: Tournament, key: str, status: int = 200, via: int | None = None,
+            written=None) -> JsonResponse:
+    if written is not None and written.record is not None:  # the súmula as just written: no need to read it again
+        return _json(sumula_get(tournament=tournament, jogo=written.jogo, record=written.record), status=status)
+    jogo = jogo_for_sumula(tournament=tournament, key=key)
+    if jogo is None:
+        return _errors(404, _("jogo %(key)s não encontrado neste torneio") % {"key": key})
+    data = sumula_get(tournament=tournament, jogo=jogo, via=via)
+    if data is None:
+        return _errors(404, _("a súmula do jogo %(key)s não tem a via %(via)s") % {"key": key, "via": via})
+    return _json(data, status=status)
+
+
+def _api(view):
+    """Refusals become ``{"errors": [...]}`` with their status; the view itself stays about the súmula."""
+    def wrapper(request, *args, **kwargs):
+        try:
+            response = view(request, *args, **kwargs)
+        except SumulaRefused as refused:
+            return _errors(refused.status, *refused.errors)
+        if isinstance(response, HttpResponseNotAllowed):  # errors are always {"errors": [...]}
+            allowed = response["Allow"]
+            response = _errors(405, _("método %(method)s não aceito aqui: use %(allowed)s")
+                               % {"method": request.method, "allowed": allowed})
+            response["Allow"] = allowed
+        return response
+    wrapper.__name__ = view.__name__
+    wrapper.__doc__ = view.__doc__
+    return csrf_exempt(wrapper)
+
+
+# --- reads -----------------------------------------------------------------------------------------------
+
+@_api
+@require_http_methods(["GET", "HEAD"])
+def jogos_list(request, slug: str):
+    """Every jogo with its status, partidas won and the points of the partida being played."""
+    tournament = _tournament(slug)
+    state = tournament_live_get(tournament=tournament)
+    key_of = state.dupla_key_by_id()
+    stage_key = {s.id: k for k, s in state.stage_models.items()}
+    group_key = {gid: g for (_, g), gid in state.group_names.items()}
+    jogos = []
+    for j in state.jogo_rows:
+        result = state.results.get(j["id"])
+        current = None
+        if result is not None and not result.finished and result.partidas and not result.partidas[-1].finished:
+            current = list(result.partidas[-1].score)
+        jogos.append({
+            "key": j["key"], "stage": stage_key[j["stage_id"]], "group": group_key.get(j["group_id"]),
+            "round": j["round"], "mesa": j["mesa"], "duplas": [key_of[j["dupla_a_id"]], key_of[j["dupla_b_id"]]],
+            "status": j["status"], "via": j["via"], "version": j["version"],
+            "score": list(result.partidas_won) if result is not None and result.started else [0, 0],
+            "current": current,
+        })
+    return _json({"jogos": jogos, "live_version": tournament.live_version})
+
+
+@_api
+@require_http_methods(["GET", "HEAD"])
+def jogo_detail(request, slug: str, key: str):
+    """One súmula; ``?via=N`` an earlier via of a corrected súmula."""
+    tournament = _tournament(slug)
+    via = request.GET.get("via")
+    if via is not None:
+        if not via.isdigit() or int(via) < 1:
+            raise SumulaRefused(400, _("via deve ser um número inteiro ≥ 1"))
+        via = int(via)
+    return _answer(tournament, key, via=via)
+
+
+# --- writes ----------------------------------------------------------------------------------------------
+
+@_api
+@require_http_methods(["POST"])
+def mao_add(request, slug: str, key: str):
+    tournament = _tournament(slug)
+    actor = _staff(request, tournament)
+    written = services.sumula_mao_add(tournament=tournament, key=key, mao=_body(request), actor=actor)
+    return _answer(tournament, key, status=201 if written.created else 200, written=written)
+
+
+@_api
+@require_http_methods(["DELETE"])
+def mao_undo(request, slug: str, key: str, mao: str):
+    tournament = _tournament(slug)
+    actor = _staff(request, tournament)
+    services.sumula_mao_undo(tournament=tournament, key=key, mao=mao, actor=actor)
+    return _answer(tournament, key)
+
+
+@_api
+@require_http_methods(["POST"])
+def result_set(request, slug: str, key: str):
+    tournament = _tournament(slug)
+    actor = _staff(request, tournament)
+    services.sumula_result_set(tournament=tournament, key=key, data=_body(request), actor=actor)
+    return _answer(tournament, key)
+
+
+@_api
+@require_http_methods(["POST"])
+def confirmation(request, slug: str, key: str):
+    """A dupla confirms or contests, with its PIN (no account, no CSRF token: the PIN authenticates)."""
+    tournament = _tournament(slug)
+    data = _body(request)
+    dupla_key = data.get("dupla")
+    dupla = (Dupla.objects.filter(tournament=tournament, key=dupla_key).first()
+             if isinstance(dupla_key, str) else None)
+    if dupla is None:
+        raise SumulaRefused(422, _("informe 'dupla': a chave de uma das duplas do jogo"))
+    if not isinstance(data.get("accept"), bool):
+        raise SumulaRefused(422, _("informe 'accept': true para confirmar, false para contestar (com 'reason')"))
+    if jogo_for_sumula(tournament=tournament, key=key) is None:
+        raise SumulaRefused(404, _("jogo %(key)s não encontrado neste torneio") % {"key": key})
+    pin_verify(dupla=dupla, pin=data.get("pin"))
+    user = request.user if request.user.is_authenticated else None
+    reason = data.get("reason") if isinstance(data.get("reason"), str) else ""
+    services.sumula_answer(tournament=tournament, key=key, dupla=dupla, accept=data["accept"], reason=reason,
+                           actor=Actor(user=user, dupla=dupla, method="pin", device=_device(request)))
+    return _answer(tournament, key)
+
+
+@_api
+@require_http_methods(["POST"])
+def homologation(request, slug: str, key: str):
+    tournament = _tournament(slug)
+    actor = _staff(request, tournament)
+    data = _body(request)
+    reason = data.get("reason")
+    if reason is not None and not isinstance(reason, str):
+        raise SumulaRefused(422, _("'reason' deve ser um texto"))
+    services.sumula_sign(tournament=tournament, key=key, reason=reason or "", actor=actor)
+    return _answer(tournament, key)
+
+
+@_api
+@require_http_methods(["POST"])
+def correction(request, slug: str, key: str):
+    tournament = _tournament(slug)
+    actor = _staff(request, tournament)
+    services.sumula_correct(tournament=tournament, key=key, data=_body(request), actor=actor)
+    return _answer(tournament, key)
+
+
+@_api
+@require_http_methods(["POST"])
+def penalty(request, slug: str, key: str):
+    """Perda da partida or perda do jogo, with its reason (an addition to the contract's API)."""
+    tournament = _tournament(slug)
+    actor = _staff(request, tournament)
+    services.sumula_penalty(tournament=tournament, key=key, data=_body(request), actor=actor)
+    return _answer(tournament, key)

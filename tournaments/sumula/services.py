@@ -1,0 +1,515 @@
+"""Writes to a súmula: mãos, undo, the whole result, confirmations, signature, corrections (new vias).
+
+Every write locks its jogo's row (``select_for_update``), checks the new
+record with ``scoring`` on that jogo alone, writes, logs one ``SumulaEvent``
+and bumps the jogo's ``version`` and the tournament's ``live_version``. Only a
+write that changes what counts (a result reaching ``confirmed``, a signature)
+recomputes the tournament (``services.tournament_refresh``), under the
+tournament's row lock so two such writes never build on each other's stale
+view. A refused write raises ``SumulaRefused`` and writes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.errors import RuleError
+from scoring.jogo import JogoEntry, JogoResult, PartidaEntry, jogo_evaluate
+from scoring.partida import Mao as MaoRecord
+from scoring.sumula import (ACCEPTED, AWAITING, CONFIRMED, CONTEST, CONTESTED, DECIDED, HOMOLOGATED, IN_PROGRESS,
+                            SCHEDULED, counts, sumula_status)
+from scoring.tournament import JogoRecord, groups_stage_compute, stage_entrants
+
+from ..interchange.results import MAO_KEY_MAX, result_dict, result_read
+from ..interchange.values import Errors
+from ..models import Dupla, Jogo, Mao, Partida, SumulaEvent, SumulaVia, Tournament
+from ..permissions import role_of
+from ..selectors import tournament_settings, tournament_state_get
+from ..services import SIDE, tournament_refresh
+from .records import answers_of, jogo_record_load, mao_id
+
+
+class SumulaRefused(Exception):
+    """A write the súmula does not take: the HTTP status that says why, and the reasons in Portuguese."""
+
+    def __init__(self, status: int, *errors: str):
+        self.status, self.errors = status, [str(e) for e in errors]
+        super().__init__("; ".join(self.errors))
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who writes: a staff account (``user``) or a dupla (by its PIN or its private link), and from where."""
+
+    user: object | None = None
+    dupla: Dupla | None = None
+    method: str = "session"  # session | pin | link | command
+    device: str = ""
+
+    @property
+    def label(self) -> str:
+        if self.user is not None:
+            return self.user.get_username()
+        if self.dupla is not None:
+            return f"{self.dupla.key} ({self.method})"
+        return self.method
+
+
+@dataclass(frozen=True)
+class Written:
+    """What a write did: ``created`` is False when the write had already been recorded (idempotent retry)."""
+
+    jogo: Jogo
+    created: bool = True
+    record: tuple | None = None  # the jogo's record as written (entry, partidas, mãos), when the write has it
+
+
+# --- the locked jogo --------------------------------------------------------------------------------
+
+@dataclass
+class _Locked:
+    tournament: Tournament
+    jogo: Jogo
+    duplas: tuple[str, str]
+    entry: JogoEntry | None
+    result: JogoResult | None
+    partidas: list[Partida]
+    maos: dict[int, list[Mao]]  # partida id -> its mãos in order
+
+
+def _lock(*, tournament: Tournament, key: str) -> _Locked:
+    jogo = (Jogo.objects.select_for_update(of=("self",)).select_related("dupla_a", "dupla_b", "stage", "group")
+            .filter(tournament=tournament, key=key).first())
+    if jogo is None:
+        raise SumulaRefused(404, _("jogo %(key)s não encontrado neste torneio") % {"key": key})
+    entry, partidas, maos = jogo_record_load(jogo=jogo)
+    settings = tournament_settings(tournament=tournament)
+    result = jogo_evaluate(entry=entry, settings=settings)[0] if entry is not None else None
+    return _Locked(tournament=tournament, jogo=jogo, duplas=(jogo.dupla_a.key, jogo.dupla_b.key), entry=entry,
+                   result=result, partidas=partidas, maos=maos)
+
+
+def _already(locked: _Locked, client_id: str | None) -> bool:
+    """Whether a write with this client-made id was recorded for this jogo (then it is not done again): its
+    event (the log keeps the ids of undone mãos too), or a mão that came with that id in a tournament file."""
+    if not client_id:
+        return False
+    return (any(m.key == client_id for maos in locked.maos.values() for m in maos)
+            or SumulaEvent.objects.filter(jogo=locked.jogo, client_id=client_id).exists())
+
+
+def _client_id(value) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip() or len(value) > MAO_KEY_MAX:
+        raise SumulaRefused(422, _("'id' deve ser um texto de 1 a %(n)s caracteres, feito pelo aparelho")
+                            % {"n": MAO_KEY_MAX})
+    return value
+
+
+def _finish(locked: _Locked, *, action: str, actor: Actor, client_id: str | None = None, data: dict | None = None,
+            counted_before: tuple) -> None:
+    """Log the action, bump the versions, and recompute the tournament if what counts has changed."""
+    jogo = locked.jogo
+    jogo.version += 1
+    jogo.save()
+    SumulaEvent.objects.create(jogo=jogo, via=jogo.via, action=action, client_id=client_id,
+                               user=actor.user if actor.user is not None else None, dupla=actor.dupla,
+                               method=actor.method, device=actor.device[:300], data=data or {})
+    if _counted(jogo) != counted_before:
+        # what counts changed: standings, bracket, the next knockout jogo (under the tournament's lock)
+        Tournament.objects.select_for_update().filter(pk=locked.tournament.pk).update(
+            live_version=F("live_version") + 1)
+        tournament_refresh(tournament=locked.tournament)
+    else:
+        Tournament.objects.filter(pk=locked.tournament.pk).update(live_version=F("live_version") + 1)
+
+
+def _counted(jogo: Jogo) -> tuple:
+    """What this jogo makes count: the via that counts and whether it is signed (pages show both)."""
+    return (jogo.counted_via, jogo.status == HOMOLOGATED, jogo.status in (CONFIRMED, HOMOLOGATED))
+
+
+def _restatus(locked: _Locked, result: JogoResult | None) -> None:
+    jogo = locked.jogo
+    jogo.status = sumula_status(result=result, answers=answers_of(jogo), signed=jogo.signed_at is not None)
+    if counts(jogo.status):
+        jogo.counted_via = jogo.via
+
+
+def _rule_messages(errors: list[RuleError]) -> list[str]:
+    return [rule_place(e.place) + e.message for e in errors]
+
+
+def rule_place(place: str) -> str:
+    """``partidas[1].maos[4]`` as a referee reads it: ``partida 2, mão 5: ``."""
+    import re
+
+    words = []
+    for name, index in re.findall(r"(partidas|maos)\[(\d+)\]", place or ""):
+        words.append(("partida " if name == "partidas" else "mão ") + str(int(index) + 1))
+    return (", ".join(words) + ": ") if words else ""
+
+
+def _result_write(locked: _Locked, entry: JogoEntry) -> None:
+    """Replace the jogo's record (partidas, mãos, WO, perda do jogo) with ``entry``."""
+    jogo = locked.jogo
+    Partida.objects.filter(jogo=jogo).delete()
+    jogo.walkover = ""
+    if entry.walkover is not None:
+        jogo.walkover = "both" if entry.walkover == "both" else SIDE[entry.walkover]
+    jogo.lost_by = SIDE[entry.lost_by] if entry.lost_by is not None else ""
+    jogo.penalty_reason = entry.reason if entry.lost_by is not None else ""
+    maos: list[Mao] = []
+    for n, p in enumerate(entry.partidas, start=1):
+        if p.lost_by is not None:
+            Partida.objects.create(jogo=jogo, number=n, mode=Partida.PENALTY, lost_by=SIDE[p.lost_by],
+                                   penalty_reason=p.reason)
+        elif p.maos is not None:
+            row = Partida.objects.create(jogo=jogo, number=n, mode=Partida.MAOS)
+            maos += [Mao(partida=row, order=k, to=m.to, points=m.points, how=m.how, reason=m.reason, key=m.key)
+                     for k, m in enumerate(p.maos)]
+        else:
+            Partida.objects.create(jogo=jogo, number=n, mode=Partida.SCORE, score_a=p.score[0], score_b=p.score[1])
+    Mao.objects.bulk_create(maos)
+    if jogo.entry_order is None:
+        _result_order(locked)
+
+
+def _result_parse(locked: _Locked, data: dict) -> tuple[JogoEntry, JogoResult]:
+    """A whole result in the file's form (``partidas``, ``walkover``, ``penalty``), checked by the rules."""
+    if not isinstance(data, dict):
+        raise SumulaRefused(400, _("o corpo deve ser um objeto JSON"))
+    errors = Errors()
+    entry = result_read(data, "", locked.duplas, locked.jogo.best_of, errors)
+    if errors:
+        raise SumulaRefused(422, *(str(e) for e in errors))
+    if entry is None:
+        raise SumulaRefused(422, _("informe o resultado: 'partidas', 'walkover' ou 'penalty'"))
+    result, problems = jogo_evaluate(entry=entry, settings=tournament_settings(tournament=locked.tournament))
+    if problems:
+        raise SumulaRefused(422, *_rule_messages(problems))
+    return entry, result
+
+
+def _refuse_if_decided(jogo: Jogo) -> None:
+    if jogo.status in DECIDED:
+        what = {AWAITING: _("o jogo já terminou e aguarda a confirmação das duplas"),
+                CONTESTED: _("o jogo já terminou e foi contestado; o árbitro decide"),
+                CONFIRMED: _("a súmula já foi confirmada pelas duplas"),
+                HOMOLOGATED: _("a súmula já foi homologada")}[jogo.status]
+        raise SumulaRefused(409, what + _("; para mudar o resultado, faça uma correção (nova via)"))
+
+
+# --- the writes ------------------------------------------------------------------------------------
+
+def sumula_mao_add(*, tournament: Tournament, key: str, mao: dict, actor: Actor) -> Written:
+    """Append a mão to the partida being played (a new partida once the last one reached 12)."""
+    if not isinstance(mao, dict):
+        raise SumulaRefused(400, _("o corpo deve ser um objeto JSON"))
+    client_id = _client_id(mao.get("id"))
+    if client_id is None:
+        raise SumulaRefused(422, _("toda mão precisa de um 'id' feito pelo aparelho (assim um reenvio não a duplica)"))
+    reason = mao.get("reason") or ""
+    if not isinstance(reason, str) or len(reason) > Mao._meta.get_field("reason").max_length:
+        raise SumulaRefused(422, _("'reason' deve ser um texto de até 300 caracteres"))
+    how = mao.get("how") or "played"
+    record = MaoRecord(to=mao.get("to"), points=mao.get("points"), how=how, reason=reason.strip(), key=client_id)
+    if "to" not in mao:
+        raise SumulaRefused(422, _("informe 'to': 0 ou 1 (a dupla que marca, na ordem do jogo) ou null (mão empatada)"))
+    with transaction.atomic():
+        locked = _lock(tournament=tournament, key=key)
+        if _already(locked, client_id):
+            return Written(jogo=locked.jogo, created=False)
+        _refuse_if_decided(locked.jogo)
+        if locked.jogo.walkover or locked.jogo.lost_by:
+            raise SumulaRefused(409, _("o jogo foi decidido por WO ou perda do jogo: não há mãos"))
+        counted_before = _counted(locked.jogo)
+        entry = locked.entry or JogoEntry(best_of=locked.jogo.best_of)
+        last = locked.partidas[-1] if locked.partidas else None
+        running = (last is not None and last.mode == Partida.MAOS and locked.result is not None
+                   and len(locked.result.partidas) == len(locked.partidas) and not locked.result.partidas[-1].finished)
+        if running:
+            partidas = entry.partidas[:-1] + (replace(entry.partidas[-1], maos=entry.partidas[-1].maos + (record,)),)
+        else:
+            partidas = entry.partidas + (PartidaEntry(maos=(record,)),)
+        new_entry = replace(entry, partidas=partidas)
+        result, problems = jogo_evaluate(entry=new_entry, settings=tournament_settings(tournament=tournament))
+        if problems:
+            raise SumulaRefused(422, *_rule_messages(problems))
+        if running:
+            order = len(locked.maos.get(last.pk, []))
+            partida = last
+        else:
+            partida = Partida.objects.create(jogo=locked.jogo, number=len(locked.partidas) + 1, mode=Partida.MAOS)
+            order = 0
+        # the jogo's row lock orders every write to this súmula: no other mão can take this order meanwhile
+        row = Mao.objects.create(partida=partida, order=order, to=record.to, points=record.points, how=record.how,
+                                 reason=record.reason, key=client_id,
+                                 scorer=actor.user if actor.user is not None else None)
+        if not running:
+            locked.partidas.append(partida)
+        locked.maos.setdefault(partida.pk, []).append(row)
+        if locked.jogo.entry_order is None:
+            _result_order(locked)
+        _restatus(locked, result)
+        _finish(locked, action="mao", actor=actor, client_id=client_id, counted_before=counted_before,
+                data={"partida": partida.number, "mao": order + 1, "to": record.to, "points": record.points,
+                      "how": record.how, "reason": record.reason})
+        return Written(jogo=locked.jogo, record=(new_entry, locked.partidas, locked.maos))
+
+
+def _result_order(locked: _Locked) -> None:
+    jogo = locked.jogo
+    jogo.entry_order = (Jogo.objects.filter(tournament_id=jogo.tournament_id).exclude(entry_order=None)
+                        .order_by("-entry_order").values_list("entry_order", flat=True).first() or 0) + 1
+
+
+def sumula_mao_undo(*, tournament: Tournament, key: str, mao: str, actor: Actor) -> Written:
+    """Undo the last mão, while no dupla has answered."""
+    with transaction.atomic():
+        locked = _lock(tournament=tournament, key=key)
+        jogo = locked.jogo
+        rows = [(p, m) for p in locked.partidas for m in locked.maos.get(p.pk, [])]
+        found = next(((p, m) for p, m in rows if mao_id(partida=p, mao=m) == mao), None)
+        if found is None:
+            if SumulaEvent.objects.filter(jogo=jogo, action="undo", data__mao_id=mao).exists():
+                return Written(jogo=jogo, created=False)  # undone already: a retried undo
+            raise SumulaRefused(404, _("a mão %(id)s não está nesta súmula") % {"id": mao})
+        if jogo.status in (CONFIRMED, HOMOLOGATED) or any(answers_of(jogo)):
+            raise SumulaRefused(409, _("uma dupla já respondeu à súmula: a mão não pode mais ser desfeita; "
+                                       "faça uma correção (nova via)"))
+        partida, row = found
+        if (partida, row) != rows[-1] or partida.pk != locked.partidas[-1].pk:
+            raise SumulaRefused(409, _("só a última mão pode ser desfeita"))
+        counted_before = _counted(jogo)
+        row.delete()
+        if len(locked.maos.get(partida.pk, [])) == 1:
+            partida.delete()
+        entry, _partidas, _maos = jogo_record_load(jogo=jogo)
+        result = jogo_evaluate(entry=entry, settings=tournament_settings(tournament=tournament))[0] if entry else None
+        _restatus(locked, result)
+        _finish(locked, action="undo", actor=actor, counted_before=counted_before,
+                data={"mao_id": mao, "partida": partida.number, "to": row.to, "points": row.points, "how": row.how})
+        return Written(jogo=jogo)
+
+
+def sumula_result_set(*, tournament: Tournament, key: str, data: dict, actor: Actor) -> Written:
+    """The whole result at once (quick entry, WO, perda do jogo), while no mão is recorded."""
+    client_id = _client_id(data.get("id")) if isinstance(data, dict) else None
+    with transaction.atomic():
+        locked = _lock(tournament=tournament, key=key)
+        if _already(locked, client_id):
+            return Written(jogo=locked.jogo, created=False)
+        if any(locked.maos.values()):
+            raise SumulaRefused(409, _("a súmula já tem mãos anotadas: desfaça-as ou, depois do jogo, "
+                                       "faça uma correção"))
+        if any(answers_of(locked.jogo)) or locked.jogo.status in (CONFIRMED, HOMOLOGATED):
+            _refuse_if_decided(locked.jogo)
+        counted_before = _counted(locked.jogo)
+        entry, result = _result_parse(locked, data)
+        _result_write(locked, entry)
+        _restatus(locked, result)
+        _finish(locked, action="result", actor=actor, client_id=client_id, counted_before=counted_before,
+                data=result_dict(entry, locked.duplas))
+        return Written(jogo=locked.jogo)
+
+
+def sumula_answer(*, tournament: Tournament, key: str, dupla: Dupla, accept: bool, reason: str,
+                  actor: Actor) -> Written:
+    """A dupla confirms (``accept``) or contests (with a reason) the súmula of its jogo."""
+    reason = (reason or "").strip()
+    if not accept and not reason:
+        raise SumulaRefused(422, _("para contestar, diga o motivo ('reason')"))
+    if len(reason) > 300:
+        raise SumulaRefused(422, _("o motivo tem no máximo 300 caracteres"))
+    with transaction.atomic():
+        locked = _lock(tournament=tournament, key=key)
+        jogo = locked.jogo
+        if dupla.pk not in (jogo.dupla_a_id, jogo.dupla_b_id):
+            raise SumulaRefused(403, _("a dupla %(dupla)s não joga este jogo") % {"dupla": dupla.key})
+        side = "a" if dupla.pk == jogo.dupla_a_id else "b"
+        answer = ACCEPTED if accept else CONTEST
+        if jogo.status in (SCHEDULED, IN_PROGRESS):
+            raise SumulaRefused(409, _("o jogo ainda não terminou: a súmula se confirma quando o resultado "
+                                       "estiver completo"))
+        current = (jogo.confirmations.get(side) or {}).get("answer")
+        if jogo.status in (CONFIRMED, HOMOLOGATED):
+            if current == answer:
+                return Written(jogo=jogo, created=False)
+            raise SumulaRefused(409, _("a súmula já foi confirmada pelas duas duplas") if jogo.status == CONFIRMED
+                                else _("a súmula já foi homologada; um recurso vai à comissão organizadora"))
+        if current == answer and (jogo.confirmations.get(side) or {}).get("reason", "") == reason:
+            return Written(jogo=jogo, created=False)
+        counted_before = _counted(jogo)
+        jogo.confirmations = dict(jogo.confirmations) | {side: {
+            "answer": answer, "reason": reason, "at": timezone.now().isoformat(), "by": actor.method}}
+        _restatus(locked, locked.result)
+        _finish(locked, action="confirmation" if accept else "contest", actor=actor, counted_before=counted_before,
+                data={"dupla": dupla.key, "reason": reason})
+        return Written(jogo=jogo)
+
+
+def sumula_sign(*, tournament: Tournament, key: str, reason: str, actor: Actor) -> Written:
+    """Homologate: sign the súmula once both duplas confirmed; else the referee decides, with a reason."""
+    reason = (reason or "").strip()
+    if len(reason) > 300:
+        raise SumulaRefused(422, _("o motivo tem no máximo 300 caracteres"))
+    with transaction.atomic():
+        locked = _lock(tournament=tournament, key=key)
+        jogo = locked.jogo
+        if jogo.status == HOMOLOGATED:
+            return Written(jogo=jogo, created=False)
+        if jogo.status in (SCHEDULED, IN_PROGRESS):
+            raise SumulaRefused(409, _("o jogo ainda não terminou: não há o que homologar"))
+        decision = jogo.status in (AWAITING, CONTESTED)
+        if decision and not reason:
+            what = (_("a súmula foi contestada") if jogo.status == CONTESTED
+                    else _("falta a confirmação de uma dupla"))
+            raise SumulaRefused(422, what + _(": para homologar, registre a decisão do árbitro ('reason')"))
+        counted_before = _counted(jogo)
+        jogo.signed_by = actor.user
+        jogo.signed_at = timezone.now()
+        jogo.signed_reason = reason
+        _restatus(locked, locked.result)
+        _finish(locked, action="decision" if decision else "signature", actor=actor, counted_before=counted_before,
+                data={"reason": reason})
+        return Written(jogo=jogo)
+
+
+def sumula_correct(*, tournament: Tournament, key: str, data: dict, actor: Actor) -> Written:
+    """Replace a decided súmula's result with a new via; the old via stays readable in the history."""
+    if not isinstance(data, dict):
+        raise SumulaRefused(400, _("o corpo deve ser um objeto JSON"))
+    client_id = _client_id(data.get("id"))
+    reason = data.get("reason")
+    if not isinstance(reason, str) or not reason.strip():
+        raise SumulaRefused(422, _("toda correção precisa de um motivo ('reason')"))
+    reason = reason.strip()
+    if len(reason) > 300:
+        raise SumulaRefused(422, _("o motivo tem no máximo 300 caracteres"))
+    with transaction.atomic():
+        locked = _lock(tournament=tournament, key=key)
+        jogo = locked.jogo
+        if _already(locked, client_id):
+            return Written(jogo=jogo, created=False)
+        if jogo.status not in DECIDED:
+            raise SumulaRefused(409, _("o jogo ainda não foi decidido: desfaça a última mão ou continue a anotar"))
+        entry, result = _result_parse(locked, data)
+        _next_jogo_check(locked, result)
+        _qualifiers_check(locked, result)
+        counted_before = _counted(jogo)
+        # who closed the old via, by role (the export is public: no account names)
+        closer = jogo.signed_by if jogo.signed_by_id else actor.user
+        SumulaVia.objects.create(jogo=jogo, via=jogo.via, via_reason=jogo.via_reason, status=jogo.status,
+                                 by=role_of(user=closer, tournament=tournament) or "", at=timezone.now(),
+                                 result=result_dict(locked.entry, locked.duplas), confirmations=jogo.confirmations)
+        _result_write(locked, entry)
+        jogo.via += 1
+        jogo.via_reason = reason
+        jogo.confirmations = {}
+        jogo.signed_by, jogo.signed_at, jogo.signed_reason = None, None, ""
+        _restatus(locked, result)
+        _finish(locked, action="correction", actor=actor, client_id=client_id, counted_before=counted_before,
+                data={"reason": reason, "via": jogo.via} | result_dict(entry, locked.duplas))
+        return Written(jogo=jogo)
+
+
+def _next_jogo_check(locked: _Locked, result: JogoResult) -> None:
+    """A knockout correction may not change a winner who has already started the next jogo of the bracket."""
+    jogo = locked.jogo
+    if jogo.group_id is not None or jogo.round is None or locked.result is None:
+        return
+    if result.winner == locked.result.winner:
+        return
+    later = Jogo.objects.filter(stage_id=jogo.stage_id, round=jogo.round + 1).filter(
+        status__in=[IN_PROGRESS, AWAITING, CONTESTED, CONFIRMED, HOMOLOGATED])
+    if jogo.third_place:
+        return
+    position = (jogo.position + 1) // 2 if jogo.position else None
+    started = [j for j in later if j.third_place or j.position == position]
+    if started:
+        raise SumulaRefused(409, _("a correção muda o vencedor, mas o jogo seguinte da chave (%(key)s) já começou; "
+                                   "fale com a comissão organizadora") % {"key": started[0].key})
+
+
+def sumula_penalty(*, tournament: Tournament, key: str, data: dict, actor: Actor) -> Written:
+    """Perda da partida (the partida being played, or the next, is recorded 12 x 0) or perda do jogo.
+
+    ``{"id": …, "scope": "partida" | "jogo", "lost_by": DUPLA_KEY, "reason": "…"}``. The mãos of a
+    partida lost by penalty stay in the súmula's log (its event), not in the result.
+    """
+    if not isinstance(data, dict):
+        raise SumulaRefused(400, _("o corpo deve ser um objeto JSON"))
+    client_id = _client_id(data.get("id"))
+    scope = data.get("scope")
+    if scope not in ("partida", "jogo"):
+        raise SumulaRefused(422, _("'scope' é 'partida' (perda da partida) ou 'jogo' (perda do jogo)"))
+    reason = data.get("reason")
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > 300:
+        raise SumulaRefused(422, _("toda penalidade precisa de um motivo ('reason', até 300 caracteres)"))
+    with transaction.atomic():
+        locked = _lock(tournament=tournament, key=key)
+        jogo = locked.jogo
+        if _already(locked, client_id):
+            return Written(jogo=jogo, created=False)
+        _refuse_if_decided(jogo)
+        if data.get("lost_by") not in locked.duplas:
+            raise SumulaRefused(422, _("'lost_by' é a chave da dupla punida (%(a)s ou %(b)s)")
+                                % {"a": locked.duplas[0], "b": locked.duplas[1]})
+        side = locked.duplas.index(data["lost_by"])
+        counted_before = _counted(jogo)
+        entry = locked.entry or JogoEntry(best_of=jogo.best_of)
+        dropped: list = []
+        if scope == "jogo":
+            new_entry = JogoEntry(best_of=jogo.best_of, lost_by=side, reason=reason.strip())
+            dropped = result_dict(entry, locked.duplas).get("partidas", [])
+        else:
+            partidas = entry.partidas
+            if locked.result is not None and locked.result.partidas and not locked.result.partidas[-1].finished:
+                dropped = result_dict(replace(entry, partidas=partidas[-1:]), locked.duplas)["partidas"]
+                partidas = partidas[:-1]
+            new_entry = replace(entry, partidas=partidas + (PartidaEntry(lost_by=side, reason=reason.strip()),))
+        result, problems = jogo_evaluate(entry=new_entry, settings=tournament_settings(tournament=tournament))
+        if problems:
+            raise SumulaRefused(422, *_rule_messages(problems))
+        _result_write(locked, new_entry)
+        _restatus(locked, result)
+        _finish(locked, action="penalty", actor=actor, client_id=client_id, counted_before=counted_before,
+                data={"scope": scope, "lost_by": data["lost_by"], "reason": reason.strip(), "dropped": dropped})
+        return Written(jogo=jogo)
+
+
+def _qualifiers_check(locked: _Locked, result: JogoResult) -> None:
+    """A group correction may not change who qualifies once the knockout drawn from the groups exists: the
+    bracket's recorded order would name duplas that no longer qualify."""
+    jogo = locked.jogo
+    if jogo.group_id is None:
+        return
+    state = tournament_state_get(tournament=locked.tournament)
+    specs = state.stage_specs
+    index = next((i for i, s in enumerate(specs) if s.key == jogo.stage.key), None)
+    if index is None or index + 1 >= len(specs):
+        return
+    following = specs[index + 1]
+    if following.kind != "knockout" or following.key not in state.recorded_orders:
+        return
+    stage, pair = specs[index], set(locked.duplas)
+    before = [r for r in state.records if r.stage == stage.key]
+    after = [r for r in before if not (r.group == jogo.group.key and set(r.duplas) == pair)]
+    after.append(JogoRecord(stage=stage.key, group=jogo.group.key, duplas=locked.duplas, result=result))
+    settings = state.settings
+
+    def qualifiers(records):
+        entrants = stage_entrants(stage=following,
+                                  previous=groups_stage_compute(stage=stage, jogos=records, settings=settings))
+        return None if entrants is None else sorted(d for d, _group in entrants)
+
+    if qualifiers(before) != qualifiers(after):
+        raise SumulaRefused(409, _("a correção muda as duplas classificadas, mas a chave da fase seguinte já foi "
+                                   "sorteada; fale com a comissão organizadora (refazer o sorteio)"))
