@@ -1,0 +1,165 @@
+"""The forms of the referee's screen (no JS): each one becomes the body the súmula API takes.
+
+The forms only read what was posted; every rule (which values a situation
+allows, who may confirm, what a result must be) is the services' and
+``scoring``'s, so the screen and the API refuse the same things with the same
+messages.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scoring.partida import HOW_CHOICES
+
+REASON_MAX = 300
+_SERVER_ID = re.compile(r"^srv-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+
+
+def server_id() -> str:
+    """An id for a write made by a form: rendered into the form, so a re-sent form is not recorded twice."""
+    return f"srv-{uuid.uuid4()}"
+
+
+def posted_id(value: str | None) -> str:
+    """The form's id when it is one the server made, else a new one (a form never chooses other ids)."""
+    return value if isinstance(value, str) and _SERVER_ID.match(value) else server_id()
+
+
+class MaoForm(forms.Form):
+    """One entry of the partida being played: a mão, a dupla that ran, a refused mão de onze, a tie, a penalty."""
+
+    id = forms.CharField(required=False)
+    to = forms.TypedChoiceField(choices=[("0", "0"), ("1", "1"), ("", "")], coerce=int, empty_value=None,
+                                required=False)
+    points = forms.IntegerField(required=False, min_value=0, max_value=99)
+    how = forms.ChoiceField(choices=[(h, h) for h in HOW_CHOICES], required=False)
+    reason = forms.CharField(required=False, max_length=REASON_MAX, strip=True)
+
+    def mao(self) -> dict:
+        d = self.cleaned_data
+        out = {"id": posted_id(d.get("id")), "to": d.get("to"), "how": d.get("how") or "played"}
+        if d.get("points") is not None:
+            out["points"] = d["points"]
+        if d.get("reason"):
+            out["reason"] = d["reason"]
+        return out
+
+
+class UndoForm(forms.Form):
+    mao = forms.CharField(max_length=64)
+
+
+def _score_fields(form: forms.Form, best_of: int) -> None:
+    for n in range(1, best_of + 1):
+        for side in ("a", "b"):
+            form.fields[f"p{n}_{side}"] = forms.IntegerField(required=False, min_value=0, max_value=99)
+
+
+def _scores(form: forms.Form, best_of: int) -> list[list[int]]:
+    """The partidas typed (rows left blank are skipped; a half-filled row is an error)."""
+    partidas = []
+    for n in range(1, best_of + 1):
+        a, b = form.cleaned_data.get(f"p{n}_a"), form.cleaned_data.get(f"p{n}_b")
+        if a is None and b is None:
+            continue
+        if a is None or b is None:
+            raise forms.ValidationError(_("partida %(n)s: informe os pontos das duas duplas") % {"n": n})
+        partidas.append([a, b])
+    if not partidas:
+        raise forms.ValidationError(_("informe o placar de pelo menos uma partida"))
+    return partidas
+
+
+class ResultForm(forms.Form):
+    """Quick entry: the final scores of the partidas (transcribing a paper súmula)."""
+
+    id = forms.CharField(required=False)
+
+    def __init__(self, *args, best_of: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.best_of = best_of
+        _score_fields(self, best_of)
+
+    def clean(self):
+        data = super().clean()
+        data["partidas"] = _scores(self, self.best_of)
+        return data
+
+    def result(self) -> dict:
+        return {"id": posted_id(self.cleaned_data.get("id")), "partidas": self.cleaned_data["partidas"]}
+
+
+class WalkoverForm(forms.Form):
+    id = forms.CharField(required=False)
+    absent = forms.CharField(max_length=60)
+
+    def result(self) -> dict:
+        return {"id": posted_id(self.cleaned_data.get("id")), "walkover": self.cleaned_data["absent"]}
+
+
+class PenaltyForm(forms.Form):
+    """Perda da partida or perda do jogo, always with a reason."""
+
+    id = forms.CharField(required=False)
+    scope = forms.ChoiceField(choices=[("partida", "partida"), ("jogo", "jogo")],
+                              error_messages={"required": gettext_lazy("escolha: perda da partida ou do jogo"),
+                                              "invalid_choice": gettext_lazy("escolha: perda da partida ou do jogo")})
+    lost_by = forms.CharField(max_length=60, error_messages={"required": gettext_lazy("escolha a dupla punida")})
+    reason = forms.CharField(max_length=REASON_MAX, strip=True,
+                             error_messages={"required": gettext_lazy("toda penalidade precisa de um motivo")})
+
+    def penalty(self) -> dict:
+        d = self.cleaned_data
+        return {"id": posted_id(d.get("id")), "scope": d["scope"], "lost_by": d["lost_by"], "reason": d["reason"]}
+
+
+class AnswerForm(forms.Form):
+    """A dupla confirms (accept=1) or contests (accept=0, with a reason), typing its PIN on the referee's phone."""
+
+    dupla = forms.CharField(max_length=60)
+    pin = forms.CharField(max_length=20, strip=True,
+                          error_messages={"required": gettext_lazy("digite o PIN da dupla")})
+    accept = forms.TypedChoiceField(choices=[("1", "1"), ("0", "0")], coerce=lambda v: v == "1")
+    reason = forms.CharField(required=False, max_length=REASON_MAX, strip=True)
+
+
+class SignForm(forms.Form):
+    reason = forms.CharField(required=False, max_length=REASON_MAX, strip=True)
+
+
+class CorrectionForm(forms.Form):
+    """A new via: the reason and the whole new result (final scores of the partidas)."""
+
+    id = forms.CharField(required=False)
+    reason = forms.CharField(max_length=REASON_MAX, strip=True,
+                             error_messages={"required": gettext_lazy("toda correção precisa de um motivo")})
+
+    def __init__(self, *args, best_of: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.best_of = best_of
+        _score_fields(self, best_of)
+
+    def clean(self):
+        data = super().clean()
+        data["partidas"] = _scores(self, self.best_of)
+        return data
+
+    def correction(self) -> dict:
+        d = self.cleaned_data
+        return {"id": posted_id(d.get("id")), "reason": d["reason"], "partidas": d["partidas"]}
+
+
+def form_errors(form: forms.Form) -> list[str]:
+    """A form's errors as sentences for the page's alert."""
+    out = []
+    for field, errors in form.errors.items():
+        for e in errors:
+            out.append(str(e) if field == "__all__" or field in ("pin", "reason", "scope", "lost_by")
+                       else f"{field}: {e}")
+    return out
