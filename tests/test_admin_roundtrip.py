@@ -6,6 +6,10 @@ refused (a form error or an error message, 200/302, the database unchanged)
 or be accepted and leave a tournament whose export is read back by the
 importer without a problem, imported again, and whose every public page
 answers 200 with every cache cold.
+
+Results (partidas, mãos, a jogo's WO, penalty and súmula fields) are read-only
+in the admin: a post that tries to change one (``LOCKED``) is answered 403, or
+saved without its result part, and leaves every result row as it was.
 """
 
 import datetime as dt
@@ -31,7 +35,7 @@ pytestmark = pytest.mark.django_db
 
 DEMO = Path(__file__).resolve().parent.parent / "demo"
 PAGES = ("", "classificacao/", "chave/", "jogos/", "exportar.json")
-REFUSED, ACCEPTED, EITHER = "refused", "accepted", "either"
+REFUSED, ACCEPTED, EITHER, LOCKED = "refused", "accepted", "either", "locked"
 
 
 @pytest.fixture
@@ -206,60 +210,60 @@ CASES = [
     ("inscrição de atleta já em dupla", lambda t: (add_url(Registration), {
         "tournament": t.pk, "order": "1", "player1": Player.objects.get(tournament=t, key="p1").pk,
         "player2": "", "status": "waiting"}), REFUSED),
-    # jogos: walkover, penalty, mesa, and the partidas inline
-    ("WO com partidas", lambda t: jogo_post(group_jogo(t), walkover="a"), REFUSED),
+    # jogos: mesa; walkover, penalty and the partidas inline are read-only (changed through the súmula)
+    ("WO com partidas", lambda t: jogo_post(group_jogo(t), walkover="a"), LOCKED),
     ("WO sem partidas", lambda t: jogo_post(group_jogo(t), [(p, {"DELETE": "on"}) for p in
                                                           group_jogo(t).partidas.order_by("number")], walkover="a"),
-     EITHER),
-    ("WO e perda do jogo", lambda t: jogo_post(group_jogo(t, "B"), [], lost_by="a", penalty_reason="x"), REFUSED),
-    ("perda do jogo sem motivo", lambda t: jogo_post(group_jogo(t, "B"), [], walkover="", lost_by="a"), REFUSED),
+     LOCKED),
+    ("WO e perda do jogo", lambda t: jogo_post(group_jogo(t, "B"), [], lost_by="a", penalty_reason="x"), LOCKED),
+    ("perda do jogo sem motivo", lambda t: jogo_post(group_jogo(t, "B"), [], walkover="", lost_by="a"), LOCKED),
     ("mesa zero", lambda t: jogo_post(group_jogo(t), mesa="0"), REFUSED),
     ("mesa negativa", lambda t: jogo_post(group_jogo(t), mesa="-3"), REFUSED),
     ("mesa enorme", lambda t: jogo_post(group_jogo(t), mesa=str(10 ** 12)), REFUSED),
     ("mesa válida", lambda t: jogo_post(group_jogo(t), mesa="7"), ACCEPTED),
     ("placar 12 x 12", lambda t: jogo_post(group_jogo(t), [
         (p, {"score_a": "12", "score_b": "12"} if p.number == 1 else {})
-        for p in group_jogo(t).partidas.order_by("number")]), REFUSED),
+        for p in group_jogo(t).partidas.order_by("number")]), LOCKED),
     ("placar 24 x 3", lambda t: jogo_post(group_jogo(t), [
         (p, {"score_a": "24", "score_b": "3"} if p.number == 1 else {})
-        for p in group_jogo(t).partidas.order_by("number")]), REFUSED),
+        for p in group_jogo(t).partidas.order_by("number")]), LOCKED),
     ("placar 22 x 11", lambda t: jogo_post(group_jogo(t), [
         (p, {"score_a": "22", "score_b": "11"} if p.number == 1 else {})
-        for p in group_jogo(t).partidas.order_by("number")]), REFUSED),
+        for p in group_jogo(t).partidas.order_by("number")]), LOCKED),
     ("placar negativo", lambda t: jogo_post(group_jogo(t), [
         (p, {"score_a": "-12", "score_b": "3"} if p.number == 1 else {})
-        for p in group_jogo(t).partidas.order_by("number")]), REFUSED),
+        for p in group_jogo(t).partidas.order_by("number")]), LOCKED),
     ("partida depois do jogo decidido", lambda t: jogo_post(group_jogo(t), [
         (p, {}) for p in group_jogo(t).partidas.order_by("number")] + [
         (None, {"number": "4", "mode": "score", "score_a": "12", "score_b": "0", "lost_by": "", "penalty_reason": ""})]),
-     REFUSED),
+     LOCKED),
     ("partidas numeradas com salto", lambda t: jogo_post(group_jogo(t), [
-        (p, {"number": str(p.number * 2)}) for p in group_jogo(t).partidas.order_by("number")]), REFUSED),
+        (p, {"number": str(p.number * 2)}) for p in group_jogo(t).partidas.order_by("number")]), LOCKED),
     ("perda da partida sem dupla", lambda t: jogo_post(group_jogo(t), [
         (p, {"mode": "penalty", "score_a": "", "score_b": ""} if p.number == 3 else {})
-        for p in group_jogo(t).partidas.order_by("number")]), REFUSED),
+        for p in group_jogo(t).partidas.order_by("number")]), LOCKED),
     ("resultado que muda quem lidera o grupo", lambda t: jogo_post(group_jogo(t), [
         (p, {"score_a": "3", "score_b": "12"} if p.number == 3 else {})
-        for p in group_jogo(t).partidas.order_by("number")]), EITHER),
-    # partidas recorded mão by mão
+        for p in group_jogo(t).partidas.order_by("number")]), LOCKED),
+    # partidas recorded mão by mão: read-only too (the partida admin answers 403)
     ("mão de 5 pontos", lambda t: partida_post(group_jogo(t).partidas.get(number=1), [
         (None, {"order": "0", "to": "0", "points": "5", "how": "played", "reason": ""})], mode="maos",
-        score_a="", score_b=""), REFUSED),
+        score_a="", score_b=""), LOCKED),
     ("mão para a dupla 2", lambda t: partida_post(group_jogo(t).partidas.get(number=1), [
         (None, {"order": "0", "to": "2", "points": "12", "how": "played", "reason": ""})], mode="maos",
-        score_a="", score_b=""), REFUSED),
+        score_a="", score_b=""), LOCKED),
     ("mão depois do fim da partida", lambda t: partida_post(group_jogo(t).partidas.get(number=1), [
         (None, {"order": "0", "to": "0", "points": "12", "how": "played", "reason": ""}),
         (None, {"order": "1", "to": "1", "points": "1", "how": "played", "reason": ""})], mode="maos",
-        score_a="", score_b=""), REFUSED),
+        score_a="", score_b=""), LOCKED),
     ("mãos que não terminam a partida", lambda t: partida_post(group_jogo(t).partidas.get(number=1), [
         (None, {"order": "0", "to": "0", "points": "3", "how": "played", "reason": ""})], mode="maos",
-        score_a="", score_b=""), EITHER),
+        score_a="", score_b=""), LOCKED),
     ("mãos válidas", lambda t: partida_post(group_jogo(t).partidas.get(number=1), [
         (None, {"order": "0", "to": "0", "points": "12", "how": "played", "reason": ""})], mode="maos",
-        score_a="", score_b=""), ACCEPTED),
+        score_a="", score_b=""), LOCKED),
     ("mãos numa partida de placar", lambda t: partida_post(group_jogo(t).partidas.get(number=1), [
-        (None, {"order": "0", "to": "0", "points": "12", "how": "played", "reason": ""})]), REFUSED),
+        (None, {"order": "0", "to": "0", "points": "12", "how": "played", "reason": ""})]), LOCKED),
     # groups
     ("dupla em dois grupos", lambda t: group_post(t, "A", [
         (e, {}) for e in GroupEntry.objects.filter(group__stage__tournament=t, group__key="A")] + [
@@ -298,6 +302,15 @@ def snapshot(t) -> str:
     return repr(rows)
 
 
+def results_snapshot(t) -> str:
+    """Every stored result of the tournament: partidas, mãos and the jogos' result and súmula fields."""
+    fields = ("id", "status", "walkover", "lost_by", "penalty_reason", "via", "via_reason", "counted_via",
+              "confirmations", "signed_by", "signed_at", "signed_reason", "version")
+    return repr((list(Partida.objects.filter(jogo__tournament=t).order_by("pk").values()),
+                 list(Mao.objects.filter(partida__jogo__tournament=t).order_by("pk").values()),
+                 list(Jogo.objects.filter(tournament=t).order_by("pk").values(*fields))))
+
+
 def assert_round_trip_and_pages(client, t) -> None:
     """The export is read back without a problem, imports again, and every page answers 200 with cold caches."""
     t.refresh_from_db()
@@ -331,7 +344,15 @@ def outcome(response) -> str:
 def _run_case(admin_client, t, build, expected):
     url, data = build(t)
     before = snapshot(t)
+    results_before = results_snapshot(t)
     response = admin_client.post(url, data)
+    if expected == LOCKED:
+        assert response.status_code in (200, 302, 403), response.status_code
+        assert results_snapshot(t) == results_before, "a result changed through the admin"
+        if response.status_code == 403:
+            assert snapshot(t) == before
+        assert_round_trip_and_pages(admin_client, t)
+        return response
     got = outcome(response)
     if got == REFUSED:
         assert snapshot(t) == before, "a refused post changed the database"
@@ -373,25 +394,38 @@ def test_whole_tournament_check_refuses_what_no_single_form_sees(admin_client):
     assert t.min_age is None
 
 
-def test_delete_is_checked_too(admin_client):
-    """Deleting the deciding partida leaves group A undecided while its knockout jogos exist: refused or sound."""
+def test_a_partida_cannot_be_deleted(admin_client):
+    """Deleting the deciding partida would leave group A undecided: partidas are never deleted in the admin."""
     t = tournament_import(data=base_file())
     partida = group_jogo(t).partidas.get(number=3)
     before = snapshot(t)
     response = admin_client.post(reverse("admin:tournaments_partida_delete", args=[partida.pk]), {"post": "yes"})
-    assert response.status_code == 302
-    if any(m.level_tag == "error" for m in get_messages(response.wsgi_request)):
-        assert snapshot(t) == before
+    assert response.status_code == 403
+    assert snapshot(t) == before
     assert_round_trip_and_pages(admin_client, t)
 
 
-def test_bulk_delete_action_is_checked(admin_client):
+def test_the_bulk_delete_action_is_not_offered_for_partidas(admin_client):
     t = tournament_import(data=base_file())
     ids = [str(p.pk) for p in Partida.objects.filter(jogo__tournament=t)]
+    before = snapshot(t)
+    html = admin_client.get(reverse("admin:tournaments_partida_changelist")).content.decode()
+    assert "delete_selected" not in html
     response = admin_client.post(reverse("admin:tournaments_partida_changelist"),
                                  {"action": "delete_selected", "_selected_action": ids, "post": "yes"})
-    assert response.status_code == 302
+    assert response.status_code in (200, 302, 403)
+    assert snapshot(t) == before
     assert_round_trip_and_pages(admin_client, t)
+
+
+def test_deleting_a_stage_with_results_is_refused(admin_client):
+    """A stage's jogos go with it; those with results are not deleted through the admin."""
+    t = tournament_import(data=base_file())
+    stage = Stage.objects.get(tournament=t, key="grupos")
+    before = snapshot(t)
+    response = admin_client.post(reverse("admin:tournaments_stage_delete", args=[stage.pk]), {"post": "yes"})
+    assert response.status_code in (200, 403)
+    assert snapshot(t) == before
 
 
 DEMO_CASES = [
@@ -402,14 +436,14 @@ DEMO_CASES = [
     ("ajustes desconhecidos", lambda t: tournament_post(t, settings='{"foo": 1}'), REFUSED),
     ("mão de 5 pontos", lambda t: (lambda p: partida_post(p, [(m, {"points": "5"} if m.order == 0 else {})
                                                           for m in p.maos.order_by("order")]))(
-        Partida.objects.filter(jogo__tournament=t, mode="maos").order_by("pk").first()), REFUSED),
+        Partida.objects.filter(jogo__tournament=t, mode="maos").order_by("pk").first()), LOCKED),
     ("mão removida do fim", lambda t: (lambda p: partida_post(p, [
         (m, {"DELETE": "on"} if m == p.maos.order_by("order").last() else {}) for m in p.maos.order_by("order")]))(
-        Partida.objects.filter(jogo__tournament=t, mode="maos").order_by("pk").first()), EITHER),
+        Partida.objects.filter(jogo__tournament=t, mode="maos").order_by("pk").first()), LOCKED),
     ("placar 24 x 3", lambda t: (lambda j: jogo_post(j, [
         (p, {"mode": "score", "score_a": "24", "score_b": "3"} if p.number == 1 else {})
         for p in j.partidas.order_by("number")]))(
-        Jogo.objects.filter(tournament=t, partidas__isnull=False).order_by("pk").first()), REFUSED),
+        Jogo.objects.filter(tournament=t, partidas__isnull=False).order_by("pk").first()), LOCKED),
     ("nome RTL", lambda t: tournament_post(t, name=f"{RLO}Torneio"), ACCEPTED),
 ]
 

@@ -285,7 +285,7 @@ def test_the_jogos_show_rounds_mesas_scores_and_live_partida(client, demo):
     for text in ("Rodada 1", "Rodada 3", "Quartas de final", "Semifinal", "Mesa", "12x7, 9x12, 12x3",
                  "a jogar", "em andamento", "encerrado", "WO", "partida 2:", "6x1", "Folga"):
         assert text in html, text
-    assert 'hx-trigger="every 30s"' in html
+    assert 'hx-trigger="every 10s"' in html  # a jogo at the table: polled every 10 s (else every 30 s)
 
 
 def test_the_jogos_filter_by_dupla(client, demo):

@@ -2,6 +2,7 @@ from django.urls import path
 
 from . import views
 from .signup import urls as signup_urls
+from .sumula import public as sumula_public
 
 app_name = "tournaments"
 
@@ -11,6 +12,7 @@ urlpatterns = [
     path("<slug:slug>/classificacao/", views.tournament_standings, name="standings"),
     path("<slug:slug>/chave/", views.tournament_bracket, name="bracket"),
     path("<slug:slug>/jogos/", views.tournament_jogos, name="jogos"),
+    path("<slug:slug>/jogos/<str:key>/", sumula_public.sumula_page, name="sumula"),
     path("<slug:slug>/exportar.json", views.tournament_export_json, name="export"),
     *signup_urls.urlpatterns,
 ]

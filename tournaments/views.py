@@ -1,7 +1,8 @@
 """Public pages: thin views over selectors and presenters; every page works without JavaScript.
 
 Pages with live content (classificação, chave, jogos) wrap it in a template
-partial that htmx polls every 30 s; a poll asks for that partial only.
+partial that htmx polls every 30 s (the jogos page every 10 s while a jogo is
+at the table); a poll asks for that partial only.
 
 Rendered event pages are kept in a small per-process cache (``PageCache``),
 valid exactly as long as the derived views they were built from: an entry
@@ -9,6 +10,11 @@ remembers the ``TournamentState`` object it was rendered from and is used only
 while ``tournament_state_get`` still hands out that same object (the state
 cache is keyed by the tournament's ``results_version``, which every write
 bumps). A poll or a revisit then costs one query and no rendering.
+
+The jogos page shows live scores: it is built from ``tournament_live_get``
+(the same state with the súmulas at the table read again, once per
+``live_version``, which every súmula write bumps), and its entries carry
+``live_version`` in their key and remember that live state object.
 """
 
 import json
@@ -26,12 +32,14 @@ from django.views.decorators.http import require_safe
 
 from . import presenters
 from .interchange.writer import tournament_export
-from .models import Tournament
+from .models import Jogo, Tournament
 from .selectors import tournament_list as tournaments_all
-from .selectors import tournament_state_get
+from .selectors import tournament_live_get, tournament_state_get
 
 # "Atualizado às HH:MM" is the time of the request, not of the rendering: filled in on the way out.
 NOW_MARK = "<!--zap:agora-->"
+POLL_SECONDS = 30  # live partials are polled this often…
+POLL_SECONDS_AT_TABLE = 10  # … and the live pages this often while a jogo is at the table
 
 
 class PageCache:
@@ -96,26 +104,36 @@ def tournament_list(request):
     return render(request, "tournaments/list.html", {"rows": rows})
 
 
-def _event_page(request, *, slug: str, template: str, tab: str, build, partial: str = "", **params):
+def _event_page(request, *, slug: str, template: str, tab: str, build, partial: str = "", live: bool = False,
+                **params):
     """Render an event page, or only its live ``partial`` when htmx polls that element.
 
     ``params`` are the page's query parameters, as given (None when absent):
     the builder validates them and says whether the page is the one they ask
     for (``canonical``); only such pages are cached, so made-up parameters
-    cannot fill the cache.
+    cannot fill the cache. A ``live`` page is built from the súmulas as they
+    stand (``tournament_live_get``) and cached per ``live_version`` too.
     """
     tournament = get_object_or_404(Tournament, slug=slug)
-    state = tournament_state_get(tournament=tournament)
+    if live:
+        state = tournament_live_get(tournament=tournament)
+        live_version = tournament.live_version
+    else:
+        state = tournament_state_get(tournament=tournament)
+        live_version = None
     name = template
     if partial and request.htmx and request.htmx.target == partial:
         name = f"{template}#{partial}"
-    key = (tournament.pk, tournament.created_at, tournament.results_version, tab, name,
+    key = (tournament.pk, tournament.created_at, tournament.results_version, live_version, tab, name,
            translation.get_language(), tuple(sorted(params.items())))
     body = page_cache.get(key, state)
     if body is None:
         page = build(state, **params)
+        poll = POLL_SECONDS
+        if live and any(j["status"] in Jogo.AT_TABLE for j in state.jogo_rows):
+            poll = POLL_SECONDS_AT_TABLE
         context = {"state": state, "tab": tab, "event": presenters.event_head(state), "page": page,
-                   "updated_at": SafeString(NOW_MARK)}
+                   "updated_at": SafeString(NOW_MARK), "poll_seconds": poll}
         body = render(request, name, context).content
         if not isinstance(page, dict) or page.get("canonical", True):
             page_cache.put(key, state, body)
@@ -146,7 +164,7 @@ def tournament_bracket(request, slug: str):
 @read_only
 def tournament_jogos(request, slug: str):
     return _event_page(request, slug=slug, template="tournaments/jogos.html", tab="jogos",
-                       build=presenters.jogos_present, partial="jogos-lista",
+                       build=presenters.jogos_present, partial="jogos-lista", live=True,
                        dupla=request.GET.get("dupla") or None, rodada=request.GET.get("rodada"))
 
 

@@ -1,18 +1,27 @@
-"""The admin: every model editable, and no edit there can leave a tournament the site cannot read back or show.
+"""The admin: no edit there can leave a tournament the site cannot read back or show, and results are read-only.
 
 Each form checks its fields with the importer's rules (``forms.py``); then,
 inside the same transaction, the tournament is refreshed, exported and read
 back, and its pages are built (``guard.py``). A problem rolls everything back
 and the form comes back (200) with the problems on it.
+
+Results are not edited here: partidas and mãos have no add, change or delete
+permission, a jogo's result fields (WO, perda do jogo, the súmula's status,
+via, confirmations, signature) are read-only, and the súmula's earlier vias
+and log are shown only. A result changes through the súmula (the referee
+screen ``/organizar/<slug>/arbitragem/<key>/`` and the API), which checks the
+rules, logs every write and keeps the earlier vias; the admin says so.
 """
 
 from django.contrib import admin, messages
 from django.db import DatabaseError, transaction
 from django.http import HttpResponseRedirect
 from django.urls import reverse
+from django.utils.html import format_html
 
 from ..jogo_keys import jogo_keys_new
-from ..models import Draw, Dupla, Group, GroupEntry, Jogo, Mao, Partida, Player, Registration, Stage, Tournament
+from ..models import (Draw, Dupla, Group, GroupEntry, Jogo, Mao, Partida, Player, Registration, Stage, SumulaEvent,
+                      SumulaVia, Tournament)
 from . import forms
 from .guard import GuardRefused, guard_forget, tournaments_check
 
@@ -127,6 +136,49 @@ class GuardedInline:
     extra = 0
 
 
+# --- results: read-only -----------------------------------------------------------------------------
+
+RESULT_MODELS = (Partida, Mao, SumulaVia, SumulaEvent)
+# a jogo's result as the súmula keeps it: shown in the admin, changed only through the súmula
+JOGO_RESULT_FIELDS = ("status", "walkover", "lost_by", "penalty_reason", "via", "via_reason", "counted_via",
+                      "confirmations", "signed_by", "signed_at", "signed_reason", "version")
+
+
+def referee_url(jogo: Jogo) -> str:
+    return f"/organizar/{jogo.tournament.slug}/arbitragem/{jogo.key}/"
+
+
+def sumula_note(jogo: Jogo | None):
+    """The admin's pointer to where a result is changed (the referee screen of this jogo, when there is one)."""
+    text = ("Os resultados (mãos, partidas, WO, penalidades, confirmações, homologação) não se alteram pelo admin. "
+            "Para anotar ou corrigir, use a tela de arbitragem")
+    if jogo is None or not jogo.pk or not jogo.key:
+        return format_html("{}: /organizar/&lt;torneio&gt;/arbitragem/&lt;jogo&gt;/ (a correção cria uma nova via "
+                           "da súmula e fica registrada).", text)
+    url = referee_url(jogo)
+    return format_html('{}: <a href="{}">{}</a> (a correção cria uma nova via da súmula e fica registrada).',
+                       text, url, url)
+
+
+class ReadOnlyAdminMixin:
+    """View only: no add, change or delete for anyone, superusers included."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+def _without_result_perms(perms_needed: set) -> set:
+    """Deleting a whole tournament takes its results along: no permission on them is needed for that."""
+    names = {str(m._meta.verbose_name) for m in RESULT_MODELS} | {str(Jogo._meta.verbose_name)}
+    return {p for p in perms_needed if str(p) not in names}
+
+
 class StageInline(GuardedInline, admin.TabularInline):
     model = Stage
     form = forms.StageForm
@@ -147,6 +199,10 @@ class TournamentAdmin(GuardedAdmin):
     prepopulated_fields = {"slug": ("name",)}
     readonly_fields = ("results_version", "finished", "created_at", "updated_at")
     inlines = [StageInline]
+
+    def get_deleted_objects(self, objs, request):
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        return deleted, counts, _without_result_perms(perms_needed), protected
 
 
 @admin.register(Player)
@@ -208,25 +264,40 @@ class StageAdmin(GuardedAdmin):
     list_filter = ("tournament", "kind")
 
 
-class PartidaInline(GuardedInline, admin.TabularInline):
+class PartidaInline(ReadOnlyAdminMixin, GuardedInline, admin.TabularInline):
     model = Partida
-    form = forms.PartidaForm
-    formset = forms.PartidaFormSet
     fields = ("number", "mode", "score_a", "score_b", "lost_by", "penalty_reason")
+    readonly_fields = fields
+    show_change_link = True
 
 
 @admin.register(Jogo)
 class JogoAdmin(GuardedAdmin):
     form = forms.JogoForm
     locked_on_change = ("tournament", "stage", "group", "dupla_a", "dupla_b")
-    derived_fields = ("round", "position", "third_place", "best_of", "status", "entry_order")
+    derived_fields = ("round", "position", "third_place", "best_of", "entry_order")
     list_display = ("__str__", "tournament", "stage", "group", "round", "mesa", "status")
     list_filter = ("tournament", "status", "stage__kind")
     list_select_related = ("tournament", "stage", "group", "dupla_a__player1", "dupla_a__player2",
                            "dupla_b__player1", "dupla_b__player2")
     raw_id_fields = ("dupla_a", "dupla_b")
-    readonly_fields = ("key",)
+    readonly_fields = ("sumula", "key", *JOGO_RESULT_FIELDS)
     inlines = [PartidaInline]
+
+    @admin.display(description="Súmula")
+    def sumula(self, obj):
+        return sumula_note(obj)
+
+    def get_fields(self, request, obj=None):
+        fields = [f for f in super().get_fields(request, obj) if f != "sumula"]
+        return ["sumula", *fields]
+
+    def has_delete_permission(self, request, obj=None):
+        """A jogo with a result is not deleted here (that would drop the result without a trace)."""
+        if obj is not None and (obj.status != Jogo.SCHEDULED or obj.walkover or obj.lost_by
+                                or obj.partidas.exists()):
+            return False
+        return super().has_delete_permission(request, obj)
 
     def save_model(self, request, obj, form, change):
         if not obj.key:  # a jogo added here gets its key as every jogo the site makes
@@ -235,27 +306,62 @@ class JogoAdmin(GuardedAdmin):
         super().save_model(request, obj, form, change)
 
 
-class MaoInline(GuardedInline, admin.TabularInline):
+class MaoInline(ReadOnlyAdminMixin, GuardedInline, admin.TabularInline):
     model = Mao
-    form = forms.MaoForm
-    formset = forms.MaoFormSet
-    fields = ("order", "to", "points", "how", "reason", "scorer")
-    raw_id_fields = ("scorer",)
+    fields = ("order", "to", "points", "how", "reason", "key")  # no account names: who scored is in the log
+    readonly_fields = fields
 
 
 @admin.register(Partida)
-class PartidaAdmin(GuardedAdmin):
-    form = forms.PartidaForm
-    locked_on_change = ("jogo",)
+class PartidaAdmin(ReadOnlyAdminMixin, GuardedAdmin):
+    """Partidas are shown with their mãos, never edited: a result changes through the súmula."""
 
     def tournament_of(self, obj):
         return obj.jogo.tournament_id
 
     list_display = ("__str__", "mode", "score_a", "score_b")
+    list_filter = ("jogo__tournament",)
     list_select_related = ("jogo__dupla_a__player1", "jogo__dupla_a__player2", "jogo__dupla_b__player1",
                            "jogo__dupla_b__player2")
-    raw_id_fields = ("jogo",)
+    fields = ("sumula", "jogo", "number", "mode", "score_a", "score_b", "lost_by", "penalty_reason")
+    readonly_fields = fields
     inlines = [MaoInline]
+
+    @admin.display(description="Súmula")
+    def sumula(self, obj):
+        return sumula_note(obj.jogo if obj is not None and obj.jogo_id else None)
+
+
+@admin.register(SumulaVia)
+class SumulaViaAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """The earlier vias of corrected súmulas, as they stood when replaced."""
+
+    list_display = ("jogo", "via", "status", "by", "at", "via_reason")
+    list_filter = ("jogo__tournament", "status")
+    list_select_related = ("jogo__dupla_a__player1", "jogo__dupla_a__player2", "jogo__dupla_b__player1",
+                           "jogo__dupla_b__player2")
+    search_fields = ("jogo__key", "via_reason", "by")
+    date_hierarchy = "at"
+
+
+@admin.register(SumulaEvent)
+class SumulaEventAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """The súmula's log: every mão, undo, result, confirmation, contest, decision, signature, correction."""
+
+    list_display = ("jogo", "via", "action", "who", "method", "at")
+    list_filter = ("jogo__tournament", "action", "method")
+    list_select_related = ("jogo__dupla_a__player1", "jogo__dupla_a__player2", "jogo__dupla_b__player1",
+                           "jogo__dupla_b__player2", "user", "dupla__player1", "dupla__player2")
+    search_fields = ("jogo__key", "client_id", "user__username", "dupla__key")
+    date_hierarchy = "at"
+
+    @admin.display(description="quem")
+    def who(self, obj):
+        if obj.user_id:
+            return obj.user.get_username()
+        if obj.dupla_id:
+            return f"dupla {obj.dupla.key}"
+        return "—"
 
 
 @admin.register(Draw)

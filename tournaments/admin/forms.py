@@ -1,5 +1,8 @@
 """Admin forms: each field checked with the importer's rules, with a message saying what is wrong.
 
+Results have no form here: partidas, mãos and a jogo's result fields are read-only in the admin
+(``admin/__init__.py``); they change through the súmula (the referee screen and the API).
+
 These checks give clear messages field by field; the whole-tournament check
 (``guard.py``) still runs after every save and catches what a single form
 cannot see.
@@ -10,14 +13,10 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from scoring.jogo import JogoEntry, PartidaEntry, jogo_evaluate
-from scoring.partida import HOW_CHOICES, Mao as MaoRecord
-from scoring.partida import final_score_error, partida_from_maos
 from scoring.rules import best_of_error, settings_build
 from scoring.tournament import PREVIOUS
 
-from ..models import Draw, Dupla, Group, GroupEntry, Jogo, Mao, Partida, Player, Registration, Stage, Tournament
-from ..selectors import SIDE_INDEX, tournament_settings
+from ..models import Draw, Dupla, Group, GroupEntry, Jogo, Player, Registration, Stage, Tournament
 
 MAX_AGE = 120  # as the importer: tournament.min_age
 MAX_REGULATION = 20000  # as the importer: tournament.regulation
@@ -268,6 +267,9 @@ class GroupEntryForm(forms.ModelForm):
 
 
 class JogoForm(forms.ModelForm):
+    """Who plays where: stage, group, duplas, mesa. The result (WO, penalties, partidas, the súmula's status,
+    confirmations, signature) is read-only in the admin: it changes through the súmula services only."""
+
     class Meta:
         model = Jogo
         fields = "__all__"
@@ -291,147 +293,7 @@ class JogoForm(forms.ModelForm):
         if best_of is not None and best_of_error(best_of):
             self.add_error("best_of", best_of_error(best_of))
         _range(self, "mesa", 1, MAX_MESA, "a mesa")
-        if cleaned.get("walkover") and cleaned.get("lost_by"):
-            self.add_error("lost_by", "um jogo com WO não tem perda do jogo")
-        if cleaned.get("lost_by") and not (cleaned.get("penalty_reason") or "").strip():
-            self.add_error("penalty_reason", "toda penalidade precisa de um motivo")
-        if cleaned.get("penalty_reason", "").strip() and not cleaned.get("lost_by"):
-            self.add_error("penalty_reason", "só há motivo quando há perda do jogo")
         return cleaned
-
-
-def _settings_of_jogo(jogo: Jogo | None):
-    if jogo is None or not jogo.tournament_id:
-        return None
-    return tournament_settings(tournament=jogo.tournament)
-
-
-def partida_form_problems(cleaned: dict, settings) -> dict[str, str]:
-    """Field → problem for one partida row, by its way of recording (score, mãos or penalty)."""
-    mode = cleaned.get("mode")
-    a, b = cleaned.get("score_a"), cleaned.get("score_b")
-    problems: dict[str, str] = {}
-    if mode == Partida.SCORE:
-        if a is None or b is None:
-            problems["score_a"] = "informe o placar final das duas duplas"
-        elif settings is not None and final_score_error(score=(a, b), settings=settings):
-            problems["score_a"] = final_score_error(score=(a, b), settings=settings)
-        if cleaned.get("lost_by"):
-            problems["lost_by"] = "um placar final não tem dupla punida; use o registro 'perda da partida'"
-    else:
-        if a is not None or b is not None:
-            problems["score_a"] = "o placar só é informado no registro 'placar final'"
-    if mode == Partida.PENALTY:
-        if not cleaned.get("lost_by"):
-            problems["lost_by"] = "perda da partida: informe a dupla punida"
-        if not (cleaned.get("penalty_reason") or "").strip():
-            problems["penalty_reason"] = "toda penalidade precisa de um motivo"
-    elif mode == Partida.MAOS and cleaned.get("lost_by"):
-        problems["lost_by"] = "uma partida mão a mão não tem dupla punida; registre a penalidade como mão"
-    if mode != Partida.PENALTY and (cleaned.get("penalty_reason") or "").strip():
-        problems["penalty_reason"] = "só a perda da partida tem motivo"
-    return problems
-
-
-class PartidaForm(forms.ModelForm):
-    class Meta:
-        model = Partida
-        fields = "__all__"
-
-    def clean(self):
-        cleaned = super().clean()
-        jogo = cleaned.get("jogo") or (self.instance.jogo if self.instance.jogo_id else None)
-        for field, problem in partida_form_problems(cleaned, _settings_of_jogo(jogo)).items():
-            self.add_error(field, problem)
-        _range(self, "number", 1, 99, "o número da partida")
-        return cleaned
-
-
-class MaoForm(forms.ModelForm):
-    class Meta:
-        model = Mao
-        fields = "__all__"
-
-    def clean(self):
-        cleaned = super().clean()
-        if cleaned.get("to") not in (None, 0, 1):
-            self.add_error("to", "informe 0 (dupla A), 1 (dupla B) ou deixe vazio para mão empatada")
-        if cleaned.get("how") and cleaned["how"] not in HOW_CHOICES:
-            self.add_error("how", "tipo de mão desconhecido")
-        _range(self, "points", 0, 12, "os pontos")
-        return cleaned
-
-
-def _live_forms(formset) -> list:
-    return [f for f in formset.forms if hasattr(f, "cleaned_data") and f.cleaned_data
-            and not (formset.can_delete and formset._should_delete_form(f))]
-
-
-class MaoFormSet(forms.BaseInlineFormSet):
-    """The mãos of one partida, replayed in order with the rules of the tournament."""
-
-    def clean(self):
-        super().clean()
-        if any(self.errors):
-            return
-        partida: Partida = self.instance
-        live = sorted(_live_forms(self), key=lambda f: f.cleaned_data.get("order") or 0)
-        orders = [f.cleaned_data.get("order") for f in live]
-        if len(set(orders)) != len(orders):
-            raise ValidationError("duas mãos com a mesma ordem: cada mão tem a sua")
-        if live and partida.mode != Partida.MAOS:
-            raise ValidationError("esta partida não é registrada mão a mão: mude o registro para 'mão a mão' "
-                                  "ou apague as mãos")
-        settings = _settings_of_jogo(partida.jogo if partida.jogo_id else None)
-        if settings is None or not live:
-            return
-        maos = [MaoRecord(to=f.cleaned_data.get("to"), points=f.cleaned_data.get("points"),
-                          how=f.cleaned_data.get("how") or "played", reason=f.cleaned_data.get("reason") or "")
-                for f in live]
-        _, problems = partida_from_maos(maos=maos, settings=settings)
-        for problem in problems:
-            index = int(problem.place.split("[")[1].rstrip("]"))
-            live[index].add_error(None, f"mão {index + 1}: {problem.message}")
-
-
-class PartidaFormSet(forms.BaseInlineFormSet):
-    """The partidas of one jogo, checked together: numbers, order, and no partida after the jogo is decided."""
-
-    def clean(self):
-        super().clean()
-        if any(self.errors):
-            return
-        jogo: Jogo = self.instance
-        live = sorted(_live_forms(self), key=lambda f: f.cleaned_data.get("number") or 0)
-        numbers = [f.cleaned_data.get("number") for f in live]
-        if numbers != list(range(1, len(live) + 1)):
-            raise ValidationError("as partidas são numeradas 1, 2, 3… sem pular nem repetir")
-        if live and (jogo.walkover or jogo.lost_by):
-            raise ValidationError("um jogo com WO ou perda do jogo não tem partidas: apague-as")
-        settings = _settings_of_jogo(jogo if jogo.tournament_id else None)
-        if settings is None or not live or best_of_error(jogo.best_of):
-            return
-        entries = []
-        for f in live:
-            c = f.cleaned_data
-            if c.get("mode") == Partida.PENALTY:
-                entries.append(PartidaEntry(lost_by=SIDE_INDEX.get(c.get("lost_by") or ""),
-                                            reason=c.get("penalty_reason") or ""))
-            elif c.get("mode") == Partida.MAOS:
-                partida = f.instance
-                maos = partida.maos.order_by("order") if partida.pk else []
-                entries.append(PartidaEntry(maos=tuple(MaoRecord(to=m.to, points=m.points, how=m.how, reason=m.reason)
-                                                       for m in maos)))
-            else:
-                entries.append(PartidaEntry(score=(c.get("score_a"), c.get("score_b"))))
-        _, problems = jogo_evaluate(entry=JogoEntry(best_of=jogo.best_of, partidas=tuple(entries)), settings=settings)
-        for problem in problems:
-            head, _, rest = problem.place.partition("]")
-            if head.startswith("partidas["):
-                index = int(head[len("partidas["):])
-                live[index].add_error(None, f"partida {index + 1}: {problem.message}")
-            else:
-                raise ValidationError(problem.message)
 
 
 class DrawForm(forms.ModelForm):

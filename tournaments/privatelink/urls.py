@@ -1,4 +1,4 @@
-"""/d/<token>/: a dupla's private page (its jogos and standings), reached by its secret link or QR code."""
+"""/d/<token>/: a dupla's private page (its jogos and standings, its súmulas to confirm), by its secret link."""
 
 from django.urls import path
 
@@ -8,4 +8,5 @@ app_name = "privatelink"
 
 urlpatterns = [
     path("<slug:token>/", views.dupla_page_view, name="dupla"),
+    path("<slug:token>/jogos/<str:key>/resposta/", views.dupla_answer_view, name="answer"),
 ]

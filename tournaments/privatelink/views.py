@@ -1,16 +1,32 @@
 """A dupla's own page, opened by its private link (128-bit token, ``models.new_private_token``).
 
 It shows what the public pages show, for this dupla only: its jogos and the
-tables of its groups. The address is the secret: the page is never cached by
-shared caches, never indexed, and sends no Referer to the pages it links to.
+tables of its groups, and the súmulas waiting for its answer, which it
+confirms or contests right there (DOMAIN.md §2 step 6, §8): the link itself
+authenticates the dupla (no PIN needed; the PIN is for the API and the mesa).
+The address is the secret: the page is never cached by shared caches, never
+indexed, and sends no Referer to the pages it links to.
 """
 
+from django.contrib import messages
+from django.db.models import Q
 from django.http import Http404
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.cache import patch_cache_control
-from django.views.decorators.http import require_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
 
+from scoring.sumula import ACCEPTED, AWAITING, CONFIRMED, CONTEST, CONTESTED
+
+from ..models import Dupla, Jogo
 from ..staff.selectors import dupla_by_token, dupla_page
+from ..sumula.public import status_view, via_name
+from ..sumula.selectors import sumula_get
+from ..sumula.services import Actor, SumulaRefused, sumula_answer
+
+CONFIRM, CONTEST_CHOICE = "confirmar", "contestar"
+REASON_MAX = 300
 
 
 def _private(response):
@@ -20,14 +36,107 @@ def _private(response):
     return response
 
 
+def _device(request) -> str:
+    """Where an answer came from, for the súmula's log: the browser and the address."""
+    agent = request.META.get("HTTP_USER_AGENT", "")[:200]
+    return f"{agent} · {request.META.get('REMOTE_ADDR', '')}".strip(" ·")
+
+
+def _to_answer(dupla: Dupla) -> list[dict]:
+    """This dupla's decided jogos still waiting for its answer: not yet answered, or contested by it.
+
+    Read from the súmulas as they stand (not from the cached derived views), with a compact summary
+    from the dupla's side: the opponent, the partidas, the status, the via.
+    """
+    jogos = (Jogo.objects.filter(tournament_id=dupla.tournament_id, status__in=(AWAITING, CONTESTED))
+             .filter(Q(dupla_a=dupla) | Q(dupla_b=dupla))
+             .select_related("dupla_a__player1", "dupla_a__player2", "dupla_b__player1", "dupla_b__player2",
+                             "stage", "group", "signed_by")
+             .order_by("entry_order", "id"))
+    out = []
+    for jogo in jogos:
+        mine, theirs = ("a", "b") if jogo.dupla_a_id == dupla.pk else ("b", "a")
+        my_answer = (jogo.confirmations.get(mine) or {})
+        if my_answer.get("answer") == ACCEPTED:
+            continue
+        data = sumula_get(tournament=dupla.tournament, jogo=jogo)
+        me = 0 if mine == "a" else 1
+        opponent = jogo.dupla_b if mine == "a" else jogo.dupla_a
+        partidas = []
+        for p in data["partidas"]:
+            a, b = p["score"][me], p["score"][1 - me]
+            partidas.append(f"{a}x{b}" + (" (" + _("perda da partida") + ")" if p.get("penalty") else ""))
+        note = ""
+        if data["walkover"] == "both":
+            note = _("WO duplo: as duas duplas ausentes")
+        elif data["walkover"]:
+            note = _("WO: sua dupla ausente") if data["walkover"] == dupla.key else _("WO: a dupla adversária ausente")
+        elif data["penalty"]:
+            who = _("sua dupla") if data["penalty"]["lost_by"] == dupla.key else _("a dupla adversária")
+            note = _("perda do jogo (%(who)s): %(reason)s") % {"who": who, "reason": data["penalty"]["reason"]}
+        their_answer = (jogo.confirmations.get(theirs) or {}).get("answer")
+        won = data["score"][me], data["score"][1 - me]
+        out.append({
+            "key": jogo.key, "via": jogo.via, "via_name": via_name(jogo.via), "via_reason": jogo.via_reason,
+            "status": status_view(jogo.status), "mesa": jogo.mesa,
+            "group": jogo.group.key if jogo.group_id else "", "round": jogo.round,
+            "opponent": opponent.display_name, "partidas": ", ".join(partidas), "won": won,
+            "outcome": "won" if data["winner"] == dupla.key else "lost" if data["winner"] else "",
+            "note": note, "contested": my_answer.get("answer") == CONTEST, "my_reason": my_answer.get("reason", ""),
+            "their_answer": their_answer or "",
+            "sumula_url": reverse("tournaments:sumula", kwargs={"slug": dupla.tournament.slug, "key": jogo.key}),
+            "answer_url": reverse("privatelink:answer", kwargs={"token": dupla.token, "key": jogo.key}),
+        })
+    return out
+
+
 @require_safe
 def dupla_page_view(request, token: str):
     dupla = dupla_by_token(token=token)
     if dupla is None:
         raise Http404("link não encontrado")
     page = dupla_page(dupla=dupla)
-    # Hook for the súmula confirmation (a later issue): the jogos this dupla must confirm or contest with its
-    # PIN go in ``page["to_confirm"]``, and the POST that confirms goes to a view of this package; the
-    # template's section "confirmar" shows them.
-    page["to_confirm"] = []
-    return _private(render(request, "privatelink/dupla.html", {"page": page, "event": page["event"]}))
+    page["to_confirm"] = _to_answer(dupla)
+    context = {"page": page, "event": page["event"], "token": token, "reason_max": REASON_MAX}
+    return _private(render(request, "privatelink/dupla.html", context))
+
+
+@require_POST
+def dupla_answer_view(request, token: str, key: str):
+    """The dupla confirms or contests the súmula of one of its jogos; back to its page with what happened.
+
+    A normal form with its CSRF token; the private link is the dupla's credential. The form carries the
+    via it showed: if the súmula was corrected meanwhile, nothing is answered (the dupla reads it first).
+    """
+    dupla = dupla_by_token(token=token)
+    if dupla is None:
+        raise Http404("link não encontrado")
+    back = reverse("privatelink:dupla", kwargs={"token": token}) + "#confirmar"
+    choice = request.POST.get("resposta")
+    reason = request.POST.get("motivo", "")
+    if choice not in (CONFIRM, CONTEST_CHOICE):
+        messages.error(request, _("Escolha confirmar ou contestar a súmula."))
+        return _private(redirect(back))
+    shown = request.POST.get("via", "")
+    current = Jogo.objects.filter(tournament_id=dupla.tournament_id, key=key).values_list("via", flat=True).first()
+    if current is not None and shown and shown != str(current):
+        messages.error(request, _("A súmula do jogo %(key)s foi corrigida (%(via)s) depois que esta página foi "
+                                  "aberta: confira a nova via antes de responder.") % {"key": key,
+                                                                                      "via": via_name(current)})
+        return _private(redirect(back))
+    try:
+        written = sumula_answer(tournament=dupla.tournament, key=key, dupla=dupla, accept=choice == CONFIRM,
+                                reason=reason, actor=Actor(dupla=dupla, method="link", device=_device(request)))
+    except SumulaRefused as refused:
+        for error in refused.errors:
+            messages.error(request, _("Não foi possível responder à súmula do jogo %(key)s: %(error)s")
+                           % {"key": key, "error": error})
+        return _private(redirect(back))
+    if choice == CONFIRM:
+        text = _("Sua dupla confirmou a súmula do jogo %(key)s.")
+        if written.jogo.status == CONFIRMED:
+            text += " " + _("As duas duplas confirmaram: o resultado já conta na classificação.")
+    else:
+        text = _("Sua dupla contestou a súmula do jogo %(key)s. O árbitro vai analisar e decidir.")
+    messages.success(request, text % {"key": key})
+    return _private(redirect(back))

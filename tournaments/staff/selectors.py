@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from .. import presenters
 from ..models import Dupla, StaffRole, Tournament
-from ..selectors import tournament_state_get
+from ..selectors import tournament_live_get
 from .services import ORGANIZER, REFEREE, person_label, role_label
 
 
@@ -98,7 +98,7 @@ def dupla_page(*, dupla: Dupla) -> dict:
     Public data only (the same as the public pages show); the page is private
     because its address is the dupla's secret, not because of what it shows.
     """
-    state = tournament_state_get(tournament=dupla.tournament)
+    state = tournament_live_get(tournament=dupla.tournament)
     key = dupla.key
     refs = presenters.dupla_refs(state)
     me = refs.get(key) or presenters.unknown_dupla(key)
