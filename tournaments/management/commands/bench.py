@@ -32,6 +32,8 @@ from tournaments.views import page_cache
 from tournaments.services import tournament_import
 from tournaments.synthetic import synthetic_tournament
 
+from ._sumula_bench import SumulaBench, sumula_bench
+
 PAGES = (("standings", "classificacao"), ("bracket", "chave"), ("jogos", "jogos"))
 
 # Targets (for the largest size; query counts: equal at the smallest and the largest size).
@@ -39,6 +41,8 @@ TARGET_IMPORT_S = 20.0
 TARGET_EXPORT_S = 2.0
 TARGET_PAGE_MS = 150.0
 TARGET_PAGE_QUERIES = 10
+TARGET_MAO_MS = 30.0  # a mão POST through the API, median
+TARGET_CONFIRM_MS = 150.0  # the confirmation that makes a result count (standings recomputed)
 
 
 @dataclass
@@ -61,6 +65,7 @@ class SizeResult:
     export_s: float = 0.0
     state_ms: float = 0.0
     pages: dict[str, PageResult] = field(default_factory=dict)
+    sumula: SumulaBench | None = None
 
 
 class Command(BaseCommand):
@@ -168,6 +173,7 @@ class Command(BaseCommand):
                 result.pages[name] = self.page(client, url)
                 if profile:
                     self.profiled(f"página {url}", lambda: client.get(url))
+            result.sumula = sumula_bench(tournament=tournament)
         return result
 
     def page(self, client: Client, url: str) -> PageResult:
@@ -238,6 +244,20 @@ class Command(BaseCommand):
                                _verdict(getattr(last, time_attr) < TARGET_PAGE_MS, rendered)])
             rows.append([f"/{slug_part}/ resposta"]
                         + [_status(r.pages[name]) for r in results] + ["200", _verdict(last.status == "200")])
+        rows += [
+            ["súmula: mão POST pela API, mediana"]
+            + [f"{r.sumula.mao_median_ms:.1f} ms (p95 {r.sumula.mao_p95_ms:.1f})" for r in results]
+            + [f"≤ {TARGET_MAO_MS:.0f} ms", _verdict(large.sumula.mao_median_ms <= TARGET_MAO_MS)],
+            ["súmula: consultas SQL por mão"] + [str(r.sumula.mao_queries) for r in results]
+            + ["igual em todos os tamanhos",
+               _verdict(len({r.sumula.mao_queries for r in results}) == 1)],
+            ["súmula: 1ª confirmação (PIN)"] + [f"{r.sumula.confirm_first_ms:.0f} ms" for r in results] + ["", ""],
+            ["súmula: confirmação que conta (classificação)"]
+            + [f"{r.sumula.confirm_counting_ms:.0f} ms" for r in results]
+            + [f"≤ {TARGET_CONFIRM_MS:.0f} ms", _verdict(large.sumula.confirm_counting_ms <= TARGET_CONFIRM_MS)],
+            ["súmula: situações após as confirmações"] + [r.sumula.statuses for r in results]
+            + ["… → confirmed", _verdict(large.sumula.statuses.endswith("confirmed"))],
+        ]
         widths = [max(len(row[i]) for row in [head] + rows) for i in range(len(head))]
         self.stdout.write("")
         for k, row in enumerate([head] + rows):
