@@ -10,6 +10,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("torneios/", include("tournaments.urls")),
     path("organizar/", include("tournaments.desk.urls")),
+    path("organizar/", include("tournaments.sumula.referee_urls")),
     path("", include("tournaments.accounts.urls")),
     path("d/", include("tournaments.privatelink.urls")),
     path("api/v1/", include("tournaments.sumula.api_urls")),

@@ -16,8 +16,7 @@ from scoring.tournament import (DuplaInfo, GroupSpec, JogoRecord, StageSpec, Tou
 
 from scoring.sumula import counts
 
-from .interchange.results import result_read
-from .interchange.values import Errors
+from .result_form import Errors, result_read
 from .models import Draw, Dupla, GroupEntry, Jogo, Mao, Partida, Stage, SumulaVia, Tournament
 
 SIDE_INDEX = {"a": 0, "b": 1, "": None}

@@ -83,7 +83,7 @@ def _next_step(tournament: Tournament, state: str, c: dict[str, int], role: str 
     slug = tournament.slug
     if role != "organizer":
         if state in ("drawn", "in_progress"):
-            return NextStep(str(_("Anotar as súmulas")), reverse("desk:referee", args=[slug]))
+            return NextStep(str(_("Anotar as súmulas")), reverse("referee:list", args=[slug]))
         return None
     if state == "registration_open":
         if c["registrations"] == 0:
@@ -102,7 +102,7 @@ def _next_step(tournament: Tournament, state: str, c: dict[str, int], role: str 
             return NextStep(str(_("Distribuir as mesas")), reverse("desk:mesas", args=[slug]))
         return NextStep(str(_("Ver a programação")), reverse("desk:schedule", args=[slug]))
     if state == "in_progress":
-        return NextStep(str(_("Acompanhar as súmulas")), reverse("desk:referee", args=[slug]))
+        return NextStep(str(_("Acompanhar as súmulas")), reverse("referee:list", args=[slug]))
     return NextStep(str(_("Ver a classificação final")), reverse("tournaments:standings", args=[slug]))
 
 

@@ -2,7 +2,6 @@
 
 from django.urls import path
 
-from ..sumula import referee_urls
 from . import draw_urls, home, registration_urls, setup, staff_urls
 
 app_name = "desk"
@@ -20,5 +19,4 @@ urlpatterns = [
     *registration_urls.urlpatterns,
     *draw_urls.urlpatterns,
     *staff_urls.urlpatterns,
-    *referee_urls.urlpatterns,
 ]

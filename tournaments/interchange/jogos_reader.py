@@ -10,8 +10,8 @@ from scoring.tournament import (GROUPS, KNOCKOUT, JogoRecord, StageSpec, group_b
                                 knockout_draw, knockout_stage_compute, stage_entrants)
 from tournaments.models import Jogo
 
+from ..result_form import entry_flipped, result_read
 from .plan import JogoPlan, TournamentPlan
-from .results import entry_flipped, result_read
 from .sumula_reader import sumula_read
 from .values import Errors, bounded_int, list_read, text_read
 

@@ -16,7 +16,7 @@ from scoring.rules import RuleSettings
 from scoring.sumula import ACCEPTED, CONTEST, HOMOLOGATED, STATUSES, counts, status_fits_result, sumula_status
 from tournaments.models import Jogo, SumulaVia
 
-from .results import entry_flipped, result_dict, result_read
+from ..result_form import entry_flipped, result_dict, result_read
 from .values import Errors, bounded_int, is_int, text_read
 
 ANSWERS = (ACCEPTED, CONTEST)

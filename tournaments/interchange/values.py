@@ -8,20 +8,11 @@ import datetime as dt
 import re
 from typing import Any
 
-from scoring.errors import RuleError
 from scoring.rules import best_of_error
 
+from ..result_form import Errors, is_int  # defined once, below the file and the súmula alike
 from . import limits
 from .limits import column_int_range, column_max_length
-
-
-class Errors(list):
-    def add(self, place: str, message: str) -> None:
-        self.append(RuleError(place, message))
-
-
-def is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def where(place: str, name: str) -> str:
@@ -63,20 +54,6 @@ def bounded_int(value: Any, place: str, errors: Errors, *, column: tuple[type, s
         return value
     errors.add(place, f"{what} deve ser um número inteiro entre {lo} e {hi}")
     return None
-
-
-def reason_read(value: Any, place: str, errors: Errors, column: tuple[type, str]) -> str:
-    """A penalty or disqualification reason: a text (stripped) that fits its column; '' when absent."""
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        errors.add(place, "o motivo deve ser um texto")
-        return ""
-    value = value.strip()
-    limit = text_limit(column, None)
-    if len(value) > limit:
-        errors.add(place, f"motivo longo demais: {len(value)} caracteres (máximo {limit})")
-    return value
 
 
 def iso_read(obj: dict, name: str, place: str, errors: Errors, parse, problem: str):

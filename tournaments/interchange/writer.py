@@ -11,7 +11,7 @@ from scoring.tournament import GroupStageView, KnockoutStageView
 from ..models import Player, Registration, SumulaVia
 from ..selectors import TournamentState, tournament_live_get
 from .reader import FORMAT, VERSION
-from .results import result_dict
+from ..result_form import result_dict
 
 SETTINGS_IN_FILE = ("mao_de_onze_tie", "mao_de_ferro_value", "third_place")
 

@@ -260,7 +260,7 @@ def _post(request, tournament, key: str):
     else:
         if done:
             messages.success(request, done)
-    return redirect(reverse("desk:referee_jogo", args=[tournament.slug, jogo.key]) + f"#{anchor}")
+    return redirect(reverse("referee:jogo", args=[tournament.slug, jogo.key]) + f"#{anchor}")
 
 
 def _gains(partida: dict) -> list[tuple[int, int]]:

@@ -1,10 +1,12 @@
-"""/organizar/<slug>/arbitragem/…: the referee's screens (included by ``tournaments.desk.urls``)."""
+"""/organizar/<slug>/arbitragem/…: the referee's screens (beside the desk's urls, in ``config/urls.py``)."""
 
 from django.urls import path
 
 from . import referee
 
+app_name = "referee"
+
 urlpatterns = [
-    path("<slug:slug>/arbitragem/", referee.referee_list, name="referee"),
-    path("<slug:slug>/arbitragem/<str:key>/", referee.referee_jogo, name="referee_jogo"),
+    path("<slug:slug>/arbitragem/", referee.referee_list, name="list"),
+    path("<slug:slug>/arbitragem/<str:key>/", referee.referee_jogo, name="jogo"),
 ]

@@ -8,8 +8,7 @@ from scoring.jogo import WALKOVER_BOTH, JogoEntry, JogoResult, jogo_evaluate
 from scoring.partida import mao_gain
 from scoring.sumula import mao_options
 
-from ..interchange.results import result_read
-from ..interchange.values import Errors
+from ..result_form import Errors, result_read
 from ..interchange.writer import answers_by_dupla
 from ..models import Jogo, SumulaVia, Tournament
 from ..permissions import role_of

@@ -25,8 +25,7 @@ from scoring.sumula import (ACCEPTED, AWAITING, CONFIRMED, CONTEST, CONTESTED, D
                             SCHEDULED, counts, sumula_status)
 from scoring.tournament import JogoRecord, groups_stage_compute, stage_entrants
 
-from ..interchange.results import MAO_KEY_MAX, result_dict, result_read
-from ..interchange.values import Errors
+from ..result_form import MAO_KEY_MAX, Errors, result_dict, result_read
 from ..models import Dupla, Jogo, Mao, Partida, SumulaEvent, SumulaVia, Tournament
 from ..permissions import role_of
 from ..selectors import tournament_settings, tournament_state_get

@@ -1,4 +1,5 @@
-"""A jogo's result in the tournament file's form, read and written (one reader for the file and the API).
+"""A jogo's result in the tournament file's form, read and written: one reader for the file, the API and the
+stored earlier vias of a súmula (which is why it stands below both ``interchange`` and ``selectors``).
 
 The form (INTERCHANGE.md): ``partidas`` as final scores ``[a, b]``, as mão lists,
 or as ``{"penalty": …}``; ``walkover``; ``penalty`` (perda do jogo). Score
@@ -10,11 +11,36 @@ from typing import Any
 
 from scoring.jogo import WALKOVER_BOTH, JogoEntry, PartidaEntry
 from scoring.partida import Mao
-from tournaments.models import Jogo, Mao as MaoRow, Partida
+from scoring.errors import RuleError
 
-from .values import Errors, is_int, reason_read
+from .models import Jogo, Mao as MaoRow, Partida
 
 MAO_KEY_MAX = 64
+
+
+class Errors(list):
+    """The problems found, each a ``RuleError`` at its place."""
+
+    def add(self, place: str, message: str) -> None:
+        self.append(RuleError(place, message))
+
+
+def is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def reason_read(value: Any, place: str, errors: Errors, column: tuple[type, str]) -> str:
+    """A penalty or disqualification reason: a text (stripped) that fits its column; '' when absent."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        errors.add(place, "o motivo deve ser um texto")
+        return ""
+    value = value.strip()
+    limit = column[0]._meta.get_field(column[1]).max_length
+    if len(value) > limit:
+        errors.add(place, f"motivo longo demais: {len(value)} caracteres (máximo {limit})")
+    return value
 
 
 def _side_of(value: Any, duplas: tuple[str, str]) -> int | None:
