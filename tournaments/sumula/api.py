@@ -152,6 +152,14 @@ def jogo_detail(request, slug: str, key: str):
 
 # --- writes ----------------------------------------------------------------------------------------------
 
+def _staff_write(request, slug: str, key: str, write):
+    """A staff write whose body is the service's ``data`` (a whole result, a correction, a penalty)."""
+    tournament = _tournament(slug)
+    actor = _staff(request, tournament)
+    write(tournament=tournament, key=key, data=_body(request), actor=actor)
+    return _answer(tournament, key)
+
+
 @_api
 @require_http_methods(["POST"])
 def mao_add(request, slug: str, key: str):
@@ -173,10 +181,7 @@ def mao_undo(request, slug: str, key: str, mao: str):
 @_api
 @require_http_methods(["POST"])
 def result_set(request, slug: str, key: str):
-    tournament = _tournament(slug)
-    actor = _staff(request, tournament)
-    services.sumula_result_set(tournament=tournament, key=key, data=_body(request), actor=actor)
-    return _answer(tournament, key)
+    return _staff_write(request, slug, key, services.sumula_result_set)
 
 
 @_api
@@ -218,17 +223,11 @@ def homologation(request, slug: str, key: str):
 @_api
 @require_http_methods(["POST"])
 def correction(request, slug: str, key: str):
-    tournament = _tournament(slug)
-    actor = _staff(request, tournament)
-    services.sumula_correct(tournament=tournament, key=key, data=_body(request), actor=actor)
-    return _answer(tournament, key)
+    return _staff_write(request, slug, key, services.sumula_correct)
 
 
 @_api
 @require_http_methods(["POST"])
 def penalty(request, slug: str, key: str):
     """Perda da partida or perda do jogo, with its reason (an addition to the contract's API)."""
-    tournament = _tournament(slug)
-    actor = _staff(request, tournament)
-    services.sumula_penalty(tournament=tournament, key=key, data=_body(request), actor=actor)
-    return _answer(tournament, key)
+    return _staff_write(request, slug, key, services.sumula_penalty)
