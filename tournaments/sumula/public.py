@@ -30,7 +30,7 @@ from scoring.tournament import KnockoutStageView
 from .. import presenters
 from ..models import Jogo, Stage, SumulaVia, Tournament
 from ..permissions import REFEREE, role_of
-from ..selectors import tournament_state_get
+from ..selectors import tournament_live_get
 from ..views import read_only
 from .selectors import jogo_for_sumula, sumula_get
 
@@ -236,7 +236,7 @@ def sumula_page(request, slug: str, key: str):
     data = sumula_get(tournament=tournament, jogo=jogo, via=_via_param(request.GET.get("via")))
     if data is None:
         raise Http404("via inexistente")
-    state = tournament_state_get(tournament=tournament)
+    state = tournament_live_get(tournament=tournament)
     sheet = sumula_present(state=state, tournament=tournament, jogo=jogo, data=data)
     name = "tournaments/sumula.html"
     if request.htmx and request.htmx.target == PARTIAL:
