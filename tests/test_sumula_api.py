@@ -11,36 +11,16 @@ import json
 
 import pytest
 
-from tests.sumula_support import (PIN, answer, api, cup_setup, db_snapshot, jogo_between, jogo_duplas, play, post,
-                                  staff_user)
+from tests.sumula_support import cup, j1, ref  # noqa: F401 (fixtures)
+from tests.sumula_support import PIN, answer, api, db_snapshot, jogo_between, jogo_duplas, play, post, staff_user
 from tournaments.interchange.writer import tournament_export
-from tournaments.models import Jogo, Mao, Partida, StaffRole, SumulaEvent, Tournament
+from tournaments.models import Jogo, Mao, Partida, SumulaEvent, Tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 
 LIST_FIELDS = {"key", "stage", "group", "round", "mesa", "duplas", "status", "score", "current"}
 SUMULA_FIELDS = {"key", "duplas", "best_of", "status", "via", "partidas", "score", "winner", "confirmations",
                  "version"}
-
-
-@pytest.fixture
-def cup(load_file):
-    return cup_setup(load_file)
-
-
-@pytest.fixture
-def ref(cup, client):
-    """A client signed in as the tournament's referee."""
-    client.force_login(staff_user(cup, "arbitro", StaffRole.REFEREE))
-    return client
-
-
-@pytest.fixture
-def j1(cup):
-    """The first group jogo: d1 x d4."""
-    key = jogo_between(cup, "d1", "d4")
-    assert jogo_duplas(cup, key) == ("d1", "d4")
-    return key
 
 
 def standings(tournament) -> dict[str, dict]:

@@ -14,7 +14,8 @@ import pytest
 from django.test import Client
 from django.urls import Resolver404, resolve
 
-from tests.sumula_support import PIN, answer, api, cup_setup, db_snapshot, jogo_between, post, staff_user
+from tests.sumula_support import cup, j1  # noqa: F401 (fixtures)
+from tests.sumula_support import PIN, answer, api, cup_setup, db_snapshot, post, staff_user
 from tournaments.models import PinFailure, StaffRole
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
@@ -23,18 +24,8 @@ CSRF = "k" * 32  # a CSRF secret the test client keeps as the cookie; the header
 
 
 @pytest.fixture
-def cup(load_file):
-    return cup_setup(load_file)
-
-
-@pytest.fixture
 def other_cup(load_file):
     return cup_setup(load_file, slug="outra-copa")
-
-
-@pytest.fixture
-def j1(cup):
-    return jogo_between(cup, "d1", "d4")
 
 
 @pytest.fixture

@@ -19,7 +19,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from scoring.errors import RuleViolation
-from tests.sumula_support import PIN, answer, api, cup_file, cup_setup, jogo_between, play, post, staff_user
+from tests.sumula_support import cup, j1, ref  # noqa: F401 (fixtures)
+from tests.sumula_support import PIN, answer, api, cup_file, jogo_between, play, post, staff_user
 from tournaments.interchange.writer import tournament_export
 from tournaments.models import Jogo, StaffRole, Tournament
 from tournaments.selectors import tournament_state_cache_clear
@@ -71,22 +72,6 @@ def jogo_row(data: dict, key: str) -> dict:
 
 def table(data: dict) -> dict[str, dict]:
     return {r["dupla"]: r for r in data["standings"]["grupos"]["A"]}
-
-
-@pytest.fixture
-def cup(load_file):
-    return cup_setup(load_file)
-
-
-@pytest.fixture
-def ref(cup, client):
-    client.force_login(staff_user(cup, "arbitro", StaffRole.REFEREE))
-    return client
-
-
-@pytest.fixture
-def j1(cup):
-    return jogo_between(cup, "d1", "d4")
 
 
 # --- explicit round trips --------------------------------------------------------------------------------

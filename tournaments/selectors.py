@@ -99,24 +99,35 @@ def tournament_state_get(*, tournament: Tournament, cached: bool = True) -> Tour
     id never meets an old entry. Writes go through services, which bump the
     version (``services.tournament_refresh``).
     """
-    key = (tournament.pk, tournament.created_at, tournament.results_version)
     if cached:
-        with _STATE_LOCK:
-            state = _STATE_CACHE.get(key)
-            if state is not None:
-                _STATE_CACHE.move_to_end(key)
-                return state
+        state = _cached(_STATE_CACHE, (tournament.pk, tournament.created_at, tournament.results_version))
+        if state is not None:
+            return state
     return tournament_state_remember(state=tournament_state_load(tournament=tournament))
 
 
 def tournament_state_remember(*, state: TournamentState) -> TournamentState:
     """Keep ``state`` as the views of its tournament's current version."""
     t = state.tournament
+    return _remember(_STATE_CACHE, (t.pk, t.created_at, t.results_version), state)
+
+
+def _cached(cache: OrderedDict, key: tuple) -> TournamentState | None:
+    """The entry of ``key``, now the most recently used; None if absent."""
     with _STATE_LOCK:
-        _STATE_CACHE[(t.pk, t.created_at, t.results_version)] = state
-        while len(_STATE_CACHE) > _STATE_CACHE_SIZE:
-            _STATE_CACHE.popitem(last=False)
-    return state
+        value = cache.get(key)
+        if value is not None:
+            cache.move_to_end(key)
+        return value
+
+
+def _remember(cache: OrderedDict, key: tuple, value: TournamentState) -> TournamentState:
+    """Keep ``value`` under ``key``, dropping the least recently used entries beyond the cache's size."""
+    with _STATE_LOCK:
+        cache[key] = value
+        while len(cache) > _STATE_CACHE_SIZE:
+            cache.popitem(last=False)
+    return value
 
 
 def tournament_state_cache_clear() -> None:
@@ -138,17 +149,10 @@ def tournament_live_get(*, tournament: Tournament) -> TournamentState:
     """
     state = tournament_state_get(tournament=tournament)
     key = (tournament.pk, tournament.created_at, tournament.results_version, tournament.live_version)
-    with _STATE_LOCK:
-        live = _LIVE_CACHE.get(key)
-        if live is not None and live.view is state.view:
-            _LIVE_CACHE.move_to_end(key)
-            return live
-    live = _live_merge(state)
-    with _STATE_LOCK:
-        _LIVE_CACHE[key] = live
-        while len(_LIVE_CACHE) > _STATE_CACHE_SIZE:
-            _LIVE_CACHE.popitem(last=False)
-    return live
+    live = _cached(_LIVE_CACHE, key)
+    if live is not None and live.view is state.view:
+        return live
+    return _remember(_LIVE_CACHE, key, _live_merge(state))
 
 
 def _live_merge(state: TournamentState) -> TournamentState:

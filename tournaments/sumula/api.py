@@ -10,6 +10,7 @@ phone's queue can be sent again safely.
 from __future__ import annotations
 
 import json
+from functools import wraps
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpResponseNotAllowed, JsonResponse
@@ -94,6 +95,7 @@ def _answer(tournament: Tournament, key: str, status: int = 200, via: int | None
 
 def _api(view):
     """Refusals become ``{"errors": [...]}`` with their status; the view itself stays about the súmula."""
+    @wraps(view)
     def wrapper(request, *args, **kwargs):
         try:
             response = view(request, *args, **kwargs)
@@ -105,8 +107,6 @@ def _api(view):
                                % {"method": request.method, "allowed": allowed})
             response["Allow"] = allowed
         return response
-    wrapper.__name__ = view.__name__
-    wrapper.__doc__ = view.__doc__
     return csrf_exempt(wrapper)
 
 
@@ -201,8 +201,8 @@ def confirmation(request, slug: str, key: str):
         raise SumulaRefused(404, _("jogo %(key)s não encontrado neste torneio") % {"key": key})
     pin_verify(dupla=dupla, pin=data.get("pin"))
     user = request.user if request.user.is_authenticated else None
-    reason = data.get("reason") if isinstance(data.get("reason"), str) else ""
-    services.sumula_answer(tournament=tournament, key=key, dupla=dupla, accept=data["accept"], reason=reason,
+    services.sumula_answer(tournament=tournament, key=key, dupla=dupla, accept=data["accept"],
+                           reason=data.get("reason"),
                            actor=Actor(user=user, dupla=dupla, method="pin", device=_device(request)))
     return _answer(tournament, key)
 
@@ -212,11 +212,7 @@ def confirmation(request, slug: str, key: str):
 def homologation(request, slug: str, key: str):
     tournament = _tournament(slug)
     actor = _staff(request, tournament)
-    data = _body(request)
-    reason = data.get("reason")
-    if reason is not None and not isinstance(reason, str):
-        raise SumulaRefused(422, _("'reason' deve ser um texto"))
-    services.sumula_sign(tournament=tournament, key=key, reason=reason or "", actor=actor)
+    services.sumula_sign(tournament=tournament, key=key, reason=_body(request).get("reason"), actor=actor)
     return _answer(tournament, key)
 
 

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy
 
 from scoring.partida import HOW_CHOICES
 
-REASON_MAX = 300
+from .services import REASON_MAX
 _SERVER_ID = re.compile(r"^srv-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 
@@ -133,26 +133,14 @@ class SignForm(forms.Form):
     reason = forms.CharField(required=False, max_length=REASON_MAX, strip=True)
 
 
-class CorrectionForm(forms.Form):
+class CorrectionForm(ResultForm):
     """A new via: the reason and the whole new result (final scores of the partidas)."""
 
-    id = forms.CharField(required=False)
     reason = forms.CharField(max_length=REASON_MAX, strip=True,
                              error_messages={"required": gettext_lazy("toda correção precisa de um motivo")})
 
-    def __init__(self, *args, best_of: int, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.best_of = best_of
-        _score_fields(self, best_of)
-
-    def clean(self):
-        data = super().clean()
-        data["partidas"] = _scores(self, self.best_of)
-        return data
-
     def correction(self) -> dict:
-        d = self.cleaned_data
-        return {"id": posted_id(d.get("id")), "reason": d["reason"], "partidas": d["partidas"]}
+        return self.result() | {"reason": self.cleaned_data["reason"]}
 
 
 def form_errors(form: forms.Form) -> list[str]:

@@ -11,6 +11,7 @@ view. A refused write raises ``SumulaRefused`` and writes nothing.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from django.db import transaction
@@ -49,14 +50,6 @@ class Actor:
     dupla: Dupla | None = None
     method: str = "session"  # session | pin | link | command
     device: str = ""
-
-    @property
-    def label(self) -> str:
-        if self.user is not None:
-            return self.user.get_username()
-        if self.dupla is not None:
-            return f"{self.dupla.key} ({self.method})"
-        return self.method
 
 
 @dataclass(frozen=True)
@@ -111,6 +104,25 @@ def _client_id(value) -> str | None:
     return value
 
 
+# every reason of the súmula (a mão's penalty, a contest, a decision, a correction, a perda) fits this column
+REASON_MAX = Jogo._meta.get_field("via_reason").max_length
+
+
+def _reason(value, *, missing: str | None = None) -> str:
+    """A reason given to the súmula: a text, stripped, that fits its column; ``missing`` is the refusal
+    when the reason is required and absent."""
+    if value is None:
+        value = ""
+    if not isinstance(value, str):
+        raise SumulaRefused(422, _("'reason' deve ser um texto"))
+    value = value.strip()
+    if missing is not None and not value:
+        raise SumulaRefused(422, missing)
+    if len(value) > REASON_MAX:
+        raise SumulaRefused(422, _("o motivo tem no máximo %(n)s caracteres") % {"n": REASON_MAX})
+    return value
+
+
 def _finish(locked: _Locked, *, action: str, actor: Actor, client_id: str | None = None, data: dict | None = None,
             counted_before: tuple) -> None:
     """Log the action, bump the versions, and recompute the tournament if what counts has changed."""
@@ -120,13 +132,11 @@ def _finish(locked: _Locked, *, action: str, actor: Actor, client_id: str | None
     SumulaEvent.objects.create(jogo=jogo, via=jogo.via, action=action, client_id=client_id,
                                user=actor.user if actor.user is not None else None, dupla=actor.dupla,
                                method=actor.method, device=actor.device[:300], data=data or {})
-    if _counted(jogo) != counted_before:
-        # what counts changed: standings, bracket, the next knockout jogo (under the tournament's lock)
-        Tournament.objects.select_for_update().filter(pk=locked.tournament.pk).update(
-            live_version=F("live_version") + 1)
+    # the UPDATE locks the tournament's row until commit: a recomputation below never builds on another's
+    # stale view (the next one waits, then reads what this one wrote)
+    Tournament.objects.filter(pk=locked.tournament.pk).update(live_version=F("live_version") + 1)
+    if _counted(jogo) != counted_before:  # what counts changed: standings, bracket, the next knockout jogo
         tournament_refresh(tournament=locked.tournament)
-    else:
-        Tournament.objects.filter(pk=locked.tournament.pk).update(live_version=F("live_version") + 1)
 
 
 def _counted(jogo: Jogo) -> tuple:
@@ -147,8 +157,6 @@ def _rule_messages(errors: list[RuleError]) -> list[str]:
 
 def rule_place(place: str) -> str:
     """``partidas[1].maos[4]`` as a referee reads it: ``partida 2, mão 5: ``."""
-    import re
-
     words = []
     for name, index in re.findall(r"(partidas|maos)\[(\d+)\]", place or ""):
         words.append(("partida " if name == "partidas" else "mão ") + str(int(index) + 1))
@@ -214,11 +222,9 @@ def sumula_mao_add(*, tournament: Tournament, key: str, mao: dict, actor: Actor)
     client_id = _client_id(mao.get("id"))
     if client_id is None:
         raise SumulaRefused(422, _("toda mão precisa de um 'id' feito pelo aparelho (assim um reenvio não a duplica)"))
-    reason = mao.get("reason") or ""
-    if not isinstance(reason, str) or len(reason) > Mao._meta.get_field("reason").max_length:
-        raise SumulaRefused(422, _("'reason' deve ser um texto de até 300 caracteres"))
+    reason = _reason(mao.get("reason"))
     how = mao.get("how") or "played"
-    record = MaoRecord(to=mao.get("to"), points=mao.get("points"), how=how, reason=reason.strip(), key=client_id)
+    record = MaoRecord(to=mao.get("to"), points=mao.get("points"), how=how, reason=reason, key=client_id)
     if "to" not in mao:
         raise SumulaRefused(422, _("informe 'to': 0 ou 1 (a dupla que marca, na ordem do jogo) ou null (mão empatada)"))
     with transaction.atomic():
@@ -319,14 +325,10 @@ def sumula_result_set(*, tournament: Tournament, key: str, data: dict, actor: Ac
         return Written(jogo=locked.jogo)
 
 
-def sumula_answer(*, tournament: Tournament, key: str, dupla: Dupla, accept: bool, reason: str,
+def sumula_answer(*, tournament: Tournament, key: str, dupla: Dupla, accept: bool, reason,
                   actor: Actor) -> Written:
     """A dupla confirms (``accept``) or contests (with a reason) the súmula of its jogo."""
-    reason = (reason or "").strip()
-    if not accept and not reason:
-        raise SumulaRefused(422, _("para contestar, diga o motivo ('reason')"))
-    if len(reason) > 300:
-        raise SumulaRefused(422, _("o motivo tem no máximo 300 caracteres"))
+    reason = _reason(reason, missing=None if accept else _("para contestar, diga o motivo ('reason')"))
     with transaction.atomic():
         locked = _lock(tournament=tournament, key=key)
         jogo = locked.jogo
@@ -354,11 +356,9 @@ def sumula_answer(*, tournament: Tournament, key: str, dupla: Dupla, accept: boo
         return Written(jogo=jogo)
 
 
-def sumula_sign(*, tournament: Tournament, key: str, reason: str, actor: Actor) -> Written:
+def sumula_sign(*, tournament: Tournament, key: str, reason, actor: Actor) -> Written:
     """Homologate: sign the súmula once both duplas confirmed; else the referee decides, with a reason."""
-    reason = (reason or "").strip()
-    if len(reason) > 300:
-        raise SumulaRefused(422, _("o motivo tem no máximo 300 caracteres"))
+    reason = _reason(reason)
     with transaction.atomic():
         locked = _lock(tournament=tournament, key=key)
         jogo = locked.jogo
@@ -386,12 +386,7 @@ def sumula_correct(*, tournament: Tournament, key: str, data: dict, actor: Actor
     if not isinstance(data, dict):
         raise SumulaRefused(400, _("o corpo deve ser um objeto JSON"))
     client_id = _client_id(data.get("id"))
-    reason = data.get("reason")
-    if not isinstance(reason, str) or not reason.strip():
-        raise SumulaRefused(422, _("toda correção precisa de um motivo ('reason')"))
-    reason = reason.strip()
-    if len(reason) > 300:
-        raise SumulaRefused(422, _("o motivo tem no máximo 300 caracteres"))
+    reason = _reason(data.get("reason"), missing=_("toda correção precisa de um motivo ('reason')"))
     with transaction.atomic():
         locked = _lock(tournament=tournament, key=key)
         jogo = locked.jogo
@@ -426,10 +421,9 @@ def _next_jogo_check(locked: _Locked, result: JogoResult) -> None:
         return
     if result.winner == locked.result.winner:
         return
-    later = Jogo.objects.filter(stage_id=jogo.stage_id, round=jogo.round + 1).filter(
-        status__in=[IN_PROGRESS, AWAITING, CONTESTED, CONFIRMED, HOMOLOGATED])
     if jogo.third_place:
         return
+    later = Jogo.objects.filter(stage_id=jogo.stage_id, round=jogo.round + 1).exclude(status=SCHEDULED)
     position = (jogo.position + 1) // 2 if jogo.position else None
     started = [j for j in later if j.third_place or j.position == position]
     if started:
@@ -449,9 +443,7 @@ def sumula_penalty(*, tournament: Tournament, key: str, data: dict, actor: Actor
     scope = data.get("scope")
     if scope not in ("partida", "jogo"):
         raise SumulaRefused(422, _("'scope' é 'partida' (perda da partida) ou 'jogo' (perda do jogo)"))
-    reason = data.get("reason")
-    if not isinstance(reason, str) or not reason.strip() or len(reason) > 300:
-        raise SumulaRefused(422, _("toda penalidade precisa de um motivo ('reason', até 300 caracteres)"))
+    reason = _reason(data.get("reason"), missing=_("toda penalidade precisa de um motivo ('reason')"))
     with transaction.atomic():
         locked = _lock(tournament=tournament, key=key)
         jogo = locked.jogo
@@ -466,21 +458,21 @@ def sumula_penalty(*, tournament: Tournament, key: str, data: dict, actor: Actor
         entry = locked.entry or JogoEntry(best_of=jogo.best_of)
         dropped: list = []
         if scope == "jogo":
-            new_entry = JogoEntry(best_of=jogo.best_of, lost_by=side, reason=reason.strip())
+            new_entry = JogoEntry(best_of=jogo.best_of, lost_by=side, reason=reason)
             dropped = result_dict(entry, locked.duplas).get("partidas", [])
         else:
             partidas = entry.partidas
             if locked.result is not None and locked.result.partidas and not locked.result.partidas[-1].finished:
                 dropped = result_dict(replace(entry, partidas=partidas[-1:]), locked.duplas)["partidas"]
                 partidas = partidas[:-1]
-            new_entry = replace(entry, partidas=partidas + (PartidaEntry(lost_by=side, reason=reason.strip()),))
+            new_entry = replace(entry, partidas=partidas + (PartidaEntry(lost_by=side, reason=reason),))
         result, problems = jogo_evaluate(entry=new_entry, settings=tournament_settings(tournament=tournament))
         if problems:
             raise SumulaRefused(422, *_rule_messages(problems))
         _result_write(locked, new_entry)
         _restatus(locked, result)
         _finish(locked, action="penalty", actor=actor, client_id=client_id, counted_before=counted_before,
-                data={"scope": scope, "lost_by": data["lost_by"], "reason": reason.strip(), "dropped": dropped})
+                data={"scope": scope, "lost_by": data["lost_by"], "reason": reason, "dropped": dropped})
         return Written(jogo=jogo)
 
 
