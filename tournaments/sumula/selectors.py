@@ -46,8 +46,8 @@ def sumula_get(*, tournament: Tournament, jogo: Jogo, via: int | None = None,
         entry = result_read(old.result, "", duplas, jogo.best_of, Errors())
         numbers = list(range(1, len(entry.partidas) + 1)) if entry is not None else []
         status, confirmations, via_reason = old.status, old.confirmations, old.via_reason
-        # an earlier via: when it was replaced; signed only if it had been (who, by role: no account names)
-        signed = {"by": None, "at": None, "reason": None} if old.status == "homologated" else None
+        # an earlier via: when it was replaced; signed only if it had been (by whom, as a role: SumulaVia.by)
+        signed = {"by": old.by or None, "at": None, "reason": None} if old.status == "homologated" else None
         current, replaced_at = False, old.at.isoformat()
     result = jogo_evaluate(entry=entry, settings=settings)[0] if entry is not None else None
     out: dict[str, Any] = {
