@@ -11,6 +11,7 @@ urlpatterns = [
     path("torneios/", include("tournaments.urls")),
     path("organizar/", include("tournaments.desk.urls")),
     path("organizar/", include("tournaments.sumula.referee_urls")),
+    path("organizar/", include("tournaments.printing.desk_urls")),
     path("", include("tournaments.accounts.urls")),
     path("d/", include("tournaments.privatelink.urls")),
     path("api/v1/", include("tournaments.sumula.api_urls")),

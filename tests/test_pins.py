@@ -133,7 +133,7 @@ def test_the_pdf_has_a_card_per_dupla_with_pin_link_and_qr(cup, tmp_path, settin
 
 
 def test_the_pdf_is_paged_by_eight(cup):
-    from tournaments.staff.cards import cards_pdf
+    from tournaments.printing.cards import cards_pdf
 
     card = {"name": "Dupla Muito Comprida de Nome " * 3, "players": ("Ana", "Bia"), "pin": "012345",
             "pin_spaced": "012 345", "link": "http://127.0.0.1:8000/d/abcdefghijklmnopqrstuv/"}

@@ -23,7 +23,7 @@ import datetime as dt
 import functools
 import math
 from collections import defaultdict
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 from urllib.parse import quote
 
 from django.db.models import Count, Q
@@ -347,6 +347,19 @@ def _round_plan(state, index: int) -> list[dict]:
             for r in range(1, total + 1)]
 
 
+def rule_texts(s) -> dict[str, str]:
+    """The preset's rules in words (the event page and the printed súmula's reminders say them alike)."""
+    return {
+        "onze_tie": _("a outra dupla ganha 3 pontos") if s.mao_de_onze_tie == "opponent" else _("ninguém pontua"),
+        "ferro": ngettext("%(n)s ponto", "%(n)s pontos", s.mao_de_ferro_value) % {"n": s.mao_de_ferro_value},
+        "third": {"match": _("decidido em jogo, com o mesmo número de partidas da final"),
+                  "average": _("pelo average (sem jogo de 3º lugar)"),
+                  "shared": _("bronze para as duas duplas eliminadas na semifinal")}.get(s.third_place, s.third_place),
+        "manilha": _("fixa (velha): 4♣ 7♥ A♠ 7♦") if s.manilha == "fixed" else _("variável (vira)"),
+        "deck": _("sujo (40 cartas)") if s.deck == "sujo" else s.deck,
+    }
+
+
 def rules_present(state) -> dict:
     s = state.settings
     cp = s.class_points
@@ -368,15 +381,11 @@ def rules_present(state) -> dict:
                            "best_of": "" if rounds else best_of_label(
                                knockout_best_of(stage=view.stage, round_number=1, settings=s)),
                            "rounds": [{"name": r["name"], "best_of": best_of_label(r["best_of"])} for r in rounds]})
-    onze = (_("a outra dupla ganha 3 pontos") if s.mao_de_onze_tie == "opponent" else _("ninguém pontua"))
-    ferro = ngettext("%(n)s ponto", "%(n)s pontos", s.mao_de_ferro_value) % {"n": s.mao_de_ferro_value}
-    third = {"match": _("decidido em jogo, com o mesmo número de partidas da final"),
-             "average": _("pelo average (sem jogo de 3º lugar)"),
-             "shared": _("bronze para as duas duplas eliminadas na semifinal")}.get(s.third_place, s.third_place)
-    manilha = (_("fixa (velha): 4♣ 7♥ A♠ 7♦") if s.manilha == "fixed" else _("variável (vira)"))
+    texts = rule_texts(s)
+    onze, ferro, third, manilha = texts["onze_tie"], texts["ferro"], texts["third"], texts["manilha"]
     rules = [
         {"label": _("Manilha"), "value": manilha},
-        {"label": _("Baralho"), "value": _("sujo (40 cartas)") if s.deck == "sujo" else s.deck},
+        {"label": _("Baralho"), "value": texts["deck"]},
         {"label": _("Mão de onze com as três rodadas empatadas"), "value": onze},
         {"label": _("Mão de ferro (11 x 11)"), "value": _("vale %(pontos)s; quem vence a mão vence a partida") % {"pontos": ferro}},
         {"label": _("3º lugar"), "value": third},
@@ -435,8 +444,10 @@ def _group_anchor(stage_key: str, group_key: str) -> str:
     return f"grupo-{slugify(stage_key)}-{slugify(group_key)}"
 
 
-def standings_present(state, *, pagina=None) -> dict:
+def standings_present(state, *, pagina=None, whole: bool = False) -> dict:
     """Group tables (all of them, or ``GROUPS_PER_PAGE`` a page when there are more) and the final classification.
+
+    ``whole``: every group on one page, whatever their number (the printed classificação).
 
     On a paged event the final classification (one complete list) is on the
     first page only, and each stage's comparison between groups comes after
@@ -446,7 +457,7 @@ def standings_present(state, *, pagina=None) -> dict:
     refs = dupla_refs(state)
     group_stages = [(view, title) for view, _model, title in _stage_views(state) if isinstance(view, GroupStageView)]
     everything = [(si, t) for si, (view, _title) in enumerate(group_stages) for t in view.tables]
-    paged = len(everything) > GROUPS_PER_PAGE
+    paged = len(everything) > GROUPS_PER_PAGE and not whole
     page_count = -(-len(everything) // GROUPS_PER_PAGE) if paged else 1
     wanted = _positive_int(pagina)
     valid = paged and wanted is not None and wanted <= page_count
@@ -801,7 +812,7 @@ def _bracket_jogo(state, jogo, refs: dict, rows_by_slot: dict, stage_id: int | N
         "round": jogo.round, "position": jogo.position, "third_place": jogo.third_place,
         "name": labels["third"] if jogo.third_place else round_name(round_number=jogo.round, total_rounds=total),
         "slots": slots, "bye": jogo.bye, "decided": jogo.decided, "status": status,
-        "mesa": row["mesa"] if row else None, "best_of": jogo.best_of,
+        "mesa": row["mesa"] if row else None, "key": row["key"] if row else "", "best_of": jogo.best_of,
         "best_of_label": labels["best_of"] % {"n": jogo.best_of} if jogo.best_of else "",
         "live": result_view["live"], "partidas": result_view["partidas"],
         "score_text": ", ".join(p["text"] for p in result_view["partidas"]),
@@ -816,8 +827,10 @@ def _bracket_round(number: int, total: int, rnd: list, jogos: list[dict], labels
             "jogos": jogos, "pairs": [jogos[i:i + 2] for i in range(0, len(jogos), 2)]}
 
 
-def bracket_present(state, *, secao=None) -> dict:
+def bracket_present(state, *, secao=None, whole: bool = False) -> dict:
     """Every knockout stage: its rounds side by side, the third-place jogo, the champion, the final classification.
+
+    ``whole``: every round of every bracket, whatever its size (the printed chave).
 
     A bracket of more than ``BRACKET_PAGED_OVER`` duplas shows the round of 32
     and later rounds; the rounds before it come by section (``secao``): the
@@ -848,7 +861,7 @@ def bracket_present(state, *, secao=None) -> dict:
 
         entrants = sum(1 for d in (view.order or ()) if d is not None)
         cut = total - SECTION_ROUND_FROM_END + 1  # the round of 32
-        if entrants > BRACKET_PAGED_OVER and cut > 1:
+        if entrants > BRACKET_PAGED_OVER and cut > 1 and not whole:
             count = 2 * len(b.rounds[cut - 1])
             for s in range(1, count + 1):
                 feeder = b.rounds[cut - 2][s - 1]
@@ -900,6 +913,31 @@ def bracket_present(state, *, secao=None) -> dict:
         classification = [r for r in classification if r["place"] and r["place"] <= BRACKET_CLASSIFICATION_ROWS]
     return {"stages": stages, "classification": classification, "classification_total": total_rows,
             "classification_cut": cut_rows, "section": None, "canonical": canonical, "query": ""}
+
+
+def jogo_place(state) -> Callable[[dict], tuple[str, str, str]]:
+    """A function giving a stored jogo's (stage, group, round) titles: ("Fase de grupos", "Grupo A", "Rodada 2"),
+    ("Eliminatória", "", "Semifinal"). It takes the jogo's ``stage_id``, ``group_id``, ``round`` and
+    ``third_place`` (a row of ``state.jogo_rows``, or the same values of a model)."""
+    labels = _labels()
+    stages = {model.id: (view, title) for view, model, title in _stage_views(state) if model is not None}
+    groups = {gid: g for (_s, g), gid in state.group_names.items()}
+
+    def place(row: dict) -> tuple[str, str, str]:
+        view, title = stages.get(row["stage_id"], (None, ""))
+        number = row["round"]
+        if row["group_id"] is not None:
+            group = groups.get(row["group_id"], "")
+            return title, labels["group"] % {"key": group} if group else "", (
+                labels["round"] % {"n": number} if number else "")
+        if row["third_place"]:
+            return title, "", labels["third"]
+        if number is None:
+            return title, "", ""
+        if isinstance(view, KnockoutStageView) and view.bracket is not None:
+            return title, "", round_name(round_number=number, total_rounds=len(view.bracket.rounds))
+        return title, "", labels["nth_round"] % {"n": number}
+    return place
 
 
 def event_head(state) -> dict:

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import views
+from .printing import urls as printing_urls
 from .signup import urls as signup_urls
 from .sumula import public as sumula_public
 
@@ -13,6 +14,7 @@ urlpatterns = [
     path("<slug:slug>/chave/", views.tournament_bracket, name="bracket"),
     path("<slug:slug>/jogos/", views.tournament_jogos, name="jogos"),
     path("<slug:slug>/jogos/<str:key>/", sumula_public.sumula_page, name="sumula"),
+    *printing_urls.urlpatterns,
     path("<slug:slug>/exportar.json", views.tournament_export_json, name="export"),
     *signup_urls.urlpatterns,
 ]

@@ -1,5 +1,8 @@
 """/organizar/<slug>/pins/: make new dupla PINs and print the dupla cards (PIN, private link, QR code).
 
+The cards come as a page (printed by the browser) or, with ``formato=pdf``, as
+the A4 PDF of ``dupla_pins --pdf`` (eight cards a sheet, with cut lines).
+
 Only hashes are stored, so the cards exist only in the response to the POST
 that made the PINs: never cached (``no-store``), never shown again. The form
 carries a one-time batch code kept in the session, so a browser that resends
@@ -13,7 +16,9 @@ from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from ..staff.cards import qr_svg
+from ..printing.cards import cards_pdf
+from ..printing.http import pdf_filename, pdf_response
+from ..printing.qr import qr_svg
 from ..staff.pins import pins_reset
 from ..staff.selectors import dupla_cards
 from .access import desk_view
@@ -63,6 +68,9 @@ def pins(request, tournament):
     if batch:
         request.session[USED_KEY] = (used + [batch])[-20:]
     cards = dupla_cards(tournament=tournament, pins=codes)
+    if request.POST.get("formato") == "pdf":  # the same cards, as the A4 sheet with cut lines
+        return _no_store(pdf_response(cards_pdf(tournament_name=tournament.name, cards=cards),
+                                      filename=pdf_filename(tournament.slug, "cartoes")))
     for card in cards:
         card["qr"] = qr_svg(card["link"], label=_("Link privado da dupla %(name)s") % {"name": card["name"]})
     return _no_store(render(request, "desk/staff/pin_cards.html", {"desk_tab": "duplas", "cards": cards}))

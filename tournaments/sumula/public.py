@@ -25,10 +25,9 @@ from django.utils.translation import gettext_noop
 
 from scoring.partida import situation
 from scoring.sumula import AWAITING, CONFIRMED, CONTESTED, HOMOLOGATED, IN_PROGRESS, SCHEDULED
-from scoring.tournament import KnockoutStageView
 
 from .. import presenters
-from ..models import Jogo, Stage, SumulaVia, Tournament
+from ..models import Jogo, SumulaVia, Tournament
 from ..permissions import REFEREE, role_of
 from ..selectors import tournament_live_get
 from ..views import read_only
@@ -133,25 +132,6 @@ def _dupla_view(dupla) -> dict:
             "players": _("%(a)s e %(b)s") % {"a": p1, "b": p2}}
 
 
-def _stage_title(state, stage: Stage) -> str:
-    same = [s for s in state.stage_models.values() if s.kind == stage.kind]
-    index = next((i for i, s in enumerate(same) if s.pk == stage.pk), 0)
-    return presenters.stage_title(stage, stage.kind, index, len(same))
-
-
-def _round_title(state, jogo: Jogo) -> str:
-    if jogo.third_place:
-        return _("Disputa de 3º lugar")
-    if jogo.round is None:
-        return ""
-    if jogo.group_id is not None:
-        return _("Rodada %(n)s") % {"n": jogo.round}
-    view = next((v for v in state.view.stages if v.stage.key == jogo.stage.key), None)
-    if isinstance(view, KnockoutStageView) and view.bracket is not None:
-        return presenters.round_name(round_number=jogo.round, total_rounds=len(view.bracket.rounds))
-    return _("%(n)sª rodada") % {"n": jogo.round}
-
-
 def _signature(tournament: Tournament, jogo: Jogo) -> dict:
     """Who signed, by role only (never the account's name), and when."""
     when = when_br(jogo.signed_at)
@@ -193,6 +173,8 @@ def sumula_present(*, state, tournament: Tournament, jogo: Jogo, data: dict) -> 
     # an earlier via's signature is not kept apart from its replacement: only the current one is told
     signed = _signature(tournament, jogo) if not reading_old and jogo.signed_at is not None else None
     base = f"/torneios/{tournament.slug}/jogos/{jogo.key}/"
+    stage, group, round_title = presenters.jogo_place(state)({
+        "stage_id": jogo.stage_id, "group_id": jogo.group_id, "round": jogo.round, "third_place": jogo.third_place})
     earlier = []
     replaced_at = {}
     if vias > 1:
@@ -203,9 +185,7 @@ def sumula_present(*, state, tournament: Tournament, jogo: Jogo, data: dict) -> 
     return {
         "key": jogo.key, "url": base, "duplas": duplas, "won": data["score"], "winner": winner,
         "winner_name": names[winner] if winner is not None else "",
-        "stage": _stage_title(state, jogo.stage),
-        "group": presenters.group_title(jogo.group.key) if jogo.group_id else "",
-        "round": _round_title(state, jogo), "mesa": jogo.mesa, "best_of": presenters.best_of_label(jogo.best_of),
+        "stage": stage, "group": group, "round": round_title, "mesa": jogo.mesa, "best_of": presenters.best_of_label(jogo.best_of),
         "status": status, "decided": decided, "live": data["status"] == IN_PROGRESS and not reading_old,
         "partidas": partidas, "walkover": walkover, "penalty": penalty, "answers": answers, "signed": signed,
         "via": via, "via_name": via_name(via), "via_reason": data["via_reason"] or "",
@@ -219,7 +199,8 @@ def sumula_present(*, state, tournament: Tournament, jogo: Jogo, data: dict) -> 
 
 # --- the view ------------------------------------------------------------------------------------------
 
-def _via_param(value: str | None) -> int | None:
+def via_param(value: str | None) -> int | None:
+    """``?via=N`` as a number; absent → None; anything but a via number → 404."""
     if value is None:
         return None
     if not value.isascii() or not value.isdigit() or int(value) < 1 or len(value) > 5:
@@ -233,7 +214,7 @@ def sumula_page(request, slug: str, key: str):
     jogo = jogo_for_sumula(tournament=tournament, key=key)
     if jogo is None:
         raise Http404("jogo não encontrado")
-    data = sumula_get(tournament=tournament, jogo=jogo, via=_via_param(request.GET.get("via")))
+    data = sumula_get(tournament=tournament, jogo=jogo, via=via_param(request.GET.get("via")))
     if data is None:
         raise Http404("via inexistente")
     state = tournament_live_get(tournament=tournament)

@@ -9,7 +9,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.models import Tournament
-from tournaments.staff.cards import cards_pdf
+from tournaments.printing.cards import cards_pdf
 from tournaments.staff.pins import pins_reset
 from tournaments.staff.selectors import dupla_cards
 

@@ -1,0 +1,80 @@
+"""/organizar/<slug>/imprimir/…: the desk's printing page and its sheets.
+
+Súmulas (blank, pre-filled) for the referees and organizers; the medal list and
+the certificates for the organizers. A batch is read in a fixed number of
+queries and drawn outside any transaction or lock, so printing a whole round
+holds nothing that a referee's write would wait for.
+"""
+
+from __future__ import annotations
+
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from ..desk.access import ORGANIZE, REFEREE_DESK, desk_view
+from ..permissions import may_organize
+from .http import pdf_filename, pdf_response, print_error
+from .medals import certificates_pdf, medals_pdf
+from .page import Footer
+from .selectors import SelectionError, batch_choices, ceremony_get, sumula_batch_get
+from .sumula import sumulas_pdf
+
+
+@desk_view(need=REFEREE_DESK)
+@require_safe
+def print_page(request, tournament):
+    choices = batch_choices(tournament=tournament)
+    stages: dict[str, dict] = {}
+    for choice in choices:
+        stage = stages.setdefault(choice.stage, {"key": choice.stage, "title": choice.stage_title, "count": 0,
+                                                 "rounds": []})
+        stage["count"] += choice.count
+        stage["rounds"].append(choice)
+    return render(request, "printing/desk.html", {
+        "desk_tab": "print", "stages": list(stages.values()), "total": sum(c.count for c in choices),
+        "organizer": may_organize(user=request.user, tournament=tournament),
+    })
+
+
+def _round_param(value: str | None) -> int | None:
+    if value is None or value == "":
+        return None
+    if not value.isascii() or not value.isdigit() or not 1 <= int(value) <= 10_000:
+        raise SelectionError(_("round: “%(value)s” não é um número de rodada (use 1, 2, 3…)") % {"value": value})
+    return int(value)
+
+
+@desk_view(need=REFEREE_DESK)
+@require_safe
+def sumulas(request, tournament):
+    """Blank súmulas, pre-filled, of the scheduled jogos, in mesa order; ``?stage=KEY&round=N`` narrows them."""
+    stage = request.GET.get("stage") or None
+    try:
+        round_number = _round_param(request.GET.get("round"))
+        sheets = sumula_batch_get(tournament=tournament, stage=stage, round_number=round_number)
+    except SelectionError as exc:
+        return print_error(request, str(exc), back_url=reverse("printing:desk", kwargs={"slug": tournament.slug}))
+    body = sumulas_pdf(sheets=sheets, footer=Footer.now(tournament.name),
+                       title=_("Súmulas · %(name)s") % {"name": tournament.name})
+    parts = [tournament.slug, "sumulas", stage or "", f"rodada-{round_number}" if round_number else ""]
+    return pdf_response(body, filename=pdf_filename(*parts))
+
+
+@desk_view(need=ORGANIZE)
+@require_safe
+def medals(request, tournament):
+    event, placed, finished = ceremony_get(tournament=tournament)
+    body = medals_pdf(event=event, placed=placed, finished=finished, footer=Footer.now(tournament.name),
+                      title=_("Medalhas · %(name)s") % {"name": tournament.name})
+    return pdf_response(body, filename=pdf_filename(tournament.slug, "medalhas"))
+
+
+@desk_view(need=ORGANIZE)
+@require_safe
+def certificates(request, tournament):
+    event, placed, finished = ceremony_get(tournament=tournament)
+    body = certificates_pdf(event=event, placed=placed, finished=finished, footer=Footer.now(tournament.name),
+                            title=_("Certificados · %(name)s") % {"name": tournament.name})
+    return pdf_response(body, filename=pdf_filename(tournament.slug, "certificados"))

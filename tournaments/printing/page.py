@@ -1,0 +1,179 @@
+"""The page every sheet shares: A4, DejaVu Sans embedded, and a footer with the tournament, the time it was
+generated and "página N de M".
+
+Sheets draw on a ``SheetCanvas`` (directly, or through platypus with ``flowable_doc``). The canvas keeps each
+finished page aside and writes the footers when the document is saved, once the number of pages is known, so
+no sheet has to count its pages in advance.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from reportlab.lib.colors import Color
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen import canvas
+
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+REGULAR, BOLD = "DejaVuSans", "DejaVuSans-Bold"
+NARROW, NARROW_BOLD = "DejaVuSansCondensed", "DejaVuSansCondensed-Bold"
+FONT_FILES = {REGULAR: "DejaVuSans.ttf", BOLD: "DejaVuSans-Bold.ttf", NARROW: "DejaVuSansCondensed.ttf",
+              NARROW_BOLD: "DejaVuSansCondensed-Bold.ttf"}
+
+PORTRAIT, LANDSCAPE = A4, landscape(A4)
+MARGIN = 12 * mm
+FOOTER_SIZE = 7
+FOOTER_Y = 6 * mm  # baseline of the footer, from the bottom edge
+INK = Color(0, 0, 0)
+GREY = Color(0.38, 0.38, 0.38)
+LIGHT = Color(0.75, 0.75, 0.75)
+SHADE = Color(0.93, 0.93, 0.93)
+
+
+@functools.cache
+def fonts_register() -> None:
+    """Register the DejaVu fonts shipped in ``fonts/`` (once per process): every accent and ♣♥♠♦ prints."""
+    for name, file in FONT_FILES.items():
+        pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / file)))
+    for regular, bold in ((REGULAR, BOLD), (NARROW, NARROW_BOLD)):  # <b> in a paragraph, whichever face it starts in
+        pdfmetrics.registerFontFamily(regular, normal=regular, bold=bold, italic=regular, boldItalic=bold)
+        pdfmetrics.registerFontFamily(bold, normal=bold, bold=bold, italic=bold, boldItalic=bold)
+
+
+@dataclass(frozen=True)
+class Footer:
+    """What the footer of every page says, besides the page number."""
+
+    tournament: str
+    generated: str  # "gerado em 24/11/2026 às 14:05"
+
+    @classmethod
+    def now(cls, tournament: str, when: dt.datetime | None = None) -> Footer:
+        local = timezone.localtime(when or timezone.now())
+        return cls(tournament=tournament, generated=_("gerado em %(date)s às %(time)s") % {
+            "date": local.strftime("%d/%m/%Y"), "time": local.strftime("%H:%M")})
+
+
+class SheetCanvas(canvas.Canvas):
+    """A canvas that writes "tournament · gerado em … · página N de M" on every page when it is saved."""
+
+    def __init__(self, *args, footer: Footer, **kwargs):
+        kwargs.setdefault("invariant", 1)  # the same sheet twice gives the same bytes (no creation date inside)
+        super().__init__(*args, **kwargs)
+        self._footer = footer
+        self._held: list[dict] = []
+
+    def showPage(self):  # noqa: N802 - reportlab's name
+        self._held.append(dict(self.__dict__))
+        self._startPage()
+
+    def save(self):
+        total = len(self._held)
+        page = _("página %(n)s de %(total)s")
+        for number, state in enumerate(self._held, start=1):
+            self.__dict__.update(state)
+            self._footer_draw(page % {"n": number, "total": total})
+            super().showPage()
+        super().save()
+
+    def _footer_draw(self, page_label: str) -> None:
+        width, _height = self._pagesize
+        self.saveState()
+        self.setFont(REGULAR, FOOTER_SIZE)
+        self.setFillColor(GREY)
+        left = f"{self._footer.tournament} · {self._footer.generated}"
+        self.drawRightString(width - MARGIN, FOOTER_Y, page_label)
+        room = width - 2 * MARGIN - stringWidth(page_label, REGULAR, FOOTER_SIZE) - 6 * mm
+        self.drawString(MARGIN, FOOTER_Y, fit(left, REGULAR, FOOTER_SIZE, room))
+        self.restoreState()
+
+
+def sheet_canvas(buffer: io.BytesIO, *, footer: Footer, title: str, pagesize=PORTRAIT) -> SheetCanvas:
+    fonts_register()
+    c = SheetCanvas(buffer, pagesize=pagesize, footer=footer, pageCompression=1)
+    c.setTitle(title)
+    c.setAuthor("Zap")
+    c.setCreator("Zap")
+    c.setSubject(footer.tournament)
+    return c
+
+
+def canvas_maker(footer: Footer):
+    """For platypus (``doc.build(..., canvasmaker=…)``): a ``SheetCanvas`` with this footer."""
+    fonts_register()
+
+    def make(*args, **kwargs):
+        kwargs.setdefault("pageCompression", 1)
+        return SheetCanvas(*args, footer=footer, **kwargs)
+    return make
+
+
+# --- text helpers -----------------------------------------------------------------------------------------
+
+def fit(text: str, font: str, size: float, width: float) -> str:
+    """``text`` cut with an ellipsis so it fits in ``width`` points (never wider than its box)."""
+    if stringWidth(text, font, size) <= width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # the longest prefix that fits with the ellipsis
+        mid = (lo + hi + 1) // 2
+        if stringWidth(text[:mid].rstrip() + "…", font, size) <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + "…"
+
+
+def fit_size(text: str, font: str, size: float, width: float, *, smallest: float) -> float:
+    """The font size (at most ``size``, at least ``smallest``) at which ``text`` fits in ``width``."""
+    needed = stringWidth(text, font, size)
+    if needed <= width or needed == 0:
+        return size
+    return max(smallest, size * width / needed)
+
+
+def wrap(text: str, font: str, size: float, width: float, *, lines: int) -> list[str]:
+    """``text`` broken at spaces into at most ``lines`` lines of ``width`` points (the last one cut with …)."""
+    out: list[str] = []
+    words = text.split()
+    current = ""
+    for i, word in enumerate(words):
+        trial = f"{current} {word}".strip()
+        if stringWidth(trial, font, size) <= width or not current:
+            current = trial
+            continue
+        out.append(current)
+        current = word
+        if len(out) == lines - 1:
+            current = " ".join(words[i:])
+            break
+    if current:
+        out.append(current)
+    return [fit(line, font, size, width) for line in out[:lines]]
+
+
+def caption_box(c: canvas.Canvas, x: float, y: float, w: float, h: float, caption: str, value: str = "", *,
+                size: float = 10, bold: bool = True) -> None:
+    """A form box: a small caption in its top-left corner, the value (if any) below it."""
+    c.setStrokeColor(INK)
+    c.setLineWidth(0.6)
+    c.rect(x, y, w, h)
+    c.setFillColor(GREY)
+    c.setFont(REGULAR, 6)
+    c.drawString(x + 1.5 * mm, y + h - 2.6 * mm, fit(caption, REGULAR, 6, w - 3 * mm))
+    if value:
+        c.setFillColor(INK)
+        font = BOLD if bold else REGULAR
+        s = fit_size(value, font, size, w - 3 * mm, smallest=6)
+        c.setFont(font, s)
+        c.drawString(x + 1.5 * mm, y + 1.8 * mm, fit(value, font, s, w - 3 * mm))

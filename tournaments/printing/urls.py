@@ -1,0 +1,11 @@
+"""The public sheets, beside the pages they print (mounted in ``tournaments.urls``)."""
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("<slug:slug>/chave.pdf", views.bracket_sheet, name="bracket_pdf"),
+    path("<slug:slug>/classificacao.pdf", views.standings_sheet, name="standings_pdf"),
+    path("<slug:slug>/jogos/<str:key>/sumula.pdf", views.sumula_sheet, name="sumula_pdf"),
+]

@@ -1,0 +1,75 @@
+"""The public sheets: /torneios/<slug>/chave.pdf, classificacao.pdf and jogos/<key>/sumula.pdf.
+
+Public data only, as on the pages they print: names, scores, who confirmed by
+dupla and who signed by role; no PINs, contacts, birth dates or account names.
+The bracket and the standings are kept, like the pages, for as long as the
+tournament's results do not change (``views.page_cache``).
+"""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from .. import presenters
+from ..models import Tournament
+from ..selectors import tournament_state_get
+from ..sumula.public import via_param
+from ..sumula.selectors import jogo_for_sumula
+from ..views import page_cache, read_only
+from .bracket import bracket_pdf
+from .http import pdf_filename, pdf_response
+from .page import Footer
+from .selectors import sumula_sheet_get, when_where
+from .standings import standings_pdf
+from .sumula import sumulas_pdf
+
+
+def _cached_pdf(tournament: Tournament, name: str, build) -> bytes:
+    """The sheet ``name`` of the tournament's current results, built once per results version (and language)."""
+    state = tournament_state_get(tournament=tournament)
+    key = (tournament.pk, tournament.created_at, tournament.results_version, None, name, name,
+           translation.get_language(), ())
+    body = page_cache.get(key, state)
+    if body is None:
+        body = build(state)
+        page_cache.put(key, state, body)
+    return body
+
+
+@read_only
+def bracket_sheet(request, slug: str):
+    tournament = get_object_or_404(Tournament, slug=slug)
+    body = _cached_pdf(tournament, "chave.pdf", lambda state: bracket_pdf(
+        bracket=presenters.bracket_present(state, whole=True), footer=Footer.now(tournament.name),
+        title=_("Chave · %(name)s") % {"name": tournament.name}))
+    return pdf_response(body, filename=pdf_filename(tournament.slug, "chave"))
+
+
+@read_only
+def standings_sheet(request, slug: str):
+    tournament = get_object_or_404(Tournament, slug=slug)
+    body = _cached_pdf(tournament, "classificacao.pdf", lambda state: standings_pdf(
+        standings=presenters.standings_present(state, whole=True), tournament=tournament.name,
+        when_where=when_where(tournament), footer=Footer.now(tournament.name),
+        title=_("Classificação · %(name)s") % {"name": tournament.name}))
+    return pdf_response(body, filename=pdf_filename(tournament.slug, "classificacao"))
+
+
+@read_only
+def sumula_sheet(request, slug: str, key: str):
+    """The filled súmula of one jogo as it stands (``?via=N``: an earlier via of a corrected súmula)."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    jogo = jogo_for_sumula(tournament=tournament, key=key)
+    if jogo is None:
+        raise Http404("jogo não encontrado")
+    via = via_param(request.GET.get("via"))
+    sheet = sumula_sheet_get(tournament=tournament, jogo=jogo, via=via)
+    if sheet is None:
+        raise Http404("via inexistente")
+    body = sumulas_pdf(sheets=[sheet], footer=Footer.now(tournament.name),
+                       title=_("Súmula %(key)s · %(name)s") % {"key": jogo.key, "name": tournament.name})
+    name = pdf_filename(tournament.slug, "sumula", jogo.key, f"via-{via}" if via else "")
+    return pdf_response(body, filename=name)
