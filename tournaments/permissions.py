@@ -11,6 +11,9 @@ page gets 403.
 
 from __future__ import annotations
 
+from functools import wraps
+
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404
@@ -93,3 +96,22 @@ def desk_tournaments(*, user) -> QuerySet[Tournament]:
     if not user.is_superuser:
         qs = qs.filter(staff__user=user)
     return qs.order_by("-date", "-created_at").distinct()
+
+
+def desk_view(need: str = ORGANIZE):
+    """The door of every staff page reached as ``/organizar/<slug>/...``: wraps ``view(request, tournament, ...)``.
+
+    Anonymous → ``/entrar/?next=…``; no role on the tournament → 404; a role
+    that is not enough → 403. The view gets the Tournament instead of the slug.
+    The desk, the referee's screen and the desk's printing all come in here.
+    """
+    def decorate(view):
+        @login_required
+        @wraps(view)
+        def wrapper(request, slug: str, *args, **kwargs):
+            tournament = desk_tournament_get(user=request.user, slug=slug, need=need)
+            request.desk_tournament = tournament
+            return view(request, tournament, *args, **kwargs)
+        wrapper.desk_need = need
+        return wrapper
+    return decorate

@@ -24,7 +24,7 @@ from ..draws.plan import CompetitionPlan, competition_plan
 from ..draws.tiebreak import ties_awaiting
 from ..models import Draw, Registration, Stage
 from ..selectors import tournament_state_get
-from .access import desk_view
+from ..permissions import desk_view
 from .draw_forms import PreviewForm, ReasonForm, TiebreakForm
 
 

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from ..draws import services
 from ..draws.selectors import duplas_listing
 from ..models import Dupla
-from .access import desk_view
+from ..permissions import desk_view
 from .draw_forms import DuplaAddForm, DuplaEditForm, ReasonForm, SwapForm
 
 

@@ -9,7 +9,7 @@ from django.views.decorators.http import require_http_methods
 
 from ..draws import services
 from ..draws.selectors import pairing_overview
-from .access import desk_view
+from ..permissions import desk_view
 
 
 @desk_view()

@@ -11,8 +11,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from ..draws import services
 from ..draws.selectors import mesas_current, schedule_get
 from ..draws.tables import MESAS_MAX, staff_users
-from ..permissions import may_organize
-from .access import REFEREE_DESK, desk_view
+from ..permissions import REFEREE_DESK, desk_view, may_organize
 from .draw_forms import JogoRefereeForm, MesasForm
 
 

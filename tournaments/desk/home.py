@@ -5,9 +5,8 @@ from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from ..permissions import desk_tournaments, may_create_tournament
+from ..permissions import REFEREE_DESK, desk_tournaments, desk_view, may_create_tournament
 from . import progress
-from .access import REFEREE_DESK, desk_view
 
 
 @login_required

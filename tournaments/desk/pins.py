@@ -21,7 +21,7 @@ from ..printing.http import pdf_filename, pdf_response
 from ..printing.qr import qr_svg
 from ..staff.pins import pins_reset
 from ..staff.selectors import dupla_cards
-from .access import desk_view
+from ..permissions import desk_view
 from .staff_forms import PinsResetForm
 
 USED_KEY = "zap_pin_batches_used"  # the batch codes already used in this session (the last 20)

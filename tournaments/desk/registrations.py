@@ -21,7 +21,7 @@ from ..registrations.csv_export import registrations_csv
 from ..registrations.csv_import import csv_preview
 from ..registrations.selectors import registration_list, registration_row_get
 from ..registrations.window import public_signup_is_open, registration_is_open
-from .access import desk_view
+from ..permissions import desk_view
 from .registration_forms import ConfirmForm, DeskRegistrationForm, UploadForm, file_sign
 
 

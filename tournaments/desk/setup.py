@@ -18,10 +18,9 @@ from scoring.errors import RuleViolation
 from ..interchange.jsonfile import tournament_file_parse
 from ..interchange.limits import FILE_MAX_BYTES
 from ..interchange.writer import tournament_export
-from ..permissions import may_create_tournament
+from ..permissions import desk_view, may_create_tournament
 from ..setup import services
 from ..setup.starters import STARTERS
-from .access import desk_view
 from .setup_forms import FormatForm, TournamentEditForm, TournamentNewForm
 
 

@@ -6,10 +6,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from ..permissions import may_see_desk
+from ..permissions import desk_view, may_see_desk
 from ..staff.selectors import staff_list
 from ..staff.services import person_label, role_label, role_revoke, staff_invite
-from .access import desk_view
 from .staff_forms import StaffAddForm, StaffRemoveForm
 
 

@@ -1,4 +1,4 @@
-"""/organizar/…: the organizer's desk. One url module per area; every view goes through ``access.desk_view``."""
+"""/organizar/…: the organizer's desk. One url module per area; every view goes through ``permissions.desk_view``."""
 
 from django.urls import path
 

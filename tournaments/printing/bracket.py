@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
 
 from .page import (BOLD, GREY, INK, LANDSCAPE, LIGHT, MARGIN, NARROW, NARROW_BOLD, REGULAR, SHADE, Footer, fit,
-                   sheet_canvas)
+                   fit_size, sheet_canvas)
 
 ROUNDS_PER_PAGE = 5  # 32 places in the first column of a page
 HEAD_H = 17 * mm  # title lines on top of each page
@@ -119,7 +119,7 @@ def _page_draw(c, tournament: str, stage: dict, plan: PagePlan, page_of: dict, *
     left, right = MARGIN, width - MARGIN
     top, bottom = height - MARGIN - HEAD_H, MARGIN + 6 * mm
     extra = 1 if is_top and (stage["champion"] or stage["third"] or classification) else 0
-    col_w = min(62 * mm, (right - left) / (span + extra * 0.9))
+    col_w = min(95 * mm, (right - left) / (span + extra * 0.9))
     box_w = col_w - 7 * mm
     first_count = 2 ** (span - 1)  # jogos of the first column on this page
     pitch = (top - bottom) / first_count
@@ -199,7 +199,10 @@ def _jogo_draw(c, jogo: dict, x: float, cy: float, w: float, slot_h: float, size
         label = slot["label"]
         if slot["empty"] and sources and sources[side]:
             label = _("vencedor da página %(page)s") % {"page": sources[side]}
-        c.drawString(x + 1.2 * mm, base, fit(label, font, size, w - score_w - 2 * mm))
+        room = w - score_w - 2 * mm
+        own = fit_size(label, font, size, room, smallest=MIN_SIZE)  # smaller type before an ellipsis
+        c.setFont(font, own)
+        c.drawString(x + 1.2 * mm, base, fit(label, font, own, room))
         if slot["score"] is not None:
             c.setFont(BOLD, size)
             c.setFillColor(INK)
@@ -233,8 +236,9 @@ def _podium_draw(c, stage: dict, classification: list, x: float, top: float, rig
         c.setFillColor(INK)
         c.setFont(BOLD, 8)
         c.drawString(x, y, _("Campeã"))
-        c.setFont(BOLD, 11)
-        c.drawString(x, y - 5 * mm, fit(stage["champion"]["name"], BOLD, 11, w))
+        size = fit_size(stage["champion"]["name"], BOLD, 11, w, smallest=8)
+        c.setFont(BOLD, size)
+        c.drawString(x, y - 5 * mm, fit(stage["champion"]["name"], BOLD, size, w))
         y -= 12 * mm
     medals = [r for r in classification if r["medal"]]
     if medals:

@@ -13,8 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from ..desk.access import ORGANIZE, REFEREE_DESK, desk_view
-from ..permissions import may_organize
+from ..permissions import ORGANIZE, REFEREE_DESK, desk_view, may_organize
 from .http import pdf_filename, pdf_response, print_error
 from .medals import certificates_pdf, medals_pdf
 from .page import Footer

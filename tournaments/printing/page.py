@@ -16,6 +16,7 @@ from pathlib import Path
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from reportlab import rl_config
 from reportlab.lib.colors import Color
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
@@ -23,6 +24,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
+
+rl_config.useA85 = 0  # streams stay binary: smaller files, written faster (no ASCII-85 pass)
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 REGULAR, BOLD = "DejaVuSans", "DejaVuSans-Bold"
@@ -162,18 +165,21 @@ def wrap(text: str, font: str, size: float, width: float, *, lines: int) -> list
     return [fit(line, font, size, width) for line in out[:lines]]
 
 
-def caption_box(c: canvas.Canvas, x: float, y: float, w: float, h: float, caption: str, value: str = "", *,
-                size: float = 10, bold: bool = True) -> None:
-    """A form box: a small caption in its top-left corner, the value (if any) below it."""
+def caption_box(c: canvas.Canvas, x: float, y: float, w: float, h: float, caption: str) -> None:
+    """A form box: its frame and a small caption in its top-left corner (``box_value`` writes in it)."""
     c.setStrokeColor(INK)
     c.setLineWidth(0.6)
     c.rect(x, y, w, h)
     c.setFillColor(GREY)
     c.setFont(REGULAR, 6)
     c.drawString(x + 1.5 * mm, y + h - 2.6 * mm, fit(caption, REGULAR, 6, w - 3 * mm))
-    if value:
-        c.setFillColor(INK)
-        font = BOLD if bold else REGULAR
-        s = fit_size(value, font, size, w - 3 * mm, smallest=6)
-        c.setFont(font, s)
-        c.drawString(x + 1.5 * mm, y + 1.8 * mm, fit(value, font, s, w - 3 * mm))
+
+
+def box_value(c: canvas.Canvas, x: float, y: float, w: float, value: str, *, size: float = 10,
+              bold: bool = True) -> None:
+    """The value of a ``caption_box`` at (x, y) of width ``w``, made smaller (then cut) to fit."""
+    c.setFillColor(INK)
+    font = BOLD if bold else REGULAR
+    s = fit_size(value, font, size, w - 3 * mm, smallest=6)
+    c.setFont(font, s)
+    c.drawString(x + 1.5 * mm, y + 1.8 * mm, fit(value, font, s, w - 3 * mm))

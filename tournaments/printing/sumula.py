@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
 
 from .page import (BOLD, GREY, INK, LIGHT, MARGIN, NARROW, NARROW_BOLD, PORTRAIT, REGULAR, SHADE, Footer,
-                   caption_box, fit, fit_size, sheet_canvas, wrap)
+                   box_value, caption_box, fit, fit_size, sheet_canvas, wrap)
 from .qr import qr_draw
 
 ROWS = 30  # mãos a blank grid holds: a partida of 1-point mãos to 12 x 11 takes 23
@@ -80,11 +80,30 @@ class SumulaSheet:
 
 
 def sumulas_pdf(*, sheets: list[SumulaSheet], footer: Footer, title: str) -> bytes:
-    """``sheets`` as one PDF, one A4 page each, in the order given."""
+    """``sheets`` as one PDF, one A4 page each, in the order given.
+
+    What blank sheets of the same tournament and best-of share (frames,
+    captions, the grid, the reminders, signature lines: most of the page) is
+    drawn once as a PDF form and placed on each of their pages; each page
+    then adds only what is its own (QR code, duplas, names, the jogo's data).
+    """
     buffer = io.BytesIO()
     c = sheet_canvas(buffer, footer=footer, title=title)
+    forms: dict[tuple, str] = {}
     for sheet in sheets:
-        sumula_draw(c, sheet)
+        layout = _layout(sheet)
+        if sheet.filled:
+            _static_draw(c, sheet, layout)
+        else:
+            key = (sheet.tournament, sheet.when_where, sheet.reminders, sheet.best_of)
+            name = forms.get(key)
+            if name is None:
+                name = forms[key] = f"sumula{len(forms) + 1}"
+                c.beginForm(name)
+                _static_draw(c, sheet, layout)
+                c.endForm()
+            c.doForm(name)
+        _own_draw(c, sheet, layout)
         c.showPage()
     if not sheets:
         _nothing(c)
@@ -94,29 +113,61 @@ def sumulas_pdf(*, sheets: list[SumulaSheet], footer: Footer, title: str) -> byt
 
 
 def _nothing(c) -> None:
-    width, height = PORTRAIT
+    _width, height = PORTRAIT
     c.setFont(BOLD, 14)
     c.drawString(MARGIN, height - MARGIN - 14, _("Nenhum jogo a imprimir"))
     c.setFont(REGULAR, 10)
     c.drawString(MARGIN, height - MARGIN - 32, _("Não há jogos agendados nesta seleção."))
 
 
-def sumula_draw(c, s: SumulaSheet) -> None:
-    width, height = PORTRAIT
-    left, right = MARGIN, width - MARGIN
-    inner = right - left
-    top = height - MARGIN
+@dataclass(frozen=True)
+class Layout:
+    """Where the parts of a sheet go (points from the bottom-left corner)."""
 
-    # --- head: event, title, QR code -------------------------------------------------------------
-    qr_x, qr_y = right - QR_SIZE, top - QR_SIZE
-    qr_draw(c, s.url, qr_x, qr_y, QR_SIZE)
-    c.setFillColor(INK)
-    c.setFont(NARROW, 6.5)
-    c.drawCentredString(qr_x + QR_SIZE / 2, qr_y - 2.6 * mm, fit(s.key, NARROW, 6.5, QR_SIZE))
+    left: float
+    inner: float
+    top: float
+    info_y: float
+    sides_y: float
+    reminder_lines: tuple[str, ...]
+    reminders_y: float
+    reminders_h: float
+    signatures_top: float
+    observations_y: float
+    result_y: float
+    grids_bottom: float
+    grids_top: float
+
+
+INFO_H, SIDE_H, OBS_H, RESULT_H = 10 * mm, 21 * mm, 17 * mm, 10 * mm
+INFO_SHARES = (0.27, 0.27, 0.1, 0.22, 0.14)
+
+
+def _layout(s: SumulaSheet) -> Layout:
+    width, height = PORTRAIT
+    inner = width - 2 * MARGIN
+    top = height - MARGIN
+    info_y = top - QR_SIZE - 8 * mm - INFO_H
+    sides_y = info_y - SIDE_H - 2 * mm
+    lines = tuple(line for text in s.reminders for line in wrap(text, REGULAR, 6.8, inner - 4 * mm, lines=2))
+    rem_h = 5 * mm + 3.2 * mm * len(lines)
+    rem_y = sides_y - rem_h - 2 * mm
+    sig_top = MARGIN + 27 * mm
+    obs_y = sig_top + 2 * mm
+    res_y = obs_y + OBS_H + 2 * mm
+    return Layout(left=MARGIN, inner=inner, top=top, info_y=info_y, sides_y=sides_y, reminder_lines=lines,
+                  reminders_y=rem_y, reminders_h=rem_h, signatures_top=sig_top, observations_y=obs_y,
+                  result_y=res_y, grids_bottom=res_y + RESULT_H + 3 * mm, grids_top=rem_y - 3 * mm)
+
+
+def _static_draw(c, s: SumulaSheet, k: Layout) -> None:
+    """What every sheet of this tournament and best-of shows alike: frames, captions, the grid, the rules."""
+    left, inner, top = k.left, k.inner, k.top
+    text_w = inner - QR_SIZE - 4 * mm
+    qr_x = left + inner - QR_SIZE
     c.setFillColor(GREY)
     c.setFont(REGULAR, 5.5)
-    c.drawCentredString(qr_x + QR_SIZE / 2, qr_y - 5 * mm, _("súmula digital: aponte a câmera"))
-    text_w = inner - QR_SIZE - 4 * mm
+    c.drawCentredString(qr_x + QR_SIZE / 2, top - QR_SIZE - 5 * mm, _("súmula digital: aponte a câmera"))
     c.setFillColor(INK)
     size = fit_size(s.tournament, BOLD, 13, text_w, smallest=9)
     c.setFont(BOLD, size)
@@ -126,10 +177,45 @@ def sumula_draw(c, s: SumulaSheet) -> None:
     c.drawString(left, top - 23, fit(s.when_where, REGULAR, 8.5, text_w))
     c.setFillColor(INK)
     c.setFont(BOLD, 16)
-    title = _("SÚMULA DE JOGO")
-    c.drawString(left, top - 44, title)
+    c.drawString(left, top - 44, _("SÚMULA DE JOGO"))
+
+    captions = (_("Fase"), _("Grupo / rodada"), _("Mesa"), _("Jogo (código)"), _("Disputa"))
+    x = left
+    for share, caption in zip(INFO_SHARES, captions):
+        caption_box(c, x, k.info_y, inner * share, INFO_H, caption)
+        x += inner * share
+    half = (inner - 3 * mm) / 2
+    for i, letter in enumerate("AB"):
+        _side_frame(c, letter, left + i * (half + 3 * mm), k.sides_y, half, SIDE_H)
+
+    c.setFillColor(SHADE)
+    c.rect(left, k.reminders_y, inner, k.reminders_h, stroke=0, fill=1)
+    c.setFillColor(INK)
+    c.setFont(BOLD, 6.5)
+    c.drawString(left + 2 * mm, k.reminders_y + k.reminders_h - 3.4 * mm, _("Lembretes do regulamento"))
+    c.setFont(REGULAR, 6.8)
+    for i, line in enumerate(k.reminder_lines):
+        c.drawString(left + 2 * mm, k.reminders_y + k.reminders_h - 3.4 * mm - (i + 1) * 3.2 * mm, line)
+
+    _signatures_frame(c, left, MARGIN, inner, k.signatures_top)
+    _observations_frame(c, s, left, k.observations_y, inner, OBS_H)
+    _result_frame(c, s, left, k.result_y, inner, RESULT_H)
+    for grid in _grids(s, k):
+        _grid_frame(c, s, grid)
+
+
+def _own_draw(c, s: SumulaSheet, k: Layout) -> None:
+    """What is this jogo's own: the QR code, its data, the duplas, the names, and (filled) what was recorded."""
+    left, inner, top = k.left, k.inner, k.top
+    text_w = inner - QR_SIZE - 4 * mm
+    qr_x, qr_y = left + inner - QR_SIZE, top - QR_SIZE
+    qr_draw(c, s.url, qr_x, qr_y, QR_SIZE)
+    c.setFillColor(INK)
+    c.setFont(NARROW, 6.5)
+    c.drawCentredString(qr_x + QR_SIZE / 2, qr_y - 2.6 * mm, fit(s.key, NARROW, 6.5, QR_SIZE))
     if s.filled:
-        after = left + c.stringWidth(title, BOLD, 16) + 4 * mm
+        title_w = c.stringWidth(_("SÚMULA DE JOGO"), BOLD, 16)
+        after = left + title_w + 4 * mm
         c.setFont(BOLD, 9)
         label = " · ".join(x for x in (s.via, s.status) if x)
         c.drawString(after, top - 44, fit(label, BOLD, 9, left + text_w - after))
@@ -137,53 +223,24 @@ def sumula_draw(c, s: SumulaSheet) -> None:
             c.setFont(BOLD, 8)
             for i, line in enumerate(wrap(s.replaces, BOLD, 8, text_w, lines=2)):
                 c.drawString(left, top - 56 - i * 9.5, line)
-
-    # --- the jogo: stage, group/round, mesa, key, best-of --------------------------------------------
-    y = top - QR_SIZE - 8 * mm - 10 * mm
-    widths = [0.27, 0.27, 0.1, 0.22, 0.14]
-    values = [(_("Fase"), s.stage), (_("Grupo / rodada"), s.group_round), (_("Mesa"), s.mesa),
-              (_("Jogo (código)"), s.key), (_("Disputa"), _("melhor de %(n)s") % {"n": s.best_of})]
+    values = (s.stage, s.group_round, s.mesa, s.key, _("melhor de %(n)s") % {"n": s.best_of})
     x = left
-    for share, (caption, value) in zip(widths, values):
-        w = inner * share
-        caption_box(c, x, y, w, 10 * mm, caption, value or "—", size=10)
-        x += w
-
-    # --- the duplas ----------------------------------------------------------------------------------------
-    box_h = 21 * mm
-    y -= box_h + 2 * mm
+    for share, value in zip(INFO_SHARES, values):
+        box_value(c, x, k.info_y, inner * share, value or "—", size=10)
+        x += inner * share
     half = (inner - 3 * mm) / 2
     for i, side in enumerate(s.sides):
-        _side_draw(c, side, left + i * (half + 3 * mm), y, half, box_h)
-
-    # --- reminders -----------------------------------------------------------------------------------------
-    lines = [line for text in s.reminders for line in wrap(text, REGULAR, 6.8, inner - 4 * mm, lines=2)]
-    rem_h = 5 * mm + 3.2 * mm * len(lines)
-    y -= rem_h + 2 * mm
-    c.setFillColor(SHADE)
-    c.rect(left, y, inner, rem_h, stroke=0, fill=1)
-    c.setFillColor(INK)
-    c.setFont(BOLD, 6.5)
-    c.drawString(left + 2 * mm, y + rem_h - 3.4 * mm, _("Lembretes do regulamento"))
-    c.setFont(REGULAR, 6.8)
-    for i, line in enumerate(lines):
-        c.drawString(left + 2 * mm, y + rem_h - 3.4 * mm - (i + 1) * 3.2 * mm, line)
-
-    # --- bottom up: signatures, observations, the jogo's result --------------------------------------
-    sig_top = MARGIN + 27 * mm
-    _signatures_draw(c, s, left, MARGIN, inner, sig_top)
-    obs_h = 17 * mm
-    obs_y = sig_top + 2 * mm
-    _observations_draw(c, s, left, obs_y, inner, obs_h)
-    res_h = 10 * mm
-    res_y = obs_y + obs_h + 2 * mm
-    _result_draw(c, s, left, res_y, inner, res_h)
-
-    # --- the partidas' grids, in what is left ------------------------------------------------------------
-    _grids_draw(c, s, left, res_y + res_h + 3 * mm, inner, y - 3 * mm)
+        _side_names(c, side, left + i * (half + 3 * mm), k.sides_y, half, SIDE_H)
+    _signature_names(c, s, left, inner, k.signatures_top)
+    if s.filled:
+        _observations_text(c, s, left, k.observations_y, inner, OBS_H)
+        _result_text(c, s, left, k.result_y, inner, RESULT_H)
+    boxes = {p.number: p for p in s.partidas}
+    for grid in _grids(s, k):
+        _grid_fill(c, boxes.get(grid.number), grid)
 
 
-def _side_draw(c, side: Side, x: float, y: float, w: float, h: float) -> None:
+def _side_frame(c, letter: str, x: float, y: float, w: float, h: float) -> None:
     c.setStrokeColor(INK)
     c.setLineWidth(0.8)
     c.rect(x, y, w, h)
@@ -191,10 +248,13 @@ def _side_draw(c, side: Side, x: float, y: float, w: float, h: float) -> None:
     c.rect(x, y + h - 5 * mm, 7 * mm, 5 * mm, stroke=0, fill=1)
     c.setFillColorRGB(1, 1, 1)
     c.setFont(BOLD, 9)
-    c.drawCentredString(x + 3.5 * mm, y + h - 3.7 * mm, side.letter)
+    c.drawCentredString(x + 3.5 * mm, y + h - 3.7 * mm, letter)
     c.setFillColor(GREY)
     c.setFont(REGULAR, 6)
-    c.drawString(x + 9 * mm, y + h - 3.4 * mm, _("Dupla %(letter)s") % {"letter": side.letter})
+    c.drawString(x + 9 * mm, y + h - 3.4 * mm, _("Dupla %(letter)s") % {"letter": letter})
+
+
+def _side_names(c, side: Side, x: float, y: float, w: float, h: float) -> None:
     c.setFillColor(INK)
     room = w - 4 * mm
     if side.has_name:
@@ -210,6 +270,39 @@ def _side_draw(c, side: Side, x: float, y: float, w: float, h: float) -> None:
             c.drawString(x + 2 * mm, y + h - 10 * mm - i * 4.6 * mm, fit(f"{i + 1}. {player}", BOLD, 10, room))
 
 
+# --- the partidas' grids --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Grid:
+    number: int  # the partida
+    x: float
+    y: float
+    w: float
+    h: float
+    rows: int
+    filled_rows: int  # rows with a mão (their number in ink, the others in grey)
+
+    TITLE_H = 5 * mm
+    HEAD_H = 4.5 * mm
+    RESULT_H = 7 * mm
+    SHARES = (0.16, 0.22, 0.22, 0.40)  # nº, running total A, running total B, what the mão was
+
+    @property
+    def row_h(self) -> float:
+        return (self.h - self.TITLE_H - self.HEAD_H - self.RESULT_H) / self.rows
+
+    @property
+    def grid_top(self) -> float:
+        return self.y + self.h - self.TITLE_H - self.HEAD_H
+
+    @property
+    def xs(self) -> list[float]:
+        out = [self.x]
+        for share in self.SHARES:
+            out.append(out[-1] + self.w * share)
+        return out
+
+
 def _bands(n: int) -> list[list[int]]:
     """Partida numbers (0-based) in bands of at most ``GRIDS_PER_BAND``, as evenly split as can be."""
     count = -(-n // GRIDS_PER_BAND)
@@ -217,79 +310,58 @@ def _bands(n: int) -> list[list[int]]:
     return [list(range(i, min(i + per, n))) for i in range(0, n, per)]
 
 
-def _grids_draw(c, s: SumulaSheet, left: float, bottom: float, inner: float, top: float) -> None:
+def _grids(s: SumulaSheet, k: Layout) -> list[Grid]:
     n = max(s.best_of, len(s.partidas), 1)
     bands = _bands(n)
     gap = 3 * mm
-    band_h = (top - bottom - gap * (len(bands) - 1)) / len(bands)
-    longest = max((len(p.lines) for p in s.partidas), default=0)
-    rows = max(ROWS // len(bands), longest)
-    boxes = {p.number: p for p in s.partidas}
+    band_h = (k.grids_top - k.grids_bottom - gap * (len(bands) - 1)) / len(bands)
+    filled = {p.number: len(p.lines) for p in s.partidas}
+    rows = max([ROWS // len(bands)] + list(filled.values()))
+    out = []
     for b, band in enumerate(bands):
-        band_top = top - b * (band_h + gap)
-        grid_w = min(62 * mm, (inner - gap * (len(band) - 1)) / len(band))
+        band_top = k.grids_top - b * (band_h + gap)
+        grid_w = min(62 * mm, (k.inner - gap * (len(band) - 1)) / len(band))
         total_w = grid_w * len(band) + gap * (len(band) - 1)
-        x = left + (inner - total_w) / 2
-        for k in band:
-            _grid_draw(c, s, boxes.get(k + 1), k + 1, x, band_top - band_h, grid_w, band_h, rows)
+        x = k.left + (k.inner - total_w) / 2
+        for i in band:
+            out.append(Grid(number=i + 1, x=x, y=band_top - band_h, w=grid_w, h=band_h, rows=rows,
+                            filled_rows=filled.get(i + 1, 0)))
             x += grid_w + gap
+    return out
 
 
-def _grid_draw(c, s: SumulaSheet, box: PartidaBox | None, number: int, x: float, y: float, w: float, h: float,
-               rows: int) -> None:
-    title_h, head_h, result_h = 5 * mm, 4.5 * mm, 7 * mm
-    row_h = (h - title_h - head_h - result_h) / rows
-    cols = (0.16, 0.22, 0.22, 0.40)  # nº, running total A, running total B, what the mão was
-    xs = [x]
-    for share in cols:
-        xs.append(xs[-1] + w * share)
+def _grid_frame(c, s: SumulaSheet, g: Grid) -> None:
+    x, y, w, h, xs = g.x, g.y, g.w, g.h, g.xs
     top = y + h
-    # title
     c.setFillColor(INK)
-    c.rect(x, top - title_h, w, title_h, stroke=0, fill=1)
+    c.rect(x, top - g.TITLE_H, w, g.TITLE_H, stroke=0, fill=1)
     c.setFillColorRGB(1, 1, 1)
     c.setFont(BOLD, 8)
-    c.drawCentredString(x + w / 2, top - title_h + 1.5 * mm, _("Partida %(n)s") % {"n": number})
-    # column heads
-    head_top = top - title_h
+    c.drawCentredString(x + w / 2, top - g.TITLE_H + 1.5 * mm, _("Partida %(n)s") % {"n": g.number})
+    head_top = top - g.TITLE_H
     c.setFillColor(SHADE)
-    c.rect(x, head_top - head_h, w, head_h, stroke=0, fill=1)
+    c.rect(x, head_top - g.HEAD_H, w, g.HEAD_H, stroke=0, fill=1)
     c.setFillColor(INK)
     c.setFont(NARROW_BOLD, 6.5)
     for i, label in enumerate((_("mão"), "A", "B", _("obs."))):
-        c.drawCentredString((xs[i] + xs[i + 1]) / 2, head_top - head_h + 1.4 * mm, label)
-    # rows
-    grid_top = head_top - head_h
-    grid_bottom = grid_top - rows * row_h
+        c.drawCentredString((xs[i] + xs[i + 1]) / 2, head_top - g.HEAD_H + 1.4 * mm, label)
+    row_h, grid_top = g.row_h, g.grid_top
+    grid_bottom = grid_top - g.rows * row_h
     c.setLineWidth(0.3)
     c.setStrokeColor(LIGHT)
     lines = c.beginPath()
-    for r in range(1, rows):
-        ry = grid_top - r * row_h
-        lines.moveTo(x, ry)
-        lines.lineTo(x + w, ry)
+    for r in range(1, g.rows):
+        lines.moveTo(x, grid_top - r * row_h)
+        lines.lineTo(x + w, grid_top - r * row_h)
     for cx in xs[1:-1]:
         lines.moveTo(cx, head_top)
         lines.lineTo(cx, grid_bottom)
     c.drawPath(lines, stroke=1, fill=0)
     size = min(7.0, row_h * 0.72)
-    filled = {line.number: line for line in box.lines} if box else {}
     c.setFont(NARROW, size)
-    for r in range(rows):
-        base = grid_top - (r + 1) * row_h + (row_h - size * 0.72) / 2
-        line = filled.get(r + 1)
-        c.setFillColor(INK if line else LIGHT)
-        c.drawCentredString((xs[0] + xs[1]) / 2, base, str(r + 1))
-        if line is None:
-            continue
-        c.setFillColor(INK)
-        c.setFont(NARROW_BOLD, size)
-        c.drawCentredString((xs[1] + xs[2]) / 2, base, str(line.a))
-        c.drawCentredString((xs[2] + xs[3]) / 2, base, str(line.b))
-        c.setFont(NARROW, size * 0.92)
-        c.drawString(xs[3] + 0.8 * mm, base, fit(line.note, NARROW, size * 0.92, xs[4] - xs[3] - 1.2 * mm))
-        c.setFont(NARROW, size)
-    # the partida's result
+    for r in range(g.rows):
+        c.setFillColor(INK if r < g.filled_rows else LIGHT)
+        c.drawCentredString((xs[0] + xs[1]) / 2, grid_top - (r + 1) * row_h + (row_h - size * 0.72) / 2, str(r + 1))
     c.setStrokeColor(INK)
     c.setLineWidth(0.8)
     c.rect(x, y, w, h)
@@ -297,42 +369,52 @@ def _grid_draw(c, s: SumulaSheet, box: PartidaBox | None, number: int, x: float,
     c.setFillColor(GREY)
     c.setFont(REGULAR, 5.5)
     c.drawString(x + 1 * mm, grid_bottom - 2.3 * mm, _("resultado da partida"))
+    mid, half = x + w / 2, min(w / 2 - 2 * mm, 16 * mm)
     c.setFillColor(INK)
-    mid = x + w / 2
-    half = min(w / 2 - 2 * mm, 16 * mm)
     c.setFont(BOLD, 9)
     c.drawString(mid - half, y + 1.6 * mm, "A")
     c.drawRightString(mid + half, y + 1.6 * mm, "B")
     c.drawCentredString(mid, y + 1.6 * mm, "x")
-    if box and box.score is not None:
-        c.setFont(BOLD, 10)
-        c.drawCentredString(mid - half / 2, y + 1.6 * mm, str(box.score[0]))
-        c.drawCentredString(mid + half / 2, y + 1.6 * mm, str(box.score[1]))
-    else:
+    if not s.filled:
         c.setStrokeColor(GREY)
         c.setLineWidth(0.4)
         c.line(mid - half + 3 * mm, y + 1.3 * mm, mid - 2 * mm, y + 1.3 * mm)
         c.line(mid + 2 * mm, y + 1.3 * mm, mid + half - 3 * mm, y + 1.3 * mm)
-    if box and box.note:
-        c.setFillColor(INK)
-        c.setFont(NARROW_BOLD, 6.5)
-        for i, text in enumerate(wrap(box.note, NARROW_BOLD, 6.5, w - 3 * mm, lines=3)):
-            c.drawString(x + 1.5 * mm, grid_top - (i + 1) * 3 * mm, text)
 
 
-def _result_draw(c, s: SumulaSheet, x: float, y: float, w: float, h: float) -> None:
-    c.setStrokeColor(INK)
-    c.setLineWidth(0.8)
-    c.rect(x, y, w, h)
-    c.setFillColor(GREY)
-    c.setFont(REGULAR, 6)
-    c.drawString(x + 1.5 * mm, y + h - 2.6 * mm, _("Resultado do jogo (partidas vencidas)"))
-    c.setFillColor(INK)
-    base = y + 2 * mm
-    if s.filled and s.result:
-        c.setFont(BOLD, 10)
-        c.drawString(x + 2 * mm, base, fit(s.result, BOLD, 10, w - 4 * mm))
+def _grid_fill(c, box: PartidaBox | None, g: Grid) -> None:
+    if box is None:
         return
+    xs, row_h, grid_top = g.xs, g.row_h, g.grid_top
+    size = min(7.0, row_h * 0.72)
+    c.setFillColor(INK)
+    for line in box.lines:
+        base = grid_top - line.number * row_h + (row_h - size * 0.72) / 2
+        c.setFont(NARROW_BOLD, size)
+        c.drawCentredString((xs[1] + xs[2]) / 2, base, str(line.a))
+        c.drawCentredString((xs[2] + xs[3]) / 2, base, str(line.b))
+        if line.note:
+            c.setFont(NARROW, size * 0.92)
+            c.drawString(xs[3] + 0.8 * mm, base, fit(line.note, NARROW, size * 0.92, xs[4] - xs[3] - 1.2 * mm))
+    mid, half = g.x + g.w / 2, min(g.w / 2 - 2 * mm, 16 * mm)
+    if box.score is not None:
+        c.setFont(BOLD, 10)
+        c.drawCentredString(mid - half / 2, g.y + 1.6 * mm, str(box.score[0]))
+        c.drawCentredString(mid + half / 2, g.y + 1.6 * mm, str(box.score[1]))
+    if box.note:
+        c.setFont(NARROW_BOLD, 6.5)
+        for i, text in enumerate(wrap(box.note, NARROW_BOLD, 6.5, g.w - 3 * mm, lines=3)):
+            c.drawString(g.x + 1.5 * mm, grid_top - (i + 1) * 3 * mm, text)
+
+
+# --- the bottom of the sheet --------------------------------------------------------------------------------
+
+def _result_frame(c, s: SumulaSheet, x: float, y: float, w: float, h: float) -> None:
+    caption_box(c, x, y, w, h, _("Resultado do jogo (partidas vencidas)"))
+    if s.filled:
+        return
+    base = y + 2 * mm
+    c.setFillColor(INK)
     c.setFont(BOLD, 9)
     c.drawString(x + 2 * mm, base, "A")
     c.drawString(x + 20 * mm, base, "x")
@@ -347,27 +429,33 @@ def _result_draw(c, s: SumulaSheet, x: float, y: float, w: float, h: float) -> N
     c.drawString(x + 126 * mm, base, _("WO:  ☐ A   ☐ B   ☐ as duas"))
 
 
-def _observations_draw(c, s: SumulaSheet, x: float, y: float, w: float, h: float) -> None:
-    c.setStrokeColor(INK)
-    c.setLineWidth(0.8)
-    c.rect(x, y, w, h)
-    c.setFillColor(GREY)
-    c.setFont(REGULAR, 6)
-    c.drawString(x + 1.5 * mm, y + h - 2.6 * mm, _("Observações (penalidades com o motivo, WO, ocorrências, "
-                                                     "contestação e decisão do árbitro)"))
+def _result_text(c, s: SumulaSheet, x: float, y: float, w: float, h: float) -> None:
+    if s.result:
+        c.setFillColor(INK)
+        c.setFont(BOLD, 10)
+        c.drawString(x + 2 * mm, y + 2 * mm, fit(s.result, BOLD, 10, w - 4 * mm))
+
+
+def _observations_frame(c, s: SumulaSheet, x: float, y: float, w: float, h: float) -> None:
+    caption_box(c, x, y, w, h, _("Observações (penalidades com o motivo, WO, ocorrências, contestação e decisão do "
+                                 "árbitro)"))
+    if s.filled and s.notes:
+        return
+    c.setStrokeColor(LIGHT)
+    c.setLineWidth(0.4)
+    for i in range(1, 4):
+        c.line(x + 2 * mm, y + h - 3.5 * mm - i * 4 * mm, x + w - 2 * mm, y + h - 3.5 * mm - i * 4 * mm)
+
+
+def _observations_text(c, s: SumulaSheet, x: float, y: float, w: float, h: float) -> None:
     if not s.notes:
-        c.setStrokeColor(LIGHT)
-        c.setLineWidth(0.4)
-        for i in range(1, 4):
-            c.line(x + 2 * mm, y + h - 3.5 * mm - i * 4 * mm, x + w - 2 * mm, y + h - 3.5 * mm - i * 4 * mm)
         return
     c.setFillColor(INK)
     size = 6.8
     lines: list[str] = []
     for note in s.notes:
         lines.extend(wrap(note, REGULAR, size, w - 4 * mm, lines=2))
-    room = int((h - 4 * mm) // (size + 1.2))
-    if len(lines) > room:
+    if len(lines) > int((h - 4 * mm) // (size + 1.2)):
         size = max(5.0, (h - 4 * mm) / len(lines) - 1.2)
         lines = [fit(line, REGULAR, size, w - 4 * mm) for line in lines]
     c.setFont(REGULAR, size)
@@ -375,32 +463,37 @@ def _observations_draw(c, s: SumulaSheet, x: float, y: float, w: float, h: float
         c.drawString(x + 2 * mm, y + h - 3.5 * mm - (i + 1) * (size + 1.2), line)
 
 
-def _signatures_draw(c, s: SumulaSheet, x: float, y: float, w: float, top: float) -> None:
+def _signature_slots(x: float, w: float, top: float, y: float):
+    """(x, line y, width) of the six signature lines: the players of A, the referee; of B, the coordinator."""
+    cols, gap = 3, 4 * mm
+    slot_w = (w - 2 * gap) / cols
+    row_h = (top - 5 * mm - y) / 2
+    for i in range(6):
+        col, row = i % cols, i // cols
+        yield x + col * (slot_w + gap), top - 5 * mm - (row + 1) * row_h + 7 * mm, slot_w
+
+
+def _signatures_frame(c, x: float, y: float, w: float, top: float) -> None:
     c.setFillColor(INK)
     c.setFont(BOLD, 7)
     c.drawString(x, top - 3 * mm, _("Assinaturas: os atletas conferem e assinam; o árbitro e o coordenador técnico "
                                     "assinam depois (FENACEF Art.38)"))
-    cols = 3
-    slot_w = (w - 8 * mm) / cols
-    a, b = s.sides
-    slots = [
-        (a.players[0], _("jogador 1 · dupla A")), (a.players[1], _("jogador 2 · dupla A")),
-        (s.referee, _("árbitro")),
-        (b.players[0], _("jogador 1 · dupla B")), (b.players[1], _("jogador 2 · dupla B")),
-        ("", _("coordenador técnico")),
-    ]
-    row_h = (top - 5 * mm - y) / 2
+    roles = (_("jogador 1 · dupla A"), _("jogador 2 · dupla A"), _("árbitro"), _("jogador 1 · dupla B"),
+             _("jogador 2 · dupla B"), _("coordenador técnico"))
     c.setLineWidth(0.5)
     c.setStrokeColor(INK)
-    for i, (name, role) in enumerate(slots):
-        col, row = i % cols, i // cols
-        sx = x + col * (slot_w + 4 * mm)
-        line_y = top - 5 * mm - (row + 1) * row_h + 7 * mm
+    for (sx, line_y, slot_w), role in zip(_signature_slots(x, w, top, y), roles):
         c.line(sx, line_y, sx + slot_w, line_y)
-        c.setFillColor(INK)
-        c.setFont(REGULAR, 7)
-        if name:
-            c.drawString(sx, line_y - 3 * mm, fit(name, REGULAR, 7, slot_w))
         c.setFillColor(GREY)
         c.setFont(REGULAR, 6)
-        c.drawString(sx, line_y - (5.6 if name else 3) * mm, role)
+        c.drawString(sx, line_y - 5.6 * mm, role)
+
+
+def _signature_names(c, s: SumulaSheet, x: float, w: float, top: float) -> None:
+    a, b = s.sides
+    names = (a.players[0], a.players[1], s.referee, b.players[0], b.players[1], "")  # the order of the slots
+    c.setFillColor(INK)
+    c.setFont(REGULAR, 7)
+    for (sx, line_y, slot_w), name in zip(_signature_slots(x, w, top, MARGIN), names):
+        if name:
+            c.drawString(sx, line_y - 3 * mm, fit(name, REGULAR, 7, slot_w))

@@ -21,9 +21,8 @@ from scoring.partida import NORMAL_VALUES, RAN_VALUES
 from scoring.sumula import AWAITING, CONFIRMED, CONTESTED, HOMOLOGATED, IN_PROGRESS, SCHEDULED
 from scoring.tournament import KnockoutStageView
 
-from ..desk.access import REFEREE_DESK, desk_view
+from ..permissions import REFEREE_DESK, desk_view, may_organize
 from ..models import Jogo, Mesa, Stage
-from ..permissions import may_organize
 from ..presenters import round_name
 from ..selectors import tournament_live_get, tournament_settings, tournament_state_get
 from . import services

@@ -32,6 +32,7 @@ from tournaments.views import page_cache
 from tournaments.services import tournament_import
 from tournaments.synthetic import synthetic_tournament
 
+from ._printing_bench import PrintingBench, printing_bench
 from ._sumula_bench import SumulaBench, sumula_bench
 
 PAGES = (("standings", "classificacao"), ("bracket", "chave"), ("jogos", "jogos"))
@@ -43,6 +44,7 @@ TARGET_PAGE_MS = 150.0
 TARGET_PAGE_QUERIES = 10
 TARGET_MAO_MS = 30.0  # a mão POST through the API, median
 TARGET_CONFIRM_MS = 150.0  # the confirmation that makes a result count (standings recomputed)
+TARGET_PRINT_RATIO = 2.0  # a round of 256 súmulas / the bracket: whole request within 2× of a plain canvas
 
 
 @dataclass
@@ -66,6 +68,7 @@ class SizeResult:
     state_ms: float = 0.0
     pages: dict[str, PageResult] = field(default_factory=dict)
     sumula: SumulaBench | None = None
+    tournament: Tournament | None = None
 
 
 class Command(BaseCommand):
@@ -82,6 +85,8 @@ class Command(BaseCommand):
         parser.add_argument("--profile", action="store_true",
                             help="no maior tamanho, roda cada etapa mais uma vez sob cProfile (fora das "
                                  "medições) e mostra as funções mais caras")
+        parser.add_argument("--skip-printing", action="store_true",
+                            help="não mede a impressão (256 súmulas, a chave de 1.024 duplas)")
         parser.add_argument("--any-database", action="store_true",
                             help="aceita um banco cujo nome não contém 'bench' (ele recebe e perde torneios)")
 
@@ -104,15 +109,26 @@ class Command(BaseCommand):
                           "sem cache = caches esvaziados antes de cada pedido (primeira visita após uma escrita)")
         created: list[Tournament] = []
         results: list[SizeResult] = []
+        printing: PrintingBench | None = None
         try:
             for n in sorted(sizes):
                 profile = self.profile and n == max(sizes)
                 results.append(self.measure(n, options, created, profile))
                 self.stdout.write(f"  {n} duplas: medido", ending="\n")
+            if not options["skip_printing"]:
+                with override_settings(DEBUG=False, ALLOWED_HOSTS=["testserver", "127.0.0.1", "localhost"]), \
+                        _quiet_request_errors(), warnings.catch_warnings():
+                    warnings.filterwarnings("ignore", message="No directory at")
+                    largest = results[-1].tournament
+                    printing = printing_bench(bracket_tournament=largest, repeat=max(1, min(self.repeat, 3)),
+                                              seed=options["seed"], created=created)
+                self.stdout.write("  impressão: medida", ending="\n")
         finally:
             for t in created:
                 t.delete()  # cascades to everything in the tournament
         self.report(results)
+        if printing is not None:
+            self.report_printing(printing, results[-1].duplas)
         for title, text in self.profiles:
             self.stdout.write(f"\n--- cProfile: {title} ---\n{text}")
 
@@ -145,6 +161,7 @@ class Command(BaseCommand):
         payload = json.loads(text)  # a fresh copy, as the command would read it
         tournament, result.import_s = self.timed(lambda: tournament_import(data=payload))
         created.append(tournament)
+        result.tournament = tournament
         if profile:
             payload = json.loads(text)
             created.append(self.profiled(f"importação, {n} duplas", lambda: tournament_import(data=payload)))
@@ -268,6 +285,37 @@ class Command(BaseCommand):
                 self.stdout.write("  ".join("-" * w for w in widths))
         if any(p.queries_varied for r in results for p in r.pages.values()):
             self.stdout.write("* o número de consultas variou entre as medições (mostrado o maior)")
+
+    def report_printing(self, p: PrintingBench, duplas: int) -> None:
+        rows = [["impressão (pedido inteiro, estado esvaziado antes)", "tempo", "meta", ""]] + _printing_rows(p, duplas)
+        widths = [max(len(row[i]) for row in rows) for i in range(4)]
+        self.stdout.write("")
+        for k, row in enumerate(rows):
+            self.stdout.write("  ".join([row[0].ljust(widths[0]), row[1].rjust(widths[1]), row[2].ljust(widths[2]),
+                                         row[3]]).rstrip())
+            if k == 0:
+                self.stdout.write("  ".join("-" * w for w in widths))
+
+
+def _printing_rows(p: PrintingBench, duplas: int) -> list[list[str]]:
+    ratio = p.batch_s / p.baseline_s if p.baseline_s else float("inf")
+    bracket_ratio = p.bracket_s / p.baseline_s if p.baseline_s else float("inf")
+    return [
+        ["base: canvas simples, 256 páginas (QR em caminho)", _seconds(p.baseline_path_s), "", ""],
+        ["base: canvas simples, 256 páginas (QR widget)", _seconds(p.baseline_widget_s), "", ""],
+        [f"súmulas em branco: {p.batch_pages} páginas, pedido inteiro", _seconds(p.batch_s),
+         f"≤ {TARGET_PRINT_RATIO:.0f}× a base ({_seconds(TARGET_PRINT_RATIO * p.baseline_s)})",
+         f"{_verdict(ratio <= TARGET_PRINT_RATIO)} ({ratio:.2f}×)"],
+        ["súmulas em branco: tamanho do PDF", f"{p.batch_kb:.0f} KiB", "", ""],
+        ["súmulas em branco: consultas SQL (64 → 512 duplas)", f"{p.batch_queries_small} → {p.batch_queries}",
+         "iguais", _verdict(p.batch_queries_small == p.batch_queries)],
+        [f"chave.pdf, {duplas} duplas jogadas ({p.bracket_pages} páginas)", _seconds(p.bracket_s),
+         f"≤ {TARGET_PRINT_RATIO:.0f}× a base", f"{_verdict(bracket_ratio <= TARGET_PRINT_RATIO)} "
+                                              f"({bracket_ratio:.2f}×)"],
+        [f"chave.pdf, 1024 duplas sorteadas ({p.bracket_drawn_pages} páginas)", _seconds(p.bracket_drawn_s), "", ""],
+        ["página com cache, sozinha / durante a impressão",
+         f"{p.page_alone_ms:.1f} / {p.page_during_ms:.1f} ms (máx. {p.page_during_max_ms:.0f})", "", ""],
+    ]
 
 
 @contextmanager
