@@ -17,13 +17,23 @@ from scoring.tournament import (DuplaInfo, GroupSpec, JogoRecord, StageSpec, Tou
 from scoring.sumula import counts
 
 from .result_form import Errors, result_read
-from .models import Draw, Dupla, GroupEntry, Jogo, Mao, Partida, Stage, SumulaVia, Tournament
+from .models import Draw, Dupla, GroupEntry, Jogo, Mao, Mesa, Partida, Stage, SumulaVia, Tournament
 
 SIDE_INDEX = {"a": 0, "b": 1, "": None}
 
 
 def tournament_list() -> QuerySet[Tournament]:
     return Tournament.objects.order_by("-date", "name")
+
+
+def mesa_referees(*, tournament: Tournament) -> dict[int, int | None]:
+    """Each mesa's referee (a user id), by mesa number (one query)."""
+    return dict(Mesa.objects.filter(tournament=tournament).values_list("number", "referee_id"))
+
+
+def jogo_referee(row: dict, mesa_referees: dict[int, int | None]) -> int | None:
+    """Who referees a jogo (a row of ``jogo_rows``): the referee given to it, else its mesa's."""
+    return row["referee_id"] or mesa_referees.get(row["mesa"])
 
 
 def tournament_settings(*, tournament: Tournament) -> RuleSettings:

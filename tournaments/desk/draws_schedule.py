@@ -9,9 +9,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from ..draws import services
-from ..draws.selectors import mesas_current, schedule_get
+from ..draws.selectors import schedule_get
 from ..draws.tables import MESAS_MAX, staff_users
 from ..permissions import REFEREE_DESK, desk_view, may_organize
+from ..selectors import mesa_referees
 from .draw_forms import JogoRefereeForm, MesasForm
 
 
@@ -34,7 +35,7 @@ def _shown(request, tournament) -> int:
 def mesas(request, tournament):
     staff = list(staff_users(tournament=tournament).values_list("id", "username"))
     shown = _shown(request, tournament)
-    current = mesas_current(tournament=tournament)
+    current = mesa_referees(tournament=tournament)
     initial = {"mesas": shown or None} | {f"referee_{n}": uid for n, uid in current.items() if n <= shown}
     form = MesasForm(request.POST or None, initial=initial, shown=shown, staff=staff)
     if request.method == "POST" and form.is_valid():

@@ -11,10 +11,10 @@ from django.utils.translation import gettext as _
 
 from scoring.tournament import KnockoutStageView
 
-from ..models import Draw, Dupla, Jogo, Mesa, Player, Registration, Stage, Tournament
+from ..models import Draw, Dupla, Jogo, Player, Registration, Stage, Tournament
 from ..presenters import round_name
 from ..registrations.window import registration_is_open
-from ..selectors import tournament_state_get
+from ..selectors import jogo_referee, mesa_referees, tournament_state_get
 from .tables import staff_users
 
 
@@ -119,8 +119,7 @@ def schedule_get(*, tournament: Tournament) -> Schedule:
     state = tournament_state_get(tournament=tournament)
     staff = list(staff_users(tournament=tournament).values_list("id", "username"))
     usernames = dict(staff)
-    mesa_referee = {m["number"]: m["referee_id"] for m in Mesa.objects.filter(tournament=tournament)
-                    .values("number", "referee_id")}
+    mesa_referee = mesa_referees(tournament=tournament)
     others = ({j["referee_id"] for j in state.jogo_rows} | set(mesa_referee.values())) - set(usernames) - {None}
     if others:  # a referee whose role was taken away since: still named on the schedule
         usernames.update(get_user_model().objects.filter(pk__in=others).values_list("id", "username"))
@@ -154,7 +153,7 @@ def schedule_get(*, tournament: Tournament) -> Schedule:
             block = blocks[block_key] = ScheduleBlock(stage=stage.name or stage.key, title=title, rows=[])
         turn_key = (stage.id, j["round"], j["mesa"])
         turns[turn_key] += 1
-        referee_id = j["referee_id"] or mesa_referee.get(j["mesa"])
+        referee_id = jogo_referee(j, mesa_referee)
         block.rows.append(ScheduleRow(
             id=j["id"], mesa=j["mesa"], turn=turns[turn_key], dupla_a=names.get(j["dupla_a_id"], "?"),
             dupla_b=names.get(j["dupla_b_id"], "?"), group=group_key.get(j["group_id"]), status=j["status"],
@@ -165,7 +164,3 @@ def schedule_get(*, tournament: Tournament) -> Schedule:
         block.rows.sort(key=lambda r: (r.turn, r.mesa or 0, r.id))
     return Schedule(blocks=ordered, staff=staff, mesas=tournament.mesas, waiting=waiting)
 
-
-def mesas_current(*, tournament: Tournament) -> dict[int, int | None]:
-    """Mesa number → its referee's user id."""
-    return dict(Mesa.objects.filter(tournament=tournament).values_list("number", "referee_id"))

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
 
 from .page import (BOLD, GREY, INK, LANDSCAPE, LIGHT, MARGIN, NARROW, NARROW_BOLD, REGULAR, SHADE, Footer, fit,
-                   fit_size, sheet_canvas)
+                   fit_size, sheet_canvas, wrap)
 
 ROUNDS_PER_PAGE = 5  # 32 places in the first column of a page
 HEAD_H = 17 * mm  # title lines on top of each page
@@ -236,19 +236,25 @@ def _podium_draw(c, stage: dict, classification: list, x: float, top: float, rig
         c.setFillColor(INK)
         c.setFont(BOLD, 8)
         c.drawString(x, y, _("Campeã"))
-        size = fit_size(stage["champion"]["name"], BOLD, 11, w, smallest=8)
+        name = stage["champion"]["name"]
+        size = fit_size(name, BOLD, 11, w, smallest=9)
+        lines = wrap(name, BOLD, size, w, lines=3)
         c.setFont(BOLD, size)
-        c.drawString(x, y - 5 * mm, fit(stage["champion"]["name"], BOLD, size, w))
-        y -= 12 * mm
+        for i, line in enumerate(lines):
+            c.drawString(x, y - 5 * mm - i * (size + 2), line)
+        y -= 7 * mm + len(lines) * (size + 2)
     medals = [r for r in classification if r["medal"]]
     if medals:
         c.setFont(BOLD, 8)
         c.drawString(x, y, _("Pódio"))
         y -= 4.5 * mm
         for row in medals:
-            c.setFont(NARROW, 7.5)
-            c.drawString(x, y, fit(f"{row['place']}º · {row['dupla']['name']}", NARROW, 7.5, w))
-            y -= 3.6 * mm
+            for i, line in enumerate(wrap(f"{row['place']}º · {row['dupla']['name']}", NARROW, 7.5, w - 3 * mm,
+                                          lines=2)):
+                c.setFont(NARROW, 7.5)
+                c.drawString(x + (3 * mm if i else 0), y, line)
+                y -= 3.4 * mm
+            y -= 0.6 * mm
         y -= 3 * mm
     if stage["third"]:
         c.setFillColor(INK)

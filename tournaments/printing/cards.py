@@ -13,7 +13,7 @@ import io
 from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
 
-from .page import BOLD, GREY, INK, LIGHT, PORTRAIT, REGULAR, Footer, fit, fit_size, sheet_canvas
+from .page import BOLD, GREY, INK, LIGHT, PORTRAIT, REGULAR, Footer, fit, fit_size, sheet_canvas, wrap
 from .qr import qr_draw
 
 COLUMNS, ROWS = 2, 4
@@ -80,7 +80,8 @@ def _card_draw(c, card: dict, tournament_name: str, x: float, y: float, w: float
     c.drawString(x + pad, line - 32, card["pin_spaced"])
     c.setFont(REGULAR, 6.5)
     c.setFillColor(GREY)
-    c.drawString(x + pad, y + pad + 10, fit(labels["hint"], REGULAR, 6.5, w - 2 * pad))
+    for i, line in enumerate(wrap(labels["hint"], REGULAR, 6.5, w - 2 * pad, lines=2)):
+        c.drawString(x + pad, y + pad + 18 - i * 8, line)
     c.setFillColor(INK)
     c.setFont(REGULAR, 7)
     c.drawString(x + pad, y + pad, fit(card["link"], REGULAR, 7, w - 2 * pad))

@@ -147,9 +147,9 @@ def certificates_pdf(*, event: Event, placed: list[Placed], finished: bool, foot
     """One landscape page per athlete of the classification, best place first."""
     buffer = io.BytesIO()
     c = sheet_canvas(buffer, footer=footer, title=title, pagesize=LANDSCAPE)
-    people = [(p, athlete) for p in placed if p.place for athlete in p.athletes] if finished else []
-    for p, athlete in people:
-        _certificate_draw(c, event, p, athlete)
+    people = [(p, i) for p in placed if p.place for i in range(len(p.athletes))] if finished else []
+    for p, i in people:
+        _certificate_draw(c, event, p, i)
         c.showPage()
     if not people:
         width, height = LANDSCAPE
@@ -163,7 +163,9 @@ def certificates_pdf(*, event: Event, placed: list[Placed], finished: bool, foot
     return buffer.getvalue()
 
 
-def _certificate_draw(c, event: Event, p: Placed, athlete: str) -> None:
+def _certificate_draw(c, event: Event, p: Placed, index: int) -> None:
+    """The certificate of ``p.athletes[index]`` (by position: two athletes may share a name)."""
+    athlete = p.athletes[index]
     width, height = LANDSCAPE
     c.setStrokeColor(INK)
     c.setLineWidth(2.5)
@@ -188,7 +190,7 @@ def _certificate_draw(c, event: Event, p: Placed, athlete: str) -> None:
                                                                             "kind": medal_label(p.medal)}
     else:
         feat = _("participou e classificou-se em %(place)sº lugar") % {"place": p.place}
-    partner = [a for a in p.athletes if a != athlete]
+    partner = [a for i, a in enumerate(p.athletes) if i != index]
     if p.has_name:
         dupla = _("na dupla %(dupla)s") % {"dupla": p.dupla}
     elif partner:

@@ -17,7 +17,8 @@ from scoring.partida import MAO_DE_FERRO, MAO_DE_ONZE, situation
 
 from .. import presenters
 from ..models import Jogo, Tournament
-from ..selectors import TournamentState, tournament_live_get, tournament_state_get
+from ..selectors import (TournamentState, jogo_referee, mesa_referees, tournament_live_get,
+                         tournament_state_get)
 from ..sumula.public import sumula_present
 from ..sumula.selectors import sumula_get
 from .medals import Event, Placed
@@ -71,10 +72,11 @@ def _side(letter: str, dupla) -> Side:
 
 
 def _referee_names(ids: set[int]) -> dict[int, str]:
+    """The referees' full names (a sheet on the table never shows a username: it may be an e-mail address)."""
     if not ids:
         return {}
-    users = get_user_model().objects.filter(id__in=ids).only("id", "first_name", "last_name", "username")
-    return {u.id: u.get_full_name() or u.get_username() for u in users}
+    users = get_user_model().objects.filter(id__in=ids).only("id", "first_name", "last_name")
+    return {u.id: u.get_full_name() for u in users}
 
 
 def _batch_rows(state: TournamentState, *, stage: str | None, round_number: int | None) -> list[dict]:
@@ -103,7 +105,9 @@ def sumula_batch_get(*, tournament: Tournament, stage: str | None = None,
     rows = _batch_rows(state, stage=stage, round_number=round_number)
     by_id = {d.id: d for d in state.duplas.values()}
     place = presenters.jogo_place(state)
-    referees = _referee_names({j["referee_id"] for j in rows if j["referee_id"]})
+    mesas = mesa_referees(tournament=tournament)
+    referee_of = {j["id"]: jogo_referee(j, mesas) for j in rows}
+    referees = _referee_names(set(referee_of.values()) - {None})
     common = {"tournament": tournament.name, "when_where": when_where(tournament), "reminders": reminders(state)}
     sheets = []
     for j in rows:
@@ -112,26 +116,39 @@ def sumula_batch_get(*, tournament: Tournament, stage: str | None = None,
             key=j["key"], url=jogo_url(tournament=tournament, key=j["key"]), stage=stage_title,
             group_round=" · ".join(x for x in (group, round_title) if x), mesa=str(j["mesa"] or ""),
             best_of=j["best_of"], sides=(_side("A", by_id[j["dupla_a_id"]]), _side("B", by_id[j["dupla_b_id"]])),
-            referee=referees.get(j["referee_id"], ""), **common))
+            referee=referees.get(referee_of[j["id"]], ""), **common))
     return sheets
 
 
 def batch_choices(*, tournament: Tournament) -> list[BatchChoice]:
-    """Every stage and round that has scheduled jogos, with their count, for the desk's print page."""
+    """Every stage and round that has scheduled jogos, with their count, for the desk's print page.
+
+    A round is one batch (``?stage=&round=``); the third-place jogo is in the
+    final's round, and the batch's title says so.
+    """
     state = tournament_live_get(tournament=tournament)
     place = presenters.jogo_place(state)
     by_stage = {m.id: m for m in state.stage_models.values()}
-    out: dict[tuple, list] = {}
+    out: dict[tuple, dict] = {}
     for j in _batch_rows(state, stage=None, round_number=None):
         stage = by_stage[j["stage_id"]]
         stage_title, _group, round_title = place(j)
-        key = (stage.order, stage.key, j["round"])
-        if key not in out:
-            title = (_("Rodada %(n)s") % {"n": j["round"]} if j["group_id"] is not None else round_title) \
-                if j["round"] is not None else _("sem rodada")
-            out[key] = [stage.key, stage_title, j["round"], title, 0]
-        out[key][4] += 1
-    return [BatchChoice(*v) for _k, v in sorted(out.items(), key=lambda kv: (kv[0][0], kv[0][2] or 0))]
+        batch = out.setdefault((stage.order, j["round"] or 0, stage.key), {
+            "stage": stage.key, "stage_title": stage_title, "round": j["round"], "titles": [], "count": 0})
+        title = (_("Rodada %(n)s") % {"n": j["round"]} if j["group_id"] is not None else round_title) \
+            if j["round"] is not None else _("sem rodada")
+        if title not in batch["titles"]:
+            batch["titles"].append(title)
+        batch["count"] += 1
+    return [BatchChoice(stage=b["stage"], stage_title=b["stage_title"], round=b["round"],
+                        title=_joined(b["titles"]), count=b["count"]) for _k, b in sorted(out.items())]
+
+
+def _joined(titles: list[str]) -> str:
+    """"Final", "Final e Disputa de 3º lugar"."""
+    if len(titles) == 1:
+        return titles[0]
+    return _("%(a)s e %(b)s") % {"a": ", ".join(titles[:-1]), "b": titles[-1]}
 
 
 # --- the filled súmula ------------------------------------------------------------------------------------------

@@ -105,6 +105,8 @@ def sumulas_pdf(*, sheets: list[SumulaSheet], footer: Footer, title: str) -> byt
             c.doForm(name)
         _own_draw(c, sheet, layout)
         c.showPage()
+        if sheet.filled and _notes_continued(c, sheet, layout):
+            c.showPage()
     if not sheets:
         _nothing(c)
         c.showPage()
@@ -134,12 +136,17 @@ class Layout:
     reminders_h: float
     signatures_top: float
     observations_y: float
+    observations_h: float
+    note_lines: tuple[str, ...]  # the observations, wrapped to the box
+    note_size: float
     result_y: float
     grids_bottom: float
     grids_top: float
 
 
 INFO_H, SIDE_H, OBS_H, RESULT_H = 10 * mm, 21 * mm, 17 * mm, 10 * mm
+OBS_MAX_H = 80 * mm  # the observations may take this much of the grids' room; past it, a page of their own
+NOTE_SIZE, NOTE_SMALLEST, NOTE_LEADING = 6.8, 5.5, 1.2
 INFO_SHARES = (0.27, 0.27, 0.1, 0.22, 0.14)
 
 
@@ -154,9 +161,12 @@ def _layout(s: SumulaSheet) -> Layout:
     rem_y = sides_y - rem_h - 2 * mm
     sig_top = MARGIN + 27 * mm
     obs_y = sig_top + 2 * mm
-    res_y = obs_y + OBS_H + 2 * mm
+    notes, size = _notes_fitted(s.notes if s.filled else (), inner - 4 * mm)
+    obs_h = max(OBS_H, min(OBS_MAX_H, 4.5 * mm + len(notes) * (size + NOTE_LEADING)))
+    res_y = obs_y + obs_h + 2 * mm
     return Layout(left=MARGIN, inner=inner, top=top, info_y=info_y, sides_y=sides_y, reminder_lines=lines,
                   reminders_y=rem_y, reminders_h=rem_h, signatures_top=sig_top, observations_y=obs_y,
+                  observations_h=obs_h, note_lines=notes, note_size=size,
                   result_y=res_y, grids_bottom=res_y + RESULT_H + 3 * mm, grids_top=rem_y - 3 * mm)
 
 
@@ -198,7 +208,7 @@ def _static_draw(c, s: SumulaSheet, k: Layout) -> None:
         c.drawString(left + 2 * mm, k.reminders_y + k.reminders_h - 3.4 * mm - (i + 1) * 3.2 * mm, line)
 
     _signatures_frame(c, left, MARGIN, inner, k.signatures_top)
-    _observations_frame(c, s, left, k.observations_y, inner, OBS_H)
+    _observations_frame(c, s, left, k.observations_y, inner, k.observations_h)
     _result_frame(c, s, left, k.result_y, inner, RESULT_H)
     for grid in _grids(s, k):
         _grid_frame(c, s, grid)
@@ -233,7 +243,7 @@ def _own_draw(c, s: SumulaSheet, k: Layout) -> None:
         _side_names(c, side, left + i * (half + 3 * mm), k.sides_y, half, SIDE_H)
     _signature_names(c, s, left, inner, k.signatures_top)
     if s.filled:
-        _observations_text(c, s, left, k.observations_y, inner, OBS_H)
+        _observations_text(c, k, left, k.observations_y)
         _result_text(c, s, left, k.result_y, inner, RESULT_H)
     boxes = {p.number: p for p in s.partidas}
     for grid in _grids(s, k):
@@ -447,20 +457,52 @@ def _observations_frame(c, s: SumulaSheet, x: float, y: float, w: float, h: floa
         c.line(x + 2 * mm, y + h - 3.5 * mm - i * 4 * mm, x + w - 2 * mm, y + h - 3.5 * mm - i * 4 * mm)
 
 
-def _observations_text(c, s: SumulaSheet, x: float, y: float, w: float, h: float) -> None:
-    if not s.notes:
-        return
+def _notes_fitted(notes, width: float) -> tuple[tuple[str, ...], float]:
+    """The observations wrapped to ``width`` at the largest size (down to ``NOTE_SMALLEST``) that keeps them
+    within ``OBS_MAX_H``; at the smallest size they may still be longer (the rest goes on a page of its own)."""
+    size = NOTE_SIZE
+    while True:
+        lines = tuple(line for note in notes for line in wrap(note, REGULAR, size, width, lines=6))
+        if 4.5 * mm + len(lines) * (size + NOTE_LEADING) <= OBS_MAX_H or size <= NOTE_SMALLEST:
+            return lines, size
+        size = max(NOTE_SMALLEST, size - 0.5)
+
+
+def _notes_room(k: Layout) -> int:
+    return int((k.observations_h - 4.5 * mm) // (k.note_size + NOTE_LEADING))
+
+
+def _observations_text(c, k: Layout, x: float, y: float) -> None:
+    lines = list(k.note_lines)
+    room = _notes_room(k)
+    if len(lines) > room:  # never dropped: the rest follows on a page of its own
+        lines = lines[:room - 1] + [_("(as observações continuam na página seguinte)")]
     c.setFillColor(INK)
-    size = 6.8
-    lines: list[str] = []
-    for note in s.notes:
-        lines.extend(wrap(note, REGULAR, size, w - 4 * mm, lines=2))
-    if len(lines) > int((h - 4 * mm) // (size + 1.2)):
-        size = max(5.0, (h - 4 * mm) / len(lines) - 1.2)
-        lines = [fit(line, REGULAR, size, w - 4 * mm) for line in lines]
-    c.setFont(REGULAR, size)
-    for i, line in enumerate(lines[:int((h - 4 * mm) // (size + 1.2))]):
-        c.drawString(x + 2 * mm, y + h - 3.5 * mm - (i + 1) * (size + 1.2), line)
+    c.setFont(REGULAR, k.note_size)
+    for i, line in enumerate(lines):
+        c.drawString(x + 2 * mm, y + k.observations_h - 3.5 * mm - (i + 1) * (k.note_size + NOTE_LEADING), line)
+
+
+def _notes_continued(c, s: SumulaSheet, k: Layout) -> bool:
+    """The observations that did not fit on the sheet, on a page of their own; False when they all fit."""
+    room = _notes_room(k)
+    if len(k.note_lines) <= room:
+        return False
+    _width, height = PORTRAIT
+    c.setFillColor(INK)
+    c.setFont(BOLD, 12)
+    c.drawString(MARGIN, height - MARGIN - 12, _("Súmula do jogo %(key)s — observações (continuação)") % {"key": s.key})
+    step = k.note_size + NOTE_LEADING + 1
+    y = height - MARGIN - 30
+    for line in k.note_lines[room - 1:]:  # wrapped to the sheet's width: the same width here
+        if y < MARGIN + 10 * mm:
+            c.showPage()
+            y = height - MARGIN - 12
+        c.setFillColor(INK)
+        c.setFont(REGULAR, k.note_size)
+        c.drawString(MARGIN + 2 * mm, y, line)
+        y -= step
+    return True
 
 
 def _signature_slots(x: float, w: float, top: float, y: float):

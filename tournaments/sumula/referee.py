@@ -22,9 +22,9 @@ from scoring.sumula import AWAITING, CONFIRMED, CONTESTED, HOMOLOGATED, IN_PROGR
 from scoring.tournament import KnockoutStageView
 
 from ..permissions import REFEREE_DESK, desk_view, may_organize
-from ..models import Jogo, Mesa, Stage
+from ..models import Jogo, Stage
 from ..presenters import round_name
-from ..selectors import tournament_live_get, tournament_settings, tournament_state_get
+from ..selectors import jogo_referee, mesa_referees, tournament_live_get, tournament_settings, tournament_state_get
 from . import services
 from .pins import pin_verify
 from .referee_forms import (AnswerForm, CorrectionForm, MaoForm, PenaltyForm, ResultForm, SignForm, UndoForm,
@@ -92,12 +92,12 @@ def referee_list(request, tournament):
     wanted = request.GET.get("todos")
     show_all = organizer if wanted not in ("0", "1") else wanted == "1"
     state = tournament_live_get(tournament=tournament)
-    mesa_referee = dict(Mesa.objects.filter(tournament=tournament).values_list("number", "referee_id"))
+    mesa_referee = mesa_referees(tournament=tournament)
     duplas = {d.id: d for d in state.duplas.values()}
     stages = {s.id: s for s in state.stage_models.values()}
     groups = {gid: g for (_s, g), gid in state.group_names.items()}
     rounds = _knockout_rounds(state)
-    referee_of = {j["id"]: j["referee_id"] or mesa_referee.get(j["mesa"]) for j in state.jogo_rows}
+    referee_of = {j["id"]: jogo_referee(j, mesa_referee) for j in state.jogo_rows}
     mine_count = sum(1 for r in referee_of.values() if r == request.user.pk)
     shown = [j for j in state.jogo_rows if show_all or referee_of[j["id"]] == request.user.pk]
     names = {}
