@@ -61,19 +61,20 @@ def sumulas(request, tournament):
     return pdf_response(body, filename=pdf_filename(*parts))
 
 
+def _ceremony_sheet(tournament, draw, title: str, name: str):
+    event, placed, finished = ceremony_get(tournament=tournament)
+    body = draw(event=event, placed=placed, finished=finished, footer=Footer.now(tournament.name),
+                title=title % {"name": tournament.name})
+    return pdf_response(body, filename=pdf_filename(tournament.slug, name))
+
+
 @desk_view(need=ORGANIZE)
 @require_safe
 def medals(request, tournament):
-    event, placed, finished = ceremony_get(tournament=tournament)
-    body = medals_pdf(event=event, placed=placed, finished=finished, footer=Footer.now(tournament.name),
-                      title=_("Medalhas · %(name)s") % {"name": tournament.name})
-    return pdf_response(body, filename=pdf_filename(tournament.slug, "medalhas"))
+    return _ceremony_sheet(tournament, medals_pdf, _("Medalhas · %(name)s"), "medalhas")
 
 
 @desk_view(need=ORGANIZE)
 @require_safe
 def certificates(request, tournament):
-    event, placed, finished = ceremony_get(tournament=tournament)
-    body = certificates_pdf(event=event, placed=placed, finished=finished, footer=Footer.now(tournament.name),
-                            title=_("Certificados · %(name)s") % {"name": tournament.name})
-    return pdf_response(body, filename=pdf_filename(tournament.slug, "certificados"))
+    return _ceremony_sheet(tournament, certificates_pdf, _("Certificados · %(name)s"), "certificados")

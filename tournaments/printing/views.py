@@ -16,8 +16,7 @@ from django.utils.translation import gettext as _
 from .. import presenters
 from ..models import Tournament
 from ..selectors import tournament_state_get
-from ..sumula.public import via_param
-from ..sumula.selectors import jogo_for_sumula
+from ..sumula.public import sumula_jogo_or_404, via_param
 from ..views import page_cache, read_only
 from .bracket import bracket_pdf
 from .http import pdf_filename, pdf_response
@@ -61,10 +60,7 @@ def standings_sheet(request, slug: str):
 @read_only
 def sumula_sheet(request, slug: str, key: str):
     """The filled súmula of one jogo as it stands (``?via=N``: an earlier via of a corrected súmula)."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    jogo = jogo_for_sumula(tournament=tournament, key=key)
-    if jogo is None:
-        raise Http404("jogo não encontrado")
+    tournament, jogo = sumula_jogo_or_404(slug=slug, key=key)
     via = via_param(request.GET.get("via"))
     sheet = sumula_sheet_get(tournament=tournament, jogo=jogo, via=via)
     if sheet is None:

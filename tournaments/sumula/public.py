@@ -208,12 +208,18 @@ def via_param(value: str | None) -> int | None:
     return int(value)
 
 
-@read_only
-def sumula_page(request, slug: str, key: str):
+def sumula_jogo_or_404(*, slug: str, key: str) -> tuple[Tournament, Jogo]:
+    """The tournament and the jogo of a public súmula address; 404 when either does not exist."""
     tournament = get_object_or_404(Tournament, slug=slug)
     jogo = jogo_for_sumula(tournament=tournament, key=key)
     if jogo is None:
         raise Http404("jogo não encontrado")
+    return tournament, jogo
+
+
+@read_only
+def sumula_page(request, slug: str, key: str):
+    tournament, jogo = sumula_jogo_or_404(slug=slug, key=key)
     data = sumula_get(tournament=tournament, jogo=jogo, via=via_param(request.GET.get("via")))
     if data is None:
         raise Http404("via inexistente")
