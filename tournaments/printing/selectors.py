@@ -22,7 +22,8 @@ from ..selectors import (TournamentState, jogo_referee, mesa_referees, tournamen
 from ..sumula.public import sumula_present
 from ..sumula.selectors import sumula_get
 from .medals import Event, Placed
-from .sumula import MaoLine, PartidaBox, Side, SumulaSheet
+from .sumula import Side, SumulaSheet
+from .sumula_grids import MaoLine, PartidaBox
 
 VALUE_NOTES = {3: gettext_noop("truco"), 6: gettext_noop("seis"), 9: gettext_noop("nove"), 12: gettext_noop("doze")}
 
