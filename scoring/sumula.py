@@ -7,7 +7,7 @@ API show what they answer, so a rule is written once.
 from dataclasses import dataclass
 
 from .jogo import JogoResult
-from .partida import NORMAL_VALUES, RAN_VALUES, Mao, mao_gain, situation
+from .partida import MAO_DE_FERRO, MAO_DE_ONZE, NORMAL_VALUES, RAN_VALUES, Mao, mao_gain, situation
 from .rules import RuleSettings
 
 SCHEDULED, IN_PROGRESS, AWAITING, CONTESTED, CONFIRMED, HOMOLOGATED = (
@@ -19,6 +19,24 @@ COUNTING = frozenset({CONFIRMED, HOMOLOGATED})
 DECIDED = frozenset({AWAITING, CONTESTED, CONFIRMED, HOMOLOGATED})
 
 ACCEPTED, CONTEST = "confirmed", "contested"  # a dupla's answer
+
+# what a recorded mão was, as a súmula tells it
+MAO_PENALTY, MAO_REFUSED, MAO_RAN, MAO_TIE, MAO_FERRO, MAO_ONZE, MAO_PLAYED = (
+    "penalty", "refused", "ran", "tie", MAO_DE_FERRO, MAO_DE_ONZE, "played")
+
+
+def mao_kind(*, how: str, to: int | None, before: tuple[int, int]) -> str:
+    """What a recorded mão was at the score ``before`` it: a penalty, a refused mão de onze, a dupla that ran,
+    three tied rounds, a mão de ferro, a mão de onze played, or an ordinary mão (its value tells the rest)."""
+    if how == "penalty":
+        return MAO_PENALTY
+    if how == "refused":
+        return MAO_REFUSED
+    if how == "ran":
+        return MAO_RAN
+    if to is None:
+        return MAO_TIE
+    return {MAO_DE_FERRO: MAO_FERRO, MAO_DE_ONZE: MAO_ONZE}.get(situation(before), MAO_PLAYED)
 
 
 def sumula_status(*, result: JogoResult | None, answers: tuple[str | None, str | None], signed: bool) -> str:

@@ -9,7 +9,7 @@ from scoring.jogo import JogoEntry, PartidaEntry, jogo_evaluate
 from scoring.partida import MAO_DE_FERRO, MAO_DE_ONZE, NORMAL, NORMAL_VALUES, RAN_VALUES, Mao, mao_gain
 from scoring.rules import PRESETS, settings_build
 from scoring.sumula import (ACCEPTED, AWAITING, CONFIRMED, CONTEST, CONTESTED, HOMOLOGATED, IN_PROGRESS, SCHEDULED,
-                            counts, mao_options, status_fits_result, sumula_status)
+                            counts, mao_kind, mao_options, status_fits_result, sumula_status)
 
 SCORES = st.tuples(st.integers(0, 11), st.integers(0, 11))
 SETTINGS = st.sampled_from([settings_build(preset=p, overrides={"mao_de_ferro_value": f})[0]
@@ -71,3 +71,16 @@ def test_the_buttons_are_exactly_what_the_rules_accept(score, settings):
 
 def test_no_buttons_once_the_partida_has_ended():
     assert mao_options(score=(12, 4), settings=PRESETS["aabb"]) is None
+
+
+@pytest.mark.parametrize("how,to,before,kind", [
+    ("penalty", 0, (11, 11), "penalty"),  # what was recorded comes before the score it was recorded at
+    ("refused", 1, (11, 4), "refused"),
+    ("ran", 0, (3, 2), "ran"),
+    ("played", None, (11, 3), "tie"),
+    ("played", 1, (11, 11), "mao_de_ferro"),
+    ("played", 0, (2, 11), "mao_de_onze"),
+    ("played", 0, (10, 10), "played"),
+])
+def test_mao_kind_tells_what_a_recorded_mao_was(how, to, before, kind):
+    assert mao_kind(how=how, to=to, before=before) == kind

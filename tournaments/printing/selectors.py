@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from scoring.partida import MAO_DE_FERRO, MAO_DE_ONZE, situation
+from scoring.sumula import MAO_FERRO, MAO_ONZE, MAO_PENALTY, MAO_PLAYED, MAO_RAN, MAO_REFUSED, MAO_TIE, mao_kind
 
 from .. import presenters
 from ..models import Jogo, Tournament
@@ -25,6 +25,9 @@ from .medals import Event, Placed
 from .sumula import Side, SumulaSheet
 from .sumula_grids import MaoLine, PartidaBox
 
+KIND_NOTES = {MAO_PENALTY: gettext_noop("penalidade"), MAO_REFUSED: gettext_noop("recusou o onze"),
+              MAO_RAN: gettext_noop("correu"), MAO_TIE: gettext_noop("empate"), MAO_FERRO: gettext_noop("mão de ferro"),
+              MAO_ONZE: gettext_noop("mão de onze")}
 VALUE_NOTES = {3: gettext_noop("truco"), 6: gettext_noop("seis"), 9: gettext_noop("nove"), 12: gettext_noop("doze")}
 
 
@@ -156,20 +159,10 @@ def _joined(titles: list[str]) -> str:
 
 def _note(how: str, to, points, before: tuple[int, int]) -> str:
     """What a mão was, in a word or two (the sheet's 'obs.' column)."""
-    kind = situation(before)
-    if how == "penalty":
-        return _("penalidade")
-    if how == "refused":
-        return _("recusou o onze")
-    if how == "ran":
-        return _("correu")
-    if to is None:
-        return _("empate")
-    if kind == MAO_DE_FERRO:
-        return _("mão de ferro")
-    if kind == MAO_DE_ONZE:
-        return _("mão de onze")
-    return _(VALUE_NOTES[points]) if points in VALUE_NOTES else ""
+    kind = mao_kind(how=how, to=to, before=before)
+    if kind == MAO_PLAYED:
+        return _(VALUE_NOTES[points]) if points in VALUE_NOTES else ""
+    return _(KIND_NOTES[kind])
 
 
 def _partida_box(p: dict, keys: tuple[str, str], letters: dict[str, str], notes: list[str]) -> PartidaBox:

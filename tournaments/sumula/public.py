@@ -23,8 +23,8 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from scoring.partida import situation
-from scoring.sumula import AWAITING, CONFIRMED, CONTESTED, HOMOLOGATED, IN_PROGRESS, SCHEDULED
+from scoring.sumula import (AWAITING, CONFIRMED, CONTESTED, HOMOLOGATED, IN_PROGRESS, MAO_FERRO, MAO_ONZE, MAO_PENALTY,
+                            MAO_RAN, MAO_REFUSED, MAO_TIE, SCHEDULED, mao_kind)
 
 from .. import presenters
 from ..models import Jogo, SumulaVia, Tournament
@@ -85,23 +85,23 @@ def _mao_row(number: int, mao: dict, before: tuple[int, int], names: tuple[str, 
     gain = (after[0] - before[0], after[1] - before[1])
     scorer = 0 if gain[0] > 0 else 1 if gain[1] > 0 else None
     points = gain[scorer] if scorer is not None else 0
-    kind = situation(before)
-    how, to = mao["how"], mao["to"]
+    to = mao["to"]
+    kind = mao_kind(how=mao["how"], to=to, before=before)
     loser = names[1 - to] if to in (0, 1) else ""
     tag = ""
-    if how == "penalty":
+    if kind == MAO_PENALTY:
         text = _("penalidade")
         tag = "penalty"
-    elif how == "refused":
+    elif kind == MAO_REFUSED:
         text = _("%(dupla)s recusou a mão de onze") % {"dupla": loser}
-    elif how == "ran":
+    elif kind == MAO_RAN:
         text = f"{loser} {_(RAN_FROM.get(mao.get('points'), RAN))}"
-    elif to is None:
+    elif kind == MAO_TIE:
         text = _("mão de onze empatada") if points else _("empate: ninguém marca")
         tag = "tie"
-    elif kind == "mao_de_ferro":
+    elif kind == MAO_FERRO:
         text = _("mão de ferro")
-    elif kind == "mao_de_onze":
+    elif kind == MAO_ONZE:
         text = _("mão de onze jogada")
     else:
         text = _("jogada") + (f" · {_(VALUE_NAMES[points])}" if points in VALUE_NAMES else "")
