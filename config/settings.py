@@ -166,6 +166,26 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     })
 
+# Caches (tournaments/caching.py). "default" is shared by every process: Redis when REDIS_URL is set
+# (redis://[:password@]host:6379/0; several servers point at one), else this process's memory. Pages are
+# keyed by the tournament's versions, so the timeout only lets old versions go; "states" keeps each
+# process's derived tournament states as Python objects (ZAP_STATES_PER_PROCESS of them).
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+CACHE_TIMEOUT = env_int("CACHE_TIMEOUT", 24 * 3600)
+if REDIS_URL:
+    if urlsplit(REDIS_URL).scheme not in ("redis", "rediss", "unix"):
+        raise ImproperlyConfigured(f"REDIS_URL={REDIS_URL!r}: esperado um endereço como redis://127.0.0.1:6379/0")
+    _shared_cache = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                     "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}
+else:
+    _shared_cache = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "zap",
+                     "OPTIONS": {"MAX_ENTRIES": 1000}}
+CACHES = {
+    "default": {**_shared_cache, "KEY_PREFIX": "zap", "TIMEOUT": CACHE_TIMEOUT},
+    "states": {"BACKEND": "tournaments.caching.ObjectCache", "TIMEOUT": None,
+               "OPTIONS": {"MAX_ENTRIES": env_int("ZAP_STATES_PER_PROCESS", 16)}},
+}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -29,7 +29,7 @@ from tournaments.interchange.writer import tournament_export
 from tournaments.models import Draw, Dupla, Group, GroupEntry, Jogo, Mao, Partida, Player, Registration, Stage, Tournament
 from tournaments.selectors import tournament_state_cache_clear
 from tournaments.services import tournament_import
-from tournaments.views import page_cache
+from tournaments.caching import pages_clear
 
 pytestmark = pytest.mark.django_db
 
@@ -323,7 +323,7 @@ def assert_round_trip_and_pages(client, t) -> None:
     for suffix in PAGES:
         tournament_state_cache_clear()
         cache.clear()
-        page_cache.clear()
+        pages_clear()
         response = client.get(f"/torneios/{t.slug}/{suffix}")
         assert response.status_code == 200, (suffix, response.status_code)
 

@@ -373,8 +373,11 @@ def _count(client, url, cold=True) -> int:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    from tournaments.caching import pages_clear
+
     if cold:
         tournament_state_cache_clear()
+        pages_clear()
     with CaptureQueriesContext(connection) as ctx:
         assert client.get(url).status_code == 200
     return len(ctx.captured_queries)
@@ -460,11 +463,11 @@ def big(load_file):
 
 @pytest.fixture(autouse=True)
 def _fresh_page_cache():
-    from tournaments.views import page_cache
+    from tournaments.caching import pages_clear
 
-    page_cache.clear()
+    pages_clear()
     yield
-    page_cache.clear()
+    pages_clear()
 
 
 def _jogos_count(html: str) -> int:
@@ -590,8 +593,8 @@ def test_parts_of_big_events_cost_the_same_queries_as_small_ones(client, load_fi
 def test_a_page_is_rendered_once_per_version(client, big, monkeypatch):
     import re
 
-    from tournaments import presenters
-    from tournaments.views import NOW_MARK, page_cache
+    from tournaments import presenters, views
+    from tournaments.views import NOW_MARK
 
     url = _url("jogos", big.slug) + "?rodada=1"
     first = client.get(url).content.decode()
@@ -611,10 +614,13 @@ def test_a_page_is_rendered_once_per_version(client, big, monkeypatch):
     assert len(calls) == 1  # every dupla plays in round 1
     assert "Nova Dupla do Cache" in html and "Nova Dupla do Cache" not in first
     # made-up parameters are answered, never kept
-    size = len(page_cache)
+    kept = []
+    monkeypatch.setattr(views, "page_put", lambda key, body: kept.append(key))
     for wrong in ("999", "01", "abc"):
         assert client.get(_url("jogos", big.slug), {"rodada": wrong}).status_code == 200
-    assert len(page_cache) == size
+    assert kept == []
+    assert client.get(_url("jogos", big.slug), {"rodada": "3"}).status_code == 200
+    assert len(kept) == 1
 
 
 def test_a_poll_and_the_whole_page_are_kept_apart(client, big):

@@ -2,10 +2,10 @@
 
 import gc
 import threading
-from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
+from django.core.cache import caches
 from django.db.models import Q, QuerySet
 
 from scoring.jogo import WALKOVER_BOTH, JogoEntry, JogoResult, PartidaEntry, jogo_evaluate
@@ -16,6 +16,7 @@ from scoring.tournament import (DuplaInfo, GroupSpec, JogoRecord, StageSpec, Tou
 
 from scoring.sumula import counts
 
+from .caching import STATES, tournament_key
 from .result_form import Errors, result_read
 from .models import Draw, Dupla, GroupEntry, Jogo, Mao, Mesa, Partida, Stage, SumulaVia, Tournament
 
@@ -97,20 +98,15 @@ class TournamentState:
         return {d.id: k for k, d in self.duplas.items()}
 
 
-_STATE_CACHE: OrderedDict[tuple, TournamentState] = OrderedDict()
-_STATE_CACHE_SIZE = 16
-_STATE_LOCK = threading.Lock()
-
-
 def tournament_state_get(*, tournament: Tournament, cached: bool = True) -> TournamentState:
     """Every derived view of a tournament, computed once per ``results_version`` in this process.
 
-    The key carries the creation time too, so a new tournament that reuses an
-    id never meets an old entry. Writes go through services, which bump the
-    version (``services.tournament_refresh``).
+    Kept in the ``states`` cache (``caching``) under the tournament's version.
+    Writes go through services, which bump the version
+    (``services.tournament_refresh``) and remember the views they computed.
     """
     if cached:
-        state = _cached(_STATE_CACHE, (tournament.pk, tournament.created_at, tournament.results_version))
+        state = caches[STATES].get(f"state:{tournament_key(tournament)}")
         if state is not None:
             return state
     return tournament_state_remember(state=tournament_state_load(tournament=tournament))
@@ -118,35 +114,13 @@ def tournament_state_get(*, tournament: Tournament, cached: bool = True) -> Tour
 
 def tournament_state_remember(*, state: TournamentState) -> TournamentState:
     """Keep ``state`` as the views of its tournament's current version."""
-    t = state.tournament
-    return _remember(_STATE_CACHE, (t.pk, t.created_at, t.results_version), state)
-
-
-def _cached(cache: OrderedDict, key: tuple) -> TournamentState | None:
-    """The entry of ``key``, now the most recently used; None if absent."""
-    with _STATE_LOCK:
-        value = cache.get(key)
-        if value is not None:
-            cache.move_to_end(key)
-        return value
-
-
-def _remember(cache: OrderedDict, key: tuple, value: TournamentState) -> TournamentState:
-    """Keep ``value`` under ``key``, dropping the least recently used entries beyond the cache's size."""
-    with _STATE_LOCK:
-        cache[key] = value
-        while len(cache) > _STATE_CACHE_SIZE:
-            cache.popitem(last=False)
-    return value
+    caches[STATES].set(f"state:{tournament_key(state.tournament)}", state)
+    return state
 
 
 def tournament_state_cache_clear() -> None:
-    with _STATE_LOCK:
-        _STATE_CACHE.clear()
-        _LIVE_CACHE.clear()
-
-
-_LIVE_CACHE: OrderedDict[tuple, TournamentState] = OrderedDict()
+    """Forget this process's derived states (tests, the benchmark's first visits)."""
+    caches[STATES].clear()
 
 
 def tournament_live_get(*, tournament: Tournament) -> TournamentState:
@@ -158,11 +132,13 @@ def tournament_live_get(*, tournament: Tournament) -> TournamentState:
     the standings.
     """
     state = tournament_state_get(tournament=tournament)
-    key = (tournament.pk, tournament.created_at, tournament.results_version, tournament.live_version)
-    live = _cached(_LIVE_CACHE, key)
+    key = f"live:{tournament_key(tournament, live=True)}"
+    live = caches[STATES].get(key)
     if live is not None and live.view is state.view:
         return live
-    return _remember(_LIVE_CACHE, key, _live_merge(state))
+    live = _live_merge(state)
+    caches[STATES].set(key, live)
+    return live
 
 
 def _live_merge(state: TournamentState) -> TournamentState:

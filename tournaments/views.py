@@ -4,23 +4,17 @@ Pages with live content (classificação, chave, jogos) wrap it in a template
 partial that htmx polls every 30 s (the jogos page every 10 s while a jogo is
 at the table); a poll asks for that partial only.
 
-Rendered event pages are kept in a small per-process cache (``PageCache``),
-valid exactly as long as the derived views they were built from: an entry
-remembers the ``TournamentState`` object it was rendered from and is used only
-while ``tournament_state_get`` still hands out that same object (the state
-cache is keyed by the tournament's ``results_version``, which every write
-bumps). A poll or a revisit then costs one query and no rendering.
+Rendered event pages are kept in the shared cache (``caching``), under keys
+that carry the tournament's ``results_version``, which every write bumps. A
+poll or a revisit then costs one query and no rendering, in any process.
 
 The jogos page shows live scores: it is built from ``tournament_live_get``
 (the same state with the súmulas at the table read again, once per
-``live_version``, which every súmula write bumps), and its entries carry
-``live_version`` in their key and remember that live state object.
+``live_version``, which every súmula write bumps), and its key carries
+``live_version`` too.
 """
 
 import json
-import threading
-import weakref
-from collections import OrderedDict
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -31,6 +25,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
 from . import presenters
+from .caching import page_get, page_key, page_put
 from .interchange.writer import tournament_export
 from .models import Jogo, Tournament
 from .selectors import tournament_list as tournaments_all
@@ -40,53 +35,6 @@ from .selectors import tournament_live_get, tournament_state_get
 NOW_MARK = "<!--zap:agora-->"
 POLL_SECONDS = 30  # live partials are polled this often…
 POLL_SECONDS_AT_TABLE = 10  # … and the live pages this often while a jogo is at the table
-
-
-class PageCache:
-    """Rendered pages by key, least recently used out first, bounded by count and by total size."""
-
-    def __init__(self, *, max_entries: int = 256, max_bytes: int = 48 * 1024 * 1024):
-        self.max_entries, self.max_bytes = max_entries, max_bytes
-        self._entries: OrderedDict[tuple, tuple[weakref.ref, bytes]] = OrderedDict()
-        self._bytes = 0
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple, state) -> bytes | None:
-        with self._lock:
-            entry = self._entries.get(key)
-            if entry is None:
-                return None
-            if entry[0]() is not state:  # rendered from derived views that are no longer the current ones
-                self._drop(key)
-                return None
-            self._entries.move_to_end(key)
-            return entry[1]
-
-    def put(self, key: tuple, state, body: bytes) -> None:
-        if len(body) > self.max_bytes // 4:
-            return
-        with self._lock:
-            if key in self._entries:
-                self._drop(key)
-            self._entries[key] = (weakref.ref(state), body)
-            self._bytes += len(body)
-            while self._entries and (len(self._entries) > self.max_entries or self._bytes > self.max_bytes):
-                self._drop(next(iter(self._entries)))
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-            self._bytes = 0
-
-    def _drop(self, key: tuple) -> None:
-        _ref, body = self._entries.pop(key)
-        self._bytes -= len(body)
-
-
-page_cache = PageCache()
 
 
 def read_only(view):
@@ -115,19 +63,14 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
     stand (``tournament_live_get``) and cached per ``live_version`` too.
     """
     tournament = get_object_or_404(Tournament, slug=slug)
-    if live:
-        state = tournament_live_get(tournament=tournament)
-        live_version = tournament.live_version
-    else:
-        state = tournament_state_get(tournament=tournament)
-        live_version = None
     name = template
     if partial and request.htmx and request.htmx.target == partial:
         name = f"{template}#{partial}"
-    key = (tournament.pk, tournament.created_at, tournament.results_version, live_version, tab, name,
-           translation.get_language(), tuple(sorted(params.items())))
-    body = page_cache.get(key, state)
+    key = page_key(tournament=tournament, name=f"{tab}:{name}", language=translation.get_language(),
+                   params=params, live=live)
+    body = page_get(key)
     if body is None:
+        state = tournament_live_get(tournament=tournament) if live else tournament_state_get(tournament=tournament)
         page = build(state, **params)
         poll = POLL_SECONDS
         if live and any(j["status"] in Jogo.AT_TABLE for j in state.jogo_rows):
@@ -136,7 +79,7 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
                    "updated_at": SafeString(NOW_MARK), "poll_seconds": poll}
         body = render(request, name, context).content
         if not isinstance(page, dict) or page.get("canonical", True):
-            page_cache.put(key, state, body)
+            page_put(key, body)
     now = timezone.localtime().strftime("%H:%M").encode()
     response = HttpResponse(body.replace(NOW_MARK.encode(), now))
     patch_vary_headers(response, ["HX-Request", "HX-Target"])

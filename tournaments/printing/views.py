@@ -3,7 +3,7 @@
 Public data only, as on the pages they print: names, scores, who confirmed by
 dupla and who signed by role; no PINs, contacts, birth dates or account names.
 The bracket and the standings are kept, like the pages, for as long as the
-tournament's results do not change (``views.page_cache``).
+tournament's results do not change (``caching``).
 """
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from .. import presenters
+from ..caching import page_get, page_key, page_put
 from ..models import Tournament
 from ..selectors import tournament_state_get
 from ..sumula.public import sumula_jogo_or_404, via_param
-from ..views import page_cache, read_only
+from ..views import read_only
 from .bracket import bracket_pdf
 from .http import pdf_filename, pdf_response
 from .page import Footer
@@ -28,13 +29,11 @@ from .sumula import sumulas_pdf
 
 def _cached_pdf(tournament: Tournament, name: str, build) -> bytes:
     """The sheet ``name`` of the tournament's current results, built once per results version (and language)."""
-    state = tournament_state_get(tournament=tournament)
-    key = (tournament.pk, tournament.created_at, tournament.results_version, None, name, name,
-           translation.get_language(), ())
-    body = page_cache.get(key, state)
+    key = page_key(tournament=tournament, name=name, language=translation.get_language())
+    body = page_get(key)
     if body is None:
-        body = build(state)
-        page_cache.put(key, state, body)
+        body = build(tournament_state_get(tournament=tournament))
+        page_put(key, body)
     return body
 
 

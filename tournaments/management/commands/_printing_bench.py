@@ -41,7 +41,7 @@ from tournaments.roles import role_grant
 from tournaments.selectors import tournament_state_cache_clear
 from tournaments.services import tournament_import
 from tournaments.synthetic import synthetic_tournament
-from tournaments.views import page_cache
+from tournaments.caching import pages_clear
 
 BATCH = 256
 MESAS = 64
@@ -117,7 +117,7 @@ def _timed(func, repeat: int):
     times, value = [], None
     for _ in range(repeat):
         tournament_state_cache_clear()
-        page_cache.clear()
+        pages_clear()
         start = time.perf_counter()
         value = func()
         times.append(time.perf_counter() - start)

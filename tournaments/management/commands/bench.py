@@ -28,7 +28,7 @@ from django.urls import reverse
 from tournaments.interchange.writer import tournament_export
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_state_cache_clear, tournament_state_load
-from tournaments.views import page_cache
+from tournaments.caching import pages_clear
 from tournaments.services import tournament_import
 from tournaments.synthetic import synthetic_tournament
 
@@ -207,7 +207,7 @@ class Command(BaseCommand):
         cold_counts, cold_times = [], []
         for _ in range(self.repeat):
             tournament_state_cache_clear()
-            page_cache.clear()
+            pages_clear()
             with CaptureQueriesContext(connection) as queries:
                 _, elapsed = self.timed(get)
             cold_counts.append(len(queries.captured_queries))
