@@ -40,3 +40,50 @@ def fast_passwords(settings):
     """Accounts made in a test need no real key stretching (PBKDF2 stays known, for the PINs' hashes)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher",
                                  "django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory):
+    """A real Redis for the tests that need one: ZAP_TEST_REDIS_URL, else a redis-server started here on loopback.
+
+    Without either, the tests that need it are skipped with the reason, unless ZAP_REQUIRE_REDIS=1
+    (CI sets it: .ci/run), where a missing Redis fails them instead.
+    """
+    import shutil
+    import socket
+    import subprocess
+    import time
+
+    given = os.environ.get("ZAP_TEST_REDIS_URL", "").strip()
+    if given:
+        yield given
+        return
+    server = shutil.which("redis-server")
+    if server is None:
+        message = "redis-server não instalado (apt-get install redis-server) e ZAP_TEST_REDIS_URL não definida"
+        if os.environ.get("ZAP_REQUIRE_REDIS") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    folder = tmp_path_factory.mktemp("redis")
+    process = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                                "--dir", str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        import redis
+
+        client = redis.Redis.from_url(url)
+        for _ in range(100):
+            try:
+                client.ping()
+                break
+            except redis.exceptions.ConnectionError:
+                time.sleep(0.05)
+        else:
+            pytest.fail(f"redis-server não respondeu em {url}")
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -440,6 +440,7 @@ def _standing_row(row, refs: dict, labels: dict, *, group: str = "") -> dict:
     }
 
 
+@functools.lru_cache(maxsize=8192)  # slugify is slow (two regexes, unicode normalisation); keys repeat
 def _group_anchor(stage_key: str, group_key: str) -> str:
     return f"grupo-{slugify(stage_key)}-{slugify(group_key)}"
 

@@ -1,6 +1,5 @@
 """Reads. A tournament is loaded in a fixed, small number of queries and handed to ``scoring``."""
 
-import gc
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -16,7 +15,7 @@ from scoring.tournament import (DuplaInfo, GroupSpec, JogoRecord, StageSpec, Tou
 
 from scoring.sumula import counts
 
-from .caching import STATES, tournament_key
+from .caching import STATES, gc_paused, state_share, state_shared_get, tournament_key
 from .result_form import Errors, result_read
 from .models import Draw, Dupla, GroupEntry, Jogo, Mao, Mesa, Partida, Stage, SumulaVia, Tournament
 
@@ -99,23 +98,55 @@ class TournamentState:
 
 
 def tournament_state_get(*, tournament: Tournament, cached: bool = True) -> TournamentState:
-    """Every derived view of a tournament, computed once per ``results_version`` in this process.
+    """Every derived view of a tournament, computed once per ``results_version``.
 
-    Kept in the ``states`` cache (``caching``) under the tournament's version.
-    Writes go through services, which bump the version
-    (``services.tournament_refresh``) and remember the views they computed.
+    Kept in this process's ``states`` cache under the tournament's version;
+    with a shared cache (``ZAP_SHARE_STATES``, on with Redis) a process that
+    lacks it reads what another process computed before building it itself.
+    Concurrent requests of one process wait for a single build. Writes go
+    through services, which bump the version (``services.tournament_refresh``)
+    and remember the views they computed.
     """
+    key = f"state:{tournament_key(tournament)}"
     if cached:
-        state = caches[STATES].get(f"state:{tournament_key(tournament)}")
+        state = caches[STATES].get(key)
         if state is not None:
             return state
+        with _one_build(key):
+            state = caches[STATES].get(key)
+            if state is None:
+                state = state_shared_get(key)
+                if state is not None:
+                    caches[STATES].set(key, state)
+            if state is not None:
+                return state
+            return tournament_state_remember(state=tournament_state_load(tournament=tournament))
     return tournament_state_remember(state=tournament_state_load(tournament=tournament))
 
 
 def tournament_state_remember(*, state: TournamentState) -> TournamentState:
-    """Keep ``state`` as the views of its tournament's current version."""
-    caches[STATES].set(f"state:{tournament_key(state.tournament)}", state)
+    """Keep ``state`` as the views of its tournament's current version (here, and shared when so configured)."""
+    key = f"state:{tournament_key(state.tournament)}"
+    caches[STATES].set(key, state)
+    state_share(key, state)
     return state
+
+
+_BUILDS: dict[str, threading.Lock] = {}
+_BUILDS_LOCK = threading.Lock()
+
+
+@contextmanager
+def _one_build(key: str):
+    """Hold the build of ``key`` in this process: other threads asking for it wait, then find it cached."""
+    with _BUILDS_LOCK:
+        lock = _BUILDS.setdefault(key, threading.Lock())
+    with lock:
+        try:
+            yield
+        finally:
+            with _BUILDS_LOCK:
+                _BUILDS.pop(key, None)
 
 
 def tournament_state_cache_clear() -> None:
@@ -172,38 +203,9 @@ def _live_merge(state: TournamentState) -> TournamentState:
     return replace(state, jogo_rows=jogo_rows, partidas=partidas, maos=maos, entries=entries, results=results)
 
 
-_gc_pauses = 0  # builds under way
-_gc_was_enabled = False
-_GC_LOCK = threading.Lock()
-
-
-@contextmanager
-def _cyclic_gc_paused():
-    """Pause Python's cyclic garbage collector while a state is built.
-
-    Building a large tournament's state allocates hundreds of thousands of
-    objects and no reference cycles, so the collector would only re-scan live
-    objects (about 40 % of the time at 1,024 duplas). Reference counting still
-    frees everything; the collector resumes, as it was, when the last build ends.
-    """
-    global _gc_pauses, _gc_was_enabled
-    with _GC_LOCK:
-        if _gc_pauses == 0:
-            _gc_was_enabled = gc.isenabled()
-            gc.disable()
-        _gc_pauses += 1
-    try:
-        yield
-    finally:
-        with _GC_LOCK:
-            _gc_pauses -= 1
-            if _gc_pauses == 0 and _gc_was_enabled:
-                gc.enable()
-
-
 def tournament_state_load(*, tournament: Tournament) -> TournamentState:
     """Load a tournament (7 queries at most, whatever its size) and derive every view."""
-    with _cyclic_gc_paused():
+    with gc_paused():
         return _state_build(tournament)
 
 
