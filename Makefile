@@ -10,7 +10,7 @@ PORT ?= 8000
 # Development-only targets may use the committed development key (config/settings.py); production sets SECRET_KEY.
 DEV_ENV := ZAP_DEV=1
 
-.PHONY: install run test test-sqlite test-postgres browser-deps demo bench messages check clean
+.PHONY: install run serve load test test-sqlite test-postgres browser-deps demo bench messages check clean
 
 $(VENV)/.installed: requirements.txt
 	@test -n "$(PYTHON312)" || { echo "Python 3.12 não encontrado (instale python3.12)"; exit 1; }
@@ -30,6 +30,16 @@ run: install messages
 	DEBUG=1 $(PY) manage.py migrate --noinput -v0
 	DEBUG=1 $(PY) manage.py load_demo --accounts
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
+
+# The production server: gunicorn (config/gunicorn.py), DEBUG off, hashed and compressed static files.
+# WEB_CONCURRENCY processes × GUNICORN_THREADS threads on HOST:PORT (127.0.0.1:8000). Settings come from the
+# environment (README, "Deployment"); without SECRET_KEY a random one is kept in .secret_key (mode 600).
+SECRET_FILE := .secret_key
+serve: install messages
+	@test -n "$$SECRET_KEY" -o -s $(SECRET_FILE) || (umask 077; $(PY) -c 'import secrets; print(secrets.token_urlsafe(50))' > $(SECRET_FILE))
+	$(PY) manage.py migrate --noinput -v0
+	$(PY) manage.py collectstatic --noinput -v0
+	SECRET_KEY_FILE=$${SECRET_KEY_FILE:-$(SECRET_FILE)} HOST=$(HOST) PORT=$(PORT) $(VENV)/bin/gunicorn -c config/gunicorn.py config.wsgi
 
 demo: install
 	$(DEV_ENV) $(PY) manage.py migrate --noinput -v0
@@ -65,13 +75,21 @@ bench: install
 
 # The same on a throwaway PostgreSQL database zap_bench (127.0.0.1:5432, user postgres, trust auth), dropped after.
 BENCH_PG := postgres://postgres@127.0.0.1:5432/zap_bench
+# The production shape: pages and states shared through a throwaway Redis (bin/with-redis); BENCH_REDIS= to measure
+# with this process's memory only.
+BENCH_REDIS ?= bin/with-redis
 BENCH_PSQL := psql -h 127.0.0.1 -U postgres -d postgres -v ON_ERROR_STOP=1 -q
 .PHONY: bench-postgres
 bench-postgres: install
 	$(BENCH_PSQL) -c 'DROP DATABASE IF EXISTS zap_bench' -c 'CREATE DATABASE zap_bench'
 	status=0; $(DEV_ENV) DATABASE_URL=$(BENCH_PG) $(PY) manage.py migrate --noinput -v0 \
-		&& $(DEV_ENV) DATABASE_URL=$(BENCH_PG) $(PY) manage.py bench $(BENCH_ARGS) || status=$$?; \
+		&& $(DEV_ENV) DATABASE_URL=$(BENCH_PG) $(BENCH_REDIS) $(PY) manage.py bench $(BENCH_ARGS) || status=$$?; \
 		$(BENCH_PSQL) -c 'DROP DATABASE IF EXISTS zap_bench'; exit $$status
+
+# The production server under 100 concurrent clients (load/run: wrk, a throwaway PostgreSQL database and Redis).
+load: install messages
+	@command -v wrk >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; else echo "instale o wrk: sudo apt-get install wrk"; exit 1; fi; }
+	bin/with-redis $(PY) load/run
 
 check: install
 	$(DEV_ENV) $(PY) manage.py check

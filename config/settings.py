@@ -40,6 +40,13 @@ DEBUG = env_bool("DEBUG", False)
 DEV = env_bool("ZAP_DEV", False)
 DEV_SECRET_KEY = "django-insecure-zap-development-key"
 SECRET_KEY = os.environ.get("SECRET_KEY", "").strip()
+# Or from a file (a container secret, or the one `make serve` writes on first run), when SECRET_KEY is not set.
+SECRET_KEY_FILE = os.environ.get("SECRET_KEY_FILE", "").strip()
+if not SECRET_KEY and SECRET_KEY_FILE:
+    try:
+        SECRET_KEY = Path(SECRET_KEY_FILE).read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise ImproperlyConfigured(f"SECRET_KEY_FILE={SECRET_KEY_FILE!r}: não foi possível ler ({exc.strerror})") from None
 # Fail closed: a server never runs with a key everybody can read in the repository. Without SECRET_KEY
 # (and with DEBUG off, no ZAP_DEV), config/wsgi.py and config/asgi.py refuse to start; the management
 # commands (import_tournament, export_tournament, migrate…) still run, with a throwaway random key,
@@ -66,10 +73,20 @@ SITE_HTTPS = _site.scheme == "https"
 # gets secure cookies by default. Behind a TLS proxy set SECURE_PROXY_SSL_HEADER (and only then:
 # the proxy must overwrite that header on every request).
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
-SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_REDIRECT_EXEMPT = [r"^saude/$"]  # the load balancer's health check may speak plain HTTP
+# HSTS only where the site is HTTPS: a year by default, so browsers never try plain HTTP again.
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if SITE_HTTPS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", SITE_HTTPS)
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+# Other headers (Django's defaults, written out so they are visibly chosen): no MIME sniffing, no framing,
+# the path and query of our pages stay on our site, a window of ours shares nothing with others.
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", SITE_HTTPS)
 _proxy_header = env_list("SECURE_PROXY_SSL_HEADER")
 if _proxy_header:
@@ -99,7 +116,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # first: /saude/ for the load balancer, the request id and the request's log line (config/observability.py)
+    "config.observability.RequestMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -130,6 +150,24 @@ AXES_COOLOFF_MESSAGE = _("Muitas tentativas de entrar com senha errada. Tente de
 # many proxies in front append to X-Forwarded-For, so the client's address is read from there.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"
+
+# Content Security Policy (Django's own middleware): every script, style, image and font comes from this
+# site; no inline script or style (htmx is a file of ours, its inline indicator style is turned off in base.html),
+# no plugin, no framing, forms post here only. Public pages are cached whole, so no nonce.
+from django.utils.csp import CSP  # noqa: E402
+
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "font-src": [CSP.SELF],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "frame-ancestors": [CSP.NONE],
+    "form-action": [CSP.SELF],
+}
 
 ROOT_URLCONF = "config.urls"
 
@@ -180,9 +218,11 @@ if REDIS_URL:
 else:
     _shared_cache = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "zap",
                      "OPTIONS": {"MAX_ENTRIES": 1000}}
+# Derived tournament states go to the shared cache too, so a process reads one instead of building it.
+ZAP_SHARE_STATES = env_bool("ZAP_SHARE_STATES", bool(REDIS_URL))
 CACHES = {
     "default": {**_shared_cache, "KEY_PREFIX": "zap", "TIMEOUT": CACHE_TIMEOUT},
-    "states": {"BACKEND": "tournaments.caching.ObjectCache", "TIMEOUT": None,
+    "states": {"BACKEND": "tournaments.caching.ObjectCache", "LOCATION": "states", "TIMEOUT": None,
                "OPTIONS": {"MAX_ENTRIES": env_int("ZAP_STATES_PER_PROCESS", 16)}},
 }
 
@@ -202,20 +242,38 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", "").strip() or BASE_DIR / "staticfiles")
+# Production serves collected files with hashed names (cached for a year) and gzip/brotli copies made by
+# collectstatic (make serve runs it); development and the tests read the files where they are.
+STATIC_MANIFEST = env_bool("STATIC_MANIFEST", not (DEBUG or DEV))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage" if STATIC_MANIFEST
+                    else "whitenoise.storage.CompressedStaticFilesStorage"},
 }
-WHITENOISE_USE_FINDERS = True
+WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Logs on stderr, one JSON object per line (LOG_FORMAT=text for plain lines), each with the request's id;
+# zap.requests writes one line per request at INFO (REQUEST_LOG_LEVEL=WARNING silences it).
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if DEBUG else "json").strip().lower()
+if LOG_FORMAT not in ("json", "text"):
+    raise ImproperlyConfigured(f"LOG_FORMAT={LOG_FORMAT!r}: use json ou text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "config.observability.RequestIdFilter"}},
+    "formatters": {
+        "json": {"()": "config.observability.JsonLinesFormatter"},
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["request_id"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "loggers": {
+        "zap.requests": {"level": os.environ.get("REQUEST_LOG_LEVEL", "INFO"), "handlers": ["console"],
+                         "propagate": False},
+    },
 }
 
 # Accounts (/entrar/, /sair/, password change and reset).

@@ -6,6 +6,7 @@ Screenshots of every page go to /tmp/zap-shots/ (look at them when the layout ch
 import json
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser_support import VIEWPORTS, browser, shot as _shot  # noqa: F401 (fixture)
 from tests.test_pages import BIRTH, _big_file, demo_file, edge_files, knockout_file, large_file
@@ -87,7 +88,7 @@ def test_visitor_clicks_through_an_event(browser, live_server, events, device):
         # the filter by dupla: htmx swaps the list in place (and the plain form works too)
         page.select_option("#f-dupla", label="Seis Nele")
         page.wait_for_url("**dupla=d4**")
-        page.wait_for_function("document.querySelectorAll('#jogos-lista .jogo').length === 3")
+        expect(page.locator("#jogos-lista .jogo")).to_have_count(3)
         assert page.locator("#jogos-lista").get_by_text("Jogos de").is_visible()
         assert page.locator("header.topbar").count() == 1  # the partial came back, not a whole page
         _shot(page, f"{device}-6-jogos-filtro")
@@ -187,7 +188,7 @@ def test_a_big_event_is_browsed_in_parts_with_plain_links(browser, live_server, 
         if device == "phone":
             page.get_by_role("button", name="Filtrar").click()
         page.wait_for_url("**dupla=**")
-        page.wait_for_function("document.querySelectorAll('#jogos-lista .jogo').length === 3")
+        expect(page.locator("#jogos-lista .jogo")).to_have_count(3)
         assert page.get_by_role("navigation", name="Rodadas").count() == 0
 
         page.goto(f"{live_server.url}/torneios/{done}/classificacao/")

@@ -7,6 +7,7 @@ Screenshots go to /tmp/zap-shots/sumula-*.png."""
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser_support import VIEWPORTS, browser, shot  # noqa: F401 (fixture)
 from django.test import Client
@@ -22,7 +23,8 @@ A, B = "Ana / Bruno", "Gabi / Hugo"  # the duplas of j1 (d1 and d4), as the butt
 
 def _synced(page) -> None:
     """Wait until the phone's queue is empty (every entry answered by the API)."""
-    page.wait_for_function("document.getElementById('sumula-net')?.dataset.pending === '0'")
+    # a locator assertion, not wait_for_function: the page's Content-Security-Policy forbids evaluating strings
+    expect(page.locator("#sumula-net")).to_have_attribute("data-pending", "0")
 
 
 def _tap(page, name: str) -> None:
@@ -92,8 +94,7 @@ def test_a_referee_records_a_jogo_on_the_phone_through_a_network_cut(browser, li
         other.force_login(staff_user(tournament, "outra-arbitra"))
         maos_url = api(tournament.slug, "j1", "maos")
         assert post(other, maos_url, {"id": "outro-1", "to": 1, "points": 12}).status_code == 201
-        page.wait_for_function("document.querySelector('[data-bind=\"won-1\"]').textContent === '1'",
-                               timeout=15_000)
+        expect(page.locator('[data-bind="won-1"]')).to_have_text("1", timeout=15_000)
         assert page.locator('[data-bind="partida"]').inner_text() == "Partida 3"
 
         # partida 3: 6 x 0, then the network goes away and a mão of 3 waits on the phone
@@ -101,7 +102,7 @@ def test_a_referee_records_a_jogo_on_the_phone_through_a_network_cut(browser, li
         context.set_offline(True)
         page.get_by_role("button", name=f"{A}: venceu a mão de 3", exact=True).click()
         net = page.locator("#sumula-net")
-        page.wait_for_function("document.getElementById('sumula-net').textContent.startsWith('sem conexão')")
+        expect(net).to_have_text(re.compile(r"^sem conexão"))
         assert net.inner_text() == "sem conexão — 1 anotação pendente"
         pending = page.locator("#sheet-partidas tr.is-pending")
         assert pending.count() == 1 and "pendente" in pending.text_content()

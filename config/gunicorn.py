@@ -1,0 +1,24 @@
+"""gunicorn's settings for ``make serve`` (production: DEBUG off); every value can come from the environment.
+
+Threads share one process's memory, so the derived states (``tournaments.caching``)
+are built once per process: a few processes of several threads each suit Zap,
+whose requests mostly wait on PostgreSQL and Redis.
+"""
+
+import os
+
+bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
+workers = int(os.environ.get("WEB_CONCURRENCY") or os.cpu_count() or 2)
+worker_class = "gthread"
+threads = int(os.environ.get("GUNICORN_THREADS") or 4)
+# A round of several hundred súmulas is one long PDF request (about 7 ms a page).
+timeout = int(os.environ.get("GUNICORN_TIMEOUT") or 120)
+graceful_timeout = 30
+keepalive = 5
+# Recycle a worker now and then, at different moments, so memory never creeps.
+max_requests = 5000
+max_requests_jitter = 500
+preload_app = True  # a missing SECRET_KEY stops the server at once, with the message, before any worker starts
+accesslog = None  # the application logs each request itself (zap.requests: request id, user, tournament, time)
+errorlog = "-"
+loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
