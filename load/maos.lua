@@ -1,0 +1,35 @@
+-- POST mãos through the súmula API as referees at many tables: args after "--" are the tournament's slug,
+-- a referee's session key, wrk's number of threads, then the keys of jogos to play. Each wrk thread takes its own share of the jogos
+-- and gives their duplas one point in turn (0, 1, 0, 1…), so no partida reaches 11 within a run.
+package.path = "load/?.lua;" .. package.path
+local report = require("report")
+local counter = 0
+local TOKEN = "abcdefghijklmnopqrstuvwxyz012345"  -- a CSRF secret of Django's shape (32 letters and digits)
+
+function setup(thread)
+  thread:set("index", counter)
+  counter = counter + 1
+end
+
+local slug, mine, n = nil, {}, 0
+
+function init(args)
+  slug = args[1]
+  local threads = tonumber(args[3])
+  for i = 4, #args do
+    if (i - 4) % threads == index then mine[#mine + 1] = args[i] end
+  end
+  wrk.headers["Content-Type"] = "application/json"
+  wrk.headers["Cookie"] = "sessionid=" .. args[2] .. "; csrftoken=" .. TOKEN
+  wrk.headers["X-CSRFToken"] = TOKEN
+end
+
+function request()
+  n = n + 1
+  local key = mine[((n - 1) % #mine) + 1]
+  local turn = math.floor((n - 1) / #mine)
+  local body = string.format('{"id": "carga-%d-%d", "to": %d, "points": 1}', index, n, turn % 2)
+  return wrk.format("POST", "/api/v1/torneios/" .. slug .. "/jogos/" .. key .. "/maos/", nil, body)
+end
+
+done = report.done
