@@ -30,7 +30,7 @@ requests_logger = logging.getLogger("zap.requests")
 
 HEALTH_PATH = "/saude/"
 REQUEST_ID_HEADER = "X-Request-ID"
-_SANE_ID = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
+_SANE_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")  # whole value only (fullmatch): no trailing newline
 _TOURNAMENT_PATH = re.compile(r"^/(?:torneios|organizar|api/v1/torneios)/([-\w]+)/")
 
 
@@ -92,7 +92,7 @@ class RequestMiddleware:
         if request.path == HEALTH_PATH:
             return health(request)
         given = request.headers.get(REQUEST_ID_HEADER, "")
-        rid = given if _SANE_ID.match(given) else uuid.uuid4().hex
+        rid = given if _SANE_ID.fullmatch(given) else uuid.uuid4().hex
         request.request_id = rid
         token = request_id_var.set(rid)
         start = time.perf_counter()

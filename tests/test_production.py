@@ -117,9 +117,11 @@ def test_check_deploy_is_clean_in_a_production_environment():
         env={**{k: v for k, v in os.environ.items() if k not in {"ZAP_DEV", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE"}},
              "SECRET_KEY": STRONG_KEY, "SITE_URL": "https://truco.example.org", "ALLOWED_HOSTS": "truco.example.org",
              "SECURE_SSL_REDIRECT": "1", "SECURE_HSTS_SECONDS": "31536000", "SECURE_HSTS_INCLUDE_SUBDOMAINS": "1",
-             "SECURE_HSTS_PRELOAD": "1", "SECURE_PROXY_SSL_HEADER": "HTTP_X_FORWARDED_PROTO,https"},
+             "SECURE_HSTS_PRELOAD": "1", "SECURE_PROXY_SSL_HEADER": "HTTP_X_FORWARDED_PROTO,https",
+             "REDIS_URL": "redis://127.0.0.1:6379/0", "TRUSTED_PROXY_COUNT": "1"},  # README, "Deployment"
         capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
+    assert "System check identified no issues" in run.stdout
 
 
 # --- behind a TLS proxy ---

@@ -83,7 +83,11 @@ def page_put(key: str, body: bytes) -> None:
 
 
 def pages_clear() -> None:
-    """Forget every cached page of this site (tests, the benchmark's first visits)."""
+    """Forget every cached page (and shared state) of this site (tests, the benchmark's first visits).
+
+    States still being shared land first, so none arrives after the clear.
+    """
+    shares_wait()
     caches[SHARED].clear()
 
 

@@ -15,7 +15,7 @@ from scoring.tournament import (DuplaInfo, GroupSpec, JogoRecord, StageSpec, Tou
 
 from scoring.sumula import counts
 
-from .caching import STATES, gc_paused, state_share, state_shared_get, tournament_key
+from .caching import STATES, gc_paused, shares_wait, state_share, state_shared_get, tournament_key
 from .result_form import Errors, result_read
 from .models import Draw, Dupla, GroupEntry, Jogo, Mao, Mesa, Partida, Stage, SumulaVia, Tournament
 
@@ -150,7 +150,8 @@ def _one_build(key: str):
 
 
 def tournament_state_cache_clear() -> None:
-    """Forget this process's derived states (tests, the benchmark's first visits)."""
+    """Forget this process's derived states (tests, the benchmark's first visits), once any being shared landed."""
+    shares_wait()
     caches[STATES].clear()
 
 
