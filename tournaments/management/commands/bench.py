@@ -371,14 +371,17 @@ def _printing_rows(p: PrintingBench, duplas: int) -> list[list[str]]:
 
 @contextmanager
 def _quiet_request_errors():
-    """A failing page is reported in the table; its traceback would drown it (django.request logs each one)."""
-    logger = logging.getLogger("django.request")
-    level = logger.level
-    logger.setLevel(logging.CRITICAL)
+    """A failing page is reported in the table; its traceback would drown it (django.request logs each one),
+    and so would the line per request of zap.requests."""
+    loggers = [logging.getLogger("django.request"), logging.getLogger("zap.requests")]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL)
     try:
         yield
     finally:
-        logger.setLevel(level)
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)
 
 
 def _seconds(value: float) -> str:
