@@ -121,7 +121,10 @@ def tournament_state_get(*, tournament: Tournament, cached: bool = True) -> Tour
             if state is not None:
                 return state
             return tournament_state_remember(state=tournament_state_load(tournament=tournament))
-    return tournament_state_remember(state=tournament_state_load(tournament=tournament))
+    # read afresh inside a write (which bumps the version next and shares that one): kept here, not shared
+    state = tournament_state_load(tournament=tournament)
+    caches[STATES].set(key, state)
+    return state
 
 
 def tournament_state_remember(*, state: TournamentState) -> TournamentState:
