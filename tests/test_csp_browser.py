@@ -71,72 +71,69 @@ class Watch:
             "getComputedStyle(document.querySelector('header.topbar') || document.body).display") != "", where
 
 
-def test_public_pages_run_under_the_policy(browser, live_server, event):
-    base = live_server.url
-    slug = event["slug"]
+@pytest.fixture
+def watched(browser, live_server):
+    """A fresh page in Chromium, watched (``Watch``); its context is closed after the test."""
     context = browser.new_context(locale="pt-BR")
     page = context.new_page()
-    watch = Watch(page, base)
-    try:
-        for path in ("/torneios/", f"/torneios/{slug}/", f"/torneios/{slug}/classificacao/",
-                     f"/torneios/{slug}/chave/", "/torneios/aabb-demo/", "/torneios/aabb-demo/chave/",
-                     "/torneios/aabb-demo/jogos/", "/torneios/aabb-demo/jogos/j1/", "/entrar/"):
-            watch.open(base + path)
-            assert page.evaluate("typeof htmx") == "object", path
-
-        # /jogos/: the filter by dupla is an htmx request whose answer is swapped in place
-        watch.open(f"{base}/torneios/{slug}/jogos/")
-        assert page.evaluate("typeof htmx") == "object"
-        assert page.evaluate("htmx.config.includeIndicatorStyles") is False
-        with page.expect_response(lambda r: r.request.headers.get("hx-request") == "true") as swap:
-            page.select_option("#f-dupla", label="Seis Nele")
-        assert swap.value.status == 200
-        page.wait_for_function("() => document.querySelectorAll('#jogos-lista .jogo').length === 3")
-        assert page.locator("header.topbar").count() == 1  # the partial came back, not a whole page
-        watch.check("filtro de jogos")
-
-        # the súmula of the jogo at the table: wait for its poll (every 10 s) and the swap that follows
-        watch.open(f"{base}/torneios/{slug}/jogos/{event['live']}/")
-        assert page.locator("#sumula-conteudo[hx-trigger]").count() == 1
-        page.evaluate("""() => { window.__swapped = 0;
-            document.body.addEventListener("htmx:afterSettle", () => { window.__swapped += 1; }); }""")
-        with page.expect_response(lambda r: r.request.headers.get("hx-request") == "true", timeout=15_000) as poll:
-            pass
-        assert poll.value.status == 200
-        page.wait_for_function("() => window.__swapped >= 1", timeout=5_000)
-        assert page.locator("#sumula-conteudo").count() == 1
-        watch.check("súmula depois do poll")
-    finally:
-        context.close()
+    yield live_server.url, page, Watch(page, live_server.url)
+    context.close()
 
 
-def test_the_desk_and_the_referee_screen_run_under_the_policy(browser, live_server, event):
-    base = live_server.url
+def test_public_pages_run_under_the_policy(watched, event):
+    base, page, watch = watched
     slug = event["slug"]
-    context = browser.new_context(locale="pt-BR")
-    page = context.new_page()
-    watch = Watch(page, base)
-    try:
-        page.goto(f"{base}/organizar/")
-        page.wait_for_url("**/entrar/?next=/organizar/")
-        watch.check("entrar")
-        page.get_by_label("Usuário").fill("comissao")
-        page.get_by_label("Senha").fill(PASSWORD)
-        page.get_by_role("button", name="Entrar").click()
-        page.wait_for_url(f"{base}/organizar/")
-        assert page.get_by_text("Copa Demo de Truco").first.is_visible()
-        watch.check("mesa da comissão")
-        assert page.evaluate("typeof htmx") == "object"
+    for path in ("/torneios/", f"/torneios/{slug}/", f"/torneios/{slug}/classificacao/",
+                 f"/torneios/{slug}/chave/", "/torneios/aabb-demo/", "/torneios/aabb-demo/chave/",
+                 "/torneios/aabb-demo/jogos/", "/torneios/aabb-demo/jogos/j1/", "/entrar/"):
+        watch.open(base + path)
+        assert page.evaluate("typeof htmx") == "object", path
 
-        for path in (f"/organizar/{slug}/", f"/organizar/{slug}/programacao/", f"/organizar/{slug}/imprimir/",
-                     f"/organizar/{slug}/arbitragem/"):
-            watch.open(base + path)
+    # /jogos/: the filter by dupla is an htmx request whose answer is swapped in place
+    watch.open(f"{base}/torneios/{slug}/jogos/")
+    assert page.evaluate("typeof htmx") == "object"
+    assert page.evaluate("htmx.config.includeIndicatorStyles") is False
+    with page.expect_response(lambda r: r.request.headers.get("hx-request") == "true") as swap:
+        page.select_option("#f-dupla", label="Seis Nele")
+    assert swap.value.status == 200
+    page.wait_for_function("() => document.querySelectorAll('#jogos-lista .jogo').length === 3")
+    assert page.locator("header.topbar").count() == 1  # the partial came back, not a whole page
+    watch.check("filtro de jogos")
 
-        # the referee's screen: sumula.js reads its JSON block and takes over the buttons
-        watch.open(f"{base}/organizar/{slug}/arbitragem/{event['live']}/")
-        assert page.locator("script#sumula-data[type='application/json']").count() == 1
-        assert page.evaluate("JSON.parse(document.getElementById('sumula-data').textContent) !== null")
-        page.wait_for_timeout(300)  # let the deferred script run and draw
-        watch.check("tela do árbitro")
-    finally:
-        context.close()
+    # the súmula of the jogo at the table: wait for its poll (every 10 s) and the swap that follows
+    watch.open(f"{base}/torneios/{slug}/jogos/{event['live']}/")
+    assert page.locator("#sumula-conteudo[hx-trigger]").count() == 1
+    page.evaluate("""() => { window.__swapped = 0;
+        document.body.addEventListener("htmx:afterSettle", () => { window.__swapped += 1; }); }""")
+    with page.expect_response(lambda r: r.request.headers.get("hx-request") == "true", timeout=15_000) as poll:
+        pass
+    assert poll.value.status == 200
+    page.wait_for_function("() => window.__swapped >= 1", timeout=5_000)
+    assert page.locator("#sumula-conteudo").count() == 1
+    watch.check("súmula depois do poll")
+
+
+def test_the_desk_and_the_referee_screen_run_under_the_policy(watched, event):
+    base, page, watch = watched
+    slug = event["slug"]
+    page.goto(f"{base}/organizar/")
+    page.wait_for_url("**/entrar/?next=/organizar/")
+    watch.check("entrar")
+    page.get_by_label("Usuário").fill("comissao")
+    page.get_by_label("Senha").fill(PASSWORD)
+    page.get_by_role("button", name="Entrar").click()
+    page.wait_for_url(f"{base}/organizar/")
+    assert page.get_by_text("Copa Demo de Truco").first.is_visible()
+    watch.check("mesa da comissão")
+    assert page.evaluate("typeof htmx") == "object"
+
+    for path in (f"/organizar/{slug}/", f"/organizar/{slug}/programacao/", f"/organizar/{slug}/imprimir/",
+                 f"/organizar/{slug}/arbitragem/"):
+        watch.open(base + path)
+
+    # the referee's screen: sumula.js reads its JSON block and takes over the buttons
+    watch.open(f"{base}/organizar/{slug}/arbitragem/{event['live']}/")
+    assert page.locator("script#sumula-data[type='application/json']").count() == 1
+    assert page.evaluate("JSON.parse(document.getElementById('sumula-data').textContent) !== null")
+    page.wait_for_timeout(300)  # let the deferred script run and draw
+    watch.check("tela do árbitro")

@@ -67,19 +67,26 @@ def page_key(*, tournament, name: str, language: str, params: dict[str, Any] | N
     return f"page:{tournament_key(tournament, live=live)}:{name}:{language}:{digest}"
 
 
-def page_get(key: str) -> bytes | None:
+def state_key(tournament, *, live: bool = False) -> str:
+    """The key of a tournament's derived state (``live``: with the súmulas at the table) at its current version."""
+    return f"live:{tournament_key(tournament, live=True)}" if live else f"state:{tournament_key(tournament)}"
+
+
+def _tolerant(action: str, key: str, call):
+    """``call()`` on the shared cache; None, with a warning, when the cache server does not answer."""
     try:
-        return caches[SHARED].get(key)
+        return call()
     except CACHE_ERRORS as exc:
-        logger.warning("cache indisponível ao ler %s: %s", key, exc)
+        logger.warning("cache indisponível ao %s %s: %s", action, key, exc)
         return None
 
 
+def page_get(key: str) -> bytes | None:
+    return _tolerant("ler", key, lambda: caches[SHARED].get(key))
+
+
 def page_put(key: str, body: bytes) -> None:
-    try:
-        caches[SHARED].set(key, body)
-    except CACHE_ERRORS as exc:
-        logger.warning("cache indisponível ao gravar %s: %s", key, exc)
+    _tolerant("gravar", key, lambda: caches[SHARED].set(key, body))
 
 
 def pages_clear() -> None:
@@ -113,10 +120,7 @@ def state_share(key: str, state) -> None:
 
 
 def _share(key: str, state) -> None:
-    try:
-        caches[SHARED].set(key, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
-    except CACHE_ERRORS as exc:
-        logger.warning("cache indisponível ao gravar %s: %s", key, exc)
+    _tolerant("gravar", key, lambda: caches[SHARED].set(key, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)))
 
 
 def shares_wait() -> None:
@@ -131,11 +135,7 @@ def state_shared_get(key: str):
     """The derived state another process shared under ``key``; None if there is none (or no shared cache)."""
     if not settings.ZAP_SHARE_STATES:
         return None
-    try:
-        data = caches[SHARED].get(key)
-    except CACHE_ERRORS as exc:
-        logger.warning("cache indisponível ao ler %s: %s", key, exc)
-        return None
+    data = _tolerant("ler", key, lambda: caches[SHARED].get(key))
     if data is None:
         return None
     with gc_paused():  # hundreds of thousands of new objects and no cycles: the collector would only re-scan them

@@ -15,7 +15,7 @@ from scoring.tournament import (DuplaInfo, GroupSpec, JogoRecord, StageSpec, Tou
 
 from scoring.sumula import counts
 
-from .caching import STATES, gc_paused, shares_wait, state_share, state_shared_get, tournament_key
+from .caching import STATES, gc_paused, shares_wait, state_key, state_share, state_shared_get
 from .result_form import Errors, result_read
 from .models import Draw, Dupla, GroupEntry, Jogo, Mao, Mesa, Partida, Stage, SumulaVia, Tournament
 
@@ -107,7 +107,7 @@ def tournament_state_get(*, tournament: Tournament, cached: bool = True) -> Tour
     through services, which bump the version (``services.tournament_refresh``)
     and remember the views they computed.
     """
-    key = f"state:{tournament_key(tournament)}"
+    key = state_key(tournament)
     if cached:
         state = caches[STATES].get(key)
         if state is not None:
@@ -129,7 +129,7 @@ def tournament_state_get(*, tournament: Tournament, cached: bool = True) -> Tour
 
 def tournament_state_remember(*, state: TournamentState) -> TournamentState:
     """Keep ``state`` as the views of its tournament's current version (here, and shared when so configured)."""
-    key = f"state:{tournament_key(state.tournament)}"
+    key = state_key(state.tournament)
     caches[STATES].set(key, state)
     state_share(key, state)
     return state
@@ -167,7 +167,7 @@ def tournament_live_get(*, tournament: Tournament) -> TournamentState:
     the standings.
     """
     state = tournament_state_get(tournament=tournament)
-    key = f"live:{tournament_key(tournament, live=True)}"
+    key = state_key(tournament, live=True)
     live = caches[STATES].get(key)
     if live is not None and live.view is state.view:
         return live

@@ -29,7 +29,7 @@ from tournaments.interchange.writer import tournament_export
 from tournaments.draws.competition import competition_publish
 from tournaments.models import Dupla, Player, Tournament
 from tournaments.selectors import tournament_state_cache_clear, tournament_state_load
-from tournaments.caching import pages_clear, shares_wait
+from tournaments.caching import pages_clear
 from tournaments.services import tournament_import, tournament_refresh
 from tournaments.synthetic import synthetic_tournament
 
@@ -115,7 +115,8 @@ class Command(BaseCommand):
                           f"{'sim' if settings.ZAP_SHARE_STATES else 'não'}")
         self.stdout.write(f"banco: {connection.vendor} ({db_name}); "
                           f"páginas: mediana de {self.repeat} após 1 aquecimento, DEBUG desligado; "
-                          "sem cache = caches esvaziados antes de cada pedido (primeira visita após uma escrita)")
+                          "sem cache = todo cache esvaziado antes de cada pedido (um processo sem nada); 1ª visita após escrita = "
+                          "logo após tournament_refresh, no processo que escreveu ou em outro")
         created: list[Tournament] = []
         results: list[SizeResult] = []
         printing: PrintingBench | None = None
@@ -125,9 +126,7 @@ class Command(BaseCommand):
                 results.append(self.measure(n, options, created, profile))
                 self.stdout.write(f"  {n} duplas: medido", ending="\n")
             if not options["skip_printing"]:
-                with override_settings(DEBUG=False, ALLOWED_HOSTS=["testserver", "127.0.0.1", "localhost"]), \
-                        _quiet_request_errors(), warnings.catch_warnings():
-                    warnings.filterwarnings("ignore", message="No directory at")
+                with _as_served():
                     largest = results[-1].tournament
                     printing = printing_bench(bracket_tournament=largest, repeat=max(1, min(self.repeat, 3)),
                                               seed=options["seed"], created=created)
@@ -191,9 +190,7 @@ class Command(BaseCommand):
         if profile:
             self.profiled(f"tournament_state_load, {n} duplas", state)
 
-        with override_settings(DEBUG=False, ALLOWED_HOSTS=["testserver", "127.0.0.1", "localhost"]), \
-                _quiet_request_errors(), warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message="No directory at")  # whitenoise: no collectstatic here
+        with _as_served():
             client = Client()
             for name, _ in PAGES:
                 url = reverse(f"tournaments:{name}", kwargs={"slug": tournament.slug})
@@ -217,9 +214,7 @@ class Command(BaseCommand):
                                    for i in range(1, n + 1)])
         _, seconds = self.timed(lambda: competition_publish(tournament=t, user=None, seed=7))
         t.refresh_from_db()
-        with override_settings(DEBUG=False, ALLOWED_HOSTS=["testserver"]), _quiet_request_errors(), \
-                warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message="No directory at")
+        with _as_served():
             response, page_s = self.timed(lambda: Client().get(reverse("tournaments:standings",
                                                                        kwargs={"slug": t.slug})))
         if response.status_code != 200:
@@ -257,8 +252,8 @@ class Command(BaseCommand):
             tournament_refresh(tournament=tournament)  # what every write ends with: a new version, its views computed
             after.append(self.timed(get)[1])
             tournament_refresh(tournament=tournament)
-            shares_wait()  # the writer's copy of the state has landed in the shared cache (~40 ms after the write)
-            tournament_state_cache_clear()  # another worker: none of this process's states, the shared cache as left
+            # another worker: none of this process's states, the shared cache as left once the writer's copy landed
+            tournament_state_cache_clear()
             elsewhere.append(self.timed(get)[1])
         out.after_write_ms = statistics.median(after) * 1000
         out.after_write_elsewhere_ms = statistics.median(elsewhere) * 1000
@@ -367,6 +362,15 @@ def _printing_rows(p: PrintingBench, duplas: int) -> list[list[str]]:
         ["página com cache, sozinha / durante a impressão",
          f"{p.page_alone_ms:.1f} / {p.page_during_ms:.1f} ms (máx. {p.page_during_max_ms:.0f})", "", ""],
     ]
+
+
+@contextmanager
+def _as_served():
+    """Requests as a production server answers them: DEBUG off, and quiet (the table says what failed)."""
+    with override_settings(DEBUG=False, ALLOWED_HOSTS=["testserver", "127.0.0.1", "localhost"]), \
+            _quiet_request_errors(), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="No directory at")  # whitenoise: no collectstatic here
+        yield
 
 
 @contextmanager
