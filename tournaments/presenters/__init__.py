@@ -1,0 +1,39 @@
+"""What the public pages show, as plain values: names instead of keys, pt-BR labels and number formats.
+
+One module per page or part (``labels``: fixed labels and formats; ``duplas``; ``stages``: the event as
+a whole; ``event``; ``standings``; ``jogos``; ``bracket``); the names other code uses are exported here.
+
+Templates stay dumb: they loop over the dicts and lists built here. Nothing
+here touches private data (birth dates, contacts, PINs), and nothing here
+queries the database except ``tournament_list_rows`` (a fixed number of
+aggregate queries, whatever the number of events).
+
+Cost: the pages of a 1024-dupla event hold thousands of rows, so every
+label is translated once per language (``page_labels``), not once per row, and
+every value leaves here as a plain ``str`` (numbers already formatted), so
+the template neither localizes nor re-translates anything per cell.
+
+Big events are shown in parts, as a phone needs them (small events are shown
+whole, as before): /jogos/ one round at a time (``?rodada=N``),
+/classificacao/ ``GROUPS_PER_PAGE`` groups a page (``?pagina=N``), and a
+bracket of more than ``BRACKET_PAGED_OVER`` duplas from the round of 32 on,
+with its earlier rounds by section (``?secao=N``). Each builder says whether
+the parameters it was given were all valid (``canonical``): the views cache
+only those pages.
+"""
+
+
+from .bracket import BRACKET_CLASSIFICATION_ROWS, BRACKET_PAGED_OVER, bracket_present
+from .duplas import dupla_refs, unknown_dupla
+from .event import event_present, tournament_list_rows
+from .jogos import JOGOS_PAGED_OVER, jogo_place, jogos_present
+from .labels import best_of_label, date_br, round_name, time_br
+from .stages import event_head, rule_texts, status_of, tournament_status
+from .standings import GROUPS_PER_PAGE, classification_present, standings_present
+
+__all__ = [
+    "BRACKET_CLASSIFICATION_ROWS", "BRACKET_PAGED_OVER", "GROUPS_PER_PAGE", "JOGOS_PAGED_OVER",
+    "best_of_label", "bracket_present", "classification_present", "date_br", "dupla_refs", "event_head",
+    "event_present", "jogo_place", "jogos_present", "round_name", "rule_texts", "standings_present",
+    "status_of", "time_br", "tournament_list_rows", "tournament_status", "unknown_dupla",
+]

@@ -1,0 +1,156 @@
+"""The bracket, drawn as a bracket: rounds side by side, sections for big brackets."""
+
+
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from scoring.jogo import WALKOVER_BOTH
+from scoring.tournament import KnockoutStageView
+
+from .duplas import dupla_refs, unknown_dupla
+from .jogos import jogo_rows_by_slot, result_view
+from .labels import page_labels, plain_param, positive_int, round_name
+from .stages import stage_views
+from .standings import classification_present
+
+BRACKET_PAGED_OVER = 64  # more duplas than this in a bracket: earlier rounds by section
+SECTION_ROUND_FROM_END = 5  # ... the round of 32 ("16-avos de final") and later shown whole
+BRACKET_CLASSIFICATION_ROWS = 32  # a sectioned bracket lists the final classification down to the round of 32
+
+# --- the bracket -------------------------------------------------------------------
+
+def _bracket_jogo(state, jogo, refs: dict, rows_by_slot: dict, stage_id: int | None, total: int,
+                  labels: dict | None = None) -> dict:
+    labels = labels or page_labels()
+    row = rows_by_slot.get((stage_id, jogo.round, 0 if jogo.third_place else jogo.position, jogo.third_place))
+    partida_rows = state.partidas.get(row["id"], []) if row else []
+    shown = result_view(jogo.result, row, partida_rows, labels)
+    score = jogo.score
+    if jogo.result is not None and jogo.result.walkover == WALKOVER_BOTH:
+        score = None  # nobody played: no partidas to count
+    slots = []
+    for side, key in enumerate(jogo.duplas):
+        ref = refs.get(key) or unknown_dupla(key) if key else None
+        if key is None:
+            label = labels["bye_slot"] if jogo.bye else labels["to_define"]
+        else:
+            label = ref["name"]
+        slots.append({"dupla": ref, "label": label, "empty": key is None, "bye": jogo.bye and key is None,
+                      "score": score[side] if score is not None and not jogo.bye else None,
+                      "winner": bool(jogo.decided and key is not None and jogo.winner == key),
+                      "absent": shown.get("walkover_side") == side})
+    if jogo.bye:
+        status = labels["bye"]
+    elif jogo.decided and jogo.winner is None:
+        status = labels["wo_both"]
+    elif None in jogo.duplas:
+        status = labels["pending"]
+    else:
+        status = shown["status"]
+    return {
+        "round": jogo.round, "position": jogo.position, "third_place": jogo.third_place,
+        "name": labels["third"] if jogo.third_place else round_name(round_number=jogo.round, total_rounds=total),
+        "slots": slots, "bye": jogo.bye, "decided": jogo.decided, "status": status,
+        "mesa": row["mesa"] if row else None, "key": row["key"] if row else "", "best_of": jogo.best_of,
+        "best_of_label": labels["best_of"] % {"n": jogo.best_of} if jogo.best_of else "",
+        "live": shown["live"], "partidas": shown["partidas"],
+        "score_text": ", ".join(p["text"] for p in shown["partidas"]),
+        "walkover": status.get("code") == "wo" or shown["status"]["code"] == "wo",
+        "sources": [],
+    }
+
+
+def _bracket_round(number: int, total: int, rnd: list, jogos: list[dict], labels: dict) -> dict:
+    return {"number": number, "name": round_name(round_number=number, total_rounds=total),
+            "best_of_label": labels["best_of"] % {"n": rnd[0].best_of} if rnd and rnd[0].best_of else "",
+            "jogos": jogos, "pairs": [jogos[i:i + 2] for i in range(0, len(jogos), 2)]}
+
+
+def bracket_present(state, *, secao=None, whole: bool = False) -> dict:
+    """Every knockout stage: its rounds side by side, the third-place jogo, the champion, the final classification.
+
+    ``whole``: every round of every bracket, whatever its size (the printed chave).
+
+    A bracket of more than ``BRACKET_PAGED_OVER`` duplas shows the round of 32
+    and later rounds; the rounds before it come by section (``secao``): the
+    sub-bracket that fills one place of the round of 32, numbered 1… across
+    the stages, each on its own page.
+    """
+    labels = page_labels()
+    refs = dupla_refs(state)
+    rows_by_slot = jogo_rows_by_slot(state)
+    wanted = positive_int(secao)
+    stages, offset, chosen = [], 0, None
+    for view, model, title in stage_views(state):
+        if not isinstance(view, KnockoutStageView):
+            continue
+        stage_id = model.id if model else None
+        out = {"key": view.stage.key, "slug": slugify(view.stage.key), "title": title,
+               "drawn": view.bracket is not None, "rounds": [], "third": None, "champion": None, "waiting": "",
+               "sections": [], "section": None}
+        stages.append(out)
+        if view.bracket is None:
+            out["waiting"] = _(view.waiting_for) if view.waiting_for else labels["not_drawn"]
+            continue
+        b = view.bracket
+        total = len(b.rounds)
+
+        def present(jogo, total=total, stage_id=stage_id):
+            return _bracket_jogo(state, jogo, refs, rows_by_slot, stage_id, total, labels)
+
+        entrants = sum(1 for d in (view.order or ()) if d is not None)
+        cut = total - SECTION_ROUND_FROM_END + 1  # the round of 32
+        if entrants > BRACKET_PAGED_OVER and cut > 1 and not whole:
+            count = 2 * len(b.rounds[cut - 1])
+            for s in range(1, count + 1):
+                feeder = b.rounds[cut - 2][s - 1]
+                winner = (refs.get(feeder.winner) or unknown_dupla(feeder.winner))["name"] \
+                    if feeder.decided and feeder.winner else ""
+                out["sections"].append({"number": offset + s, "label": labels["section"] % {"n": offset + s},
+                                        "url": f"?secao={offset + s}", "winner": winner,
+                                        "current": wanted == offset + s})
+            if wanted is not None and offset < wanted <= offset + count:
+                chosen, s = out, wanted - offset
+                for r in range(1, cut):
+                    size = 2 ** (cut - 1 - r)
+                    part = b.rounds[r - 1][(s - 1) * size:s * size]
+                    out["rounds"].append(_bracket_round(r, total, part, [present(j) for j in part], labels))
+                target = b.rounds[cut - 1][(s - 1) // 2]
+                out["rounds"].append(_bracket_round(cut, total, b.rounds[cut - 1], [present(target)], labels))
+                sections = out["sections"]
+                out["section"] = {
+                    "number": wanted, "label": labels["section"] % {"n": wanted}, "slot_round": out["rounds"][-1]["name"],
+                    "previous": sections[s - 2] if s > 1 else None, "next": sections[s] if s < count else None,
+                    "winner": sections[s - 1]["winner"],
+                }
+                offset += count
+                continue
+            for r in range(cut, total + 1):
+                jogos = [present(j) for j in b.rounds[r - 1]]
+                if r == cut:
+                    for p, item in enumerate(jogos):
+                        item["sources"] = out["sections"][2 * p:2 * p + 2]
+                out["rounds"].append(_bracket_round(r, total, b.rounds[r - 1], jogos, labels))
+            offset += count
+        else:
+            for r, rnd in enumerate(b.rounds, start=1):
+                out["rounds"].append(_bracket_round(r, total, rnd, [present(j) for j in rnd], labels))
+        if b.third_place is not None:
+            out["third"] = present(b.third_place)
+        final = b.final
+        if final.decided and final.winner:
+            out["champion"] = refs.get(final.winner) or unknown_dupla(final.winner)
+
+    canonical = secao is None or (chosen is not None and plain_param(secao, wanted))
+    if chosen is not None:  # a section page shows that section only
+        return {"stages": [chosen], "classification": [], "classification_total": 0, "classification_cut": False,
+                "section": chosen["section"], "canonical": canonical, "query": f"?secao={wanted}"}
+    classification = classification_present(state, refs=refs)
+    total_rows = len(classification)
+    cut_rows = any(s["sections"] for s in stages) and total_rows > BRACKET_CLASSIFICATION_ROWS
+    if cut_rows:
+        classification = [r for r in classification if r["place"] and r["place"] <= BRACKET_CLASSIFICATION_ROWS]
+    return {"stages": stages, "classification": classification, "classification_total": total_rows,
+            "classification_cut": cut_rows, "section": None, "canonical": canonical, "query": ""}
+
+

@@ -1,0 +1,40 @@
+"""The public face of a dupla: its name, its players' names, its seed; never private data."""
+
+from urllib.parse import quote
+
+from .labels import page_labels
+
+# --- duplas ------------------------------------------------------------------------
+
+def dupla_refs(state) -> dict[str, dict]:
+    """Public face of every dupla: name, players' names, seed, disqualified, the link to its jogos."""
+    players = page_labels()["players"]
+    refs = {}
+    for key, d in state.duplas.items():
+        p1, p2 = d.player1.name, d.player2.name
+        refs[key] = {
+            "key": key,
+            "name": d.name or f"{p1} / {p2}",  # Dupla.display_name, without going through the model again
+            "players": players % {"a": p1, "b": p2},
+            "player_names": (p1, p2),
+            "has_name": bool(d.name),
+            "seed": d.seed,
+            "disqualified": d.disqualified,
+            "filter_url": "?dupla=" + quote(key, safe="/"),
+        }
+    return refs
+
+
+def player_names(state) -> dict[str, str]:
+    out = {}
+    for d in state.duplas.values():
+        out[d.player1.key] = d.player1.name
+        out[d.player2.key] = d.player2.name
+    return out
+
+
+def unknown_dupla(key: str | None) -> dict:
+    return {"key": key or "", "name": key or "—", "players": "", "player_names": (), "has_name": False,
+            "seed": None, "disqualified": False, "filter_url": "?dupla=" + quote(key or "", safe="/")}
+
+

@@ -1,0 +1,147 @@
+"""The event as a whole: its status, its stages with their titles, its rules in words, its head."""
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from scoring.bracket_draw import bracket_size
+from scoring.tournament import (
+    GroupStageView,
+    KnockoutStageView,
+    group_best_of,
+    knockout_best_of,
+)
+
+from ..models import Jogo, Stage
+from .labels import (
+    best_of_label,
+    date_br,
+    page_labels,
+    preset_label,
+    round_name,
+    stage_title,
+    time_br,
+)
+
+# --- status ------------------------------------------------------------------------
+
+def status_of(code: str) -> dict:
+    return page_labels()["status"][code]
+
+
+def tournament_status(state) -> dict:
+    if state.view.finished:
+        return status_of("finished")
+    started = any(r is not None and (r.started or r.finished) for r in state.results.values())
+    started = started or any(j["status"] != Jogo.SCHEDULED for j in state.jogo_rows)
+    return status_of("live" if started else "upcoming")
+
+
+# --- the event ---------------------------------------------------------------------
+
+def stage_views(state) -> list[tuple[Any, Stage | None, str]]:
+    """(view, model, title) for every stage, in order."""
+    views = list(state.view.stages)
+    out = []
+    for i, view in enumerate(views):
+        kind = Stage.GROUPS if isinstance(view, GroupStageView) else Stage.KNOCKOUT
+        same_kind = [v for v in views if isinstance(v, type(view))]
+        position = next(k for k, v in enumerate(same_kind) if v is view)
+        model = state.stage_models.get(view.stage.key)
+        out.append((view, model, stage_title(model, kind, position, len(same_kind))))
+    return out
+
+
+def _knockout_size_guess(state, index: int) -> int | None:
+    """Number of duplas a not-yet-drawn knockout will take, when it can be told."""
+    views = state.view.stages
+    spec = views[index].stage
+    if not isinstance(spec.entrants, str):
+        return len(spec.entrants)
+    if index == 0:
+        return None
+    prev = views[index - 1]
+    if isinstance(prev, GroupStageView):
+        sizes = [len(g.duplas) for g in prev.stage.groups]
+        n = sum(min(prev.stage.per_group, s) for s in sizes) + prev.stage.best_others
+        return n or None
+    return 1  # a knockout after a knockout takes its champion
+
+
+def _round_plan(state, index: int) -> list[dict]:
+    """Best-of of each round of a knockout stage (drawn or not)."""
+    view = state.view.stages[index]
+    if view.bracket is not None:
+        total = len(view.bracket.rounds)
+        return [{"name": round_name(round_number=r + 1, total_rounds=total), "best_of": rnd[0].best_of if rnd else None}
+                for r, rnd in enumerate(view.bracket.rounds)]
+    n = _knockout_size_guess(state, index)
+    if not n or n < 2:
+        return []
+    total = bracket_size(n).bit_length() - 1
+    return [{"name": round_name(round_number=r, total_rounds=total),
+             "best_of": knockout_best_of(stage=view.stage, round_number=r, settings=state.settings)}
+            for r in range(1, total + 1)]
+
+
+def rule_texts(s) -> dict[str, str]:
+    """The preset's rules in words (the event page and the printed súmula's reminders say them alike)."""
+    return {
+        "onze_tie": _("a outra dupla ganha 3 pontos") if s.mao_de_onze_tie == "opponent" else _("ninguém pontua"),
+        "ferro": ngettext("%(n)s ponto", "%(n)s pontos", s.mao_de_ferro_value) % {"n": s.mao_de_ferro_value},
+        "third": {"match": _("decidido em jogo, com o mesmo número de partidas da final"),
+                  "average": _("pelo average (sem jogo de 3º lugar)"),
+                  "shared": _("bronze para as duas duplas eliminadas na semifinal")}.get(s.third_place, s.third_place),
+        "manilha": _("fixa (velha): 4♣ 7♥ A♠ 7♦") if s.manilha == "fixed" else _("variável (vira)"),
+        "deck": _("sujo (40 cartas)") if s.deck == "sujo" else s.deck,
+    }
+
+
+def rules_present(state) -> dict:
+    s = state.settings
+    cp = s.class_points
+    stages = []
+    for i, (view, model, title) in enumerate(stage_views(state)):
+        if isinstance(view, GroupStageView):
+            per, others = view.stage.per_group, view.stage.best_others
+            qualify = ngettext("%(n)s classificada por grupo", "%(n)s classificadas por grupo", per) % {"n": per}
+            if others:
+                qualify += " + " + ngettext("%(n)s melhor entre os demais colocados",
+                                            "%(n)s melhores entre os demais colocados", others) % {"n": others}
+            stages.append({"title": title, "kind": "groups",
+                           "groups": len(view.tables),
+                           "best_of": best_of_label(group_best_of(stage=view.stage, settings=s)),
+                           "qualify": qualify if per or others else "", "rounds": []})
+        else:
+            rounds = _round_plan(state, i)
+            stages.append({"title": title, "kind": "knockout", "groups": 0, "qualify": "",
+                           "best_of": "" if rounds else best_of_label(
+                               knockout_best_of(stage=view.stage, round_number=1, settings=s)),
+                           "rounds": [{"name": r["name"], "best_of": best_of_label(r["best_of"])} for r in rounds]})
+    texts = rule_texts(s)
+    onze, ferro, third, manilha = texts["onze_tie"], texts["ferro"], texts["third"], texts["manilha"]
+    rules = [
+        {"label": _("Manilha"), "value": manilha},
+        {"label": _("Baralho"), "value": texts["deck"]},
+        {"label": _("Mão de onze com as três rodadas empatadas"), "value": onze},
+        {"label": _("Mão de ferro (11 x 11)"), "value": _("vale %(pontos)s; quem vence a mão vence a partida") % {"pontos": ferro}},
+        {"label": _("3º lugar"), "value": third},
+    ]
+    if any(isinstance(v, GroupStageView) for v in state.view.stages):
+        rules.append({"label": _("Pontos classificatórios"),
+                      "value": _("vitória sem perder partida %(a)s x %(b)s; vitória perdendo partida %(c)s x %(d)s; "
+                                 "WO %(e)s x %(f)s") % {"a": cp.clean_win, "b": cp.clean_loss, "c": cp.close_win,
+                                                         "d": cp.close_loss, "e": cp.walkover_win, "f": cp.walkover_loss}})
+        rules.append({"label": _("Desempate nos grupos"),
+                      "value": _("partidas vencidas, confronto direto, saldo de pontos-partida, sorteio")})
+    return {"preset": preset_label(state.tournament.preset), "stages": stages, "rules": rules}
+
+
+def event_head(state) -> dict:
+    """What every event page shows on top: name, date, venue, status."""
+    t = state.tournament
+    return {"name": t.name, "slug": t.slug, "date": date_br(t.date), "start_time": time_br(t.start_time),
+            "venue": t.venue, "status": tournament_status(state),
+            "has_groups": any(isinstance(v, GroupStageView) for v in state.view.stages),
+            "has_knockout": any(isinstance(v, KnockoutStageView) for v in state.view.stages)}

@@ -1,0 +1,153 @@
+"""Group tables with their tiebreak notes, and the final classification."""
+
+import functools
+
+from django.utils.text import slugify
+
+from scoring.tournament import GroupStageView
+
+from .duplas import dupla_refs, player_names, unknown_dupla
+from .labels import (
+    MEDAL_EMOJI,
+    as_is,
+    average_br,
+    criterion_note,
+    ordinal,
+    page_labels,
+    plain_param,
+    positive_int,
+    signed,
+)
+from .stages import stage_views
+
+GROUPS_PER_PAGE = 16  # more groups than this: /classificacao/ shows them this many a page
+
+# --- standings ---------------------------------------------------------------------
+
+def _standing_row(row, refs: dict, labels: dict, *, group: str = "") -> dict:
+    s = row.stats
+    decided_by = row.decided_by
+    note = criterion_note(decided_by, row.decided_after, labels)
+    return {
+        "rank": row.rank, "rank_label": ordinal(row.rank),
+        "dupla": refs.get(row.dupla) or unknown_dupla(row.dupla),
+        "group": labels["group"] % {"key": group} if group else "",
+        "points": as_is(s.points), "jogos": as_is(s.jogos), "won": as_is(s.won), "lost": as_is(s.lost),
+        "partidas_won": as_is(s.partidas_won), "partidas_lost": as_is(s.partidas_lost),
+        "points_for": as_is(s.points_for), "points_against": as_is(s.points_against),
+        "saldo": signed(s.saldo), "average": average_br(s.average),
+        "note": note, "decided_by": decided_by or "", "decided_after": row.decided_after or "",
+        "tied": row.tied, "qualified": row.qualified,
+        "cls": ("is-qualified" if row.qualified else "") + (" is-tied" if row.tied else ""),
+        "tags": bool(row.qualified or row.tied or note or (refs.get(row.dupla) or {}).get("disqualified")),
+    }
+
+
+@functools.lru_cache(maxsize=8192)  # slugify is slow (two regexes, unicode normalisation); keys repeat
+def _group_anchor(stage_key: str, group_key: str) -> str:
+    return f"grupo-{slugify(stage_key)}-{slugify(group_key)}"
+
+
+def standings_present(state, *, pagina=None, whole: bool = False) -> dict:
+    """Group tables (all of them, or ``GROUPS_PER_PAGE`` a page when there are more) and the final classification.
+
+    ``whole``: every group on one page, whatever their number (the printed classificação).
+
+    On a paged event the final classification (one complete list) is on the
+    first page only, and each stage's comparison between groups comes after
+    its last group.
+    """
+    labels = page_labels()
+    refs = dupla_refs(state)
+    group_stages = [(view, title) for view, _model, title in stage_views(state) if isinstance(view, GroupStageView)]
+    everything = [(si, t) for si, (view, _title) in enumerate(group_stages) for t in view.tables]
+    paged = len(everything) > GROUPS_PER_PAGE and not whole
+    page_count = -(-len(everything) // GROUPS_PER_PAGE) if paged else 1
+    wanted = positive_int(pagina)
+    valid = paged and wanted is not None and wanted <= page_count
+    canonical = pagina is None or (valid and plain_param(pagina, wanted))
+    current = wanted if valid else 1
+    first = (current - 1) * GROUPS_PER_PAGE
+    shown = everything[first:first + GROUPS_PER_PAGE] if paged else everything
+    shown_ids = {id(t) for _si, t in shown}
+
+    stages = []
+    for si, (view, title) in enumerate(group_stages):
+        tables_here = [t for t in view.tables if id(t) in shown_ids]
+        last_here = not paged or (view.tables and id(view.tables[-1]) in shown_ids)
+        if paged and not tables_here and not (not view.tables and current == 1):
+            continue
+        group_of = {d: t.key for t in view.tables for d in t.duplas}
+        tables = []
+        for t in tables_here:
+            tables.append({
+                "key": t.key, "title": labels["group"] % {"key": t.key}, "anchor": _group_anchor(view.stage.key, t.key),
+                "complete": t.complete, "jogos_done": t.jogos_done, "jogos_total": t.jogos_total,
+                "progress": labels["progress"] % {"done": t.jogos_done, "total": t.jogos_total},
+                "rows": [_standing_row(r, refs, labels) for r in t.rows],
+                "awaiting_draw": any(r.tied for r in t.rows),
+            })
+        others = ([_standing_row(r, refs, labels, group=group_of.get(r.dupla, "")) for r in view.others]
+                  if last_here else [])
+        stages.append({
+            "key": view.stage.key, "slug": slugify(view.stage.key), "title": title, "tables": tables, "others": others,
+            "per_group": view.stage.per_group, "best_others": view.stage.best_others,
+            "complete": view.complete, "decided": view.decided,
+        })
+
+    classification_shown = bool(state.view.finished and state.view.classification)  # on page 1
+    classification = classification_present(state, refs=refs) if current == 1 else []
+    out = {"stages": stages, "classification": classification, "finished": state.view.finished,
+           "has_stages": bool(group_stages), "show_stage_titles": len(group_stages) > 1 or classification_shown,
+           "paged": paged, "canonical": canonical, "query": f"?pagina={current}" if valid else "",
+           "pages": [], "jump": [], "previous": None, "next": None, "page_number": current, "page_count": page_count}
+    if paged:
+        for n in range(1, page_count + 1):
+            part = everything[(n - 1) * GROUPS_PER_PAGE:n * GROUPS_PER_PAGE]
+            keys = [t.key for _si, t in part]
+            url = f"?pagina={n}"
+            if n == 1 and classification_shown:  # past the complete classification, to the groups
+                url += f"#{_group_anchor(group_stages[part[0][0]][0].stage.key, part[0][1].key)}"
+            out["pages"].append({"number": n, "url": url, "current": n == current,
+                                 "label": keys[0] if len(keys) == 1 else f"{keys[0]}–{keys[-1]}"})
+        out["previous"] = out["pages"][current - 2] if current > 1 else None
+        out["next"] = out["pages"][current] if current < page_count else None
+        position = 0
+        for view, title in group_stages:
+            groups = []
+            for t in view.tables:
+                n = position // GROUPS_PER_PAGE + 1
+                anchor = _group_anchor(view.stage.key, t.key)
+                groups.append({"key": t.key, "url": f"#{anchor}" if n == current else f"?pagina={n}#{anchor}",
+                               "complete": t.complete})
+                position += 1
+            others_url = ""
+            if view.others:
+                n = max(position - 1, 0) // GROUPS_PER_PAGE + 1
+                anchor = f"demais-{slugify(view.stage.key)}"
+                others_url = f"#{anchor}" if n == current else f"?pagina={n}#{anchor}"
+            out["jump"].append({"title": title, "groups": groups, "others_url": others_url})
+    return out
+
+
+def classification_present(state, *, refs: dict | None = None, medals_only: bool = False) -> list[dict]:
+    if not state.view.finished:
+        return []
+    labels = page_labels()
+    refs = refs if refs is not None else dupla_refs(state)
+    players = player_names(state)
+    rows = []
+    for c in state.view.classification:
+        if medals_only and not c.medal:
+            continue
+        names = [players.get(p, p) for p in c.players]
+        rows.append({
+            "place": c.place, "place_label": ordinal(c.place),
+            "dupla": refs.get(c.dupla) or unknown_dupla(c.dupla),
+            "players": names, "players_text": " e ".join(names),
+            "medal": c.medal or "", "medal_emoji": MEDAL_EMOJI.get(c.medal or "", ""),
+            "medal_label": labels["medal"].get(c.medal or "", ""),
+        })
+    return rows
+
+
