@@ -337,7 +337,7 @@ def build_aabb() -> dict:
         "format": "truco-torneio", "version": 1,
         "tournament": {
             "name": "Olimpíada AABB-SP 2024 - Truco", "slug": "aabb-2024",
-            "date": day.isoformat(), "start_time": "14:00", "venue": "Bar Classe A",
+            "date": day.isoformat(), "start_time": "14:00", "venue": "Bar Classe A", "city": "São Paulo/SP",
             "category": "Mista, a partir de 18 anos", "min_age": 18, "max_duplas": 16, "preset": "aabb",
             "settings": {"mao_de_onze_tie": "opponent", "mao_de_ferro_value": 1, "third_place": "match"},
             "regulation": AABB_REGULATION,
@@ -558,7 +558,7 @@ def build_fenacef() -> dict:
         "format": "truco-torneio", "version": 1,
         "tournament": {
             "name": "XII Jogos FENACEF 2023 - Truco", "slug": "fenacef-2023",
-            "date": day.isoformat(), "start_time": "09:00", "venue": "Ginásio da APCEF",
+            "date": day.isoformat(), "start_time": "09:00", "venue": "Ginásio da APCEF", "city": "Brasília/DF",
             "category": "Mista, a partir de 18 anos", "min_age": 18, "max_duplas": 20, "preset": "fenacef",
             "settings": {"mao_de_onze_tie": "opponent", "mao_de_ferro_value": 1, "third_place": "average"},
             "regulation": FENACEF_REGULATION,

@@ -20,6 +20,7 @@ class Tournament(models.Model):
     date = models.DateField(_("data"), null=True, blank=True)
     start_time = models.TimeField(_("início"), null=True, blank=True)
     venue = models.CharField(_("local"), max_length=200, blank=True)
+    city = models.CharField(_("cidade"), max_length=120, blank=True, help_text=_("ex.: Campinas/SP"))
     category = models.CharField(_("categoria"), max_length=200, blank=True)
     min_age = models.PositiveSmallIntegerField(_("idade mínima"), null=True, blank=True)
     max_duplas = models.PositiveIntegerField(_("limite de duplas"), null=True, blank=True)
@@ -173,6 +174,8 @@ class Stage(models.Model):
                                 help_text=_('"previous" ou a lista de chaves das duplas'))
     draw_method = models.CharField(_("sorteio da chave"), max_length=10, choices=DRAW_CHOICES, default="seeded")
     draw_seed = models.BigIntegerField(_("semente do sorteio"), null=True, blank=True)
+    round_times = models.JSONField(_("horário das rodadas"), default=dict, blank=True,
+                                   help_text='{"1": "14:00", "2": "15:30"}: the time each round is called')
 
     class Meta:
         ordering = ["tournament", "order"]

@@ -65,7 +65,7 @@ def _tournament_create(plan: TournamentPlan, created_by=None) -> Tournament:
         try:
             with transaction.atomic():
                 return Tournament.objects.create(
-                    name=plan.name, slug=slug, date=plan.date, start_time=plan.start_time, venue=plan.venue,
+                    name=plan.name, slug=slug, date=plan.date, start_time=plan.start_time, venue=plan.venue, city=plan.city,
                     category=plan.category, min_age=plan.min_age, max_duplas=plan.max_duplas,
                     preset=plan.preset, settings=plan.overrides, regulation=plan.regulation,
                     registration_closed=True, created_by=created_by,
@@ -106,7 +106,7 @@ def _plan_write(plan: TournamentPlan, performed_by) -> Tournament:
               best_of_rounds={str(k): v for k, v in s.best_of_rounds.items()}, qualify_per_group=s.per_group,
               qualify_best_others=s.best_others,
               entrants=s.entrants if isinstance(s.entrants, str) else list(s.entrants),
-              draw_method=s.draw_method, draw_seed=s.draw_seed)
+              draw_method=s.draw_method, draw_seed=s.draw_seed, round_times=plan.round_times.get(s.key, {}))
         for i, s in enumerate(plan.stages)
     ])
     stage = {s.key: s for s in stages}

@@ -17,4 +17,5 @@ urlpatterns = [
     path("<slug:slug>/mesas/", draws_schedule.mesas, name="mesas"),
     path("<slug:slug>/programacao/", draws_schedule.schedule, name="schedule"),
     path("<slug:slug>/programacao/<int:jogo>/arbitro/", draws_schedule.jogo_referee, name="jogo_referee"),
+    path("<slug:slug>/programacao/horario/", draws_schedule.round_time, name="round_time"),
 ]

@@ -85,3 +85,26 @@ def jogo_referee(request, tournament, jogo: int):
     else:
         messages.error(request, _("Árbitro do jogo: escolha alguém da equipe do torneio."))
     return _schedule_page(request, tournament)  # the message on the page itself (200), nothing written
+
+
+@desk_view()
+@require_POST
+def round_time(request, tournament):
+    """The time a round is called, from the programação page ("" clears it)."""
+    try:
+        number = int(request.POST.get("rodada", ""))
+    except ValueError:
+        number = 0
+    stage_key = request.POST.get("fase", "")
+    if number < 1:
+        messages.error(request, _("Horário da rodada: rodada inválida."))
+        return _schedule_page(request, tournament)
+    try:
+        services.round_time_set(tournament=tournament, user=request.user, stage_key=stage_key, round_number=number,
+                                time=request.POST.get("horario", ""))
+    except services.DrawRefused as exc:
+        for message in exc.messages:
+            messages.error(request, message)
+        return _schedule_page(request, tournament)  # the message on the page itself (200), nothing written
+    messages.success(request, _("Horário da rodada salvo."))
+    return redirect("desk:schedule", slug=tournament.slug)

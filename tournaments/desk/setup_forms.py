@@ -40,7 +40,7 @@ class TournamentEditForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = ["name", "date", "start_time", "venue", "category", "min_age", "max_duplas", "preset",
+        fields = ["name", "date", "start_time", "venue", "city", "category", "min_age", "max_duplas", "preset",
                   "public_signup", "registration_opens", "registration_closes", "allow_self_scoring", "regulation"]
         widgets = {"date": DATE, "start_time": TIME, "registration_opens": DATETIME, "registration_closes": DATETIME,
                    "regulation": forms.Textarea(attrs={"rows": 6})}

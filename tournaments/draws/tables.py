@@ -16,12 +16,13 @@ from django.utils.translation import gettext as _
 from scoring.mesas import knockout_mesa, mesas_spread
 
 from ..audit import audit_record
-from ..models import Jogo, Mesa, StaffRole, Tournament
+from ..models import Jogo, Mesa, StaffRole, Stage, Tournament
+from ..round_times import round_times_check
 from ..services import tournament_refresh
 from .competition import jogos_with_result
 from .errors import DrawRefused
 
-__all__ = ["MESAS_MAX", "mesas_save", "jogos_respread", "jogo_referee_set", "staff_users"]
+__all__ = ["MESAS_MAX", "mesas_save", "jogos_respread", "jogo_referee_set", "round_time_set", "staff_users"]
 
 MESAS_MAX = 200
 
@@ -130,3 +131,29 @@ def jogo_referee_set(*, tournament: Tournament, user, jogo_id: int, referee_id: 
                      before={"referee": before}, after={"referee": after})
         tournament_refresh(tournament=tournament)
     return jogo
+
+
+def round_time_set(*, tournament: Tournament, user, stage_key: str, round_number: int, time: str) -> Stage:
+    """The time a round of a stage is called ("14:30"; "" clears it), shown next to its jogos on the public pages."""
+    times, problems = round_times_check({str(round_number): time})
+    if problems:
+        raise DrawRefused(*[_("Horário da rodada: %(p)s") % {"p": message} for _where, message in problems])
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        stage = Stage.objects.select_for_update().filter(tournament=tournament, key=stage_key).first()
+        if stage is None:
+            raise DrawRefused(_("Horário da rodada: fase %(s)r não existe neste torneio.") % {"s": stage_key})
+        before = dict(stage.round_times or {})
+        after = {k: v for k, v in before.items() if k != str(round_number)} | times
+        after = dict(sorted(after.items(), key=lambda kv: int(kv[0])))
+        if after == before:
+            return stage
+        stage.round_times = after
+        stage.save(update_fields=["round_times"])
+        audit_record(tournament=tournament, user=user, action="round_time",
+                     summary=_("Horário da rodada %(n)d (%(stage)s): %(time)s") % {
+                         "n": round_number, "stage": stage.name or stage.key, "time": times.get(str(round_number))
+                         or _("sem horário")},
+                     before={"round_times": before}, after={"round_times": after})
+        tournament_refresh(tournament=tournament)
+    return stage

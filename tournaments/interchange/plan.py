@@ -55,6 +55,8 @@ class TournamentPlan:
     overrides: dict
     settings: RuleSettings
     regulation: str = ""
+    city: str = ""
+    round_times: dict[str, dict[str, str]] = field(default_factory=dict)  # stage key -> {"1": "14:00"}
     players: list[PlayerPlan] = field(default_factory=list)
     registrations: list[RegistrationPlan] = field(default_factory=list)
     pairing_seed: int | None = None

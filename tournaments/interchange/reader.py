@@ -15,6 +15,7 @@ from scoring.rules import best_of_error, settings_build
 from scoring.tournament import (DRAW_METHODS, GROUPS, KNOCKOUT, PREVIOUS, DuplaInfo, GroupSpec, StageSpec,
                                 knockout_draw)
 from tournaments.models import Draw, Dupla, Group, Player, Stage, Tournament
+from tournaments.round_times import round_times_check
 
 from . import limits
 from .jsonfile import tree_check
@@ -103,6 +104,7 @@ def _read_tournament(t: dict, errors: Errors) -> TournamentPlan | None:
     return TournamentPlan(
         name=name, slug=slug, date=date, start_time=start_time,
         venue=text_read(t, "venue", "tournament", errors, column=(Tournament, "venue")),
+        city=text_read(t, "city", "tournament", errors, column=(Tournament, "city")),
         category=text_read(t, "category", "tournament", errors, column=(Tournament, "category")),
         min_age=min_age, max_duplas=max_duplas, preset=settings.preset,
         overrides=dict(t.get("settings") or {}), settings=settings,
@@ -232,6 +234,11 @@ def _read_stages(data: dict, plan: TournamentPlan, errors: Errors) -> None:
         else:
             errors.add(f"{place}.kind", f"tipo de fase {kind!r} desconhecido; use 'groups' ou 'knockout'")
             continue
+        times, problems = round_times_check(s.get("round_times"))
+        for where_, message in problems:
+            errors.add(f"{place}.round_times" + (f".{where_}" if where_ else ""), message)
+        if times:
+            plan.round_times[key] = times
         if stage is not None:
             stage = replace(stage, name=text_read(s, "name", place, errors, column=(Stage, "name")))
             if stage.kind == KNOCKOUT and stage.entrants == PREVIOUS and stages and stages[-1].kind == GROUPS \

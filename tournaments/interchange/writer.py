@@ -45,7 +45,7 @@ def tournament_file_build(*, state: TournamentState, players: list[Player], regi
         "name": t.name, "slug": t.slug,
         "date": t.date.isoformat() if t.date else None,
         "start_time": t.start_time.strftime("%H:%M") if t.start_time else None,
-        "venue": t.venue, "category": t.category, "min_age": t.min_age, "max_duplas": t.max_duplas,
+        "venue": t.venue, **({"city": t.city} if t.city else {}), "category": t.category, "min_age": t.min_age, "max_duplas": t.max_duplas,
         "preset": t.preset, "settings": overrides,
     }
     if t.regulation:
@@ -106,6 +106,8 @@ def tournament_file_build(*, state: TournamentState, players: list[Player], regi
                 row["draw"] = {"method": "fixed", "order": state.recorded_orders[spec.key]}
             else:
                 row["draw"] = {"method": stage.draw_method} | ({"seed": stage.draw_seed} if stage.draw_seed is not None else {})
+        if stage.round_times:
+            row["round_times"] = dict(stage.round_times)
         out_stages.append(row)
 
     key_of = state.dupla_key_by_id()

@@ -17,7 +17,7 @@ from ..roles import role_grant
 from .starters import STARTERS
 
 # Tournament fields the edit form may change, as recorded in the audit trail.
-EDITABLE = ("name", "date", "start_time", "venue", "category", "min_age", "max_duplas", "preset", "settings",
+EDITABLE = ("name", "date", "start_time", "venue", "city", "category", "min_age", "max_duplas", "preset", "settings",
             "regulation", "public_signup", "registration_opens", "registration_closes", "allow_self_scoring")
 # Fields that change how results are scored: frozen once a jogo has a result.
 RULE_FIELDS = ("preset", "settings")
