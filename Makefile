@@ -10,7 +10,7 @@ PORT ?= 8000
 # Development-only targets may use the committed development key (config/settings.py); production sets SECRET_KEY.
 DEV_ENV := ZAP_DEV=1
 
-.PHONY: install run serve load test test-sqlite test-postgres browser-deps demo bench messages check clean
+.PHONY: install run serve load test test-sqlite test-postgres browser-deps axe-deps demo bench messages check clean
 
 $(VENV)/.installed: requirements.txt
 	@test -n "$(PYTHON312)" || { echo "Python 3.12 não encontrado (instale python3.12)"; exit 1; }
@@ -45,8 +45,16 @@ demo: install
 	$(DEV_ENV) $(PY) manage.py migrate --noinput -v0
 	$(DEV_ENV) $(PY) manage.py load_demo --accounts
 
-# Debian's Chromium for the browser tests (browser downloads are impossible here).
-browser-deps:
+# axe-core (npm, pinned in tests/axe/package-lock.json) for the accessibility checks in the browser tests.
+AXE := tests/axe/node_modules/axe-core/axe.min.js
+axe-deps:
+	@test -f $(AXE) || { command -v npm >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; \
+		else echo "instale o npm: sudo apt-get install npm"; exit 1; fi; }; \
+		npm ci --prefix tests/axe --no-audit --no-fund; }
+
+# Debian's Chromium for the browser tests (browser downloads are impossible here), and axe-core.
+browser-deps: axe-deps
 	@command -v chromium >/dev/null 2>&1 || test -x /usr/bin/chromium || { \
 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 		else echo "instale o Chromium: sudo apt-get install chromium"; exit 1; fi; }

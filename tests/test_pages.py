@@ -227,7 +227,7 @@ def test_the_event_page_shows_the_event_and_its_rules(client, demo):
     for text in ("Copa Demo de Truco", "27/04/2024", "14h00", "Bar Classe A", "Mista, a partir de 18 anos",
                  "FENACEF 2023", "melhor de 3", "melhor de 5", "Quartas de final", "Semifinal", "Final",
                  "a outra dupla ganha 3 pontos", "Mão de ferro", "vale 1 ponto", "pelo average",
-                 "7 de 16 vagas", "Os Zapeiros", "Ana Souza e Bruno Lima"):
+                 "7 duplas formadas · limite de 16 duplas", "Os Zapeiros", "Ana Souza e Bruno Lima"):
         assert text in html, text
     for name in ("standings", "bracket", "jogos", "export"):
         assert _url(name, demo.slug) in html
@@ -389,7 +389,8 @@ def test_queries_do_not_grow_with_the_number_of_duplas(client, load_file, django
     big = load_file(large_file(groups=4, size=5))
     assert tournament_state_get(tournament=big).view.stage("mata").bracket is not None
     tournament_state_cache_clear()
-    with django_assert_max_num_queries(10):
+    # the event page also reads the recorded draws (and, before the event, the registrations)
+    with django_assert_max_num_queries(13 if page == "detail" else 10):
         client.get(_url(page, big.slug))
     assert _count(client, _url(page, small.slug)) == _count(client, _url(page, big.slug))
     # computed once per version: the next visit only reads the tournament
@@ -531,8 +532,11 @@ def test_many_groups_are_shown_sixteen_a_page(client, big):
     html = client.get(url).content.decode()
     assert html.count('class="card group-card"') == 16
     assert 'id="grupo-grupos-a"' in html and 'id="grupo-grupos-p"' in html and 'id="grupo-grupos-q"' not in html
-    # the final classification is one complete list, on the first page
-    assert "Classificação geral" in html and html.count('<span class="place">') == 160
+    # the first page shows the top places of the final classification; the whole list is its own page
+    assert "Classificação geral" in html and html.count('<span class="place">') == 8
+    assert 'href="?ver=geral"' in html and "Ver a classificação geral completa (160 duplas)" in html
+    whole = client.get(url, {"ver": "geral"}).content.decode()
+    assert whole.count('<span class="place">') == 160 and 'class="card group-card"' not in whole
     # pages named by their groups, and every group one link away
     for text in ('>A–P</a>', '>Q–AF</a>', '>AG–AN</a>', 'href="?pagina=2" rel="next"',
                  'href="#grupo-grupos-c"', 'href="?pagina=2#grupo-grupos-z"', 'href="?pagina=3#grupo-grupos-an"'):
@@ -540,7 +544,7 @@ def test_many_groups_are_shown_sixteen_a_page(client, big):
     html = client.get(url, {"pagina": "2"}).content.decode()
     assert html.count('class="card group-card"') == 16
     assert 'id="grupo-grupos-q"' in html and 'id="grupo-grupos-af"' in html and 'id="grupo-grupos-a"' not in html
-    assert '<span class="place">' not in html and 'href="?pagina=1#geral"' in html
+    assert '<span class="place">' not in html and 'href="?ver=geral"' in html
     assert 'href="?pagina=2" aria-current="page"' in html
     html = client.get(url, {"pagina": "3"}).content.decode()
     assert html.count('class="card group-card"') == 8 and 'id="grupo-grupos-an"' in html
@@ -561,7 +565,7 @@ def test_a_big_bracket_shows_the_round_of_32_on_and_the_rest_by_section(client, 
     assert all(f'href="?secao={n}"' in html for n in range(1, 33)) and 'href="?secao=33"' not in html
     # the classification stops at the round of 32, with a link to all of it
     assert html.count('<span class="place">') == 32
-    assert "Classificação completa (160 duplas)" in html and "#geral" in html
+    assert "Classificação completa (160 duplas)" in html and "?ver=geral" in html
 
     html = client.get(url, {"secao": "3"}).content.decode()
     assert "Seção 3" in html and 'href="?secao=2" rel="prev"' in html and 'href="?secao=4" rel="next"' in html
@@ -590,6 +594,17 @@ def test_parts_of_big_events_cost_the_same_queries_as_small_ones(client, load_fi
 
 # --- the page cache ------------------------------------------------------------------------------
 
+def test_a_live_page_says_the_time_of_the_request_not_of_the_rendering(client, load_file):
+    import re
+
+    from tournaments.views import NOW_MARK
+
+    live = load_file(knockout_file(finished=False, slug="ao-vivo"))
+    url = _url("jogos", live.slug)
+    first = client.get(url).content.decode()
+    assert NOW_MARK not in first and re.search(r"Atualizado às \d\d:\d\d", first)
+
+
 def test_a_page_is_rendered_once_per_version(client, big, monkeypatch):
     import re
 
@@ -603,8 +618,8 @@ def test_a_page_is_rendered_once_per_version(client, big, monkeypatch):
     monkeypatch.setattr(presenters, "jogos_present", lambda state, **kw: calls.append(kw) or original(state, **kw))
     assert _count(client, url, cold=False) == 1  # the tournament, nothing else
     assert client.get(url).content.decode() == first and calls == []
-    # the time of the request, not of the rendering
-    assert NOW_MARK not in first and re.search(r"Atualizado às \d\d:\d\d", first)
+    # a finished event says no "Atualizado às": nothing changes any more
+    assert NOW_MARK not in first and "Atualizado às" not in first
     # a write bumps the version: the page is built again, with the change
     dupla = Dupla.objects.filter(tournament=big).order_by("id").first()
     Dupla.objects.filter(pk=dupla.pk).update(name="Nova Dupla do Cache")

@@ -112,7 +112,7 @@ def test_before_the_draw_the_page_says_no_jogos_yet(client, load_file):
     data["stages"], data["jogos"] = [], []
     early = load_file(data)
     html = _page(client, Dupla.objects.get(tournament=early, key="d1")).content.decode()
-    assert "Nenhum jogo da sua dupla marcado ainda" in html
+    assert "Os jogos aparecem aqui depois do sorteio" in html
 
 
 def test_queries_are_few(client, cup, django_assert_max_num_queries):

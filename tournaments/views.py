@@ -16,18 +16,21 @@ The jogos page shows live scores: it is built from ``tournament_live_get``
 
 import json
 
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import SafeString
 from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
 from . import presenters
 from .caching import page_get, page_key, page_put
+from .draws.selectors import draws_public
 from .interchange.writer import tournament_export
 from .models import Jogo, Tournament
+from .registrations.selectors import registrations_public
 from .selectors import tournament_list as tournaments_all
 from .selectors import tournament_live_get, tournament_state_get
 
@@ -42,14 +45,17 @@ def read_only(view):
 
     Exempt from the CSRF check, which would otherwise answer a POST or PUT 403 before the method is
     looked at: a page that never changes anything has nothing for a forged request to do.
+    Compressed (gzip) when the browser accepts it: these pages carry no secret (no CSRF token, no
+    session data), so compression cannot leak one (BREACH); desk pages are not compressed.
     """
-    return csrf_exempt(require_safe(view))
+    return gzip_page(csrf_exempt(require_safe(view)))
 
 
 @read_only
 def tournament_list(request):
     rows = presenters.tournament_list_rows(tournaments_all())
-    return render(request, "tournaments/list.html", {"rows": rows})
+    page = presenters.tournament_list_sections(rows, q=request.GET.get("q"))
+    return render(request, "tournaments/list.html", {"page": page, "any": bool(rows)})
 
 
 def _event_page(request, *, slug: str, template: str, tab: str, build, partial: str = "", live: bool = False,
@@ -88,14 +94,40 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
 
 @read_only
 def tournament_detail(request, slug: str):
-    return _event_page(request, slug=slug, template="tournaments/detail.html", tab="detail",
-                       build=presenters.event_present)
+    """The event: before it, who registered and the draws; on event day, what is happening now; after, the podium."""
+    def build(state):
+        tournament = state.tournament
+        before = presenters.tournament_status(state)["code"] == "upcoming"  # who registered: before the event only
+        return presenters.event_present(state, entrants=registrations_public(tournament=tournament) if before else None,
+                                        draws=draws_public(tournament=tournament))
+    return _event_page(request, slug=slug, template="tournaments/detail.html", tab="detail", build=build,
+                       partial="agora", live=True)
+
+
+@read_only
+def tournament_duplas(request, slug: str):
+    """Every dupla of the event, or those whose name or players' names match ``?q=`` ("encontre sua dupla")."""
+    return _event_page(request, slug=slug, template="tournaments/duplas.html", tab="duplas",
+                       build=presenters.duplas_find, q=request.GET.get("q"))
+
+
+@read_only
+def tournament_dupla(request, slug: str, key: str):
+    """One dupla: its next jogo and mesa, its jogos, its group table, its path in the bracket (live)."""
+    def build(state, key):
+        page = presenters.dupla_present(state, key)
+        if not page["found"]:
+            raise Http404("dupla")
+        return page
+    return _event_page(request, slug=slug, template="tournaments/dupla.html", tab="duplas", build=build,
+                       partial="dupla-corpo", live=True, key=key)
 
 
 @read_only
 def tournament_standings(request, slug: str):
     return _event_page(request, slug=slug, template="tournaments/standings.html", tab="standings",
-                       build=presenters.standings_present, partial="tabelas", pagina=request.GET.get("pagina"))
+                       build=presenters.standings_present, partial="tabelas", pagina=request.GET.get("pagina"),
+                       ver=request.GET.get("ver"))
 
 
 @read_only
@@ -109,6 +141,13 @@ def tournament_jogos(request, slug: str):
     return _event_page(request, slug=slug, template="tournaments/jogos.html", tab="jogos",
                        build=presenters.jogos_present, partial="jogos-lista", live=True,
                        dupla=request.GET.get("dupla") or None, rodada=request.GET.get("rodada"))
+
+
+@read_only
+def tournament_tv(request, slug: str):
+    """The TV mode: full screen, large type, cycling between the live jogos, the standings and the bracket."""
+    return _event_page(request, slug=slug, template="tournaments/tv.html", tab="tv", build=presenters.tv_present,
+                       live=True)
 
 
 @read_only

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.tournament import KnockoutStageView
@@ -101,6 +102,9 @@ class ScheduleBlock:
     stage: str
     title: str
     rows: list[ScheduleRow]
+    stage_key: str = ""
+    round: int | None = None
+    time: str = ""  # the time the organizer gave the round ("14:30"), or ""
 
 
 @dataclass
@@ -150,7 +154,9 @@ def schedule_get(*, tournament: Tournament) -> Schedule:
         block_key = (stage.order, j["round"] or 0, bool(knockout and j["third_place"]))
         block = blocks.get(block_key)
         if block is None:
-            block = blocks[block_key] = ScheduleBlock(stage=stage.name or stage.key, title=title, rows=[])
+            block = blocks[block_key] = ScheduleBlock(
+                stage=stage.name or stage.key, title=title, rows=[], stage_key=stage.key, round=j["round"],
+                time=(stage.round_times or {}).get(str(j["round"]), "") if j["round"] else "")
         turn_key = (stage.id, j["round"], j["mesa"])
         turns[turn_key] += 1
         referee_id = jogo_referee(j, mesa_referee)
@@ -164,3 +170,49 @@ def schedule_get(*, tournament: Tournament) -> Schedule:
         block.rows.sort(key=lambda r: (r.turn, r.mesa or 0, r.id))
     return Schedule(blocks=ordered, staff=staff, mesas=tournament.mesas, waiting=waiting)
 
+
+
+def draws_public(*, tournament: Tournament) -> list[dict]:
+    """Every recorded draw of the event, for anyone to check (DOMAIN.md §2 steps 3–4): what was drawn, when, by
+    whom (the person's full name, never a username), the seed that replays it and its result in names.
+    Three queries, whatever the number of draws."""
+    draws = list(Draw.objects.filter(tournament=tournament).select_related("performed_by", "stage", "group")
+                 .order_by("performed_at", "id"))
+    if not draws:
+        return []
+    players = dict(Player.objects.filter(tournament=tournament).values_list("key", "name"))
+    duplas = {d.key: d.display_name for d in Dupla.objects.filter(tournament=tournament)
+              .select_related("player1", "player2")}
+
+    def dupla(key):
+        return duplas.get(key, key) if key is not None else _("folga")
+
+    methods = {"random": _("aleatório"), "seeded": _("com cabeças de chave"), "fixed": _("ordem dada"),
+               "standard": _("posições padrão")}
+    out = []
+    for d in draws:
+        r = d.result or {}
+        lines: list[str] = []
+        if d.kind == Draw.PAIRING:
+            lines = [" e ".join(players.get(p, p) for p in pair) for pair in r.get("duplas", [])]
+            waiting = [players.get(p, p) for p in r.get("waiting_list", [])]
+            if waiting:
+                lines.append(_("lista de espera: %(names)s") % {"names": ", ".join(waiting)})
+        elif d.kind == Draw.GROUPS:
+            lines = [_("Grupo %(g)s: %(duplas)s") % {"g": g.get("key"), "duplas": ", ".join(dupla(k) for k in g.get("duplas", []))}
+                     for g in r.get("groups", [])]
+        elif d.kind == Draw.BRACKET:
+            order = r.get("order") or []
+            lines = [f"{dupla(order[i])} x {dupla(order[i + 1]) if i + 1 < len(order) else '—'}"
+                     for i in range(0, len(order), 2)]
+        else:  # tiebreak: the tied duplas, best first
+            lines = [f"{n}º {dupla(k)}" for n, k in enumerate(r.get("order", []), start=1)]
+        who = d.performed_by.get_full_name().strip() if d.performed_by else ""
+        where = d.stage.name or d.stage.key if d.stage else ""
+        if d.group:
+            where += " · " + _("Grupo %(g)s") % {"g": d.group.key}
+        out.append({"kind": d.get_kind_display(), "where": where,
+                    "when": timezone.localtime(d.performed_at).strftime("%d/%m/%Y %H:%M"),
+                    "who": who, "seed": d.seed, "method": methods.get(d.method, d.method), "note": d.note,
+                    "lines": lines, "imported": not d.performed_by and bool(d.note)})
+    return out

@@ -24,16 +24,20 @@ only those pages.
 
 
 from .bracket import BRACKET_CLASSIFICATION_ROWS, BRACKET_PAGED_OVER, bracket_present
-from .duplas import dupla_refs, unknown_dupla
-from .event import event_present, tournament_list_rows
+from .dupla import dupla_present, duplas_find
+from .duplas import dupla_refs, dupla_url, unknown_dupla
+from .event import event_present, tournament_list_rows, tournament_list_sections
 from .jogos import JOGOS_PAGED_OVER, jogo_place, jogos_present
 from .labels import best_of_label, date_br, round_name, time_br
+from .now import now_present
 from .stages import event_head, rule_texts, status_of, tournament_status
 from .standings import GROUPS_PER_PAGE, classification_present, standings_present
+from .tv import tv_present
 
 __all__ = [
     "BRACKET_CLASSIFICATION_ROWS", "BRACKET_PAGED_OVER", "GROUPS_PER_PAGE", "JOGOS_PAGED_OVER",
-    "best_of_label", "bracket_present", "classification_present", "date_br", "dupla_refs", "event_head",
+    "best_of_label", "bracket_present", "classification_present", "date_br", "dupla_present", "dupla_refs",
+    "dupla_url", "duplas_find", "event_head", "now_present",
     "event_present", "jogo_place", "jogos_present", "round_name", "rule_texts", "standings_present",
-    "status_of", "time_br", "tournament_list_rows", "tournament_status", "unknown_dupla",
+    "status_of", "time_br", "tv_present", "tournament_list_rows", "tournament_list_sections", "tournament_status", "unknown_dupla",
 ]

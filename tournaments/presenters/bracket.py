@@ -19,7 +19,7 @@ BRACKET_CLASSIFICATION_ROWS = 32  # a sectioned bracket lists the final classifi
 
 # --- the bracket -------------------------------------------------------------------
 
-def _bracket_jogo(state, jogo, refs: dict, rows_by_slot: dict, stage_id: int | None, total: int,
+def bracket_jogo(state, jogo, refs: dict, rows_by_slot: dict, stage_id: int | None, total: int,
                   labels: dict | None = None) -> dict:
     labels = labels or page_labels()
     row = rows_by_slot.get((stage_id, jogo.round, 0 if jogo.third_place else jogo.position, jogo.third_place))
@@ -96,7 +96,7 @@ def bracket_present(state, *, secao=None, whole: bool = False) -> dict:
         total = len(b.rounds)
 
         def present(jogo, total=total, stage_id=stage_id):
-            return _bracket_jogo(state, jogo, refs, rows_by_slot, stage_id, total, labels)
+            return bracket_jogo(state, jogo, refs, rows_by_slot, stage_id, total, labels)
 
         entrants = sum(1 for d in (view.order or ()) if d is not None)
         cut = total - SECTION_ROUND_FROM_END + 1  # the round of 32

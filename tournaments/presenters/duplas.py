@@ -6,10 +6,16 @@ from .labels import page_labels
 
 # --- duplas ------------------------------------------------------------------------
 
+def dupla_url(slug: str, key: str) -> str:
+    """The dupla's public page."""
+    return f"/torneios/{slug}/duplas/{quote(key, safe='')}/"
+
+
 def dupla_refs(state) -> dict[str, dict]:
     """Public face of every dupla: name, players' names, seed, disqualified, the link to its jogos."""
     players = page_labels()["players"]
     refs = {}
+    slug = state.tournament.slug
     for key, d in state.duplas.items():
         p1, p2 = d.player1.name, d.player2.name
         refs[key] = {
@@ -21,6 +27,7 @@ def dupla_refs(state) -> dict[str, dict]:
             "seed": d.seed,
             "disqualified": d.disqualified,
             "filter_url": "?dupla=" + quote(key, safe="/"),
+            "url": dupla_url(slug, key),
         }
     return refs
 
@@ -35,6 +42,6 @@ def player_names(state) -> dict[str, str]:
 
 def unknown_dupla(key: str | None) -> dict:
     return {"key": key or "", "name": key or "—", "players": "", "player_names": (), "has_name": False,
-            "seed": None, "disqualified": False, "filter_url": "?dupla=" + quote(key or "", safe="/")}
+            "seed": None, "disqualified": False, "filter_url": "?dupla=" + quote(key or "", safe="/"), "url": ""}
 
 

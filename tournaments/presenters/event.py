@@ -1,12 +1,17 @@
 """The list of events and the event page."""
 
+import datetime as dt
 from typing import Iterable
 
 from django.db.models import Count, Q
+from django.utils.translation import gettext as _
+
+from scoring.registration import name_key
 
 from ..models import Dupla, Jogo, Tournament
 from .duplas import dupla_refs
 from .labels import date_br, time_br, weekday_br
+from .now import now_present
 from .stages import rules_present, status_of, tournament_status
 from .standings import classification_present
 
@@ -37,26 +42,64 @@ def tournament_list_rows(tournaments: Iterable[Tournament]) -> list[dict]:
             status = status_of("upcoming")
         rows.append({"tournament": t, "name": t.name, "slug": t.slug, "url": t.get_absolute_url(),
                      "date": date_br(t.date), "date_iso": t.date.isoformat() if t.date else "",
-                     "venue": t.venue, "category": t.category, "status": status, "duplas": duplas.get(t.id, 0)})
+                     "venue": t.venue, "city": t.city, "category": t.category, "status": status,
+                     "duplas": duplas.get(t.id, 0)})
     return rows
 
 
-def event_present(state) -> dict:
+def tournament_list_sections(rows: list[dict], *, q: str | None = None) -> dict:
+    """The list of events in three parts: "ao vivo agora", "próximos" (soonest first), "encerrados" (latest
+    first); ``q`` keeps the events whose name, city or venue contains it (case and accents ignored)."""
+    query = (q or "").strip()[:80]
+    wanted = name_key(query) if query else ""
+    if wanted:
+        rows = [r for r in rows if wanted in name_key(" ".join((r["name"], r["city"], r["venue"])))]
+    far = dt.date.max
+
+    def by_date(r):
+        return r["tournament"].date or far, r["name"].casefold()
+
+    live = sorted((r for r in rows if r["status"]["code"] == "live"), key=by_date)
+    upcoming = sorted((r for r in rows if r["status"]["code"] == "upcoming"), key=by_date)
+    finished = sorted((r for r in rows if r["status"]["code"] == "finished"),
+                      key=lambda r: (r["tournament"].date or dt.date.min, r["name"].casefold()), reverse=True)
+    sections = [{"key": "ao-vivo", "title": _("Ao vivo agora"), "rows": live},
+                {"key": "proximos", "title": _("Próximos"), "rows": upcoming},
+                {"key": "encerrados", "title": _("Encerrados"), "rows": finished}]
+    return {"query": query, "sections": [s for s in sections if s["rows"]], "count": len(rows)}
+
+
+PHASES = {"upcoming": "before", "live": "during", "finished": "after"}
+DUPLAS_LISTED_UP_TO = 64  # more duplas than this: the event page links to /duplas/ instead of listing them
+
+
+def event_present(state, *, entrants: dict | None = None, draws: list | None = None) -> dict:
+    """The event page. ``phase``: "before" (registrations, the draws as public records, the first jogos called),
+    "during" (what is happening now: ``now``), "after" (the podium and the final classification).
+
+    ``entrants`` (``registrations.selectors.registrations_public``) and ``draws``
+    (``draws.selectors.draws_public``) are read by the view: nothing here queries the database.
+    """
     t = state.tournament
     refs = dupla_refs(state)
     podium = classification_present(state, refs=refs, medals_only=True)
+    status = tournament_status(state)
+    phase = PHASES[str(status["code"])]
+    duplas = sorted(refs.values(), key=lambda r: r["name"].casefold())
+    slug = t.slug
+    now = now_present(state) if phase != "after" and state.jogo_rows else None
     return {
-        "name": t.name, "slug": t.slug,
+        "name": t.name, "slug": slug,
         "date": date_br(t.date), "weekday": weekday_br(t.date), "start_time": time_br(t.start_time),
-        "venue": t.venue, "category": t.category, "min_age": t.min_age, "max_duplas": t.max_duplas,
+        "venue": t.venue, "city": t.city, "category": t.category, "min_age": t.min_age, "max_duplas": t.max_duplas,
         "regulation_text": t.regulation,
         "duplas_count": len(refs),
-        "duplas": sorted(refs.values(), key=lambda r: r["name"].casefold()),
-        "status": tournament_status(state),
+        "duplas": duplas[:DUPLAS_LISTED_UP_TO],
+        "duplas_cut": len(duplas) > DUPLAS_LISTED_UP_TO,
+        "status": status, "phase": phase, "now": now,
         "podium": podium,
+        "entrants": entrants or {}, "draws": draws or [],
         # the form itself says when sign-up opens or has closed (the page is cached, the clock moves on)
         "signup": t.public_signup and not t.registration_closed and not refs,
         **rules_present(state),
     }
-
-

@@ -93,7 +93,7 @@ def result_view(result, row: dict | None, partida_rows: list[dict], labels: dict
     return out
 
 
-def _jogo_item(state, row: dict, refs: dict, key_of: dict, group_titles: dict, round_title: str,
+def jogo_item(state, row: dict, refs: dict, key_of: dict, group_titles: dict, round_title: str,
                labels: dict) -> dict:
     a = key_of.get(row["dupla_a_id"])
     b = key_of.get(row["dupla_b_id"])
@@ -197,7 +197,7 @@ def jogos_present(state, *, dupla: str | None = None, rodada=None) -> dict:
 
     def build(block: dict) -> dict:
         stage = block["stage"]
-        jogos = [_jogo_item(state, row, refs, key_of, group_titles, block["title"], labels) for row in block["rows"]]
+        jogos = [jogo_item(state, row, refs, key_of, group_titles, block["title"], labels) for row in block["rows"]]
         jogos.sort(key=lambda j: (j["mesa"] is None, j["mesa"] or 0, j["id"]))
         rest = []
         if stage["kind"] == "groups" and not selected and block["round"] is not None:

@@ -142,6 +142,6 @@ def event_head(state) -> dict:
     """What every event page shows on top: name, date, venue, status."""
     t = state.tournament
     return {"name": t.name, "slug": t.slug, "date": date_br(t.date), "start_time": time_br(t.start_time),
-            "venue": t.venue, "status": tournament_status(state),
+            "venue": t.venue, "city": t.city, "status": tournament_status(state),
             "has_groups": any(isinstance(v, GroupStageView) for v in state.view.stages),
             "has_knockout": any(isinstance(v, KnockoutStageView) for v in state.view.stages)}

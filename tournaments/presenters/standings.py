@@ -21,26 +21,38 @@ from .labels import (
 from .stages import stage_views
 
 GROUPS_PER_PAGE = 16  # more groups than this: /classificacao/ shows them this many a page
+CLASSIFICATION_WHOLE_UP_TO = 16  # a longer general classification: the top places on /classificacao/, all on ?ver=geral
+CLASSIFICATION_TOP_PLACES = 8
 
 # --- standings ---------------------------------------------------------------------
 
-def _standing_row(row, refs: dict, labels: dict, *, group: str = "") -> dict:
+def _standing_row(row, refs: dict, labels: dict, *, group: str = "", ranked: bool = True) -> dict:
+    """One line of a table. ``ranked`` False (nothing played yet): no rank, no tie flag, no tiebreak note,
+    since every dupla would otherwise be "1º" and "tied" on zeros."""
     s = row.stats
-    decided_by = row.decided_by
-    note = criterion_note(decided_by, row.decided_after, labels)
+    decided_by = row.decided_by if ranked else None
+    note = criterion_note(decided_by, row.decided_after, labels) if ranked else ""
+    tied = row.tied and ranked
+    dupla = refs.get(row.dupla) or unknown_dupla(row.dupla)
     return {
-        "rank": row.rank, "rank_label": ordinal(row.rank),
-        "dupla": refs.get(row.dupla) or unknown_dupla(row.dupla),
+        "rank": row.rank if ranked else None, "rank_label": ordinal(row.rank) if ranked else "",
+        "dupla": dupla,
         "group": labels["group"] % {"key": group} if group else "",
         "points": as_is(s.points), "jogos": as_is(s.jogos), "won": as_is(s.won), "lost": as_is(s.lost),
         "partidas_won": as_is(s.partidas_won), "partidas_lost": as_is(s.partidas_lost),
         "points_for": as_is(s.points_for), "points_against": as_is(s.points_against),
         "saldo": signed(s.saldo), "average": average_br(s.average),
-        "note": note, "decided_by": decided_by or "", "decided_after": row.decided_after or "",
-        "tied": row.tied, "qualified": row.qualified,
-        "cls": ("is-qualified" if row.qualified else "") + (" is-tied" if row.tied else ""),
-        "tags": bool(row.qualified or row.tied or note or (refs.get(row.dupla) or {}).get("disqualified")),
+        "note": note, "decided_by": decided_by or "", "decided_after": (row.decided_after or "") if ranked else "",
+        "tied": tied, "qualified": row.qualified,
+        "cls": ("is-qualified" if row.qualified else "") + (" is-tied" if tied else ""),
+        "tags": bool(row.qualified or tied or note or dupla.get("disqualified")),
     }
+
+
+def _unplayed_rows(table) -> list:
+    """A group with nothing played: its rows in the draw's order (the group as drawn), not in a made-up rank."""
+    by_dupla = {r.dupla: r for r in table.rows}
+    return [by_dupla[d] for d in table.duplas if d in by_dupla] + [r for r in table.rows if r.dupla not in table.duplas]
 
 
 @functools.lru_cache(maxsize=8192)  # slugify is slow (two regexes, unicode normalisation); keys repeat
@@ -48,10 +60,12 @@ def _group_anchor(stage_key: str, group_key: str) -> str:
     return f"grupo-{slugify(stage_key)}-{slugify(group_key)}"
 
 
-def standings_present(state, *, pagina=None, whole: bool = False) -> dict:
+def standings_present(state, *, pagina=None, ver=None, whole: bool = False) -> dict:
     """Group tables (all of them, or ``GROUPS_PER_PAGE`` a page when there are more) and the final classification.
 
     ``whole``: every group on one page, whatever their number (the printed classificação).
+    ``ver="geral"``: the complete general classification alone (its own page); the first page of the
+    groups shows only its top places when it is longer than ``CLASSIFICATION_WHOLE_UP_TO``.
 
     On a paged event the final classification (one complete list) is on the
     first page only, and each stage's comparison between groups comes after
@@ -59,6 +73,8 @@ def standings_present(state, *, pagina=None, whole: bool = False) -> dict:
     """
     labels = page_labels()
     refs = dupla_refs(state)
+    if ver is not None:
+        return _general_page(state, refs, canonical=ver == "geral" and pagina is None)
     group_stages = [(view, title) for view, _model, title in stage_views(state) if isinstance(view, GroupStageView)]
     everything = [(si, t) for si, (view, _title) in enumerate(group_stages) for t in view.tables]
     paged = len(everything) > GROUPS_PER_PAGE and not whole
@@ -84,10 +100,13 @@ def standings_present(state, *, pagina=None, whole: bool = False) -> dict:
                 "key": t.key, "title": labels["group"] % {"key": t.key}, "anchor": _group_anchor(view.stage.key, t.key),
                 "complete": t.complete, "jogos_done": t.jogos_done, "jogos_total": t.jogos_total,
                 "progress": labels["progress"] % {"done": t.jogos_done, "total": t.jogos_total},
-                "rows": [_standing_row(r, refs, labels) for r in t.rows],
-                "awaiting_draw": any(r.tied for r in t.rows),
+                "state": "finished" if t.complete else ("live" if t.jogos_done else "upcoming"),
+                "rows": ([_standing_row(r, refs, labels) for r in t.rows] if t.jogos_done
+                         else [_standing_row(r, refs, labels, ranked=False) for r in _unplayed_rows(t)]),
+                "awaiting_draw": bool(t.jogos_done) and any(r.tied for r in t.rows),
             })
-        others = ([_standing_row(r, refs, labels, group=group_of.get(r.dupla, "")) for r in view.others]
+        played = any(t.jogos_done for t in view.tables)
+        others = ([_standing_row(r, refs, labels, group=group_of.get(r.dupla, ""), ranked=played) for r in view.others]
                   if last_here else [])
         stages.append({
             "key": view.stage.key, "slug": slugify(view.stage.key), "title": title, "tables": tables, "others": others,
@@ -97,7 +116,12 @@ def standings_present(state, *, pagina=None, whole: bool = False) -> dict:
 
     classification_shown = bool(state.view.finished and state.view.classification)  # on page 1
     classification = classification_present(state, refs=refs) if current == 1 else []
-    out = {"stages": stages, "classification": classification, "finished": state.view.finished,
+    total_rows = len(classification)
+    cut = not whole and total_rows > CLASSIFICATION_WHOLE_UP_TO
+    if cut:
+        classification = [r for r in classification if r["place"] and r["place"] <= CLASSIFICATION_TOP_PLACES]
+    out = {"stages": stages, "classification": classification, "finished": state.view.finished, "general": False,
+           "classification_cut": cut, "classification_total": total_rows,
            "has_stages": bool(group_stages), "show_stage_titles": len(group_stages) > 1 or classification_shown,
            "paged": paged, "canonical": canonical, "query": f"?pagina={current}" if valid else "",
            "pages": [], "jump": [], "previous": None, "next": None, "page_number": current, "page_count": page_count}
@@ -130,6 +154,15 @@ def standings_present(state, *, pagina=None, whole: bool = False) -> dict:
     return out
 
 
+def _general_page(state, refs: dict, *, canonical: bool) -> dict:
+    """``?ver=geral``: the whole general classification, nothing else (a big event's list is long)."""
+    rows = classification_present(state, refs=refs)
+    return {"stages": [], "classification": rows, "finished": state.view.finished, "general": True,
+            "classification_cut": False, "classification_total": len(rows), "has_stages": False,
+            "show_stage_titles": False, "paged": False, "canonical": canonical, "query": "?ver=geral",
+            "pages": [], "jump": [], "previous": None, "next": None, "page_number": 1, "page_count": 1}
+
+
 def classification_present(state, *, refs: dict | None = None, medals_only: bool = False) -> list[dict]:
     if not state.view.finished:
         return []
@@ -141,10 +174,12 @@ def classification_present(state, *, refs: dict | None = None, medals_only: bool
         if medals_only and not c.medal:
             continue
         names = [players.get(p, p) for p in c.players]
+        dupla = refs.get(c.dupla) or unknown_dupla(c.dupla)
         rows.append({
-            "place": c.place, "place_label": ordinal(c.place),
-            "dupla": refs.get(c.dupla) or unknown_dupla(c.dupla),
+            "place": c.place, "place_label": ordinal(c.place), "dupla": dupla,
             "players": names, "players_text": " e ".join(names),
+            # a dupla without its own name is called by its players already: do not print them twice
+            "show_players": bool(dupla["has_name"] or tuple(names) != tuple(dupla["player_names"])),
             "medal": c.medal or "", "medal_emoji": MEDAL_EMOJI.get(c.medal or "", ""),
             "medal_label": labels["medal"].get(c.medal or "", ""),
         })

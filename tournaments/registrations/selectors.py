@@ -201,3 +201,22 @@ def registration_list(*, tournament: Tournament, q: str = "") -> RegistrationLis
         shown = [r for r in rows if any(needle in name_key(p.name) for p in r.players)]
     return RegistrationList(rows=shown, all_rows=rows, counts=counts_of(rows), places=places, pairing_done=drawn,
                             query=query)
+
+
+def registrations_public(*, tournament: Tournament) -> dict:
+    """Who registered, for the public event page: names only (no birth date, no contact), in order of arrival.
+
+    ``entrants``: registrations accepted and not in a dupla yet (before the pairing draw: everyone accepted);
+    ``waiting``: the waiting list, in its order; after the pairing draw it holds the odd one out too
+    (DOMAIN.md §2 step 3), so nobody registered vanishes from the public page.
+    """
+    rows, _places, drawn = _rows(tournament)
+
+    def names(row: RegistrationRow) -> str:
+        return " e ".join(p.name for p in row.players)
+
+    entrants = [names(r) for r in rows if r.situation == ACCEPTED]
+    waiting = sorted((r for r in rows if r.situation == WAITING), key=lambda r: (r.waiting_position or 0, r.position or 0))
+    return {"entrants": entrants, "entrants_players": sum(len(r.players) for r in rows if r.situation == ACCEPTED),
+            "waiting": [{"name": names(r), "position": r.waiting_position} for r in waiting],
+            "paired": sum(1 for r in rows if r.situation == PAIRED), "pairing_done": drawn}

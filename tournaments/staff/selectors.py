@@ -50,68 +50,13 @@ def dupla_by_token(*, token: str) -> Dupla | None:
             if token else None)
 
 
-def _group_tables(state, key: str) -> list[dict]:
-    """The standings tables (as ``presenters.standings_present`` makes them) of the groups ``key`` plays in."""
-    tables = [(view, t) for view in state.view.stages if hasattr(view, "tables") for t in view.tables]
-    mine = [i for i, (_v, t) in enumerate(tables) if key in t.duplas]
-    if not mine:
-        return []
-    per_page = presenters.GROUPS_PER_PAGE
-    pages = sorted({i // per_page + 1 for i in mine}) if len(tables) > per_page else [None]
-    out = []
-    for number in pages:
-        page = presenters.standings_present(state, pagina=number)
-        for stage in page["stages"]:
-            for table in stage["tables"]:
-                if any(row["dupla"]["key"] == key for row in table["rows"]):
-                    rows = [{**row, "cls": (row["cls"] + " is-me").strip()} if row["dupla"]["key"] == key else row
-                            for row in table["rows"]]
-                    out.append({**table, "rows": rows, "stage_title": stage["title"],
-                                "show_stage": len(page["stages"]) > 1})
-    return out
-
-
-def _from_my_side(j: dict, key: str) -> None:
-    """Add to a jogo item (``presenters.jogos_present``) the opponent and the scores seen by dupla ``key``."""
-    mine = j["a"]["key"] == key
-    j["side"] = "a" if mine else "b"
-    j["opponent"] = j["b"] if mine else j["a"]
-
-    def me_first(a, b):
-        return (a, b) if mine else (b, a)
-
-    j["mine_won"], j["their_won"] = me_first(j["won_a"], j["won_b"])
-    j["absent_me"], j["absent_them"] = me_first(j["absent_a"], j["absent_b"])
-    parts = []
-    for p in j["partidas"]:
-        a, b = me_first(p["a"], p["b"])
-        parts.append(f"{a}x{b}" + (p["text"][len(f"{p['a']}x{p['b']}"):] if p["penalty"] else ""))
-    j["my_partidas"] = ", ".join(parts)
-    j["my_live"] = me_first(j["live"]["a"], j["live"]["b"]) if j["live"] else None
-    winner = j["winner"]
-    j["outcome"] = "" if winner is None else ("won" if (winner == 0) == mine else "lost")
-
-
 def dupla_page(*, dupla: Dupla) -> dict:
-    """What a dupla's private page shows: its names, its jogos, its group tables, its final place.
+    """What a dupla's private page shows: the dupla's public page (``presenters.dupla_present``: next jogo,
+    jogos, group tables, bracket path, final place), from the súmulas as they stand.
 
     Public data only (the same as the public pages show); the page is private
     because its address is the dupla's secret, not because of what it shows.
     """
     state = tournament_live_get(tournament=dupla.tournament)
-    key = dupla.key
-    refs = presenters.dupla_refs(state)
-    me = refs.get(key) or presenters.unknown_dupla(key)
-    jogos = presenters.jogos_present(state, dupla=key)
-    for section in jogos["sections"]:
-        for block in section["rounds"]:
-            for j in block["jogos"]:
-                _from_my_side(j, key)
-    place = None
-    if state.view.finished:
-        place = next((row for row in presenters.classification_present(state, refs=refs)
-                      if row["dupla"]["key"] == key), None)
-    return {
-        "event": presenters.event_head(state), "dupla": me, "jogos": jogos, "tables": _group_tables(state, key),
-        "place": place, "disqualified": dupla.disqualified, "disqualified_reason": dupla.disqualified_reason,
-    }
+    return {"event": presenters.event_head(state), **presenters.dupla_present(state, dupla.key),
+            "disqualified": dupla.disqualified, "disqualified_reason": dupla.disqualified_reason}

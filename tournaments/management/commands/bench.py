@@ -36,7 +36,8 @@ from tournaments.synthetic import synthetic_tournament
 from ._printing_bench import PrintingBench, printing_bench
 from ._sumula_bench import SumulaBench, sumula_bench
 
-PAGES = (("standings", "classificacao"), ("bracket", "chave"), ("jogos", "jogos"))
+PAGES = (("standings", "classificacao"), ("bracket", "chave"), ("jogos", "jogos"), ("detail", "evento"), ("tv", "tv"),
+         ("duplas", "duplas"))
 
 # Targets (for the largest size; query counts: equal at the smallest and the largest size).
 TARGET_IMPORT_S = 20.0
