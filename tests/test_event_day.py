@@ -900,3 +900,20 @@ def test_queries_after_the_event_do_not_grow_with_the_duplas(client):
             .select_related("dupla_a").first().dupla_a.key
 
     _assert_same_cost(client, small, big, champion(small), champion(big), "depois")
+
+
+def test_a_new_registration_shows_on_the_cached_event_page(client, event_before):
+    """The event page is cached per version: a registration (or the sign-up closing) renews it."""
+    from tournaments.registrations.checks import PersonIn
+    from tournaments.registrations.services import registration_add, registration_close
+
+    t = event_before
+    first = _get(client, _event(t))
+    assert "Quitéria Nova Inscrita" not in first and "Inscreva-se" in first
+    registration_add(tournament=t, players=[PersonIn(name="Quitéria Nova Inscrita", birth_date=timezone.localdate()
+                                                      - timedelta(days=365 * 30), email="q@example.com")])
+    after = _get(client, _event(t))
+    assert "Quitéria Nova Inscrita" in after and "q@example.com" not in after
+    organizer = StaffRole.objects.filter(tournament=t, role="organizer").first().user
+    registration_close(tournament=t, user=organizer)
+    assert "Inscreva-se" not in _get(client, _event(t))

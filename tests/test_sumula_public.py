@@ -295,11 +295,12 @@ def test_the_private_page_confirms_and_contests(cup, ref, j1):
     section = html.split('id="confirmar"')[1].split("</section>")[0]
     assert "Confirmar a súmula" in section and "Contestar" in section and "12x0, 12x0" in section
     assert f'href="{sumula_url(cup, j1)}"' in section and "Gabi Rocha / Hugo Alves" in section
-    # a normal form: without its CSRF token the post is refused
+    # the link is the credential: the form is accepted as a browser sends it from a no-referrer page
+    # (Origin: null, which a CSRF check refuses); a made-up link is not found
     url = reverse("privatelink:answer", kwargs={"token": d1.token, "key": j1})
-    assert browser.post(url, {"resposta": "confirmar", "via": "1"}).status_code == 403
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', section).group(1)
-    response = browser.post(url, {"resposta": "confirmar", "via": "1", "csrfmiddlewaretoken": token})
+    forged = reverse("privatelink:answer", kwargs={"token": "x" * 22, "key": j1})
+    assert browser.post(forged, {"resposta": "confirmar", "via": "1"}, HTTP_ORIGIN="null").status_code == 404
+    response = browser.post(url, {"resposta": "confirmar", "via": "1"}, HTTP_ORIGIN="null")
     assert response.status_code == 302 and response["Location"].endswith("#confirmar")
     jogo = Jogo.objects.get(tournament=cup, key=j1)
     assert jogo.status == Jogo.AWAITING and jogo.confirmations["a"]["answer"] == "confirmed"

@@ -263,6 +263,12 @@ def _best_of_for(plan: TournamentPlan, j: JogoPlan) -> int:
     return knockout_best_of(stage=spec, round_number=j.round or 1, settings=plan.settings)
 
 
+def tournament_touch(*, tournament: Tournament) -> None:
+    """Something the public pages show changed, but no result did (a registration, the sign-up closing):
+    bump ``results_version`` so cached pages and derived states are made again."""
+    Tournament.objects.filter(pk=tournament.pk).update(results_version=F("results_version") + 1)
+
+
 def tournament_refresh(*, tournament: Tournament) -> int:
     """After any change to a tournament: advance what the results decide, and invalidate cached views.
 

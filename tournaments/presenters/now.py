@@ -59,7 +59,7 @@ def now_present(state, *, in_play_limit: int | None = IN_PLAY_SHOWN, next_limit:
     return {
         "in_play": _items(state, in_play_shown), "in_play_total": len(at_table),
         "next": _items(state, next_shown), "next_total": len(called),
-        "next_title": _items(state, called[:1])[0]["round_title"] if called else "",
+        "next_title": jogo_place(state)(called[0])[2] if called else "",
         "latest": _items(state, decided[:latest_limit]),
         "any": bool(at_table or called or decided),
     }

@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
 from scoring.sumula import ACCEPTED, AWAITING, CONFIRMED, CONTEST, CONTESTED
@@ -101,11 +102,15 @@ def dupla_page_view(request, token: str):
     return _private(render(request, "privatelink/dupla.html", context))
 
 
+@csrf_exempt
 @require_POST
 def dupla_answer_view(request, token: str, key: str):
     """The dupla confirms or contests the súmula of one of its jogos; back to its page with what happened.
 
-    A normal form with its CSRF token; the private link is the dupla's credential. The form carries the
+    The private link is the dupla's credential: a forged request would need the 128-bit token in its
+    address, so no CSRF token is asked. (The page sends ``Referrer-Policy: no-referrer`` to keep the
+    token out of other sites' logs; browsers then send ``Origin: null`` with the form, which Django's
+    CSRF check refuses: a real phone got 403.) The form carries the
     via it showed: if the súmula was corrected meanwhile, nothing is answered (the dupla reads it first).
     """
     dupla = dupla_by_token(token=token)

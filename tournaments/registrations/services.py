@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..audit import audit_record
+from ..services import tournament_touch
 from ..models import Player, Registration, Tournament
 from .checks import EntryIn, PersonIn, Problem, entries_check, size_problem
 from .csv_import import csv_preview
@@ -162,6 +163,7 @@ def registration_add(*, tournament: Tournament, players: Sequence[PersonIn], sou
                      summary=_("Inscrição de %(who)s %(how)s (%(where)s)") % {"who": _names(reg), "how": how,
                                                                               "where": where},
                      after={**_snapshot(reg), "situation": situation, **({"client": client} if client else {})})
+        tournament_touch(tournament=tournament)  # the event page lists who registered
     return reg
 
 
@@ -200,6 +202,7 @@ def registration_edit(*, registration: Registration, players: Sequence[PersonIn]
                      summary=_("Inscrição de %(who)s alterada") % {"who": _names(reg)} + _moves_text(promoted, demoted),
                      before=snapshot, after={**_snapshot(reg), "promoted": [_names(r) for r in promoted],
                                              "demoted": [_names(r) for r in demoted]})
+        tournament_touch(tournament=tournament)  # the event page lists who registered
     if reg.status == Registration.PAIRED and renamed:
         from ..services import tournament_refresh  # the public pages show the players' names of the duplas
         tournament_refresh(tournament=tournament)
@@ -235,6 +238,7 @@ def registration_withdraw(*, registration: Registration, user) -> WithdrawResult
                      before={"order": reg.order, "status": Registration.WAITING, "situation": before[reg.pk][0]},
                      after={"order": reg.order, "status": Registration.WITHDRAWN,
                             "promoted": [_names(r) for r in promoted], "demoted": [_names(r) for r in demoted]})
+        tournament_touch(tournament=tournament)  # the event page lists who registered
     return WithdrawResult(registration=reg, promoted=promoted, demoted=demoted)
 
 
@@ -251,6 +255,7 @@ def registration_checkin(*, registration: Registration, present: bool | None, us
         label = {True: _("presente"), False: _("ausente"), None: _("presença desmarcada")}[present]
         audit_record(tournament=tournament, user=user, action="registration_checkin",
                      summary=f"{_names(reg)}: {label}", before={"present": before}, after={"present": present})
+        tournament_touch(tournament=tournament)  # the event page lists who registered
     return reg
 
 
@@ -263,6 +268,7 @@ def _registration_closed_set(tournament: Tournament, closed: bool, user) -> Tour
         audit_record(tournament=tournament, user=user, action="registration_close" if closed else "registration_reopen",
                      summary=_("Inscrições encerradas") if closed else _("Inscrições reabertas"),
                      before={"registration_closed": before}, after={"registration_closed": closed})
+        tournament_touch(tournament=tournament)  # the event page lists who registered
     return tournament
 
 
@@ -290,5 +296,6 @@ def registrations_import_csv(*, tournament: Tournament, content: bytes, user=Non
         audit_record(tournament=tournament, user=user, action="registrations_import", summary=summary,
                      after={"registrations": [{"order": r.order, "players": [p.key for p in r.players()],
                                                "line": pr.line} for r, pr in zip(regs, preview.rows)]})
+        tournament_touch(tournament=tournament)  # the event page lists who registered
     return ImportResult(registrations=regs, accepted=preview.accepted, waiting=preview.waiting,
                         notices=preview.notices)
