@@ -99,7 +99,7 @@ def tournament_detail(request, slug: str):
         tournament = state.tournament
         before = presenters.tournament_status(state)["code"] == "upcoming"  # who registered: before the event only
         return presenters.event_present(state, entrants=registrations_public(tournament=tournament) if before else None,
-                                        draws=draws_public(tournament=tournament))
+                                        draws=draws_public(tournament=tournament, state=state))
     return _event_page(request, slug=slug, template="tournaments/detail.html", tab="detail", build=build,
                        partial="agora", live=True)
 

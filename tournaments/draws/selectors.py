@@ -172,17 +172,30 @@ def schedule_get(*, tournament: Tournament) -> Schedule:
 
 
 
-def draws_public(*, tournament: Tournament) -> list[dict]:
+def draws_public(*, tournament: Tournament, state=None) -> list[dict]:
     """Every recorded draw of the event, for anyone to check (DOMAIN.md §2 steps 3–4): what was drawn, when, by
     whom (the person's full name, never a username), the seed that replays it and its result in names.
-    Three queries, whatever the number of draws."""
+
+    Names come from ``state`` (the tournament's derived state) when given; one query for the draws, and
+    one more only when a draw names a player in no dupla (the pairing draw's waiting list) or no state is given.
+    """
     draws = list(Draw.objects.filter(tournament=tournament).select_related("performed_by", "stage", "group")
                  .order_by("performed_at", "id"))
     if not draws:
         return []
-    players = dict(Player.objects.filter(tournament=tournament).values_list("key", "name"))
-    duplas = {d.key: d.display_name for d in Dupla.objects.filter(tournament=tournament)
-              .select_related("player1", "player2")}
+    if state is not None:
+        duplas = {k: d.display_name for k, d in state.duplas.items()}
+        players = {p.key: p.name for d in state.duplas.values() for p in (d.player1, d.player2)}
+    else:
+        duplas = {d.key: d.display_name for d in Dupla.objects.filter(tournament=tournament)
+                  .select_related("player1", "player2")}
+        players = {}
+    named = {p for d in draws if d.kind == Draw.PAIRING
+             for p in [*(k for pair in (d.result or {}).get("duplas", []) for k in pair),
+                       *(d.result or {}).get("waiting_list", [])]}
+    if named - set(players):
+        players.update(Player.objects.filter(tournament=tournament, key__in=named - set(players))
+                       .values_list("key", "name"))
 
     def dupla(key):
         return duplas.get(key, key) if key is not None else _("folga")
