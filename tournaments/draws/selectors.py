@@ -207,7 +207,8 @@ def draws_public(*, tournament: Tournament, state=None) -> list[dict]:
         r = d.result or {}
         lines: list[str] = []
         if d.kind == Draw.PAIRING:
-            lines = [" e ".join(players.get(p, p) for p in pair) for pair in r.get("duplas", [])]
+            lines = [_("%(a)s e %(b)s") % {"a": players.get(pair[0], pair[0]), "b": players.get(pair[1], pair[1])}
+                     if len(pair) == 2 else ", ".join(players.get(p, p) for p in pair) for pair in r.get("duplas", [])]
             waiting = [players.get(p, p) for p in r.get("waiting_list", [])]
             if waiting:
                 lines.append(_("lista de espera: %(names)s") % {"names": ", ".join(waiting)})

@@ -177,7 +177,8 @@ def classification_present(state, *, refs: dict | None = None, medals_only: bool
         dupla = refs.get(c.dupla) or unknown_dupla(c.dupla)
         rows.append({
             "place": c.place, "place_label": ordinal(c.place), "dupla": dupla,
-            "players": names, "players_text": " e ".join(names),
+            "players": names, "players_text": (labels["players"] % {"a": names[0], "b": names[1]} if len(names) == 2
+                                              else ", ".join(names)),
             # a dupla without its own name is called by its players already: do not print them twice
             "show_players": bool(dupla["has_name"] or tuple(names) != tuple(dupla["player_names"])),
             "medal": c.medal or "", "medal_emoji": MEDAL_EMOJI.get(c.medal or "", ""),
