@@ -47,3 +47,10 @@ def round_times_check(raw) -> tuple[dict[str, str], list[tuple[str, str]]]:
             continue
         clean[str(int(number))] = time
     return dict(sorted(clean.items(), key=lambda kv: int(kv[0]))), problems
+
+
+def round_time_of(stage, number: int | None) -> str:
+    """The time given to round ``number`` of ``stage`` (a ``Stage``), or "" (none given, or no stage/round)."""
+    if stage is None or not number:
+        return ""
+    return (stage.round_times or {}).get(str(number), "")

@@ -14,15 +14,16 @@ The jogos page shows live scores: it is built from ``tournament_live_get``
 ``live_version`` too.
 """
 
+import functools
 import json
 
 from django.http import Http404, HttpResponse
+from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import SafeString
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
 from . import presenters
@@ -40,15 +41,28 @@ POLL_SECONDS = 30  # live partials are polled this often…
 POLL_SECONDS_AT_TABLE = 10  # … and the live pages this often while a jogo is at the table
 
 
+_GZIP = GZipMiddleware(lambda request: None)
+COMPRESSED_TYPES = ("text/", "application/json")  # PDFs and PNGs are compressed already: gzip would only cost
+
+
 def read_only(view):
     """A public read-only page: GET and HEAD only, anything else 405 with ``Allow: GET, HEAD``.
 
     Exempt from the CSRF check, which would otherwise answer a POST or PUT 403 before the method is
     looked at: a page that never changes anything has nothing for a forged request to do.
-    Compressed (gzip) when the browser accepts it: these pages carry no secret (no CSRF token, no
-    session data), so compression cannot leak one (BREACH); desk pages are not compressed.
+    Text answers (HTML, JSON) are compressed (gzip) when the browser accepts it: these pages carry no
+    secret (no CSRF token, no session data), so compression cannot leak one (BREACH); desk pages are not
+    compressed.
     """
-    return gzip_page(csrf_exempt(require_safe(view)))
+    safe = csrf_exempt(require_safe(view))
+
+    @functools.wraps(safe)
+    def compressed(request, *args, **kwargs):
+        response = safe(request, *args, **kwargs)
+        if response.get("Content-Type", "").startswith(COMPRESSED_TYPES):
+            response = _GZIP.process_response(request, response)
+        return response
+    return compressed
 
 
 @read_only

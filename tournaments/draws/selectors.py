@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Q
 from django.contrib.auth import get_user_model
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -15,6 +15,7 @@ from scoring.tournament import KnockoutStageView
 from ..models import Draw, Dupla, Jogo, Player, Registration, Stage, Tournament
 from ..presenters import round_name
 from ..registrations.window import registration_is_open
+from ..round_times import round_time_of
 from ..selectors import jogo_referee, mesa_referees, tournament_state_get
 from .tables import staff_users
 
@@ -156,7 +157,7 @@ def schedule_get(*, tournament: Tournament) -> Schedule:
         if block is None:
             block = blocks[block_key] = ScheduleBlock(
                 stage=stage.name or stage.key, title=title, rows=[], stage_key=stage.key, round=j["round"],
-                time=(stage.round_times or {}).get(str(j["round"]), "") if j["round"] else "")
+                time=round_time_of(stage, j["round"]))
         turn_key = (stage.id, j["round"], j["mesa"])
         turns[turn_key] += 1
         referee_id = jogo_referee(j, mesa_referee)

@@ -6,7 +6,6 @@ built here once. Public data only.
 """
 
 
-from django.utils.html import escape
 from django.utils.translation import gettext as _
 
 from scoring.registration import name_key
@@ -14,8 +13,8 @@ from scoring.tournament import GroupStageView, KnockoutStageView
 
 from .bracket import bracket_jogo
 from .duplas import dupla_refs, unknown_dupla
-from .jogos import jogo_item, jogo_place, jogo_rows_by_slot, jogos_present, status_code
-from .labels import page_labels, round_name, round_time
+from .jogos import jogo_item_maker, jogo_rows_by_slot, jogos_present, status_code
+from .labels import page_labels, round_name
 from .stages import stage_views
 from .standings import GROUPS_PER_PAGE, classification_present, standings_present
 
@@ -55,15 +54,9 @@ def _next_jogo(state, key: str) -> dict | None:
     row = (playing or to_play or [None])[0]
     if row is None:
         return None
-    labels = page_labels()
-    refs = dupla_refs(state)
-    group_titles = {gid: escape(labels["group"] % {"key": g}) for (_s, g), gid in state.group_names.items()}
-    stage_title, _group, round_title = jogo_place(state)(row)
-    item = jogo_item(state, row, refs, state.dupla_key_by_id(), group_titles, round_title, labels)
+    item = jogo_item_maker(state)(row)
     from_my_side(item, key)
-    stage_key = {m.id: k for k, m in state.stage_models.items()}
-    item.update(stage_title=stage_title, playing=bool(playing),
-                time=round_time(state, stage_key.get(row["stage_id"]), row["round"]))
+    item["playing"] = bool(playing)
     return item
 
 

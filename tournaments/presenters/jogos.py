@@ -12,6 +12,7 @@ from scoring.jogo import WALKOVER_BOTH
 from scoring.tournament import GroupStageView, KnockoutStageView
 
 from ..models import Jogo
+from ..round_times import round_time_of
 from .duplas import dupla_refs, unknown_dupla
 from .labels import (
     DECIDED_CODES,
@@ -281,3 +282,23 @@ def jogo_place(state) -> Callable[[dict], tuple[str, str, str]]:
     return place
 
 
+
+
+def jogo_item_maker(state) -> Callable[[dict], dict]:
+    """A function turning a stored jogo (a row of ``state.jogo_rows``) into a ``jogo_item`` that also says its
+    stage (``stage_title``) and the time the organizer gave its round (``time``). What every item needs is
+    computed once, here, for any number of rows (the event page's "agora", the TV, a dupla's next jogo)."""
+    labels = page_labels()
+    refs = dupla_refs(state)
+    key_of = state.dupla_key_by_id()
+    group_titles = {gid: escape(labels["group"] % {"key": g}) for (_s, g), gid in state.group_names.items()}
+    place = jogo_place(state)
+    stage_of = {m.id: m for m in state.stage_models.values()}
+
+    def make(row: dict) -> dict:
+        stage_title, _group, round_title = place(row)
+        item = jogo_item(state, row, refs, key_of, group_titles, round_title, labels)
+        item["stage_title"] = stage_title
+        item["time"] = round_time_of(stage_of.get(row["stage_id"]), row["round"])
+        return item
+    return make

@@ -189,9 +189,3 @@ def plain_param(value, number: int | None) -> bool:
 
 
 
-
-def round_time(state, stage_key: str | None, number: int | None) -> str:
-    """The time the organizer gave a round of a stage ("14:30"), or ""."""
-    model = state.stage_models.get(stage_key) if stage_key else None
-    times = (getattr(model, "round_times", None) or {}) if model is not None else {}
-    return times.get(str(number), "") if number else ""

@@ -6,33 +6,13 @@ Long lists are cut (a 1,024-dupla event has 512 jogos in a round): the page
 links to /jogos/ for the rest.
 """
 
-from django.utils.html import escape
 
-from .duplas import dupla_refs
-from .jogos import jogo_item, jogo_place, status_code
-from .labels import page_labels, round_time
+from .jogos import jogo_item_maker, status_code
 
 IN_PLAY_SHOWN = 24  # jogos at the mesas shown on the event page (the TV shows them all, page by page)
 NEXT_SHOWN = 16
 LATEST_SHOWN = 8
 DECIDED = ("finished", "wo", "confirmed", "awaiting", "contested")
-
-
-def _items(state, rows: list[dict]) -> list[dict]:
-    labels = page_labels()
-    refs = dupla_refs(state)
-    key_of = state.dupla_key_by_id()
-    group_titles = {gid: escape(labels["group"] % {"key": g}) for (_s, g), gid in state.group_names.items()}
-    place = jogo_place(state)
-    stage_key = {m.id: key for key, m in state.stage_models.items()}
-    out = []
-    for row in rows:
-        stage_title, _group, round_title = place(row)
-        item = jogo_item(state, row, refs, key_of, group_titles, round_title, labels)
-        item["stage_title"] = stage_title
-        item["time"] = round_time(state, stage_key.get(row["stage_id"]), row["round"])
-        out.append(item)
-    return out
 
 
 def _mesa_order(row: dict) -> tuple:
@@ -56,10 +36,12 @@ def now_present(state, *, in_play_limit: int | None = IN_PLAY_SHOWN, next_limit:
     decided.sort(key=lambda r: r["entry_order"], reverse=True)
     in_play_shown = at_table if in_play_limit is None else at_table[:in_play_limit]
     next_shown = called if next_limit is None else called[:next_limit]
+    make = jogo_item_maker(state)
+    next_items = [make(r) for r in next_shown]
     return {
-        "in_play": _items(state, in_play_shown), "in_play_total": len(at_table),
-        "next": _items(state, next_shown), "next_total": len(called),
-        "next_title": jogo_place(state)(called[0])[2] if called else "",
-        "latest": _items(state, decided[:latest_limit]),
+        "in_play": [make(r) for r in in_play_shown], "in_play_total": len(at_table),
+        "next": next_items, "next_total": len(called),
+        "next_title": next_items[0]["round_title"] if next_items else "",
+        "latest": [make(r) for r in decided[:latest_limit]],
         "any": bool(at_table or called or decided),
     }
