@@ -3,6 +3,8 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
+from .views import ThrottledPasswordResetView
+
 app_name = "accounts"
 
 urlpatterns = [
@@ -16,7 +18,7 @@ urlpatterns = [
         template_name="accounts/message.html",
         extra_context={"title": "Senha trocada", "message": "Sua senha foi trocada."}),
         name="password_change_done"),
-    path("conta/senha/esqueci/", auth_views.PasswordResetView.as_view(
+    path("conta/senha/esqueci/", ThrottledPasswordResetView.as_view(
         template_name="accounts/form.html", email_template_name="accounts/reset_email.txt",
         subject_template_name="accounts/reset_subject.txt",
         success_url=reverse_lazy("accounts:password_reset_done"),
