@@ -164,6 +164,13 @@ for _proxy in TRUSTED_PROXIES:
         raise ImproperlyConfigured(f"TRUSTED_PROXIES: {_proxy!r} não é um endereço IP nem uma rede "
                                    "(ex.: 127.0.0.1,10.0.0.0/8)") from None
 AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"
+# Who may create events (tournaments.permissions.tournament_creation_refusal): "staff" (default) = only
+# accounts the site's admins mark as staff (is_staff) and superusers; "anyone" = every account (an open
+# sign-up for organizers), each up to ZAP_EVENTS_PER_ACCOUNT events (staff accounts have no limit).
+ZAP_EVENT_CREATORS = os.environ.get("ZAP_EVENT_CREATORS", "staff").strip().lower() or "staff"
+if ZAP_EVENT_CREATORS not in ("staff", "anyone"):
+    raise ImproperlyConfigured(f"ZAP_EVENT_CREATORS={ZAP_EVENT_CREATORS!r}: use staff ou anyone")
+ZAP_EVENTS_PER_ACCOUNT = env_int("ZAP_EVENTS_PER_ACCOUNT", 5)
 # Password reset (/conta/senha/esqueci/): at most this many requests an hour per address and per e-mail;
 # beyond it the same "se houver uma conta…" page answers and nothing is sent.
 ZAP_PASSWORD_RESETS_PER_HOUR = env_int("ZAP_PASSWORD_RESETS_PER_HOUR", 5)

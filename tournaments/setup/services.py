@@ -5,12 +5,14 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from scoring.errors import RuleViolation
 
 from ..audit import audit_record
+from ..permissions import tournament_creation_refusal
 from ..models import Jogo, StaffRole, Tournament
 from ..services import slug_make, tournament_refresh
 from ..roles import role_grant
@@ -25,6 +27,13 @@ RULE_FIELDS = ("preset", "settings")
 
 def _snapshot(tournament: Tournament, names=EDITABLE) -> dict[str, Any]:
     return {name: copy.deepcopy(getattr(tournament, name)) for name in names}
+
+
+def _creation_check(*, user) -> None:
+    """Refuse (PermissionDenied, with the reason in pt-BR) when ``user`` may not create an event now."""
+    refusal = tournament_creation_refusal(user=user)
+    if refusal is not None:
+        raise PermissionDenied(refusal)
 
 
 def _organizer_make(*, tournament: Tournament, user) -> None:
@@ -54,6 +63,7 @@ def tournament_create(*, user, starter: str, name: str, date, venue: str = "") -
 
 def _tournament_start(*, user, name: str, fields: dict[str, Any], summary: str) -> Tournament:
     """Create the tournament under a free slug, make ``user`` its organizer, record it: one transaction."""
+    _creation_check(user=user)
     with transaction.atomic():
         tournament = _with_free_slug(lambda slug: Tournament.objects.create(
             name=name, slug=slug, created_by=user, **fields), name=name)
@@ -121,6 +131,7 @@ def tournament_upload(*, user, data: Any) -> Tournament:
     """Create a tournament from an uploaded tournament file; the uploader becomes its organizer."""
     from ..services import tournament_import
 
+    _creation_check(user=user)
     with transaction.atomic():
         tournament = tournament_import(data=data, performed_by=user)
         _organizer_make(tournament=tournament, user=user)
