@@ -64,3 +64,47 @@ def test_open_sign_up_limits_events_per_account(client, plain, settings):
     assert duplicate.status_code == 403 and Tournament.objects.count() == 2
     upload = client.post(reverse("desk:upload"), {"file": SimpleUploadedFile("t.json", json.dumps({}).encode())})
     assert upload.status_code == 403
+
+
+# --- a tournament file uploaded through the site grants no role ---
+
+def _upload(client, data):
+    return client.post(reverse("desk:upload"), {"file": SimpleUploadedFile("t.json", json.dumps(data).encode())},
+                       follow=True)
+
+
+def test_an_uploaded_file_does_not_make_an_existing_account_referee(client, staff):
+    from tournaments.models import Jogo, StaffRole
+
+    from .test_import import base_file
+
+    root = User.objects.create_superuser("root", "root@example.com", "x")
+    client.force_login(staff)
+    data = base_file()
+    data["jogos"][0]["referee"] = "root"
+    data["jogos"][1]["referee"] = "ninguem-com-este-nome"  # unknown: the same answer as a known one
+    response = _upload(client, data)
+    t = Tournament.objects.get()
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "2 jogos do arquivo nomeavam um árbitro" in page and "root" not in page and "ninguem" not in page
+    assert not StaffRole.objects.filter(tournament=t, user=root).exists()
+    assert set(StaffRole.objects.filter(tournament=t).values_list("user__username", "role")) == {
+        ("organizadora", "organizer")}
+    assert not Jogo.objects.filter(tournament=t, referee__isnull=False).exists()
+
+
+def test_the_operator_command_still_grants_referees(db, tmp_path):
+    from django.core.management import call_command
+
+    from tournaments.models import StaffRole
+
+    from .test_import import base_file
+
+    User.objects.create_user("arbitra")
+    data = base_file()
+    data["jogos"][0]["referee"] = "arbitra"
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    call_command("import_tournament", str(path), verbosity=0)
+    assert StaffRole.objects.filter(user__username="arbitra", role="referee").exists()

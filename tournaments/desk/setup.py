@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleViolation
@@ -124,12 +124,19 @@ def tournament_upload(request):
         raw = upload.read(FILE_MAX_BYTES + 1)
         try:
             data = tournament_file_parse(raw=raw)
-            tournament = services.tournament_upload(user=request.user, data=data)
+            upload = services.tournament_upload(user=request.user, data=data)
         except RuleViolation as exc:
             problems = _errors(exc)
         except PermissionDenied as exc:
             return _not_allowed(request, str(exc))
         else:
             messages.success(request, _("Torneio criado a partir do arquivo."))
-            return redirect("desk:overview", slug=tournament.slug)
+            if upload.referees_unassigned:
+                messages.warning(request, ngettext(
+                    "%(n)d jogo do arquivo nomeava um árbitro: ficou sem árbitro. Um arquivo enviado pelo site "
+                    "não dá papel a nenhuma conta; convide os árbitros na página Equipe e escolha-os nas mesas.",
+                    "%(n)d jogos do arquivo nomeavam um árbitro: ficaram sem árbitro. Um arquivo enviado pelo site "
+                    "não dá papel a nenhuma conta; convide os árbitros na página Equipe e escolha-os nas mesas.",
+                    upload.referees_unassigned) % {"n": upload.referees_unassigned})
+            return redirect("desk:overview", slug=upload.tournament.slug)
     return render(request, "desk/setup/upload.html", {"form": form, "problems": problems})
