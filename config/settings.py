@@ -171,6 +171,8 @@ ZAP_EVENT_CREATORS = os.environ.get("ZAP_EVENT_CREATORS", "staff").strip().lower
 if ZAP_EVENT_CREATORS not in ("staff", "anyone"):
     raise ImproperlyConfigured(f"ZAP_EVENT_CREATORS={ZAP_EVENT_CREATORS!r}: use staff ou anyone")
 ZAP_EVENTS_PER_ACCOUNT = env_int("ZAP_EVENTS_PER_ACCOUNT", 5)
+# An invitation to a tournament's staff (its e-mailed link /convites/<token>/) is valid for this many days.
+ZAP_INVITATION_DAYS = env_int("ZAP_INVITATION_DAYS", 7)
 # Password reset (/conta/senha/esqueci/): at most this many requests an hour per address and per e-mail;
 # beyond it the same "se houver uma conta…" page answers and nothing is sent.
 ZAP_PASSWORD_RESETS_PER_HOUR = env_int("ZAP_PASSWORD_RESETS_PER_HOUR", 5)

@@ -1,13 +1,14 @@
 """/entrar/, /sair/ and the password pages: Django's auth views with Zap's templates."""
 
 from django.contrib.auth import views as auth_views
-from django.urls import path, reverse_lazy
+from django.urls import path, re_path, reverse_lazy
 
-from .views import ThrottledPasswordResetView
+from .views import ThrottledPasswordResetView, invitation
 
 app_name = "accounts"
 
 urlpatterns = [
+    re_path(r"^convites/(?P<token>[A-Za-z0-9_-]{16,100})/$", invitation, name="invitation"),
     path("entrar/", auth_views.LoginView.as_view(template_name="accounts/login.html",
                                                  redirect_authenticated_user=True), name="login"),
     path("sair/", auth_views.LogoutView.as_view(), name="logout"),
