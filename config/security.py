@@ -1,11 +1,16 @@
 """Login throttling glue for django-axes: the client's address, the backend, the lockout page."""
 
+from ipaddress import ip_address, ip_network
+
 from django.conf import settings
+from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse
 from django.template import engines
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from axes.backends import AxesStandaloneBackend
+from axes.handlers.database import AxesDatabaseHandler
 
 LOCKOUT_TEMPLATE = """{% extends "base.html" %}
 {% block title %}{{ title }}{% endblock %}
@@ -14,18 +19,61 @@ LOCKOUT_TEMPLATE = """{% extends "base.html" %}
   <p class="error-suit" aria-hidden="true">♠</p>
   <h1>{{ title }}</h1>
   <p>{{ message }}</p>
+  <p><a href="{{ reset_url }}">{{ reset_label }}</a></p>
 </section>
 {% endblock %}"""
 
 
+def _trusted_proxy(address: str | None) -> bool:
+    if not address:
+        return False
+    try:
+        ip = ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in ip_network(net, strict=False) for net in settings.TRUSTED_PROXIES)
+
+
 def client_ip(request: HttpRequest) -> str | None:
-    """The client's address: REMOTE_ADDR, or the one TRUSTED_PROXY_COUNT proxies recorded in X-Forwarded-For."""
+    """The client's address: REMOTE_ADDR, or the one TRUSTED_PROXY_COUNT proxies recorded in X-Forwarded-For.
+
+    The header is read only when the request comes from one of TRUSTED_PROXIES (the proxy in front): a
+    client that reaches the app's port directly sends whatever X-Forwarded-For it likes, so then only
+    REMOTE_ADDR counts. Every part of the site that throttles or records by address asks here.
+    """
+    remote = request.META.get("REMOTE_ADDR")
     count = settings.TRUSTED_PROXY_COUNT
+    if not count or not _trusted_proxy(remote):
+        return remote
     forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if a.strip()]
-    if count and forwarded:
+    if forwarded:
         # each trusted proxy appended the address it saw; anything before them may be forged by the client
         return forwarded[-count] if len(forwarded) >= count else forwarded[0]
-    return request.META.get("REMOTE_ADDR")
+    return remote
+
+
+class LoginAttemptsHandler(AxesDatabaseHandler):
+    """Two limits: AXES_FAILURE_LIMIT per username and address, AXES_ACCOUNT_FAILURE_LIMIT per username.
+
+    ``AXES_LOCKOUT_PARAMETERS`` is ``[["username", "ip_address"], "username"]``; axes compares the larger
+    count with one limit, so the account's count is scaled here: it reaches AXES_FAILURE_LIMIT exactly when
+    the account's own count reaches AXES_ACCOUNT_FAILURE_LIMIT. ``request.zap_lockout`` says which one
+    locked (``"address"`` or ``"account"``), for the lockout page.
+    """
+
+    def get_failures(self, request, credentials=None) -> int:
+        counts = [qs.aggregate(n=Sum("failures_since_start"))["n"] or 0
+                  for qs in self.get_user_attempts(request, credentials)]
+        pair = counts[0] if counts else 0
+        account = counts[1] if len(counts) > 1 else 0
+        limit, account_limit = settings.AXES_FAILURE_LIMIT, max(1, settings.AXES_ACCOUNT_FAILURE_LIMIT)
+        if pair >= limit:
+            request.zap_lockout = "address"
+            return pair
+        if account >= account_limit:
+            request.zap_lockout = "account"
+            return max(pair, limit)
+        return pair
 
 
 class LoginThrottleBackend(AxesStandaloneBackend):
@@ -46,10 +94,19 @@ def login_lockout_response(request: HttpRequest, original_response=None, credent
     """429 with a page in Portuguese saying why and for how long."""
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
     title = _("Acesso bloqueado temporariamente")
-    message = _(
-        "Houve %(limit)d tentativas de entrar com senha errada para este usuário a partir deste endereço. "
-        "Por segurança, novas tentativas estão bloqueadas por %(minutes)d minutos, mesmo com a senha certa. "
-        "Espere e tente de novo."
-    ) % {"limit": settings.AXES_FAILURE_LIMIT, "minutes": minutes}
-    body = engines["django"].from_string(LOCKOUT_TEMPLATE).render({"title": title, "message": message}, request)
+    if getattr(request, "zap_lockout", "") == "account":
+        message = _(
+            "Houve muitas tentativas de entrar com senha errada nesta conta. Por segurança, ela está bloqueada "
+            "por %(minutes)d minutos, mesmo com a senha certa. Espere e tente de novo, ou crie uma senha nova "
+            "pelo link abaixo."
+        ) % {"minutes": minutes}
+    else:
+        message = _(
+            "Houve %(limit)d tentativas de entrar com senha errada para este usuário a partir deste endereço. "
+            "Por segurança, novas tentativas estão bloqueadas por %(minutes)d minutos, mesmo com a senha certa. "
+            "Espere e tente de novo, ou crie uma senha nova pelo link abaixo."
+        ) % {"limit": settings.AXES_FAILURE_LIMIT, "minutes": minutes}
+    body = engines["django"].from_string(LOCKOUT_TEMPLATE).render({
+        "title": title, "message": message, "reset_url": reverse("accounts:password_reset"),
+        "reset_label": _("Esqueci a senha")}, request)
     return HttpResponse(body, status=429)

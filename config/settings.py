@@ -3,6 +3,7 @@
 import os
 import secrets
 from datetime import timedelta
+from ipaddress import ip_network
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -135,21 +136,46 @@ MIDDLEWARE = [
 
 # Login throttling (django-axes), for every login through Django's auth (the admin's, /entrar/):
 # after AXES_FAILURE_LIMIT wrong passwords for one username from one IP, that username is locked
-# out from that IP for AXES_COOLOFF_MINUTES, even with the right password.
+# out from that IP for AXES_COOLOFF_MINUTES, even with the right password; after
+# AXES_ACCOUNT_FAILURE_LIMIT wrong passwords for one username from any addresses, the account is locked
+# out from everywhere for as long (config.security.LoginAttemptsHandler counts both).
 AUTHENTICATION_BACKENDS = [
     "config.security.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_ACCOUNT_FAILURE_LIMIT = env_int("AXES_ACCOUNT_FAILURE_LIMIT", 20)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "username"]
+AXES_HANDLER = "config.security.LoginAttemptsHandler"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "config.security.login_lockout_response"
 AXES_COOLOFF_MESSAGE = _("Muitas tentativas de entrar com senha errada. Tente de novo mais tarde.")
 # Behind reverse proxies every request comes from the proxy's address: TRUSTED_PROXY_COUNT says how
-# many proxies in front append to X-Forwarded-For, so the client's address is read from there.
+# many proxies in front append to X-Forwarded-For, so the client's address is read from there, but only
+# when the request comes from one of TRUSTED_PROXIES (addresses or networks; default the loopback
+# addresses when TRUSTED_PROXY_COUNT > 0): a client that reaches the app's port directly cannot forge it.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES") or (["127.0.0.1", "::1"] if TRUSTED_PROXY_COUNT > 0 else [])
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(f"TRUSTED_PROXIES: {_proxy!r} não é um endereço IP nem uma rede "
+                                   "(ex.: 127.0.0.1,10.0.0.0/8)") from None
 AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"
+# Who may create events (tournaments.permissions.tournament_creation_refusal): "staff" (default) = only
+# accounts the site's admins mark as staff (is_staff) and superusers; "anyone" = every account (an open
+# sign-up for organizers), each up to ZAP_EVENTS_PER_ACCOUNT events (staff accounts have no limit).
+ZAP_EVENT_CREATORS = os.environ.get("ZAP_EVENT_CREATORS", "staff").strip().lower() or "staff"
+if ZAP_EVENT_CREATORS not in ("staff", "anyone"):
+    raise ImproperlyConfigured(f"ZAP_EVENT_CREATORS={ZAP_EVENT_CREATORS!r}: use staff ou anyone")
+ZAP_EVENTS_PER_ACCOUNT = env_int("ZAP_EVENTS_PER_ACCOUNT", 5)
+# An invitation to a tournament's staff (its e-mailed link /convites/<token>/) is valid for this many days.
+ZAP_INVITATION_DAYS = env_int("ZAP_INVITATION_DAYS", 7)
+# Password reset (/conta/senha/esqueci/): at most this many requests an hour per address and per e-mail;
+# beyond it the same "se houver uma conta…" page answers and nothing is sent.
+ZAP_PASSWORD_RESETS_PER_HOUR = env_int("ZAP_PASSWORD_RESETS_PER_HOUR", 5)
 
 # Content Security Policy (Django's own middleware): every script, style, image and font comes from this
 # site; no inline script or style (htmx is a file of ours, its inline indicator style is turned off in base.html),
@@ -280,7 +306,10 @@ LOGGING = {
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "desk:home"
 LOGOUT_REDIRECT_URL = "tournaments:list"
-# E-mail: printed on the console unless EMAIL_HOST is set (then SMTP, configured from the environment).
+# E-mail: SMTP when EMAIL_HOST is set (configured from the environment). Without it nothing is sent and
+# nothing secret is logged (config.mail.UnsentMailBackend): the log gets one line per mail (subject and
+# number of recipients, never the body, where one-time links go); with ZAP_MAIL_DIR set, each mail is also
+# written whole to a file of its own there, readable by the server's user only (mode 600, directory 700).
 if os.environ.get("EMAIL_HOST"):
     MAILERS = {"default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend", "OPTIONS": {
         "host": os.environ["EMAIL_HOST"], "port": env_int("EMAIL_PORT", 587),
@@ -288,10 +317,8 @@ if os.environ.get("EMAIL_HOST"):
         "use_tls": os.environ.get("EMAIL_USE_TLS", "1") not in ("0", "false", ""),
     }}}
 else:
-    # By choice (issue 6): without EMAIL_HOST, mail (password reset, invitations) goes to the log, so the
-    # deploy check's "development-only backend" error is expected here and silenced; set EMAIL_HOST to send.
-    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
-    SILENCED_SYSTEM_CHECKS = ["mail.E001"]
+    MAILERS = {"default": {"BACKEND": "config.mail.UnsentMailBackend"}}
+ZAP_MAIL_DIR = os.environ.get("ZAP_MAIL_DIR", "").strip()
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Zap <nao-responda@zap.local>")
 # Uploads at the desk (registration CSV, tournament file) are read in memory up to this size.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024

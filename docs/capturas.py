@@ -331,8 +331,11 @@ class Walk:
     def mesas(self, page, wide_page) -> None:
         log("equipe, mesas e programação")
         page.goto(self.url("equipe/"))
-        page.fill("#id_who", "arbitro")
-        submit(page, page.get_by_role("button", name="Adicionar à equipe"))
+        # the referee joins by an invitation he accepts; here the operator's command stands for his acceptance
+        page.fill("#id_email", "arbitro@exemplo.com")
+        submit(page, page.get_by_role("button", name="Enviar convite"))
+        manage(environment(self.base), "staff_add", self.slug, "arbitro", "referee")
+        page.goto(self.url("equipe/"))
         shot(page, "equipe")
         page.goto(self.url("mesas/?n=4"))
         page.fill("#id_mesas", "4")

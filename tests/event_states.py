@@ -62,7 +62,8 @@ def _person(i: int, *, contact: bool = True) -> PersonIn:
 
 
 def _user(username: str):
-    return get_user_model().objects.create_user(username=username)  # no password: fixtures never sign in
+    # no password: fixtures never sign in; the comissões are staff accounts (only those create events by default)
+    return get_user_model().objects.create_user(username=username, is_staff="comissao" in username)
 
 
 def _signups(tournament: Tournament, *, individuals: int, pair_after: int, source: str) -> None:

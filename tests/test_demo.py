@@ -158,6 +158,9 @@ def test_demo_accounts_organize_and_referee_the_demo_events(client, monkeypatch)
     slugs = set(Tournament.objects.values_list("slug", flat=True))
     assert roles == {(u, s, r) for s in slugs for u, r in (("comissao", "organizer"), ("arbitro", "referee"))}
     assert client.login(username="comissao", password="truco-demo")
+    from tournaments.permissions import may_create_tournament
+    assert may_create_tournament(user=User.objects.get(username="comissao"))  # a staff account: creates events
+    assert not may_create_tournament(user=User.objects.get(username="arbitro"))
     load_demo("--accounts")  # idempotent
     assert User.objects.filter(username__in=["comissao", "arbitro"]).count() == 2
 

@@ -20,7 +20,7 @@ PASSWORD = "senha-forte-123"
 
 @pytest.fixture
 def organizer(client):
-    user = User.objects.create_user("comissao", password=PASSWORD)
+    user = User.objects.create_user("comissao", password=PASSWORD, is_staff=True)  # staff: creates events
     client.force_login(user)
     return user
 

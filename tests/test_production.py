@@ -232,7 +232,7 @@ def test_the_lockout_counts_the_clients_address_behind_trusted_proxies(rf):
     request = rf.get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="6.6.6.6, 200.1.2.3")
     with override_settings(TRUSTED_PROXY_COUNT=0):
         assert client_ip(request) == "10.0.0.1"  # no proxy trusted: the header may be forged
-    with override_settings(TRUSTED_PROXY_COUNT=1):
+    with override_settings(TRUSTED_PROXY_COUNT=1, TRUSTED_PROXIES=["10.0.0.1"]):
         assert client_ip(request) == "200.1.2.3"  # what our proxy saw, not what the client claimed before it
-    with override_settings(TRUSTED_PROXY_COUNT=1):
+    with override_settings(TRUSTED_PROXY_COUNT=1, TRUSTED_PROXIES=["10.0.0.1"]):
         assert client_ip(rf.get("/", REMOTE_ADDR="10.0.0.1")) == "10.0.0.1"

@@ -41,7 +41,7 @@ OWNER_PASSWORD = "senha-da-comissao-1"
 def world(db, load_file, fast_passwords):
     demo = load_file(demo_file(load_file))  # groups and a knockout, one jogo at the table
     finished = load_file(knockout_file())  # over: medals, no polling
-    owner = User.objects.create_user("comissao", password=OWNER_PASSWORD)
+    owner = User.objects.create_user("comissao", password=OWNER_PASSWORD, is_staff=True)  # creates events too
     StaffRole.objects.create(tournament=demo, user=owner, role=StaffRole.ORGANIZER)
     StaffRole.objects.create(tournament=finished, user=owner, role=StaffRole.ORGANIZER)
     referee = User.objects.create_user("arbitro", password=OWNER_PASSWORD)

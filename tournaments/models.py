@@ -371,6 +371,34 @@ class StaffRole(models.Model):
         return f"{self.user} · {self.get_role_display()} · {self.tournament}"
 
 
+class StaffInvitation(models.Model):
+    """An invitation to a tournament's staff, sent to an e-mail address; the role is given when its owner accepts.
+
+    Only the SHA-256 of the link's token is kept. Pending: not accepted, not revoked, not expired.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="invitations")
+    role = models.CharField(_("papel"), max_length=10, choices=StaffRole.ROLE_CHOICES)
+    email = models.EmailField(_("e-mail"))
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    invited_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
+                                    on_delete=models.SET_NULL, related_name="+")
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "-created_at"]
+        verbose_name = _("convite para a equipe")
+        verbose_name_plural = _("convites para a equipe")
+
+    def __str__(self) -> str:
+        return f"{self.email} · {self.get_role_display()} · {self.tournament}"
+
+
 class Mesa(models.Model):
     """A table of the venue and the referee who looks after it."""
 

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 from functools import wraps
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .models import StaffRole, Tournament
 
@@ -67,9 +70,33 @@ def may_see_desk(*, user, tournament: Tournament) -> bool:
     return role_of(user=user, tournament=tournament) is not None
 
 
+def tournament_creation_refusal(*, user) -> str | None:
+    """Why ``user`` may not start an event now (pt-BR), or None when it may.
+
+    ``ZAP_EVENT_CREATORS`` decides (config/settings.py): ``staff`` (the default) lets only the accounts the
+    site's admins mark as staff (``is_staff``) or superusers create events; ``anyone`` lets every active
+    account, each up to ``ZAP_EVENTS_PER_ACCOUNT`` events (staff and superusers have no limit).
+    """
+    if not (user and user.is_authenticated and user.is_active):
+        return _("Entre com a sua conta para criar um torneio.")
+    if user.is_superuser or user.is_staff:
+        return None
+    if settings.ZAP_EVENT_CREATORS != "anyone":
+        return _("Neste site, só as contas de organizadores cadastradas pelos administradores criam torneios. "
+                 "Para organizar um torneio, peça a um administrador do site, ou peça à comissão de um torneio "
+                 "que convide você para a equipe dele.")
+    limit = settings.ZAP_EVENTS_PER_ACCOUNT
+    if Tournament.objects.filter(created_by=user).count() >= limit:
+        return ngettext("Você já criou %(n)d torneio, o limite por conta neste site. Para criar outro, peça a "
+                        "um administrador do site.",
+                        "Você já criou %(n)d torneios, o limite por conta neste site. Para criar outro, peça a "
+                        "um administrador do site.", limit) % {"n": limit}
+    return None
+
+
 def may_create_tournament(*, user) -> bool:
-    """Any signed-in account may start an event; it becomes that event's organizer."""
-    return bool(user and user.is_authenticated and user.is_active)
+    """May ``user`` start an event (it becomes that event's organizer)? See ``tournament_creation_refusal``."""
+    return tournament_creation_refusal(user=user) is None
 
 
 NEEDS = {ORGANIZE: may_organize, REFEREE_DESK: may_referee}

@@ -1,11 +1,14 @@
 """/entrar/, /sair/ and the password pages: Django's auth views with Zap's templates."""
 
 from django.contrib.auth import views as auth_views
-from django.urls import path, reverse_lazy
+from django.urls import path, re_path, reverse_lazy
+
+from .views import ThrottledPasswordResetView, invitation
 
 app_name = "accounts"
 
 urlpatterns = [
+    re_path(r"^convites/(?P<token>[A-Za-z0-9_-]{16,100})/$", invitation, name="invitation"),
     path("entrar/", auth_views.LoginView.as_view(template_name="accounts/login.html",
                                                  redirect_authenticated_user=True), name="login"),
     path("sair/", auth_views.LogoutView.as_view(), name="logout"),
@@ -16,7 +19,7 @@ urlpatterns = [
         template_name="accounts/message.html",
         extra_context={"title": "Senha trocada", "message": "Sua senha foi trocada."}),
         name="password_change_done"),
-    path("conta/senha/esqueci/", auth_views.PasswordResetView.as_view(
+    path("conta/senha/esqueci/", ThrottledPasswordResetView.as_view(
         template_name="accounts/form.html", email_template_name="accounts/reset_email.txt",
         subject_template_name="accounts/reset_subject.txt",
         success_url=reverse_lazy("accounts:password_reset_done"),

@@ -7,10 +7,11 @@ import json
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from scoring.errors import RuleViolation
@@ -18,7 +19,7 @@ from scoring.errors import RuleViolation
 from ..interchange.jsonfile import tournament_file_parse
 from ..interchange.limits import FILE_MAX_BYTES
 from ..interchange.writer import tournament_export
-from ..permissions import desk_view, may_create_tournament
+from ..permissions import desk_view, tournament_creation_refusal
 from ..setup import services
 from ..setup.starters import STARTERS
 from .setup_forms import FormatForm, TournamentEditForm, TournamentNewForm
@@ -28,15 +29,24 @@ def _errors(exc: RuleViolation) -> list[str]:
     return [str(e) for e in exc.errors]
 
 
+def _not_allowed(request, reason: str):
+    """403 with the reason (the site's setting on who creates events, or the limit per account)."""
+    return render(request, "desk/setup/not_allowed.html", {"reason": reason}, status=403)
+
+
 @login_required
 def tournament_new(request):
-    if not may_create_tournament(user=request.user):
-        return redirect("accounts:login")
+    refusal = tournament_creation_refusal(user=request.user)
+    if refusal is not None:
+        return _not_allowed(request, refusal)
     form = TournamentNewForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
-        tournament = services.tournament_create(user=request.user, starter=d["starter"], name=d["name"],
-                                                date=d["date"], venue=d["venue"])
+        try:
+            tournament = services.tournament_create(user=request.user, starter=d["starter"], name=d["name"],
+                                                    date=d["date"], venue=d["venue"])
+        except PermissionDenied as exc:  # the limit was reached by another request a moment ago
+            return _not_allowed(request, str(exc))
         messages.success(request, _("Torneio criado. Confira os dados e abra as inscrições."))
         return redirect("desk:overview", slug=tournament.slug)
     return render(request, "desk/setup/new.html", {"form": form, "starters": STARTERS.values()})
@@ -78,7 +88,10 @@ def format_edit(request, tournament):
 @desk_view()
 @require_POST
 def tournament_duplicate(request, tournament):
-    copy = services.tournament_duplicate(tournament=tournament, user=request.user)
+    try:
+        copy = services.tournament_duplicate(tournament=tournament, user=request.user)
+    except PermissionDenied as exc:
+        return _not_allowed(request, str(exc))
     messages.success(request, _("Cópia criada: mesmo formato e regulamento, sem inscrições. Ajuste a data."))
     return redirect("desk:edit", slug=copy.slug)
 
@@ -101,8 +114,9 @@ class UploadForm(forms.Form):
 
 @login_required
 def tournament_upload(request):
-    if not may_create_tournament(user=request.user):
-        return redirect("accounts:login")
+    refusal = tournament_creation_refusal(user=request.user)
+    if refusal is not None:
+        return _not_allowed(request, refusal)
     form = UploadForm(request.POST or None, request.FILES or None)
     problems: list[str] = []
     if request.method == "POST" and form.is_valid():
@@ -110,10 +124,19 @@ def tournament_upload(request):
         raw = upload.read(FILE_MAX_BYTES + 1)
         try:
             data = tournament_file_parse(raw=raw)
-            tournament = services.tournament_upload(user=request.user, data=data)
+            upload = services.tournament_upload(user=request.user, data=data)
         except RuleViolation as exc:
             problems = _errors(exc)
+        except PermissionDenied as exc:
+            return _not_allowed(request, str(exc))
         else:
             messages.success(request, _("Torneio criado a partir do arquivo."))
-            return redirect("desk:overview", slug=tournament.slug)
+            if upload.referees_unassigned:
+                messages.warning(request, ngettext(
+                    "%(n)d jogo do arquivo nomeava um árbitro: ficou sem árbitro. Um arquivo enviado pelo site "
+                    "não dá papel a nenhuma conta; convide os árbitros na página Equipe e escolha-os nas mesas.",
+                    "%(n)d jogos do arquivo nomeavam um árbitro: ficaram sem árbitro. Um arquivo enviado pelo site "
+                    "não dá papel a nenhuma conta; convide os árbitros na página Equipe e escolha-os nas mesas.",
+                    upload.referees_unassigned) % {"n": upload.referees_unassigned})
+            return redirect("desk:overview", slug=upload.tournament.slug)
     return render(request, "desk/setup/upload.html", {"form": form, "problems": problems})

@@ -1,4 +1,4 @@
-"""/organizar/<slug>/equipe/: who organizes and referees this tournament; invite, change a role, remove."""
+"""/organizar/<slug>/equipe/: who organizes and referees this tournament; invite by e-mail, change a role, remove."""
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -7,50 +7,80 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ..permissions import desk_view, may_see_desk
-from ..staff.selectors import staff_list
-from ..staff.services import person_label, role_label, role_revoke, staff_invite
-from .staff_forms import StaffAddForm, StaffRemoveForm
+from ..staff.selectors import invitations_pending, staff_list
+from ..staff.services import (invitation_create, invitation_resend, invitation_revoke, person_label, role_grant,
+                              role_label, role_revoke)
+from .staff_forms import InvitationActionForm, StaffAddForm, StaffRemoveForm, StaffRoleForm
 
 
 def _page(request, tournament, form, status=200):
     return render(request, "desk/staff/staff.html", {
         "desk_tab": "staff", "form": form, "people": staff_list(tournament=tournament),
+        "invitations": invitations_pending(tournament=tournament),
     }, status=status)
+
+
+def _member(tournament, user_id):
+    role = tournament.staff.filter(user_id=user_id).select_related("user").first()
+    return role.user if role is not None else None
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @desk_view()
 def staff(request, tournament):
-    """GET: the people and the invitation form. POST: add a person, or change the role of one already there."""
+    """GET: the people, the pending invitations and the invitation form. POST: invite an e-mail, or (a button
+    of the list) give a member of the staff the other role."""
     if request.method != "POST":
         return _page(request, tournament, StaffAddForm())
+    if request.POST.get("change"):
+        change = StaffRoleForm(request.POST)
+        user = _member(tournament, change.cleaned_data["user"]) if change.is_valid() else None
+        if user is None:
+            messages.error(request, _("Essa pessoa não faz parte da equipe deste torneio (talvez já tenha sido "
+                                      "removida)."))
+            return redirect("desk:staff", tournament.slug)
+        role = change.cleaned_data["role"]
+        try:
+            role_grant(tournament=tournament, user=user, role=role, by=request.user)
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            messages.success(request, _("%(name)s agora tem o papel de %(role)s.") % {
+                "name": person_label(user), "role": role_label(role)})
+        return redirect("desk:staff", tournament.slug)
     form = StaffAddForm(request.POST)
     if form.is_valid():
-        role = form.cleaned_data["role"]
+        email, role = form.cleaned_data["email"], form.cleaned_data["role"]
         try:
-            invitation = staff_invite(tournament=tournament, who=form.cleaned_data["who"], role=role,
-                                      by=request.user)
+            invitation_create(tournament=tournament, email=email, role=role, by=request.user)
         except ValidationError as exc:
-            if request.POST.get("change"):  # a button of the list: the message goes on top, not in the form
-                messages.error(request, " ".join(exc.messages))
-                return redirect("desk:staff", tournament.slug)
-            form.add_error("who", exc)
+            form.add_error("email", exc)
         else:
-            name = person_label(invitation.user)
-            if invitation.created:
-                messages.success(request, _("Conta criada para %(email)s (usuário %(username)s), com o papel de "
-                                            "%(role)s. Enviamos um e-mail com o link para criar a senha.") % {
-                    "email": invitation.user.email, "username": invitation.user.get_username(),
-                    "role": role_label(role)})
-            elif invitation.mailed:
-                messages.success(request, _("%(name)s agora tem o papel de %(role)s. Enviamos de novo o link para "
-                                            "criar a senha (a pessoa ainda não criou a dela).") % {
-                    "name": name, "role": role_label(role)})
-            else:
-                messages.success(request, _("%(name)s agora tem o papel de %(role)s.") % {
-                    "name": name, "role": role_label(role)})
+            # the same answer whether or not an account has that address
+            messages.success(request, _("Convite enviado para %(email)s (%(role)s). A pessoa entra na equipe quando "
+                                        "aceitar.") % {"email": email, "role": role_label(role)})
             return redirect("desk:staff", tournament.slug)
     return _page(request, tournament, form)
+
+
+@require_POST
+@desk_view()
+def invitation_action(request, tournament, action: str):
+    """Resend (a new link, the old one stops working) or cancel a pending invitation."""
+    form = InvitationActionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Convite não encontrado."))
+        return redirect("desk:staff", tournament.slug)
+    do = invitation_resend if action == "reenviar" else invitation_revoke
+    try:
+        invitation = do(tournament=tournament, invitation_id=form.cleaned_data["invitation"], by=request.user)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        text = (_("Convite enviado de novo para %(email)s, com um link novo.") if action == "reenviar"
+                else _("Convite para %(email)s cancelado: o link deixou de valer."))
+        messages.success(request, text % {"email": invitation.email})
+    return redirect("desk:staff", tournament.slug)
 
 
 @require_POST
@@ -58,10 +88,7 @@ def staff(request, tournament):
 def staff_remove(request, tournament):
     """Take a person off the staff (never the last organizer)."""
     form = StaffRemoveForm(request.POST)
-    user = None
-    if form.is_valid():
-        user = tournament.staff.filter(user_id=form.cleaned_data["user"]).select_related("user").first()
-        user = user.user if user is not None else None
+    user = _member(tournament, form.cleaned_data["user"]) if form.is_valid() else None
     if user is None:
         messages.error(request, _("Essa pessoa não faz parte da equipe deste torneio (talvez já tenha sido "
                                   "removida)."))

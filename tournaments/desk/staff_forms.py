@@ -7,13 +7,23 @@ from ..models import StaffRole
 
 
 class StaffAddForm(forms.Form):
-    who = forms.CharField(
-        label=_("Nome de usuário ou e-mail"), max_length=254,
-        help_text=_("Quem já tem conta: o nome de usuário ou o e-mail. Quem não tem: o e-mail; a pessoa recebe um "
-                    "link para criar a senha."),
-        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"}))
+    email = forms.EmailField(
+        label=_("E-mail da pessoa"), max_length=254,
+        help_text=_("A pessoa recebe um convite com um link. Ela entra na equipe quando aceitar: com a conta que "
+                    "já tem, ou criando uma ali mesmo."),
+        widget=forms.EmailInput(attrs={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"}))
     role = forms.ChoiceField(label=_("Papel"), choices=StaffRole.ROLE_CHOICES, initial=StaffRole.REFEREE,
                              widget=forms.RadioSelect)
+
+
+class StaffRoleForm(forms.Form):
+    """A button of the list: give a member of the staff the other role."""
+    user = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    role = forms.ChoiceField(choices=StaffRole.ROLE_CHOICES, widget=forms.HiddenInput)
+
+
+class InvitationActionForm(forms.Form):
+    invitation = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
 
 
 class StaffRemoveForm(forms.Form):

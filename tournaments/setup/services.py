@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from scoring.errors import RuleViolation
 
 from ..audit import audit_record
+from ..permissions import tournament_creation_refusal
 from ..models import Jogo, StaffRole, Tournament
 from ..services import slug_make, tournament_refresh
 from ..roles import role_grant
@@ -25,6 +28,13 @@ RULE_FIELDS = ("preset", "settings")
 
 def _snapshot(tournament: Tournament, names=EDITABLE) -> dict[str, Any]:
     return {name: copy.deepcopy(getattr(tournament, name)) for name in names}
+
+
+def _creation_check(*, user) -> None:
+    """Refuse (PermissionDenied, with the reason in pt-BR) when ``user`` may not create an event now."""
+    refusal = tournament_creation_refusal(user=user)
+    if refusal is not None:
+        raise PermissionDenied(refusal)
 
 
 def _organizer_make(*, tournament: Tournament, user) -> None:
@@ -54,6 +64,7 @@ def tournament_create(*, user, starter: str, name: str, date, venue: str = "") -
 
 def _tournament_start(*, user, name: str, fields: dict[str, Any], summary: str) -> Tournament:
     """Create the tournament under a free slug, make ``user`` its organizer, record it: one transaction."""
+    _creation_check(user=user)
     with transaction.atomic():
         tournament = _with_free_slug(lambda slug: Tournament.objects.create(
             name=name, slug=slug, created_by=user, **fields), name=name)
@@ -117,13 +128,45 @@ def tournament_duplicate(*, tournament: Tournament, user) -> Tournament:
                              summary=_("Torneio criado como cópia de “%(nome)s”") % {"nome": tournament.name})
 
 
-def tournament_upload(*, user, data: Any) -> Tournament:
-    """Create a tournament from an uploaded tournament file; the uploader becomes its organizer."""
+@dataclass(frozen=True)
+class Upload:
+    tournament: Tournament
+    referees_unassigned: int  # jogos whose file named a referee: left without one (roles come by invitation)
+
+
+def _referees_strip(*, data: Any, user) -> tuple[Any, int]:
+    """``data`` without the ``referee`` of its jogos (other than the uploader), and how many were taken out.
+
+    A file uploaded through the site grants no role to an existing account: a role is given only by an
+    invitation its owner accepts. Every name is dropped alike, known account or not, so the upload tells
+    nothing about which accounts exist (``manage.py import_tournament``, run by the operator, still grants).
+    """
+    jogos = data.get("jogos") if isinstance(data, dict) else None
+    if not isinstance(jogos, list):
+        return data, 0
+    own = user.get_username() if user is not None and user.is_authenticated else None
+    dropped, kept = 0, []
+    for jogo in jogos:
+        if isinstance(jogo, dict) and "referee" in jogo and jogo["referee"] != own:
+            jogo = {k: v for k, v in jogo.items() if k != "referee"}
+            dropped += 1
+        kept.append(jogo)
+    return ({**data, "jogos": kept} if dropped else data), dropped
+
+
+def tournament_upload(*, user, data: Any) -> Upload:
+    """Create a tournament from an uploaded tournament file; the uploader becomes its organizer.
+
+    Referees the file names are not given a role (see ``_referees_strip``); their jogos wait for one.
+    """
     from ..services import tournament_import
 
+    _creation_check(user=user)
+    data, dropped = _referees_strip(data=data, user=user)
     with transaction.atomic():
         tournament = tournament_import(data=data, performed_by=user)
         _organizer_make(tournament=tournament, user=user)
         audit_record(tournament=tournament, user=user, action="tournament_upload",
-                     summary=_("Torneio criado a partir de um arquivo do torneio"))
-    return tournament
+                     summary=_("Torneio criado a partir de um arquivo do torneio"),
+                     after={"referees_unassigned": dropped} if dropped else None)
+    return Upload(tournament=tournament, referees_unassigned=dropped)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils import timezone
 
 from .. import presenters
-from ..models import Dupla, StaffRole, Tournament
+from ..models import Dupla, StaffInvitation, StaffRole, Tournament
 from ..selectors import tournament_live_get
 from .services import ORGANIZER, REFEREE, person_label, role_label
 
@@ -19,7 +20,7 @@ def staff_list(*, tournament: Tournament) -> list[dict]:
     for r in rows:
         user = r.user
         out.append({
-            "id": user.pk, "name": person_label(user), "username": user.get_username(), "email": user.email,
+            "id": user.pk, "name": person_label(user), "username": user.get_username(),
             "role": r.role, "role_label": role_label(r.role),
             "other_role": REFEREE if r.role == ORGANIZER else ORGANIZER,
             "other_role_label": role_label(REFEREE if r.role == ORGANIZER else ORGANIZER),
@@ -28,6 +29,17 @@ def staff_list(*, tournament: Tournament) -> list[dict]:
         })
     out.sort(key=lambda row: (row["role"] != ORGANIZER, row["username"].casefold()))
     return out
+
+
+def invitations_pending(*, tournament: Tournament) -> list[dict]:
+    """The invitations not yet accepted nor cancelled, newest first, by the e-mail the organizer typed
+    (never the name of an account: none is looked up before the person accepts)."""
+    now = timezone.now()
+    rows = (StaffInvitation.objects.filter(tournament=tournament, accepted_at__isnull=True, revoked_at__isnull=True)
+            .select_related("invited_by").order_by("-created_at"))
+    return [{"id": i.pk, "email": i.email, "role": i.role, "role_label": role_label(i.role),
+             "invited_by": person_label(i.invited_by) if i.invited_by else "", "since": i.created_at,
+             "expires_at": i.expires_at, "expired": i.expires_at <= now} for i in rows]
 
 
 def private_link(*, dupla: Dupla) -> str:

@@ -1,4 +1,4 @@
-"""Who works on a tournament: roles (organizer, referee), invitations by username or e-mail.
+"""Who works on a tournament: roles (organizer, referee), invitations by e-mail that the invited person accepts.
 
 Every write is one transaction with its audit entry. A tournament always keeps
 at least one organizer (an active account with the role): removing or
@@ -8,24 +8,23 @@ demoting the last one is refused. Decisions about what a role may *do* live in
 
 from __future__ import annotations
 
-import re
+import hashlib
+import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.core.validators import validate_email
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.encoding import force_bytes
-from django.utils.http import urlsafe_base64_encode
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..audit import audit_record
-from ..models import Jogo, Mesa, StaffRole, Tournament
+from ..models import Jogo, Mesa, StaffInvitation, StaffRole, Tournament
 from ..roles import (ORGANIZER, REFEREE, ROLES, _forget_cached_roles, _keep_an_organizer, _lock, _role_check,  # noqa: F401
                     person_label, role_grant, role_label)
 
@@ -71,109 +70,150 @@ def role_revoke(*, tournament: Tournament, user, by=None) -> Removal:
 
 
 # --- invitations -----------------------------------------------------------------------
+#
+# A person joins the staff by accepting an invitation sent to an e-mail address: nobody is looked up by
+# username or e-mail, and the organizer's page answers the same whether an account exists or not. The link
+# carries a random token; only its SHA-256 is stored.
 
-@dataclass(frozen=True)
-class Invitation:
-    user: object
-    created: bool  # a new account was made for an unknown e-mail
-    mailed: bool  # an e-mail with the link to set a password was sent
-
-
-def _user_by_username(text: str):
-    User = get_user_model()
-    user = User.objects.filter(**{User.USERNAME_FIELD: text}).first()
-    if user is None:
-        matches = list(User.objects.filter(**{f"{User.USERNAME_FIELD}__iexact": text})[:2])
-        user = matches[0] if len(matches) == 1 else None
-    return user
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _username_from_email(email: str) -> str:
-    """A free username made from the e-mail's local part (letters, digits and . + - _ only)."""
-    User = get_user_model()
-    base = re.sub(r"[^\w.+-]", "", email.split("@")[0].lower(), flags=re.ASCII)[:140] or "usuario"
-    candidate, n = base, 2
-    while User.objects.filter(**{f"{User.USERNAME_FIELD}__iexact": candidate}).exists():
-        candidate, n = f"{base}{n}", n + 1
-    return candidate
+def invitation_link(*, token: str) -> str:
+    """The absolute link (``SITE_URL``) an invitation's e-mail carries."""
+    return settings.SITE_URL + reverse("accounts:invitation", kwargs={"token": token})
 
 
-def _account_create(*, email: str):
-    """An active account with no usable password yet: its owner sets one through the e-mailed link."""
-    User = get_user_model()
-    for _attempt in range(5):
-        try:
-            with transaction.atomic():
-                user = User(**{User.USERNAME_FIELD: _username_from_email(email)}, email=email)
-                user.set_unusable_password()
-                user.save()
-                return user
-        except IntegrityError:  # someone took that username a moment ago: pick another
-            continue
-    raise ValidationError(_("não foi possível criar a conta para %(email)s agora; tente de novo.") % {"email": email})
-
-
-def password_set_link(*, user) -> str:
-    """Absolute link (``SITE_URL``) to the page where ``user`` chooses a password (Django's reset token)."""
-    path = reverse("accounts:password_reset_confirm", kwargs={
-        "uidb64": urlsafe_base64_encode(force_bytes(user.pk)), "token": default_token_generator.make_token(user)})
-    return settings.SITE_URL + path
-
-
-def _invitation_send(*, user, tournament: Tournament, role: str, by) -> None:
-    context = {"user": user, "username": user.get_username(), "tournament": tournament, "role": role_label(role),
+def _invitation_send(*, invitation: StaffInvitation, token: str, by) -> None:
+    context = {"tournament": invitation.tournament, "role": role_label(invitation.role),
                "by": person_label(by) if by is not None and by.is_authenticated else "",
-               "link": password_set_link(user=user), "login_url": settings.SITE_URL + reverse("accounts:login"),
-               "days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400)}
+               "link": invitation_link(token=token), "days": settings.ZAP_INVITATION_DAYS}
     subject = " ".join(render_to_string("desk/staff/invite_subject.txt", context).split())
     body = render_to_string("desk/staff/invite_email.txt", context)
     try:
-        send_mail(subject, body, None, [user.email])
+        send_mail(subject, body, None, [invitation.email])
     except Exception as exc:  # SMTP down, refused address: nothing is kept (the transaction rolls back)
         raise ValidationError(_("o convite para %(email)s não pôde ser enviado (%(error)s); nada foi alterado.")
-                              % {"email": user.email, "error": exc.__class__.__name__}) from exc
+                              % {"email": invitation.email, "error": exc.__class__.__name__}) from exc
 
 
-def staff_invite(*, tournament: Tournament, who: str, role: str, by=None) -> Invitation:
-    """Add a person to the staff by username or e-mail.
+def _fresh_token(invitation: StaffInvitation) -> str:
+    token = secrets.token_urlsafe(32)
+    invitation.token_hash = _token_hash(token)
+    invitation.expires_at = timezone.now() + timedelta(days=settings.ZAP_INVITATION_DAYS)
+    return token
 
-    - a username or the e-mail of an account → that account gets ``role``;
-    - an unknown e-mail → a new account (username made from the e-mail, no
-      password yet) gets ``role`` and an e-mail with a link to set its password;
-      an account that never set its password gets that e-mail again;
-    - an unknown username → ``ValidationError`` ("nenhuma conta com esse nome de usuário").
-    """
+
+def invitation_create(*, tournament: Tournament, email: str, role: str, by=None) -> StaffInvitation:
+    """Invite ``email`` to the staff with ``role`` and mail the link; a pending invitation of the same
+    address to this tournament is replaced (its link stops working). Nothing tells whether an account
+    has that address."""
     _role_check(role)
-    text = (who or "").strip()
-    if not text:
-        raise ValidationError(_("informe o nome de usuário ou o e-mail da pessoa."), code="required")
+    email = (email or "").strip()
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise ValidationError(_("e-mail inválido: %(value)s") % {"value": email}, code="email") from None
     with transaction.atomic():
-        user = _user_by_username(text)
-        created = False
-        if user is None and "@" in text:
-            try:
-                validate_email(text)
-            except ValidationError:
-                raise ValidationError(_("e-mail inválido: %(value)s") % {"value": text}, code="email") from None
-            User = get_user_model()
-            user = (User.objects.filter(email__iexact=text, is_active=True).order_by("id").first()
-                    or User.objects.filter(email__iexact=text).order_by("id").first())
-            if user is None:
-                user, created = _account_create(email=text), True
-        if user is None:
-            raise ValidationError(_("nenhuma conta com esse nome de usuário: %(value)s (para convidar alguém novo, "
-                                    "use o e-mail da pessoa)") % {"value": text}, code="unknown_username")
-        if not user.is_active:
-            raise ValidationError(_("a conta %(name)s está desativada.") % {"name": user.get_username()},
-                                  code="inactive")
-        role_grant(tournament=tournament, user=user, role=role, by=by)
-        mailed = False
-        if user.email and not user.has_usable_password():  # new, or invited before and never came
-            _invitation_send(user=user, tournament=tournament, role=role, by=by)
-            mailed = True
-            audit_record(tournament=tournament, user=by, action="staff_invite",
-                         summary=_("Convite para criar a senha enviado a %(email)s (conta %(username)s%(new)s)") % {
-                             "email": user.email, "username": user.get_username(),
-                             "new": _(", nova") if created else ""},
-                         after={"user": user.get_username(), "email": user.email, "created": created})
-    return Invitation(user=user, created=created, mailed=mailed)
+        _lock(tournament)
+        now = timezone.now()
+        StaffInvitation.objects.filter(tournament=tournament, email__iexact=email, accepted_at__isnull=True,
+                                       revoked_at__isnull=True).update(revoked_at=now)
+        invitation = StaffInvitation(tournament=tournament, role=role, email=email,
+                                     invited_by=by if by is not None and by.is_authenticated else None)
+        token = _fresh_token(invitation)
+        invitation.save()
+        audit_record(tournament=tournament, user=by, action="staff_invite",
+                     summary=_("Convite para a equipe (%(role)s) enviado a %(email)s") % {
+                         "role": role_label(role), "email": email},
+                     after={"email": email, "role": role, "invitation": invitation.pk})
+        _invitation_send(invitation=invitation, token=token, by=by)
+    return invitation
+
+
+def _pending_get(*, tournament: Tournament, invitation_id: int) -> StaffInvitation:
+    invitation = (StaffInvitation.objects.select_for_update()
+                  .filter(tournament=tournament, pk=invitation_id).first())
+    if invitation is None or invitation.accepted_at or invitation.revoked_at:
+        raise ValidationError(_("Esse convite não está mais pendente (já foi aceito ou cancelado)."),
+                              code="not_pending")
+    return invitation
+
+
+def invitation_resend(*, tournament: Tournament, invitation_id: int, by=None) -> StaffInvitation:
+    """Mail a pending invitation again as a new one (new link, new deadline); the old link answers that it
+    was replaced."""
+    with transaction.atomic():
+        old = _pending_get(tournament=tournament, invitation_id=invitation_id)
+        return invitation_create(tournament=tournament, email=old.email, role=old.role, by=by)
+
+
+def invitation_revoke(*, tournament: Tournament, invitation_id: int, by=None) -> StaffInvitation:
+    """Cancel a pending invitation: its link answers that it was cancelled."""
+    with transaction.atomic():
+        invitation = _pending_get(tournament=tournament, invitation_id=invitation_id)
+        invitation.revoked_at = timezone.now()
+        invitation.save(update_fields=["revoked_at"])
+        audit_record(tournament=tournament, user=by, action="staff_invite_revoke",
+                     summary=_("Convite para %(email)s cancelado") % {"email": invitation.email},
+                     before={"email": invitation.email, "role": invitation.role, "invitation": invitation.pk})
+    return invitation
+
+
+# What an invitation's link finds: usable, or why not.
+VALID, UNKNOWN, EXPIRED, USED, REVOKED = "valid", "unknown", "expired", "used", "revoked"
+
+
+def invitation_state(invitation: StaffInvitation | None) -> str:
+    if invitation is None:
+        return UNKNOWN
+    if invitation.accepted_at is not None:
+        return USED
+    if invitation.revoked_at is not None:
+        return REVOKED
+    if invitation.expires_at <= timezone.now():
+        return EXPIRED
+    return VALID
+
+
+def invitation_by_token(*, token: str, lock: bool = False) -> StaffInvitation | None:
+    if not token or len(token) > 200:
+        return None
+    qs = StaffInvitation.objects.select_related("tournament", "invited_by")
+    if lock:
+        qs = qs.select_for_update()
+    return qs.filter(token_hash=_token_hash(token)).first()
+
+
+def invitation_accept(*, token: str, user) -> StaffInvitation:
+    """``user`` accepts the invitation behind ``token``: the role is granted (``role_grant``, audited) and the
+    link is used up. Someone already on the staff keeps a higher role (an organizer invited as referee)."""
+    with transaction.atomic():
+        invitation = invitation_by_token(token=token, lock=True)
+        state = invitation_state(invitation)
+        if state != VALID:
+            raise ValidationError(INVITATION_PROBLEMS[state](), code=state)
+        tournament = invitation.tournament
+        current = StaffRole.objects.filter(tournament=tournament, user=user).values_list("role", flat=True).first()
+        if current is None or (current == REFEREE and invitation.role == ORGANIZER):
+            role_grant(tournament=tournament, user=user, role=invitation.role, by=invitation.invited_by)
+        invitation.accepted_at, invitation.accepted_by = timezone.now(), user
+        invitation.save(update_fields=["accepted_at", "accepted_by"])
+        audit_record(tournament=tournament, user=user, action="staff_invite_accept",
+                     summary=_("%(name)s aceitou o convite enviado a %(email)s (%(role)s)") % {
+                         "name": person_label(user), "email": invitation.email,
+                         "role": role_label(invitation.role)},
+                     after={"user": user.get_username(), "role": invitation.role, "invitation": invitation.pk})
+    _forget_cached_roles(user)
+    return invitation
+
+
+INVITATION_PROBLEMS = {
+    UNKNOWN: lambda: _("Este link de convite não existe. Confira se o endereço chegou inteiro, ou peça um convite "
+                       "novo à comissão organizadora."),
+    EXPIRED: lambda: _("Este convite expirou. Peça à comissão organizadora que envie um convite novo."),
+    USED: lambda: _("Este convite já foi aceito; o link só vale uma vez. Entre com a sua conta para ver o "
+                    "torneio no painel."),
+    REVOKED: lambda: _("Este convite foi cancelado pela comissão organizadora (ou substituído por um mais "
+                       "recente). Se for o caso, peça um convite novo."),
+}

@@ -76,6 +76,7 @@ class Command(BaseCommand):
         for username, role in ((DEMO_ORGANIZER, "organizer"), (DEMO_REFEREE, "referee")):
             user = User.objects.filter(username=username).first() or User.objects.create_user(username)
             user.set_password(DEMO_PASSWORD)
+            user.is_staff = user.is_staff or role == "organizer"  # the comissão creates events (ZAP_EVENT_CREATORS)
             user.save()
             for tournament in Tournament.objects.filter(slug__in=slugs):
                 role_grant(tournament=tournament, user=user, role=role)

@@ -1,0 +1,52 @@
+"""Mail without EMAIL_HOST: nothing is sent, and no one-time link ever reaches the log.
+
+``UnsentMailBackend`` logs one line per mail (subject and number of recipients: never the body, where
+password-reset and invitation links go, nor the addresses). With ``ZAP_MAIL_DIR`` set, each mail is also
+written whole to a new file there, readable by the server's user only (file mode 600, directory 700), for
+an operator who must pass a link on by hand.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import secrets
+from datetime import datetime, timezone
+from pathlib import Path
+
+from django.conf import settings
+from django.core.mail.backends.base import BaseEmailBackend
+
+log = logging.getLogger("zap.mail")
+
+_LINK = re.compile(r"\S+://\S+")
+
+
+def redact(text: str) -> str:
+    """``text`` with every link (where tokens go) replaced by ``[link omitido]``."""
+    return _LINK.sub("[link omitido]", text)
+
+
+class UnsentMailBackend(BaseEmailBackend):
+    def send_messages(self, email_messages):
+        count = 0
+        for message in email_messages or ():
+            path = self._keep(message)
+            log.warning("e-mail não enviado (sem EMAIL_HOST): assunto %r, %d destinatário(s)%s",
+                        redact(str(message.subject)), len(message.recipients()),
+                        f", guardado em {path}" if path else "")
+            count += 1
+        return count
+
+    def _keep(self, message) -> str:
+        folder = getattr(settings, "ZAP_MAIL_DIR", "")
+        if not folder:
+            return ""
+        directory = Path(folder)
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        name = f"{datetime.now(timezone.utc):%Y%m%d-%H%M%S}-{secrets.token_hex(4)}.eml"
+        fd = os.open(directory / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            out.write(message.message().as_bytes())
+        return str(directory / name)

@@ -1,0 +1,114 @@
+"""The password-reset request (throttled per address and per e-mail, silently) and the invitation link."""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import UserCreationForm
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.http import HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from config.security import client_ip
+
+from ..roles import role_label
+from ..staff.services import (INVITATION_PROBLEMS, UNKNOWN, VALID, invitation_accept, invitation_by_token,
+                              invitation_state)
+
+HOUR = 3600
+
+
+def _over_limit(key: str) -> bool:
+    """Count one request under ``key`` for an hour; True once the hour's count passes the limit."""
+    limit = settings.ZAP_PASSWORD_RESETS_PER_HOUR
+    try:
+        if cache.add(key, 1, HOUR):
+            count = 1
+        else:
+            count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, HOUR)
+        count = 1
+    except Exception:  # the cache is down: let the request through (the per-account mail is still one link)
+        return False
+    return count > limit
+
+
+def reset_throttled(*, address: str | None, email: str) -> bool:
+    """Count a reset request from ``address`` for ``email``; True when either is over its hourly limit."""
+    mail_key = hashlib.sha256(email.strip().casefold().encode()).hexdigest()[:32]
+    by_address = _over_limit(f"zap:reset:ip:{address or '-'}")
+    by_email = _over_limit(f"zap:reset:email:{mail_key}")
+    return by_address or by_email
+
+
+class ThrottledPasswordResetView(auth_views.PasswordResetView):
+    """Django's reset request; beyond ZAP_PASSWORD_RESETS_PER_HOUR (per address, per e-mail) the same
+    "se houver uma conta…" page answers and no mail goes out."""
+
+    def form_valid(self, form):
+        if reset_throttled(address=client_ip(self.request), email=form.cleaned_data["email"]):
+            return HttpResponseRedirect(self.get_success_url())
+        return super().form_valid(form)
+
+
+# --- /convites/<token>/: accept an invitation to a tournament's staff -------------------------------------
+
+class InvitationSignupForm(UserCreationForm):
+    """A new account for someone invited: username and password (Django's validators)."""
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username",)
+
+
+def _invitation_page(request, *, invitation, form=None, problem: str = "", status: int = 200):
+    return render(request, "accounts/invitation.html", {
+        "invitation": invitation, "problem": problem, "form": form, "title": _("Convite para a equipe"),
+        "role": role_label(invitation.role) if invitation is not None else "",
+        "login_url": f"{reverse('accounts:login')}?next={request.path}",
+    }, status=status)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def invitation(request, token: str):
+    """GET: what the invitation is (or why it no longer works). POST: accept it, signed in, or with a new account."""
+    found = invitation_by_token(token=token)
+    state = invitation_state(found)
+    if state != VALID:
+        return _invitation_page(request, invitation=None, problem=INVITATION_PROBLEMS[state](),
+                                status=404 if state == UNKNOWN else 410)
+    signed_in = request.user.is_authenticated
+    form = None if signed_in else InvitationSignupForm()
+    if request.method == "POST":
+        if signed_in:
+            user = request.user
+        else:
+            form = InvitationSignupForm(request.POST)
+            if not form.is_valid():
+                return _invitation_page(request, invitation=found, form=form)
+            user = None
+        try:
+            with transaction.atomic():
+                if user is None:
+                    user = form.save(commit=False)
+                    user.email = found.email  # the address the invitation reached
+                    user.save()
+                accepted = invitation_accept(token=token, user=user)
+        except ValidationError as exc:
+            return _invitation_page(request, invitation=None, problem=" ".join(exc.messages), status=410)
+        if not signed_in:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Convite aceito: agora você faz parte da equipe de %(name)s (%(role)s).") % {
+            "name": accepted.tournament.name, "role": role_label(accepted.role)})
+        return redirect("desk:home")
+    return _invitation_page(request, invitation=found, form=form)
