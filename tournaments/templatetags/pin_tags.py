@@ -1,4 +1,4 @@
-"""``{% pin_unlock_button jogo dupla_key %}``: the referee's "unlock this dupla's PIN" button, shown only when locked."""
+"""``{% pin_unlock_button jogo dupla_key %}``: the "unlock this dupla's PIN" button, shown only when locked."""
 
 from django import template
 
