@@ -100,12 +100,12 @@ def tournament_pin_ceiling(tournament_id: int) -> int:
 def _tournament_wait(dupla: Dupla, now: dt.datetime) -> dt.datetime | None:
     """While the tournament is over its ceiling of public wrong PINs in the window: when it has room again."""
     ceiling = tournament_pin_ceiling(dupla.tournament_id)
-    times = list(PinFailure.objects.filter(dupla__tournament_id=dupla.tournament_id, staff=False,
-                                           at__gte=now - WINDOW, at__lte=now)
-                 .order_by("-at").values_list("at", flat=True)[:ceiling])
-    if len(times) < ceiling:
+    nth = list(PinFailure.objects.filter(dupla__tournament_id=dupla.tournament_id, staff=False,
+                                         at__gte=now - WINDOW, at__lte=now)
+               .order_by("-at").values_list("at", flat=True)[ceiling - 1:ceiling])
+    if not nth:
         return None
-    return times[-1] + WINDOW  # the oldest of the last `ceiling` failures leaves the window
+    return nth[0] + WINDOW  # the ceiling-th latest failure leaves the window
 
 
 def pin_verify(*, dupla: Dupla, pin, address: str = "", staff: bool = False, user=None) -> None:
