@@ -68,11 +68,6 @@ def may_pin_unlock(*, user, tournament: Tournament) -> bool:
     return may_referee(user=user, tournament=tournament)
 
 
-def may_pin_reset(*, user, tournament: Tournament) -> bool:
-    """Make new PINs (and private links) for the duplas, or for one dupla that lost its card: the organizers."""
-    return may_organize(user=user, tournament=tournament)
-
-
 def may_see_desk(*, user, tournament: Tournament) -> bool:
     return role_of(user=user, tournament=tournament) is not None
 
