@@ -13,8 +13,8 @@ from django.db import connection
 from django.urls import reverse
 
 from tests.test_pages import groups_file
-from tournaments.models import AuditEntry, Dupla, StaffRole
-from tournaments.staff.pins import pin_check, pins_reset
+from tournaments.models import AuditEntry, Dupla, ReplacedLink, StaffRole
+from tournaments.staff.pins import pin_check, pin_reset, pins_reset, token_hash
 from tournaments.staff.services import role_grant
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
@@ -195,3 +195,87 @@ def test_the_desk_page_without_duplas_has_no_button(client, load_file, django_us
     assert "ainda não tem duplas" in page and 'name="confirm"' not in page
     assert client.post(_url(empty), {"confirm": "on"}).status_code == 200
     assert not AuditEntry.objects.filter(tournament=empty, action="pins_reset").exists()
+
+
+# --- new PINs rotate the private links; one dupla alone (a lost card) ----------------------------------------
+
+def _tokens(cup) -> dict[str, str]:
+    return dict(cup.duplas.values_list("key", "token"))
+
+
+def test_a_full_reset_rotates_every_private_link_and_the_old_ones_answer_410(client, cup):
+    pins_reset(tournament=cup)
+    before = _tokens(cup)
+    pins_reset(tournament=cup)
+    after = _tokens(cup)
+    assert set(before) == set(after) and all(before[k] != after[k] for k in before)
+    for key, token in before.items():
+        old = client.get(f"/d/{token}/")
+        assert old.status_code == 410, key
+        assert "este link foi substituído: peça o cartão novo à organização" in old.content.decode().lower()
+        assert old["Referrer-Policy"] == "no-referrer" and "private" in old["Cache-Control"]
+        assert client.get(f"/d/{after[key]}/").status_code == 200
+    assert not ReplacedLink.objects.filter(token_hash__in=list(before.values())).exists()  # only hashes kept
+    assert ReplacedLink.objects.filter(token_hash=token_hash(before["d1"]), dupla__key="d1").exists()
+
+
+def test_the_command_without_dupla_still_resets_all_and_rotates_the_links(cup):
+    before = _tokens(cup)
+    out, _err = _pins_command("copa-pins", "--reset")
+    assert len(out.splitlines()) == 7 and all(LINE.match(line) for line in out.splitlines())
+    after = _tokens(cup)
+    assert all(before[k] != after[k] for k in before)
+
+
+def test_pin_reset_of_one_dupla_rotates_its_pin_and_link_only(cup, organizer):
+    first = pins_reset(tournament=cup)
+    before = _tokens(cup)
+    d1 = cup.duplas.get(key="d1")
+    pin = pin_reset(tournament=cup, dupla=d1, by=organizer)
+    after = _tokens(cup)
+    assert after["d1"] != before["d1"] and d1.token == after["d1"]
+    assert {k: v for k, v in after.items() if k != "d1"} == {k: v for k, v in before.items() if k != "d1"}
+    d1.refresh_from_db()
+    assert pin_check(d1, pin) and (pin == first["d1"] or not pin_check(d1, first["d1"]))
+    for key in first:
+        if key != "d1":
+            assert pin_check(cup.duplas.get(key=key), first[key])
+    entry = AuditEntry.objects.get(tournament=cup, action="pin_reset")
+    assert entry.user == organizer and entry.after == {"dupla": "d1"} and pin not in repr(entry.after)
+
+
+def test_the_command_resets_one_dupla(cup):
+    first = pins_reset(tournament=cup)
+    before = _tokens(cup)
+    out, _err = _pins_command("copa-pins", "--reset", "--dupla", "d2")
+    [line] = out.splitlines()
+    key, pin = LINE.match(line).groups()
+    assert key == "d2" and pin_check(cup.duplas.get(key="d2"), pin)
+    after = _tokens(cup)
+    assert [k for k in before if before[k] != after[k]] == ["d2"]
+    assert pin_check(cup.duplas.get(key="d1"), first["d1"])
+    with pytest.raises(CommandError, match="não tem essa dupla"):
+        _pins_command("copa-pins", "--reset", "--dupla", "nao-existe")
+    assert _tokens(cup) == after
+
+
+def test_the_desk_page_resets_one_dupla_and_shows_its_card(client, cup, organizer):
+    pins_reset(tournament=cup)
+    before = _tokens(cup)
+    client.force_login(organizer)
+    page = client.get(_url(cup)).content.decode()
+    assert "Refazer o PIN desta dupla (cartão perdido)" in page and 'id="one_dupla"' in page
+    refused = client.post(_url(cup), {"dupla": "d3"})
+    assert refused.status_code == 200 and "o PIN e o link atuais da dupla deixam de valer" in refused.content.decode()
+    assert _tokens(cup) == before
+    batch = re.search(r'name="batch" value="([^"]+)" id="one_batch"', page).group(1)
+    r = client.post(_url(cup), {"dupla": "d3", "confirm_one": "on", "batch": batch})
+    html = r.content.decode()
+    after = _tokens(cup)
+    assert [k for k in before if before[k] != after[k]] == ["d3"]
+    [pin] = re.findall(r'aria-label="PIN (\d{6})"', html)
+    assert pin_check(cup.duplas.get(key="d3"), pin) and f"/d/{after['d3']}/" in html
+    assert f"/d/{before['d3']}/" not in html and "no-store" in r["Cache-Control"]
+    again = client.post(_url(cup), {"dupla": "d3", "confirm_one": "on", "batch": batch})
+    assert "já foi refeito" in again.content.decode() and _tokens(cup) == after
+    assert client.get(f"/d/{before['d3']}/").status_code == 410

@@ -120,3 +120,45 @@ def test_queries_are_few(client, cup, django_assert_max_num_queries):
     _page(client, d1)
     with django_assert_max_num_queries(3):  # the dupla, then the derived views come from the state cache
         _page(client, d1)
+
+
+# --- a replaced link (a new PIN card): 410, and it confirms nothing -------------------------------------------
+
+def test_an_old_link_after_a_single_reset_answers_410_and_cannot_confirm(load_file):
+    from django.test import Client
+
+    from tests.sumula_support import api, cup_setup, db_snapshot, jogo_between, post, staff_user
+    from tournaments.models import AuditEntry, StaffRole
+    from tournaments.staff.pins import pin_reset
+
+    sumula_cup = cup_setup(load_file, slug="copa-link-trocado")
+    key = jogo_between(sumula_cup, "d1", "d4")
+    referee = Client()
+    referee.force_login(staff_user(sumula_cup, "arbitro", StaffRole.REFEREE))
+    assert post(referee, api(sumula_cup.slug, key, "resultado"), {"partidas": [[12, 3], [12, 4]]}).status_code == 200
+    d1 = Dupla.objects.get(tournament=sumula_cup, key="d1")
+    old = d1.token
+    other_token = Dupla.objects.get(tournament=sumula_cup, key="d4").token
+    pin_reset(tournament=sumula_cup, dupla=d1, by=None)
+    assert AuditEntry.objects.filter(tournament=sumula_cup, action="pin_reset").exists()
+    client = Client()
+    page = client.get(f"/d/{old}/")
+    html = page.content.decode()
+    assert page.status_code == 410 and "Este link foi substituído: peça o cartão novo à organização." in html
+    assert "Os Zapeiros" not in html and "Ana Souza" not in html  # nothing of the dupla
+    before = db_snapshot()
+    for via in ("1", ""):
+        r = client.post(reverse("privatelink:answer", kwargs={"token": old, "key": key}),
+                        {"resposta": "confirmar", "via": via}, HTTP_ORIGIN="null")
+        assert r.status_code == 410
+    assert db_snapshot() == before
+    assert client.get(f"/d/{other_token}/").status_code == 200  # the other duplas keep their links
+    d1.refresh_from_db()
+    r = client.post(reverse("privatelink:answer", kwargs={"token": d1.token, "key": key}),
+                    {"resposta": "confirmar", "via": "1"}, HTTP_ORIGIN="null")
+    assert r.status_code == 302 and db_snapshot() != before
+
+
+def test_a_token_never_issued_is_still_404(client, cup):
+    pins_reset(tournament=cup)
+    assert client.get(f"/d/{'y' * 22}/").status_code == 404

@@ -480,10 +480,28 @@ class SumulaEvent(models.Model):
 
 
 class PinFailure(models.Model):
-    """A wrong PIN for a dupla: six within 10 minutes lock the dupla's PIN for 10 minutes."""
+    """A wrong PIN for a dupla, with where it came from (``sumula.pins`` reads these to lock and throttle).
+
+    ``address`` is the client's address (``config.security.client_ip``); ``staff`` says it was typed in a
+    session of the tournament's referee or organizer (the referee's screen), ``user`` that account.
+    An unlock by the referee sets ``cleared_at``: the failure stays (the history), but no longer locks the dupla.
+    """
 
     dupla = models.ForeignKey(Dupla, on_delete=models.CASCADE, related_name="+")
     at = models.DateTimeField(db_index=True)
+    address = models.CharField(max_length=64, blank=True, default="")
+    staff = models.BooleanField(default=False)
+    user = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+")
+    cleared_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["dupla", "at"])]
+        indexes = [models.Index(fields=["dupla", "at"]), models.Index(fields=["address", "at"])]
+
+
+class ReplacedLink(models.Model):
+    """A dupla's private link that a new PIN card replaced: kept (as a SHA-256 of its token) to answer 410."""
+
+    token_hash = models.CharField(max_length=64, unique=True)
+    dupla = models.ForeignKey(Dupla, on_delete=models.CASCADE, related_name="+")
+    replaced_at = models.DateTimeField(auto_now_add=True)

@@ -66,6 +66,11 @@ def may_referee(*, user, tournament: Tournament) -> bool:
     return role_of(user=user, tournament=tournament) in (ORGANIZER, REFEREE)
 
 
+def may_pin_unlock(*, user, tournament: Tournament) -> bool:
+    """Unlock a dupla's PIN locked by wrong guesses: the referee at the table (or an organizer)."""
+    return may_referee(user=user, tournament=tournament)
+
+
 def may_see_desk(*, user, tournament: Tournament) -> bool:
     return role_of(user=user, tournament=tournament) is not None
 

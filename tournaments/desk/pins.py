@@ -19,10 +19,12 @@ from django.views.decorators.http import require_http_methods
 from ..printing.cards import cards_pdf
 from ..printing.http import pdf_filename, pdf_response
 from ..printing.qr import qr_svg
-from ..staff.pins import pins_reset
+from ..models import Dupla
+from ..staff.pins import pin_reset, pins_reset
 from ..staff.selectors import dupla_cards
 from ..permissions import desk_view
-from .staff_forms import PinsResetForm
+from ..sumula.pins import pin_locked_duplas
+from .staff_forms import PinResetOneForm, PinsResetForm
 
 USED_KEY = "zap_pin_batches_used"  # the batch codes already used in this session (the last 20)
 
@@ -37,36 +39,34 @@ def _batch_new() -> str:
     return secrets.token_urlsafe(12)
 
 
-def _form_page(request, tournament, form=None, *, notice: str = ""):
+def _duplas(tournament):
+    return list(Dupla.objects.filter(tournament=tournament).select_related("player1", "player2")
+                .order_by("order", "id"))
+
+
+def _form_page(request, tournament, form=None, *, notice: str = "", one_form=None):
     duplas = tournament.duplas.count()
     with_pin = tournament.duplas.exclude(pin_hash="").count()
     if form is None:
         form = PinsResetForm(initial={"batch": _batch_new()})
+    if one_form is None:
+        one_form = PinResetOneForm(initial={"batch": _batch_new()}, duplas=_duplas(tournament))
     return _no_store(render(request, "desk/staff/pins.html", {
         "desk_tab": "duplas", "form": form, "duplas": duplas, "with_pin": with_pin, "notice": notice,
+        "one_form": one_form, "locked": pin_locked_duplas(tournament=tournament),
     }))
 
 
-@require_http_methods(["GET", "HEAD", "POST"])
-@desk_view()
-def pins(request, tournament):
-    """GET: what PINs are and the button. POST (confirmed): new PINs, and the printable cards in this response."""
-    if request.method != "POST":
-        return _form_page(request, tournament)
-    form = PinsResetForm(request.POST)
-    if not form.is_valid():
-        return _form_page(request, tournament, form)
-    batch = form.cleaned_data["batch"]
-    used = list(request.session.get(USED_KEY, []))
-    if batch and batch in used:
-        return _form_page(request, tournament, notice=_(
-            "Esses PINs já foram feitos e mostrados (o navegador reenviou o formulário). Eles continuam valendo; "
-            "para fazer outros, use o botão abaixo."))
-    if not tournament.duplas.exists():
-        return _form_page(request, tournament)
-    codes = pins_reset(tournament=tournament, by=request.user)
+def _batch_used(request, batch: str) -> bool:
+    return bool(batch) and batch in request.session.get(USED_KEY, [])
+
+
+def _batch_mark(request, batch: str) -> None:
     if batch:
-        request.session[USED_KEY] = (used + [batch])[-20:]
+        request.session[USED_KEY] = (list(request.session.get(USED_KEY, [])) + [batch])[-20:]
+
+
+def _cards(request, tournament, codes):
     cards = dupla_cards(tournament=tournament, pins=codes)
     if request.POST.get("formato") == "pdf":  # the same cards, as the A4 sheet with cut lines
         return _no_store(pdf_response(cards_pdf(tournament_name=tournament.name, cards=cards),
@@ -74,3 +74,44 @@ def pins(request, tournament):
     for card in cards:
         card["qr"] = qr_svg(card["link"], label=_("Link privado da dupla %(name)s") % {"name": card["name"]})
     return _no_store(render(request, "desk/staff/pin_cards.html", {"desk_tab": "duplas", "cards": cards}))
+
+
+def _reset_one(request, tournament):
+    """A lost card: a new PIN and a new private link for one dupla, and its card in this response."""
+    duplas = _duplas(tournament)
+    form = PinResetOneForm(request.POST, duplas=duplas)
+    if not form.is_valid():
+        return _form_page(request, tournament, one_form=form)
+    batch = form.cleaned_data["batch"]
+    if _batch_used(request, batch):
+        return _form_page(request, tournament, notice=_(
+            "Esse PIN já foi refeito e mostrado (o navegador reenviou o formulário). Ele continua valendo; "
+            "para fazer outro, use o formulário abaixo."))
+    dupla = next(d for d in duplas if d.key == form.cleaned_data["dupla"])
+    pin = pin_reset(tournament=tournament, dupla=dupla, by=request.user)
+    _batch_mark(request, batch)
+    return _cards(request, tournament, {dupla.key: pin})
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@desk_view()
+def pins(request, tournament):
+    """GET: what PINs are and the buttons. POST (confirmed): new PINs (all, or one dupla's: ``dupla``), and the
+    printable cards in this response. New PINs come with new private links: the old links answer 410."""
+    if request.method != "POST":
+        return _form_page(request, tournament)
+    if "dupla" in request.POST:
+        return _reset_one(request, tournament)
+    form = PinsResetForm(request.POST)
+    if not form.is_valid():
+        return _form_page(request, tournament, form)
+    batch = form.cleaned_data["batch"]
+    if _batch_used(request, batch):
+        return _form_page(request, tournament, notice=_(
+            "Esses PINs já foram feitos e mostrados (o navegador reenviou o formulário). Eles continuam valendo; "
+            "para fazer outros, use o botão abaixo."))
+    if not tournament.duplas.exists():
+        return _form_page(request, tournament)
+    codes = pins_reset(tournament=tournament, by=request.user)
+    _batch_mark(request, batch)
+    return _cards(request, tournament, codes)

@@ -35,3 +35,20 @@ class PinsResetForm(forms.Form):
         label=_("Entendo que os PINs atuais deixam de valer e que os novos aparecem só uma vez."),
         error_messages={"required": _("Marque a confirmação: os PINs atuais deixam de valer.")})
     batch = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+
+
+class PinResetOneForm(forms.Form):
+    """A new PIN and link for one dupla (a lost card): the others keep theirs."""
+
+    dupla = forms.ChoiceField(label=_("Dupla"))
+    confirm_one = forms.BooleanField(
+        label=_("Entendo que o PIN e o link privado desta dupla deixam de valer e que os novos aparecem só uma vez."),
+        error_messages={"required": _("Marque a confirmação: o PIN e o link atuais da dupla deixam de valer.")})
+    batch = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+
+    def __init__(self, *args, duplas=(), **kwargs):
+        kwargs.setdefault("auto_id", "one_%s")  # beside the form for all duplas on the same page: its own ids
+        super().__init__(*args, **kwargs)
+        self.fields["dupla"].choices = [("", "—")] + [(d.key, f"{d.display_name} ({d.key})") for d in duplas]
+        self.fields["dupla"].error_messages["invalid_choice"] = _("Escolha uma das duplas do torneio.")
+        self.fields["dupla"].error_messages["required"] = _("Escolha a dupla que perdeu o cartão.")

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST, require_safe
 from scoring.sumula import ACCEPTED, AWAITING, CONFIRMED, CONTEST, CONTESTED
 
 from ..models import Dupla, Jogo
-from ..staff.selectors import dupla_by_token, dupla_page
+from ..staff.selectors import dupla_by_token, dupla_page, link_replaced
 from ..sumula.public import status_view, via_name
 from ..sumula.selectors import sumula_get
 from ..sumula.services import Actor, SumulaRefused, sumula_answer
@@ -35,6 +35,13 @@ def _private(response):
     response["Referrer-Policy"] = "no-referrer"
     response["X-Robots-Tag"] = "noindex, nofollow"
     return response
+
+
+def _not_found(request, token: str):
+    """No dupla has this link: 410 with a page saying so if it was replaced by a new card, else 404."""
+    if link_replaced(token=token):
+        return _private(render(request, "privatelink/replaced.html", status=410))
+    raise Http404("link não encontrado")
 
 
 def _device(request) -> str:
@@ -95,7 +102,7 @@ def _to_answer(dupla: Dupla) -> list[dict]:
 def dupla_page_view(request, token: str):
     dupla = dupla_by_token(token=token)
     if dupla is None:
-        raise Http404("link não encontrado")
+        return _not_found(request, token)
     page = dupla_page(dupla=dupla)
     page["to_confirm"] = _to_answer(dupla)
     context = {"page": page, "event": page["event"], "token": token, "reason_max": REASON_MAX}
@@ -115,7 +122,7 @@ def dupla_answer_view(request, token: str, key: str):
     """
     dupla = dupla_by_token(token=token)
     if dupla is None:
-        raise Http404("link não encontrado")
+        return _not_found(request, token)
     back = reverse("privatelink:dupla", kwargs={"token": token}) + "#confirmar"
     choice = request.POST.get("resposta")
     reason = request.POST.get("motivo", "")

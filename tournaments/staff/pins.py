@@ -16,14 +16,16 @@ count from the hash, so these hashes verify with the stock hasher.
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 from django.contrib.auth.hashers import PBKDF2PasswordHasher, check_password, make_password
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..audit import audit_record
-from ..models import Dupla, Tournament, new_pin
+from ..models import Dupla, PinFailure, ReplacedLink, Tournament, new_pin, new_private_token
 
 PIN_RE = re.compile(r"[0-9]{6}")
 
@@ -38,22 +40,56 @@ def pin_hash_make(pin: str) -> str:
     return make_password(pin, hasher=PinHasher())
 
 
+def token_hash(token: str) -> str:
+    """How a replaced private link is kept (``ReplacedLink``): the SHA-256 of its token, not the token."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _renew(duplas: list[Dupla]) -> dict[str, str]:
+    """New PIN and new private link for each dupla (rows locked by the caller); the old links are kept as
+    replaced, the wrong PINs against the old PINs stop locking. Returns ``{dupla_key: pin}``."""
+    pins: dict[str, str] = {}
+    replaced = []
+    for dupla in duplas:
+        pins[dupla.key] = new_pin()
+        dupla.pin_hash = pin_hash_make(pins[dupla.key])
+        replaced.append(ReplacedLink(token_hash=token_hash(dupla.token), dupla=dupla))
+        dupla.token = new_private_token()
+    ReplacedLink.objects.bulk_create(replaced, batch_size=500, ignore_conflicts=True)
+    Dupla.objects.bulk_update(duplas, ["pin_hash", "token"], batch_size=500)
+    PinFailure.objects.filter(dupla__in=duplas, cleared_at__isnull=True).update(cleared_at=timezone.now())
+    return pins
+
+
 def pins_reset(*, tournament: Tournament, by=None) -> dict[str, str]:
-    """Give every dupla of ``tournament`` a new PIN; the old ones stop working.
+    """Give every dupla of ``tournament`` a new PIN and a new private link; the old ones stop working.
 
     Returns ``{dupla_key: pin}`` in the duplas' order. Only the hashes are
-    stored, and the audit entry does not carry the PINs.
+    stored, and the audit entry does not carry the PINs. An old link answers
+    that it was replaced (``ReplacedLink``).
     """
     with transaction.atomic():
         duplas = list(Dupla.objects.select_for_update().filter(tournament=tournament).order_by("order", "id"))
-        pins: dict[str, str] = {}
-        for dupla in duplas:
-            pins[dupla.key] = new_pin()
-            dupla.pin_hash = pin_hash_make(pins[dupla.key])
-        Dupla.objects.bulk_update(duplas, ["pin_hash"], batch_size=500)
+        pins = _renew(duplas)
         audit_record(tournament=tournament, user=by, action="pins_reset", summary=_("PINs das duplas refeitos"),
                      after={"duplas": len(duplas)})
     return pins
+
+
+def pin_reset(*, tournament: Tournament, dupla: Dupla, by=None) -> str:
+    """A new PIN and a new private link for one dupla (a lost card); the others keep theirs. Returns the PIN."""
+    if dupla.tournament_id != tournament.pk:
+        raise ValueError("the dupla is not of this tournament")
+    with transaction.atomic():
+        duplas = list(Dupla.objects.select_for_update().filter(pk=dupla.pk))
+        if not duplas:
+            raise Dupla.DoesNotExist
+        pin = _renew(duplas)[dupla.key]
+        dupla.pin_hash, dupla.token = duplas[0].pin_hash, duplas[0].token
+        audit_record(tournament=tournament, user=by, action="pin_reset",
+                     summary=_("PIN e link privado da dupla %(dupla)s refeitos") % {"dupla": dupla.key},
+                     after={"dupla": dupla.key})
+    return pin
 
 
 def pin_check(dupla: Dupla, pin: str) -> bool:

@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from .. import presenters
-from ..models import Dupla, StaffInvitation, StaffRole, Tournament
+from ..models import Dupla, ReplacedLink, StaffInvitation, StaffRole, Tournament
 from ..selectors import tournament_live_get
 from .services import ORGANIZER, REFEREE, person_label, role_label
 
@@ -60,6 +60,13 @@ def dupla_cards(*, tournament: Tournament, pins: dict[str, str]) -> list[dict]:
 def dupla_by_token(*, token: str) -> Dupla | None:
     return (Dupla.objects.filter(token=token).select_related("tournament", "player1", "player2").first()
             if token else None)
+
+
+def link_replaced(*, token: str) -> bool:
+    """Whether ``token`` was a dupla's private link, replaced by a new card (``pins_reset`` / ``pin_reset``)."""
+    from .pins import token_hash
+
+    return bool(token) and ReplacedLink.objects.filter(token_hash=token_hash(token)).exists()
 
 
 def dupla_page(*, dupla: Dupla) -> dict:

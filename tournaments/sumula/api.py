@@ -23,7 +23,7 @@ from ..models import Dupla, Tournament
 from ..permissions import may_referee, may_see_desk
 from ..selectors import tournament_live_get
 from . import services
-from .pins import pin_verify
+from .pins import pin_source, pin_verify
 from .selectors import jogo_for_sumula, sumula_get
 from .services import Actor, SumulaRefused
 
@@ -199,7 +199,7 @@ def confirmation(request, slug: str, key: str):
         raise SumulaRefused(422, _("informe 'accept': true para confirmar, false para contestar (com 'reason')"))
     if jogo_for_sumula(tournament=tournament, key=key) is None:
         raise SumulaRefused(404, _("jogo %(key)s não encontrado neste torneio") % {"key": key})
-    pin_verify(dupla=dupla, pin=data.get("pin"))
+    pin_verify(dupla=dupla, pin=data.get("pin"), **pin_source(request))
     user = request.user if request.user.is_authenticated else None
     services.sumula_answer(tournament=tournament, key=key, dupla=dupla, accept=data["accept"],
                            reason=data.get("reason"),

@@ -1,8 +1,25 @@
-"""A dupla's PIN at the súmula: checked in constant time, locked after six wrong tries in ten minutes.
+"""A dupla's PIN at the súmula: checked in constant time, guesses limited per dupla, per address, per tournament.
 
-The lock is per dupla, whatever the address of the guesses: the sixth wrong
-PIN within ten minutes, and every try in the ten minutes after it (even with
-the right PIN), answer 429. Tries during the lock are not checked at all.
+Every wrong PIN is kept (``PinFailure``) with its source: the client's address
+and whether it was typed on the referee's screen (a session of this
+tournament's referee or organizer). What a check from each source is judged by:
+
+- **Public** (the API's ``confirmacao/``): refused 429 while
+  - its address made ``ADDRESS_TRIES`` wrong PINs within ``WINDOW``, on any dupla of any tournament
+    (the address is then refused for ``ADDRESS_LOCK``);
+  - the tournament had more wrong PINs within ``WINDOW`` than its ceiling (``TOURNAMENT_BASE`` +
+    ``TOURNAMENT_PER_DUPLA`` × its duplas): public checks wait until the window has room again;
+  - the dupla is locked: ``TRIES`` wrong PINs within ``WINDOW`` lock it for ``LOCK``, each later lock
+    within a day twice as long as the one before; and ``DAY_TRIES`` wrong PINs within a day lock it until
+    the referee unlocks it (or they are a day old), so slow guessing also ends in a lock.
+  All the dupla's failures count (the referee's screen's too).
+- **Referee's screen**: judged only by the failures typed on referee screens (a stranger's guesses do not
+  lock the dupla out at the table), with the same per-dupla rules, and ``ADDRESS_TRIES`` per staff account
+  (so a referee's phone cannot be used to try PINs across duplas).
+
+Tries while refused are not checked nor recorded. The referee (or an organizer) unlocks a dupla with
+``pin_unlock``: its failures are marked cleared (kept as history) and stop counting for the dupla; they
+still count for their address and tournament.
 """
 
 from __future__ import annotations
@@ -10,32 +27,92 @@ from __future__ import annotations
 import datetime as dt
 
 from django.contrib.auth.hashers import make_password
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..models import Dupla, PinFailure
+from config.security import client_ip
+
+from ..audit import audit_record
+from ..models import Dupla, PinFailure, Tournament
+from ..permissions import may_pin_unlock
 from ..staff.pins import PinHasher, pin_check
 from .services import SumulaRefused
 
 WINDOW = dt.timedelta(minutes=10)
-LOCK = dt.timedelta(minutes=10)
+LOCK = dt.timedelta(minutes=10)  # the first lock of a dupla in a day; each next one doubles
+LOCK_MAX = dt.timedelta(hours=8)
 TRIES = 6
+DAY = dt.timedelta(days=1)
+DAY_TRIES = 20  # wrong PINs per dupla within a day: locked until the referee unlocks
+ADDRESS_TRIES = 20  # wrong PINs per address (or per staff account) within WINDOW, across duplas
+ADDRESS_LOCK = dt.timedelta(minutes=30)
+TOURNAMENT_BASE = 20  # a tournament's ceiling of public wrong PINs within WINDOW: BASE + PER_DUPLA × duplas
+TOURNAMENT_PER_DUPLA = 1
+
+UNTIL_UNLOCKED = "until_unlocked"
 
 
-def _locked_until(dupla: Dupla, now: dt.datetime) -> dt.datetime | None:
-    """When the lock of the dupla's PIN ends, if it is locked now."""
-    times = list(PinFailure.objects.filter(dupla=dupla, at__gte=now - WINDOW - LOCK).order_by("at")
+def pin_source(request, *, referee_screen: bool = False) -> dict:
+    """Where a PIN check comes from, for ``pin_verify``: the client's address; the staff account on the
+    referee's screen (whose view already required ``may_referee`` on the tournament)."""
+    user = request.user if referee_screen and request.user.is_authenticated else None
+    return {"address": (client_ip(request) or "")[:64], "staff": referee_screen, "user": user}
+
+
+def _burst_lock(times: list[dt.datetime], tries: int, lock: dt.timedelta, grow: bool) -> dt.datetime | None:
+    """When the last lock ends: ``tries`` failures within ``WINDOW`` (counted after the previous lock) lock
+    for ``lock`` (doubling each time with ``grow``). ``times`` in order."""
+    start, locks, until = 0, 0, None
+    for i, at in enumerate(times):
+        if i - start + 1 >= tries and at - times[i - tries + 1] <= WINDOW:
+            until = at + (min(lock * 2 ** locks, LOCK_MAX) if grow else lock)
+            locks += 1
+            start = i + 1
+    return until
+
+
+def _dupla_lock(dupla: Dupla, now: dt.datetime, *, referee_screen: bool):
+    """``UNTIL_UNLOCKED``, the end of the dupla's lock, or None (not locked) for checks from that source."""
+    failures = PinFailure.objects.filter(dupla=dupla, cleared_at__isnull=True, at__gte=now - DAY, at__lte=now)
+    if referee_screen:
+        failures = failures.filter(staff=True)
+    times = list(failures.order_by("at").values_list("at", flat=True))
+    if len(times) >= DAY_TRIES:
+        return UNTIL_UNLOCKED
+    until = _burst_lock(times, TRIES, LOCK, grow=True)
+    return until if until is not None and now < until else None
+
+
+def _source_lock(failures, now: dt.datetime) -> dt.datetime | None:
+    """The end of the lock of an address (or a staff account) over ``failures``, if it is locked now."""
+    times = list(failures.filter(at__gte=now - WINDOW - ADDRESS_LOCK, at__lte=now).order_by("at")
                  .values_list("at", flat=True))
-    for i in range(TRIES - 1, len(times)):
-        sixth = times[i]
-        if sixth - times[i - TRIES + 1] <= WINDOW and now < sixth + LOCK:
-            return sixth + LOCK
-    return None
+    until = _burst_lock(times, ADDRESS_TRIES, ADDRESS_LOCK, grow=False)
+    return until if until is not None and now < until else None
 
 
-def pin_verify(*, dupla: Dupla, pin) -> None:
-    """Pass if ``pin`` is the dupla's PIN; else ``SumulaRefused`` 403 (wrong) or 429 (locked)."""
+def tournament_pin_ceiling(tournament_id: int) -> int:
+    return TOURNAMENT_BASE + TOURNAMENT_PER_DUPLA * Dupla.objects.filter(tournament_id=tournament_id).count()
+
+
+def _tournament_wait(dupla: Dupla, now: dt.datetime) -> dt.datetime | None:
+    """While the tournament is over its ceiling of public wrong PINs in the window: when it has room again."""
+    ceiling = tournament_pin_ceiling(dupla.tournament_id)
+    nth = list(PinFailure.objects.filter(dupla__tournament_id=dupla.tournament_id, staff=False,
+                                         at__gte=now - WINDOW, at__lte=now)
+               .order_by("-at").values_list("at", flat=True)[ceiling - 1:ceiling])
+    if not nth:
+        return None
+    return nth[0] + WINDOW  # the ceiling-th latest failure leaves the window
+
+
+def pin_verify(*, dupla: Dupla, pin, address: str = "", staff: bool = False, user=None) -> None:
+    """Pass if ``pin`` is the dupla's PIN; else ``SumulaRefused`` 403 (wrong) or 429 (locked, throttled).
+
+    ``address``, ``staff`` and ``user`` say where the check comes from (``pin_source``).
+    """
     # One check at a time per dupla (its row locked), so guesses sent in parallel cannot all pass the lock
     # test before any failure is recorded. The failure is committed with this block, before the refusal.
     # FOR NO KEY UPDATE, not FOR UPDATE: it does not conflict with the key-share locks taken by rows written
@@ -43,27 +120,88 @@ def pin_verify(*, dupla: Dupla, pin) -> None:
     with transaction.atomic():
         list(Dupla.objects.select_for_update(no_key=True).filter(pk=dupla.pk).values_list("pk", flat=True))
         now = timezone.now()
-        refusal = _refusal(dupla, pin, now)
+        refusal = _refusal(dupla, pin, now, address=address or "", staff=staff, user=user)
     if refusal is not None:
         raise refusal
 
 
-def _refusal(dupla: Dupla, pin, now: dt.datetime) -> SumulaRefused | None:
-    until = _locked_until(dupla, now)
+def _lock_now(dupla: Dupla, now: dt.datetime, *, address: str, staff: bool, user) -> SumulaRefused | None:
+    if staff:
+        if user is not None:
+            until = _source_lock(PinFailure.objects.filter(user=user, staff=True), now)
+            if until is not None:
+                return _locked(until, now, _("Muitos PINs errados digitados nesta sessão"))
+    else:
+        if address:
+            until = _source_lock(PinFailure.objects.filter(address=address, staff=False), now)
+            if until is not None:
+                return _locked(until, now, _("Muitos PINs errados a partir deste endereço"))
+        until = _tournament_wait(dupla, now)
+        if until is not None:
+            return _locked(until, now, _("Muitos PINs errados neste torneio: as confirmações por PIN estão "
+                                         "suspensas por alguns minutos"))
+    until = _dupla_lock(dupla, now, referee_screen=staff)
+    if until == UNTIL_UNLOCKED:
+        return SumulaRefused(429, _("PIN da dupla %(dupla)s bloqueado por excesso de tentativas erradas: "
+                                    "procure o árbitro da mesa para desbloquear") % {"dupla": dupla.key})
     if until is not None:
-        return _locked(until, now)
+        return _locked(until, now, _("PIN bloqueado por excesso de tentativas erradas"))
+    return None
+
+
+def _refusal(dupla: Dupla, pin, now: dt.datetime, *, address: str, staff: bool, user) -> SumulaRefused | None:
+    refusal = _lock_now(dupla, now, address=address, staff=staff, user=user)
+    if refusal is not None:
+        return refusal
     if not isinstance(pin, str) or not pin_check(dupla, pin):
         if not dupla.pin_hash:
             make_password("000000", hasher=PinHasher())  # the same work as a real check: no timing hint
-        PinFailure.objects.create(dupla=dupla, at=now)  # outside the write's transaction: it must stay
-        until = _locked_until(dupla, now)
-        if until is not None:
-            return _locked(until, now)
+        # outside the write's transaction: it must stay
+        PinFailure.objects.create(dupla=dupla, at=now, address=address[:64], staff=staff, user=user)
+        refusal = _lock_now(dupla, now, address=address, staff=staff, user=user)
+        if refusal is not None:
+            return refusal
         return SumulaRefused(403, _("PIN incorreto para a dupla %(dupla)s") % {"dupla": dupla.key})
     return None
 
 
-def _locked(until: dt.datetime, now: dt.datetime) -> SumulaRefused:
+def _locked(until: dt.datetime, now: dt.datetime, why: str) -> SumulaRefused:
     minutes = max(1, int((until - now).total_seconds() + 59) // 60)
-    return SumulaRefused(429, _("PIN bloqueado por excesso de tentativas erradas: tente de novo em %(n)s minuto(s) "
-                                "ou procure o árbitro") % {"n": minutes})
+    return SumulaRefused(429, _("%(why)s: tente de novo em %(n)s minuto(s) ou procure o árbitro da mesa")
+                         % {"why": why, "n": minutes})
+
+
+# --- the referee unlocks ---------------------------------------------------------------------------------
+
+def pin_locked(*, dupla: Dupla) -> bool:
+    """Whether the dupla's PIN is locked now, for public checks or on the referee's screen."""
+    now = timezone.now()
+    return any(_dupla_lock(dupla, now, referee_screen=screen) is not None for screen in (False, True))
+
+
+def pin_unlock(*, tournament: Tournament, dupla: Dupla, by) -> int:
+    """Clear the dupla's PIN lock (its wrong PINs stop counting for it; the history stays); audited.
+
+    Returns how many failures were cleared. Only the tournament's referee or organizer (``may_pin_unlock``).
+    """
+    if dupla.tournament_id != tournament.pk:
+        raise ValueError("the dupla is not of this tournament")
+    if not may_pin_unlock(user=by, tournament=tournament):
+        raise PermissionDenied(_("só o árbitro ou a organização do torneio desbloqueiam o PIN de uma dupla"))
+    with transaction.atomic():
+        list(Dupla.objects.select_for_update(no_key=True).filter(pk=dupla.pk).values_list("pk", flat=True))
+        cleared = PinFailure.objects.filter(dupla=dupla, cleared_at__isnull=True).update(cleared_at=timezone.now())
+        audit_record(tournament=tournament, user=by, action="pin_unlock",
+                     summary=_("PIN da dupla %(dupla)s desbloqueado") % {"dupla": dupla.display_name},
+                     after={"dupla": dupla.key, "failures_cleared": cleared})
+    return cleared
+
+
+def pin_locked_duplas(*, tournament: Tournament) -> list[Dupla]:
+    """The tournament's duplas whose PIN is locked now (for the desk's PINs page), in the duplas' order."""
+    since = timezone.now() - DAY
+    ids = (PinFailure.objects.filter(dupla__tournament=tournament, cleared_at__isnull=True, at__gte=since)
+           .values_list("dupla_id", flat=True).distinct())
+    duplas = (Dupla.objects.filter(pk__in=list(ids)).select_related("tournament", "player1", "player2")
+              .order_by("order", "id"))
+    return [d for d in duplas if pin_locked(dupla=d)]

@@ -26,7 +26,7 @@ from ..models import Jogo, Stage
 from ..presenters import round_name
 from ..selectors import jogo_referee, mesa_referees, tournament_live_get, tournament_settings, tournament_state_get
 from . import services
-from .pins import pin_verify
+from .pins import pin_source, pin_verify
 from .referee_forms import (AnswerForm, CorrectionForm, MaoForm, PenaltyForm, ResultForm, SignForm, UndoForm,
                             WalkoverForm, form_errors, server_id)
 from .selectors import jogo_for_sumula, sumula_get
@@ -203,7 +203,7 @@ def _op_answer(request, tournament, jogo):
         raise SumulaRefused(422, _("para contestar, escreva o motivo"))
     name = dupla_names(dupla)["name"]
     try:
-        pin_verify(dupla=dupla, pin=form.cleaned_data["pin"])
+        pin_verify(dupla=dupla, pin=form.cleaned_data["pin"], **pin_source(request, referee_screen=True))
     except SumulaRefused as refused:
         if refused.status == 403:  # the API names the dupla by its key; the screen by its name
             raise SumulaRefused(403, _("PIN incorreto para %(dupla)s") % {"dupla": name}) from None
