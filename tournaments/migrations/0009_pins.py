@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0007_city_round_times'),
+        ('tournaments', '0008_accounts'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
