@@ -2,11 +2,12 @@
 
 from django.urls import path
 
+from .. import converters  # noqa: F401 (registers jogokey, maoid, …)
 from . import referee
 
 app_name = "referee"
 
 urlpatterns = [
     path("<slug:slug>/arbitragem/", referee.referee_list, name="list"),
-    path("<slug:slug>/arbitragem/<str:key>/", referee.referee_jogo, name="jogo"),
+    path("<slug:slug>/arbitragem/<jogokey:key>/", referee.referee_jogo, name="jogo"),
 ]
