@@ -15,6 +15,10 @@ threads = int(os.environ.get("GUNICORN_THREADS") or 4)
 timeout = int(os.environ.get("GUNICORN_TIMEOUT") or 120)
 graceful_timeout = 30
 keepalive = 5
+# The request line may be as long as gunicorn allows, so that Django answers an address that is too long
+# (414, JSON under /api/v1/: config/errors.py, URL_MAX_CHARS = 2048); only a line over 8190 bytes gets
+# gunicorn's own 414 (plain HTML; a proxy in front usually refuses such lines before).
+limit_request_line = 8190
 # Recycle a worker now and then, at different moments, so memory never creeps.
 max_requests = 5000
 max_requests_jitter = 500

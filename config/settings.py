@@ -119,6 +119,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # first: /saude/ for the load balancer, the request id and the request's log line (config/observability.py)
     "config.observability.RequestMiddleware",
+    # 414 for an address longer than any the site makes, 503 when the database does not answer (config/errors.py)
+    "config.errors.ErrorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -322,4 +324,5 @@ ZAP_MAIL_DIR = os.environ.get("ZAP_MAIL_DIR", "").strip()
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Zap <nao-responda@zap.local>")
 # Uploads at the desk (registration CSV, tournament file) are read in memory up to this size.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"  # JSON under /api/v1/, Django's page elsewhere
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024

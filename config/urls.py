@@ -19,3 +19,8 @@ urlpatterns = [
     path("api/v1/", include("tournaments.sumula.api_urls")),
     path("ajuda/", include("tournaments.help.urls")),
 ]
+
+handler400 = "config.errors.bad_request"
+handler403 = "config.errors.permission_denied"
+handler404 = "config.errors.page_not_found"
+handler500 = "config.errors.server_error"

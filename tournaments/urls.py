@@ -1,5 +1,6 @@
 from django.urls import path
 
+from . import converters  # noqa: F401 (registers jogokey, maoid, …)
 from . import views
 from .printing import urls as printing_urls
 from .signup import urls as signup_urls
@@ -14,9 +15,9 @@ urlpatterns = [
     path("<slug:slug>/chave/", views.tournament_bracket, name="bracket"),
     path("<slug:slug>/jogos/", views.tournament_jogos, name="jogos"),
     path("<slug:slug>/duplas/", views.tournament_duplas, name="duplas"),
-    path("<slug:slug>/duplas/<path:key>/", views.tournament_dupla, name="dupla"),
+    path("<slug:slug>/duplas/<duplakey:key>/", views.tournament_dupla, name="dupla"),
     path("<slug:slug>/tv/", views.tournament_tv, name="tv"),
-    path("<slug:slug>/jogos/<str:key>/", sumula_public.sumula_page, name="sumula"),
+    path("<slug:slug>/jogos/<jogokey:key>/", sumula_public.sumula_page, name="sumula"),
     *printing_urls.urlpatterns,
     path("<slug:slug>/exportar.json", views.tournament_export_json, name="export"),
     *signup_urls.urlpatterns,

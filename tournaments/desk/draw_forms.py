@@ -9,6 +9,7 @@ from ..draws.pairing import SEED_LIMIT
 from ..draws.tables import MESAS_MAX
 
 BYE = ""
+ROUND_MAX = 1000  # far beyond any stage's rounds (a group of 16 plays 15; a bracket of 4,096 duplas, 12)
 
 
 def _id_choices(pairs) -> list[tuple[str, str]]:
@@ -112,6 +113,14 @@ class JogoRefereeForm(forms.Form):
     def __init__(self, *args, staff=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["referee"].choices = [("", _("o da mesa"))] + [(str(pk), name) for pk, name in staff]
+
+
+class RoundTimeForm(forms.Form):
+    """The time a round is called (the programação page): CharFields refuse NUL, which PostgreSQL cannot store."""
+
+    fase = forms.CharField(label=_("Fase"), max_length=60)  # Stage.key
+    rodada = forms.IntegerField(label=_("Rodada"), min_value=1, max_value=ROUND_MAX)
+    horario = forms.CharField(label=_("Horário da rodada"), max_length=20, required=False)
 
 
 class TiebreakForm(forms.Form):

@@ -13,7 +13,7 @@ from ..draws.selectors import schedule_get
 from ..draws.tables import MESAS_MAX, staff_users
 from ..permissions import REFEREE_DESK, desk_view, may_organize
 from ..selectors import mesa_referees
-from .draw_forms import JogoRefereeForm, MesasForm
+from .draw_forms import JogoRefereeForm, MesasForm, RoundTimeForm
 
 
 def _shown(request, tournament) -> int:
@@ -91,17 +91,18 @@ def jogo_referee(request, tournament, jogo: int):
 @require_POST
 def round_time(request, tournament):
     """The time a round is called, from the programação page ("" clears it)."""
+    form = RoundTimeForm(request.POST)
+    if not form.is_valid():
+        if "rodada" in form.errors:
+            messages.error(request, _("Horário da rodada: rodada inválida."))
+        for field, name in (("fase", _("fase")), ("horario", _("horário"))):
+            for problem in form.errors.get(field, ()):
+                messages.error(request, _("Horário da rodada: %(field)s: %(problem)s") % {"field": name,
+                                                                                        "problem": problem})
+        return _schedule_page(request, tournament)  # the message on the page itself (200), nothing written
     try:
-        number = int(request.POST.get("rodada", ""))
-    except ValueError:
-        number = 0
-    stage_key = request.POST.get("fase", "")
-    if number < 1:
-        messages.error(request, _("Horário da rodada: rodada inválida."))
-        return _schedule_page(request, tournament)
-    try:
-        services.round_time_set(tournament=tournament, user=request.user, stage_key=stage_key, round_number=number,
-                                time=request.POST.get("horario", ""))
+        services.round_time_set(tournament=tournament, user=request.user, stage_key=form.cleaned_data["fase"],
+                                round_number=form.cleaned_data["rodada"], time=form.cleaned_data["horario"])
     except services.DrawRefused as exc:
         for message in exc.messages:
             messages.error(request, message)

@@ -73,19 +73,51 @@ def _constant(name: str) -> _BadNumber:
     return _BadNumber(name, f"{name} não é um número aceito; use um número finito")
 
 
-def _depth_position(text: str) -> tuple[int, int]:
-    """Line and column of the first bracket nested deeper than the limit (strings skipped)."""
+def json_depth_exceeded(*, text: str, max_depth: int = JSON_MAX_DEPTH) -> tuple[int, int] | None:
+    """Line and column of the first bracket nested deeper than ``max_depth`` (strings skipped); None if none is.
+
+    Cheap for ordinary texts (fewer brackets than the limit: no scan), linear otherwise: safe to run
+    before ``json.loads``, which recurses once per level.
+    """
+    if text.count("[") + text.count("{") <= max_depth:
+        return None
     depth = 0
     for match in re.finditer(r'"(?:[^"\\]|\\.)*+"|[\[{]|[\]}]', text):
         token = match.group()
         if token in "[{":
             depth += 1
-            if depth > JSON_MAX_DEPTH:
+            if depth > max_depth:
                 start = match.start()
                 return text.count("\n", 0, start) + 1, start - text.rfind("\n", 0, start)
         elif token in "]}":
             depth -= 1
-    return 1, 1
+    return None
+
+
+def json_depth_problem(*, line: int, column: int, max_depth: int = JSON_MAX_DEPTH) -> RuleError:
+    return RuleError("", f"JSON inválido na linha {line}, coluna {column}: "
+                         f"aninhamento profundo demais (o máximo é {max_depth} níveis)")
+
+
+def json_loads_checked(*, text: str, max_depth: int = JSON_MAX_DEPTH) -> Any:
+    """``text`` parsed with the rules every JSON the site reads gets (files and API bodies alike).
+
+    Refused (RuleViolation, each problem at its place): invalid JSON (messages in Portuguese), nesting
+    deeper than ``max_depth``, a key repeated in an object, NUL or a lone surrogate in a text or a key,
+    integers no column holds, NaN and infinities.
+    """
+    try:
+        data = json.loads(text, object_pairs_hook=_object, parse_int=_int, parse_constant=_constant)
+    except json.JSONDecodeError as exc:
+        message = next((pt for en, pt in _JSON_MESSAGES.items() if exc.msg.startswith(en)), exc.msg)
+        raise RuleViolation([RuleError("", f"JSON inválido na linha {exc.lineno}, coluna {exc.colno}: {message}")]) from exc
+    except RecursionError as exc:
+        line, column = json_depth_exceeded(text=text, max_depth=max_depth) or (1, 1)
+        raise RuleViolation([json_depth_problem(line=line, column=column, max_depth=max_depth)]) from exc
+    problems = tree_check(data=data, max_depth=max_depth)
+    if problems:
+        raise RuleViolation(problems)
+    return data
 
 
 def tournament_file_parse(*, raw: bytes | str) -> Any:
@@ -101,19 +133,7 @@ def tournament_file_parse(*, raw: bytes | str) -> Any:
             raise RuleViolation([RuleError("arquivo", f"não está em UTF-8 (byte {exc.start} inválido)")]) from exc
     else:
         text = raw.removeprefix("\ufeff")
-    try:
-        data = json.loads(text, object_pairs_hook=_object, parse_int=_int, parse_constant=_constant)
-    except json.JSONDecodeError as exc:
-        message = next((pt for en, pt in _JSON_MESSAGES.items() if exc.msg.startswith(en)), exc.msg)
-        raise RuleViolation([RuleError("", f"JSON inválido na linha {exc.lineno}, coluna {exc.colno}: {message}")]) from exc
-    except RecursionError as exc:
-        line, column = _depth_position(text)
-        raise RuleViolation([RuleError("", f"JSON inválido na linha {line}, coluna {column}: "
-                                           f"aninhamento profundo demais (o máximo é {JSON_MAX_DEPTH} níveis)")]) from exc
-    problems = tree_check(data=data)
-    if problems:
-        raise RuleViolation(problems)
-    return data
+    return json_loads_checked(text=text)
 
 
 def _child(place: str, step: str | int) -> str:
@@ -132,7 +152,7 @@ def _text_problem(text: str) -> str | None:
     return f"texto com caractere inválido ({code}, {what}) na posição {bad.start() + 1}"
 
 
-def tree_check(*, data: Any) -> list[RuleError]:
+def tree_check(*, data: Any, max_depth: int = JSON_MAX_DEPTH) -> list[RuleError]:
     """Problems of values that no column can store, anywhere in ``data``, each at its place.
 
     Walks without recursion (any depth is safe) and stops listing after JSON_MAX_PROBLEMS.
@@ -151,8 +171,8 @@ def tree_check(*, data: Any) -> list[RuleError]:
     while stack:
         node, place, depth = stack.pop()
         if isinstance(node, dict):
-            if depth >= JSON_MAX_DEPTH:
-                add(place, f"aninhamento profundo demais (o máximo é {JSON_MAX_DEPTH} níveis)")
+            if depth >= max_depth:
+                add(place, f"aninhamento profundo demais (o máximo é {max_depth} níveis)")
                 continue
             for key in getattr(node, "repeated", ()):
                 add(_child(place, key) if _text_problem(key) is None else place,
@@ -169,8 +189,8 @@ def tree_check(*, data: Any) -> list[RuleError]:
                 children.append((value, _child(place, key), depth + 1))
             stack.extend(reversed(children))
         elif isinstance(node, (list, tuple)):
-            if depth >= JSON_MAX_DEPTH:
-                add(place, f"aninhamento profundo demais (o máximo é {JSON_MAX_DEPTH} níveis)")
+            if depth >= max_depth:
+                add(place, f"aninhamento profundo demais (o máximo é {max_depth} níveis)")
                 continue
             stack.extend((value, f"{place}[{i}]", depth + 1) for i, value in reversed(list(enumerate(node))))
         elif isinstance(node, str):

@@ -2,10 +2,11 @@
 
 from django.urls import path
 
+from .. import converters  # noqa: F401 (registers jogokey, maoid, …)
 from . import views
 
 urlpatterns = [
     path("<slug:slug>/chave.pdf", views.bracket_sheet, name="bracket_pdf"),
     path("<slug:slug>/classificacao.pdf", views.standings_sheet, name="standings_pdf"),
-    path("<slug:slug>/jogos/<str:key>/sumula.pdf", views.sumula_sheet, name="sumula_pdf"),
+    path("<slug:slug>/jogos/<jogokey:key>/sumula.pdf", views.sumula_sheet, name="sumula_pdf"),
 ]

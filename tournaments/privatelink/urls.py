@@ -2,11 +2,12 @@
 
 from django.urls import path
 
+from .. import converters  # noqa: F401 (registers jogokey, maoid, …)
 from . import views
 
 app_name = "privatelink"
 
 urlpatterns = [
-    path("<slug:token>/", views.dupla_page_view, name="dupla"),
-    path("<slug:token>/jogos/<str:key>/resposta/", views.dupla_answer_view, name="answer"),
+    path("<linktoken:token>/", views.dupla_page_view, name="dupla"),
+    path("<linktoken:token>/jogos/<jogokey:key>/resposta/", views.dupla_answer_view, name="answer"),
 ]

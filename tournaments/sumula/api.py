@@ -9,16 +9,15 @@ phone's queue can be sent again safely.
 
 from __future__ import annotations
 
-import json
 from functools import wraps
 
-from django.core.exceptions import RequestDataTooBig
 from django.http import HttpResponseNotAllowed, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
+from ..jsonbody import JsonBodyRefused, json_body_read
 from ..models import Dupla, Tournament
 from ..permissions import may_referee, may_see_desk
 from ..selectors import tournament_live_get
@@ -44,18 +43,14 @@ def _device(request) -> str:
 
 
 def _body(request) -> dict:
-    try:
-        raw = request.body
-    except RequestDataTooBig:
-        raise SumulaRefused(400, _("corpo grande demais"))
-    if not raw:
-        return {}
-    try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as e:
-        raise SumulaRefused(400, _("corpo JSON inválido: %(e)s") % {"e": e})
-    if not isinstance(data, dict):
-        raise SumulaRefused(400, _("o corpo deve ser um objeto JSON"))
+    """The request's JSON object, read once (``tournaments.jsonbody``: size, type, depth, keys, texts)."""
+    data = getattr(request, "_json_body", None)
+    if data is None:
+        try:
+            data = json_body_read(request=request)
+        except JsonBodyRefused as refused:
+            raise SumulaRefused(refused.status, *refused.messages) from refused
+        request._json_body = data
     return data
 
 
@@ -75,6 +70,8 @@ def _staff(request, tournament: Tournament) -> Actor:
         raise SumulaRefused(404, _("torneio %(slug)s não encontrado") % {"slug": tournament.slug})
     if not may_referee(user=user, tournament=tournament):
         raise SumulaRefused(403, _("só o árbitro ou a organização anotam a súmula"))
+    if request.method == "POST":  # the JSON body, read before the CSRF check parses it as a form
+        _body(request)
     if CsrfViewMiddleware(lambda r: None).process_view(request, lambda r: None, (), {}) is not None:
         raise SumulaRefused(403, _("token CSRF ausente ou inválido: envie-o no cabeçalho X-CSRFToken"))
     return Actor(user=user, method="session", device=_device(request))

@@ -2,12 +2,13 @@
 
 from django.urls import path
 
+from .. import converters  # noqa: F401 (registers jogokey, maoid, …)
 from . import referee, referee_pins
 
 app_name = "referee"
 
 urlpatterns = [
     path("<slug:slug>/arbitragem/", referee.referee_list, name="list"),
-    path("<slug:slug>/arbitragem/pins/<str:dupla>/desbloquear/", referee_pins.pin_unlock_view, name="pin_unlock"),
-    path("<slug:slug>/arbitragem/<str:key>/", referee.referee_jogo, name="jogo"),
+    path("<slug:slug>/arbitragem/pins/<duplakey:dupla>/desbloquear/", referee_pins.pin_unlock_view, name="pin_unlock"),
+    path("<slug:slug>/arbitragem/<jogokey:key>/", referee.referee_jogo, name="jogo"),
 ]
