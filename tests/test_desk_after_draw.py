@@ -67,3 +67,12 @@ def test_seed_change_after_the_draw_says_why(desk, event_drawn):  # noqa: F811
     dupla = Dupla.objects.filter(tournament=event_drawn).first()
     body = _post(desk, event_drawn, "dupla_edit", {"name": "", "seed": "3"}, dupla.pk)
     assert "Cabeça de chave: o sorteio dos grupos e da chave " + DRAWN in body
+
+
+def test_undo_without_a_draw_says_why(desk, event_drawn):  # noqa: F811
+    from tournaments.draws import services as draws
+
+    organizer = get_user_model().objects.get(username="comissao-outono")
+    draws.competition_undo(tournament=event_drawn, user=organizer, reason="outra aba")
+    body = _post(desk, event_drawn, "competition_undo", {"reason": "de novo"})
+    assert "Refazer sorteio: ainda não há sorteio publicado." in body

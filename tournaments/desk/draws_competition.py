@@ -138,8 +138,8 @@ def competition_undo(request, tournament):
         try:
             services.competition_undo(tournament=tournament, user=request.user, reason=form.cleaned_data["reason"])
         except services.DrawRefused as exc:
-            for message in exc.messages:
-                form.add_error(None, message)
+            for message in exc.messages:  # on top: the undo form is not on the page when there is no draw
+                messages.error(request, message)
         else:
             messages.success(request, _("Sorteio desfeito. Confira o formato e sorteie de novo."))
             return redirect("desk:competition", slug=tournament.slug)
