@@ -242,10 +242,13 @@ if REDIS_URL:
     if urlsplit(REDIS_URL).scheme not in ("redis", "rediss", "unix"):
         raise ImproperlyConfigured(f"REDIS_URL={REDIS_URL!r}: esperado um endereço como redis://127.0.0.1:6379/0")
     _shared_cache = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                     "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}
+                     "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25}}
 else:
     _shared_cache = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "zap",
                      "OPTIONS": {"MAX_ENTRIES": 1000}}
+# After the shared cache fails (down, or hung past the 0.25 s timeouts), a process serves without it for
+# this many seconds, then tries it again (tournaments/caching.py).
+CACHE_RETRY_SECONDS = env_int("CACHE_RETRY_SECONDS", 30)
 # Derived tournament states go to the shared cache too, so a process reads one instead of building it.
 ZAP_SHARE_STATES = env_bool("ZAP_SHARE_STATES", bool(REDIS_URL))
 CACHES = {

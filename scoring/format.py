@@ -21,7 +21,7 @@ from .bracket_draw import bracket_size
 from .rules import best_of_error
 
 __all__ = ["KINDS", "BRACKET_METHODS", "MIN_GROUP", "ROUND_ROBIN_MAX", "group_sizes", "sizes_text",
-           "qualifiers_count", "bracket_rounds", "format_check", "format_notes"]
+           "qualifiers_count", "bracket_rounds", "format_jogos", "format_check", "format_notes"]
 
 KINDS = ("knockout", "groups_knockout", "round_robin")
 KIND_LABELS = {"knockout": "mata-mata", "groups_knockout": "grupos e mata-mata",
@@ -110,12 +110,36 @@ def _proposal(n: int) -> str:
     return "mata-mata" if n >= 2 else "mais duplas"
 
 
-def format_check(fmt: Mapping[str, Any], n_duplas: int | None = None) -> list[str]:
-    """Problems of a format (pt-BR), each naming its field; with ``n_duplas``, also against that count.
+def format_jogos(fmt: Mapping[str, Any], n_duplas: int) -> int:
+    """The most jogos the format makes of ``n_duplas`` (a checked format): round robins, then the bracket's
+    jogos (one fewer than its duplas) plus a third-place jogo."""
+    kind = fmt.get("kind")
+    if kind == "round_robin":
+        return n_duplas * (n_duplas - 1) // 2
+    if kind == "knockout":
+        return n_duplas
+    sizes = group_sizes(n_duplas, fmt.get("group_size") or 4) or []
+    q = qualifiers_count(sizes, fmt.get("per_group") or 0, fmt.get("best_others") or 0)
+    return sum(s * (s - 1) // 2 for s in sizes) + (q if q >= 2 else 0)
+
+
+def format_check(fmt: Mapping[str, Any], n_duplas: int | None = None, *, max_jogos: int | None = None) -> list[str]:
+    """Problems of a format (pt-BR), each naming its field; with ``n_duplas``, also against that count
+    (and, with ``max_jogos``, against the most jogos an event may have).
 
     Empty when the competition draw can be made. An uneven split into groups is
     not a problem (see ``format_notes``): ``group_size`` is the preferred size.
     """
+    problems = _format_problems(fmt, n_duplas)
+    if not problems and n_duplas is not None and max_jogos is not None:
+        jogos = format_jogos(fmt, n_duplas)
+        if jogos > max_jogos:
+            problems.append(f"Formato: com {n_duplas} duplas este formato daria até {jogos} jogos; o máximo num "
+                            f"torneio é {max_jogos}. Diminua o limite de duplas ou use grupos menores.")
+    return problems
+
+
+def _format_problems(fmt: Mapping[str, Any], n_duplas: int | None) -> list[str]:
     problems: list[str] = []
     kind = fmt.get("kind")
     if kind not in KINDS:

@@ -241,3 +241,22 @@ def test_list_queries_do_not_grow_with_registrations(client, org, t):
         return len(ctx.captured_queries)
 
     assert count(16) == count(512)
+
+
+def test_checkin_with_a_long_search_redirects_to_a_url_the_server_accepts(client, org, t):
+    """A check-in posted with a huge ``q`` was written and then redirected to a URL longer than the server's
+    request line (gunicorn: 4,094 bytes), which answered 400: only what the list uses of the search goes back."""
+    reg = add(t, "Ana")
+    response = client.post(url("registration_checkin", t, reg.pk), {"present": "1", "q": "ana  " + "x" * 20_000})
+    assert response.status_code == 302 and len(response["Location"]) < 400
+    assert Registration.objects.get(pk=reg.pk).present is True
+    assert client.get(response["Location"]).status_code == 200
+    response = client.post(url("registration_checkin", t, reg.pk), {"present": "0", "q": "y" * 20_000},
+                           headers={"HX-Request": "true"})
+    assert response.status_code == 200 and "y" * 101 not in response.content.decode()
+    response = client.post(url("registration_checkin", t, reg.pk), {"present": "talvez"}, headers={"HX-Request": "true"})
+    assert response.status_code == 400 and "Presença inválida" in response.content.decode()
+    assert Registration.objects.get(pk=reg.pk).present is False
+    withdrawn = add(t, "Bia")
+    response = client.post(url("registration_withdraw", t, withdrawn.pk), {"q": "z" * 20_000})
+    assert response.status_code == 302 and len(response["Location"]) < 400

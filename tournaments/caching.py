@@ -18,6 +18,11 @@ one (about 4 times faster than building it) instead of building it again.
 So workers share no state of their own: what one process caches, another
 either reads from ``default`` or computes again from the database, and both
 give the same page.
+
+A shared cache that does not answer (down, or hung: it accepts and never
+replies) costs one short socket timeout (``settings.CACHES``), then this
+process leaves it alone for ``CACHE_RETRY_SECONDS`` (a circuit breaker) and
+serves without it; the first use after the pause tries it again.
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 
 try:  # the Redis client is there whenever REDIS_URL can be used
     from redis.exceptions import RedisError
@@ -72,12 +79,42 @@ def state_key(tournament, *, live: bool = False) -> str:
     return f"live:{tournament_key(tournament, live=True)}" if live else f"state:{tournament_key(tournament)}"
 
 
+_clock = time.monotonic
+_shared_skip_until = 0.0  # this process does not ask the shared cache before this time (_clock) after a failure
+
+
+def shared_cache_available() -> bool:
+    """False while the breaker is open: the shared cache failed less than ``CACHE_RETRY_SECONDS`` ago."""
+    return _clock() >= _shared_skip_until
+
+
+def shared_cache_reset() -> None:
+    """Close the breaker: the next use asks the shared cache (a new cache configuration, tests)."""
+    global _shared_skip_until
+    _shared_skip_until = 0.0
+
+
+@receiver(setting_changed)
+def _caches_changed(*, setting: str, **kwargs) -> None:
+    if setting in ("CACHES", "CACHE_RETRY_SECONDS"):
+        shared_cache_reset()
+
+
 def _tolerant(action: str, key: str, call):
-    """``call()`` on the shared cache; None, with a warning, when the cache server does not answer."""
+    """``call()`` on the shared cache; None, with a warning, when the cache server does not answer.
+
+    After a failure the shared cache is skipped (None, as for a miss) for ``CACHE_RETRY_SECONDS``: a hung
+    server would otherwise cost every request its socket timeouts.
+    """
+    global _shared_skip_until
+    if not shared_cache_available():
+        return None
     try:
         return call()
     except CACHE_ERRORS as exc:
-        logger.warning("cache indisponível ao %s %s: %s", action, key, exc)
+        pause = settings.CACHE_RETRY_SECONDS
+        _shared_skip_until = _clock() + pause
+        logger.warning("cache indisponível ao %s %s: %s; sem o cache compartilhado por %s s", action, key, exc, pause)
         return None
 
 

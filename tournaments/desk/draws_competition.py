@@ -89,6 +89,11 @@ def _render(request, tournament, *, plan: CompetitionPlan, form: PreviewForm | N
     return render(request, "desk/draws/competition.html", context, status=status)
 
 
+def _problems_as_messages(request, plan: CompetitionPlan) -> None:
+    for problem in plan.problems:
+        messages.error(request, problem)
+
+
 @desk_view()
 @require_http_methods(["GET", "HEAD", "POST"])
 def competition(request, tournament):
@@ -96,12 +101,17 @@ def competition(request, tournament):
         return _render(request, tournament, plan=competition_plan(tournament=tournament, seed=None))
     if request.POST.get("action") != "publish":  # "Sortear" (again): a new seed, a preview, nothing written
         plan = competition_plan(tournament=tournament, seed=secrets.randbelow(SEED_LIMIT))
+        if plan.problems and Stage.objects.filter(tournament=tournament).exists():
+            _problems_as_messages(request, plan)  # the page hides the plan's problems once the draw is published
         return _render(request, tournament, plan=plan, form=None if plan.problems else _preview_form(plan))
     # "Publicar": the preview's inputs, computed again and written
     bare = competition_plan(tournament=tournament, seed=None)
     form = PreviewForm(request.POST, positions=_positions(bare), duplas=[(k, bare.duplas[k].name) for k in bare.entrants])
     if not form.is_valid():
-        messages.error(request, _("A prévia enviada está incompleta ou foi alterada: sorteie de novo."))
+        if bare.problems:  # why no preview can be published (e.g. the draw already was): not "sorteie de novo"
+            _problems_as_messages(request, bare)
+        else:
+            messages.error(request, _("A prévia enviada está incompleta ou foi alterada: sorteie de novo."))
         return _render(request, tournament, plan=bare)
     seed, order = form.cleaned_data["seed"], form.order()
     try:
@@ -128,8 +138,8 @@ def competition_undo(request, tournament):
         try:
             services.competition_undo(tournament=tournament, user=request.user, reason=form.cleaned_data["reason"])
         except services.DrawRefused as exc:
-            for message in exc.messages:
-                form.add_error(None, message)
+            for message in exc.messages:  # on top: the undo form is not on the page when there is no draw
+                messages.error(request, message)
         else:
             messages.success(request, _("Sorteio desfeito. Confira o formato e sorteie de novo."))
             return redirect("desk:competition", slug=tournament.slug)

@@ -27,8 +27,23 @@ def _waiting_choices(listing) -> list[tuple[int, str]]:
     return out
 
 
+def _errors_as_messages(request, form) -> None:
+    """A form the page does not show (after the draw): its errors go on top of the page instead."""
+    for name, errors in form.errors.items():
+        label = form.fields[name].label if name in form.fields else ""
+        for error in errors:
+            messages.error(request, f"{label}: {error}" if label else error)
+
+
 def _page(request, tournament, *, swap_form=None, add_form=None, status=200):
     listing = duplas_listing(tournament=tournament)
+    # the swap and hand-pairing forms are hidden once the draw is published (and the swap one below 2 duplas)
+    if swap_form is not None and (listing.drawn or len(listing.duplas) < 2):
+        _errors_as_messages(request, swap_form)
+        swap_form = None
+    if add_form is not None and listing.drawn:
+        _errors_as_messages(request, add_form)
+        add_form = None
     swap_form = swap_form or SwapForm(players=listing.players)
     add_form = add_form or DuplaAddForm(waiting=_waiting_choices(listing))
     return render(request, "desk/draws/duplas.html", {

@@ -19,13 +19,16 @@ from ..models import Registration
 from ..registrations import services
 from ..registrations.csv_export import registrations_csv
 from ..registrations.csv_import import csv_preview
-from ..registrations.selectors import registration_list, registration_row_get
+from ..registrations.selectors import registration_list, registration_row_get, search_query
 from ..registrations.window import public_signup_is_open, registration_is_open
 from ..permissions import desk_view
 from .registration_forms import ConfirmForm, DeskRegistrationForm, UploadForm, file_sign
 
 
 def _list_url(tournament, q: str = "", anchor: str = "") -> str:
+    # the search comes back from a form field: only what the list uses of it goes into the URL (a long one made
+    # a redirect that the server then refused with 400, after the check-in was written)
+    q = search_query(q)
     url = reverse("desk:registrations", args=[tournament.slug])
     if q:
         url += "?" + urlencode({"q": q})
@@ -133,21 +136,24 @@ CHECKIN = {"1": True, "0": False, "clear": None}
 @require_POST
 def registration_checkin(request, tournament, pk: int):
     reg = _registration(tournament, pk)
-    value = request.POST.get("present", "")
+    value, q = request.POST.get("present", ""), search_query(request.POST.get("q", ""))
     if value not in CHECKIN:
+        if request.htmx:
+            return HttpResponse(_("Presença inválida: use presente, ausente ou desmarcar."), status=400,
+                                content_type="text/plain; charset=utf-8")
         messages.error(request, _("Presença inválida: use presente, ausente ou desmarcar."))
-        return redirect(_list_url(tournament, request.POST.get("q", "")))
+        return redirect(_list_url(tournament, q))
     try:
         services.registration_checkin(registration=reg, present=CHECKIN[value], user=request.user)
     except services.RegistrationRefused as exc:
         if request.htmx:
             return HttpResponse(" ".join(exc.messages), status=409, content_type="text/plain; charset=utf-8")
         _refused(request, exc)
-        return redirect(_list_url(tournament, request.POST.get("q", "")))
+        return redirect(_list_url(tournament, q))
     if request.htmx:
         row = registration_row_get(registration=reg)
-        return render(request, "desk/registrations/_row.html", {"row": row, "q": request.POST.get("q", "")})
-    return redirect(_list_url(tournament, request.POST.get("q", ""), anchor=f"r{reg.pk}"))
+        return render(request, "desk/registrations/_row.html", {"row": row, "q": q})
+    return redirect(_list_url(tournament, q, anchor=f"r{reg.pk}"))
 
 
 @desk_view()

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.rules import PRESETS, settings_build
 
+from ..interchange import limits
 from ..models import Tournament
 from ..setup.starters import starter_choices
 
@@ -64,12 +65,14 @@ class TournamentEditForm(forms.ModelForm):
             self.fields[name].required = True
         self.fields["date"].input_formats = ["%Y-%m-%d", "%d/%m/%Y"]
         self.fields["min_age"].widget.attrs.update(min=0, max=120)
-        self.fields["max_duplas"].widget.attrs.update(min=2)
+        self.fields["max_duplas"].widget.attrs.update(min=2, max=limits.MAX_DUPLAS)
 
     def clean_max_duplas(self):
         value = self.cleaned_data.get("max_duplas")
         if value is not None and value < 2:
             raise forms.ValidationError(_("O limite precisa ser de pelo menos 2 duplas."))
+        if value is not None and value > limits.MAX_DUPLAS:
+            raise forms.ValidationError(_("O limite pode ser de no máximo %(max)d duplas.") % {"max": limits.MAX_DUPLAS})
         if value is not None and self.instance.pk:
             formed = self.instance.duplas.count()
             if value < formed:

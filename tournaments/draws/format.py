@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy
 from scoring.format import KIND_LABELS, format_check, format_notes
 from scoring.rules import PRESETS
 
+from ..interchange import limits
 from ..models import Tournament
 from ..selectors import tournament_settings
 
@@ -60,7 +61,7 @@ def format_problems(tournament: Tournament, n_duplas: int | None) -> list[str]:
 
     ``n_duplas`` None checks the format alone (e.g. when the setup form saves it).
     """
-    return format_check(format_effective(tournament=tournament), n_duplas)
+    return format_check(format_effective(tournament=tournament), n_duplas, max_jogos=limits.MAX_JOGOS)
 
 
 def format_notes_for(tournament: Tournament, n_duplas: int) -> list[str]:

@@ -126,6 +126,9 @@ def tournament_file_parse(*, raw: bytes | str) -> Any:
     if size > FILE_MAX_BYTES:
         raise RuleViolation([RuleError("arquivo", f"grande demais: {size} bytes; o máximo é "
                                            f"{FILE_MAX_BYTES // (1024 * 1024)} MiB ({FILE_MAX_BYTES} bytes)")])
+    from .values import sizes_precheck  # values reads the models: imported once Django is set up
+    if oversized := sizes_precheck(raw=raw):  # lists beyond the limits: refused before the slow, checked parse
+        raise RuleViolation(oversized)
     if isinstance(raw, bytes):
         try:
             text = raw.decode("utf-8-sig")

@@ -20,12 +20,14 @@ JSON_MAX_PROBLEMS = 200  # lines listed for problems found walking the whole fil
 # --- sizes of an event (INTERCHANGE field names) ----------------------------------------
 MAX_PLAYERS = 8_192  # players[]
 MAX_REGISTRATIONS = 8_192  # registrations[]
-MAX_DUPLAS = 4_096  # duplas[] plus the duplas formed by the pairing draw; also tournament.max_duplas
+MAX_DUPLAS = 4_096  # duplas[] plus the duplas formed by the pairing draw; also tournament.max_duplas (file and desk)
 MAX_STAGES = 8  # stages[]
 MAX_GROUP_DUPLAS = 16  # stages[].groups[].duplas[]
 MAX_KNOCKOUT_ROUNDS = (MAX_DUPLAS - 1).bit_length()  # 12: best_of_rounds keys
 MAX_BEST_OF = 15  # stages[].best_of, best_of_rounds values, settings.best_of_*
-MAX_JOGOS = 40_000  # jogos[], and every jogo the stages schedule (round robins + brackets)
+# jogos[], and every jogo an event's stages schedule (round robins + brackets), from a file or the desk's format:
+# 4,096 duplas in groups of 6 and their knockout make about 13,000; 256 groups of 16 (30,720) are refused
+MAX_JOGOS = 20_000
 MAX_MAOS_PER_PARTIDA = 64  # at most 23 mãos score (11 + 11 + 1); the rest room for tied mãos
 MAX_MAOS = 400_000  # every mão of the file
 MAX_CLASS_POINTS = 100  # settings.class_points values (the presets use 0 to 3)

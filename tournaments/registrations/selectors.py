@@ -191,10 +191,18 @@ def counts_of(rows: list[RegistrationRow]) -> Counts:
     )
 
 
+QUERY_MAX = 100  # characters of the desk's search that count (the rest is dropped)
+
+
+def search_query(q: str) -> str:
+    """The desk's search as it is used: spaces collapsed, at most ``QUERY_MAX`` characters."""
+    return " ".join(q.split())[:QUERY_MAX]
+
+
 def registration_list(*, tournament: Tournament, q: str = "") -> RegistrationList:
     """The desk's list: rows matching ``q`` (a part of a player's name, case and accents ignored) and counts."""
     rows, places, drawn = _rows(tournament)
-    query = " ".join(q.split())[:100]
+    query = search_query(q)
     shown = rows
     if query:
         needle = name_key(query)

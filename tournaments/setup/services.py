@@ -11,8 +11,11 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from scoring.errors import RuleViolation
+from scoring.format import format_check, format_jogos
 
 from ..audit import audit_record
+from ..draws.format import format_effective
+from ..interchange import limits
 from ..permissions import tournament_creation_refusal
 from ..models import Jogo, StaffRole, Tournament
 from ..services import slug_make, tournament_refresh
@@ -75,6 +78,25 @@ def _tournament_start(*, user, name: str, fields: dict[str, Any], summary: str) 
     return tournament
 
 
+def _size_problems(tournament: Tournament) -> list[str]:
+    """What no event may be (limits.py, the same bounds as a tournament file): a limit of duplas beyond
+    ``MAX_DUPLAS``, or a format that would make more than ``MAX_JOGOS`` jogos of that many duplas."""
+    n = tournament.max_duplas
+    if n is None:
+        return []  # the draw checks the duplas it has (format_problems)
+    if not 2 <= n <= limits.MAX_DUPLAS:
+        return [_("Limite de duplas: %(n)d não serve; use de 2 a %(max)d duplas.") % {"n": n, "max": limits.MAX_DUPLAS}]
+    fmt = format_effective(tournament=tournament)
+    if format_check(fmt):
+        return []  # a format the draw cannot use yet: its page says why
+    jogos = format_jogos(fmt, n)
+    if jogos > limits.MAX_JOGOS:
+        return [_("Formato: com %(n)d duplas (o limite de duplas) este formato daria até %(jogos)d jogos; o máximo "
+                  "num torneio é %(max)d. Diminua o limite de duplas ou use grupos menores.") % {
+                      "n": n, "jogos": jogos, "max": limits.MAX_JOGOS}]
+    return []
+
+
 def results_exist(*, tournament: Tournament) -> bool:
     return Jogo.objects.filter(tournament=tournament).exclude(status=Jogo.SCHEDULED).exists()
 
@@ -92,6 +114,8 @@ def tournament_update(*, tournament: Tournament, user, changes: dict[str, Any]) 
                                    "os resultados já lançados foram conferidos com ele")])
         for name, value in changed.items():
             setattr(tournament, name, value)
+        if "max_duplas" in changed and (problems := _size_problems(tournament)):
+            raise RuleViolation(problems)
         tournament.save()
         audit_record(tournament=tournament, user=user, action="tournament_edit",
                      summary=_("Dados do torneio alterados: %(campos)s") % {
@@ -112,6 +136,8 @@ def format_update(*, tournament: Tournament, user, format: dict[str, Any]) -> To
         if before == format:
             return tournament
         tournament.format = format
+        if problems := _size_problems(tournament):
+            raise RuleViolation(problems)
         tournament.save(update_fields=["format", "updated_at"])
         audit_record(tournament=tournament, user=user, action="format_edit", summary=_("Formato alterado"),
                      before=before, after=format)
