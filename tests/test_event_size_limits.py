@@ -22,7 +22,7 @@ ROUND_ROBIN = {"kind": "round_robin", "bracket_method": "seeded", "best_of_group
 
 @pytest.fixture
 def organizer(client):
-    user = User.objects.create_user("comissao")
+    user = User.objects.create_user("comissao", is_staff=True)  # who may create events (ZAP_EVENT_CREATORS)
     client.force_login(user)
     return user
 
