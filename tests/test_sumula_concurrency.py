@@ -234,7 +234,7 @@ def test_confirmations_and_signatures_at_once_make_the_knockout_jogo_once(load_f
         def go():
             c = Client()
             return post(c, api(tournament.slug, key, "confirmacao"),
-                        {"dupla": dupla, "pin": PIN[dupla], "accept": True}).status_code
+                        {"dupla": dupla, "pin": PIN[dupla], "via": 1, "accept": True}).status_code
         return go
 
     statuses = run_together([confirm(k, d) for k, d in answers])
@@ -261,7 +261,7 @@ def test_a_burst_of_wrong_pins_at_once_still_gets_only_five_checked(load_file):
         def go():
             c = Client(REMOTE_ADDR=f"10.9.{n // 250}.{n % 250 + 1}")
             return post(c, api(tournament.slug, key, "confirmacao"),
-                        {"dupla": "d1", "pin": pin, "accept": True}).status_code
+                        {"dupla": "d1", "pin": pin, "via": 1, "accept": True}).status_code
         return go
 
     statuses = Counter(run_together([guess(pin, n) for n, pin in enumerate(guesses)]))

@@ -119,10 +119,21 @@ class PenaltyForm(forms.Form):
         return {"id": posted_id(d.get("id")), "scope": d["scope"], "lost_by": d["lost_by"], "reason": d["reason"]}
 
 
+_VIA_ERRORS = {k: gettext_lazy("'via': falta o número da via da súmula conferida; recarregue a página")
+               for k in ("required", "invalid", "min_value", "max_value")}
+
+
+def _via_field() -> forms.IntegerField:
+    """The via the screen showed (a hidden field): the answer or the signature is for that via only."""
+    return forms.IntegerField(min_value=1, max_value=2**31 - 1, error_messages=_VIA_ERRORS)
+
+
 class AnswerForm(forms.Form):
-    """A dupla confirms (accept=1) or contests (accept=0, with a reason), typing its PIN on the referee's phone."""
+    """A dupla confirms (accept=1) or contests (accept=0, with a reason), typing its PIN on the referee's phone,
+    for the via the screen showed."""
 
     dupla = forms.CharField(max_length=60)
+    via = _via_field()
     pin = forms.CharField(max_length=20, strip=True,
                           error_messages={"required": gettext_lazy("digite o PIN da dupla")})
     accept = forms.TypedChoiceField(choices=[("1", "1"), ("0", "0")], coerce=lambda v: v == "1")
@@ -130,6 +141,7 @@ class AnswerForm(forms.Form):
 
 
 class SignForm(forms.Form):
+    via = _via_field()
     reason = forms.CharField(required=False, max_length=REASON_MAX, strip=True)
 
 
@@ -148,6 +160,6 @@ def form_errors(form: forms.Form) -> list[str]:
     out = []
     for field, errors in form.errors.items():
         for e in errors:
-            out.append(str(e) if field == "__all__" or field in ("pin", "reason", "scope", "lost_by")
+            out.append(str(e) if field == "__all__" or field in ("pin", "reason", "scope", "lost_by", "via")
                        else f"{field}: {e}")
     return out
