@@ -78,8 +78,12 @@ def dupla_page(client, dupla):
     return client.get(reverse("privatelink:dupla", kwargs={"token": dupla.token}))
 
 
-def answer_by_link(client, dupla, key, choice, reason="", via=None):
+def answer_by_link(client, dupla, key, choice, reason="", via="current"):
+    """The dupla's page's answer form as posted: ``via`` the via the page showed (by default the jogo's via now;
+    None: a form without it)."""
     data = {"resposta": choice, "motivo": reason}
+    if via == "current":
+        via = Jogo.objects.filter(tournament_id=dupla.tournament_id, key=key).values_list("via", flat=True).first() or 1
     if via is not None:
         data["via"] = str(via)
     return client.post(reverse("privatelink:answer", kwargs={"token": dupla.token, "key": key}), data)
@@ -354,7 +358,8 @@ def test_an_answer_to_a_via_that_was_replaced_is_not_taken(cup, ref, j1):
     d1 = Dupla.objects.get(tournament=cup, key="d1")
     client = Client()
     response = answer_by_link(client, d1, j1, "confirmar", via=1)
-    assert "foi corrigida" in client.get(response["Location"]).content.decode()
+    assert "a súmula mudou: agora é a via 2; confira o resultado e confirme de novo" in client.get(
+        response["Location"]).content.decode()
     assert Jogo.objects.get(tournament=cup, key=j1).confirmations == {}
     html = dupla_page(client, d1).content.decode()
     assert "2ª via, corrigida pelo árbitro: erro" in html and 'name="via" value="2"' in html
