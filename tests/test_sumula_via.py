@@ -364,3 +364,12 @@ def test_a_reason_with_visible_text_keeps_it(cup, ref, j1):
     r = answer(Client(), cup.slug, j1, "d4", accept=False, reason="\u200b a mão 3 foi nossa ")
     assert r.status_code == 200
     assert Jogo.objects.get(tournament=cup, key=j1).confirmations["b"]["reason"] == "\u200b a mão 3 foi nossa"
+
+
+def test_the_referee_screen_refuses_an_empty_how_too(cup, ref, j1):
+    before = db_snapshot()
+    ref.post(screen(cup, j1), {"op": "mao", "to": "0", "points": "3", "how": ""})
+    assert "&#x27;how&#x27; deve ser played" in alerts(ref, cup, j1)
+    assert db_snapshot() == before
+    ref.post(screen(cup, j1), {"op": "mao", "to": "0", "points": "3"})  # without 'how': played
+    assert Client().get(api(cup.slug, j1)).json()["current"] == [3, 0]

@@ -41,9 +41,16 @@ class MaoForm(forms.Form):
     how = forms.ChoiceField(choices=[(h, h) for h in HOW_CHOICES], required=False)
     reason = forms.CharField(required=False, max_length=REASON_MAX, strip=True)
 
+    def clean_how(self) -> str:
+        """Only a form without 'how' is a mão played; an empty 'how' is refused, as in the API."""
+        if "how" in self.data and not self.data.get("how"):
+            raise forms.ValidationError(_("'how' deve ser played, ran, refused ou penalty (sem 'how', a mão foi "
+                                          "jogada: played)"))
+        return self.cleaned_data.get("how") or "played"
+
     def mao(self) -> dict:
         d = self.cleaned_data
-        out = {"id": posted_id(d.get("id")), "to": d.get("to"), "how": d.get("how") or "played"}
+        out = {"id": posted_id(d.get("id")), "to": d.get("to"), "how": d["how"]}
         if d.get("points") is not None:
             out["points"] = d["points"]
         if d.get("reason"):
@@ -160,6 +167,6 @@ def form_errors(form: forms.Form) -> list[str]:
     out = []
     for field, errors in form.errors.items():
         for e in errors:
-            out.append(str(e) if field == "__all__" or field in ("pin", "reason", "scope", "lost_by", "via")
+            out.append(str(e) if field == "__all__" or field in ("pin", "reason", "scope", "lost_by", "via", "how")
                        else f"{field}: {e}")
     return out
