@@ -112,11 +112,13 @@ def test_a_missing_or_malformed_via_is_422_naming_via(cup, ref, j1, via, missing
         assert db_snapshot() == before
 
 
-def test_a_malformed_via_costs_no_pin_try(cup, ref, j1):
+def test_a_malformed_via_or_a_blank_contest_costs_no_pin_try(cup, ref, j1):
     from tournaments.models import PinFailure
 
     play(ref, cup.slug, j1, [0, 0], "p")
     r = post(Client(), api(cup.slug, j1, "confirmacao"), {"dupla": "d1", "pin": "000000", "via": "1", "accept": True})
+    assert r.status_code == 422 and PinFailure.objects.count() == 0
+    r = answer(Client(), cup.slug, j1, "d1", accept=False, reason="\u200b", pin="000000")  # nor a blank contest
     assert r.status_code == 422 and PinFailure.objects.count() == 0
 
 

@@ -197,7 +197,10 @@ def confirmation(request, slug: str, key: str):
         raise SumulaRefused(422, _("informe 'dupla': a chave de uma das duplas do jogo"))
     if not isinstance(data.get("accept"), bool):
         raise SumulaRefused(422, _("informe 'accept': true para confirmar, false para contestar (com 'reason')"))
-    via = services.via_read(data.get("via"))  # before the PIN: a malformed body costs no PIN try
+    # before the PIN: a malformed body costs no PIN try
+    via = services.via_read(data.get("via"))
+    services.reason_clean(data.get("reason"),
+                          missing=None if data["accept"] else _("para contestar, diga o motivo ('reason')"))
     if jogo_for_sumula(tournament=tournament, key=key) is None:
         raise SumulaRefused(404, _("jogo %(key)s não encontrado neste torneio") % {"key": key})
     pin_verify(dupla=dupla, pin=data.get("pin"))
