@@ -6,6 +6,7 @@ from functools import cached_property
 from .errors import RuleError
 from .partida import TARGET, Mao, PartidaScore, final_score_error, partida_from_maos, perda_da_partida_score
 from .rules import ClassPoints, RuleSettings, best_of_error, wins_needed
+from .text import is_blank
 
 WALKOVER_BOTH = "both"
 
@@ -60,7 +61,7 @@ def _side(value: object) -> bool:
 
 
 def _has_reason(reason: object) -> bool:
-    return isinstance(reason, str) and bool(reason.strip())
+    return isinstance(reason, str) and not is_blank(reason)
 
 
 def jogo_evaluate(*, entry: JogoEntry, settings: RuleSettings) -> tuple[JogoResult, list[RuleError]]:

@@ -5,6 +5,7 @@ from typing import Iterable
 
 from .errors import RuleError
 from .rules import RuleSettings
+from .text import is_blank
 
 TARGET = 12
 NORMAL_VALUES = (1, 3, 6, 9, 12)
@@ -80,7 +81,7 @@ def mao_gain(*, score: tuple[int, int], mao: Mao, settings: RuleSettings) -> tup
     ferro = settings.mao_de_ferro_value
 
     if mao.how == "penalty":
-        if not isinstance(mao.reason, str) or not mao.reason.strip():
+        if not isinstance(mao.reason, str) or is_blank(mao.reason):
             return None, "toda penalidade precisa de um motivo ('reason')"
         if mao.to is None:
             return None, "penalidade sem dupla beneficiada: informe 'to'"

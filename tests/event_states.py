@@ -122,8 +122,13 @@ def _result(tournament: Tournament, jogo: Jogo, rank: dict[int, int], *, referee
                             "id": f"resultado-{jogo.key}"})
 
 
+def _via(jogo: Jogo) -> int:
+    """The jogo's via as stored now (the via an answer or a signature is for)."""
+    return Jogo.objects.values_list("via", flat=True).get(pk=jogo.pk)
+
+
 def _answer(tournament: Tournament, jogo: Jogo, dupla: Dupla, *, accept: bool = True, reason: str = "") -> None:
-    sumula_answer(tournament=tournament, key=jogo.key, dupla=dupla, accept=accept, reason=reason,
+    sumula_answer(tournament=tournament, key=jogo.key, dupla=dupla, via=_via(jogo), accept=accept, reason=reason,
                   actor=Actor(dupla=dupla, method="pin", device="celular da dupla"))
 
 
@@ -134,7 +139,8 @@ def _confirmed(tournament: Tournament, jogo: Jogo, rank: dict[int, int], *, refe
     _answer(tournament, jogo, jogo.dupla_a)
     _answer(tournament, jogo, jogo.dupla_b)
     if sign:
-        sumula_sign(tournament=tournament, key=jogo.key, reason="", actor=Actor(user=referee, method="session"))
+        sumula_sign(tournament=tournament, key=jogo.key, via=_via(jogo), reason="",
+                    actor=Actor(user=referee, method="session"))
 
 
 def _jogos(tournament: Tournament, **filters) -> list[Jogo]:

@@ -94,10 +94,24 @@ def play(client, slug: str, key: str, winners: list[int], prefix: str):
     return response
 
 
+def current_via(slug: str, key: str) -> int:
+    """The via jogo ``key`` has now (what a screen showing it would send with a confirmation or a signature)."""
+    from tournaments.models import Jogo
+
+    return Jogo.objects.values_list("via", flat=True).get(tournament__slug=slug, key=key)
+
+
 def answer(client, slug: str, key: str, dupla: str, accept: bool = True, pin: str | None = None, **body):
-    """A dupla's confirmation (or contest) by PIN."""
+    """A dupla's confirmation (or contest) by PIN, for the via the jogo has now unless ``via`` is given."""
+    body.setdefault("via", current_via(slug, key))
     return post(client, api(slug, key, "confirmacao"),
                 {"dupla": dupla, "pin": PIN[dupla] if pin is None else pin, "accept": accept} | body)
+
+
+def sign(client, slug: str, key: str, **body):
+    """The referee's signature (homologation), for the via the jogo has now unless ``via`` is given."""
+    body.setdefault("via", current_via(slug, key))
+    return post(client, api(slug, key, "homologacao"), body)
 
 
 def db_snapshot() -> dict:

@@ -224,6 +224,10 @@ def test_disqualify_needs_a_reason_and_sets_it():
     assert c.get(url).status_code == 200
     response = c.post(url, {"reason": " "})
     assert response.status_code == 200 and not Dupla.objects.get(pk=d1.pk).disqualified
+    for invisible in ("\u200b", "\u2060\ufeff", "\u00a0\u200d", "\u0301"):  # shows nothing: no reason either
+        response = c.post(url, {"reason": invisible})
+        assert response.status_code == 200 and "diga o motivo" in response.content.decode()
+        assert not Dupla.objects.get(pk=d1.pk).disqualified
     assert c.post(url, {"reason": "conduta antidesportiva"}).status_code == 302
     d1.refresh_from_db()
     assert d1.disqualified and d1.disqualified_reason == "conduta antidesportiva"

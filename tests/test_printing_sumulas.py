@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from tests.printing_support import (FOOTER_WHEN, assert_pdf, birth_forms, cup_with_births, flat, fonts_used,
                                     footer_pages, page_keys, pdf_pages, pdf_text, qr_texts, save_png, with_pins)
 from tests.sumula_support import cup, j1, ref  # noqa: F401 (fixtures)
-from tests.sumula_support import PIN, answer, api, cup_file, jogo_between, play, post, staff_user
+from tests.sumula_support import PIN, answer, api, cup_file, jogo_between, play, post, sign, staff_user
 from tournaments.models import Jogo, Mesa, StaffRole
 from tournaments.roles import role_grant
 from tournaments.selectors import tournament_state_cache_clear
@@ -302,7 +302,7 @@ def test_filled_sumula_has_every_mao_the_answers_and_the_signature(cup, ref, j1,
     play(ref, cup.slug, j1, [0], "p2")  # partida 2: four truco mãos, 12 x 0
     assert answer(anonymous, cup.slug, j1, "d1").status_code == 200
     assert answer(anonymous, cup.slug, j1, "d4", accept=False, reason="a penalidade foi injusta").status_code == 200
-    signed = post(ref, api(cup.slug, j1, "homologacao"), {"reason": "penalidade mantida pelo árbitro"})
+    signed = sign(ref, cup.slug, j1, reason="penalidade mantida pelo árbitro")
     assert signed.status_code == 200 and signed.json()["status"] == "homologated"
 
     data = assert_pdf(anonymous.get(sheet_url(cup.slug, j1)), f"copa-sumula-sumula-{j1}.pdf")
@@ -333,7 +333,7 @@ def test_a_sumula_signed_by_the_organizer_says_so(cup, client, j1):
     assert post(client, api(cup.slug, j1, "resultado"), {"partidas": [[12, 3], [12, 4]]}).status_code == 200
     assert answer(client, cup.slug, j1, "d1").status_code == 200
     assert answer(client, cup.slug, j1, "d4").status_code == 200
-    assert post(client, api(cup.slug, j1, "homologacao"), {}).status_code == 200
+    assert sign(client, cup.slug, j1).status_code == 200
     page = flat(pdf_text(assert_pdf(Client().get(sheet_url(cup.slug, j1))))[0])
     assert "Homologada pela organização em" in page and "Homologada pelo árbitro" not in page
     assert "Decisão:" not in page
@@ -407,7 +407,7 @@ def test_public_sheets_never_print_pins_birth_dates_or_account_names(load_file, 
     anonymous = Client()
     assert answer(anonymous, tournament.slug, key, "d1").status_code == 200
     assert answer(anonymous, tournament.slug, key, "d4", accept=False, reason="contestamos").status_code == 200
-    assert post(client, api(tournament.slug, key, "homologacao"), {"reason": "mantido"}).status_code == 200
+    assert sign(client, tournament.slug, key, reason="mantido").status_code == 200
 
     urls = [sheet_url(tournament.slug, key), f"/torneios/{tournament.slug}/chave.pdf",
             f"/torneios/{tournament.slug}/classificacao.pdf"]
@@ -438,7 +438,7 @@ def test_every_observation_is_printed_even_when_there_are_many(cup, ref, j1):
     assert answer(anonymous, cup.slug, j1, "d1").status_code == 200
     contest = answer(anonymous, cup.slug, j1, "d4", accept=False, reason="a terceira penalidade foi injusta")
     assert contest.status_code == 200
-    assert post(ref, api(cup.slug, j1, "homologacao"), {"reason": "mantido após ouvir as duplas"}).status_code == 200
+    assert sign(ref, cup.slug, j1, reason="mantido após ouvir as duplas").status_code == 200
     page = flat(pdf_text(assert_pdf(anonymous.get(sheet_url(cup.slug, j1))))[0])
     for reason in reasons:
         assert reason in page

@@ -154,7 +154,8 @@ def test_a_result_entered_through_one_server_shows_on_the_other(deployment):
     assert jogos != before_jogos and "12" in jogos
     assert _page(b, "/torneios/copa-servida/classificacao/") == before_table  # … not counted yet
     for dupla in ("d1", "d2"):
-        status, _h, body = a.request("POST", url + "confirmacao/", {"dupla": dupla, "pin": PIN[dupla], "accept": True},
+        status, _h, body = a.request("POST", url + "confirmacao/", {"dupla": dupla, "pin": PIN[dupla], "via": 1,
+                                                                "accept": True},
                                      {"Content-Type": "application/json"})
         assert status == 200, body
     assert json.loads(body)["status"] == "confirmed"

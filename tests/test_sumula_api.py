@@ -12,7 +12,7 @@ import json
 import pytest
 
 from tests.sumula_support import cup, j1, ref  # noqa: F401 (fixtures)
-from tests.sumula_support import PIN, answer, api, db_snapshot, jogo_between, jogo_duplas, play, post, staff_user
+from tests.sumula_support import PIN, answer, api, db_snapshot, jogo_between, jogo_duplas, play, post, sign, staff_user
 from tournaments.interchange.writer import tournament_export
 from tournaments.models import Jogo, Mao, Partida, SumulaEvent, Tournament
 
@@ -348,8 +348,8 @@ def test_contest_needs_a_reason(cup, client, ref, j1):
     messages = refused(lambda: answer(client, cup.slug, j1, "d4", accept=False), 422)
     assert any("motivo" in m for m in messages)
     refused(lambda: answer(client, cup.slug, j1, "d4", accept=False, reason="   "), 422)
-    refused(lambda: post(client, api(cup.slug, j1, "confirmacao"), {"dupla": "d4", "pin": PIN["d4"]}), 422)
-    refused(lambda: post(client, api(cup.slug, j1, "confirmacao"), {"dupla": "d9", "pin": "123456",
+    refused(lambda: post(client, api(cup.slug, j1, "confirmacao"), {"dupla": "d4", "pin": PIN["d4"], "via": 1}), 422)
+    refused(lambda: post(client, api(cup.slug, j1, "confirmacao"), {"dupla": "d9", "pin": "123456", "via": 1,
                                                                     "accept": True}), 422)
     r = answer(client, cup.slug, j1, "d4", accept=False, reason="a última mão foi nossa")
     assert r.status_code == 200
@@ -365,14 +365,14 @@ def test_status_from_scheduled_to_homologated(cup, client, ref, j1):
     assert status() == "in_progress"
     play(ref, cup.slug, j1, [0, 0], "t")
     assert status() == "awaiting_confirmation"
-    refused(lambda: post(ref, api(cup.slug, j1, "homologacao"), {}), 422)  # a confirmation is missing
+    refused(lambda: sign(ref, cup.slug, j1), 422)  # a confirmation is missing
     assert answer(client, cup.slug, j1, "d1").json()["status"] == "awaiting_confirmation"
     before = db_snapshot()
     assert answer(client, cup.slug, j1, "d1").status_code == 200  # the same answer again: nothing new
     assert db_snapshot() == before
     assert answer(client, cup.slug, j1, "d4").json()["status"] == "confirmed"
     refused(lambda: answer(client, cup.slug, j1, "d4", accept=False, reason="mudei de ideia"), 409)
-    r = post(ref, api(cup.slug, j1, "homologacao"), {})
+    r = sign(ref, cup.slug, j1)
     assert r.status_code == 200 and r.json()["status"] == "homologated"
     assert r.json()["signed"]["at"] and r.json()["signed"]["reason"] is None
     # signed: nothing more is entered; a retried signature is harmless
@@ -380,13 +380,13 @@ def test_status_from_scheduled_to_homologated(cup, client, ref, j1):
     refused(lambda: ref.delete(api(cup.slug, j1, "maos") + "t-p1-3/"), 409)
     refused(lambda: post(ref, api(cup.slug, j1, "resultado"), {"partidas": [[12, 0], [12, 0]]}), 409)
     refused(lambda: answer(client, cup.slug, j1, "d1", accept=False, reason="tarde demais"), 409)
-    assert post(ref, api(cup.slug, j1, "homologacao"), {}).status_code == 200
+    assert sign(ref, cup.slug, j1).status_code == 200
 
 
 def test_homologation_before_the_end_is_409(cup, ref, j1):
-    refused(lambda: post(ref, api(cup.slug, j1, "homologacao"), {"reason": "x"}), 409)
+    refused(lambda: sign(ref, cup.slug, j1, reason="x"), 409)
     mao(ref, cup.slug, j1, "a", 0, 1)
-    refused(lambda: post(ref, api(cup.slug, j1, "homologacao"), {"reason": "x"}), 409)
+    refused(lambda: sign(ref, cup.slug, j1, reason="x"), 409)
 
 
 def test_homologation_of_a_contested_sumula_needs_the_referees_decision(cup, client, ref, j1):
@@ -394,10 +394,10 @@ def test_homologation_of_a_contested_sumula_needs_the_referees_decision(cup, cli
     assert answer(client, cup.slug, j1, "d1").status_code == 200
     assert answer(client, cup.slug, j1, "d4", accept=False, reason="a 2ª partida foi 12 x 11").status_code == 200
     assert ref.get(api(cup.slug, j1)).json()["status"] == "contested"
-    messages = refused(lambda: post(ref, api(cup.slug, j1, "homologacao"), {}), 422)
+    messages = refused(lambda: sign(ref, cup.slug, j1), 422)
     assert any("contestada" in m for m in messages), messages
-    refused(lambda: post(ref, api(cup.slug, j1, "homologacao"), {"reason": "  "}), 422)
-    r = post(ref, api(cup.slug, j1, "homologacao"), {"reason": "súmula conferida com as duplas"})
+    refused(lambda: sign(ref, cup.slug, j1, reason="  "), 422)
+    r = sign(ref, cup.slug, j1, reason="súmula conferida com as duplas")
     assert r.status_code == 200 and r.json()["status"] == "homologated"
     assert r.json()["signed"]["reason"] == "súmula conferida com as duplas"
     assert standings(cup)["d4"]["points"] == 3
@@ -409,7 +409,7 @@ def test_only_counted_results_reach_the_standings(cup, client, ref, j1):
     answer(client, cup.slug, j1, "d1")
     answer(client, cup.slug, j1, "d4", accept=False, reason="não")
     assert standings(cup)["d1"]["jogos"] == 0  # contested
-    post(ref, api(cup.slug, j1, "homologacao"), {"reason": "decidido"})
+    sign(ref, cup.slug, j1, reason="decidido")
     row = standings(cup)["d1"]
     assert (row["jogos"], row["won"], row["points"], row["partidas_won"]) == (1, 1, 3, 2)
     assert row["points_for"] == 24 and row["points_against"] == 0
@@ -544,12 +544,12 @@ def test_final_also_appears_after_a_referee_decision(cup, client, ref):
                                                         else [[5, 12], [5, 12]]})
             keys.append(key)
     for key in keys[:-1]:
-        assert post(ref, api(cup.slug, key, "homologacao"), {"reason": "as duplas saíram sem assinar"}).status_code == 200
+        assert sign(ref, cup.slug, key, reason="as duplas saíram sem assinar").status_code == 200
     assert _finals() == []
     a, _b = jogo_duplas(cup, keys[-1])
     answer(client, cup.slug, keys[-1], a, accept=False, reason="contestamos")
     assert _finals() == []
-    post(ref, api(cup.slug, keys[-1], "homologacao"), {"reason": "mantido"})
+    sign(ref, cup.slug, keys[-1], reason="mantido")
     assert len(_finals()) == 1
 
 
@@ -564,7 +564,7 @@ def test_errors_are_always_a_json_list(cup, client, ref, j1):
         (lambda: ref.delete(api(cup.slug, j1, "maos") + "x/"), 404),
         (lambda: answer(client, cup.slug, j1, "d1", pin="000000"), 403),
         (lambda: answer(client, cup.slug, j1, "d1"), 409),
-        (lambda: post(ref, api(cup.slug, j1, "homologacao"), {"reason": 3}), 422),
+        (lambda: sign(ref, cup.slug, j1, reason=3), 422),
     ]
     for call, status in cases:
         r = call()

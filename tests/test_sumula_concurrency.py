@@ -234,7 +234,7 @@ def test_confirmations_and_signatures_at_once_make_the_knockout_jogo_once(load_f
         def go():
             c = Client()
             return post(c, api(tournament.slug, key, "confirmacao"),
-                        {"dupla": dupla, "pin": PIN[dupla], "accept": True}).status_code
+                        {"dupla": dupla, "pin": PIN[dupla], "via": 1, "accept": True}).status_code
         return go
 
     statuses = run_together([confirm(k, d) for k, d in answers])
@@ -261,9 +261,50 @@ def test_a_burst_of_wrong_pins_at_once_still_gets_only_five_checked(load_file):
         def go():
             c = Client(REMOTE_ADDR=f"10.9.{n // 250}.{n % 250 + 1}")
             return post(c, api(tournament.slug, key, "confirmacao"),
-                        {"dupla": "d1", "pin": pin, "accept": True}).status_code
+                        {"dupla": "d1", "pin": pin, "via": 1, "accept": True}).status_code
         return go
 
     statuses = Counter(run_together([guess(pin, n) for n, pin in enumerate(guesses)]))
     assert statuses == Counter({403: 5, 429: 25}), statuses
     assert PinFailure.objects.filter(dupla__tournament=tournament, dupla__key="d1").count() == 6
+
+
+def test_confirmations_and_signatures_racing_a_correction_never_land_on_the_new_via(load_file):
+    """Issue 21: the duplas confirm and the referee signs the via they saw while another referee corrects it.
+    Whatever the order, an answer or a signature is written on the via it names, or refused (409): the new
+    via starts with no confirmation and no signature, and only what was written on the old via is in its
+    history."""
+    from tests.sumula_support import PIN, cup_setup
+    from tournaments.models import SumulaVia
+
+    tournament = cup_setup(load_file, slug="copa-corrida-via")
+    key = Jogo.objects.get(tournament=tournament, dupla_a__key="d1", dupla_b__key="d4").key
+    corrector, signer = referee_clients(tournament, 2)
+    assert post(corrector, api(tournament.slug, key, "resultado"), {"partidas": [[12, 3], [12, 4]]}).status_code \
+        == 200
+    outcomes = Counter()
+    for via in range(1, 9):
+        def confirm(dupla, via=via):
+            return lambda: post(Client(), api(tournament.slug, key, "confirmacao"),
+                                {"dupla": dupla, "pin": PIN[dupla], "via": via, "accept": True}).status_code
+
+        def correct(via=via):
+            return lambda: post(corrector, api(tournament.slug, key, "correcao"),
+                                {"reason": f"correção {via}", "partidas": [[12, via], [12, 5]]}).status_code
+
+        def sign_it(via=via):
+            return lambda: post(signer, api(tournament.slug, key, "homologacao"),
+                                {"via": via, "reason": "decisão do árbitro"}).status_code
+
+        workers = [confirm("d1"), confirm("d4"), correct()] + ([sign_it()] if via % 2 else [])
+        statuses = run_together(workers)
+        assert statuses[2] == 200  # the correction always lands
+        assert all(s in (200, 409) for s in statuses), statuses
+        outcomes.update(statuses[:2] + statuses[3:])
+        jogo = Jogo.objects.get(tournament=tournament, key=key)
+        assert jogo.via == via + 1
+        assert jogo.confirmations == {} and jogo.signed_at is None and jogo.status == "awaiting_confirmation"
+        old = SumulaVia.objects.get(jogo=jogo, via=via)
+        written = {side for side, dupla in (("a", 0), ("b", 1)) if statuses[dupla] == 200}
+        assert set(old.confirmations) == written, (statuses, old.confirmations)
+    assert set(outcomes) <= {200, 409}

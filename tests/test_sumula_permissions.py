@@ -70,7 +70,7 @@ WRITES = {
     "maos": (_nothing, "post", "maos", {"id": "m-1", "to": 0, "points": 3}, 201),
     "desfazer": (_one_mao, "delete", "maos/setup-1", {}, 200),
     "resultado": (_nothing, "post", "resultado", {"partidas": [[12, 3], [12, 4]]}, 200),
-    "homologacao": (_decided, "post", "homologacao", {"reason": "as duplas saíram sem confirmar"}, 200),
+    "homologacao": (_decided, "post", "homologacao", {"via": 1, "reason": "as duplas saíram sem confirmar"}, 200),
     "correcao": (_decided, "post", "correcao", {"reason": "placar trocado", "partidas": [[3, 12], [4, 12]]}, 200),
     "penalidade": (_nothing, "post", "penalidade", {"id": "pen-1", "scope": "jogo", "lost_by": "d4",
                                                     "reason": "abandonou a mesa"}, 200),
@@ -171,7 +171,7 @@ def test_confirmation_permissions(cup, j1, users, setup_client, actor):
     if username is not None:
         c.force_login(users[username])
     before = db_snapshot()
-    r = post(c, api(cup.slug, j1, "confirmacao"), {"accept": True} | body)
+    r = post(c, api(cup.slug, j1, "confirmacao"), {"accept": True, "via": 1} | body)
     if status is None:
         assert r.status_code == 200, r.content
         assert r.json()["confirmations"][body["dupla"]] == "confirmed"
@@ -189,9 +189,10 @@ def test_the_pin_of_a_namesake_dupla_of_another_tournament_does_not_open_this_jo
     Dupla.objects.filter(tournament=other_cup, key="d1").update(pin_hash=pin_hash_make("555555"))
     _decided(setup_client, cup.slug, j1)
     before = db_snapshot()
-    r = post(Client(), api(cup.slug, j1, "confirmacao"), {"dupla": "d1", "pin": "555555", "accept": True})
+    r = post(Client(), api(cup.slug, j1, "confirmacao"), {"dupla": "d1", "pin": "555555", "via": 1, "accept": True})
     assert r.status_code == 403 and db_snapshot() == before
-    r = post(Client(), api(cup.slug, "nao-existe", "confirmacao"), {"dupla": "d1", "pin": PIN["d1"], "accept": True})
+    r = post(Client(), api(cup.slug, "nao-existe", "confirmacao"), {"dupla": "d1", "pin": PIN["d1"], "via": 1,
+                                                                        "accept": True})
     assert r.status_code == 404 and db_snapshot() == before
 
 
@@ -199,7 +200,7 @@ def test_the_pin_of_a_namesake_dupla_of_another_tournament_does_not_open_this_jo
 
 def _try(pin, addr, cup, j1, dupla="d1"):
     return post(Client(REMOTE_ADDR=addr), api(cup.slug, j1, "confirmacao"),
-                {"dupla": dupla, "pin": pin, "accept": True})
+                {"dupla": dupla, "pin": pin, "via": 1, "accept": True})
 
 
 def _age_failures(minutes: float):
@@ -273,7 +274,7 @@ DESK_WRITES = {
     "resultado": (_nothing, {"op": "resultado", "p1_a": "12", "p1_b": "3", "p2_a": "12", "p2_b": "4"}),
     "wo": (_nothing, {"op": "wo", "absent": "d4"}),
     "penalidade": (_nothing, {"op": "penalidade", "scope": "jogo", "lost_by": "d4", "reason": "abandonou"}),
-    "homologacao": (_decided, {"op": "homologacao", "reason": "as duplas saíram sem confirmar"}),
+    "homologacao": (_decided, {"op": "homologacao", "via": "1", "reason": "as duplas saíram sem confirmar"}),
     "correcao": (_decided, {"op": "correcao", "reason": "placar trocado", "p1_a": "3", "p1_b": "12",
                             "p2_a": "4", "p2_b": "12"}),
 }
@@ -320,7 +321,7 @@ def test_wrong_pins_on_the_referees_phone_count_for_the_api_but_strangers_do_not
     _decided(setup_client, cup.slug, j1)
     c = Client()
     c.force_login(users["ref"])
-    answer_form = {"op": "confirmacao", "dupla": "d1", "accept": "1"}
+    answer_form = {"op": "confirmacao", "dupla": "d1", "via": "1", "accept": "1"}
     before = db_snapshot()
     assert c.post(url, answer_form | {"pin": "000000"}).status_code == 302  # refused: a message on the screen
     assert db_snapshot() == before and PinFailure.objects.count() == 1
@@ -332,5 +333,5 @@ def test_wrong_pins_on_the_referees_phone_count_for_the_api_but_strangers_do_not
     # on the referee's phone only its own two failures count: the right PIN still confirms there
     assert c.post(url, answer_form | {"pin": PIN["d1"]}).status_code == 302
     assert Client().get(api(cup.slug, j1)).json()["confirmations"] == {"d1": "confirmed", "d4": None}
-    assert c.post(url, {"op": "confirmacao", "dupla": "d4", "accept": "1", "pin": PIN["d4"]}).status_code == 302
+    assert c.post(url, {"op": "confirmacao", "dupla": "d4", "via": "1", "accept": "1", "pin": PIN["d4"]}).status_code == 302
     assert Client().get(api(cup.slug, j1)).json()["confirmations"] == {"d1": "confirmed", "d4": "confirmed"}

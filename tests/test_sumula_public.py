@@ -15,7 +15,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.sumula_support import PIN, answer, api, cup_setup, jogo_between, jogo_duplas, play, post, staff_user
+from tests.sumula_support import PIN, answer, api, cup_setup, jogo_between, jogo_duplas, play, post, sign, staff_user
 from tournaments.models import Dupla, Jogo, Player, StaffRole, SumulaEvent, Tournament
 from tournaments.selectors import tournament_state_get
 
@@ -78,8 +78,12 @@ def dupla_page(client, dupla):
     return client.get(reverse("privatelink:dupla", kwargs={"token": dupla.token}))
 
 
-def answer_by_link(client, dupla, key, choice, reason="", via=None):
+def answer_by_link(client, dupla, key, choice, reason="", via="current"):
+    """The dupla's page's answer form as posted: ``via`` the via the page showed (by default the jogo's via now;
+    None: a form without it)."""
     data = {"resposta": choice, "motivo": reason}
+    if via == "current":
+        via = Jogo.objects.filter(tournament_id=dupla.tournament_id, key=key).values_list("via", flat=True).first() or 1
     if via is not None:
         data["via"] = str(via)
     return client.post(reverse("privatelink:answer", kwargs={"token": dupla.token, "key": key}), data)
@@ -143,7 +147,7 @@ def test_provisional_then_confirmed_then_homologated(client, cup, ref, j1):
     assert ">confirmado<" in html and "pill-confirmed" in html
     assert html.count("confirmou em ") == 2 and "pelo PIN" in html and "pelo link" in html
     # the referee signs: said by role, never by account name
-    assert post(ref, api(cup.slug, j1, "homologacao"), {}).status_code == 200
+    assert sign(ref, cup.slug, j1).status_code == 200
     html = client.get(sumula_url(cup, j1)).content.decode()
     assert ">homologado<" in html and "Homologada pelo árbitro em " in html
     assert REFEREE_NAME not in html
@@ -208,7 +212,7 @@ def test_no_private_data_on_the_sumula_page(client, cup, ref, j1):
         mao(ref, cup, j1, f"r{k}", 0, 3)  # partida 3: 12 x 0, the jogo 2 x 1
     assert answer(Client(), cup.slug, j1, "d1").status_code == 200
     assert answer(Client(), cup.slug, j1, "d4", accept=False, reason="a última mão foi do outro").status_code == 200
-    assert post(ref, api(cup.slug, j1, "homologacao"), {"reason": "mão conferida com a mesa"}).status_code == 200
+    assert sign(ref, cup.slug, j1, reason="mão conferida com a mesa").status_code == 200
     pages = [html, client.get(sumula_url(cup, j1)).content.decode(),
              client.get(reverse("tournaments:jogos", kwargs={"slug": cup.slug})).content.decode()]
     assert "a última mão foi do outro" in pages[1] and "mão conferida com a mesa" in pages[1]
@@ -354,7 +358,8 @@ def test_an_answer_to_a_via_that_was_replaced_is_not_taken(cup, ref, j1):
     d1 = Dupla.objects.get(tournament=cup, key="d1")
     client = Client()
     response = answer_by_link(client, d1, j1, "confirmar", via=1)
-    assert "foi corrigida" in client.get(response["Location"]).content.decode()
+    assert "a súmula mudou: agora é a via 2; confira o resultado e confirme de novo" in client.get(
+        response["Location"]).content.decode()
     assert Jogo.objects.get(tournament=cup, key=j1).confirmations == {}
     html = dupla_page(client, d1).content.decode()
     assert "2ª via, corrigida pelo árbitro: erro" in html and 'name="via" value="2"' in html

@@ -75,7 +75,7 @@ def test_the_list_puts_the_jogos_at_the_table_first_then_those_to_play_then_the_
     staff.force_login(referee)
     post(staff, api(SLUG, "j3", "maos"), {"id": "x1", "to": 0, "points": 3})  # j3 at the table
     post(staff, api(SLUG, "j5", "resultado"), {"partidas": [[12, 0], [12, 3]]})  # j5 decided
-    post(staff, api(SLUG, "j5", "homologacao"), {"reason": "as duplas saíram sem confirmar"})
+    post(staff, api(SLUG, "j5", "homologacao"), {"via": 1, "reason": "as duplas saíram sem confirmar"})
     html = ref_client.get(f"/organizar/{SLUG}/arbitragem/").content.decode()
     order = re.findall(r"/arbitragem/(j\d)/", html)
     assert order == ["j3", "j1", "j5"]
@@ -214,21 +214,21 @@ def test_the_whole_jogo_without_js_confirmed_with_pins_and_signed(cup, referee, 
     assert "O que falta" in page and 'name="pin"' in page
     assert "Decisão do árbitro (obrigatória" in page
     # a wrong PIN: refused, nothing answered
-    response = ref_client.post(screen(), {"op": "confirmacao", "dupla": "d1", "pin": "999999", "accept": "1"})
+    response = ref_client.post(screen(), {"op": "confirmacao", "via": "1", "dupla": "d1", "pin": "999999", "accept": "1"})
     assert response["Location"] == screen() + "#avisos"
     assert any("PIN incorreto" in a for a in alerts(ref_client.get(screen()).content.decode()))
     assert Jogo.objects.get(pk=jogo.pk).confirmations == {}
     # contesting needs a reason (and costs no PIN try)
-    ref_client.post(screen(), {"op": "confirmacao", "dupla": "d4", "pin": PIN["d4"], "accept": "0"})
+    ref_client.post(screen(), {"op": "confirmacao", "via": "1", "dupla": "d4", "pin": PIN["d4"], "accept": "0"})
     assert any("escreva o motivo" in a for a in alerts(ref_client.get(screen()).content.decode()))
-    response = ref_client.post(screen(), {"op": "confirmacao", "dupla": "d1", "pin": PIN["d1"], "accept": "1"})
+    response = ref_client.post(screen(), {"op": "confirmacao", "via": "1", "dupla": "d1", "pin": PIN["d1"], "accept": "1"})
     assert response["Location"] == screen() + "#confirmacao"
-    ref_client.post(screen(), {"op": "confirmacao", "dupla": "d4", "pin": PIN["d4"], "accept": "1"})
+    ref_client.post(screen(), {"op": "confirmacao", "via": "1", "dupla": "d4", "pin": PIN["d4"], "accept": "1"})
     jogo.refresh_from_db()
     assert jogo.status == "confirmed"
     page = ref_client.get(screen()).content.decode()
     assert "As duas duplas confirmaram." in page and "Decisão do árbitro (obrigatória" not in page
-    ref_client.post(screen(), {"op": "homologacao"})
+    ref_client.post(screen(), {"op": "homologacao", "via": "1"})
     jogo.refresh_from_db()
     assert jogo.status == "homologated" and jogo.signed_by == referee
     page = ref_client.get(screen()).content.decode()
@@ -237,9 +237,9 @@ def test_the_whole_jogo_without_js_confirmed_with_pins_and_signed(cup, referee, 
 
 def test_a_decided_jogo_is_signed_with_a_decision_when_a_dupla_did_not_confirm(cup, referee, ref_client):
     _play_two_partidas(ref_client)
-    ref_client.post(screen(), {"op": "homologacao"})
+    ref_client.post(screen(), {"op": "homologacao", "via": "1"})
     assert any("falta a confirmação de uma dupla" in a for a in alerts(ref_client.get(screen()).content.decode()))
-    ref_client.post(screen(), {"op": "homologacao", "reason": "a dupla d4 foi embora"})
+    ref_client.post(screen(), {"op": "homologacao", "via": "1", "reason": "a dupla d4 foi embora"})
     jogo = Jogo.objects.get(tournament=cup, key="j1")
     assert jogo.status == "homologated" and jogo.signed_reason == "a dupla d4 foi embora"
 
@@ -263,7 +263,7 @@ def test_quick_result_walkover_penalty_and_correction(cup, referee, ref_client):
     ref_client.post(screen("j5"), {"op": "penalidade", "scope": "partida", "lost_by": "d2", "reason": "celular"})
     assert ref_client.get(api(SLUG, "j5")).json()["partidas"][0]["score"] == [12, 0]
     # correction of the signed j1: a new via with its reason
-    ref_client.post(screen(), {"op": "homologacao", "reason": "as duplas saíram"})
+    ref_client.post(screen(), {"op": "homologacao", "via": "1", "reason": "as duplas saíram"})
     ref_client.post(screen(), {"op": "correcao", "reason": "placar trocado na 2ª partida", "p1_a": "12",
                                "p1_b": "5", "p2_a": "12", "p2_b": "3"})
     jogo.refresh_from_db()
@@ -275,7 +275,7 @@ def test_quick_result_walkover_penalty_and_correction(cup, referee, ref_client):
 def test_the_pin_lockout_reaches_the_referee_screen(cup, referee, ref_client):
     _play_two_partidas(ref_client)
     for _ in range(6):
-        ref_client.post(screen(), {"op": "confirmacao", "dupla": "d1", "pin": "000000", "accept": "1"})
-    ref_client.post(screen(), {"op": "confirmacao", "dupla": "d1", "pin": PIN["d1"], "accept": "1"})
+        ref_client.post(screen(), {"op": "confirmacao", "via": "1", "dupla": "d1", "pin": "000000", "accept": "1"})
+    ref_client.post(screen(), {"op": "confirmacao", "via": "1", "dupla": "d1", "pin": PIN["d1"], "accept": "1"})
     assert any("PIN bloqueado" in a for a in alerts(ref_client.get(screen()).content.decode()))
     assert Jogo.objects.get(tournament=cup, key="j1").confirmations == {}

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from scoring.errors import RuleViolation
 from tests.sumula_support import cup, j1, ref  # noqa: F401 (fixtures)
-from tests.sumula_support import PIN, answer, api, cup_file, jogo_between, play, post, staff_user
+from tests.sumula_support import PIN, answer, api, cup_file, current_via, jogo_between, play, post, sign, staff_user
 from tournaments.interchange.writer import tournament_export
 from tournaments.models import Jogo, StaffRole, Tournament
 from tournaments.selectors import tournament_state_cache_clear
@@ -80,7 +80,7 @@ def test_corrected_sumula_with_history_and_an_awaiting_via_2(cup, ref, j1):
     play(ref, cup.slug, j1, [0, 1, 0], "v1")
     answer(ref, cup.slug, j1, "d1")
     answer(ref, cup.slug, j1, "d4")
-    post(ref, api(cup.slug, j1, "homologacao"), {})
+    sign(ref, cup.slug, j1)
     r = post(ref, api(cup.slug, j1, "correcao"), {"reason": "a 3ª partida foi da d4",
                                                   "partidas": [{"maos": [{"id": "n1", "to": 0, "points": 12}]},
                                                                [3, 12], [10, 12]]})
@@ -127,9 +127,9 @@ def test_jogo_homologated_by_the_referees_decision(cup, ref, j1):
     other = jogo_between(cup, "d2", "d3")
     play(ref, cup.slug, j1, [0, 0], "h")
     answer(ref, cup.slug, j1, "d4", accept=False, reason="não concordamos")
-    assert post(ref, api(cup.slug, j1, "homologacao"), {"reason": "súmula conferida"}).status_code == 200
+    assert sign(ref, cup.slug, j1, reason="súmula conferida").status_code == 200
     post(ref, api(cup.slug, other, "resultado"), {"walkover": "d3"})
-    assert post(ref, api(cup.slug, other, "homologacao"), {"reason": "a d3 não veio"}).status_code == 200
+    assert sign(ref, cup.slug, other, reason="a d3 não veio").status_code == 200
     first, second, twin = roundtrip(cup)
     row = jogo_row(first, j1)
     assert row["status"] == "homologated" and row["confirmations"] == {"d1": None, "d4": "contested"}
@@ -401,12 +401,13 @@ def _apply(op, cup, ref, anon, keys, sent: list[tuple[str, dict]], counter) -> i
     if kind == "answer":
         _k, _j, who, accept, pin, with_reason = op
         dupla = duplas[who]
-        body = {"dupla": dupla, "pin": PIN[dupla] if pin else "000000", "accept": accept}
+        body = {"dupla": dupla, "pin": PIN[dupla] if pin else "000000", "via": current_via(cup.slug, key),
+                "accept": accept}
         if with_reason:
             body["reason"] = "o placar está errado"
         return post(anon, api(cup.slug, key, "confirmacao"), body).status_code
     if kind == "homologate":
-        return post(ref, api(cup.slug, key, "homologacao"), {"reason": "decisão do árbitro"} if op[2] else {}).status_code
+        return sign(ref, cup.slug, key, **({"reason": "decisão do árbitro"} if op[2] else {})).status_code
     if kind == "correct":
         body = _named(RESULTS[op[2]], duplas)
         if op[3]:

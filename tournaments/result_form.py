@@ -10,12 +10,14 @@ from dataclasses import replace
 from typing import Any
 
 from scoring.jogo import WALKOVER_BOTH, JogoEntry, PartidaEntry
-from scoring.partida import Mao
+from scoring.partida import HOW_CHOICES, Mao
 from scoring.errors import RuleError
+from scoring.text import is_blank
 
 from .models import Jogo, Mao as MaoRow, Partida
 
 MAO_KEY_MAX = 64
+HOW_MESSAGE = ("'how' deve ser played, ran, refused ou penalty (sem 'how', a mão foi jogada: played)")
 
 
 class Errors(list):
@@ -37,6 +39,8 @@ def reason_read(value: Any, place: str, errors: Errors, column: tuple[type, str]
         errors.add(place, "o motivo deve ser um texto")
         return ""
     value = value.strip()
+    if is_blank(value):  # only invisible characters: no reason at all
+        return ""
     limit = column[0]._meta.get_field(column[1]).max_length
     if len(value) > limit:
         errors.add(place, f"motivo longo demais: {len(value)} caracteres (máximo {limit})")
@@ -76,8 +80,10 @@ def result_read(j: dict, place: str, duplas: tuple[str, str], best_of: int, erro
             errors.add(f"{place}.penalty.reason", "toda penalidade precisa de um motivo")
             return None
     partidas: list[PartidaEntry] = []
-    raw = j.get("partidas") or []
-    if not isinstance(raw, list):
+    raw = j.get("partidas")
+    if raw is None:
+        raw = []
+    if not isinstance(raw, list):  # false, "", {} or 0 are no result: refused, never read as "nothing played"
         errors.add(f"{place}.partidas", "deve ser uma lista de partidas")
         return None
     for k, p in enumerate(raw):
@@ -101,7 +107,11 @@ def result_read(j: dict, place: str, duplas: tuple[str, str], best_of: int, erro
                 if not isinstance(mao, dict) or "to" not in mao:
                     errors.add(f"{pplace}.maos[{m}]", "cada mão é um objeto com 'to' (0, 1 ou null) e 'points'")
                     return None
-                maos.append(Mao(to=mao.get("to"), points=mao.get("points"), how=mao.get("how") or "played",
+                how = mao.get("how", "played")  # only an absent 'how' is a mão played
+                if how not in HOW_CHOICES:
+                    errors.add(f"{pplace}.maos[{m}].how", HOW_MESSAGE)
+                    return None
+                maos.append(Mao(to=mao.get("to"), points=mao.get("points"), how=how,
                                 reason=reason_read(mao.get("reason"), f"{pplace}.maos[{m}].reason", errors,
                                                    (MaoRow, "reason")),
                                 key=_mao_key_read(mao, f"{pplace}.maos[{m}]", errors)))

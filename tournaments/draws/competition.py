@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from scoring.mesas import mesas_spread
+from scoring.text import is_blank
 from scoring.tournament import StageSpec, group_best_of
 
 from ..audit import audit_record
@@ -132,7 +133,7 @@ def jogos_with_result(*, tournament: Tournament):
 def competition_undo(*, tournament: Tournament, user, reason: str) -> None:
     """Delete the drawn stages, groups, jogos and their draws while no jogo has a result; audited with the reason."""
     reason = (reason or "").strip()
-    if not reason:
+    if is_blank(reason):  # invisible characters only: no reason
         raise DrawRefused(_("Refazer sorteio: diga o motivo."))
     with transaction.atomic():
         tournament = _lock(tournament)

@@ -14,6 +14,7 @@ from django.db.models import Max, Q
 from django.utils.translation import gettext as _
 
 from scoring.draws import pairing_draw
+from scoring.text import is_blank
 
 from ..audit import audit_record
 from ..models import Draw, Dupla, Jogo, Registration, Stage, Tournament
@@ -146,7 +147,7 @@ def dupla_edit(*, dupla: Dupla, user, name: str, seed: int | None) -> Dupla:
 def duplas_swap(*, tournament: Tournament, user, player_a: int, player_b: int, reason: str) -> tuple[Dupla, Dupla]:
     """Swap two players between their duplas (before the competition draw), with a reason."""
     reason = (reason or "").strip()
-    if not reason:
+    if is_blank(reason):  # invisible characters only: no reason
         raise DrawRefused(_("Troca de atletas: diga o motivo da troca."))
     with transaction.atomic():
         tournament = _lock(tournament)
@@ -217,7 +218,7 @@ def dupla_add(*, tournament: Tournament, user, registrations: list[int]) -> Dupl
 def dupla_disqualify(*, dupla: Dupla, user, reason: str) -> Dupla:
     """Disqualify a dupla (DOMAIN.md §5.4): it keeps its results, takes no place; its jogos not begun are WO."""
     reason = (reason or "").strip()
-    if not reason:
+    if is_blank(reason):  # invisible characters only: no reason
         raise DrawRefused(_("Desclassificação: diga o motivo."))
     if len(reason) > 300:
         raise DrawRefused(_("Desclassificação: o motivo tem %(n)d caracteres; o máximo é 300.") % {"n": len(reason)})

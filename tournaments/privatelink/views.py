@@ -8,6 +8,8 @@ The address is the secret: the page is never cached by shared caches, never
 indexed, and sends no Referer to the pages it links to.
 """
 
+import re
+
 from django.contrib import messages
 from django.db.models import Q
 from django.http import Http404
@@ -130,15 +132,16 @@ def dupla_answer_view(request, token: str, key: str):
         messages.error(request, _("Escolha confirmar ou contestar a súmula."))
         return _private(redirect(back))
     shown = request.POST.get("via", "")
-    current = Jogo.objects.filter(tournament_id=dupla.tournament_id, key=key).values_list("via", flat=True).first()
-    if current is not None and shown and shown != str(current):
-        messages.error(request, _("A súmula do jogo %(key)s foi corrigida (%(via)s) depois que esta página foi "
-                                  "aberta: confira a nova via antes de responder.") % {"key": key,
-                                                                                      "via": via_name(current)})
+    if not re.fullmatch(r"[0-9]{1,9}", shown):
+        messages.error(request, _("Não foi possível responder à súmula do jogo %(key)s: falta a via que a página "
+                                  "mostrou ('via'); confira a súmula abaixo e responda de novo.") % {"key": key})
         return _private(redirect(back))
     try:
-        written = sumula_answer(tournament=dupla.tournament, key=key, dupla=dupla, accept=choice == CONFIRM,
-                                reason=reason, actor=Actor(dupla=dupla, method="link", device=_device(request)))
+        # the via is checked under the jogo's lock: if the súmula was corrected after this page was opened, even
+        # while this answer was on its way, nothing is answered (the dupla reads the new via first)
+        written = sumula_answer(tournament=dupla.tournament, key=key, dupla=dupla, via=int(shown),
+                                accept=choice == CONFIRM, reason=reason,
+                                actor=Actor(dupla=dupla, method="link", device=_device(request)))
     except SumulaRefused as refused:
         for error in refused.errors:
             messages.error(request, _("Não foi possível responder à súmula do jogo %(key)s: %(error)s")

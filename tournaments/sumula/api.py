@@ -194,11 +194,15 @@ def confirmation(request, slug: str, key: str):
         raise SumulaRefused(422, _("informe 'dupla': a chave de uma das duplas do jogo"))
     if not isinstance(data.get("accept"), bool):
         raise SumulaRefused(422, _("informe 'accept': true para confirmar, false para contestar (com 'reason')"))
+    # before the PIN: a malformed body costs no PIN try
+    via = services.via_read(data.get("via"))
+    services.reason_clean(data.get("reason"),
+                          missing=None if data["accept"] else _("para contestar, diga o motivo ('reason')"))
     if jogo_for_sumula(tournament=tournament, key=key) is None:
         raise SumulaRefused(404, _("jogo %(key)s não encontrado neste torneio") % {"key": key})
     pin_verify(dupla=dupla, pin=data.get("pin"), **pin_source(request))
     user = request.user if request.user.is_authenticated else None
-    services.sumula_answer(tournament=tournament, key=key, dupla=dupla, accept=data["accept"],
+    services.sumula_answer(tournament=tournament, key=key, dupla=dupla, via=via, accept=data["accept"],
                            reason=data.get("reason"),
                            actor=Actor(user=user, dupla=dupla, method="pin", device=_device(request)))
     return _answer(tournament, key)
@@ -207,9 +211,12 @@ def confirmation(request, slug: str, key: str):
 @_api
 @require_http_methods(["POST"])
 def homologation(request, slug: str, key: str):
+    """The referee signs the via it saw (``{"via": N}``; with a contest or a missing confirmation, a reason)."""
     tournament = _tournament(slug)
     actor = _staff(request, tournament)
-    services.sumula_sign(tournament=tournament, key=key, reason=_body(request).get("reason"), actor=actor)
+    data = _body(request)
+    services.sumula_sign(tournament=tournament, key=key, via=data.get("via"), reason=data.get("reason"),
+                         actor=actor)
     return _answer(tournament, key)
 
 

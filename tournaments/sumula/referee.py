@@ -198,9 +198,10 @@ def _op_answer(request, tournament, jogo):
     dupla = {jogo.dupla_a.key: jogo.dupla_a, jogo.dupla_b.key: jogo.dupla_b}.get(key)
     if dupla is None:
         raise SumulaRefused(422, _("escolha uma das duplas do jogo"))
-    accept, reason = form.cleaned_data["accept"], form.cleaned_data.get("reason") or ""
-    if not accept and not reason:  # before the PIN: a missing reason costs no PIN try
-        raise SumulaRefused(422, _("para contestar, escreva o motivo"))
+    accept = form.cleaned_data["accept"]
+    # before the PIN (a missing reason costs no PIN try), with the súmula's one reason check
+    reason = services.reason_clean(form.cleaned_data.get("reason"),
+                                   missing=None if accept else _("para contestar, escreva o motivo"))
     name = dupla_names(dupla)["name"]
     try:
         pin_verify(dupla=dupla, pin=form.cleaned_data["pin"], **pin_source(request, referee_screen=True))
@@ -208,7 +209,8 @@ def _op_answer(request, tournament, jogo):
         if refused.status == 403:  # the API names the dupla by its key; the screen by its name
             raise SumulaRefused(403, _("PIN incorreto para %(dupla)s") % {"dupla": name}) from None
         raise
-    services.sumula_answer(tournament=tournament, key=jogo.key, dupla=dupla, accept=accept, reason=reason,
+    services.sumula_answer(tournament=tournament, key=jogo.key, dupla=dupla, via=form.cleaned_data["via"],
+                           accept=accept, reason=reason,
                            actor=Actor(user=request.user, dupla=dupla, method="pin", device=_device(request)))
     return ((_("%(dupla)s confirmou a súmula.") if accept else _("%(dupla)s contestou a súmula."))
             % {"dupla": name}), "confirmacao"
@@ -216,8 +218,8 @@ def _op_answer(request, tournament, jogo):
 
 def _op_sign(request, tournament, jogo):
     form = _valid(SignForm(request.POST))
-    services.sumula_sign(tournament=tournament, key=jogo.key, reason=form.cleaned_data.get("reason") or "",
-                         actor=_staff_actor(request))
+    services.sumula_sign(tournament=tournament, key=jogo.key, via=form.cleaned_data["via"],
+                         reason=form.cleaned_data.get("reason") or "", actor=_staff_actor(request))
     return _("Súmula homologada."), "placar"
 
 

@@ -41,9 +41,16 @@ class MaoForm(forms.Form):
     how = forms.ChoiceField(choices=[(h, h) for h in HOW_CHOICES], required=False)
     reason = forms.CharField(required=False, max_length=REASON_MAX, strip=True)
 
+    def clean_how(self) -> str:
+        """Only a form without 'how' is a mão played; an empty 'how' is refused, as in the API."""
+        if "how" in self.data and not self.data.get("how"):
+            raise forms.ValidationError(_("'how' deve ser played, ran, refused ou penalty (sem 'how', a mão foi "
+                                          "jogada: played)"))
+        return self.cleaned_data.get("how") or "played"
+
     def mao(self) -> dict:
         d = self.cleaned_data
-        out = {"id": posted_id(d.get("id")), "to": d.get("to"), "how": d.get("how") or "played"}
+        out = {"id": posted_id(d.get("id")), "to": d.get("to"), "how": d["how"]}
         if d.get("points") is not None:
             out["points"] = d["points"]
         if d.get("reason"):
@@ -119,10 +126,21 @@ class PenaltyForm(forms.Form):
         return {"id": posted_id(d.get("id")), "scope": d["scope"], "lost_by": d["lost_by"], "reason": d["reason"]}
 
 
+_VIA_ERRORS = {k: gettext_lazy("'via': falta o número da via da súmula conferida; recarregue a página")
+               for k in ("required", "invalid", "min_value", "max_value")}
+
+
+def _via_field() -> forms.IntegerField:
+    """The via the screen showed (a hidden field): the answer or the signature is for that via only."""
+    return forms.IntegerField(min_value=1, max_value=2**31 - 1, error_messages=_VIA_ERRORS)
+
+
 class AnswerForm(forms.Form):
-    """A dupla confirms (accept=1) or contests (accept=0, with a reason), typing its PIN on the referee's phone."""
+    """A dupla confirms (accept=1) or contests (accept=0, with a reason), typing its PIN on the referee's phone,
+    for the via the screen showed."""
 
     dupla = forms.CharField(max_length=60)
+    via = _via_field()
     pin = forms.CharField(max_length=20, strip=True,
                           error_messages={"required": gettext_lazy("digite o PIN da dupla")})
     accept = forms.TypedChoiceField(choices=[("1", "1"), ("0", "0")], coerce=lambda v: v == "1")
@@ -130,6 +148,7 @@ class AnswerForm(forms.Form):
 
 
 class SignForm(forms.Form):
+    via = _via_field()
     reason = forms.CharField(required=False, max_length=REASON_MAX, strip=True)
 
 
@@ -148,6 +167,6 @@ def form_errors(form: forms.Form) -> list[str]:
     out = []
     for field, errors in form.errors.items():
         for e in errors:
-            out.append(str(e) if field == "__all__" or field in ("pin", "reason", "scope", "lost_by")
+            out.append(str(e) if field == "__all__" or field in ("pin", "reason", "scope", "lost_by", "via", "how")
                        else f"{field}: {e}")
     return out

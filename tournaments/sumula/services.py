@@ -21,12 +21,13 @@ from django.utils.translation import gettext as _
 
 from scoring.errors import RuleError
 from scoring.jogo import JogoEntry, JogoResult, PartidaEntry, jogo_evaluate
-from scoring.partida import Mao as MaoRecord
+from scoring.partida import HOW_CHOICES, Mao as MaoRecord
 from scoring.sumula import (ACCEPTED, AWAITING, CONFIRMED, CONTEST, CONTESTED, DECIDED, HOMOLOGATED, IN_PROGRESS,
                             SCHEDULED, counts, sumula_status)
+from scoring.text import is_blank
 from scoring.tournament import JogoRecord, groups_stage_compute, stage_entrants
 
-from ..result_form import MAO_KEY_MAX, Errors, result_dict, result_read
+from ..result_form import MAO_KEY_MAX, Errors, is_int, result_dict, result_read
 from ..models import Dupla, Jogo, Mao, Partida, SumulaEvent, SumulaVia, Tournament
 from ..permissions import role_of
 from ..selectors import tournament_settings, tournament_state_get
@@ -116,11 +117,33 @@ def _reason(value, *, missing: str | None = None) -> str:
     if not isinstance(value, str):
         raise SumulaRefused(422, _("'reason' deve ser um texto"))
     value = value.strip()
+    if is_blank(value):  # only invisible characters (zero-width, no-break spaces, controls…): no reason
+        value = ""
     if missing is not None and not value:
         raise SumulaRefused(422, missing)
     if len(value) > REASON_MAX:
         raise SumulaRefused(422, _("o motivo tem no máximo %(n)s caracteres") % {"n": REASON_MAX})
     return value
+
+
+def reason_clean(value, *, missing: str | None = None) -> str:
+    """The súmula's one reason check (``_reason``), for a screen that checks a reason before its write (a
+    contest's reason before the PIN is tried)."""
+    return _reason(value, missing=missing)
+
+
+def via_read(value) -> int:
+    """The via a confirmation or a signature is for (the via its screen showed): a whole number ≥ 1."""
+    if not is_int(value) or value < 1:
+        raise SumulaRefused(422, _("informe 'via': o número (1, 2…) da via da súmula que foi conferida"))
+    return value
+
+
+def _via_check(jogo: Jogo, via: int, *, stale: str) -> None:
+    """Under the jogo's lock: refuse an answer or a signature for a via that is no longer the súmula's
+    (``stale`` says so, with the current via as ``%(via)s``)."""
+    if via != jogo.via:
+        raise SumulaRefused(409, stale % {"via": jogo.via})
 
 
 def _finish(locked: _Locked, *, action: str, actor: Actor, client_id: str | None = None, data: dict | None = None,
@@ -223,7 +246,10 @@ def sumula_mao_add(*, tournament: Tournament, key: str, mao: dict, actor: Actor)
     if client_id is None:
         raise SumulaRefused(422, _("toda mão precisa de um 'id' feito pelo aparelho (assim um reenvio não a duplica)"))
     reason = _reason(mao.get("reason"))
-    how = mao.get("how") or "played"
+    how = mao.get("how", "played")  # only an absent 'how' is a mão played
+    if how not in HOW_CHOICES:
+        raise SumulaRefused(422, _("'how' deve ser played, ran, refused ou penalty (sem 'how', a mão foi jogada: "
+                                   "played)"))
     record = MaoRecord(to=mao.get("to"), points=mao.get("points"), how=how, reason=reason, key=client_id)
     if "to" not in mao:
         raise SumulaRefused(422, _("informe 'to': 0 ou 1 (a dupla que marca, na ordem do jogo) ou null (mão empatada)"))
@@ -325,15 +351,21 @@ def sumula_result_set(*, tournament: Tournament, key: str, data: dict, actor: Ac
         return Written(jogo=locked.jogo)
 
 
-def sumula_answer(*, tournament: Tournament, key: str, dupla: Dupla, accept: bool, reason,
+def sumula_answer(*, tournament: Tournament, key: str, dupla: Dupla, via: int, accept: bool, reason,
                   actor: Actor) -> Written:
-    """A dupla confirms (``accept``) or contests (with a reason) the súmula of its jogo."""
+    """A dupla confirms (``accept``) or contests (with a reason) the súmula of its jogo, as it saw it: ``via``
+    is the via its screen showed; once the súmula has another via, nothing is answered (409)."""
+    via = via_read(via)
     reason = _reason(reason, missing=None if accept else _("para contestar, diga o motivo ('reason')"))
     with transaction.atomic():
         locked = _lock(tournament=tournament, key=key)
         jogo = locked.jogo
         if dupla.pk not in (jogo.dupla_a_id, jogo.dupla_b_id):
             raise SumulaRefused(403, _("a dupla %(dupla)s não joga este jogo") % {"dupla": dupla.key})
+        # checked under the lock: a correction racing this answer either lands first (refused here) or waits
+        _via_check(jogo, via, stale=_("a súmula mudou: agora é a via %(via)s; confira o resultado e confirme de novo")
+                   if accept else _("a súmula mudou: agora é a via %(via)s; confira o resultado e conteste de novo, "
+                                    "se for o caso"))
         side = "a" if dupla.pk == jogo.dupla_a_id else "b"
         answer = ACCEPTED if accept else CONTEST
         if jogo.status in (SCHEDULED, IN_PROGRESS):
@@ -356,12 +388,15 @@ def sumula_answer(*, tournament: Tournament, key: str, dupla: Dupla, accept: boo
         return Written(jogo=jogo)
 
 
-def sumula_sign(*, tournament: Tournament, key: str, reason, actor: Actor) -> Written:
-    """Homologate: sign the súmula once both duplas confirmed; else the referee decides, with a reason."""
+def sumula_sign(*, tournament: Tournament, key: str, via: int, reason, actor: Actor) -> Written:
+    """Homologate ``via`` (the via the signer saw): sign the súmula once both duplas confirmed; else the referee
+    decides, with a reason. Another via than the súmula's → 409, nothing signed."""
+    via = via_read(via)
     reason = _reason(reason)
     with transaction.atomic():
         locked = _lock(tournament=tournament, key=key)
         jogo = locked.jogo
+        _via_check(jogo, via, stale=_("a súmula mudou: agora é a via %(via)s; confira o resultado e assine de novo"))
         if jogo.status == HOMOLOGATED:
             return Written(jogo=jogo, created=False)
         if jogo.status in (SCHEDULED, IN_PROGRESS):

@@ -73,7 +73,7 @@ def sumula_bench(*, tournament: Tournament) -> SumulaBench:
     anonymous = Client()
     statuses = []
     for dupla, attr in ((final.dupla_a, "confirm_first_ms"), (final.dupla_b, "confirm_counting_ms")):
-        body = json.dumps({"dupla": dupla.key, "pin": PIN, "accept": True})
+        body = json.dumps({"dupla": dupla.key, "pin": PIN, "via": final.via, "accept": True})
         start = time.perf_counter()
         response = anonymous.post(base + "confirmacao/", body, content_type="application/json")
         setattr(out, attr, (time.perf_counter() - start) * 1000)
