@@ -52,6 +52,12 @@ def client_ip(request: HttpRequest) -> str | None:
     return remote
 
 
+def request_device(request: HttpRequest) -> str:
+    """Where a write came from, for a log (the súmula's events): the browser and the client's address."""
+    agent = request.META.get("HTTP_USER_AGENT", "")[:200]
+    return f"{agent} · {client_ip(request) or ''}".strip(" ·")
+
+
 class LoginAttemptsHandler(AxesDatabaseHandler):
     """Two limits: AXES_FAILURE_LIMIT per username and address, AXES_ACCOUNT_FAILURE_LIMIT per username.
 

@@ -150,3 +150,13 @@ def test_without_email_host_the_reset_link_never_reaches_the_log(client, comissa
     assert len(files) == 1 and (files[0].stat().st_mode & 0o777) == 0o600
     assert ((tmp_path / "mail").stat().st_mode & 0o777) == 0o700
     assert token in files[0].read_text()
+
+
+def test_the_sumula_log_records_the_client_address_behind_the_proxy(settings, rf):
+    """The súmula's device line asks the one client-address helper (a forged header from outside is ignored)."""
+    from config.security import request_device
+    settings.TRUSTED_PROXY_COUNT, settings.TRUSTED_PROXIES = 1, ["127.0.0.1"]
+    behind = rf.get("/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="203.0.113.7", HTTP_USER_AGENT="Fone")
+    assert request_device(behind) == "Fone · 203.0.113.7"
+    direct = rf.get("/", REMOTE_ADDR="198.51.100.2", HTTP_X_FORWARDED_FOR="203.0.113.7", HTTP_USER_AGENT="Fone")
+    assert request_device(direct) == "Fone · 198.51.100.2"

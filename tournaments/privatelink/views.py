@@ -20,6 +20,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
+from config.security import request_device
+
 from scoring.sumula import ACCEPTED, AWAITING, CONFIRMED, CONTEST, CONTESTED
 
 from ..models import Dupla, Jogo
@@ -45,11 +47,6 @@ def _not_found(request, token: str):
         return _private(render(request, "privatelink/replaced.html", status=410))
     raise Http404("link não encontrado")
 
-
-def _device(request) -> str:
-    """Where an answer came from, for the súmula's log: the browser and the address."""
-    agent = request.META.get("HTTP_USER_AGENT", "")[:200]
-    return f"{agent} · {request.META.get('REMOTE_ADDR', '')}".strip(" ·")
 
 
 def _to_answer(dupla: Dupla) -> list[dict]:
@@ -141,7 +138,7 @@ def dupla_answer_view(request, token: str, key: str):
         # while this answer was on its way, nothing is answered (the dupla reads the new via first)
         written = sumula_answer(tournament=dupla.tournament, key=key, dupla=dupla, via=int(shown),
                                 accept=choice == CONFIRM, reason=reason,
-                                actor=Actor(dupla=dupla, method="link", device=_device(request)))
+                                actor=Actor(dupla=dupla, method="link", device=request_device(request)))
     except SumulaRefused as refused:
         for error in refused.errors:
             messages.error(request, _("Não foi possível responder à súmula do jogo %(key)s: %(error)s")

@@ -17,6 +17,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
+from config.security import request_device
+
 from ..jsonbody import JsonBodyRefused, json_body_read
 from ..models import Dupla, Tournament
 from ..permissions import may_referee, may_see_desk
@@ -36,10 +38,6 @@ def _json(data, status: int = 200) -> JsonResponse:
     response["Cache-Control"] = "no-store"
     return response
 
-
-def _device(request) -> str:
-    agent = request.META.get("HTTP_USER_AGENT", "")[:200]
-    return f"{agent} · {request.META.get('REMOTE_ADDR', '')}".strip(" ·")
 
 
 def _body(request) -> dict:
@@ -74,7 +72,7 @@ def _staff(request, tournament: Tournament) -> Actor:
         _body(request)
     if CsrfViewMiddleware(lambda r: None).process_view(request, lambda r: None, (), {}) is not None:
         raise SumulaRefused(403, _("token CSRF ausente ou inválido: envie-o no cabeçalho X-CSRFToken"))
-    return Actor(user=user, method="session", device=_device(request))
+    return Actor(user=user, method="session", device=request_device(request))
 
 
 def _answer(tournament: Tournament, key: str, status: int = 200, via: int | None = None,
@@ -204,7 +202,7 @@ def confirmation(request, slug: str, key: str):
     user = request.user if request.user.is_authenticated else None
     services.sumula_answer(tournament=tournament, key=key, dupla=dupla, via=via, accept=data["accept"],
                            reason=data.get("reason"),
-                           actor=Actor(user=user, dupla=dupla, method="pin", device=_device(request)))
+                           actor=Actor(user=user, dupla=dupla, method="pin", device=request_device(request)))
     return _answer(tournament, key)
 
 

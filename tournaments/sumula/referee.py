@@ -17,6 +17,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
+from config.security import request_device
+
 from scoring.partida import NORMAL_VALUES, RAN_VALUES
 from scoring.sumula import AWAITING, CONFIRMED, CONTESTED, HOMOLOGATED, IN_PROGRESS, SCHEDULED
 from scoring.tournament import KnockoutStageView
@@ -42,10 +44,6 @@ PILL = {SCHEDULED: "upcoming", IN_PROGRESS: "live", AWAITING: "awaiting", CONTES
 
 
 # --- shared pieces ---------------------------------------------------------------------------------------
-
-def _device(request) -> str:
-    agent = request.META.get("HTTP_USER_AGENT", "")[:200]
-    return f"{agent} · {request.META.get('REMOTE_ADDR', '')}".strip(" ·")
 
 
 def _first_name(name: str) -> str:
@@ -146,7 +144,7 @@ def _jogo_or_404(tournament, key: str) -> Jogo:
 
 
 def _staff_actor(request) -> Actor:
-    return Actor(user=request.user, method="session", device=_device(request))
+    return Actor(user=request.user, method="session", device=request_device(request))
 
 
 def _valid(form):
@@ -211,7 +209,7 @@ def _op_answer(request, tournament, jogo):
         raise
     services.sumula_answer(tournament=tournament, key=jogo.key, dupla=dupla, via=form.cleaned_data["via"],
                            accept=accept, reason=reason,
-                           actor=Actor(user=request.user, dupla=dupla, method="pin", device=_device(request)))
+                           actor=Actor(user=request.user, dupla=dupla, method="pin", device=request_device(request)))
     return ((_("%(dupla)s confirmou a súmula.") if accept else _("%(dupla)s contestou a súmula."))
             % {"dupla": name}), "confirmacao"
 
