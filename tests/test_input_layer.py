@@ -148,10 +148,19 @@ def test_a_multipart_body_on_a_staff_write_is_a_json_400(ref, cup, j1):
 
 
 @pytest.mark.parametrize("content_type", ["application/x-www-form-urlencoded", "text/plain", ""])
-def test_a_body_not_sent_as_json_is_refused(ref, cup, j1, content_type):
-    response = ref.generic("POST", api(SLUG, j1, "maos"), b'{"id": "m1", "to": 0, "points": 3}',
-                           content_type=content_type)
+def test_a_form_body_not_sent_as_json_is_refused(ref, cup, j1, content_type):
+    before = db_snapshot()
+    response = ref.generic("POST", api(SLUG, j1, "maos"), b"id=m1&to=0&points=3", content_type=content_type)
     assert "Content-Type: application/json" in errors_of(response, 400)[0]
+    assert db_snapshot() == before
+
+
+@pytest.mark.parametrize("content_type", ["application/x-www-form-urlencoded", "text/plain", ""])
+def test_json_sent_with_another_content_type_is_read_all_the_same(ref, cup, j1, content_type):
+    """``curl -d '{…}'`` sends JSON as a form: the body is JSON text, so it is read as JSON (as before)."""
+    mao = partida_maos(0, "m")[0]
+    response = ref.generic("POST", api(SLUG, j1, "maos"), json.dumps(mao).encode(), content_type=content_type)
+    assert response.status_code == 201, response.content
 
 
 def test_json_with_a_charset_is_taken(ref, cup, j1):

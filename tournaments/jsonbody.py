@@ -1,7 +1,8 @@
 """Every JSON request body the site reads, through one door: ``json_body_read``.
 
 A body is refused, with a message in Portuguese naming the place, when it is
-too big (``DATA_UPLOAD_MAX_MEMORY_SIZE``), not sent as ``application/json``,
+too big (``DATA_UPLOAD_MAX_MEMORY_SIZE``), a form (multipart, or not JSON text under another content type: JSON sent as
+``text/plain`` or as curl's default form type is read all the same),
 not UTF-8, not JSON, nested deeper than ``JSON_BODY_MAX_DEPTH``, has a key
 twice in one object, holds NUL or a lone surrogate in a text or a key (valid
 JSON escapes that no PostgreSQL column and no UTF-8 encoder takes), a number
@@ -40,13 +41,18 @@ def json_body_parse(*, raw: bytes, content_type: str) -> dict[str, Any]:
     """The JSON object in ``raw`` (an empty body is ``{}``); JsonBodyRefused names what is wrong and where."""
     if not raw:
         return {}
-    if content_type.split(";")[0].strip().lower() not in JSON_CONTENT_TYPES:
-        raise JsonBodyRefused(400, _("o corpo deve ser JSON, enviado com Content-Type: application/json "
-                                     "(recebido: %(type)s)") % {"type": content_type[:80] or _("nenhum")})
+    declared = content_type.split(";")[0].strip().lower()
+    if declared == "multipart/form-data":  # a form, never JSON
+        raise _not_json(content_type)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
+        if declared not in JSON_CONTENT_TYPES:
+            raise _not_json(content_type) from exc
         raise JsonBodyRefused(400, _("o corpo não está em UTF-8 (byte %(n)d inválido)") % {"n": exc.start}) from exc
+    if declared not in JSON_CONTENT_TYPES and not text.lstrip("\ufeff \t\r\n").startswith(("{", "[")):
+        # JSON sent with another type (curl -d sends it as a form) is read all the same; anything else is a form
+        raise _not_json(content_type)
     text = text.removeprefix("\ufeff")
     position = json_depth_exceeded(text=text, max_depth=JSON_BODY_MAX_DEPTH)  # before json.loads recurses
     if position is not None:
@@ -63,6 +69,11 @@ def json_body_parse(*, raw: bytes, content_type: str) -> dict[str, Any]:
     return data
 
 
+def _not_json(content_type: str) -> JsonBodyRefused:
+    return JsonBodyRefused(400, _("o corpo deve ser JSON, enviado com Content-Type: application/json "
+                                  "(recebido: %(type)s)") % {"type": content_type[:80] or _("nenhum")})
+
+
 def json_body_read(*, request: HttpRequest) -> dict[str, Any]:
     """The JSON object a request carries (see ``json_body_parse``); JsonBodyRefused when it cannot be read."""
     try:
@@ -71,8 +82,7 @@ def json_body_read(*, request: HttpRequest) -> dict[str, Any]:
         raise JsonBodyRefused(400, _("corpo grande demais: o máximo é %(n)d bytes")
                               % {"n": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}) from exc
     except RawPostDataException as exc:  # a form body someone already parsed: it was not JSON
-        raise JsonBodyRefused(400, _("o corpo deve ser JSON, enviado com Content-Type: application/json "
-                                     "(recebido: %(type)s)") % {"type": request.content_type or _("nenhum")}) from exc
+        raise _not_json(request.content_type or "") from exc
     return json_body_parse(raw=raw, content_type=request.META.get("CONTENT_TYPE", ""))
 
 
