@@ -41,6 +41,7 @@ class World:
     mao: str = ""  # the id of the last mão of the jogo in progress
     doc_slugs: list = field(default_factory=list)
     doc_images: list = field(default_factory=list)
+    forms_seen: dict = field(default_factory=dict)  # the forms harvested from the pages (probe.matrix.harvest)
 
     def client(self, account: str, *, csrf: bool = False) -> Client:
         """A test client signed in as ``account`` (anonymous: not signed in); ``csrf`` enforces CSRF checks."""
