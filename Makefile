@@ -104,6 +104,14 @@ probe: install
 	status=0; $(DEV_ENV) DATABASE_URL=sqlite:///$(PROBE_SQLITE) $(PY) probe/run $(PROBE_ARGS) || status=$$?; \
 		rm -f $(PROBE_SQLITE) $(PROBE_SQLITE)-wal $(PROBE_SQLITE)-shm; exit $$status
 
+# The same on a throwaway PostgreSQL database zap_probe (127.0.0.1:5432, user postgres), dropped after.
+PROBE_PG := postgres://postgres@127.0.0.1:5432/zap_probe
+.PHONY: probe-postgres
+probe-postgres: install
+	$(BENCH_PSQL) -c 'DROP DATABASE IF EXISTS zap_probe' -c 'CREATE DATABASE zap_probe'
+	status=0; $(DEV_ENV) DATABASE_URL=$(PROBE_PG) $(PY) probe/run $(PROBE_ARGS) || status=$$?; \
+		$(BENCH_PSQL) -c 'DROP DATABASE IF EXISTS zap_probe'; exit $$status
+
 # The production server under 100 concurrent clients (load/run: wrk, a throwaway PostgreSQL database and Redis).
 load: install messages
 	@command -v wrk >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; else echo "instale o wrk: sudo apt-get install wrk"; exit 1; fi; }

@@ -80,6 +80,18 @@ def _short(filename: str) -> str:
     return filename.rsplit("/", 1)[-1]
 
 
+def _has_nul(params) -> bool:
+    if params is None:
+        return False
+    values = params.values() if isinstance(params, dict) else params
+    for value in values:
+        if isinstance(value, str) and "\x00" in value:
+            return True
+        if isinstance(value, (list, tuple)) and _has_nul(value):
+            return True
+    return False
+
+
 class Recorder:
     """Runs requests one by one; each: rolled back, its data writes and its 500's cause recorded."""
 
@@ -87,6 +99,7 @@ class Recorder:
         self._wrote: set = set()
         self._error: str | None = None
         self._any_write = False
+        self._nul: str | None = None
         self._count = 0
         got_request_exception.connect(self._on_exception, weak=False)
 
@@ -105,6 +118,12 @@ class Recorder:
         self._error = f"{exc_type.__name__}: {message} @ {_project_frame(tb)}"
 
     def _track(self, execute, sql, params, many, context):
+        if self._nul is None and connection.vendor == "sqlite" and _has_nul(params):
+            # SQLite stores a NUL; PostgreSQL (production) refuses it with an error: a 500 there
+            frame = next((f for f in reversed(traceback.extract_stack()[:-1])
+                          if any(root in f.filename for root in ("/tournaments/", "/config/", "/scoring/"))), None)
+            where = f"{_short(frame.filename)}:{frame.lineno}" if frame else "?"
+            self._nul = f"NUL character sent to the database (SQLite keeps it; PostgreSQL answers 500) @ {where}"
         result = execute(sql, params, many, context)
         match = WRITE.match(sql)
         if match:
@@ -117,7 +136,7 @@ class Recorder:
 
     def run(self, send) -> Outcome:
         """``send()`` makes one request (a test client's call); rolled back after."""
-        self._wrote, self._error, self._any_write = set(), None, False
+        self._wrote, self._error, self._any_write, self._nul = set(), None, False, None
         response = None
         try:
             with connection.execute_wrapper(self._track):
@@ -135,8 +154,9 @@ class Recorder:
         error = self._error
         if status >= 500 and error is None:
             error = f"answered {status} without an exception"
-        return Outcome(status=status, wrote=set(self._wrote), error=error if status >= 500 else None,
-                       response=response)
+        if status < 500:
+            error = self._nul
+        return Outcome(status=status, wrote=set(self._wrote), error=error, response=response)
 
     @staticmethod
     def _caches_clear() -> None:

@@ -81,7 +81,7 @@ def _json_variants(rng: random.Random, body: dict, n: int):
 def input_fuzz(world, recorder: Recorder, *, quick: bool = False, seed: int = 21) -> Tally:
     tally = Tally("input fuzz")
     rng = random.Random(seed)
-    per_form, per_api, per_url = (3, 6, 1) if quick else (40, 60, 8)
+    per_form, per_api, per_url = (3, 6, 1) if quick else (30, 50, 8)
     urls = site_urls(world, quick=quick)
     by_url = {u.url: u for u in urls}
     forms = harvest(world, recorder, urls)

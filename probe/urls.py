@@ -150,7 +150,7 @@ def _candidates(world, name: str, param: str, quick: bool, params: tuple = ()) -
         return ["tournaments"]
     if param == "object_id":
         return [_admin_values(name).get("object_id", "1")]
-    return []
+    return ["1", "sonda"]  # an argument the probe does not know: a number, else a word (whichever the URL takes)
 
 
 def site_urls(world, *, quick: bool = False) -> list[SiteUrl]:
