@@ -32,6 +32,7 @@ def test_permission_matrix_and_csrf_set_find_no_escape(probe_world):
     world, recorder = probe_world
     matrix = permission_matrix(world, recorder, quick=True)
     assert matrix.requests > 1000 and matrix.extra["forms"] > 50  # it did reach the site's forms
+    assert matrix.extra["writes by accounts with the role"] > 10  # and its bodies are real: the roles' writes land
     assert matrix.escapes == 0, _show(matrix)
     assert matrix.server_errors == 0, _show(matrix)
     csrf = csrf_set(world, recorder, quick=True)
