@@ -94,6 +94,24 @@ bench-postgres: install
 		&& $(DEV_ENV) DATABASE_URL=$(BENCH_PG) $(BENCH_REDIS) $(PY) manage.py bench $(BENCH_ARGS) || status=$$?; \
 		$(BENCH_PSQL) -c 'DROP DATABASE IF EXISTS zap_bench'; exit $$status
 
+# The probe (probe/run): the permission matrix, the CSRF set, the input fuzz and schemathesis against
+# tests/openapi/sumula.yaml, through Django's test client on a throwaway SQLite file (deleted before and after);
+# prints the counts and fails on any 500, escape or CSRF acceptance. PROBE_ARGS e.g. "--quick" (about a minute).
+PROBE_SQLITE := /tmp/zap-probe.sqlite3
+.PHONY: probe
+probe: install
+	rm -f $(PROBE_SQLITE) $(PROBE_SQLITE)-wal $(PROBE_SQLITE)-shm
+	status=0; $(DEV_ENV) DATABASE_URL=sqlite:///$(PROBE_SQLITE) $(PY) probe/run $(PROBE_ARGS) || status=$$?; \
+		rm -f $(PROBE_SQLITE) $(PROBE_SQLITE)-wal $(PROBE_SQLITE)-shm; exit $$status
+
+# The same on a throwaway PostgreSQL database zap_probe (127.0.0.1:5432, user postgres), dropped after.
+PROBE_PG := postgres://postgres@127.0.0.1:5432/zap_probe
+.PHONY: probe-postgres
+probe-postgres: install
+	$(BENCH_PSQL) -c 'DROP DATABASE IF EXISTS zap_probe' -c 'CREATE DATABASE zap_probe'
+	status=0; $(DEV_ENV) DATABASE_URL=$(PROBE_PG) $(PY) probe/run $(PROBE_ARGS) || status=$$?; \
+		$(BENCH_PSQL) -c 'DROP DATABASE IF EXISTS zap_probe'; exit $$status
+
 # The production server under 100 concurrent clients (load/run: wrk, a throwaway PostgreSQL database and Redis).
 load: install messages
 	@command -v wrk >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; else echo "instale o wrk: sudo apt-get install wrk"; exit 1; fi; }

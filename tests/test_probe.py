@@ -1,0 +1,72 @@
+"""`make probe` in the suite, quickly (probe/: a sample of each part on a test database).
+
+The permission matrix and the CSRF set hold already: any escape, CSRF acceptance or 500 there fails. The input
+fuzz and schemathesis still find answers of 500 (issue 21, item 2) until the fixes land: marked xfail, not strict.
+"""
+
+import pytest
+
+from probe.core import Recorder
+from probe.world import world_build
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def probe_world():
+    world = world_build()
+    recorder = Recorder()
+    yield world, recorder
+    recorder.close()
+
+
+def _show(tally) -> str:
+    from probe.report import tally_text
+
+    return tally_text(tally)
+
+
+def test_permission_matrix_and_csrf_set_find_no_escape(probe_world):
+    from probe.matrix import csrf_set, permission_matrix
+
+    world, recorder = probe_world
+    matrix = permission_matrix(world, recorder, quick=True)
+    assert matrix.requests > 1000 and matrix.extra["forms"] > 50  # it did reach the site's forms
+    assert matrix.extra["writes by accounts with the role"] > 10  # and its bodies are real: the roles' writes land
+    assert matrix.escapes == 0, _show(matrix)
+    assert matrix.server_errors == 0, _show(matrix)
+    csrf = csrf_set(world, recorder, quick=True)
+    assert csrf.requests > 100
+    assert csrf.csrf_accepted == 0, _show(csrf)
+    assert csrf.server_errors == 0, _show(csrf)
+
+
+def test_the_matrix_sees_an_escape(probe_world, monkeypatch):
+    """The probe's own check: a role rule that lets a stranger through is found (one desk page made public)."""
+    from probe import matrix as matrix_module
+    from probe.urls import may
+
+    world, recorder = probe_world
+    monkeypatch.setattr(matrix_module, "may", lambda account, name, *args: (
+        False if account == "stranger" and name == "tournaments:detail" else may(account, name, *args)))
+    monkeypatch.setattr(matrix_module, "private", lambda name, *args: name == "tournaments:detail")
+    every_url = matrix_module.site_urls
+    monkeypatch.setattr(matrix_module, "site_urls", lambda world, quick: [
+        u for u in every_url(world, quick=quick) if u.name == "tournaments:detail"])
+    tally = matrix_module.permission_matrix(world, recorder, quick=True)
+    assert tally.escapes >= 1 and "stranger GET /torneios/" in tally.escape_samples[0]
+
+
+@pytest.mark.xfail(strict=False, reason="issue 21 item 2: odd JSON (deep nesting, lone surrogates), huge ids and "
+                                        "unknown API URLs still answer 500 or HTML; the lead makes this a hard "
+                                        "assertion once the input-layer fixes are merged")
+def test_input_fuzz_and_schemathesis_find_no_500(probe_world):
+    from probe.fuzz import input_fuzz
+    from probe.schema import schemathesis_run
+
+    world, recorder = probe_world
+    fuzz = input_fuzz(world, recorder, quick=True)
+    schema = schemathesis_run(world, recorder, quick=True)
+    assert fuzz.requests > 200 and schema.extra["cases"] > 40
+    assert fuzz.server_errors == 0, _show(fuzz)
+    assert schema.server_errors == 0 and schema.extra["failures"] == 0, _show(schema)
