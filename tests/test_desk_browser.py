@@ -7,9 +7,11 @@ then open the public bracket as an anonymous visitor. Screenshots at 390 and 136
 """
 
 import re
+from urllib.parse import urlsplit
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core import mail
 
 from tests.browser_support import browser, shot  # noqa: F401 (fixture)
 from tournaments.models import AuditEntry, Draw, Dupla, Jogo, Mesa, Registration, StaffRole, Tournament
@@ -46,9 +48,9 @@ def _follow_next_step(page, label: str) -> None:
 def test_an_organizer_runs_the_aabb_event_from_sign_ups_to_a_published_bracket(browser, live_server, width,
                                                                                  tmp_path):
     users = get_user_model().objects
-    users.create_user("marta", email="marta@aabb.org.br", password=PASSWORD)
+    users.create_user("marta", email="marta@aabb.org.br", password=PASSWORD, is_staff=True)  # may create events
     for i in range(1, 5):
-        users.create_user(f"arbitro{i}", password=PASSWORD)
+        users.create_user(f"arbitro{i}", email=f"arbitro{i}@aabb.org.br", password=PASSWORD)
     context = browser.new_context(viewport=VIEWPORTS[width], locale="pt-BR",
                                   is_mobile=width == "390", has_touch=width == "390")
     page = context.new_page()
@@ -131,13 +133,28 @@ def test_an_organizer_runs_the_aabb_event_from_sign_ups_to_a_published_bracket(b
         assert page.get_by_role("heading", name="Sorteio publicado").is_visible()
         assert Jogo.objects.filter(tournament=tournament, round=1).count() == 8
 
-        # 7. the referees join the staff, then the 4 mesas get one each
+        # 7. the referees are invited by e-mail and each accepts on their own phone, then the 4 mesas get one each
         page.get_by_role("link", name="Equipe").click()
         for i in range(1, 5):
-            page.get_by_label("Nome de usuário ou e-mail").fill(f"arbitro{i}")
+            page.get_by_label("E-mail da pessoa").fill(f"arbitro{i}@aabb.org.br")
             page.get_by_label("árbitro", exact=True).check()
-            page.get_by_role("button", name="Adicionar à equipe").click()
+            page.get_by_role("button", name="Enviar convite").click()
             page.wait_for_url("**/equipe/**")
+            assert page.get_by_text(f"arbitro{i}@aabb.org.br").first.is_visible()
+        assert StaffRole.objects.filter(tournament=tournament, role="referee").count() == 0  # not before accepting
+        links = [re.search(r"https?://\S+/convites/\S+/", m.body).group(0) for m in mail.outbox[-4:]]
+        for i, link in enumerate(links, start=1):
+            phone = browser.new_context(viewport=VIEWPORTS["390"], locale="pt-BR")
+            referee = phone.new_page()
+            referee.goto(live_server.url + urlsplit(link).path)  # the e-mail's link, on this test server
+            referee.get_by_role("link", name="Entre com ela").click()
+            referee.get_by_label("Usuário").fill(f"arbitro{i}")
+            referee.get_by_label("Senha").fill(PASSWORD)
+            referee.get_by_role("button", name="Entrar").click()
+            referee.get_by_role("button", name="Aceitar o convite").click()
+            referee.wait_for_load_state()
+            phone.close()
+        page.reload()
         assert StaffRole.objects.filter(tournament=tournament, role="referee").count() == 4
         shot(page, f"desk-{width}-09-equipe")
 

@@ -84,7 +84,7 @@ def test_one_address_guessing_across_duplas_and_tournaments_is_refused(cup, othe
 
 def test_the_failure_records_its_source(cup, j1):
     assert post(Client(REMOTE_ADDR="192.0.2.44"), api(cup.slug, j1, "confirmacao"),
-                {"dupla": "d1", "pin": "000000", "accept": True}).status_code == 403
+                {"dupla": "d1", "pin": "000000", "via": 1, "accept": True}).status_code == 403
     failure = PinFailure.objects.get()
     assert (failure.address, failure.staff, failure.user, failure.cleared_at) == ("192.0.2.44", False, None, None)
 
@@ -93,12 +93,12 @@ def test_the_api_refuses_one_address_across_duplas(cup, j1, users):
     _decide(cup, j1, users)
     c = Client(REMOTE_ADDR="203.0.113.50")
     statuses = [post(c, api(cup.slug, j1, "confirmacao"), {"dupla": f"d{n % 4 + 1}", "pin": "000000",
-                                                          "accept": True}).status_code for n in range(21)]
+                                                          "via": 1, "accept": True}).status_code for n in range(21)]
     assert statuses == [403] * 19 + [429, 429]  # 5 tries per dupla at most: no dupla lock, the address's
-    r = post(c, api(cup.slug, j1, "confirmacao"), {"dupla": "d1", "pin": PIN["d1"], "accept": True})
+    r = post(c, api(cup.slug, j1, "confirmacao"), {"dupla": "d1", "pin": PIN["d1"], "via": 1, "accept": True})
     assert r.status_code == 429 and "endereço" in r.json()["errors"][0]
     r = post(Client(REMOTE_ADDR="198.51.100.8"), api(cup.slug, j1, "confirmacao"),
-             {"dupla": "d1", "pin": PIN["d1"], "accept": True})
+             {"dupla": "d1", "pin": PIN["d1"], "via": 1, "accept": True})
     assert r.status_code == 200
 
 
@@ -220,7 +220,7 @@ def test_on_the_referees_phone_api_failures_do_not_lock_and_the_button_unlocks(c
     c = _decide(cup, j1, users)
     for n in range(pins.TRIES):
         post(Client(REMOTE_ADDR=f"10.70.0.{n}"), api(cup.slug, j1, "confirmacao"),
-             {"dupla": "d1", "pin": "000000", "accept": True})
+             {"dupla": "d1", "pin": "000000", "via": 1, "accept": True})
     html = c.get(_screen(cup, j1)).content.decode()
     unlock = reverse("referee:pin_unlock", kwargs={"slug": cup.slug, "dupla": "d1"})
     assert f'action="{unlock}"' in html and "Desbloquear o PIN da dupla" in html
@@ -233,7 +233,7 @@ def test_on_the_referees_phone_api_failures_do_not_lock_and_the_button_unlocks(c
     assert entry.user == users["ref"] and entry.after == {"dupla": "d1", "failures_cleared": pins.TRIES}
     assert "Desbloquear o PIN" not in c.get(_screen(cup, j1)).content.decode()
     r = post(Client(REMOTE_ADDR="10.70.1.1"), api(cup.slug, j1, "confirmacao"),
-             {"dupla": "d1", "pin": PIN["d1"], "accept": True})
+             {"dupla": "d1", "pin": PIN["d1"], "via": 1, "accept": True})
     assert r.status_code == 200
 
 
