@@ -1,7 +1,6 @@
 """`make probe` in the suite, quickly (probe/: a sample of each part on a test database).
 
-The permission matrix and the CSRF set hold already: any escape, CSRF acceptance or 500 there fails. The input
-fuzz and schemathesis still find answers of 500 (issue 21, item 2) until the fixes land: marked xfail, not strict.
+Every part is a hard assertion: any permission escape, CSRF acceptance, answer of 500 or schemathesis failure fails.
 """
 
 import pytest
@@ -57,9 +56,6 @@ def test_the_matrix_sees_an_escape(probe_world, monkeypatch):
     assert tally.escapes >= 1 and "stranger GET /torneios/" in tally.escape_samples[0]
 
 
-@pytest.mark.xfail(strict=False, reason="issue 21 item 2: odd JSON (deep nesting, lone surrogates), huge ids and "
-                                        "unknown API URLs still answer 500 or HTML; the lead makes this a hard "
-                                        "assertion once the input-layer fixes are merged")
 def test_input_fuzz_and_schemathesis_find_no_500(probe_world):
     from probe.fuzz import input_fuzz
     from probe.schema import schemathesis_run

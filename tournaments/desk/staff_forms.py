@@ -16,18 +16,25 @@ class StaffAddForm(forms.Form):
                              widget=forms.RadioSelect)
 
 
+ROW_ID_MAX = 2**63 - 1  # a BigAutoField: a larger number names no row (and SQLite cannot even compare it)
+
+
+def _row_id_field() -> forms.IntegerField:
+    return forms.IntegerField(min_value=1, max_value=ROW_ID_MAX, widget=forms.HiddenInput)
+
+
 class StaffRoleForm(forms.Form):
     """A button of the list: give a member of the staff the other role."""
-    user = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    user = _row_id_field()
     role = forms.ChoiceField(choices=StaffRole.ROLE_CHOICES, widget=forms.HiddenInput)
 
 
 class InvitationActionForm(forms.Form):
-    invitation = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    invitation = _row_id_field()
 
 
 class StaffRemoveForm(forms.Form):
-    user = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    user = _row_id_field()
 
 
 class PinsResetForm(forms.Form):
