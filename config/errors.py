@@ -5,6 +5,9 @@
 - a database that does not answer (``OperationalError``, ``InterfaceError``,
   wherever raised: a view, a middleware reading the session) is a 503, not a 500:
   JSON under the API, a page saying the site is briefly unavailable elsewhere;
+- ``NullCharacterMiddleware`` answers 400 to a query string or form field holding a NUL character (``%00``):
+  no column takes one (PostgreSQL refuses it in any query: a search box or a form field read as it came
+  would answer 500), so no view sees it;
 - ``ErrorsMiddleware`` answers 414 to an address longer than ``URL_MAX_CHARS``
   (gunicorn's ``limit_request_line``, in ``config/gunicorn.py``, lets such lines
   reach Django; only lines beyond gunicorn's own maximum get gunicorn's answer).
@@ -115,3 +118,32 @@ class ErrorsMiddleware:
         logger.warning("banco de dados indisponível: %s: %s", type(exception).__name__, exception,
                        extra={"path": request.path})
         return database_unavailable(request)
+
+
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def _nul_field(data) -> str | None:
+    """The first field of a QueryDict whose name or a value holds a NUL character."""
+    for key, values in data.lists():
+        if "\x00" in key or any("\x00" in v for v in values if isinstance(v, str)):
+            return key.replace("\x00", "\\0")[:40]
+    return None
+
+
+class NullCharacterMiddleware:
+    """400, naming the field, for a NUL character in the query string or a form's fields (see the module)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest):
+        field = _nul_field(request.GET)
+        if field is None and request.method == "POST" and request.content_type in FORM_TYPES:
+            field = _nul_field(request.POST)
+        if field is None:
+            return self.get_response(request)
+        message = _("o campo '%(field)s' tem um caractere nulo (%%00), que nenhum texto aceita") % {"field": field}
+        if is_api(request):
+            return api_errors(400, message)
+        return _standalone_page(400, _("Pedido inválido"), message[:1].upper() + message[1:] + ".")

@@ -126,6 +126,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "config.language.LanguageMiddleware",  # pt-BR unless the visitor chose English (not the browser's setting)
+    "config.errors.NullCharacterMiddleware",  # 400 for a NUL (%00) in the query string or a form field
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

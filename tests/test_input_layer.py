@@ -226,15 +226,46 @@ def test_nul_as_an_undo_id_is_a_json_404(ref, cup, j1):
 # --- 6. NUL in the schedule's fase ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("field, value", [("fase", "grupos\x00"), ("horario", "15:30\x00"), ("rodada", "1\x00")])
-def test_nul_in_the_round_time_form_is_refused_on_the_page(client, cup, field, value):
+def test_nul_in_the_round_time_form_is_refused_naming_the_field(client, cup, field, value):
     client.force_login(staff_user(cup, "org", StaffRole.ORGANIZER))
     data = {"fase": "grupos", "rodada": "1", "horario": "15:30"} | {field: value}
     with nul_params() as queries:
         response = client.post(f"/organizar/{SLUG}/programacao/horario/", data)
-    assert response.status_code == 200
-    assert "Horário da rodada" in response.content.decode()
+    assert response.status_code == 400
+    assert f"campo &#x27;{field}&#x27; tem um caractere nulo" in response.content.decode()
     assert not queries
     assert Stage.objects.get(tournament=cup, key="grupos").round_times == {}
+
+
+def test_the_round_time_form_itself_refuses_nul_too():
+    """Behind the middleware, the form's own fields refuse it as well (a view reached another way)."""
+    from tournaments.desk.draw_forms import RoundTimeForm
+    form = RoundTimeForm({"fase": "grupos\x00", "rodada": "1", "horario": "15:30"})
+    assert not form.is_valid() and "fase" in form.errors
+
+
+@pytest.mark.parametrize("path", ["/torneios/?q=a%00b", f"/organizar/{SLUG}/inscricoes/?q=%00",
+                                  f"/organizar/{SLUG}/imprimir/?stage=%00", f"/torneios/{SLUG}/duplas/?q%00=x"])
+def test_nul_in_any_query_string_is_a_400_page_before_any_view(client, cup, path):
+    client.force_login(staff_user(cup, "org", StaffRole.ORGANIZER))
+    with nul_params() as queries:
+        response = client.get(path)
+    assert response.status_code == 400 and "caractere nulo" in response.content.decode()
+    assert not queries
+
+
+def test_nul_in_a_query_string_of_the_api_is_a_json_400(client, cup, j1):
+    assert "caractere nulo" in errors_of(client.get(api(SLUG, j1) + "?via=%00"), 400)[0]
+
+
+def test_nul_in_the_private_links_reason_is_refused_and_writes_nothing(client, cup, j1):
+    from tournaments.models import Dupla
+    token = Dupla.objects.get(tournament=cup, key="d1").token
+    before = db_snapshot()
+    response = client.post(f"/d/{token}/jogos/{j1}/resposta/", {"resposta": "contestar", "via": "1",
+                                                               "motivo": "placar\x00errado"})
+    assert response.status_code == 400 and "motivo" in response.content.decode()
+    assert db_snapshot() == before
 
 
 # --- errors under /api/v1/ are JSON --------------------------------------------------------------------

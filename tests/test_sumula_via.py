@@ -152,7 +152,7 @@ def test_the_service_checks_the_via_after_its_own_checks_of_the_body(cup, ref, j
     """Even when the correction commits after the service read its arguments, before it took the lock."""
     play(ref, cup.slug, j1, [0, 0], "q")
     dupla = Dupla.objects.get(tournament=cup, key="d1")
-    real_reason = services._reason
+    real_reason = services.reason_clean
     done = []
 
     def reason_then_correction(value, **kwargs):
@@ -162,7 +162,7 @@ def test_the_service_checks_the_via_after_its_own_checks_of_the_body(cup, ref, j
             assert post(ref, api(cup.slug, j1, "correcao"), CORRECTION).status_code == 200
         return out
 
-    monkeypatch.setattr(services, "_reason", reason_then_correction)
+    monkeypatch.setattr(services, "reason_clean", reason_then_correction)
     with pytest.raises(services.SumulaRefused) as refused:
         services.sumula_answer(tournament=cup, key=j1, dupla=dupla, via=1, accept=True, reason=None,
                                actor=services.Actor(dupla=dupla, method="pin"))

@@ -20,9 +20,15 @@ def _page(request, tournament, form, status=200):
     }, status=status)
 
 
-def _member(tournament, user_id):
-    role = tournament.staff.filter(user_id=user_id).select_related("user").first()
-    return role.user if role is not None else None
+def _member(request, tournament, form):
+    """The member of the staff a list button names (its form's ``user``), or None after saying so."""
+    role = (tournament.staff.filter(user_id=form.cleaned_data["user"]).select_related("user").first()
+            if form.is_valid() else None)
+    if role is None:
+        messages.error(request, _("Essa pessoa não faz parte da equipe deste torneio (talvez já tenha sido "
+                                  "removida)."))
+        return None
+    return role.user
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -34,10 +40,8 @@ def staff(request, tournament):
         return _page(request, tournament, StaffAddForm())
     if request.POST.get("change"):
         change = StaffRoleForm(request.POST)
-        user = _member(tournament, change.cleaned_data["user"]) if change.is_valid() else None
+        user = _member(request, tournament, change)
         if user is None:
-            messages.error(request, _("Essa pessoa não faz parte da equipe deste torneio (talvez já tenha sido "
-                                      "removida)."))
             return redirect("desk:staff", tournament.slug)
         role = change.cleaned_data["role"]
         try:
@@ -87,11 +91,8 @@ def invitation_action(request, tournament, action: str):
 @desk_view()
 def staff_remove(request, tournament):
     """Take a person off the staff (never the last organizer)."""
-    form = StaffRemoveForm(request.POST)
-    user = _member(tournament, form.cleaned_data["user"]) if form.is_valid() else None
+    user = _member(request, tournament, StaffRemoveForm(request.POST))
     if user is None:
-        messages.error(request, _("Essa pessoa não faz parte da equipe deste torneio (talvez já tenha sido "
-                                  "removida)."))
         return redirect("desk:staff", tournament.slug)
     try:
         removal = role_revoke(tournament=tournament, user=user, by=request.user)

@@ -109,7 +109,7 @@ def _client_id(value) -> str | None:
 REASON_MAX = Jogo._meta.get_field("via_reason").max_length
 
 
-def _reason(value, *, missing: str | None = None) -> str:
+def reason_clean(value, *, missing: str | None = None) -> str:
     """A reason given to the súmula: a text, stripped, that fits its column; ``missing`` is the refusal
     when the reason is required and absent."""
     if value is None:
@@ -124,12 +124,6 @@ def _reason(value, *, missing: str | None = None) -> str:
     if len(value) > REASON_MAX:
         raise SumulaRefused(422, _("o motivo tem no máximo %(n)s caracteres") % {"n": REASON_MAX})
     return value
-
-
-def reason_clean(value, *, missing: str | None = None) -> str:
-    """The súmula's one reason check (``_reason``), for a screen that checks a reason before its write (a
-    contest's reason before the PIN is tried)."""
-    return _reason(value, missing=missing)
 
 
 def via_read(value) -> int:
@@ -245,7 +239,7 @@ def sumula_mao_add(*, tournament: Tournament, key: str, mao: dict, actor: Actor)
     client_id = _client_id(mao.get("id"))
     if client_id is None:
         raise SumulaRefused(422, _("toda mão precisa de um 'id' feito pelo aparelho (assim um reenvio não a duplica)"))
-    reason = _reason(mao.get("reason"))
+    reason = reason_clean(mao.get("reason"))
     how = mao.get("how", "played")  # only an absent 'how' is a mão played
     if how not in HOW_CHOICES:
         raise SumulaRefused(422, _("'how' deve ser played, ran, refused ou penalty (sem 'how', a mão foi jogada: "
@@ -356,7 +350,7 @@ def sumula_answer(*, tournament: Tournament, key: str, dupla: Dupla, via: int, a
     """A dupla confirms (``accept``) or contests (with a reason) the súmula of its jogo, as it saw it: ``via``
     is the via its screen showed; once the súmula has another via, nothing is answered (409)."""
     via = via_read(via)
-    reason = _reason(reason, missing=None if accept else _("para contestar, diga o motivo ('reason')"))
+    reason = reason_clean(reason, missing=None if accept else _("para contestar, diga o motivo ('reason')"))
     with transaction.atomic():
         locked = _lock(tournament=tournament, key=key)
         jogo = locked.jogo
@@ -392,7 +386,7 @@ def sumula_sign(*, tournament: Tournament, key: str, via: int, reason, actor: Ac
     """Homologate ``via`` (the via the signer saw): sign the súmula once both duplas confirmed; else the referee
     decides, with a reason. Another via than the súmula's → 409, nothing signed."""
     via = via_read(via)
-    reason = _reason(reason)
+    reason = reason_clean(reason)
     with transaction.atomic():
         locked = _lock(tournament=tournament, key=key)
         jogo = locked.jogo
@@ -421,7 +415,7 @@ def sumula_correct(*, tournament: Tournament, key: str, data: dict, actor: Actor
     if not isinstance(data, dict):
         raise SumulaRefused(400, _("o corpo deve ser um objeto JSON"))
     client_id = _client_id(data.get("id"))
-    reason = _reason(data.get("reason"), missing=_("toda correção precisa de um motivo ('reason')"))
+    reason = reason_clean(data.get("reason"), missing=_("toda correção precisa de um motivo ('reason')"))
     with transaction.atomic():
         locked = _lock(tournament=tournament, key=key)
         jogo = locked.jogo
@@ -478,7 +472,7 @@ def sumula_penalty(*, tournament: Tournament, key: str, data: dict, actor: Actor
     scope = data.get("scope")
     if scope not in ("partida", "jogo"):
         raise SumulaRefused(422, _("'scope' é 'partida' (perda da partida) ou 'jogo' (perda do jogo)"))
-    reason = _reason(data.get("reason"), missing=_("toda penalidade precisa de um motivo ('reason')"))
+    reason = reason_clean(data.get("reason"), missing=_("toda penalidade precisa de um motivo ('reason')"))
     with transaction.atomic():
         locked = _lock(tournament=tournament, key=key)
         jogo = locked.jogo
