@@ -174,6 +174,9 @@ ZAP_EVENT_CREATORS = os.environ.get("ZAP_EVENT_CREATORS", "staff").strip().lower
 if ZAP_EVENT_CREATORS not in ("staff", "anyone"):
     raise ImproperlyConfigured(f"ZAP_EVENT_CREATORS={ZAP_EVENT_CREATORS!r}: use staff ou anyone")
 ZAP_EVENTS_PER_ACCOUNT = env_int("ZAP_EVENTS_PER_ACCOUNT", 5)
+# With ZAP_EVENT_CREATORS=anyone, /conta/nova/ lets anyone make an organizer's account: at most this many an
+# hour from one address.
+ZAP_SIGNUPS_PER_HOUR = env_int("ZAP_SIGNUPS_PER_HOUR", 5)
 # An invitation to a tournament's staff (its e-mailed link /convites/<token>/) is valid for this many days.
 ZAP_INVITATION_DAYS = env_int("ZAP_INVITATION_DAYS", 7)
 # Password reset (/conta/senha/esqueci/): at most this many requests an hour per address and per e-mail;

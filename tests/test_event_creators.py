@@ -108,3 +108,40 @@ def test_the_operator_command_still_grants_referees(db, tmp_path):
     path.write_text(json.dumps(data), encoding="utf-8")
     call_command("import_tournament", str(path), verbosity=0)
     assert StaffRole.objects.filter(user__username="arbitra", role="referee").exists()
+
+
+SIGNUP = {"username": "nova-comissao", "email": "comissao@clube.org", "password1": "truco-na-praca-2030",
+          "password2": "truco-na-praca-2030"}
+
+
+def test_the_organizers_sign_up_is_closed_by_default(client, db, settings):
+    assert settings.ZAP_EVENT_CREATORS == "staff"
+    assert client.get("/conta/nova/").status_code == 404
+    assert client.post("/conta/nova/", SIGNUP).status_code == 404 and not User.objects.exists()
+    assert "/conta/nova/" not in client.get(reverse("accounts:login")).content.decode()
+
+
+def test_an_open_sign_up_makes_an_account_that_creates_its_event(client, db, settings):
+    settings.ZAP_EVENT_CREATORS = "anyone"
+    assert "/conta/nova/" in client.get(reverse("accounts:login")).content.decode()
+    assert client.get("/conta/nova/").status_code == 200
+    mismatch = client.post("/conta/nova/", SIGNUP | {"password2": "outra-senha-2030"})
+    assert mismatch.status_code == 200 and not User.objects.exists()
+    response = client.post("/conta/nova/", SIGNUP, REMOTE_ADDR="198.51.100.20")
+    assert response.status_code == 302 and response["Location"] == reverse("desk:new")
+    user = User.objects.get(username="nova-comissao")
+    assert user.email == "comissao@clube.org" and not user.is_staff and user.check_password(SIGNUP["password1"])
+    assert client.post(reverse("desk:new"), NEW).status_code == 302
+    assert Tournament.objects.get().created_by == user
+
+
+def test_the_open_sign_up_is_throttled_per_address(client, db, settings):
+    settings.ZAP_EVENT_CREATORS, settings.ZAP_SIGNUPS_PER_HOUR = "anyone", 2
+    for n in range(2):
+        other = type(client)(REMOTE_ADDR="198.51.100.30")
+        assert other.post("/conta/nova/", SIGNUP | {"username": f"conta{n}"}).status_code == 302
+    third = type(client)(REMOTE_ADDR="198.51.100.30").post("/conta/nova/", SIGNUP | {"username": "conta3"})
+    assert third.status_code == 429 and "Muitas contas" in third.content.decode()
+    assert not User.objects.filter(username="conta3").exists()
+    elsewhere = type(client)(REMOTE_ADDR="198.51.100.31").post("/conta/nova/", SIGNUP | {"username": "conta4"})
+    assert elsewhere.status_code == 302

@@ -99,6 +99,12 @@ def tournament_creation_refusal(*, user) -> str | None:
     return None
 
 
+def organizer_signup_open() -> bool:
+    """Whether anyone may make an account to organize events (``/conta/nova/``): the open sign-up of
+    ``ZAP_EVENT_CREATORS=anyone``; otherwise accounts come from the site's admins or from invitations."""
+    return settings.ZAP_EVENT_CREATORS == "anyone"
+
+
 def may_create_tournament(*, user) -> bool:
     """May ``user`` start an event (it becomes that event's organizer)? See ``tournament_creation_refusal``."""
     return tournament_creation_refusal(user=user) is None

@@ -3,14 +3,14 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, re_path, reverse_lazy
 
-from .views import ThrottledPasswordResetView, invitation
+from .views import LoginView, ThrottledPasswordResetView, invitation, organizer_signup
 
 app_name = "accounts"
 
 urlpatterns = [
     re_path(r"^convites/(?P<token>[A-Za-z0-9_-]{16,100})/$", invitation, name="invitation"),
-    path("entrar/", auth_views.LoginView.as_view(template_name="accounts/login.html",
-                                                 redirect_authenticated_user=True), name="login"),
+    path("entrar/", LoginView.as_view(), name="login"),
+    path("conta/nova/", organizer_signup, name="signup"),
     path("sair/", auth_views.LogoutView.as_view(), name="logout"),
     path("conta/senha/", auth_views.PasswordChangeView.as_view(
         template_name="accounts/form.html", success_url=reverse_lazy("accounts:password_change_done"),

@@ -1,4 +1,5 @@
-"""The password-reset request (throttled per address and per e-mail, silently) and the invitation link."""
+"""The login page, the password-reset request (throttled per address and per e-mail, silently), the
+organizers' open sign-up (when the site has one) and the invitation link."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
+from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.http import HttpResponseRedirect
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -20,6 +22,7 @@ from django.views.decorators.http import require_http_methods
 
 from config.security import client_ip
 
+from ..permissions import organizer_signup_open
 from ..roles import role_label
 from ..staff.services import (INVITATION_PROBLEMS, UNKNOWN, VALID, invitation_accept, invitation_by_token,
                               invitation_state)
@@ -27,9 +30,8 @@ from ..staff.services import (INVITATION_PROBLEMS, UNKNOWN, VALID, invitation_ac
 HOUR = 3600
 
 
-def _over_limit(key: str) -> bool:
-    """Count one request under ``key`` for an hour; True once the hour's count passes the limit."""
-    limit = settings.ZAP_PASSWORD_RESETS_PER_HOUR
+def _over_limit(key: str, limit: int) -> bool:
+    """Count one request under ``key`` for an hour; True once the hour's count passes ``limit``."""
     try:
         if cache.add(key, 1, HOUR):
             count = 1
@@ -46,9 +48,20 @@ def _over_limit(key: str) -> bool:
 def reset_throttled(*, address: str | None, email: str) -> bool:
     """Count a reset request from ``address`` for ``email``; True when either is over its hourly limit."""
     mail_key = hashlib.sha256(email.strip().casefold().encode()).hexdigest()[:32]
-    by_address = _over_limit(f"zap:reset:ip:{address or '-'}")
-    by_email = _over_limit(f"zap:reset:email:{mail_key}")
+    limit = settings.ZAP_PASSWORD_RESETS_PER_HOUR
+    by_address = _over_limit(f"zap:reset:ip:{address or '-'}", limit)
+    by_email = _over_limit(f"zap:reset:email:{mail_key}", limit)
     return by_address or by_email
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login; it links the organizers' sign-up when the site has one."""
+
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(**kwargs) | {"signup_open": organizer_signup_open()}
 
 
 class ThrottledPasswordResetView(auth_views.PasswordResetView):
@@ -59,6 +72,43 @@ class ThrottledPasswordResetView(auth_views.PasswordResetView):
         if reset_throttled(address=client_ip(self.request), email=form.cleaned_data["email"]):
             return HttpResponseRedirect(self.get_success_url())
         return super().form_valid(form)
+
+
+# --- /conta/nova/: the organizers' open sign-up (ZAP_EVENT_CREATORS=anyone) -------------------------------
+
+class OrganizerSignupForm(UserCreationForm):
+    """An account to organize events: username, e-mail (for the password reset) and password."""
+
+    email = forms.EmailField(label=_("E-mail"), max_length=254,
+                             help_text=_("Para recuperar a senha. Não aparece em nenhuma página pública."))
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username", "email")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def organizer_signup(request):
+    """GET: the form. POST: a new account, signed in, sent to create its first event. Only while the site's
+    sign-up is open (else 404), at most ZAP_SIGNUPS_PER_HOUR accounts an hour from one address (else 429)."""
+    if not organizer_signup_open():
+        raise Http404("cadastro fechado")
+    if request.user.is_authenticated:
+        return redirect("desk:new")
+    form = OrganizerSignupForm(request.POST if request.method == "POST" else None)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        if _over_limit(f"zap:signup:ip:{client_ip(request) or '-'}", settings.ZAP_SIGNUPS_PER_HOUR):
+            form.add_error(None, _("Muitas contas criadas a partir deste endereço na última hora. Tente de novo "
+                                   "mais tarde."))
+            status = 429
+        else:
+            user = form.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Conta criada. Agora crie o seu torneio."))
+            return redirect("desk:new")
+    return render(request, "accounts/form.html", {"form": form, "title": _("Criar uma conta de organizador")},
+                  status=status)
 
 
 # --- /convites/<token>/: accept an invitation to a tournament's staff -------------------------------------
