@@ -38,7 +38,7 @@ from ..audit import audit_record
 from ..models import Dupla, PinFailure, Tournament
 from ..permissions import may_pin_unlock
 from ..staff.pins import PinHasher, pin_check
-from .services import SumulaRefused
+from .inputs import SumulaRefused
 
 WINDOW = dt.timedelta(minutes=10)
 LOCK = dt.timedelta(minutes=10)  # the first lock of a dupla in a day; each next one doubles

@@ -11,7 +11,6 @@ view. A refused write raises ``SumulaRefused`` and writes nothing.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 
 from django.db import transaction
@@ -19,28 +18,20 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.errors import RuleError
 from scoring.jogo import JogoEntry, JogoResult, PartidaEntry, jogo_evaluate
 from scoring.partida import HOW_CHOICES, Mao as MaoRecord
 from scoring.sumula import (ACCEPTED, AWAITING, CONFIRMED, CONTEST, CONTESTED, DECIDED, HOMOLOGATED, IN_PROGRESS,
                             SCHEDULED, counts, sumula_status)
-from scoring.text import is_blank
 from scoring.tournament import JogoRecord, groups_stage_compute, stage_entrants
 
-from ..result_form import MAO_KEY_MAX, Errors, is_int, result_dict, result_read
+from ..result_form import Errors, result_dict, result_read
 from ..models import Dupla, Jogo, Mao, Partida, SumulaEvent, SumulaVia, Tournament
 from ..permissions import role_of
 from ..selectors import tournament_settings, tournament_state_get
 from ..services import SIDE, tournament_refresh
+from .inputs import (REASON_MAX, SumulaRefused, client_id_read, reason_clean, rule_messages,  # noqa: F401
+                     rule_place, via_read)
 from .records import answers_of, jogo_record_load, mao_id
-
-
-class SumulaRefused(Exception):
-    """A write the súmula does not take: the HTTP status that says why, and the reasons in Portuguese."""
-
-    def __init__(self, status: int, *errors: str):
-        self.status, self.errors = status, [str(e) for e in errors]
-        super().__init__("; ".join(self.errors))
 
 
 @dataclass(frozen=True)
@@ -96,43 +87,6 @@ def _already(locked: _Locked, client_id: str | None) -> bool:
             or SumulaEvent.objects.filter(jogo=locked.jogo, client_id=client_id).exists())
 
 
-def _client_id(value) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str) or not value.strip() or len(value) > MAO_KEY_MAX:
-        raise SumulaRefused(422, _("'id' deve ser um texto de 1 a %(n)s caracteres, feito pelo aparelho")
-                            % {"n": MAO_KEY_MAX})
-    return value
-
-
-# every reason of the súmula (a mão's penalty, a contest, a decision, a correction, a perda) fits this column
-REASON_MAX = Jogo._meta.get_field("via_reason").max_length
-
-
-def reason_clean(value, *, missing: str | None = None) -> str:
-    """A reason given to the súmula: a text, stripped, that fits its column; ``missing`` is the refusal
-    when the reason is required and absent."""
-    if value is None:
-        value = ""
-    if not isinstance(value, str):
-        raise SumulaRefused(422, _("'reason' deve ser um texto"))
-    value = value.strip()
-    if is_blank(value):  # only invisible characters (zero-width, no-break spaces, controls…): no reason
-        value = ""
-    if missing is not None and not value:
-        raise SumulaRefused(422, missing)
-    if len(value) > REASON_MAX:
-        raise SumulaRefused(422, _("o motivo tem no máximo %(n)s caracteres") % {"n": REASON_MAX})
-    return value
-
-
-def via_read(value) -> int:
-    """The via a confirmation or a signature is for (the via its screen showed): a whole number ≥ 1."""
-    if not is_int(value) or value < 1:
-        raise SumulaRefused(422, _("informe 'via': o número (1, 2…) da via da súmula que foi conferida"))
-    return value
-
-
 def _via_check(jogo: Jogo, via: int, *, stale: str) -> None:
     """Under the jogo's lock: refuse an answer or a signature for a via that is no longer the súmula's
     (``stale`` says so, with the current via as ``%(via)s``)."""
@@ -166,18 +120,6 @@ def _restatus(locked: _Locked, result: JogoResult | None) -> None:
     jogo.status = sumula_status(result=result, answers=answers_of(jogo), signed=jogo.signed_at is not None)
     if counts(jogo.status):
         jogo.counted_via = jogo.via
-
-
-def _rule_messages(errors: list[RuleError]) -> list[str]:
-    return [rule_place(e.place) + e.message for e in errors]
-
-
-def rule_place(place: str) -> str:
-    """``partidas[1].maos[4]`` as a referee reads it: ``partida 2, mão 5: ``."""
-    words = []
-    for name, index in re.findall(r"(partidas|maos)\[(\d+)\]", place or ""):
-        words.append(("partida " if name == "partidas" else "mão ") + str(int(index) + 1))
-    return (", ".join(words) + ": ") if words else ""
 
 
 def _result_write(locked: _Locked, entry: JogoEntry) -> None:
@@ -217,7 +159,7 @@ def _result_parse(locked: _Locked, data: dict) -> tuple[JogoEntry, JogoResult]:
         raise SumulaRefused(422, _("informe o resultado: 'partidas', 'walkover' ou 'penalty'"))
     result, problems = jogo_evaluate(entry=entry, settings=tournament_settings(tournament=locked.tournament))
     if problems:
-        raise SumulaRefused(422, *_rule_messages(problems))
+        raise SumulaRefused(422, *rule_messages(problems))
     return entry, result
 
 
@@ -236,7 +178,7 @@ def sumula_mao_add(*, tournament: Tournament, key: str, mao: dict, actor: Actor)
     """Append a mão to the partida being played (a new partida once the last one reached 12)."""
     if not isinstance(mao, dict):
         raise SumulaRefused(400, _("o corpo deve ser um objeto JSON"))
-    client_id = _client_id(mao.get("id"))
+    client_id = client_id_read(mao.get("id"))
     if client_id is None:
         raise SumulaRefused(422, _("toda mão precisa de um 'id' feito pelo aparelho (assim um reenvio não a duplica)"))
     reason = reason_clean(mao.get("reason"))
@@ -266,7 +208,7 @@ def sumula_mao_add(*, tournament: Tournament, key: str, mao: dict, actor: Actor)
         new_entry = replace(entry, partidas=partidas)
         result, problems = jogo_evaluate(entry=new_entry, settings=tournament_settings(tournament=tournament))
         if problems:
-            raise SumulaRefused(422, *_rule_messages(problems))
+            raise SumulaRefused(422, *rule_messages(problems))
         if running:
             order = len(locked.maos.get(last.pk, []))
             partida = last
@@ -326,7 +268,7 @@ def sumula_mao_undo(*, tournament: Tournament, key: str, mao: str, actor: Actor)
 
 def sumula_result_set(*, tournament: Tournament, key: str, data: dict, actor: Actor) -> Written:
     """The whole result at once (quick entry, WO, perda do jogo), while no mão is recorded."""
-    client_id = _client_id(data.get("id")) if isinstance(data, dict) else None
+    client_id = client_id_read(data.get("id")) if isinstance(data, dict) else None
     with transaction.atomic():
         locked = _lock(tournament=tournament, key=key)
         if _already(locked, client_id):
@@ -414,7 +356,7 @@ def sumula_correct(*, tournament: Tournament, key: str, data: dict, actor: Actor
     """Replace a decided súmula's result with a new via; the old via stays readable in the history."""
     if not isinstance(data, dict):
         raise SumulaRefused(400, _("o corpo deve ser um objeto JSON"))
-    client_id = _client_id(data.get("id"))
+    client_id = client_id_read(data.get("id"))
     reason = reason_clean(data.get("reason"), missing=_("toda correção precisa de um motivo ('reason')"))
     with transaction.atomic():
         locked = _lock(tournament=tournament, key=key)
@@ -468,7 +410,7 @@ def sumula_penalty(*, tournament: Tournament, key: str, data: dict, actor: Actor
     """
     if not isinstance(data, dict):
         raise SumulaRefused(400, _("o corpo deve ser um objeto JSON"))
-    client_id = _client_id(data.get("id"))
+    client_id = client_id_read(data.get("id"))
     scope = data.get("scope")
     if scope not in ("partida", "jogo"):
         raise SumulaRefused(422, _("'scope' é 'partida' (perda da partida) ou 'jogo' (perda do jogo)"))
@@ -497,7 +439,7 @@ def sumula_penalty(*, tournament: Tournament, key: str, data: dict, actor: Actor
             new_entry = replace(entry, partidas=partidas + (PartidaEntry(lost_by=side, reason=reason),))
         result, problems = jogo_evaluate(entry=new_entry, settings=tournament_settings(tournament=tournament))
         if problems:
-            raise SumulaRefused(422, *_rule_messages(problems))
+            raise SumulaRefused(422, *rule_messages(problems))
         _result_write(locked, new_entry)
         _restatus(locked, result)
         _finish(locked, action="penalty", actor=actor, client_id=client_id, counted_before=counted_before,
