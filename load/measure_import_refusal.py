@@ -2,15 +2,24 @@
 
 Run from the checkout: .venv/bin/python load/measure_import_refusal.py (best of 3 per file).
 """
-import json, sys, time, os
+import json
+import os
+import sys
+import time
+
 sys.path.insert(0, os.getcwd())
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("DEBUG", "1")
-import django; django.setup()
-from scoring.errors import RuleViolation
-from tournaments.interchange.jsonfile import tournament_file_parse
-from tournaments.interchange.reader import plan_read
-from tests.test_import import base_file
+
+import django  # noqa: E402
+
+django.setup()
+
+from scoring.errors import RuleViolation  # noqa: E402
+from tests.test_import import base_file  # noqa: E402
+from tournaments.interchange.jsonfile import tournament_file_parse  # noqa: E402
+from tournaments.interchange.reader import plan_read  # noqa: E402
+
 
 def player(i, pad):
     return {"key": f"p{i}", "name": f"Atleta {i} " + "x" * pad, "birth_date": "1990-01-01", "email": f"a{i}@ex.com"}
@@ -19,7 +28,7 @@ def files():
     data = base_file(); data["players"] = [player(i, 60) for i in range(100_000)]
     yield "100,000 players", json.dumps(data).encode()
     data = base_file(); data["jogos"] = [{"stage": "grupos", "group": "B", "duplas": ["d3", "d4"], "partidas": [[12, 0]] * 3}] * 150_000
-    yield "200,000 jogos", json.dumps(data).encode()
+    yield "150,000 jogos", json.dumps(data).encode()
     data = base_file(); data["registrations"] = [{"players": [f"p{i}"], "present": True} for i in range(300_000)]
     yield "300,000 registrations", json.dumps(data).encode()
 

@@ -180,8 +180,8 @@ def invitation_by_token(*, token: str, lock: bool = False) -> StaffInvitation | 
     if not token or len(token) > 200:
         return None
     qs = StaffInvitation.objects.select_related("tournament", "invited_by")
-    if lock:
-        qs = qs.select_for_update()
+    if lock:  # the invitation's row only: PostgreSQL locks no nullable side of an outer join (invited_by)
+        qs = qs.select_for_update(of=("self",))
     return qs.filter(token_hash=_token_hash(token)).first()
 
 
