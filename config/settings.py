@@ -255,6 +255,9 @@ else:
 CACHE_RETRY_SECONDS = env_int("CACHE_RETRY_SECONDS", 30)
 # Derived tournament states go to the shared cache too, so a process reads one instead of building it.
 ZAP_SHARE_STATES = env_bool("ZAP_SHARE_STATES", bool(REDIS_URL))
+# The code's version in every cache key (tournaments.caching.release): set it at deploy (e.g. the commit);
+# empty, a digest of the code, templates and catalogues is used.
+ZAP_RELEASE = os.environ.get("ZAP_RELEASE", "")
 CACHES = {
     "default": {**_shared_cache, "KEY_PREFIX": "zap", "TIMEOUT": CACHE_TIMEOUT},
     "states": {"BACKEND": "tournaments.caching.ObjectCache", "LOCATION": "states", "TIMEOUT": None,

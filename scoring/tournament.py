@@ -5,6 +5,7 @@ the plain records below and get every computed view from here, so each rule
 lives in one place.
 """
 
+import functools
 import random
 from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
@@ -109,28 +110,54 @@ def group_best_of(*, stage: StageSpec, settings: RuleSettings) -> int:
     return stage.best_of if stage.best_of is not None else settings.best_of_groups
 
 
-def groups_stage_compute(*, stage: StageSpec, jogos: Sequence[JogoRecord], settings: RuleSettings) -> GroupStageView:
-    by_group: dict[str, list[GroupJogo]] = {g.key: [] for g in stage.groups}
-    for j in jogos:
-        if j.stage == stage.key and j.group in by_group:
-            by_group[j.group].append(GroupJogo(duplas=j.duplas, result=j.result))
+@dataclass(frozen=True)
+class GroupPart:
+    """One group's table as its own jogos decide it (a part of the results, recomputed only when they change):
+    before the stage's cross-group pass marks best-others places."""
+
+    table: GroupTable
+    used: frozenset  # the sorteios (as frozensets of duplas) that decided one of its ties
+
+
+def group_part_compute(*, stage: StageSpec, group: GroupSpec, jogos: Sequence[JogoRecord],
+                       settings: RuleSettings) -> GroupPart:
+    """One group's table from its jogos (those of ``jogos`` in this stage and group) and its sorteios."""
+    played = [GroupJogo(duplas=j.duplas, result=j.result) for j in jogos
+              if j.stage == stage.key and j.group == group.key]
+    draws = [order for g, order in stage.sorteios if g == group.key]
+    rows, used = group_standings(duplas=group.duplas, jogos=played, points=settings.class_points, draws=draws)
+    n = len(group.duplas)
+    total = n * (n - 1) // 2
+    done_pairs = {frozenset(j.duplas) for j in played if j.result.finished}
+    complete = len(done_pairs) >= total
+    if complete:
+        rows = rows_qualify(rows, stage.per_group)
+    table = GroupTable(key=group.key, duplas=group.duplas, rows=rows, complete=complete, jogos_total=total,
+                       jogos_done=len(done_pairs))
+    return GroupPart(table=table, used=frozenset(used))
+
+
+def groups_stage_compute(*, stage: StageSpec, jogos: Sequence[JogoRecord], settings: RuleSettings,
+                         parts: Mapping[str, GroupPart] | None = None) -> GroupStageView:
+    """The stage's view: each group's table (from ``parts`` when given, else computed), then the comparison
+    across groups (best others, qualifiers in seed order)."""
+    if parts is None:
+        by_group: dict[str, list[JogoRecord]] = {g.key: [] for g in stage.groups}
+        for j in jogos:
+            if j.stage == stage.key and j.group in by_group:
+                by_group[j.group].append(j)
+        parts = {g.key: group_part_compute(stage=stage, group=g, jogos=by_group[g.key], settings=settings)
+                 for g in stage.groups}
+    return groups_stage_assemble(stage=stage, parts=[parts[g.key] for g in stage.groups])
+
+
+def groups_stage_assemble(*, stage: StageSpec, parts: Sequence[GroupPart]) -> GroupStageView:
+    """The comparison across a stage's group tables: who qualifies, best others. The parts are not changed."""
     draws_by_group: dict[str | None, list[tuple[str, ...]]] = {}
     for group, order in stage.sorteios:
         draws_by_group.setdefault(group, []).append(order)
-    used: set[tuple[str | None, frozenset]] = set()
-    tables: list[GroupTable] = []
-    for g in stage.groups:
-        rows, used_here = group_standings(duplas=g.duplas, jogos=by_group[g.key], points=settings.class_points,
-                                          draws=draws_by_group.get(g.key, ()))
-        used.update((g.key, u) for u in used_here)
-        n = len(g.duplas)
-        total = n * (n - 1) // 2
-        done_pairs = {frozenset(j.duplas) for j in by_group[g.key] if j.result.finished}
-        complete = len(done_pairs) >= total
-        if complete:
-            rows = rows_qualify(rows, stage.per_group)
-        tables.append(GroupTable(key=g.key, duplas=g.duplas, rows=rows, complete=complete,
-                                 jogos_total=total, jogos_done=len(done_pairs)))
+    used: set[tuple[str | None, frozenset]] = {(p.table.key, u) for p in parts for u in p.used}
+    tables = [p.table for p in parts]
     complete = all(t.complete for t in tables)
     decided = complete and all(cut_is_decided(t.rows, stage.per_group) for t in tables)
 
@@ -154,8 +181,9 @@ def groups_stage_compute(*, stage: StageSpec, jogos: Sequence[JogoRecord], setti
         qualifiers = _seed_order(tables=tables, per_group=stage.per_group)
         best = {r.dupla for r in others if r.qualified}
         qualifiers += [(r.dupla, _group_of(tables, r.dupla)) for r in others if r.qualified]
-        for t in tables:  # a best-others place is a qualified place of its group table too
-            t.rows = [replace(r, qualified=True) if r.dupla in best else r for r in t.rows]
+        if best:  # a best-others place is a qualified place of its group table too (new tables: parts are kept)
+            tables = [replace(t, rows=[replace(r, qualified=True) if r.dupla in best else r for r in t.rows])
+                      if any(d in best for d in t.duplas) else t for t in tables]
     unused = [(g, o) for g, o in stage.sorteios if (g, frozenset(o)) not in used]
     return GroupStageView(stage=stage, tables=tables, others=others, complete=complete, decided=decided,
                           qualifiers=qualifiers, unused_sorteios=unused)
@@ -231,13 +259,24 @@ def knockout_stage_compute(*, stage: StageSpec, order: Sequence[str | None] | No
     return KnockoutStageView(stage=stage, order=list(order), bracket=bracket)
 
 
+@dataclass(frozen=True)
+class Touched:
+    """What a change to the records touched: the groups whose jogos changed (stage, group) and the duplas of
+    the jogos that changed. Everything else of a previous view is kept as it was."""
+
+    groups: frozenset = frozenset()
+    duplas: frozenset = frozenset()
+
+
 @dataclass
 class TournamentView:
     stages: list[GroupStageView | KnockoutStageView]
     finished: bool
     classification: list["ClassificationRow"]
-    ranking: list["RankingRow"]
     stats: dict[str, DuplaStats]  # over every stage (average of FENACEF Art.6 §3)
+    group_parts: dict[tuple[str, str], GroupPart] = field(default_factory=dict)  # (stage, group) -> its part
+    # the player ranking's inputs: computed when first read (``ranking``), not on every change
+    ranking_input: tuple = field(default=((), ()), compare=False, repr=False)
 
     def stage(self, key: str):
         for view in self.stages:
@@ -245,15 +284,40 @@ class TournamentView:
                 return view
         return None
 
+    @functools.cached_property
+    def ranking(self) -> list["RankingRow"]:
+        duplas, jogos = self.ranking_input
+        return ranking_compute(duplas=duplas, jogos=jogos)
+
 
 def tournament_compute(*, settings: RuleSettings, duplas: Sequence[DuplaInfo], stages: Sequence[StageSpec],
-                       jogos: Sequence[JogoRecord]) -> TournamentView:
-    """Every derived view of an event, in stage order."""
+                       jogos: Sequence[JogoRecord], previous: TournamentView | None = None,
+                       touched: Touched | None = None) -> TournamentView:
+    """Every derived view of an event, in stage order.
+
+    With ``previous`` (the view of the same event before a change) and ``touched`` (what the change touched),
+    only the touched group tables and the duplas' totals are computed again; the comparisons across groups,
+    the brackets and the classification, which are cheap, always are. The result equals a computation from
+    scratch (tests/test_engine_incremental.py).
+    """
     info = {d.key: d for d in duplas}
+    reuse = previous is not None and touched is not None
+    group_parts: dict[tuple[str, str], GroupPart] = {}
     views: list[GroupStageView | KnockoutStageView] = []
+    by_group: dict[tuple[str, str], list[JogoRecord]] | None = None
     for i, stage in enumerate(stages):
         if stage.kind == GROUPS:
-            views.append(groups_stage_compute(stage=stage, jogos=jogos, settings=settings))
+            parts: dict[str, GroupPart] = {}
+            for g in stage.groups:
+                place = (stage.key, g.key)
+                kept = previous.group_parts.get(place) if reuse and place not in touched.groups else None
+                if kept is None or kept.table.duplas != g.duplas:
+                    if by_group is None:
+                        by_group = _records_by_group(jogos)
+                    kept = group_part_compute(stage=stage, group=g, jogos=by_group.get(place, ()), settings=settings)
+                parts[g.key] = kept
+                group_parts[place] = kept
+            views.append(groups_stage_compute(stage=stage, jogos=(), settings=settings, parts=parts))
             continue
         order = stage.draw_order
         if order is None:
@@ -261,16 +325,34 @@ def tournament_compute(*, settings: RuleSettings, duplas: Sequence[DuplaInfo], s
             if entrants is not None:
                 order, _ = knockout_draw(stage=stage, entrants=entrants, duplas=info)
         views.append(knockout_stage_compute(stage=stage, order=order, jogos=jogos, settings=settings))
-    stats = stats_collect(duplas=info, jogos=[GroupJogo(j.duplas, j.result) for j in jogos],
-                          points=settings.class_points)
+    if reuse:
+        stats = dict(previous.stats)
+        for gone in set(stats) - set(info):
+            del stats[gone]
+        changed = set(touched.duplas) | (set(info) - set(stats))
+        if changed:
+            stats.update(stats_collect(duplas=changed, points=settings.class_points, jogos=[
+                GroupJogo(j.duplas, j.result) for j in jogos if j.duplas[0] in changed or j.duplas[1] in changed]))
+        stats = {d: stats[d] for d in info}  # the event's order, as a computation from scratch gives
+    else:
+        stats = stats_collect(duplas=info, jogos=[GroupJogo(j.duplas, j.result) for j in jogos],
+                              points=settings.class_points)
     last = views[-1] if views else None
     finished = bool(last) and isinstance(last, KnockoutStageView) and last.bracket is not None and last.bracket.finished
     if last is not None and isinstance(last, GroupStageView):
         # an event of groups only ends when every place is known: no tie may still await its sorteio
         finished = len(views) == 1 and last.decided and not any(r.tied for t in last.tables for r in t.rows)
     classification = classification_compute(views=views, duplas=info, stats=stats, settings=settings) if finished else []
-    ranking = ranking_compute(duplas=duplas, jogos=jogos)
-    return TournamentView(stages=views, finished=finished, classification=classification, ranking=ranking, stats=stats)
+    return TournamentView(stages=views, finished=finished, classification=classification, stats=stats,
+                          group_parts=group_parts, ranking_input=(tuple(duplas), tuple(jogos)))
+
+
+def _records_by_group(jogos: Sequence[JogoRecord]) -> dict[tuple[str, str], list[JogoRecord]]:
+    out: dict[tuple[str, str], list[JogoRecord]] = {}
+    for j in jogos:
+        if j.group is not None:
+            out.setdefault((j.stage, j.group), []).append(j)
+    return out
 
 
 def stage_entrants(*, stage: StageSpec, previous) -> list[tuple[str, str | None]] | None:

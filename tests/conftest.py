@@ -26,6 +26,18 @@ def load_file():
 
 
 @pytest.fixture(autouse=True)
+def _one_write_path():
+    """Every test runs under the write guard: site code that writes a tournament's table outside
+    ``writes.tournament_write`` fails the test (``UnguardedWrite``); a test's own setup may write directly."""
+    from django.db import connection
+
+    from tournaments.writes import write_guard
+
+    with connection.execute_wrapper(write_guard):
+        yield
+
+
+@pytest.fixture(autouse=True)
 def _fresh_state_cache():
     """Each test starts with no derived view cached in the process."""
     from tournaments.selectors import tournament_state_cache_clear

@@ -116,14 +116,15 @@ def sign(client, slug: str, key: str, **body):
 
 def db_snapshot() -> dict:
     """What a súmula write can change, to check that a refused write wrote nothing."""
-    from tournaments.models import Jogo, Mao, Partida, SumulaEvent, SumulaVia
+    from tournaments.models import Jogo, Mao, Partida, SumulaEvent, SumulaVia, TournamentChange
 
     return {
         "maos": Mao.objects.count(), "partidas": Partida.objects.count(), "events": SumulaEvent.objects.count(),
         "vias": SumulaVia.objects.count(),
         "jogos": sorted(Jogo.objects.values_list("key", "status", "version", "via", "walkover", "lost_by")),
         "confirmations": sorted((k, repr(c)) for k, c in Jogo.objects.values_list("key", "confirmations")),
-        "live": sorted(Tournament.objects.values_list("slug", "live_version", "results_version")),
+        "live": sorted(Tournament.objects.values_list("slug", "results_version")),
+        "changes": TournamentChange.objects.count(),
     }
 
 

@@ -14,7 +14,7 @@ from tests.sumula_support import cup_setup
 from tournaments import caching, presenters, selectors
 from tournaments.caching import ObjectCache, page_key, pages_clear, shares_wait, tournament_key
 from tournaments.selectors import tournament_state_cache_clear, tournament_state_get
-from tournaments.services import tournament_refresh
+from tournaments.writes import tournament_rebuild
 
 
 # --- the per-process object cache ----------------------------------------------------------------
@@ -57,14 +57,14 @@ def test_object_cache_timeouts():
 def test_page_keys_carry_the_versions_language_and_parameters():
     from datetime import datetime, timezone
 
-    t = SimpleNamespace(pk=7, created_at=datetime(2026, 11, 24, tzinfo=timezone.utc), results_version=3, live_version=9)
+    t = SimpleNamespace(pk=7, created_at=datetime(2026, 11, 24, tzinfo=timezone.utc), results_version=3)
     base = page_key(tournament=t, name="standings:x.html", language="pt-br", params={"pagina": "2"})
     assert base == page_key(tournament=t, name="standings:x.html", language="pt-br", params={"pagina": "2"})
     others = {
         page_key(tournament=t, name="standings:x.html", language="en", params={"pagina": "2"}),
         page_key(tournament=t, name="standings:x.html", language="pt-br", params={"pagina": "3"}),
         page_key(tournament=t, name="standings:x.html#tabelas", language="pt-br", params={"pagina": "2"}),
-        page_key(tournament=t, name="standings:x.html", language="pt-br", params={"pagina": "2"}, live=True),
+        page_key(tournament=t, name="standings:x.html", language="pt-br", params={"pagina": "2"}, live=9),
         page_key(tournament=SimpleNamespace(**{**vars(t), "results_version": 4}), name="standings:x.html",
                  language="pt-br", params={"pagina": "2"}),
         page_key(tournament=SimpleNamespace(**{**vars(t), "created_at": datetime(2026, 11, 25, tzinfo=timezone.utc)}),
@@ -72,8 +72,16 @@ def test_page_keys_carry_the_versions_language_and_parameters():
     }
     assert base not in others and len(others) == 6
     # the live version only matters to live pages
-    assert tournament_key(t) == tournament_key(SimpleNamespace(**{**vars(t), "live_version": 10}))
-    assert tournament_key(t, live=True) != tournament_key(SimpleNamespace(**{**vars(t), "live_version": 10}), live=True)
+    assert tournament_key(t, live=9) != tournament_key(t, live=10) != tournament_key(t)
+    # the release: another deploy never meets this one's entries
+    from tournaments import caching
+    with override_settings(ZAP_RELEASE="r-next"):
+        caching.release.cache_clear()
+        try:
+            assert tournament_key(t) != base and "r-next" in tournament_key(t)
+        finally:
+            caching.release.cache_clear()
+    assert caching.release() in tournament_key(t)
 
 
 # --- one build per version in a process ---------------------------------------------------------------
@@ -92,14 +100,13 @@ def test_the_threads_of_a_process_share_its_states():
 def test_concurrent_requests_build_a_state_once(monkeypatch):
     from datetime import datetime, timezone
 
-    tournament = SimpleNamespace(pk=99, created_at=datetime(2026, 1, 1, tzinfo=timezone.utc), results_version=1,
-                                 live_version=1)
+    tournament = SimpleNamespace(pk=99, created_at=datetime(2026, 1, 1, tzinfo=timezone.utc), results_version=1)
     builds = []
 
     def slow_load(*, tournament):
         builds.append(threading.get_ident())
         time.sleep(0.2)
-        return SimpleNamespace(tournament=tournament)
+        return SimpleNamespace(tournament=tournament, version=tournament.results_version)
 
     monkeypatch.setattr(selectors, "tournament_state_load", slow_load)
     results = []
@@ -146,7 +153,7 @@ def test_pages_are_kept_in_redis_and_served_from_it(client, load_file, on_redis,
 @pytest.mark.django_db
 def test_a_state_computed_by_one_process_is_read_by_another(load_file, on_redis, monkeypatch):
     cup = cup_setup(load_file, slug="copa-partilhada")
-    tournament_refresh(tournament=cup)  # a write: the writer computes the new version's views and shares them
+    tournament_rebuild(tournament=cup)  # a write: the writer computes the new version's views and shares them
     shares_wait()
     mine = tournament_state_get(tournament=cup)
     tournament_state_cache_clear()  # "another process": nothing of its own

@@ -9,7 +9,7 @@ from scoring.bracket_draw import seeded_order
 from tournaments.draws import services
 from tournaments.draws.plan import competition_plan
 from tournaments.models import AuditEntry, Draw, Group, Jogo, Partida, Stage
-from tournaments.services import tournament_refresh
+from tournaments.writes import tournament_rebuild
 
 from .test_desk_draws import add_duplas, client_for, make_tournament, make_user
 
@@ -208,7 +208,7 @@ def test_tiebreak_sorteio_from_the_desk_when_a_three_way_tie_awaits():
     for jogo in Jogo.objects.filter(tournament=t).select_related("dupla_a", "dupla_b"):
         winner = beats[frozenset((jogo.dupla_a.key, jogo.dupla_b.key))]
         _play(jogo, jogo.dupla_a.key == winner)
-    tournament_refresh(tournament=t)  # the results above were written straight to the database
+    tournament_rebuild(tournament=t)  # the results above were written straight to the database
     page = c.get(reverse("desk:competition", args=[t.slug])).content.decode()
     assert "Empates aguardando sorteio" in page
     response = c.post(reverse("desk:tiebreak", args=[t.slug]), {"stage": "grupos", "group": "A",
@@ -232,7 +232,7 @@ def test_groups_then_knockout_the_bracket_appears_crossed_when_the_groups_end():
     assert not Jogo.objects.filter(tournament=t, group__isnull=True).exists()
     for jogo in Jogo.objects.filter(tournament=t).select_related("dupla_a", "dupla_b"):
         _play(jogo, int(jogo.dupla_a.key[1:]) < int(jogo.dupla_b.key[1:]))  # the lower key always wins: no tie
-    tournament_refresh(tournament=t)
+    tournament_rebuild(tournament=t)
     semis = list(Jogo.objects.filter(tournament=t, group__isnull=True).select_related("dupla_a", "dupla_b"))
     assert len(semis) == 2 and sorted(j.mesa for j in semis) == [1, 2]
     group_of = {e.dupla.key: e.group.key for e in

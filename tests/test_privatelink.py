@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from tests.test_pages import groups_file, knockout_file
 from tournaments.models import Dupla, Jogo, Player, new_private_token
-from tournaments.services import tournament_refresh
+from tournaments.writes import tournament_rebuild
 from tournaments.staff.pins import pins_reset
 
 pytestmark = pytest.mark.django_db
@@ -19,7 +19,7 @@ def cup(load_file):
     for number, jogo in enumerate(Jogo.objects.filter(tournament=cup, group__key="A").order_by("id"), start=1):
         jogo.mesa, jogo.round = number, (number + 1) // 2
         jogo.save(update_fields=["mesa", "round"])
-    tournament_refresh(tournament=cup)
+    tournament_rebuild(tournament=cup)
     return cup
 
 

@@ -8,6 +8,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 import json
 
 from .models import AuditEntry, Tournament
+from .writes import write_required
 
 
 def _plain(value: Any) -> Any:
@@ -19,7 +20,8 @@ def _plain(value: Any) -> Any:
 
 def audit_record(*, tournament: Tournament, user, action: str, summary: str,
                  before: Any = None, after: Any = None) -> AuditEntry:
-    """Record one organizer action. Call it inside the action's transaction, so both land or neither."""
+    """Record one organizer action, inside the action's write (``writes.tournament_write``): both land or neither."""
+    write_required(what="audit_record")
     return AuditEntry.objects.create(
         tournament=tournament, user=user if user is not None and user.is_authenticated else None,
         action=action, summary=summary[:300], before=_plain(before), after=_plain(after),

@@ -27,6 +27,7 @@ serves without it; the first use after the pause tries it again.
 
 from __future__ import annotations
 
+import functools
 import gc
 import hashlib
 import logging
@@ -34,6 +35,7 @@ import pickle
 import threading
 import time
 from collections import OrderedDict
+from pathlib import Path
 from contextlib import contextmanager
 from typing import Any
 
@@ -56,17 +58,37 @@ SHARED = "default"
 STATES = "states"
 
 
-def tournament_key(tournament, *, live: bool = False) -> str:
-    """The part of a key that names one version of a tournament's results (and of its súmulas when ``live``).
+@functools.cache
+def release() -> str:
+    """The code's version, in every key: a deploy never serves what the code before it made (pages, states).
+
+    ``ZAP_RELEASE`` when the deploy sets it, else a digest of the code, templates and catalogues themselves.
+    """
+    if settings.ZAP_RELEASE:
+        return settings.ZAP_RELEASE
+    base = Path(settings.BASE_DIR)
+    digest = hashlib.sha256()
+    for folder in ("config", "scoring", "tournaments", "templates", "locale"):
+        for path in sorted((base / folder).rglob("*")):
+            if path.suffix in (".py", ".html", ".txt", ".mo", ".json") and path.is_file():
+                digest.update(str(path.relative_to(base)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def tournament_key(tournament, *, live: int | None = None, version: int | None = None) -> str:
+    """The part of a key that names one version of a tournament's results (and of its súmulas: ``live``, the
+    tournament's live version), made by this release.
 
     The creation time is in it, so a new tournament that reuses an id never meets an old entry.
     """
-    key = f"{tournament.pk}.{tournament.created_at.timestamp():.6f}.r{tournament.results_version}"
-    return f"{key}.l{tournament.live_version}" if live else key
+    version = tournament.results_version if version is None else version
+    key = f"{release()}:{tournament.pk}.{tournament.created_at.timestamp():.6f}.r{version}"
+    return f"{key}.l{live}" if live is not None else key
 
 
 def page_key(*, tournament, name: str, language: str, params: dict[str, Any] | None = None,
-             live: bool = False) -> str:
+             live: int | None = None) -> str:
     """The key of a rendered page or sheet: its tournament version, template (or sheet), language and parameters."""
     digest = ""
     if params:
@@ -74,9 +96,12 @@ def page_key(*, tournament, name: str, language: str, params: dict[str, Any] | N
     return f"page:{tournament_key(tournament, live=live)}:{name}:{language}:{digest}"
 
 
-def state_key(tournament, *, live: bool = False) -> str:
-    """The key of a tournament's derived state (``live``: with the súmulas at the table) at its current version."""
-    return f"live:{tournament_key(tournament, live=True)}" if live else f"state:{tournament_key(tournament)}"
+def state_key(tournament, *, live: int | None = None, version: int | None = None) -> str:
+    """The key of a tournament's derived state at its current version (or at ``version``); with ``live`` (the
+    live version), with the súmulas at the table as they stand."""
+    if live is not None:
+        return f"live:{tournament_key(tournament, live=live)}"
+    return f"state:{tournament_key(tournament, version=version)}"
 
 
 _clock = time.monotonic

@@ -42,12 +42,8 @@ class Tournament(models.Model):
                                    related_name="+", verbose_name=_("criado por"))
     results_version = models.PositiveIntegerField(
         default=0, editable=False,
-        help_text="Bumped by every change to what counts (standings, bracket, draws); derived views are cached "
-                  "per version.")
-    live_version = models.PositiveIntegerField(
-        default=0, editable=False,
-        help_text="Bumped by every súmula write (a mão, a confirmation…): live pages are cached per version "
-                  "without invalidating the standings.")
+        help_text="The version of the results: the engine gives one to every write that changes what the pages "
+                  "show (tournaments/engine.py); derived views and pages are cached per version.")
     finished = models.BooleanField(_("encerrado"), default=False, editable=False,
                                    help_text="Derived from the results (kept for listing many events).")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -505,3 +501,42 @@ class ReplacedLink(models.Model):
     token_hash = models.CharField(max_length=64, unique=True)
     dupla = models.ForeignKey(Dupla, on_delete=models.CASCADE, related_name="+")
     replaced_at = models.DateTimeField(auto_now_add=True)
+
+
+class TournamentChange(models.Model):
+    """The results engine's log: one row per version of a tournament's results (``engine.engine_commit``).
+
+    ``jogos`` names the jogos whose records the write changed (None: a structural change, every part made
+    again); ``parts`` the parts of the results that changed. A process holding an earlier version replays
+    the rows after it instead of building the whole state.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="changes")
+    version = models.PositiveIntegerField()
+    action = models.CharField(max_length=40)
+    jogos = models.JSONField(null=True, blank=True)
+    parts = models.JSONField(default=list, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tournament", "version"], name="change_version_unique")]
+        default_permissions = ()  # the engine's own: nobody edits it
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} v{self.version} {self.action}"
+
+
+class ResultPart(models.Model):
+    """The version of one part of a tournament's results (a group table, a stage's comparison, a bracket, the
+    classification): the version of the write that last changed it. Rendered fragments are cached under it."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="parts")
+    key = models.CharField(max_length=120)
+    version = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tournament", "key"], name="part_key_unique")]
+        default_permissions = ()  # the engine's own: nobody edits it
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} {self.key} v{self.version}"

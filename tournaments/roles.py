@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from .audit import audit_record
 from .models import StaffRole, Tournament
+from .writes import PRIVATE, tournament_write
 
 ORGANIZER, REFEREE = StaffRole.ORGANIZER, StaffRole.REFEREE
 ROLES = (ORGANIZER, REFEREE)
@@ -65,7 +66,7 @@ def role_grant(*, tournament: Tournament, user, role: str, by=None) -> StaffRole
     Demoting the last organizer to referee is refused (``ValidationError``).
     """
     _role_check(role)
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="staff.role", user=by, kind=PRIVATE) as write:
         _lock(tournament)
         current = StaffRole.objects.filter(tournament=tournament, user=user).first()
         if current is not None and current.role == role:

@@ -5,7 +5,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from django.core.cache import caches
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, Sum
 
 from scoring.jogo import WALKOVER_BOTH, JogoEntry, JogoResult, PartidaEntry, jogo_evaluate
 from scoring.partida import Mao as MaoRecord
@@ -17,6 +17,7 @@ from scoring.sumula import counts
 
 from .caching import STATES, gc_paused, shares_wait, state_key, state_share, state_shared_get
 from .result_form import Errors, result_read
+from .writes import write_current
 from .models import Draw, Dupla, GroupEntry, Jogo, Mao, Mesa, Partida, Stage, SumulaVia, Tournament
 
 SIDE_INDEX = {"a": 0, "b": 1, "": None}
@@ -89,6 +90,9 @@ class TournamentState:
     view: TournamentView
     stage_specs: list[StageSpec] = field(default_factory=list)
     records: list[JogoRecord] = field(default_factory=list)  # what counts, as handed to ``scoring``
+    record_by_jogo: dict[int, JogoRecord] = field(default_factory=dict)  # jogo id -> its entry in ``records``
+    version: int = 0  # the tournament's ``results_version`` these views are of
+    dupla_infos: list[DuplaInfo] = field(default_factory=list)  # the duplas as ``scoring`` sees them
 
     def dupla(self, key: str | None) -> DuplaRef | None:
         return self.duplas.get(key) if key else None
@@ -98,41 +102,60 @@ class TournamentState:
 
 
 def tournament_state_get(*, tournament: Tournament, cached: bool = True) -> TournamentState:
-    """Every derived view of a tournament, computed once per ``results_version``.
+    """Every derived view of a tournament at its ``results_version``.
 
-    Kept in this process's ``states`` cache under the tournament's version;
-    with a shared cache (``ZAP_SHARE_STATES``, on with Redis) a process that
-    lacks it reads what another process computed before building it itself.
-    Concurrent requests of one process wait for a single build. Writes go
-    through services, which bump the version (``services.tournament_refresh``)
-    and remember the views they computed.
+    This process keeps the newest state it has of each tournament. When the
+    tournament has moved on, the engine's log says which jogos changed since:
+    only those are read again, and only the parts of the results they touch
+    are computed again (``engine.state_advance_to``). A structural change, or
+    a process with nothing, builds the whole state (or, with ``ZAP_SHARE_STATES``,
+    reads the one another process shared). Concurrent requests of one process
+    wait for a single build. Inside a write nothing is kept (it may still roll
+    back): the write keeps its new state when it commits. ``cached=False``:
+    built from the database, whatever is kept.
     """
+    from .engine import state_advance_to  # the engine builds on this module
+
+    if not cached:
+        return tournament_state_load(tournament=tournament)
+    keep = write_current() is None
     key = state_key(tournament)
-    if cached:
+    state = caches[STATES].get(key)
+    if state is not None:
+        return state
+    with _one_build(key):
         state = caches[STATES].get(key)
         if state is not None:
             return state
-        with _one_build(key):
-            state = caches[STATES].get(key)
-            if state is None:
-                state = state_shared_get(key)
-                if state is not None:
-                    caches[STATES].set(key, state)
+        latest = caches[STATES].get(latest_key(tournament))
+        if latest is not None and latest.version < tournament.results_version:
+            state = state_advance_to(state=latest, tournament=tournament)
             if state is not None:
-                return state
-            return tournament_state_remember(state=tournament_state_load(tournament=tournament))
-    # read afresh inside a write (which bumps the version next and shares that one): kept here, not shared
-    state = tournament_state_load(tournament=tournament)
+                return tournament_state_remember(state=state, share=False) if keep else state
+        state = state_shared_get(key)
+        if state is not None:
+            return tournament_state_remember(state=state, share=False) if keep else state
+        state = tournament_state_load(tournament=tournament)
+        return tournament_state_remember(state=state) if keep else state
+
+
+def tournament_state_remember(*, state: TournamentState, share: bool = True) -> TournamentState:
+    """Keep ``state`` as the views of its tournament at ``state.version`` (and as the newest this process has,
+    unless it has a newer one); ``share``: also for the other processes, when so configured."""
+    tournament = state.tournament
+    key = state_key(tournament, version=state.version)
     caches[STATES].set(key, state)
+    newest = caches[STATES].get(latest_key(tournament))
+    if newest is None or newest.version <= state.version:
+        caches[STATES].set(latest_key(tournament), state)
+    if share:
+        state_share(key, state)
     return state
 
 
-def tournament_state_remember(*, state: TournamentState) -> TournamentState:
-    """Keep ``state`` as the views of its tournament's current version (here, and shared when so configured)."""
-    key = state_key(state.tournament)
-    caches[STATES].set(key, state)
-    state_share(key, state)
-    return state
+def latest_key(tournament: Tournament) -> str:
+    """The key of the newest state this process has of a tournament, whatever its version."""
+    return f"latest:{tournament.pk}.{tournament.created_at.timestamp():.6f}"
 
 
 _BUILDS: dict[str, threading.Lock] = {}
@@ -158,22 +181,35 @@ def tournament_state_cache_clear() -> None:
     caches[STATES].clear()
 
 
-def tournament_live_get(*, tournament: Tournament) -> TournamentState:
+def tournament_live_version(*, tournament: Tournament) -> int:
+    """The tournament's live version: the sum of its jogos' versions (one query).
+
+    Every súmula write bumps its jogo's version, and a jogo's row is all it locks, so mãos of different jogos
+    never wait on one row; the sum only grows while ``results_version`` stays (a jogo deleted is a structural
+    change, which gives a new ``results_version``).
+    """
+    return Jogo.objects.filter(tournament=tournament).aggregate(v=Sum("version"))["v"] or 0
+
+
+def tournament_live_get(*, tournament: Tournament, live: int | None = None) -> TournamentState:
     """The tournament's state with every súmula as it stands now (mãos of jogos in play, provisional results).
 
     Standings and bracket stay those of ``results_version`` (what counts);
     the jogos at the table are read again, in three small queries, once per
-    ``live_version``, so a mão refreshes the live pages without recomputing
-    the standings.
+    live version (``live``, read when not given), so a mão refreshes the
+    live pages without recomputing the standings.
     """
     state = tournament_state_get(tournament=tournament)
-    key = state_key(tournament, live=True)
-    live = caches[STATES].get(key)
-    if live is not None and live.view is state.view:
-        return live
-    live = _live_merge(state)
-    caches[STATES].set(key, live)
-    return live
+    if live is None:
+        live = tournament_live_version(tournament=tournament)
+    key = state_key(tournament, live=live)
+    merged = caches[STATES].get(key)
+    if merged is not None and merged.view is state.view:
+        return merged
+    merged = _live_merge(state)
+    if write_current() is None:
+        caches[STATES].set(key, merged)
+    return merged
 
 
 def _live_merge(state: TournamentState) -> TournamentState:
@@ -233,14 +269,15 @@ def _state_build(tournament: Tournament) -> TournamentState:
     draw_rows = list(Draw.objects.filter(tournament=tournament, kind__in=[Draw.BRACKET, Draw.TIEBREAK])
                      .order_by("performed_at", "id").values("kind", "stage_id", "group_id", "result", "performed_at",
                                                             "performed_by__username"))
-    jogo_rows = list(Jogo.objects.filter(tournament=tournament).order_by(
-        "stage__order", "round", "third_place", "position", "mesa", "id").values())
+    jogo_rows = list(Jogo.objects.filter(tournament=tournament).values())
     partida_rows = list(Partida.objects.filter(jogo__tournament=tournament).order_by("jogo_id", "number").values())
     mao_rows: list[dict] = []
     if any(p["mode"] == Partida.MAOS for p in partida_rows):
         mao_rows = list(Mao.objects.filter(partida__jogo__tournament=tournament).order_by("partida_id", "order")
                         .values("partida_id", "to", "points", "how", "reason", "key"))
 
+    stage_order = {s.id: s.order for s in stages}
+    jogo_rows.sort(key=lambda j: jogo_order(j, stage_order))
     group_key_by_id: dict[int, str] = {}
     groups_by_stage: dict[int, dict[str, list[str]]] = {}
     group_ids: dict[tuple[str, str], int] = {}
@@ -281,25 +318,18 @@ def _state_build(tournament: Tournament) -> TournamentState:
 
     entries: dict[int, JogoEntry | None] = {}
     results: dict[int, JogoResult | None] = {}
-    records: list[JogoRecord] = []
+    record_by_jogo: dict[int, JogoRecord] = {}
     earlier = _counted_earlier_vias(jogo_rows, by_id=by_id, settings=settings)
+    stage_key = {s.id: s.key for s in stages}
     for j in jogo_rows:
         entry = jogo_entry_from_rows(jogo=j, partidas=partidas_by_jogo.get(j["id"], []), maos=maos_by_partida)
         entries[j["id"]] = entry
-        result = None
-        if entry is not None:
-            result, _ = jogo_evaluate(entry=entry, settings=settings)
-        results[j["id"]] = result
-        # what counts in standings and bracket: this via from "confirmed" on, else an earlier via that counted;
-        # else the result is shown as in play (score, no winner), as a jogo not yet decided
-        if not counts(j["status"]):
-            result = earlier.get(j["id"]) or (_in_play(result) if result is not None else None)
-        if result is not None:
-            records.append(JogoRecord(
-                stage=stage_by_id[j["stage_id"]].key, group=group_key_by_id.get(j["group_id"]),
-                duplas=(by_id[j["dupla_a_id"]].key, by_id[j["dupla_b_id"]].key), result=result,
-                round=j["round"] if j["group_id"] is None else None,
-                position=j["position"], third_place=j["third_place"]))
+        results[j["id"]] = result = jogo_evaluate(entry=entry, settings=settings)[0] if entry is not None else None
+        record = jogo_record(jogo=j, result=result, earlier=earlier.get(j["id"]), stage_key=stage_key,
+                             group_key=group_key_by_id, by_id=by_id)
+        if record is not None:
+            record_by_jogo[j["id"]] = record
+    records = [record_by_jogo[j["id"]] for j in jogo_rows if j["id"] in record_by_jogo]
     infos = [DuplaInfo(key=d.key, players=(d.player1.key, d.player2.key), name=d.name, seed=d.seed,
                        disqualified=d.disqualified, disqualified_reason=d.disqualified_reason) for d in duplas]
     view = tournament_compute(settings=settings, duplas=infos, stages=specs, jogos=records)
@@ -308,8 +338,30 @@ def _state_build(tournament: Tournament) -> TournamentState:
         stage_models={s.key: s for s in stages}, group_names=group_ids, jogo_rows=jogo_rows, entries=entries,
         results=results, maos=maos_by_partida, partidas=partidas_by_jogo, recorded_orders=recorded,
         sorteio_draws=[d for d in draw_rows if d["kind"] == Draw.TIEBREAK], view=view, stage_specs=specs,
-        records=records,
+        records=records, record_by_jogo=record_by_jogo, version=tournament.results_version, dupla_infos=infos,
     )
+
+
+def jogo_order(row: dict, stage_order: dict[int, int]) -> tuple:
+    """Where a jogo comes in a tournament's list: stage, round, third place last, position, mesa (none first)."""
+    def n(value):
+        return (0, 0) if value is None else (1, value)
+    return (stage_order.get(row["stage_id"], 0), n(row["round"]), row["third_place"], n(row["position"]),
+            n(row["mesa"]), row["id"])
+
+
+def jogo_record(*, jogo: dict, result: JogoResult | None, earlier: JogoResult | None, stage_key: dict[int, str],
+                group_key: dict[int, str], by_id: dict) -> JogoRecord | None:
+    """What a jogo hands to ``scoring``: its result from "confirmed" on, else an earlier via that counted; else
+    the result as in play (score, no winner), as a jogo not yet decided; None while nothing is recorded."""
+    if not counts(jogo["status"]):
+        result = earlier or (_in_play(result) if result is not None else None)
+    if result is None:
+        return None
+    return JogoRecord(stage=stage_key[jogo["stage_id"]], group=group_key.get(jogo["group_id"]),
+                      duplas=(by_id[jogo["dupla_a_id"]].key, by_id[jogo["dupla_b_id"]].key), result=result,
+                      round=jogo["round"] if jogo["group_id"] is None else None,
+                      position=jogo["position"], third_place=jogo["third_place"])
 
 
 def _in_play(result: JogoResult) -> JogoResult:

@@ -1,10 +1,10 @@
-"""Writes. Each write runs in one transaction (all or nothing) and ends with ``tournament_refresh``."""
+"""Writes: a tournament from its file. Each write goes through ``writes.tournament_write`` (one transaction,
+all or nothing; the engine recomputes what it changed on the way out)."""
 
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -19,6 +19,7 @@ from .jogo_keys import jogo_keys_new
 from .models import (Draw, Dupla, Group, GroupEntry, Jogo, Mao, Partida, Player, Registration, Stage, StaffRole,
                      SumulaVia, Tournament)
 from .roles import role_grant
+from .writes import tournament_write
 
 SIDE = {0: "a", 1: "b", None: ""}
 
@@ -48,8 +49,9 @@ def tournament_import(*, data: Any, performed_by=None) -> Tournament:
     plan, errors = plan_read(data)
     if errors:
         raise RuleViolation(errors)
-    with transaction.atomic():
-        return _plan_write(plan, performed_by)
+    with tournament_write(tournament=None, action="tournament.import", user=performed_by) as write:
+        write.tournament = _plan_write(plan, performed_by)
+        return write.tournament
 
 
 def _tournament_create(plan: TournamentPlan, created_by=None) -> Tournament:
@@ -132,7 +134,6 @@ def _plan_write(plan: TournamentPlan, performed_by) -> Tournament:
 
     jogos = _group_schedule(plan) + [j for j in plan.jogos if j.group is None]
     _jogos_write(tournament, jogos, stage, group, dupla, plan)
-    tournament_refresh(tournament=tournament)
     return tournament
 
 
@@ -246,80 +247,8 @@ def knockout_mesa(*, position: int, third_place: bool, mesas: int | None = None)
     return mesa_rules.knockout_mesa(position=position, third_place=third_place, mesas=mesas)
 
 
-def _moved(row: dict, duplas: tuple[str, str], state) -> Jogo | None:
-    """A knockout jogo not begun whose duplas the bracket now says are others (a corrected result changed
-    a winner): the jogo with the right duplas, to save; None when nothing moved or it has begun."""
-    a, b = state.duplas[duplas[0]].id, state.duplas[duplas[1]].id
-    if (row["dupla_a_id"], row["dupla_b_id"]) == (a, b) or row["status"] != Jogo.SCHEDULED \
-            or state.entries.get(row["id"]) is not None:
-        return None
-    return Jogo(pk=row["id"], dupla_a_id=a, dupla_b_id=b)
-
-
 def _best_of_for(plan: TournamentPlan, j: JogoPlan) -> int:
     spec = next(s for s in plan.stages if s.key == j.stage)
     if spec.kind == GROUPS:
         return group_best_of(stage=spec, settings=plan.settings)
     return knockout_best_of(stage=spec, round_number=j.round or 1, settings=plan.settings)
-
-
-def tournament_touch(*, tournament: Tournament) -> None:
-    """Something the public pages show changed, but no result did (a registration, the sign-up closing):
-    bump ``results_version`` so cached pages and derived states are made again."""
-    Tournament.objects.filter(pk=tournament.pk).update(results_version=F("results_version") + 1)
-
-
-def tournament_refresh(*, tournament: Tournament) -> int:
-    """After any change to a tournament: advance what the results decide, and invalidate cached views.
-
-    Records pending knockout draws, creates a Jogo for every bracket jogo ready
-    to be played (winners advance automatically), keeps the ``finished`` flag
-    and bumps ``results_version``. Every write service calls it last; returns
-    how many jogos it created.
-    """
-    from .selectors import tournament_state_get, tournament_state_remember  # avoid an import cycle
-
-    state = tournament_state_get(tournament=tournament, cached=False)
-    existing = {(j["stage_id"], j["round"], j["position"], j["third_place"]): j
-                for j in state.jogo_rows if j["round"] is not None and j["group_id"] is None}
-    fresh = jogo_keys_new(taken=(j["key"] for j in state.jogo_rows))
-    to_create: list[Jogo] = []
-    to_update: list[Jogo] = []
-    draws: list[Draw] = []
-    for view in state.view.stages:
-        bracket = getattr(view, "bracket", None)
-        if bracket is None:
-            continue
-        stage = state.stage_models[view.stage.key]
-        if view.stage.key not in state.recorded_orders:
-            draws.append(Draw(tournament=tournament, kind=Draw.BRACKET, stage=stage, method=stage.draw_method,
-                              seed=stage.draw_seed, result={"order": view.order}))
-        for slot in bracket.jogos():
-            key = (stage.id, slot.round, slot.position, slot.third_place)
-            if slot.bye or None in slot.duplas:
-                continue
-            if key in existing:
-                moved = _moved(existing[key], slot.duplas, state)
-                if moved is not None:
-                    to_update.append(moved)
-                continue
-            to_create.append(Jogo(
-                tournament=tournament, stage=stage, dupla_a_id=state.duplas[slot.duplas[0]].id,
-                dupla_b_id=state.duplas[slot.duplas[1]].id, round=slot.round, position=slot.position,
-                third_place=slot.third_place, mesa=knockout_mesa(position=slot.position, third_place=slot.third_place,
-                                 mesas=tournament.mesas),
-                best_of=slot.best_of, key=next(fresh),
-            ))
-    with transaction.atomic():
-        Draw.objects.bulk_create(draws)
-        Jogo.objects.bulk_create(to_create, batch_size=500)
-        Jogo.objects.bulk_update(to_update, ["dupla_a", "dupla_b"])
-        finished = state.view.finished if not to_create else False
-        Tournament.objects.filter(pk=tournament.pk).update(results_version=F("results_version") + 1, finished=finished)
-    tournament.refresh_from_db(fields=["results_version", "finished"])
-    # the writer pays for the new version's views, not the next visitor
-    if not to_create and not draws and not to_update:
-        tournament_state_remember(state=state)  # nothing changed since it was computed
-    else:
-        tournament_state_get(tournament=tournament)
-    return len(to_create)

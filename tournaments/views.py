@@ -5,13 +5,14 @@ partial that htmx polls every 30 s (the jogos page every 10 s while a jogo is
 at the table); a poll asks for that partial only.
 
 Rendered event pages are kept in the shared cache (``caching``), under keys
-that carry the tournament's ``results_version``, which every write bumps. A
-poll or a revisit then costs one query and no rendering, in any process.
+that carry the release and the tournament's ``results_version``, which the
+results engine gives every write that changes what the pages show. A poll or
+a revisit then costs one query and no rendering, in any process.
 
-The jogos page shows live scores: it is built from ``tournament_live_get``
-(the same state with the súmulas at the table read again, once per
-``live_version``, which every súmula write bumps), and its key carries
-``live_version`` too.
+The live pages (the event, a dupla, jogos, TV) show live scores: they are
+built from ``tournament_live_get`` (the same state with the súmulas at the
+table read again, once per live version, the sum of the jogos' versions,
+which every súmula write bumps), and their keys carry the live version too.
 """
 
 import functools
@@ -28,12 +29,13 @@ from django.views.decorators.http import require_safe
 
 from . import presenters
 from .caching import page_get, page_key, page_put
+from .conditional import etag_make, not_modified
 from .draws.selectors import draws_public
 from .interchange.writer import tournament_export
 from .models import Jogo, Tournament
 from .registrations.selectors import registrations_public
 from .selectors import tournament_list as tournaments_all
-from .selectors import tournament_live_get, tournament_state_get
+from .selectors import tournament_live_get, tournament_live_version, tournament_state_get
 
 # "Atualizado às HH:MM" is the time of the request, not of the rendering: filled in on the way out.
 NOW_MARK = "<!--zap:agora-->"
@@ -86,11 +88,19 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
     name = template
     if partial and request.htmx and request.htmx.target == partial:
         name = f"{template}#{partial}"
+    live_version = tournament_live_version(tournament=tournament) if live else None
     key = page_key(tournament=tournament, name=f"{tab}:{name}", language=translation.get_language(),
-                   params=params, live=live)
+                   params=params, live=live_version)
+    now = timezone.localtime().strftime("%H:%M")
+    etag = etag_make(key, now)  # the page as served: its version, and the time it says it was updated
+    unchanged = not_modified(request, etag=etag)
+    if unchanged is not None:
+        patch_vary_headers(unchanged, ["HX-Request", "HX-Target"])
+        return unchanged
     body = page_get(key)
     if body is None:
-        state = tournament_live_get(tournament=tournament) if live else tournament_state_get(tournament=tournament)
+        state = (tournament_live_get(tournament=tournament, live=live_version) if live
+                 else tournament_state_get(tournament=tournament))
         page = build(state, **params)
         poll = POLL_SECONDS
         if live and any(j["status"] in Jogo.AT_TABLE for j in state.jogo_rows):
@@ -100,8 +110,8 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
         body = render(request, name, context).content
         if not isinstance(page, dict) or page.get("canonical", True):
             page_put(key, body)
-    now = timezone.localtime().strftime("%H:%M").encode()
-    response = HttpResponse(body.replace(NOW_MARK.encode(), now))
+    response = HttpResponse(body.replace(NOW_MARK.encode(), now.encode()))
+    response["ETag"] = etag
     patch_vary_headers(response, ["HX-Request", "HX-Target"])
     return response
 

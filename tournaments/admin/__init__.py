@@ -23,6 +23,7 @@ from ..jogo_keys import jogo_keys_new
 from ..models import (Draw, Dupla, Group, GroupEntry, Jogo, Mao, Partida, Player, Registration, Stage, SumulaEvent,
                       SumulaVia, Tournament)
 from . import forms
+from ..writes import PRIVATE, tournament_write
 from .guard import GuardRefused, guard_forget, tournaments_check
 
 REFUSED_ATTR = "_zap_admin_refused"
@@ -91,11 +92,19 @@ class GuardedAdmin(admin.ModelAdmin):
 
     # --- views: a refused write answers with the problems, never with a 500 -----------------
 
+    def _written(self, request, view, *args):
+        """An admin view that may write, through the one write path (the guard recomputes each tournament)."""
+        if request.method != "POST":
+            return view(request, *args)
+        with tournament_write(tournament=None, action=f"admin.{self.opts.model_name}", user=request.user,
+                              kind=PRIVATE):
+            return view(request, *args)
+
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
         if request.method != "POST":
             return super().changeform_view(request, object_id, form_url, extra_context)
         try:
-            return super().changeform_view(request, object_id, form_url, extra_context)
+            return self._written(request, super().changeform_view, object_id, form_url, extra_context)
         except (GuardRefused, DatabaseError) as exc:
             guard_forget()
             problems = _problems_of(exc)
@@ -106,7 +115,7 @@ class GuardedAdmin(admin.ModelAdmin):
 
     def delete_view(self, request, object_id, extra_context=None):
         try:
-            return super().delete_view(request, object_id, extra_context)
+            return self._written(request, super().delete_view, object_id, extra_context)
         except (GuardRefused, DatabaseError) as exc:
             guard_forget()
             url = reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_change", args=[object_id])
@@ -114,7 +123,7 @@ class GuardedAdmin(admin.ModelAdmin):
 
     def changelist_view(self, request, extra_context=None):
         try:
-            return super().changelist_view(request, extra_context)
+            return self._written(request, super().changelist_view, extra_context)
         except (GuardRefused, DatabaseError) as exc:
             guard_forget()
             return self._refused_redirect(request, _problems_of(exc), request.get_full_path())

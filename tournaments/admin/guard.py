@@ -17,7 +17,7 @@ from ..interchange.reader import plan_read
 from ..interchange.writer import tournament_export
 from ..models import Tournament
 from ..selectors import tournament_state_cache_clear, tournament_state_get
-from ..services import tournament_refresh
+from ..engine import engine_refresh
 
 logger = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ def tournament_problems(*, tournament_id: int | None) -> list[str]:
     name = tournament.name
     try:
         with transaction.atomic():
-            tournament_refresh(tournament=tournament)  # brackets advance and cached views renew, as after any write
+            engine_refresh(tournament=tournament, action="admin")  # brackets advance, parts renew, as after any write
             data = json.loads(json.dumps(tournament_export(tournament=tournament, include_private=True)))
             _, errors = plan_read(data)
             if errors:
@@ -74,5 +74,6 @@ def tournaments_check(*, tournament_ids, deleting: bool = False) -> None:
 
 
 def guard_forget() -> None:
-    """After a refused write: the refresh inside the rolled-back transaction cached views that never were."""
+    """After a refused write: forget this process's states (none of the rolled-back write was kept, but a
+    state read meanwhile may have been)."""
     tournament_state_cache_clear()

@@ -19,10 +19,10 @@ from ..audit import audit_record
 from ..jogo_keys import jogo_keys_new
 from ..models import Draw, Dupla, Group, GroupEntry, Jogo, Partida, Stage, Tournament
 from ..selectors import tournament_settings
-from ..services import tournament_refresh
 from .errors import DrawRefused
 from .format import STAGE_GROUPS, STAGE_KNOCKOUT
 from .plan import CompetitionPlan, competition_plan
+from ..writes import STRUCTURE, tournament_write
 
 __all__ = ["competition_publish", "competition_undo", "jogos_with_result"]
 
@@ -46,7 +46,7 @@ def competition_publish(*, tournament: Tournament, user, seed: int, fixed_order:
     ``check``: the preview's fingerprint; when the duplas or the format changed
     since, ``PlanChanged`` is raised and nothing is written.
     """
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="competition.publish", user=user, kind=STRUCTURE) as write:
         tournament = _lock(tournament)
         plan = competition_plan(tournament=tournament, seed=seed, fixed_order=fixed_order)
         if plan.problems:
@@ -74,7 +74,6 @@ def competition_publish(*, tournament: Tournament, user, seed: int, fixed_order:
                      "stage": groups_stage.key}
         audit_record(tournament=tournament, user=user, action="competition_publish", summary=summary,
                      after=after | {"format": plan.fmt})
-        tournament_refresh(tournament=tournament)
     return plan
 
 
@@ -135,7 +134,7 @@ def competition_undo(*, tournament: Tournament, user, reason: str) -> None:
     reason = (reason or "").strip()
     if is_blank(reason):  # invisible characters only: no reason
         raise DrawRefused(_("Refazer sorteio: diga o motivo."))
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="competition.undo", user=user, kind=STRUCTURE) as write:
         tournament = _lock(tournament)
         stages = list(Stage.objects.filter(tournament=tournament).order_by("order"))
         if not stages:
@@ -156,4 +155,3 @@ def competition_undo(*, tournament: Tournament, user, reason: str) -> None:
         audit_record(tournament=tournament, user=user, action="competition_undo",
                      summary=_("Sorteio de grupos e chave desfeito. Motivo: %(reason)s") % {"reason": reason},
                      before=before, after={"reason": reason})
-        tournament_refresh(tournament=tournament)

@@ -19,8 +19,8 @@ from scoring.text import is_blank
 from ..audit import audit_record
 from ..models import Draw, Dupla, Jogo, Registration, Stage, Tournament
 from ..registrations.window import registration_is_open
-from ..services import tournament_refresh
 from .errors import DrawRefused
+from ..writes import STRUCTURE, tournament_write
 
 SEED_LIMIT = 2**31
 _R_KEY = re.compile(r"^r(\d+)$")
@@ -64,7 +64,7 @@ def pairing_run(*, tournament: Tournament, user, seed: int | None = None) -> Dra
     ``seed`` (made with ``secrets`` when None) replays the same duplas.
     """
     seed = secrets.randbelow(SEED_LIMIT) if seed is None else seed
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="draw.pairing", user=user, kind=STRUCTURE) as write:
         tournament = _lock(tournament)
         if registration_is_open(tournament=tournament):
             raise DrawRefused(_("Sorteio das duplas: as inscrições ainda estão abertas. Encerre as inscrições "
@@ -106,7 +106,6 @@ def pairing_run(*, tournament: Tournament, user, seed: int | None = None) -> Dra
                      after={"seed": seed, "duplas": {k: [player[a].name, player[b].name]
                                                      for k, (a, b) in zip(keys, result.duplas)},
                             "waiting_list": [player[p].name for p in result.waiting_list]})
-        tournament_refresh(tournament=tournament)
     return draw
 
 
@@ -121,7 +120,7 @@ def _names(dupla: Dupla) -> list[str]:
 def dupla_edit(*, dupla: Dupla, user, name: str, seed: int | None) -> Dupla:
     """Rename a dupla and set its seed (cabeça de chave; only before the competition draw)."""
     name = (name or "").strip()
-    with transaction.atomic():
+    with tournament_write(tournament=dupla.tournament, action="dupla.edit", user=user, kind=STRUCTURE) as write:
         tournament = _lock(dupla.tournament)
         dupla = Dupla.objects.select_for_update().select_related("player1", "player2").get(pk=dupla.pk)
         if seed != dupla.seed:
@@ -140,7 +139,6 @@ def dupla_edit(*, dupla: Dupla, user, name: str, seed: int | None) -> Dupla:
         audit_record(tournament=tournament, user=user, action="dupla_edit",
                      summary=_("Dupla %(key)s editada: %(name)s") % {"key": dupla.key, "name": dupla.display_name},
                      before=before, after=after)
-        tournament_refresh(tournament=tournament)
     return dupla
 
 
@@ -149,7 +147,7 @@ def duplas_swap(*, tournament: Tournament, user, player_a: int, player_b: int, r
     reason = (reason or "").strip()
     if is_blank(reason):  # invisible characters only: no reason
         raise DrawRefused(_("Troca de atletas: diga o motivo da troca."))
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="duplas.swap", user=user, kind=STRUCTURE) as write:
         tournament = _lock(tournament)
         _refuse_if_drawn(tournament, _("Troca de atletas"))
         found = {}
@@ -175,14 +173,13 @@ def duplas_swap(*, tournament: Tournament, user, player_a: int, player_b: int, r
                      summary=_("Troca: %(a)s e %(b)s trocaram de dupla (%(da)s, %(db)s). Motivo: %(reason)s")
                      % {"a": pa.name, "b": pb.name, "da": first.key, "db": second.key, "reason": reason},
                      before=before | {"reason": reason}, after=after | {"reason": reason})
-        tournament_refresh(tournament=tournament)
     return first, second
 
 
 def dupla_add(*, tournament: Tournament, user, registrations: list[int]) -> Dupla:
     """A dupla made by hand from waiting registrations: two individuals, or one pair (DOMAIN.md §2 step 3)."""
     ids = [r for r in dict.fromkeys(registrations) if r]
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="dupla.add", user=user, kind=STRUCTURE) as write:
         tournament = _lock(tournament)
         _refuse_if_drawn(tournament, _("Nova dupla"))
         regs = list(Registration.objects.filter(tournament=tournament, pk__in=ids)
@@ -211,7 +208,6 @@ def dupla_add(*, tournament: Tournament, user, registrations: list[int]) -> Dupl
                      summary=_("Dupla %(key)s formada pela comissão: %(a)s / %(b)s")
                      % {"key": key, "a": players[0].name, "b": players[1].name},
                      after={"key": key, "players": [p.name for p in players], "registrations": [r.order for r in regs]})
-        tournament_refresh(tournament=tournament)
     return dupla
 
 
@@ -222,7 +218,7 @@ def dupla_disqualify(*, dupla: Dupla, user, reason: str) -> Dupla:
         raise DrawRefused(_("Desclassificação: diga o motivo."))
     if len(reason) > 300:
         raise DrawRefused(_("Desclassificação: o motivo tem %(n)d caracteres; o máximo é 300.") % {"n": len(reason)})
-    with transaction.atomic():
+    with tournament_write(tournament=dupla.tournament, action="dupla.disqualify", user=user, kind=STRUCTURE) as write:
         tournament = _lock(dupla.tournament)
         dupla = Dupla.objects.select_for_update().select_related("player1", "player2").get(pk=dupla.pk)
         if dupla.disqualified:
@@ -235,7 +231,6 @@ def dupla_disqualify(*, dupla: Dupla, user, reason: str) -> Dupla:
                                                                                      "reason": reason},
                      before={"disqualified": False}, after={"disqualified": True, "reason": reason,
                                                             "walkovers": walkovers})
-        tournament_refresh(tournament=tournament)
     return dupla
 
 

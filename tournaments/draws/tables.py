@@ -18,9 +18,9 @@ from scoring.mesas import knockout_mesa, mesas_spread
 from ..audit import audit_record
 from ..models import Jogo, Mesa, StaffRole, Stage, Tournament
 from ..round_times import round_times_check
-from ..services import tournament_refresh
 from .competition import jogos_with_result
 from .errors import DrawRefused
+from ..writes import STRUCTURE, tournament_write, write_required
 
 __all__ = ["MESAS_MAX", "mesas_save", "jogos_respread", "jogo_referee_set", "round_time_set", "staff_users"]
 
@@ -49,7 +49,7 @@ def mesas_save(*, tournament: Tournament, user, count: int | None, referees: dic
     """
     if count is not None and not 1 <= count <= MESAS_MAX:
         raise DrawRefused(_("Mesas: use de 1 a %(max)d mesas (ou deixe vazio).") % {"max": MESAS_MAX})
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="mesas.save", user=user, kind=STRUCTURE) as write:
         tournament = _lock(tournament)
         allowed = set(staff_users(tournament=tournament).values_list("pk", flat=True))
         for number, uid in referees.items():
@@ -78,12 +78,12 @@ def mesas_save(*, tournament: Tournament, user, count: int | None, referees: dic
                          summary=_("Mesas: %(n)s; %(m)d jogos redistribuídos")
                          % {"n": count if count else _("sem número fixo"), "m": moved},
                          before=before, after=after)
-        tournament_refresh(tournament=tournament)
     return moved
 
 
 def jogos_respread(*, tournament: Tournament) -> int:
     """Give the jogos not yet begun of each round a mesa over ``tournament.mesas``; returns how many changed."""
+    write_required(what="jogos_respread")
     begun = set(jogos_with_result(tournament=tournament).values_list("pk", flat=True))
     rounds: dict[tuple, list[dict]] = defaultdict(list)
     for j in (Jogo.objects.filter(tournament=tournament)
@@ -108,7 +108,7 @@ def jogos_respread(*, tournament: Tournament) -> int:
 
 def jogo_referee_set(*, tournament: Tournament, user, jogo_id: int, referee_id: int | None) -> Jogo:
     """The referee of one jogo (None: the referee of its mesa)."""
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="jogo.referee", user=user, kind=STRUCTURE) as write:
         tournament = _lock(tournament)
         jogo = (Jogo.objects.select_for_update(of=("self",)).select_related("dupla_a", "dupla_b", "referee")
                 .filter(tournament=tournament, pk=jogo_id).first())
@@ -129,7 +129,6 @@ def jogo_referee_set(*, tournament: Tournament, user, jogo_id: int, referee_id: 
                          "a": jogo.dupla_a.display_name, "b": jogo.dupla_b.display_name,
                          "who": after or _("o da mesa")},
                      before={"referee": before}, after={"referee": after})
-        tournament_refresh(tournament=tournament)
     return jogo
 
 
@@ -138,7 +137,7 @@ def round_time_set(*, tournament: Tournament, user, stage_key: str, round_number
     times, problems = round_times_check({str(round_number): time})
     if problems:
         raise DrawRefused(*[_("Horário da rodada: %(p)s") % {"p": message} for _where, message in problems])
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="round.time", user=user, kind=STRUCTURE) as write:
         tournament = _lock(tournament)
         stage = Stage.objects.select_for_update().filter(tournament=tournament, key=stage_key).first()
         if stage is None:
@@ -155,5 +154,4 @@ def round_time_set(*, tournament: Tournament, user, stage_key: str, round_number
                          "n": round_number, "stage": stage.name or stage.key, "time": times.get(str(round_number))
                          or _("sem horário")},
                      before={"round_times": before}, after={"round_times": after})
-        tournament_refresh(tournament=tournament)
     return stage

@@ -22,9 +22,9 @@ from scoring.tournament import GroupStageView
 from ..audit import audit_record
 from ..models import Draw, Group, Tournament
 from ..selectors import TournamentState, tournament_state_get
-from ..services import tournament_refresh
 from .errors import DrawRefused
 from .pairing import SEED_LIMIT
+from ..writes import STRUCTURE, tournament_write
 
 
 __all__ = ["TieBlock", "ties_awaiting", "tiebreak_run"]
@@ -83,7 +83,7 @@ def tiebreak_run(*, tournament: Tournament, user, stage: str, group: str | None,
                  seed: int | None = None) -> Draw:
     """Draw the order of one tied block with a ``secrets`` seed (or the one given), record it and refresh."""
     seed = secrets.randbelow(SEED_LIMIT) if seed is None else seed
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="draw.tiebreak", user=user, kind=STRUCTURE) as write:
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         state = tournament_state_get(tournament=tournament, cached=False)
         wanted = tuple(sorted(duplas))
@@ -105,5 +105,4 @@ def tiebreak_run(*, tournament: Tournament, user, stage: str, group: str | None,
                      summary=_("Sorteio de desempate (%(stage)s, %(where)s): %(order)s") % {
                          "stage": block.stage_name, "where": where, "order": ", ".join(names)},
                      after={"stage": stage, "group": block.group, "seed": seed, "order": order})
-        tournament_refresh(tournament=tournament)
     return draw

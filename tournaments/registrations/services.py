@@ -17,12 +17,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..audit import audit_record
-from ..services import tournament_touch
 from ..models import Player, Registration, Tournament
 from .checks import EntryIn, PersonIn, Problem, entries_check, size_problem
 from .csv_import import csv_preview
 from .selectors import ACCEPTED, WAITING, registration_rows
 from .window import public_signup_is_open
+from ..writes import PAGES, STRUCTURE, tournament_write
 
 FIELD_LABELS = {"name": "nome", "birth_date": "data de nascimento", "email": "e-mail", "phone": "telefone",
                 "contact": "contato"}
@@ -146,7 +146,7 @@ def registration_add(*, tournament: Tournament, players: Sequence[PersonIn], sou
     ``client`` (a keyed hash of the sign-up's address) is kept in the audit record for the rate limit.
     """
     public = source == Registration.FORM
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="registration.add", user=user, kind=PAGES) as write:
         tournament = _lock(tournament)
         if public and not public_signup_is_open(tournament=tournament):
             raise RegistrationRefused([_("As inscrições pelo site estão encerradas para este torneio.")])
@@ -163,13 +163,12 @@ def registration_add(*, tournament: Tournament, players: Sequence[PersonIn], sou
                      summary=_("Inscrição de %(who)s %(how)s (%(where)s)") % {"who": _names(reg), "how": how,
                                                                               "where": where},
                      after={**_snapshot(reg), "situation": situation, **({"client": client} if client else {})})
-        tournament_touch(tournament=tournament)  # the event page lists who registered
     return reg
 
 
 def registration_edit(*, registration: Registration, players: Sequence[PersonIn], user) -> Registration:
     """Correct the players of a registration; a registration not yet in a dupla may also gain or lose the partner."""
-    with transaction.atomic():
+    with tournament_write(tournament=registration.tournament, action="registration.edit", user=user, kind=PAGES) as write:
         tournament = _lock(registration.tournament)
         reg = Registration.objects.select_related("player1", "player2").get(pk=registration.pk, tournament=tournament)
         if reg.status == Registration.WITHDRAWN:
@@ -202,10 +201,8 @@ def registration_edit(*, registration: Registration, players: Sequence[PersonIn]
                      summary=_("Inscrição de %(who)s alterada") % {"who": _names(reg)} + _moves_text(promoted, demoted),
                      before=snapshot, after={**_snapshot(reg), "promoted": [_names(r) for r in promoted],
                                              "demoted": [_names(r) for r in demoted]})
-        tournament_touch(tournament=tournament)  # the event page lists who registered
-    if reg.status == Registration.PAIRED and renamed:
-        from ..services import tournament_refresh  # the public pages show the players' names of the duplas
-        tournament_refresh(tournament=tournament)
+        if reg.status == Registration.PAIRED and renamed:  # the public pages show the players' names of the duplas
+            write.structure_changed()
     return reg
 
 
@@ -221,7 +218,7 @@ def _write_partner(tournament: Tournament, person: PersonIn) -> Player:
 
 def registration_withdraw(*, registration: Registration, user) -> WithdrawResult:
     """Withdraw a registration not yet in a dupla; the first on the waiting list that now fits moves up (recorded)."""
-    with transaction.atomic():
+    with tournament_write(tournament=registration.tournament, action="registration.withdraw", user=user, kind=PAGES) as write:
         tournament = _lock(registration.tournament)
         reg = Registration.objects.select_related("player1", "player2").get(pk=registration.pk, tournament=tournament)
         if reg.status == Registration.PAIRED:
@@ -238,13 +235,12 @@ def registration_withdraw(*, registration: Registration, user) -> WithdrawResult
                      before={"order": reg.order, "status": Registration.WAITING, "situation": before[reg.pk][0]},
                      after={"order": reg.order, "status": Registration.WITHDRAWN,
                             "promoted": [_names(r) for r in promoted], "demoted": [_names(r) for r in demoted]})
-        tournament_touch(tournament=tournament)  # the event page lists who registered
     return WithdrawResult(registration=reg, promoted=promoted, demoted=demoted)
 
 
 def registration_checkin(*, registration: Registration, present: bool | None, user) -> Registration:
     """Check-in on the day: present (True), absent (False) or not checked yet (None)."""
-    with transaction.atomic():
+    with tournament_write(tournament=registration.tournament, action="registration.checkin", user=user, kind=PAGES) as write:
         tournament = _lock(registration.tournament)
         reg = Registration.objects.select_related("player1", "player2").get(pk=registration.pk, tournament=tournament)
         if reg.status == Registration.WITHDRAWN:
@@ -255,12 +251,11 @@ def registration_checkin(*, registration: Registration, present: bool | None, us
         label = {True: _("presente"), False: _("ausente"), None: _("presença desmarcada")}[present]
         audit_record(tournament=tournament, user=user, action="registration_checkin",
                      summary=f"{_names(reg)}: {label}", before={"present": before}, after={"present": present})
-        tournament_touch(tournament=tournament)  # the event page lists who registered
     return reg
 
 
 def _registration_closed_set(tournament: Tournament, closed: bool, user) -> Tournament:
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="registration.closed", user=user, kind=PAGES) as write:
         tournament = _lock(tournament)
         before = tournament.registration_closed
         tournament.registration_closed = closed
@@ -268,7 +263,6 @@ def _registration_closed_set(tournament: Tournament, closed: bool, user) -> Tour
         audit_record(tournament=tournament, user=user, action="registration_close" if closed else "registration_reopen",
                      summary=_("Inscrições encerradas") if closed else _("Inscrições reabertas"),
                      before={"registration_closed": before}, after={"registration_closed": closed})
-        tournament_touch(tournament=tournament)  # the event page lists who registered
     return tournament
 
 
@@ -283,7 +277,7 @@ def registration_reopen(*, tournament: Tournament, user) -> Tournament:
 
 def registrations_import_csv(*, tournament: Tournament, content: bytes, user=None) -> ImportResult:
     """Every row of a registration CSV, or nothing: RegistrationRefused lists every problem (``linha N: …``)."""
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="registrations.import", user=user, kind=PAGES) as write:
         tournament = _lock(tournament)
         preview = csv_preview(tournament=tournament, content=content)
         if not preview.ok:
@@ -296,6 +290,5 @@ def registrations_import_csv(*, tournament: Tournament, content: bytes, user=Non
         audit_record(tournament=tournament, user=user, action="registrations_import", summary=summary,
                      after={"registrations": [{"order": r.order, "players": [p.key for p in r.players()],
                                                "line": pr.line} for r, pr in zip(regs, preview.rows)]})
-        tournament_touch(tournament=tournament)  # the event page lists who registered
     return ImportResult(registrations=regs, accepted=preview.accepted, waiting=preview.waiting,
                         notices=preview.notices)

@@ -18,9 +18,10 @@ from ..draws.format import format_effective
 from ..interchange import limits
 from ..permissions import tournament_creation_refusal
 from ..models import Jogo, StaffRole, Tournament
-from ..services import slug_make, tournament_refresh
+from ..services import slug_make
 from ..roles import role_grant
 from .starters import STARTERS
+from ..writes import PRIVATE, STRUCTURE, tournament_write
 
 # Tournament fields the edit form may change, as recorded in the audit trail.
 EDITABLE = ("name", "date", "start_time", "venue", "city", "category", "min_age", "max_duplas", "preset", "settings",
@@ -68,13 +69,13 @@ def tournament_create(*, user, starter: str, name: str, date, venue: str = "") -
 def _tournament_start(*, user, name: str, fields: dict[str, Any], summary: str) -> Tournament:
     """Create the tournament under a free slug, make ``user`` its organizer, record it: one transaction."""
     _creation_check(user=user)
-    with transaction.atomic():
+    with tournament_write(tournament=None, action="tournament.create", user=user, kind=STRUCTURE) as write:
         tournament = _with_free_slug(lambda slug: Tournament.objects.create(
             name=name, slug=slug, created_by=user, **fields), name=name)
+        write.tournament = tournament
         _organizer_make(tournament=tournament, user=user)
         audit_record(tournament=tournament, user=user, action="tournament_create", summary=summary,
                      after=_snapshot(tournament) | {"format": tournament.format})
-        tournament_refresh(tournament=tournament)
     return tournament
 
 
@@ -103,7 +104,7 @@ def results_exist(*, tournament: Tournament) -> bool:
 
 def tournament_update(*, tournament: Tournament, user, changes: dict[str, Any]) -> Tournament:
     """Apply the edit form's ``changes``; the rules cannot change once a jogo has a result."""
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="tournament.edit", user=user, kind=STRUCTURE) as write:
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         before = _snapshot(tournament)
         changed = {k: v for k, v in changes.items() if k in EDITABLE and before[k] != v}
@@ -121,13 +122,12 @@ def tournament_update(*, tournament: Tournament, user, changes: dict[str, Any]) 
                      summary=_("Dados do torneio alterados: %(campos)s") % {
                          "campos": ", ".join(str(Tournament._meta.get_field(k).verbose_name) for k in changed)},
                      before={k: before[k] for k in changed}, after=_snapshot(tournament, changed))
-        tournament_refresh(tournament=tournament)
     return tournament
 
 
 def format_update(*, tournament: Tournament, user, format: dict[str, Any]) -> Tournament:
     """The format the competition draw will use; frozen once the draw is published."""
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="format.edit", user=user, kind=PRIVATE) as write:
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if tournament.stages.exists():
             raise RuleViolation([_("o sorteio já foi publicado: para mudar o formato, refaça o sorteio "
@@ -189,7 +189,7 @@ def tournament_upload(*, user, data: Any) -> Upload:
 
     _creation_check(user=user)
     data, dropped = _referees_strip(data=data, user=user)
-    with transaction.atomic():
+    with tournament_write(tournament=None, action="tournament.upload", user=user, kind=STRUCTURE) as write:
         tournament = tournament_import(data=data, performed_by=user)
         _organizer_make(tournament=tournament, user=user)
         audit_record(tournament=tournament, user=user, action="tournament_upload",

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from ..audit import audit_record
 from ..models import Dupla, PinFailure, ReplacedLink, Tournament, new_pin, new_private_token
+from ..writes import PRIVATE, tournament_write
 
 PIN_RE = re.compile(r"[0-9]{6}")
 
@@ -68,7 +69,7 @@ def pins_reset(*, tournament: Tournament, by=None) -> dict[str, str]:
     stored, and the audit entry does not carry the PINs. An old link answers
     that it was replaced (``ReplacedLink``).
     """
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="pins.reset", user=by, kind=PRIVATE) as write:
         duplas = list(Dupla.objects.select_for_update().filter(tournament=tournament).order_by("order", "id"))
         pins = _renew(duplas)
         audit_record(tournament=tournament, user=by, action="pins_reset", summary=_("PINs das duplas refeitos"),
@@ -80,7 +81,7 @@ def pin_reset(*, tournament: Tournament, dupla: Dupla, by=None) -> str:
     """A new PIN and a new private link for one dupla (a lost card); the others keep theirs. Returns the PIN."""
     if dupla.tournament_id != tournament.pk:
         raise ValueError("the dupla is not of this tournament")
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="pin.reset", user=by, kind=PRIVATE) as write:
         duplas = list(Dupla.objects.select_for_update().filter(pk=dupla.pk))
         if not duplas:
             raise Dupla.DoesNotExist

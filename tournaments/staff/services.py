@@ -27,6 +27,7 @@ from ..audit import audit_record
 from ..models import Jogo, Mesa, StaffInvitation, StaffRole, Tournament
 from ..roles import (ORGANIZER, REFEREE, ROLES, _forget_cached_roles, _keep_an_organizer, _lock, _role_check,  # noqa: F401
                     person_label, role_grant, role_label)
+from ..writes import PRIVATE, tournament_write
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ def role_revoke(*, tournament: Tournament, user, by=None) -> Removal:
 
     The mesas and jogos assigned to that person as referee are left without one.
     """
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="staff.remove", user=by, kind=PRIVATE) as write:
         _lock(tournament)
         current = StaffRole.objects.filter(tournament=tournament, user=user).first()
         name = person_label(user)
@@ -62,9 +63,8 @@ def role_revoke(*, tournament: Tournament, user, by=None) -> Removal:
                                                                        "role": role_label(current.role)},
                      before={"user": user.get_username(), "role": current.role, "mesas": list(mesas),
                              "jogos": jogos})
-        if jogos:
-            from ..services import tournament_refresh  # the tournament file names each jogo's referee
-            tournament_refresh(tournament=tournament)
+        if jogos:  # the tournament file names each jogo's referee
+            write.structure_changed()
     _forget_cached_roles(user, by)
     return Removal(mesas=mesas, jogos=jogos)
 
@@ -114,7 +114,7 @@ def invitation_create(*, tournament: Tournament, email: str, role: str, by=None)
         validate_email(email)
     except ValidationError:
         raise ValidationError(_("e-mail inválido: %(value)s") % {"value": email}, code="email") from None
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="staff.invite", user=by, kind=PRIVATE) as write:
         _lock(tournament)
         now = timezone.now()
         StaffInvitation.objects.filter(tournament=tournament, email__iexact=email, accepted_at__isnull=True,
@@ -143,14 +143,14 @@ def _pending_get(*, tournament: Tournament, invitation_id: int) -> StaffInvitati
 def invitation_resend(*, tournament: Tournament, invitation_id: int, by=None) -> StaffInvitation:
     """Mail a pending invitation again as a new one (new link, new deadline); the old link answers that it
     was replaced."""
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="staff.invite_resend", user=by, kind=PRIVATE) as write:
         old = _pending_get(tournament=tournament, invitation_id=invitation_id)
         return invitation_create(tournament=tournament, email=old.email, role=old.role, by=by)
 
 
 def invitation_revoke(*, tournament: Tournament, invitation_id: int, by=None) -> StaffInvitation:
     """Cancel a pending invitation: its link answers that it was cancelled."""
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="staff.invite_revoke", user=by, kind=PRIVATE) as write:
         invitation = _pending_get(tournament=tournament, invitation_id=invitation_id)
         invitation.revoked_at = timezone.now()
         invitation.save(update_fields=["revoked_at"])
@@ -188,7 +188,7 @@ def invitation_by_token(*, token: str, lock: bool = False) -> StaffInvitation | 
 def invitation_accept(*, token: str, user) -> StaffInvitation:
     """``user`` accepts the invitation behind ``token``: the role is granted (``role_grant``, audited) and the
     link is used up. Someone already on the staff keeps a higher role (an organizer invited as referee)."""
-    with transaction.atomic():
+    with tournament_write(tournament=None, action="staff.invite_accept", user=user, kind=PRIVATE) as write:
         invitation = invitation_by_token(token=token, lock=True)
         state = invitation_state(invitation)
         if state != VALID:

@@ -19,10 +19,12 @@ from django.views.decorators.http import require_http_methods
 
 from config.security import request_device
 
+from ..caching import tournament_key
+from ..conditional import etag_make, not_modified
 from ..jsonbody import JsonBodyRefused, json_body_read
 from ..models import Dupla, Tournament
 from ..permissions import may_referee, may_see_desk
-from ..selectors import tournament_live_get
+from ..selectors import tournament_live_get, tournament_live_version
 from . import services
 from .pins import pin_source, pin_verify
 from .selectors import jogo_for_sumula, sumula_get
@@ -112,7 +114,13 @@ def _api(view):
 def jogos_list(request, slug: str):
     """Every jogo with its status, partidas won and the points of the partida being played."""
     tournament = _tournament(slug)
-    state = tournament_live_get(tournament=tournament)
+    live_version = tournament_live_version(tournament=tournament)
+    etag = etag_make(tournament_key(tournament, live=live_version), "jogos")
+    unchanged = not_modified(request, etag=etag)
+    if unchanged is not None:
+        unchanged["Cache-Control"] = "no-cache"
+        return unchanged
+    state = tournament_live_get(tournament=tournament, live=live_version)
     key_of = state.dupla_key_by_id()
     stage_key = {s.id: k for k, s in state.stage_models.items()}
     group_key = {gid: g for (_, g), gid in state.group_names.items()}
@@ -129,7 +137,9 @@ def jogos_list(request, slug: str):
             "score": list(result.partidas_won) if result is not None and result.started else [0, 0],
             "current": current,
         })
-    return _json({"jogos": jogos, "live_version": tournament.live_version})
+    response = _json({"jogos": jogos, "live_version": live_version})
+    response["ETag"], response["Cache-Control"] = etag, "no-cache"  # kept, but asked again each time: 304
+    return response
 
 
 @_api

@@ -39,6 +39,7 @@ from ..models import Dupla, PinFailure, Tournament
 from ..permissions import may_pin_unlock
 from ..staff.pins import PinHasher, pin_check
 from .inputs import SumulaRefused
+from ..writes import PRIVATE, tournament_write
 
 WINDOW = dt.timedelta(minutes=10)
 LOCK = dt.timedelta(minutes=10)  # the first lock of a dupla in a day; each next one doubles
@@ -117,7 +118,7 @@ def pin_verify(*, dupla: Dupla, pin, address: str = "", staff: bool = False, use
     # test before any failure is recorded. The failure is committed with this block, before the refusal.
     # FOR NO KEY UPDATE, not FOR UPDATE: it does not conflict with the key-share locks taken by rows written
     # that point to the dupla (a jogo, a súmula event), so the súmula's writes never queue behind a PIN check.
-    with transaction.atomic():
+    with tournament_write(tournament=dupla.tournament, action="pin.verify", user=user, kind=PRIVATE) as write:
         list(Dupla.objects.select_for_update(no_key=True).filter(pk=dupla.pk).values_list("pk", flat=True))
         now = timezone.now()
         refusal = _refusal(dupla, pin, now, address=address or "", staff=staff, user=user)
@@ -188,7 +189,7 @@ def pin_unlock(*, tournament: Tournament, dupla: Dupla, by) -> int:
         raise ValueError("the dupla is not of this tournament")
     if not may_pin_unlock(user=by, tournament=tournament):
         raise PermissionDenied(_("só o árbitro ou a organização do torneio desbloqueiam o PIN de uma dupla"))
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="pin.unlock", user=by, kind=PRIVATE) as write:
         list(Dupla.objects.select_for_update(no_key=True).filter(pk=dupla.pk).values_list("pk", flat=True))
         cleared = PinFailure.objects.filter(dupla=dupla, cleared_at__isnull=True).update(cleared_at=timezone.now())
         audit_record(tournament=tournament, user=by, action="pin_unlock",

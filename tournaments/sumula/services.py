@@ -1,20 +1,21 @@
 """Writes to a súmula: mãos, undo, the whole result, confirmations, signature, corrections (new vias).
 
-Every write locks its jogo's row (``select_for_update``), checks the new
-record with ``scoring`` on that jogo alone, writes, logs one ``SumulaEvent``
-and bumps the jogo's ``version`` and the tournament's ``live_version``. Only a
-write that changes what counts (a result reaching ``confirmed``, a signature)
-recomputes the tournament (``services.tournament_refresh``), under the
-tournament's row lock so two such writes never build on each other's stale
-view. A refused write raises ``SumulaRefused`` and writes nothing.
+Every write goes through the one write path (``writes.tournament_write``):
+it locks its jogo's row (``select_for_update``), checks the new record with
+``scoring`` on that jogo alone, writes, logs one ``SumulaEvent`` and bumps
+the jogo's ``version`` (the live pages follow it). A mão, its undo, a whole
+result or a penalty never changes what counts: they are ``LIVE`` writes,
+which lock the jogo only, so mãos of different jogos never wait on one row.
+An answer, a signature or a correction may make a result count: they lock
+the tournament's row first (``RESULTS`` writes), and when what counts
+changed the engine recomputes the parts that jogo touches. A refused write
+raises ``SumulaRefused`` and writes nothing.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -26,9 +27,10 @@ from scoring.tournament import JogoRecord, groups_stage_compute, stage_entrants
 
 from ..result_form import Errors, result_dict, result_read
 from ..models import Dupla, Jogo, Mao, Partida, SumulaEvent, SumulaVia, Tournament
+from ..writes import LIVE, RESULTS, tournament_write, write_current
 from ..permissions import role_of
 from ..selectors import tournament_settings, tournament_state_get
-from ..services import SIDE, tournament_refresh
+from ..services import SIDE
 from .inputs import (REASON_MAX, SumulaRefused, client_id_read, reason_clean, rule_messages,  # noqa: F401
                      rule_place, via_read)
 from .records import answers_of, jogo_record_load, mao_id
@@ -96,18 +98,18 @@ def _via_check(jogo: Jogo, via: int, *, stale: str) -> None:
 
 def _finish(locked: _Locked, *, action: str, actor: Actor, client_id: str | None = None, data: dict | None = None,
             counted_before: tuple) -> None:
-    """Log the action, bump the versions, and recompute the tournament if what counts has changed."""
+    """Log the action, bump the jogo's version, and tell the write when what counts has changed."""
     jogo = locked.jogo
     jogo.version += 1
     jogo.save()
     SumulaEvent.objects.create(jogo=jogo, via=jogo.via, action=action, client_id=client_id,
                                user=actor.user if actor.user is not None else None, dupla=actor.dupla,
                                method=actor.method, device=actor.device[:300], data=data or {})
-    # the UPDATE locks the tournament's row until commit: a recomputation below never builds on another's
-    # stale view (the next one waits, then reads what this one wrote)
-    Tournament.objects.filter(pk=locked.tournament.pk).update(live_version=F("live_version") + 1)
     if _counted(jogo) != counted_before:  # what counts changed: standings, bracket, the next knockout jogo
-        tournament_refresh(tournament=locked.tournament)
+        write = write_current()
+        if write.kind == LIVE:  # it holds the jogo's lock only: the tournament's would now come second
+            raise RuntimeError(f"a {action} changed what counts in a live write (jogo {jogo.key})")
+        write.jogos_touched([jogo.pk])
 
 
 def _counted(jogo: Jogo) -> tuple:
@@ -189,7 +191,7 @@ def sumula_mao_add(*, tournament: Tournament, key: str, mao: dict, actor: Actor)
     record = MaoRecord(to=mao.get("to"), points=mao.get("points"), how=how, reason=reason, key=client_id)
     if "to" not in mao:
         raise SumulaRefused(422, _("informe 'to': 0 ou 1 (a dupla que marca, na ordem do jogo) ou null (mão empatada)"))
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="sumula.mao_add", user=actor.user, kind=LIVE):
         locked = _lock(tournament=tournament, key=key)
         if _already(locked, client_id):
             return Written(jogo=locked.jogo, created=False)
@@ -239,7 +241,7 @@ def _result_order(locked: _Locked) -> None:
 
 def sumula_mao_undo(*, tournament: Tournament, key: str, mao: str, actor: Actor) -> Written:
     """Undo the last mão, while no dupla has answered."""
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="sumula.mao_undo", user=actor.user, kind=LIVE):
         locked = _lock(tournament=tournament, key=key)
         jogo = locked.jogo
         rows = [(p, m) for p in locked.partidas for m in locked.maos.get(p.pk, [])]
@@ -269,7 +271,7 @@ def sumula_mao_undo(*, tournament: Tournament, key: str, mao: str, actor: Actor)
 def sumula_result_set(*, tournament: Tournament, key: str, data: dict, actor: Actor) -> Written:
     """The whole result at once (quick entry, WO, perda do jogo), while no mão is recorded."""
     client_id = client_id_read(data.get("id")) if isinstance(data, dict) else None
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="sumula.result_set", user=actor.user, kind=LIVE):
         locked = _lock(tournament=tournament, key=key)
         if _already(locked, client_id):
             return Written(jogo=locked.jogo, created=False)
@@ -293,7 +295,7 @@ def sumula_answer(*, tournament: Tournament, key: str, dupla: Dupla, via: int, a
     is the via its screen showed; once the súmula has another via, nothing is answered (409)."""
     via = via_read(via)
     reason = reason_clean(reason, missing=None if accept else _("para contestar, diga o motivo ('reason')"))
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="sumula.answer", user=actor.user, kind=RESULTS):
         locked = _lock(tournament=tournament, key=key)
         jogo = locked.jogo
         if dupla.pk not in (jogo.dupla_a_id, jogo.dupla_b_id):
@@ -329,7 +331,7 @@ def sumula_sign(*, tournament: Tournament, key: str, via: int, reason, actor: Ac
     decides, with a reason. Another via than the súmula's → 409, nothing signed."""
     via = via_read(via)
     reason = reason_clean(reason)
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="sumula.sign", user=actor.user, kind=RESULTS):
         locked = _lock(tournament=tournament, key=key)
         jogo = locked.jogo
         _via_check(jogo, via, stale=_("a súmula mudou: agora é a via %(via)s; confira o resultado e assine de novo"))
@@ -358,7 +360,7 @@ def sumula_correct(*, tournament: Tournament, key: str, data: dict, actor: Actor
         raise SumulaRefused(400, _("o corpo deve ser um objeto JSON"))
     client_id = client_id_read(data.get("id"))
     reason = reason_clean(data.get("reason"), missing=_("toda correção precisa de um motivo ('reason')"))
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="sumula.correct", user=actor.user, kind=RESULTS):
         locked = _lock(tournament=tournament, key=key)
         jogo = locked.jogo
         if _already(locked, client_id):
@@ -415,7 +417,7 @@ def sumula_penalty(*, tournament: Tournament, key: str, data: dict, actor: Actor
     if scope not in ("partida", "jogo"):
         raise SumulaRefused(422, _("'scope' é 'partida' (perda da partida) ou 'jogo' (perda do jogo)"))
     reason = reason_clean(data.get("reason"), missing=_("toda penalidade precisa de um motivo ('reason')"))
-    with transaction.atomic():
+    with tournament_write(tournament=tournament, action="sumula.penalty", user=actor.user, kind=LIVE):
         locked = _lock(tournament=tournament, key=key)
         jogo = locked.jogo
         if _already(locked, client_id):

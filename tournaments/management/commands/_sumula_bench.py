@@ -23,7 +23,7 @@ from django.test.utils import CaptureQueriesContext
 from scoring.rules import wins_needed
 from tournaments.models import Jogo, Tournament
 from tournaments.roles import role_grant
-from tournaments.services import tournament_refresh
+from tournaments.writes import tournament_rebuild
 from tournaments.staff.pins import pin_hash_make
 
 PIN = "246810"
@@ -47,7 +47,7 @@ def sumula_bench(*, tournament: Tournament) -> SumulaBench:
     final.partidas.all().delete()
     final.status, final.counted_via, final.entry_order = Jogo.SCHEDULED, None, None
     final.save()
-    tournament_refresh(tournament=tournament)
+    tournament_rebuild(tournament=tournament)
     for dupla in (final.dupla_a, final.dupla_b):
         dupla.pin_hash = pin_hash_make(PIN)
         dupla.save(update_fields=["pin_hash"])

@@ -30,7 +30,8 @@ from tournaments.draws.competition import competition_publish
 from tournaments.models import Dupla, Player, Tournament
 from tournaments.selectors import tournament_state_cache_clear, tournament_state_load
 from tournaments.caching import pages_clear
-from tournaments.services import tournament_import, tournament_refresh
+from tournaments.services import tournament_import
+from tournaments.writes import tournament_rebuild
 from tournaments.synthetic import synthetic_tournament
 
 from ._printing_bench import PrintingBench, printing_bench
@@ -117,7 +118,7 @@ class Command(BaseCommand):
         self.stdout.write(f"banco: {connection.vendor} ({db_name}); "
                           f"páginas: mediana de {self.repeat} após 1 aquecimento, DEBUG desligado; "
                           "sem cache = todo cache esvaziado antes de cada pedido (um processo sem nada); 1ª visita após escrita = "
-                          "logo após tournament_refresh, no processo que escreveu ou em outro")
+                          "logo após uma escrita (tournament_rebuild), no processo que escreveu ou em outro")
         created: list[Tournament] = []
         results: list[SizeResult] = []
         printing: PrintingBench | None = None
@@ -250,9 +251,9 @@ class Command(BaseCommand):
             out.status, out.size_kb = status, size / 1024
         after, elsewhere = [], []
         for _ in range(self.repeat):
-            tournament_refresh(tournament=tournament)  # what every write ends with: a new version, its views computed
+            tournament_rebuild(tournament=tournament)  # what every write ends with: a new version, its views computed
             after.append(self.timed(get)[1])
-            tournament_refresh(tournament=tournament)
+            tournament_rebuild(tournament=tournament)
             # another worker: none of this process's states, the shared cache as left once the writer's copy landed
             tournament_state_cache_clear()
             elsewhere.append(self.timed(get)[1])

@@ -12,6 +12,7 @@ from django.db import transaction
 from scoring.errors import RuleViolation
 from tournaments.models import Tournament
 from tournaments.services import tournament_import
+from tournaments.writes import PRIVATE, tournament_write
 
 DEMO_FILES = ("aabb-2024.json", "fenacef-2023.json")
 DEMO_ORGANIZER, DEMO_REFEREE, DEMO_PASSWORD = "comissao", "arbitro", "truco-demo"
@@ -53,7 +54,8 @@ class Command(BaseCommand):
                     self.stdout.write(f"“{name}” já está carregado (/torneios/{slug}/); nada a fazer.")
                     continue
                 if existing is not None:
-                    existing.delete()  # cascades to everything in the tournament
+                    with tournament_write(tournament=None, action="demo.reset", kind=PRIVATE):
+                        existing.delete()  # cascades to everything in the tournament (nothing left to recompute)
                 try:
                     tournament = tournament_import(data=data)
                 except RuleViolation as exc:

@@ -1,0 +1,320 @@
+"""The results engine by part and the one write path (tournaments/engine.py, tournaments/writes.py)."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import json
+import pkgutil
+from importlib import import_module
+from pathlib import Path
+
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+import tournaments
+from tests.sumula_support import PIN, answer, api, jogo_between, jogo_duplas, post, staff_user
+from tournaments.engine import parts_of
+from tournaments.models import Dupla, Jogo, ResultPart, StaffRole, Tournament, TournamentChange
+from tournaments.selectors import tournament_live_version, tournament_state_get, tournament_state_load
+from tournaments.staff.pins import pin_hash_make
+from tournaments.writes import UnguardedWrite, tournament_rebuild, write_guard
+
+pytestmark = pytest.mark.django_db
+
+
+def two_groups_file(slug: str = "dois-grupos") -> dict:
+    """Two groups of three (best of 1), then a final of the two group winners: nothing played."""
+    players = [{"key": f"p{i}", "name": f"Jogador {i}"} for i in range(1, 13)]
+    return {
+        "format": "truco-torneio", "version": 1,
+        "tournament": {"name": "Dois Grupos", "slug": slug, "date": "2026-11-28", "preset": "fenacef"},
+        "players": players,
+        "duplas": [{"key": f"d{i}", "players": [f"p{2 * i - 1}", f"p{2 * i}"]} for i in range(1, 7)],
+        "stages": [
+            {"key": "grupos", "kind": "groups", "best_of": 1,
+             "groups": [{"key": "A", "duplas": ["d1", "d2", "d3"]}, {"key": "B", "duplas": ["d4", "d5", "d6"]}],
+             "qualify": {"per_group": 1, "best_others": 0}},
+            {"key": "final", "kind": "knockout", "best_of": 1, "entrants": "previous", "draw": {"method": "seeded"}},
+        ],
+        "jogos": [],
+    }
+
+
+@pytest.fixture
+def event(load_file):
+    tournament = load_file(two_groups_file())
+    for dupla in Dupla.objects.filter(tournament=tournament):
+        dupla.pin_hash = pin_hash_make(PIN.get(dupla.key, "135790"))
+        dupla.save(update_fields=["pin_hash"])
+    return tournament
+
+
+@pytest.fixture
+def referee(event, client):
+    client.force_login(staff_user(event, "arbitro", StaffRole.REFEREE))
+    return client
+
+
+def _pin(dupla: str) -> str:
+    return PIN.get(dupla, "135790")
+
+
+def _count(client, tournament: Tournament, winner: str, loser: str) -> str:
+    """Record a 12 x 0 partida won by ``winner`` in its jogo against ``loser``, and both duplas confirm it."""
+    key = jogo_between(tournament, winner, loser)
+    first = jogo_duplas(tournament, key)[0]
+    response = post(client, api(tournament.slug, key, "resultado"),
+                    {"id": f"r-{key}", "partidas": [[12, 0] if first == winner else [0, 12]]})
+    assert response.status_code in (200, 201), response.content
+    jogo = Jogo.objects.select_related("dupla_a", "dupla_b").get(tournament=tournament, key=key)
+    for dupla in (jogo.dupla_a.key, jogo.dupla_b.key):
+        response = answer(client, tournament.slug, key, dupla, pin=_pin(dupla))
+        assert response.status_code == 200, response.content
+    return key
+
+
+def _versions(tournament: Tournament) -> dict[str, int]:
+    return dict(ResultPart.objects.filter(tournament=tournament).values_list("key", "version"))
+
+
+def test_a_counted_result_gives_a_new_version_to_the_parts_it_touches_only(event, referee):
+    before = _versions(event)
+    assert {"g:grupos:A", "g:grupos:B", "s:grupos", "k:final", "c"} <= set(before)
+    version = Tournament.objects.get(pk=event.pk).results_version
+    key = _count(referee, event, "d1", "d2")
+    t = Tournament.objects.get(pk=event.pk)
+    assert t.results_version == version + 1  # one version: the second confirmation (the first counts nothing)
+    change = TournamentChange.objects.get(tournament=event, version=t.results_version)
+    assert change.action == "sumula.answer"
+    assert change.jogos == [Jogo.objects.get(tournament=event, key=key).pk]
+    assert "g:grupos:A" in change.parts and "g:grupos:B" not in change.parts
+    after = _versions(event)
+    assert after["g:grupos:A"] == t.results_version
+    assert after["g:grupos:B"] == before["g:grupos:B"]  # the other group's table is the same: same version
+    assert after["k:final"] == before["k:final"]  # nobody qualified yet: the bracket did not change
+
+
+def test_the_state_after_a_write_equals_a_full_rebuild_in_another_process(event, referee):
+    tournament_state_get(tournament=event)  # this process holds the state of the first version
+    _count(referee, event, "d1", "d2")
+    _count(referee, event, "d5", "d4")
+    t = Tournament.objects.get(pk=event.pk)
+    with CaptureQueriesContext(connection) as queries:
+        advanced = tournament_state_get(tournament=t)
+    # advanced from the log: the changes since, then the two jogos read again (no whole load)
+    assert len(queries) <= 4, [q["sql"] for q in queries]
+    rebuilt = tournament_state_load(tournament=t)
+    assert advanced.version == rebuilt.version == t.results_version
+    assert parts_of(advanced.view) == parts_of(rebuilt.view)
+    assert advanced.records == rebuilt.records and advanced.view.stats == rebuilt.view.stats
+    assert [j["id"] for j in advanced.jogo_rows] == [j["id"] for j in rebuilt.jogo_rows]
+
+
+def test_the_knockout_follows_the_groups_through_the_engine(event, referee):
+    for pair in (("d1", "d2"), ("d1", "d3"), ("d2", "d3"), ("d4", "d5"), ("d4", "d6"), ("d5", "d6")):
+        _count(referee, event, *pair)
+    final = Jogo.objects.filter(tournament=event, stage__key="final")
+    assert final.count() == 1 and {final[0].dupla_a.key, final[0].dupla_b.key} == {"d1", "d4"}
+    t = Tournament.objects.get(pk=event.pk)
+    assert parts_of(tournament_state_get(tournament=t).view) == parts_of(tournament_state_load(tournament=t).view)
+
+
+def test_a_mao_never_touches_the_tournament_row(event, referee):
+    key = jogo_between(event, "d1", "d2")
+    version = Tournament.objects.get(pk=event.pk).results_version
+    live = tournament_live_version(tournament=event)
+    changes = TournamentChange.objects.count()
+    with CaptureQueriesContext(connection) as queries:
+        response = post(referee, api(event.slug, key, "maos"), {"id": "m-1", "to": 0, "points": 3})
+    assert response.status_code == 201, response.content
+    table = Tournament._meta.db_table
+    assert not [q for q in queries if q["sql"].lstrip().upper().startswith(("UPDATE", "SELECT"))
+                and f'"{table}"' in q["sql"] and "FOR UPDATE" in q["sql"].upper()]
+    assert not [q for q in queries if q["sql"].lstrip().upper().startswith("UPDATE") and f'"{table}"' in q["sql"]]
+    assert Tournament.objects.get(pk=event.pk).results_version == version and TournamentChange.objects.count() == changes
+    assert tournament_live_version(tournament=event) == live + 1
+
+
+def test_a_registration_gives_a_version_without_recomputing_the_parts(event):
+    from tournaments.registrations.services import PersonIn, registration_add
+
+    before = _versions(event)
+    version = Tournament.objects.get(pk=event.pk).results_version
+    organizer = staff_user(event, "org", StaffRole.ORGANIZER)
+    registration_add(tournament=event, players=[PersonIn(name="Zeca Um"), PersonIn(name="Zico Dois")],
+                     user=organizer)
+    t = Tournament.objects.get(pk=event.pk)
+    assert t.results_version == version + 1  # the event page lists who registered
+    assert TournamentChange.objects.get(tournament=event, version=t.results_version).parts == []
+    assert _versions(event) == before
+
+
+def test_polled_pages_and_the_jogos_list_answer_304(event, referee, client):
+    url = reverse("tournaments:standings", kwargs={"slug": event.slug})
+    first = client.get(url)
+    etag = first["ETag"]
+    assert first.status_code == 200 and etag
+    again = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again.content == b""
+    _count(referee, event, "d1", "d2")  # a new version: a new tag, the new table
+    changed = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+
+    listing = api(event.slug)
+    first = referee.get(listing)
+    assert first.status_code == 200 and first["ETag"]
+    assert referee.get(listing, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    post(referee, api(event.slug, jogo_between(event, "d4", "d5"), "maos"), {"id": "m-9", "to": 0, "points": 1})
+    fresh = referee.get(listing, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert fresh.status_code == 200 and json.loads(fresh.content)["live_version"] > json.loads(first.content)["live_version"]
+
+
+def test_a_rebuild_is_a_structural_write(event):
+    version = Tournament.objects.get(pk=event.pk).results_version
+    write = tournament_rebuild(tournament=event, action="test")
+    assert write.version == version + 1
+    assert TournamentChange.objects.get(tournament=event, version=write.version).jogos is None
+    assert set(_versions(event).values()) == {write.version}
+
+
+# --- the one write path ---------------------------------------------------------------------------------
+
+def test_the_guard_refuses_a_site_write_outside_the_path(event):
+    source = "def rename(pk):\n    Dupla.objects.filter(pk=pk).update(name='fora do caminho')\n"
+    namespace = {"Dupla": Dupla}
+    exec(compile(source, str(Path(tournaments.__file__).parent / "fake_service.py"), "exec"), namespace)
+    dupla = Dupla.objects.filter(tournament=event).first()
+    with connection.execute_wrapper(write_guard), pytest.raises(UnguardedWrite, match="fake_service.py"):
+        with transaction.atomic():
+            namespace["rename"](dupla.pk)
+    # the test's own setup may write directly
+    with connection.execute_wrapper(write_guard):
+        Dupla.objects.filter(pk=dupla.pk).update(name="da configuração do teste")
+
+
+ORM_WRITES = {"save", "create", "bulk_create", "bulk_update", "update", "delete", "get_or_create",
+              "update_or_create"}
+# the path itself: the engine writes versions, the change log and the bracket's jogos inside a write
+NOT_SERVICES = {"tournaments.engine", "tournaments.writes"}
+GUARDS = {"tournament_write", "tournament_rebuild", "write_required"}
+NOT_TOURNAMENT_WRITES = {
+    # the account made on accepting an invitation (an auth user); the role comes from invitation_accept
+    "tournaments.accounts.views.invitation",
+}
+
+
+def _functions(tree: ast.Module) -> dict[str, ast.FunctionDef]:
+    return {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+
+
+def _calls(node: ast.AST) -> set[str]:
+    out = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call):
+            func = sub.func
+            out.add(func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", ""))
+    return out
+
+
+def _chain(node: ast.AST) -> list[str]:
+    """The names along an attribute chain, innermost first: ``Jogo.objects.filter(x).update`` -> [Jogo, objects,
+    filter, update]."""
+    out = []
+    while True:
+        if isinstance(node, ast.Call):
+            node = node.func
+        elif isinstance(node, ast.Attribute):
+            out.append(node.attr)
+            node = node.value
+        elif isinstance(node, ast.Name):
+            out.append(node.id)
+            return out[::-1]
+        else:
+            return out[::-1]
+
+
+NOT_MODELS = {"canvas", "c", "pdf", "doc", "digest", "hasher", "session", "request", "cache", "caches", "response",
+              "self", "super", "form", "formset", "wb", "workbook", "data", "out", "acc", "seen", "kwargs", "params",
+              "context", "result", "found", "counts", "totals", "merged", "rows", "extra", "settings", "headers"}
+
+
+def _orm_writes(node: ast.AST) -> bool:
+    """Whether ``node`` writes with the ORM: a manager or queryset write (``Model.objects….update()``), or a
+    model instance saved or deleted (``jogo.save()``)."""
+    for sub in ast.walk(node):
+        if not (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr in ORM_WRITES):
+            continue
+        chain = _chain(sub.func)
+        if "objects" in chain or any(part.endswith("_set") for part in chain):
+            return True
+        if sub.func.attr in ("save", "delete") and len(chain) == 2 and chain[0] not in NOT_MODELS:
+            return True
+    return False
+
+
+def _site_modules():
+    for info in pkgutil.walk_packages(tournaments.__path__, "tournaments."):
+        if ".migrations" in info.name or ".management" in info.name:
+            continue
+        yield import_module(info.name)
+
+
+def test_every_write_service_goes_through_the_one_path():
+    """Walk every function of the site's modules: one that writes with the ORM (itself or through a helper of
+    its module) must open ``tournament_write``, or be a helper called only by functions of its module that do.
+    The test suite runs under ``write_guard`` too, which fails any such write at run time."""
+    offenders = []
+    for module in _site_modules():
+        if module.__name__ in NOT_SERVICES or not hasattr(module, "__file__"):
+            continue
+        tree = ast.parse(Path(module.__file__).read_text())
+        functions = _functions(tree)
+        if not functions:
+            continue
+        guarded = {name for name, node in functions.items() if _calls(node) & GUARDS}
+        # writes outside the path: a function that writes with the ORM, or calls a helper of its module that
+        # does, unless it opens a write (or requires one) itself
+        loose = {name for name, node in functions.items() if _orm_writes(node) and name not in guarded}
+        grew = True
+        while grew:
+            grew = False
+            for name, node in functions.items():
+                if name not in loose and name not in guarded and _calls(node) & loose:
+                    loose.add(name)
+                    grew = True
+        callers = {name: {other for other, node in functions.items() if name in _calls(node)} for name in functions}
+        # a private helper is fine when every caller in its module opens a write, or is such a helper
+        covered = set(guarded)
+        grew = True
+        while grew:
+            grew = False
+            for name in loose - covered:
+                if name.startswith("_") and callers[name] and callers[name] <= covered:
+                    covered.add(name)
+                    grew = True
+        for name in sorted(loose - covered):
+            if f"{module.__name__}.{name}" in NOT_TOURNAMENT_WRITES:
+                continue
+            offenders.append(f"{module.__name__}.{name}")
+    assert not offenders, "writes outside writes.tournament_write: " + ", ".join(offenders)
+
+
+def test_the_admin_and_the_file_import_go_through_the_engine(admin_client, event):
+    """An admin edit is a write like any other: the engine gives it a version and logs it."""
+    version = Tournament.objects.get(pk=event.pk).results_version
+    dupla = Dupla.objects.filter(tournament=event).order_by("id").first()
+    url = reverse("admin:tournaments_dupla_change", args=[dupla.pk])
+    page = admin_client.get(url)
+    assert page.status_code == 200
+    form = page.context["adminform"].form
+    data = {k: v for k, v in form.initial.items() if v is not None and not isinstance(v, (list, dict))}
+    data.update({"name": "Renomeada no Admin"})
+    response = admin_client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert Dupla.objects.get(pk=dupla.pk).name == "Renomeada no Admin"
+    t = Tournament.objects.get(pk=event.pk)
+    assert t.results_version > version
+    assert TournamentChange.objects.filter(tournament=event, version=t.results_version, jogos__isnull=True).exists()

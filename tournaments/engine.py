@@ -1,0 +1,278 @@
+"""The results engine by part: what a write changed, recomputed alone, versioned, logged.
+
+The parts of a tournament's results (ENGINE.md): each group's table
+(``g:<stage>:<group>``), each group stage's comparison across groups and its
+qualifiers (``s:<stage>``), each knockout stage's bracket (``k:<stage>``) and
+the general classification (``c``). ``scoring.tournament_compute`` computes
+them from the records; given the view before a change and what the change
+touched, it computes again only the touched group tables (the rest is cheap:
+comparisons, brackets, classification).
+
+A write (``writes.tournament_write``) ends here (``engine_commit``), inside its
+transaction, under the tournament's row lock:
+
+1. the state before the write (taken when it began) is advanced by the jogos
+   the write touched: they alone are read again (``state_advance``); a
+   structural write builds the whole state;
+2. the bracket follows: a knockout drawn when its entrants are known, the
+   next jogo created when both its duplas are (``_bracket_follow``);
+3. the parts that differ from before get the new version: the tournament's
+   ``results_version`` + 1, a ``TournamentChange`` row (which jogos, which
+   parts) and one ``ResultPart`` row per changed part;
+4. the new state is kept in this process once the transaction commits.
+
+Another process that has the state of an earlier version replays the log
+(``state_advance_to``): the jogos the changes name are read again and the
+same parts computed, so it never builds the whole state after a result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from django.db import transaction
+
+from scoring.tournament import GroupStageView, KnockoutStageView, Touched, tournament_compute
+from scoring import mesas as mesa_rules
+from scoring.jogo import jogo_evaluate
+
+from .jogo_keys import jogo_keys_new
+from .models import Draw, Jogo, Mao, Partida, ResultPart, Tournament, TournamentChange
+from .selectors import (TournamentState, _counted_earlier_vias, jogo_entry_from_rows, jogo_order, jogo_record,
+                        tournament_state_get, tournament_state_load, tournament_state_remember)
+from .writes import LIVE, PAGES, PRIVATE, RESULTS, STRUCTURE, Write
+
+REPLAY_MAX = 200  # more changes than this since a process's state: it builds the whole state instead
+ALL_PARTS = "*"
+
+
+# --- parts ------------------------------------------------------------------------------------------
+
+def parts_of(view) -> dict[str, object]:
+    """Each part of a view by its key, as values that compare equal when the part is the same."""
+    out: dict[str, object] = {}
+    for stage_view in view.stages:
+        key = stage_view.stage.key
+        if isinstance(stage_view, GroupStageView):
+            for table in stage_view.tables:
+                out[f"g:{key}:{table.key}"] = table
+            out[f"s:{key}"] = (stage_view.others, stage_view.qualifiers, stage_view.complete, stage_view.decided,
+                               stage_view.unused_sorteios)
+        elif isinstance(stage_view, KnockoutStageView):
+            out[f"k:{key}"] = (stage_view.order, stage_view.bracket, stage_view.waiting_for)
+    out["c"] = (view.finished, view.classification)
+    return out
+
+
+def parts_changed(before, after) -> list[str]:
+    """The keys of the parts that differ between two views of one tournament (new or gone ones included)."""
+    old, new = parts_of(before), parts_of(after)
+    return sorted(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))
+
+
+def part_versions(*, tournament: Tournament) -> dict[str, int]:
+    """The version of each part of a tournament's results (the write that last changed it)."""
+    return dict(ResultPart.objects.filter(tournament=tournament).values_list("key", "version"))
+
+
+# --- advancing a state ------------------------------------------------------------------------------
+
+def state_advance_to(*, state: TournamentState, tournament: Tournament) -> TournamentState | None:
+    """``state`` advanced to ``tournament.results_version`` by replaying the log; None when it cannot be (a
+    structural change, a gap in the log, too many changes): then the whole state is built."""
+    behind = tournament.results_version - state.version
+    if behind <= 0 or behind > REPLAY_MAX:
+        return None
+    changes = list(TournamentChange.objects.filter(tournament=tournament, version__gt=state.version,
+                                                   version__lte=tournament.results_version)
+                   .values_list("jogos", flat=True))
+    if len(changes) != behind or any(jogos is None for jogos in changes):
+        return None
+    return state_advance(state=state, jogo_ids={i for jogos in changes for i in jogos}, tournament=tournament)
+
+
+def state_advance(*, state: TournamentState, jogo_ids: set[int], tournament: Tournament) -> TournamentState | None:
+    """``state`` with the records of these jogos read again and the parts they touch computed again; labelled
+    with ``tournament``'s version. None when the jogos no longer fit the state (one is gone or moved stage)."""
+    version = tournament.results_version
+    if not jogo_ids:
+        return replace(state, tournament=tournament, version=version)
+    ids = sorted(jogo_ids)
+    rows = list(Jogo.objects.filter(tournament=tournament, id__in=ids).values())
+    by_id = {d.id: d for d in state.duplas.values()}
+    stage_key = {s.id: s.key for s in state.stage_models.values()}
+    group_key = {gid: g for (_stage, g), gid in state.group_names.items()}
+    if len(rows) != len(ids) or any(r["dupla_a_id"] not in by_id or r["dupla_b_id"] not in by_id
+                                    or r["stage_id"] not in stage_key
+                                    or (r["group_id"] is not None and r["group_id"] not in group_key) for r in rows):
+        return None
+    partida_rows = list(Partida.objects.filter(jogo_id__in=ids).order_by("jogo_id", "number").values())
+    mao_rows: list[dict] = []
+    if any(p["mode"] == Partida.MAOS for p in partida_rows):
+        mao_rows = list(Mao.objects.filter(partida__jogo_id__in=ids).order_by("partida_id", "order")
+                        .values("partida_id", "to", "points", "how", "reason", "key"))
+    partidas, maos = dict(state.partidas), dict(state.maos)
+    entries, results, record_by_jogo = dict(state.entries), dict(state.results), dict(state.record_by_jogo)
+    touched_groups: set[tuple[str, str]] = set()
+    touched_duplas: set[str] = set()
+    for jid in ids:
+        for p in partidas.pop(jid, ()):
+            maos.pop(p["id"], None)
+        old = record_by_jogo.pop(jid, None)
+        if old is not None:
+            touched_duplas.update(old.duplas)
+            if old.group is not None:
+                touched_groups.add((old.stage, old.group))
+    for p in partida_rows:
+        partidas.setdefault(p["jogo_id"], []).append(p)
+    for m in mao_rows:
+        maos.setdefault(m["partida_id"], []).append(m)
+    earlier = _counted_earlier_vias(rows, by_id=by_id, settings=state.settings)
+    for j in rows:
+        entry = jogo_entry_from_rows(jogo=j, partidas=partidas.get(j["id"], []), maos=maos)
+        entries[j["id"]] = entry
+        results[j["id"]] = result = jogo_evaluate(entry=entry, settings=state.settings)[0] if entry else None
+        record = jogo_record(jogo=j, result=result, earlier=earlier.get(j["id"]), stage_key=stage_key,
+                             group_key=group_key, by_id=by_id)
+        touched_duplas.update((by_id[j["dupla_a_id"]].key, by_id[j["dupla_b_id"]].key))
+        if j["group_id"] is not None:
+            touched_groups.add((stage_key[j["stage_id"]], group_key[j["group_id"]]))
+        if record is not None:
+            record_by_jogo[j["id"]] = record
+    fresh = {j["id"]: j for j in rows}
+    jogo_rows = [fresh.pop(j["id"], j) for j in state.jogo_rows]
+    if fresh:  # jogos new to this state (the next knockout jogos): in their place
+        stage_order = {s.id: s.order for s in state.stage_models.values()}
+        jogo_rows = sorted(jogo_rows + list(fresh.values()), key=lambda j: jogo_order(j, stage_order))
+    records = [record_by_jogo[j["id"]] for j in jogo_rows if j["id"] in record_by_jogo]
+    view = tournament_compute(settings=state.settings, duplas=state.dupla_infos, stages=state.stage_specs,
+                              jogos=records, previous=state.view,
+                              touched=Touched(groups=frozenset(touched_groups), duplas=frozenset(touched_duplas)))
+    return replace(state, tournament=tournament, version=version, jogo_rows=jogo_rows, entries=entries,
+                   results=results, maos=maos, partidas=partidas, records=records, record_by_jogo=record_by_jogo,
+                   view=view)
+
+
+# --- a write's end ----------------------------------------------------------------------------------
+
+def engine_begin(*, write: Write) -> None:
+    """At a write's start, under the tournament's lock, before the body writes: the state it starts from."""
+    if write.tournament is not None and write.kind in (RESULTS, PAGES):
+        write.base = tournament_state_get(tournament=write.tournament)
+
+
+def engine_commit(*, write: Write) -> None:
+    """The end of a write: recompute what it touched, follow the bracket, version the changed parts, log it."""
+    tournament = write.tournament
+    if tournament is None or write.kind in (PRIVATE, LIVE):
+        return
+    base = getattr(write, "base", None)
+    structural = write.kind == STRUCTURE or base is None
+    if write.kind == RESULTS and not write.jogos:
+        return  # nothing that counts changed (a first confirmation): the live pages follow the jogo's version
+    state = None
+    if not structural:
+        state = state_advance(state=base, jogo_ids=set(write.jogos), tournament=tournament)
+        structural = state is None
+    if structural:
+        state = tournament_state_load(tournament=tournament)
+    touched = set(write.jogos)
+    followed = _bracket_follow(tournament=tournament, state=state)
+    if followed.draws:
+        structural = True  # the knockout's recorded draw is part of the stages' description
+        state = tournament_state_load(tournament=tournament)
+    elif followed.jogos:
+        touched |= followed.jogos
+        state = state_advance(state=state, jogo_ids=followed.jogos, tournament=tournament) \
+            or tournament_state_load(tournament=tournament)
+    version = tournament.results_version + 1
+    finished = state.view.finished if not followed.created else False
+    parts = sorted(parts_of(state.view)) if structural else parts_changed(base.view, state.view)
+    Tournament.objects.filter(pk=tournament.pk).update(results_version=version, finished=finished)
+    TournamentChange.objects.create(tournament=tournament, version=version, action=write.action[:40],
+                                    jogos=None if structural else sorted(touched), parts=parts)
+    if structural:
+        ResultPart.objects.filter(tournament=tournament).exclude(key__in=parts).delete()
+    _parts_save(tournament=tournament, keys=parts, version=version)
+    tournament.results_version, tournament.finished = version, finished
+    state = replace(state, tournament=tournament, version=version)
+    write.version, write.parts, write.created_jogos = version, parts, followed.created
+    transaction.on_commit(lambda: tournament_state_remember(state=state, share=structural))
+
+
+def engine_refresh(*, tournament: Tournament, action: str) -> None:
+    """Inside a write whose body changed the tournament behind the services' back (the admin): recompute the
+    whole tournament now, as a structural write would on its way out."""
+    from .writes import write_current
+
+    if write_current() is None:
+        raise RuntimeError("engine_refresh outside a write: wrap the change in writes.tournament_write")
+    engine_commit(write=Write(tournament=tournament, action=action, kind=STRUCTURE))
+
+
+def _parts_save(*, tournament: Tournament, keys: list[str], version: int) -> None:
+    if not keys:
+        return
+    ResultPart.objects.bulk_create([ResultPart(tournament=tournament, key=k, version=version) for k in keys],
+                                   update_conflicts=True, unique_fields=["tournament", "key"],
+                                   update_fields=["version"], batch_size=500)
+
+
+class _Followed:
+    def __init__(self):
+        self.draws: list[Draw] = []
+        self.jogos: set[int] = set()  # jogos created or whose duplas changed
+        self.created = 0
+
+
+def _bracket_follow(*, tournament: Tournament, state: TournamentState) -> _Followed:
+    """What the results decide in the brackets: the knockout's draw recorded once its entrants are known, a
+    jogo for every bracket jogo whose duplas are known (winners advance), and the duplas of a jogo not begun
+    changed when a corrected result changed who plays it."""
+    out = _Followed()
+    existing = {(j["stage_id"], j["round"], j["position"], j["third_place"]): j
+                for j in state.jogo_rows if j["round"] is not None and j["group_id"] is None}
+    fresh = None
+    to_create: list[Jogo] = []
+    to_update: list[Jogo] = []
+    for view in state.view.stages:
+        bracket = getattr(view, "bracket", None)
+        if bracket is None:
+            continue
+        stage = state.stage_models[view.stage.key]
+        if view.stage.key not in state.recorded_orders:
+            out.draws.append(Draw(tournament=tournament, kind=Draw.BRACKET, stage=stage, method=stage.draw_method,
+                                  seed=stage.draw_seed, result={"order": view.order}))
+        for slot in bracket.jogos():
+            key = (stage.id, slot.round, slot.position, slot.third_place)
+            if slot.bye or None in slot.duplas:
+                continue
+            if key in existing:
+                moved = _moved(existing[key], slot.duplas, state)
+                if moved is not None:
+                    to_update.append(moved)
+                continue
+            if fresh is None:
+                fresh = jogo_keys_new(taken=(j["key"] for j in state.jogo_rows))
+            to_create.append(Jogo(
+                tournament=tournament, stage=stage, dupla_a_id=state.duplas[slot.duplas[0]].id,
+                dupla_b_id=state.duplas[slot.duplas[1]].id, round=slot.round, position=slot.position,
+                third_place=slot.third_place, best_of=slot.best_of, key=next(fresh),
+                mesa=mesa_rules.knockout_mesa(position=slot.position, third_place=slot.third_place, mesas=tournament.mesas),
+            ))
+    Draw.objects.bulk_create(out.draws)
+    created = Jogo.objects.bulk_create(to_create, batch_size=500)
+    Jogo.objects.bulk_update(to_update, ["dupla_a", "dupla_b"])
+    out.created = len(created)
+    out.jogos = {j.pk for j in created} | {j.pk for j in to_update}
+    return out
+
+
+def _moved(row: dict, duplas: tuple[str, str], state: TournamentState) -> Jogo | None:
+    """A knockout jogo not begun whose duplas the bracket now says are others (a corrected result changed
+    a winner): the jogo with the right duplas, to save; None when nothing moved or it has begun."""
+    a, b = state.duplas[duplas[0]].id, state.duplas[duplas[1]].id
+    if (row["dupla_a_id"], row["dupla_b_id"]) == (a, b) or row["status"] != Jogo.SCHEDULED \
+            or state.entries.get(row["id"]) is not None:
+        return None
+    return Jogo(pk=row["id"], dupla_a_id=a, dupla_b_id=b)

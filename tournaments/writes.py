@@ -1,0 +1,186 @@
+"""The one write path: every change to a tournament goes through ``tournament_write``.
+
+It opens the transaction, locks what the write changes in one order (the
+tournament's row first, then the rows the body locks; a súmula at the table
+locks its jogo only), lets the body write and audit, and on the way out asks
+the results engine (``engine.engine_commit``) what the write changed: the
+parts of the results it recomputed, the version it gave them, the knockout
+jogos that follow. Cache keys come from those versions; nothing else bumps
+one.
+
+What a write says it touched decides how much is recomputed:
+
+- ``RESULTS``: results of some jogos (``write.jogos_touched(ids)``): their
+  group tables, then what depends on them;
+- ``STRUCTURE`` (the default): anything else the pages show (duplas, stages,
+  draws, mesas, names): every part is made again;
+- ``PAGES``: the pages change but no result does (a registration): a new
+  version with the same parts;
+- ``PRIVATE``: nothing any page shows (PINs, staff, invitations): no version,
+  and no lock but what the body takes;
+- ``LIVE``: a súmula at the table (a mão, its undo, a result still to be
+  confirmed): locks the jogo only, so mãos of different jogos never wait on
+  one row; it may not change what counts (the engine refuses it if it did).
+
+Writes nest: a service called inside another's write joins it (its touches
+add up; the outer write commits once).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from django.db import transaction
+
+from .models import Tournament
+
+RESULTS, STRUCTURE, PAGES, PRIVATE, LIVE = "results", "structure", "pages", "private", "live"
+KINDS = (RESULTS, STRUCTURE, PAGES, PRIVATE, LIVE)
+# how much a kind asks the engine to do, least first: joined writes take the most any of them asked
+_WEIGHT = {PRIVATE: 0, LIVE: 1, PAGES: 2, RESULTS: 3, STRUCTURE: 4}
+
+
+@dataclass
+class Write:
+    """One write under way: what it is, who does it, and what it touched."""
+
+    tournament: Tournament | None
+    action: str
+    user: Any = None
+    kind: str = STRUCTURE
+    jogos: set[int] = field(default_factory=set)  # RESULTS / LIVE: the jogos whose records changed
+    # filled in by the engine on the way out
+    version: int | None = None  # the tournament's results version after the write (None: unchanged)
+    parts: list[str] = field(default_factory=list)  # the parts of the results that changed
+    created_jogos: int = 0  # knockout jogos the results made ready to play
+    base: Any = field(default=None, repr=False)  # the state the write started from (engine_begin)
+
+    def jogos_touched(self, ids: Iterable[int]) -> None:
+        """The records (partidas, mãos, WO, status, via) of these jogos changed."""
+        self.jogos.update(int(i) for i in ids)
+
+    def structure_changed(self) -> None:
+        """Something the pages show other than results changed: every part is made again."""
+        self.kind = STRUCTURE
+
+    def audit(self, *, summary: str, before: Any = None, after: Any = None, action: str | None = None):
+        """Record this write in the organizers' audit trail (inside its transaction: both land or neither)."""
+        from .audit import audit_record
+
+        return audit_record(tournament=self.tournament, user=self.user, action=action or self.action,
+                            summary=summary, before=before, after=after)
+
+
+_local = threading.local()
+
+
+def write_current() -> Write | None:
+    """The write this thread is inside, if any."""
+    stack = getattr(_local, "stack", None)
+    return stack[-1] if stack else None
+
+
+@contextmanager
+def tournament_write(*, tournament: Tournament | None, action: str, user: Any = None,
+                     kind: str = STRUCTURE) -> Iterator[Write]:
+    """Run the body as one write of ``tournament`` (None: a tournament being created; set ``write.tournament``).
+
+    All or nothing: one transaction. The tournament's row is locked first (except for ``LIVE`` writes, whose
+    body locks its jogo), so two writes of one tournament never build on each other's stale view and never wait
+    on each other in a cycle. On the way out the engine recomputes what the write touched and records it.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"unknown write kind {kind!r}")
+    outer = write_current()
+    if outer is not None and (tournament is None or outer.tournament is None or outer.tournament.pk == tournament.pk):
+        # joined: the outer write locks, commits and says what changed, once
+        if _WEIGHT[kind] > _WEIGHT[outer.kind]:
+            outer.kind = kind
+        if outer.tournament is None and tournament is not None:
+            outer.tournament = tournament
+        yield outer
+        return
+    write = Write(tournament=tournament, action=action, user=user, kind=kind)
+    stack = getattr(_local, "stack", None)
+    if stack is None:
+        stack = _local.stack = []
+    with transaction.atomic():
+        if tournament is not None and kind in (RESULTS, STRUCTURE, PAGES):
+            tournament_lock(tournament=tournament)
+        stack.append(write)
+        try:
+            from .engine import engine_begin, engine_commit  # the engine reads through selectors, which know us
+
+            engine_begin(write=write)
+            yield write
+            engine_commit(write=write)
+        finally:
+            stack.pop()
+
+
+def write_required(*, what: str) -> Write:
+    """The current write, for a helper that writes only as part of one (the audit, a jogos' respread);
+    ``UnguardedWrite`` when called outside any."""
+    write = write_current()
+    if write is None:
+        raise UnguardedWrite(f"{what} outside writes.tournament_write")
+    return write
+
+
+def tournament_lock(*, tournament: Tournament) -> None:
+    """Lock the tournament's row until the transaction ends, and read its versions as they now stand."""
+    row = (Tournament.objects.select_for_update().filter(pk=tournament.pk)
+           .values("results_version", "finished").first())
+    if row is not None:
+        tournament.results_version = row["results_version"]
+        tournament.finished = row["finished"]
+
+
+def tournament_rebuild(*, tournament: Tournament, action: str = "rebuild", user: Any = None) -> Write:
+    """A write of nothing but the recomputation: after data changed outside the services (the benchmark's
+    setups, an operator's fix in the database shell), every part is made again and gets a new version."""
+    with tournament_write(tournament=tournament, action=action, user=user) as write:
+        pass
+    return write
+
+
+# --- the guard: no write to a tournament outside the one path ------------------------------------------
+
+class UnguardedWrite(RuntimeError):
+    """Site code changed a tournament's data outside ``tournament_write``."""
+
+
+_BASE = Path(__file__).resolve().parent.parent
+_GUARDED = tuple(str(_BASE / folder) + os.sep for folder in ("tournaments", "scoring"))
+_UNGUARDED = (str(_BASE / "tournaments" / "migrations") + os.sep, str(_BASE / "tests") + os.sep)
+_WRITES = ("INSERT", "UPDATE", "DELETE")
+
+
+def write_guard(execute, sql, params, many, context):
+    """A database execute wrapper (``connection.execute_wrapper``) that refuses, with ``UnguardedWrite``, a
+    statement that writes a tournament's table (``tournaments_*``) outside a write when it comes from the
+    site's code (not from a test's own setup or a migration). The test suite runs under it."""
+    if write_current() is None and sql.lstrip()[:6].upper() in _WRITES and '"tournaments_' in sql:
+        origin = _origin()
+        if origin is not None:
+            raise UnguardedWrite(f"{origin} writes outside writes.tournament_write: {sql[:120]}")
+    return execute(sql, params, many, context)
+
+
+def _origin() -> str | None:
+    """The innermost frame of the site's code on the stack (file:line), None when a test or migration is it."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if name.startswith(_UNGUARDED):
+            return None
+        if name.startswith(_GUARDED) and not name.endswith(os.sep + "writes.py"):
+            return f"{os.path.relpath(name, _BASE)}:{frame.f_lineno}"
+        frame = frame.f_back
+    return None
