@@ -83,7 +83,8 @@ def health(request: HttpRequest) -> JsonResponse:
 
 
 class RequestMiddleware:
-    """First in the chain: the health URL, the request id, and the request's log line."""
+    """First in the chain after the Server-Timing header (config/timing.py): the health URL, the request id,
+    and the request's log line."""
 
     def __init__(self, get_response):
         self.get_response = get_response

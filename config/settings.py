@@ -117,7 +117,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # first: /saude/ for the load balancer, the request id and the request's log line (config/observability.py)
+    # Server-Timing: app;dur=<ms> on every response, around everything below (config/timing.py)
+    "config.timing.ServerTimingMiddleware",
+    # then: /saude/ for the load balancer, the request id and the request's log line (config/observability.py)
     "config.observability.RequestMiddleware",
     # 414 for an address longer than any the site makes, 503 when the database does not answer (config/errors.py)
     "config.errors.ErrorsMiddleware",

@@ -22,7 +22,8 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import OperationalError
 from django.template import loader
-from django.test import Client, override_settings
+from django.http import HttpResponse
+from django.test import Client, RequestFactory, override_settings
 from django.urls import Resolver404, resolve, reverse
 
 from config.observability import JsonLinesFormatter, RequestIdFilter
@@ -692,3 +693,43 @@ def test_a_public_page_never_sets_a_session_cookie_for_a_visitor(client, world):
             assert settings.SESSION_COOKIE_NAME not in response.cookies, url
             assert settings.CSRF_COOKIE_NAME not in response.cookies, url  # cached pages carry no token
     assert settings.SESSION_COOKIE_NAME not in client.cookies
+
+
+# --- Server-Timing (config/timing.py) --------------------------------------------------------------------------
+
+SERVER_TIMING = re.compile(r"app;dur=([0-9]+\.[0-9])")
+
+
+def test_every_response_says_the_time_the_application_took(client, owner_client, world):
+    tournament = world["demo"].slug
+    responses = {
+        "page": client.get(reverse("tournaments:standings", kwargs={"slug": tournament})),
+        "404": client.get("/torneios/nao-existe/"),
+        "api": client.get(f"/api/v1/torneios/{tournament}/jogos/"),
+        "refused write": client.post(f"/api/v1/torneios/{tournament}/jogos/x/maos/", data="{}",
+                                     content_type="application/json"),
+        "health": client.get("/saude/"),
+    }
+    for name, response in responses.items():
+        match = SERVER_TIMING.fullmatch(response["Server-Timing"])
+        assert match, (name, response["Server-Timing"])
+        assert 0 <= float(match.group(1)) < 60_000, name
+
+
+def test_server_timing_measures_the_whole_chain_and_keeps_a_metric_already_there(monkeypatch):
+    from config import timing
+
+    clock = iter([10.0, 10.0425])  # the request starts at 10 s and its response is back 42.5 ms later
+    monkeypatch.setattr(timing, "perf_counter", lambda: next(clock))
+
+    def view(request):
+        response = HttpResponse("ok")
+        response["Server-Timing"] = "db;dur=3.0"
+        return response
+
+    response = timing.ServerTimingMiddleware(view)(RequestFactory().get("/"))
+    assert response["Server-Timing"] == "app;dur=42.5, db;dur=3.0"
+
+
+def test_server_timing_is_first_in_the_middleware():
+    assert settings.MIDDLEWARE[0] == "config.timing.ServerTimingMiddleware"

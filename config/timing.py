@@ -1,0 +1,27 @@
+"""``Server-Timing: app;dur=<ms>`` on every response: the time the application spent on the request.
+
+Browsers show it in their developer tools (Network, Timing), and the engine benchmark (load/engine) reads
+it to tell the server's time from the round trip. First in ``settings.MIDDLEWARE``, so it covers every
+other middleware too (the health URL included); a streamed response's body is not counted.
+"""
+
+from __future__ import annotations
+
+from time import perf_counter
+
+from django.http import HttpRequest
+
+HEADER = "Server-Timing"
+
+
+class ServerTimingMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest):
+        start = perf_counter()
+        response = self.get_response(request)
+        metric = f"app;dur={(perf_counter() - start) * 1000:.1f}"
+        given = response.get(HEADER)
+        response[HEADER] = f"{metric}, {given}" if given else metric
+        return response
