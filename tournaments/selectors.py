@@ -352,10 +352,11 @@ def jogo_order(row: dict, stage_order: dict[int, int]) -> tuple:
 
 def jogo_record(*, jogo: dict, result: JogoResult | None, earlier: JogoResult | None, stage_key: dict[int, str],
                 group_key: dict[int, str], by_id: dict) -> JogoRecord | None:
-    """What a jogo hands to ``scoring``: its result from "confirmed" on, else an earlier via that counted; else
-    the result as in play (score, no winner), as a jogo not yet decided; None while nothing is recorded."""
+    """What a jogo hands to ``scoring``: its result from "confirmed" on, else an earlier via that counted; None
+    otherwise (nothing recorded, or a result still to be confirmed: what counts moves only with what counts, so
+    a mão never changes the standings' state; the live pages show the score from ``tournament_live_get``)."""
     if not counts(jogo["status"]):
-        result = earlier or (_in_play(result) if result is not None else None)
+        result = earlier
     if result is None:
         return None
     return JogoRecord(stage=stage_key[jogo["stage_id"]], group=group_key.get(jogo["group_id"]),

@@ -157,7 +157,7 @@ def tournament_standings(request, slug: str):
 @read_only
 def tournament_bracket(request, slug: str):
     return _event_page(request, slug=slug, template="tournaments/bracket.html", tab="bracket",
-                       build=presenters.bracket_present, partial="chave", secao=request.GET.get("secao"))
+                       build=presenters.bracket_present, partial="chave", live=True, secao=request.GET.get("secao"))
 
 
 @read_only

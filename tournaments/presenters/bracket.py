@@ -1,6 +1,8 @@
 """The bracket, drawn as a bracket: rounds side by side, sections for big brackets."""
 
 
+from dataclasses import replace
+
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -24,8 +26,12 @@ def bracket_jogo(state, jogo, refs: dict, rows_by_slot: dict, stage_id: int | No
     labels = labels or page_labels()
     row = rows_by_slot.get((stage_id, jogo.round, 0 if jogo.third_place else jogo.position, jogo.third_place))
     partida_rows = state.partidas.get(row["id"], []) if row else []
-    shown = result_view(jogo.result, row, partida_rows, labels)
-    score = jogo.score
+    result = jogo.result
+    if result is None and row is not None and state.results.get(row["id"]) is not None:
+        # a jogo at the table: what counts has no result for it yet; its súmula as it stands (the live state)
+        result = replace(state.results[row["id"]], finished=False, winner=None)
+    shown = result_view(result, row, partida_rows, labels)
+    score = result.partidas_won if result is not None and result.started else None
     if jogo.result is not None and jogo.result.walkover == WALKOVER_BOTH:
         score = None  # nobody played: no partidas to count
     slots = []
