@@ -1,6 +1,7 @@
 """The WSGI application: what a production server (gunicorn) runs, and what runserver serves.
 
-It refuses to start without a SECRET_KEY when DEBUG is off (see SECRET_KEY_MISSING in config/settings.py).
+It refuses to start without a SECRET_KEY when DEBUG is off (see SECRET_KEY_MISSING in config/settings.py), and
+in production loads the URLconf, templates and catalogues before the first request (config/warmup.py).
 """
 
 import os
@@ -15,3 +16,8 @@ if settings.SECRET_KEY_MISSING:
     raise ImproperlyConfigured(settings.SECRET_KEY_MISSING_MESSAGE)
 
 application = get_wsgi_application()
+
+if not settings.DEBUG:  # production: every process starts with the site's code and templates loaded
+    from config.warmup import server_warm
+
+    server_warm()

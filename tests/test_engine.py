@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import inspect
 import json
 import pkgutil
 from importlib import import_module
@@ -318,3 +317,39 @@ def test_the_admin_and_the_file_import_go_through_the_engine(admin_client, event
     t = Tournament.objects.get(pk=event.pk)
     assert t.results_version > version
     assert TournamentChange.objects.filter(tournament=event, version=t.results_version, jogos__isnull=True).exists()
+
+
+def test_a_server_process_loads_the_site_before_its_first_request(caplog):
+    """config/warmup.py (run by config/wsgi.py in production): the URLconf, the public templates, both catalogues."""
+    import logging
+
+    from django.template.loader import get_template
+
+    from config.warmup import TEMPLATE_FOLDERS, server_warm
+
+    with caplog.at_level(logging.WARNING, "config.warmup"):
+        server_warm()
+    assert not caplog.records, [r.getMessage() for r in caplog.records]
+    assert "tournaments" in TEMPLATE_FOLDERS and get_template("tournaments/standings.html") is not None
+
+
+def test_after_a_counted_result_a_page_renders_only_the_group_that_changed(event, referee, client):
+    url = reverse("tournaments:standings", kwargs={"slug": event.slug})
+    first = client.get(url)
+    tables = [t.name for t in first.templates].count("tournaments/_standings_table.html")
+    assert tables == 2  # groups A and B, rendered once each
+    _count(referee, event, "d1", "d2")  # group A changes; B keeps its version
+    again = client.get(url)
+    assert [t.name for t in again.templates].count("tournaments/_standings_table.html") == 1
+    html = again.content.decode()
+    assert html.count('class="card group-card"') == 2  # B's table comes from its kept fragment
+    from django.core.cache import caches
+
+    caches["default"].clear()
+    from tournaments.selectors import tournament_state_cache_clear
+
+    tournament_state_cache_clear()
+    from tests.engine_helpers import page_normalized
+
+    fresh = client.get(url).content
+    assert page_normalized(fresh) == page_normalized(again.content)  # the same page as from nothing

@@ -96,6 +96,11 @@ def page_key(*, tournament, name: str, language: str, params: dict[str, Any] | N
     return f"page:{tournament_key(tournament, live=live)}:{name}:{language}:{digest}"
 
 
+def fragment_key(*, tournament, part: str, version: int, name: str, language: str) -> str:
+    """The key of a rendered fragment of one part of the results (``templatetags/parts.py``) at its version."""
+    return f"frag:{release()}:{tournament.pk}.{tournament.created_at.timestamp():.6f}:{part}:v{version}:{name}:{language}"
+
+
 def state_key(tournament, *, live: int | None = None, version: int | None = None) -> str:
     """The key of a tournament's derived state at its current version (or at ``version``); with ``live`` (the
     live version), with the súmulas at the table as they stand."""

@@ -37,10 +37,10 @@ from scoring import mesas as mesa_rules
 from scoring.jogo import jogo_evaluate
 
 from .jogo_keys import jogo_keys_new
-from .models import Draw, Jogo, Mao, Partida, ResultPart, Tournament, TournamentChange
+from .models import Draw, Dupla, Jogo, Mao, Partida, ResultPart, Tournament, TournamentChange
 from .selectors import (TournamentState, _counted_earlier_vias, jogo_entry_from_rows, jogo_order, jogo_record,
                         tournament_state_get, tournament_state_load, tournament_state_remember)
-from .writes import LIVE, PAGES, PRIVATE, RESULTS, STRUCTURE, Write
+from .writes import LIVE, PAGES, PRIVATE, RESULTS, STRUCTURE, Write, tournament_write
 
 REPLAY_MAX = 200  # more changes than this since a process's state: it builds the whole state instead
 ALL_PARTS = "*"
@@ -85,17 +85,31 @@ def state_advance_to(*, state: TournamentState, tournament: Tournament) -> Tourn
         return None
     changes = list(TournamentChange.objects.filter(tournament=tournament, version__gt=state.version,
                                                    version__lte=tournament.results_version)
-                   .values_list("jogos", flat=True))
-    if len(changes) != behind or any(jogos is None for jogos in changes):
+                   .order_by("version").values_list("version", "jogos", "duplas", "parts"))
+    if len(changes) != behind or any(jogos is None for _v, jogos, _d, _p in changes):
         return None
-    return state_advance(state=state, jogo_ids={i for jogos in changes for i in jogos}, tournament=tournament)
+    advanced = state_advance(state=state, jogo_ids={i for _v, jogos, _d, _p in changes for i in jogos},
+                             dupla_ids={i for _v, _j, duplas, _p in changes for i in duplas or ()},
+                             tournament=tournament)
+    if advanced is not None:
+        versions = dict(state.part_versions)
+        for version, _jogos, _duplas, parts in changes:
+            versions.update(dict.fromkeys(parts, version))
+        advanced = replace(advanced, part_versions=versions)
+    return advanced
 
 
-def state_advance(*, state: TournamentState, jogo_ids: set[int], tournament: Tournament) -> TournamentState | None:
-    """``state`` with the records of these jogos read again and the parts they touch computed again; labelled
-    with ``tournament``'s version. None when the jogos no longer fit the state (one is gone or moved stage)."""
+def state_advance(*, state: TournamentState, jogo_ids: set[int], tournament: Tournament,
+                  dupla_ids: set[int] = frozenset()) -> TournamentState | None:
+    """``state`` with the records of these jogos (and the public fields of these duplas) read again and the
+    parts they touch computed again; labelled with ``tournament``'s version. None when they no longer fit
+    the state (a jogo gone or moved stage, a dupla gone): then the whole state is built."""
     version = tournament.results_version
-    if not jogo_ids:
+    if dupla_ids:
+        state = _duplas_reread(state, dupla_ids)
+        if state is None:
+            return None
+    if not jogo_ids and not dupla_ids:
         return replace(state, tournament=tournament, version=version)
     ids = sorted(jogo_ids)
     rows = list(Jogo.objects.filter(tournament=tournament, id__in=ids).values())
@@ -114,7 +128,7 @@ def state_advance(*, state: TournamentState, jogo_ids: set[int], tournament: Tou
     partidas, maos = dict(state.partidas), dict(state.maos)
     entries, results, record_by_jogo = dict(state.entries), dict(state.results), dict(state.record_by_jogo)
     touched_groups: set[tuple[str, str]] = set()
-    touched_duplas: set[str] = set()
+    touched_duplas: set[str] = {d.key for d in state.duplas.values() if d.id in dupla_ids}
     for jid in ids:
         for p in partidas.pop(jid, ()):
             maos.pop(p["id"], None)
@@ -164,15 +178,20 @@ def engine_begin(*, write: Write) -> None:
 def engine_commit(*, write: Write) -> None:
     """The end of a write: recompute what it touched, follow the bracket, version the changed parts, log it."""
     tournament = write.tournament
+    if tournament is not None and write.kind == LIVE and write.jogos_started:
+        started = frozenset(write.jogos_started)
+        transaction.on_commit(lambda: event_status_follow(tournament_id=tournament.pk, jogo_ids=started),
+                              robust=True)
     if tournament is None or write.kind in (PRIVATE, LIVE):
         return
     base = getattr(write, "base", None)
     structural = write.kind == STRUCTURE or base is None
-    if write.kind == RESULTS and not write.jogos:
+    if write.kind == RESULTS and not write.jogos and not write.duplas:
         return  # nothing that counts changed (a first confirmation): the live pages follow the jogo's version
     state = None
     if not structural:
-        state = state_advance(state=base, jogo_ids=set(write.jogos), tournament=tournament)
+        state = state_advance(state=base, jogo_ids=set(write.jogos), dupla_ids=set(write.duplas),
+                              tournament=tournament)
         structural = state is None
     if structural:
         state = tournament_state_load(tournament=tournament)
@@ -188,16 +207,38 @@ def engine_commit(*, write: Write) -> None:
     version = tournament.results_version + 1
     finished = state.view.finished if not followed.created else False
     parts = sorted(parts_of(state.view)) if structural else parts_changed(base.view, state.view)
+    if not structural and write.duplas:  # a dupla's rows show it (disqualified): the tables it is in change too
+        parts = sorted(set(parts) | _group_parts_of(state, write.duplas))
     Tournament.objects.filter(pk=tournament.pk).update(results_version=version, finished=finished)
     TournamentChange.objects.create(tournament=tournament, version=version, action=write.action[:40],
-                                    jogos=None if structural else sorted(touched), parts=parts)
+                                    jogos=None if structural else sorted(touched),
+                                    duplas=[] if structural else sorted(write.duplas), parts=parts)
     if structural:
         ResultPart.objects.filter(tournament=tournament).exclude(key__in=parts).delete()
     _parts_save(tournament=tournament, keys=parts, version=version)
     tournament.results_version, tournament.finished = version, finished
-    state = replace(state, tournament=tournament, version=version)
+    versions = {} if structural else dict(base.part_versions)
+    versions.update(dict.fromkeys(parts, version))
+    state = replace(state, tournament=tournament, version=version, part_versions=versions)
     write.version, write.parts, write.created_jogos = version, parts, followed.created
     transaction.on_commit(lambda: tournament_state_remember(state=state, share=structural))
+
+
+def event_status_follow(*, tournament_id: int, jogo_ids: frozenset) -> None:
+    """After a live write that took jogos to the table (or back to "a jogar"): when the event's status on the
+    pages (upcoming / in play) hinges on them, a results write reads them again, so every page says so.
+
+    Run after the live write commits (it held the jogo's lock only; this one locks the tournament first), at
+    most a few times an event: when its first jogo starts, or its only started jogo is undone.
+    """
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return
+    state = tournament_state_get(tournament=tournament)
+    if any(j["status"] != Jogo.SCHEDULED for j in state.jogo_rows if j["id"] not in jogo_ids):
+        return  # the event had begun and stays so, whatever these jogos do
+    with tournament_write(tournament=tournament, action="event.status", kind=RESULTS) as write:
+        write.jogos_touched(jogo_ids)
 
 
 def engine_refresh(*, tournament: Tournament, action: str) -> None:
@@ -208,6 +249,32 @@ def engine_refresh(*, tournament: Tournament, action: str) -> None:
     if write_current() is None:
         raise RuntimeError("engine_refresh outside a write: wrap the change in writes.tournament_write")
     engine_commit(write=Write(tournament=tournament, action=action, kind=STRUCTURE))
+
+
+def _group_parts_of(state: TournamentState, dupla_ids: set[int]) -> set[str]:
+    keys = {d.key for d in state.duplas.values() if d.id in dupla_ids}
+    return {f"g:{stage}:{group}" for (stage, group), part in state.view.group_parts.items()
+            if keys & set(part.table.duplas)}
+
+
+def _duplas_reread(state: TournamentState, ids: set[int]) -> TournamentState | None:
+    """``state`` with these duplas' public fields (disqualification, name, seed) as the database has them."""
+    rows = {row["id"]: row for row in Dupla.objects.filter(pk__in=ids).values(
+        "id", "key", "name", "seed", "disqualified", "disqualified_reason")}
+    by_id = {d.id: d for d in state.duplas.values()}
+    if set(rows) != set(ids) or any(i not in by_id or rows[i]["key"] != by_id[i].key for i in ids):
+        return None
+    duplas = dict(state.duplas)
+    for i in ids:
+        row = rows[i]
+        duplas[row["key"]] = replace(by_id[i], name=row["name"], seed=row["seed"], disqualified=row["disqualified"],
+                                     disqualified_reason=row["disqualified_reason"])
+    changed = {rows[i]["key"]: duplas[rows[i]["key"]] for i in ids}
+    infos = [replace(info, name=changed[info.key].name, seed=changed[info.key].seed,
+                     disqualified=changed[info.key].disqualified,
+                     disqualified_reason=changed[info.key].disqualified_reason) if info.key in changed else info
+             for info in state.dupla_infos]
+    return replace(state, duplas=duplas, dupla_infos=infos)
 
 
 def _parts_save(*, tournament: Tournament, keys: list[str], version: int) -> None:

@@ -507,7 +507,8 @@ class TournamentChange(models.Model):
     """The results engine's log: one row per version of a tournament's results (``engine.engine_commit``).
 
     ``jogos`` names the jogos whose records the write changed (None: a structural change, every part made
-    again); ``parts`` the parts of the results that changed. A process holding an earlier version replays
+    again), ``duplas`` the duplas read again (a disqualification); ``parts`` the parts of the results that
+    changed. A process holding an earlier version replays
     the rows after it instead of building the whole state.
     """
 
@@ -515,6 +516,7 @@ class TournamentChange(models.Model):
     version = models.PositiveIntegerField()
     action = models.CharField(max_length=40)
     jogos = models.JSONField(null=True, blank=True)
+    duplas = models.JSONField(default=list, blank=True)  # duplas read again (a disqualification)
     parts = models.JSONField(default=list, blank=True)
     at = models.DateTimeField(auto_now_add=True)
 

@@ -5,7 +5,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from django.core.cache import caches
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import QuerySet, Sum
 
 from scoring.jogo import WALKOVER_BOTH, JogoEntry, JogoResult, PartidaEntry, jogo_evaluate
 from scoring.partida import Mao as MaoRecord
@@ -18,7 +18,7 @@ from scoring.sumula import counts
 from .caching import STATES, gc_paused, shares_wait, state_key, state_share, state_shared_get
 from .result_form import Errors, result_read
 from .writes import write_current
-from .models import Draw, Dupla, GroupEntry, Jogo, Mao, Mesa, Partida, Stage, SumulaVia, Tournament
+from .models import Draw, Dupla, GroupEntry, Jogo, Mao, Mesa, Partida, ResultPart, Stage, SumulaVia, Tournament
 
 SIDE_INDEX = {"a": 0, "b": 1, "": None}
 
@@ -93,6 +93,7 @@ class TournamentState:
     record_by_jogo: dict[int, JogoRecord] = field(default_factory=dict)  # jogo id -> its entry in ``records``
     version: int = 0  # the tournament's ``results_version`` these views are of
     dupla_infos: list[DuplaInfo] = field(default_factory=list)  # the duplas as ``scoring`` sees them
+    part_versions: dict[str, int] = field(default_factory=dict)  # part key -> the version that last changed it
 
     def dupla(self, key: str | None) -> DuplaRef | None:
         return self.duplas.get(key) if key else None
@@ -214,8 +215,11 @@ def tournament_live_get(*, tournament: Tournament, live: int | None = None) -> T
 
 def _live_merge(state: TournamentState) -> TournamentState:
     t = state.tournament
-    known = [j["id"] for j in state.jogo_rows if j["status"] in Jogo.AT_TABLE]
-    rows = list(Jogo.objects.filter(tournament=t).filter(Q(status__in=Jogo.AT_TABLE) | Q(id__in=known)).values())
+    # every jogo whose súmula changed since the state was read (its version moved): at the table, decided,
+    # or back to "a jogar" after its mãos were undone
+    known = {j["id"]: j["version"] for j in state.jogo_rows}
+    changed = [i for i, v in Jogo.objects.filter(tournament=t).values_list("id", "version") if known.get(i) != v]
+    rows = list(Jogo.objects.filter(id__in=changed).values()) if changed else []
     if not rows:
         return state
     ids = [j["id"] for j in rows]
@@ -251,6 +255,9 @@ def tournament_state_load(*, tournament: Tournament) -> TournamentState:
 
 def _state_build(tournament: Tournament) -> TournamentState:
     settings = tournament_settings(tournament=tournament)
+    # the parts' versions before the records they version: a write committing in between makes the records
+    # newer than their versions (a fragment cached early), never older (a stale fragment under a new version)
+    part_versions = dict(ResultPart.objects.filter(tournament=tournament).values_list("key", "version"))
     duplas = [
         DuplaRef(id=row["id"], key=row["key"], name=row["name"], seed=row["seed"], disqualified=row["disqualified"],
                  disqualified_reason=row["disqualified_reason"],
@@ -339,6 +346,7 @@ def _state_build(tournament: Tournament) -> TournamentState:
         results=results, maos=maos_by_partida, partidas=partidas_by_jogo, recorded_orders=recorded,
         sorteio_draws=[d for d in draw_rows if d["kind"] == Draw.TIEBREAK], view=view, stage_specs=specs,
         records=records, record_by_jogo=record_by_jogo, version=tournament.results_version, dupla_infos=infos,
+        part_versions=part_versions,
     )
 
 
@@ -363,11 +371,6 @@ def jogo_record(*, jogo: dict, result: JogoResult | None, earlier: JogoResult | 
                       duplas=(by_id[jogo["dupla_a_id"]].key, by_id[jogo["dupla_b_id"]].key), result=result,
                       round=jogo["round"] if jogo["group_id"] is None else None,
                       position=jogo["position"], third_place=jogo["third_place"])
-
-
-def _in_play(result: JogoResult) -> JogoResult:
-    """A result that does not count yet, as standings and bracket see it: its score, no winner."""
-    return result if not result.finished else replace(result, finished=False, winner=None)
 
 
 def _counted_earlier_vias(jogo_rows: list[dict], *, by_id: dict, settings: RuleSettings) -> dict[int, JogoResult]:

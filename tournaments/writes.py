@@ -10,8 +10,9 @@ one.
 
 What a write says it touched decides how much is recomputed:
 
-- ``RESULTS``: results of some jogos (``write.jogos_touched(ids)``): their
-  group tables, then what depends on them;
+- ``RESULTS``: results of some jogos (``write.jogos_touched(ids)``), and
+  a disqualified dupla (``write.duplas_touched(ids)``): their group tables,
+  then what depends on them;
 - ``STRUCTURE`` (the default): anything else the pages show (duplas, stages,
   draws, mesas, names): every part is made again;
 - ``PAGES``: the pages change but no result does (a registration): a new
@@ -55,6 +56,8 @@ class Write:
     user: Any = None
     kind: str = STRUCTURE
     jogos: set[int] = field(default_factory=set)  # RESULTS / LIVE: the jogos whose records changed
+    duplas: set[int] = field(default_factory=set)  # RESULTS: the duplas whose public fields changed (a DQ)
+    jogos_started: set[int] = field(default_factory=set)  # LIVE: jogos that left "a jogar" (or went back to it)
     # filled in by the engine on the way out
     version: int | None = None  # the tournament's results version after the write (None: unchanged)
     parts: list[str] = field(default_factory=list)  # the parts of the results that changed
@@ -64,6 +67,10 @@ class Write:
     def jogos_touched(self, ids: Iterable[int]) -> None:
         """The records (partidas, mãos, WO, status, via) of these jogos changed."""
         self.jogos.update(int(i) for i in ids)
+
+    def duplas_touched(self, ids: Iterable[int]) -> None:
+        """These duplas' public fields changed (a disqualification): read again, their parts computed again."""
+        self.duplas.update(int(i) for i in ids)
 
     def structure_changed(self) -> None:
         """Something the pages show other than results changed: every part is made again."""

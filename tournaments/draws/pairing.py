@@ -20,7 +20,7 @@ from ..audit import audit_record
 from ..models import Draw, Dupla, Jogo, Registration, Stage, Tournament
 from ..registrations.window import registration_is_open
 from .errors import DrawRefused
-from ..writes import STRUCTURE, tournament_write
+from ..writes import RESULTS, STRUCTURE, tournament_write
 
 SEED_LIMIT = 2**31
 _R_KEY = re.compile(r"^r(\d+)$")
@@ -218,7 +218,7 @@ def dupla_disqualify(*, dupla: Dupla, user, reason: str) -> Dupla:
         raise DrawRefused(_("Desclassificação: diga o motivo."))
     if len(reason) > 300:
         raise DrawRefused(_("Desclassificação: o motivo tem %(n)d caracteres; o máximo é 300.") % {"n": len(reason)})
-    with tournament_write(tournament=dupla.tournament, action="dupla.disqualify", user=user, kind=STRUCTURE) as write:
+    with tournament_write(tournament=dupla.tournament, action="dupla.disqualify", user=user, kind=RESULTS) as write:
         tournament = _lock(dupla.tournament)
         dupla = Dupla.objects.select_for_update().select_related("player1", "player2").get(pk=dupla.pk)
         if dupla.disqualified:
@@ -226,6 +226,8 @@ def dupla_disqualify(*, dupla: Dupla, user, reason: str) -> Dupla:
         dupla.disqualified, dupla.disqualified_reason = True, reason
         dupla.save(update_fields=["disqualified", "disqualified_reason"])
         walkovers = _remaining_walkovers(dupla)
+        write.duplas_touched([dupla.pk])  # it takes no place; its jogos not begun are WO
+        write.jogos_touched(walkovers)
         audit_record(tournament=tournament, user=user, action="dupla_disqualify",
                      summary=_("Dupla %(d)s desclassificada. Motivo: %(reason)s") % {"d": dupla.display_name,
                                                                                      "reason": reason},

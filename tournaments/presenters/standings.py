@@ -60,6 +60,12 @@ def _group_anchor(stage_key: str, group_key: str) -> str:
     return f"grupo-{slugify(stage_key)}-{slugify(group_key)}"
 
 
+def part_ref(state, key: str) -> dict | None:
+    """What ``{% partcache %}`` needs to keep a part's fragment: the tournament, the part and its version."""
+    version = state.part_versions.get(key)
+    return None if version is None else {"tournament": state.tournament, "key": key, "version": version}
+
+
 def standings_present(state, *, pagina=None, ver=None, whole: bool = False) -> dict:
     """Group tables (all of them, or ``GROUPS_PER_PAGE`` a page when there are more) and the final classification.
 
@@ -97,6 +103,7 @@ def standings_present(state, *, pagina=None, ver=None, whole: bool = False) -> d
         tables = []
         for t in tables_here:
             tables.append({
+                "part": part_ref(state, f"g:{view.stage.key}:{t.key}"),
                 "key": t.key, "title": labels["group"] % {"key": t.key}, "anchor": _group_anchor(view.stage.key, t.key),
                 "complete": t.complete, "jogos_done": t.jogos_done, "jogos_total": t.jogos_total,
                 "progress": labels["progress"] % {"done": t.jogos_done, "total": t.jogos_total},

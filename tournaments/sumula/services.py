@@ -66,6 +66,7 @@ class _Locked:
     result: JogoResult | None
     partidas: list[Partida]
     maos: dict[int, list[Mao]]  # partida id -> its mãos in order
+    status_before: str = SCHEDULED  # the jogo's status when locked
 
 
 def _lock(*, tournament: Tournament, key: str) -> _Locked:
@@ -77,7 +78,7 @@ def _lock(*, tournament: Tournament, key: str) -> _Locked:
     settings = tournament_settings(tournament=tournament)
     result = jogo_evaluate(entry=entry, settings=settings)[0] if entry is not None else None
     return _Locked(tournament=tournament, jogo=jogo, duplas=(jogo.dupla_a.key, jogo.dupla_b.key), entry=entry,
-                   result=result, partidas=partidas, maos=maos)
+                   result=result, partidas=partidas, maos=maos, status_before=jogo.status)
 
 
 def _already(locked: _Locked, client_id: str | None) -> bool:
@@ -105,8 +106,10 @@ def _finish(locked: _Locked, *, action: str, actor: Actor, client_id: str | None
     SumulaEvent.objects.create(jogo=jogo, via=jogo.via, action=action, client_id=client_id,
                                user=actor.user if actor.user is not None else None, dupla=actor.dupla,
                                method=actor.method, device=actor.device[:300], data=data or {})
+    write = write_current()
+    if (locked.status_before == SCHEDULED) != (jogo.status == SCHEDULED):
+        write.jogos_started.add(jogo.pk)  # to the table or back: the event's "em andamento" may hinge on it
     if _counted(jogo) != counted_before:  # what counts changed: standings, bracket, the next knockout jogo
-        write = write_current()
         if write.kind == LIVE:  # it holds the jogo's lock only: the tournament's would now come second
             raise RuntimeError(f"a {action} changed what counts in a live write (jogo {jogo.key})")
         write.jogos_touched([jogo.pk])
