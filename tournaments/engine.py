@@ -28,19 +28,39 @@ same parts computed, so it never builds the whole state after a result.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 
-from django.db import transaction
-
-from scoring.tournament import GroupStageView, KnockoutStageView, Touched, tournament_compute
 from scoring import mesas as mesa_rules
 from scoring.jogo import jogo_evaluate
+from scoring.tournament import GroupStageView, KnockoutStageView, Touched, tournament_compute
 
 from .jogo_keys import jogo_keys_new
 from .models import Draw, Dupla, Jogo, Mao, Partida, ResultPart, Tournament, TournamentChange
-from .selectors import (TournamentState, _counted_earlier_vias, jogo_entry_from_rows, jogo_order, jogo_record,
-                        tournament_state_get, tournament_state_load, tournament_state_remember)
-from .writes import LIVE, PAGES, PRIVATE, RESULTS, STRUCTURE, Write, tournament_write
+from .state import (TournamentState, _counted_earlier_vias, jogo_entry_from_rows, jogo_order, jogo_record,
+                    tournament_state_load)
+
+# What a write says it touched (writes.tournament_write): how much the engine recomputes on its way out.
+RESULTS, STRUCTURE, PAGES, PRIVATE, LIVE = "results", "structure", "pages", "private", "live"
+KINDS = (RESULTS, STRUCTURE, PAGES, PRIVATE, LIVE)
+
+_local = threading.local()
+
+
+def write_current():
+    """The write (``writes.Write``) this thread is inside, if any: a state read inside one is not kept (the
+    write may still roll back)."""
+    stack = getattr(_local, "stack", None)
+    return stack[-1] if stack else None
+
+
+def writes_stack() -> list:
+    """This thread's writes under way, innermost last (``writes.tournament_write`` pushes and pops)."""
+    stack = getattr(_local, "stack", None)
+    if stack is None:
+        stack = _local.stack = []
+    return stack
+
 
 REPLAY_MAX = 200  # more changes than this since a process's state: it builds the whole state instead
 ALL_PARTS = "*"
@@ -169,25 +189,17 @@ def state_advance(*, state: TournamentState, jogo_ids: set[int], tournament: Tou
 
 # --- a write's end ----------------------------------------------------------------------------------
 
-def engine_begin(*, write: Write) -> None:
-    """At a write's start, under the tournament's lock, before the body writes: the state it starts from."""
-    if write.tournament is not None and write.kind in (RESULTS, PAGES):
-        write.base = tournament_state_get(tournament=write.tournament)
-
-
-def engine_commit(*, write: Write) -> None:
-    """The end of a write: recompute what it touched, follow the bracket, version the changed parts, log it."""
+def engine_commit(*, write) -> TournamentState | None:
+    """The end of a write (``writes.Write``, inside its transaction): recompute what it touched, follow the
+    bracket, version the changed parts, log it. Returns the new state (to keep once the write commits), None
+    when nothing the results show changed."""
     tournament = write.tournament
-    if tournament is not None and write.kind == LIVE and write.jogos_started:
-        started = frozenset(write.jogos_started)
-        transaction.on_commit(lambda: event_status_follow(tournament_id=tournament.pk, jogo_ids=started),
-                              robust=True)
     if tournament is None or write.kind in (PRIVATE, LIVE):
-        return
-    base = getattr(write, "base", None)
+        return None
+    base = write.base
     structural = write.kind == STRUCTURE or base is None
     if write.kind == RESULTS and not write.jogos and not write.duplas:
-        return  # nothing that counts changed (a first confirmation): the live pages follow the jogo's version
+        return None  # nothing that counts changed (a first confirmation): the live pages follow the jogo's version
     state = None
     if not structural:
         state = state_advance(state=base, jogo_ids=set(write.jogos), dupla_ids=set(write.duplas),
@@ -220,35 +232,8 @@ def engine_commit(*, write: Write) -> None:
     versions = {} if structural else dict(base.part_versions)
     versions.update(dict.fromkeys(parts, version))
     state = replace(state, tournament=tournament, version=version, part_versions=versions)
-    write.version, write.parts, write.created_jogos = version, parts, followed.created
-    transaction.on_commit(lambda: tournament_state_remember(state=state, share=structural))
-
-
-def event_status_follow(*, tournament_id: int, jogo_ids: frozenset) -> None:
-    """After a live write that took jogos to the table (or back to "a jogar"): when the event's status on the
-    pages (upcoming / in play) hinges on them, a results write reads them again, so every page says so.
-
-    Run after the live write commits (it held the jogo's lock only; this one locks the tournament first), at
-    most a few times an event: when its first jogo starts, or its only started jogo is undone.
-    """
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
-    if tournament is None:
-        return
-    state = tournament_state_get(tournament=tournament)
-    if any(j["status"] != Jogo.SCHEDULED for j in state.jogo_rows if j["id"] not in jogo_ids):
-        return  # the event had begun and stays so, whatever these jogos do
-    with tournament_write(tournament=tournament, action="event.status", kind=RESULTS) as write:
-        write.jogos_touched(jogo_ids)
-
-
-def engine_refresh(*, tournament: Tournament, action: str) -> None:
-    """Inside a write whose body changed the tournament behind the services' back (the admin): recompute the
-    whole tournament now, as a structural write would on its way out."""
-    from .writes import write_current
-
-    if write_current() is None:
-        raise RuntimeError("engine_refresh outside a write: wrap the change in writes.tournament_write")
-    engine_commit(write=Write(tournament=tournament, action=action, kind=STRUCTURE))
+    write.version, write.parts, write.created_jogos, write.structural = version, parts, followed.created, structural
+    return state
 
 
 def _group_parts_of(state: TournamentState, dupla_ids: set[int]) -> set[str]:

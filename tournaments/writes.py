@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,10 +38,12 @@ from typing import Any, Iterable, Iterator
 
 from django.db import transaction
 
-from .models import Tournament
+from .engine import KINDS, LIVE, PAGES, PRIVATE, RESULTS, STRUCTURE, engine_commit, write_current, writes_stack
+from .models import Jogo, Tournament
+from .selectors import tournament_state_get, tournament_state_remember
 
-RESULTS, STRUCTURE, PAGES, PRIVATE, LIVE = "results", "structure", "pages", "private", "live"
-KINDS = (RESULTS, STRUCTURE, PAGES, PRIVATE, LIVE)
+__all__ = ["KINDS", "LIVE", "PAGES", "PRIVATE", "RESULTS", "STRUCTURE", "Write", "tournament_write", "write_current",
+           "tournament_rebuild", "write_required", "write_guard", "UnguardedWrite", "engine_refresh"]
 # how much a kind asks the engine to do, least first: joined writes take the most any of them asked
 _WEIGHT = {PRIVATE: 0, LIVE: 1, PAGES: 2, RESULTS: 3, STRUCTURE: 4}
 
@@ -62,7 +63,8 @@ class Write:
     version: int | None = None  # the tournament's results version after the write (None: unchanged)
     parts: list[str] = field(default_factory=list)  # the parts of the results that changed
     created_jogos: int = 0  # knockout jogos the results made ready to play
-    base: Any = field(default=None, repr=False)  # the state the write started from (engine_begin)
+    base: Any = field(default=None, repr=False)  # the state the write started from (results and pages writes)
+    structural: bool = False  # filled in by the engine: every part was made again
 
     def jogos_touched(self, ids: Iterable[int]) -> None:
         """The records (partidas, mãos, WO, status, via) of these jogos changed."""
@@ -75,22 +77,6 @@ class Write:
     def structure_changed(self) -> None:
         """Something the pages show other than results changed: every part is made again."""
         self.kind = STRUCTURE
-
-    def audit(self, *, summary: str, before: Any = None, after: Any = None, action: str | None = None):
-        """Record this write in the organizers' audit trail (inside its transaction: both land or neither)."""
-        from .audit import audit_record
-
-        return audit_record(tournament=self.tournament, user=self.user, action=action or self.action,
-                            summary=summary, before=before, after=after)
-
-
-_local = threading.local()
-
-
-def write_current() -> Write | None:
-    """The write this thread is inside, if any."""
-    stack = getattr(_local, "stack", None)
-    return stack[-1] if stack else None
 
 
 @contextmanager
@@ -114,21 +100,30 @@ def tournament_write(*, tournament: Tournament | None, action: str, user: Any = 
         yield outer
         return
     write = Write(tournament=tournament, action=action, user=user, kind=kind)
-    stack = getattr(_local, "stack", None)
-    if stack is None:
-        stack = _local.stack = []
+    stack = writes_stack()
     with transaction.atomic():
         if tournament is not None and kind in (RESULTS, STRUCTURE, PAGES):
             tournament_lock(tournament=tournament)
+            if kind != STRUCTURE:  # the state the write starts from, read before the body writes anything
+                write.base = tournament_state_get(tournament=tournament)
         stack.append(write)
         try:
-            from .engine import engine_begin, engine_commit  # the engine reads through selectors, which know us
-
-            engine_begin(write=write)
             yield write
-            engine_commit(write=write)
+            _commit(write)
         finally:
             stack.pop()
+
+
+def _commit(write: Write) -> None:
+    """The engine's part of a write's end, and what follows its commit: the new state kept in this process;
+    after a live write that took a jogo to the table, the event's status (``event_status_follow``)."""
+    state = engine_commit(write=write)
+    if state is not None:
+        transaction.on_commit(lambda: tournament_state_remember(state=state, share=write.structural))
+    if write.tournament is not None and write.kind == LIVE and write.jogos_started:
+        tournament_id, started = write.tournament.pk, frozenset(write.jogos_started)
+        transaction.on_commit(lambda: event_status_follow(tournament_id=tournament_id, jogo_ids=started),
+                              robust=True)
 
 
 def write_required(*, what: str) -> Write:
@@ -147,6 +142,31 @@ def tournament_lock(*, tournament: Tournament) -> None:
     if row is not None:
         tournament.results_version = row["results_version"]
         tournament.finished = row["finished"]
+
+
+def event_status_follow(*, tournament_id: int, jogo_ids: frozenset) -> None:
+    """After a live write that took jogos to the table (or back to "a jogar"): when the event's status on the
+    pages (upcoming / in play) hinges on them, a results write reads them again, so every page says so.
+
+    Run after the live write commits (it held the jogo's lock only; this one locks the tournament first), at
+    most a few times an event: when its first jogo starts, or its only started jogo is undone.
+    """
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return
+    state = tournament_state_get(tournament=tournament)
+    if any(j["status"] != Jogo.SCHEDULED for j in state.jogo_rows if j["id"] not in jogo_ids):
+        return  # the event had begun and stays so, whatever these jogos do
+    with tournament_write(tournament=tournament, action="event.status", kind=RESULTS) as write:
+        write.jogos_touched(jogo_ids)
+
+
+def engine_refresh(*, tournament: Tournament, action: str) -> None:
+    """Inside a write whose body changed the tournament behind the services' back (the admin): recompute the
+    whole tournament now, as a structural write would on its way out."""
+    if write_current() is None:
+        raise RuntimeError("engine_refresh outside a write: wrap the change in writes.tournament_write")
+    _commit(Write(tournament=tournament, action=action, kind=STRUCTURE))
 
 
 def tournament_rebuild(*, tournament: Tournament, action: str = "rebuild", user: Any = None) -> Write:

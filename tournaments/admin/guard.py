@@ -17,7 +17,7 @@ from ..interchange.reader import plan_read
 from ..interchange.writer import tournament_export
 from ..models import Tournament
 from ..selectors import tournament_state_cache_clear, tournament_state_get
-from ..engine import engine_refresh
+from ..writes import engine_refresh
 
 logger = logging.getLogger(__name__)
 

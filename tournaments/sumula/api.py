@@ -22,7 +22,7 @@ from config.security import request_device
 from ..caching import tournament_key
 from ..conditional import etag_make, not_modified
 from ..jsonbody import JsonBodyRefused, json_body_read
-from ..models import Dupla, Tournament
+from ..models import Dupla, Jogo, Tournament
 from ..permissions import may_referee, may_see_desk
 from ..selectors import tournament_live_get, tournament_live_version
 from . import services
@@ -206,14 +206,14 @@ def confirmation(request, slug: str, key: str):
     via = services.via_read(data.get("via"))
     services.reason_clean(data.get("reason"),
                           missing=None if data["accept"] else _("para contestar, diga o motivo ('reason')"))
-    if jogo_for_sumula(tournament=tournament, key=key) is None:
+    if not Jogo.objects.filter(tournament=tournament, key=key).exists():
         raise SumulaRefused(404, _("jogo %(key)s não encontrado neste torneio") % {"key": key})
     pin_verify(dupla=dupla, pin=data.get("pin"), **pin_source(request))
     user = request.user if request.user.is_authenticated else None
-    services.sumula_answer(tournament=tournament, key=key, dupla=dupla, via=via, accept=data["accept"],
-                           reason=data.get("reason"),
-                           actor=Actor(user=user, dupla=dupla, method="pin", device=request_device(request)))
-    return _answer(tournament, key)
+    written = services.sumula_answer(
+        tournament=tournament, key=key, dupla=dupla, via=via, accept=data["accept"], reason=data.get("reason"),
+        actor=Actor(user=user, dupla=dupla, method="pin", device=request_device(request)))
+    return _answer(tournament, key, written=written)
 
 
 @_api

@@ -326,7 +326,7 @@ def sumula_answer(*, tournament: Tournament, key: str, dupla: Dupla, via: int, a
         _restatus(locked, locked.result)
         _finish(locked, action="confirmation" if accept else "contest", actor=actor, counted_before=counted_before,
                 data={"dupla": dupla.key, "reason": reason})
-        return Written(jogo=jogo)
+        return Written(jogo=jogo, record=(locked.entry, locked.partidas, locked.maos))  # the record is unchanged
 
 
 def sumula_sign(*, tournament: Tournament, key: str, via: int, reason, actor: Actor) -> Written:
