@@ -295,7 +295,7 @@ def test_a_database_outage_is_a_503_json_on_the_api(client, cup, j1):
         response = client.get(api(SLUG))
     assert errors_of(response, 503) == ["banco de dados indisponível; tente de novo em instantes"]
     assert response["Retry-After"]
-    with mock.patch("tournaments.sumula.api.jogo_for_sumula", side_effect=OperationalError("conexão recusada")):
+    with mock.patch("tournaments.sumula.api.pin_verify", side_effect=OperationalError("conexão recusada")):
         errors_of(client.post(api(SLUG, j1, "confirmacao"), data=json.dumps(confirm_body()),
                               content_type="application/json"), 503)
 

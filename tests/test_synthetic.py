@@ -91,4 +91,4 @@ def test_page_queries_do_not_grow_with_the_tournament(client, load_file):
     _page_queries(client, small)  # warm-up: nothing cached by the first request may be counted
     small_counts, large_counts = _page_queries(client, small), _page_queries(client, large)
     assert small_counts == large_counts
-    assert max(large_counts.values()) <= 10
+    assert max(large_counts.values()) <= 11  # the live pages (jogos, chave) also read the jogos' versions
