@@ -14,7 +14,7 @@ from pathlib import Path
 from django.conf import settings
 from django.template import TemplateDoesNotExist, TemplateSyntaxError
 from django.template.loader import get_template
-from django.urls import get_resolver
+from django.urls import URLResolver, get_resolver
 from django.utils import translation
 
 logger = logging.getLogger(__name__)
@@ -23,10 +23,17 @@ logger = logging.getLogger(__name__)
 TEMPLATE_FOLDERS = ("tournaments", "sumula", "privatelink")
 
 
+def _resolvers_fill(resolver) -> None:
+    resolver.reverse_dict  # noqa: B018 - built on first use: the URL patterns compiled for reverse()
+    for pattern in resolver.url_patterns:
+        if isinstance(pattern, URLResolver):
+            _resolvers_fill(pattern)
+
+
 def server_warm() -> None:
     """Load the URLconf, the public templates and the catalogues (errors are logged, never raised: a page that
     cannot load fails on its own request, with its own message)."""
-    get_resolver().url_patterns  # noqa: B018 - imports every view module
+    _resolvers_fill(get_resolver())  # imports every view module, and readies reverse() for every name
     base = Path(settings.BASE_DIR) / "templates"
     for folder in TEMPLATE_FOLDERS:
         for path in sorted((base / folder).glob("*.html")):
