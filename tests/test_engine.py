@@ -353,3 +353,25 @@ def test_after_a_counted_result_a_page_renders_only_the_group_that_changed(event
 
     fresh = client.get(url).content
     assert page_normalized(fresh) == page_normalized(again.content)  # the same page as from nothing
+
+
+def test_a_cached_page_is_compressed_once_per_version_and_minute(event, referee, client, monkeypatch):
+    import gzip
+
+    from tournaments import views
+
+    url = reverse("tournaments:standings", kwargs={"slug": event.slug})
+    calls = []
+    original = views._GZIP.process_response
+    monkeypatch.setattr(views._GZIP, "process_response", lambda req, resp: calls.append(1) or original(req, resp))
+    first = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+    second = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+    assert first["Content-Encoding"] == second["Content-Encoding"] == "gzip"
+    assert second.content == first.content and gzip.decompress(second.content).startswith(b"<!doctype html>")
+    assert second["ETag"] == first["ETag"] and "Accept-Encoding" in second["Vary"]
+    assert len(calls) == 1  # the second hit reused the compressed body
+    assert client.get(url, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    _count(referee, event, "d1", "d2")
+    third = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+    assert third["ETag"] != first["ETag"] and len(calls) == 2
+    assert client.get(url).content == gzip.decompress(third.content)  # uncompressed: the same page

@@ -17,6 +17,8 @@ which every súmula write bumps), and their keys carry the live version too.
 
 import functools
 import json
+import threading
+from collections import OrderedDict
 
 from django.http import Http404, HttpResponse
 from django.middleware.gzip import GZipMiddleware
@@ -62,9 +64,42 @@ def read_only(view):
     def compressed(request, *args, **kwargs):
         response = safe(request, *args, **kwargs)
         if response.get("Content-Type", "").startswith(COMPRESSED_TYPES):
-            response = _GZIP.process_response(request, response)
+            response = _gzipped(request, response)
         return response
     return compressed
+
+
+_GZIPPED: OrderedDict[tuple, tuple[bytes, str]] = OrderedDict()  # (ETag, Vary) -> body and ETag, compressed
+_GZIPPED_MAX = 256
+_GZIPPED_LOCK = threading.Lock()
+
+
+def _gzipped(request, response):
+    """``response`` compressed when the browser accepts it; an answer with an ETag is compressed once per process
+    (the same page, version and minute: a cached page's hits cost no compression)."""
+    tag = response.get("ETag")
+    accepts = "gzip" in request.headers.get("Accept-Encoding", "")
+    if not tag or not accepts or response.streaming or response.status_code != 200:
+        return _GZIP.process_response(request, response)
+    key = (tag, response.get("Vary", ""))
+    with _GZIPPED_LOCK:
+        kept = _GZIPPED.get(key)
+        if kept is not None:
+            _GZIPPED.move_to_end(key)
+    if kept is None:
+        response = _GZIP.process_response(request, response)
+        if response.get("Content-Encoding") == "gzip":
+            with _GZIPPED_LOCK:
+                _GZIPPED[key] = (response.content, response["ETag"])
+                while len(_GZIPPED) > _GZIPPED_MAX:
+                    _GZIPPED.popitem(last=False)
+        return response
+    body, etag = kept
+    response.content = body
+    response["Content-Encoding"], response["ETag"] = "gzip", etag
+    response["Content-Length"] = str(len(body))
+    patch_vary_headers(response, ("Accept-Encoding",))
+    return response
 
 
 @read_only
