@@ -260,6 +260,10 @@ ZAP_SHARE_STATES = env_bool("ZAP_SHARE_STATES", bool(REDIS_URL))
 # The code's version in every cache key (tournaments.caching.release): set it at deploy (e.g. the commit);
 # empty, a digest of the code, templates and catalogues is used.
 ZAP_RELEASE = os.environ.get("ZAP_RELEASE", "")
+# The live pages (event, dupla, jogos, chave, TV) show the súmulas' scores as of at most this many seconds ago:
+# during a busy round they are rendered once a second, not once per mão. Results that count are never
+# delayed (they give a new results_version, in every key). 0: every mão shows at once (the tests).
+ZAP_LIVE_COALESCE_SECONDS = float(os.environ.get("ZAP_LIVE_COALESCE_SECONDS", "1"))
 CACHES = {
     "default": {**_shared_cache, "KEY_PREFIX": "zap", "TIMEOUT": CACHE_TIMEOUT},
     "states": {"BACKEND": "tournaments.caching.ObjectCache", "LOCATION": "states", "TIMEOUT": None,

@@ -26,6 +26,12 @@ def load_file():
 
 
 @pytest.fixture(autouse=True)
+def _live_pages_at_once(settings):
+    """A test reads a page right after a mão: no coalescing of the live scores (tests/test_engine.py checks it)."""
+    settings.ZAP_LIVE_COALESCE_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
 def _one_write_path():
     """Every test runs under the write guard: site code that writes a tournament's table outside
     ``writes.tournament_write`` fails the test (``UnguardedWrite``); a test's own setup may write directly."""

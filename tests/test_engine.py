@@ -375,3 +375,19 @@ def test_a_cached_page_is_compressed_once_per_version_and_minute(event, referee,
     third = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
     assert third["ETag"] != first["ETag"] and len(calls) == 2
     assert client.get(url).content == gzip.decompress(third.content)  # uncompressed: the same page
+
+
+def test_live_scores_are_coalesced_for_a_moment_but_results_never(event, referee, client, settings):
+    import time
+
+    settings.ZAP_LIVE_COALESCE_SECONDS = 0.5
+    url = reverse("tournaments:jogos", kwargs={"slug": event.slug})
+    key = jogo_between(event, "d4", "d5")
+    before = client.get(url).content
+    post(referee, api(event.slug, key, "maos"), {"id": "c-1", "to": 0, "points": 3})
+    assert client.get(url).content == before  # the scores of the last half second
+    time.sleep(0.6)
+    assert client.get(url).content != before  # then the mão
+    shown = client.get(url).content
+    _count(referee, event, "d1", "d2")  # a result that counts: at once, whatever the moment
+    assert client.get(url).content != shown

@@ -76,7 +76,7 @@ def release() -> str:
     return digest.hexdigest()[:12]
 
 
-def tournament_key(tournament, *, live: int | None = None, version: int | None = None) -> str:
+def tournament_key(tournament, *, live: int | str | None = None, version: int | None = None) -> str:
     """The part of a key that names one version of a tournament's results (and of its súmulas: ``live``, the
     tournament's live version), made by this release.
 
@@ -88,7 +88,7 @@ def tournament_key(tournament, *, live: int | None = None, version: int | None =
 
 
 def page_key(*, tournament, name: str, language: str, params: dict[str, Any] | None = None,
-             live: int | None = None) -> str:
+             live: int | str | None = None) -> str:
     """The key of a rendered page or sheet: its tournament version, template (or sheet), language and parameters."""
     digest = ""
     if params:
@@ -152,8 +152,12 @@ def page_get(key: str) -> bytes | None:
     return _tolerant("ler", key, lambda: caches[SHARED].get(key))
 
 
-def page_put(key: str, body: bytes) -> None:
-    _tolerant("gravar", key, lambda: caches[SHARED].set(key, body))
+def page_put(key: str, body: bytes, *, timeout: float | None = None) -> None:
+    """Keep a rendered page or fragment (``timeout``: for that many seconds only; else the cache's own)."""
+    if timeout is None:
+        _tolerant("gravar", key, lambda: caches[SHARED].set(key, body))
+    else:
+        _tolerant("gravar", key, lambda: caches[SHARED].set(key, body, timeout))
 
 
 def pages_clear() -> None:

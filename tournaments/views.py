@@ -20,6 +20,7 @@ import json
 import threading
 from collections import OrderedDict
 
+from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import get_object_or_404, render
@@ -123,12 +124,22 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
     name = template
     if partial and request.htmx and request.htmx.target == partial:
         name = f"{template}#{partial}"
-    live_version = tournament_live_version(tournament=tournament) if live else None
-    key = page_key(tournament=tournament, name=f"{tab}:{name}", language=translation.get_language(),
-                   params=params, live=live_version)
+    language = translation.get_language()
     now = timezone.localtime().strftime("%H:%M")
-    etag = etag_make(key, now)  # the page as served: its version, and the time it says it was updated
-    unchanged = not_modified(request, etag=etag)
+    recent = None
+    if live and settings.ZAP_LIVE_COALESCE_SECONDS > 0:
+        # the live scores of the last second: every page that polls during a busy round is not one rendering
+        # per mão; the results (results_version, in this key) are never coalesced
+        recent = page_key(tournament=tournament, name=f"{tab}:{name}", language=language, params=params,
+                          live="recent")
+        kept = page_get(recent)
+        if kept is not None:
+            key, _sep, body = kept.partition(b"\n")
+            return _page_response(request, key=key.decode(), body=body, now=now)
+    live_version = tournament_live_version(tournament=tournament) if live else None
+    key = page_key(tournament=tournament, name=f"{tab}:{name}", language=language, params=params,
+                   live=live_version)
+    unchanged = not_modified(request, etag=etag_make(key, now))
     if unchanged is not None:
         patch_vary_headers(unchanged, ["HX-Request", "HX-Target"])
         return unchanged
@@ -145,8 +156,21 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
         body = render(request, name, context).content
         if not isinstance(page, dict) or page.get("canonical", True):
             page_put(key, body)
-    response = HttpResponse(body.replace(NOW_MARK.encode(), now.encode()))
-    response["ETag"] = etag
+            if recent is not None:
+                page_put(recent, key.encode() + b"\n" + body, timeout=settings.ZAP_LIVE_COALESCE_SECONDS)
+    elif recent is not None:
+        page_put(recent, key.encode() + b"\n" + body, timeout=settings.ZAP_LIVE_COALESCE_SECONDS)
+    return _page_response(request, key=key, body=body, now=now)
+
+
+def _page_response(request, *, key: str, body: bytes, now: str) -> HttpResponse:
+    """A rendered page as served: the time of the request in it, tagged by its key and that time (304 when the
+    browser holds it)."""
+    etag = etag_make(key, now)  # the page as served: its version, and the time it says it was updated
+    response = not_modified(request, etag=etag)
+    if response is None:
+        response = HttpResponse(body.replace(NOW_MARK.encode(), now.encode()))
+        response["ETag"] = etag
     patch_vary_headers(response, ["HX-Request", "HX-Target"])
     return response
 
