@@ -391,3 +391,16 @@ def test_live_scores_are_coalesced_for_a_moment_but_results_never(event, referee
     shown = client.get(url).content
     _count(referee, event, "d1", "d2")  # a result that counts: at once, whatever the moment
     assert client.get(url).content != shown
+
+
+def test_the_list_of_events_is_cached_until_an_event_moves_on(event, referee, client, django_assert_max_num_queries,
+                                                              django_capture_on_commit_callbacks):
+    url = reverse("tournaments:list")
+    first = client.get(url).content.decode()
+    assert "a começar" in first
+    with django_assert_max_num_queries(1):  # the events' versions; the page itself from the cache
+        assert client.get(url).content.decode() == first
+    with django_capture_on_commit_callbacks(execute=True):  # as in production: what follows the commit runs
+        post(referee, api(event.slug, jogo_between(event, "d1", "d2"), "maos"), {"id": "l-1", "to": 0, "points": 1})
+    assert "em andamento" in client.get(url).content.decode()  # its first jogo at the table: a new version
+    assert "Dois Grupos" in client.get(url + "?q=dois").content.decode()  # a search is never cached

@@ -96,6 +96,12 @@ def page_key(*, tournament, name: str, language: str, params: dict[str, Any] | N
     return f"page:{tournament_key(tournament, live=live)}:{name}:{language}:{digest}"
 
 
+def list_key(*, versions: list[tuple], language: str) -> str:
+    """The key of the list of events: the version of each (id, creation, results version) and the language."""
+    digest = hashlib.sha256(repr(versions).encode()).hexdigest()[:32]
+    return f"list:{release()}:{digest}:{language}"
+
+
 def fragment_key(*, tournament, part: str, version: int, name: str, language: str) -> str:
     """The key of a rendered fragment of one part of the results (``templatetags/parts.py``) at its version."""
     return f"frag:{release()}:{tournament.pk}.{tournament.created_at.timestamp():.6f}:{part}:v{version}:{name}:{language}"

@@ -31,7 +31,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
 from . import presenters
-from .caching import page_get, page_key, page_put
+from .caching import list_key, page_get, page_key, page_put
 from .conditional import etag_make, not_modified
 from .draws.selectors import draws_public
 from .interchange.writer import tournament_export
@@ -105,9 +105,23 @@ def _gzipped(request, response):
 
 @read_only
 def tournament_list(request):
-    rows = presenters.tournament_list_rows(tournaments_all())
-    page = presenters.tournament_list_sections(rows, q=request.GET.get("q"))
-    return render(request, "tournaments/list.html", {"page": page, "any": bool(rows)})
+    """Every event. Without a search it is cached under the versions of all events (one query to know them):
+    counting who started and how many duplas each has reads every jogo."""
+    tournaments = list(tournaments_all())
+    q = request.GET.get("q")
+    key = None
+    if not q:
+        versions = [(t.pk, t.created_at.timestamp(), t.results_version) for t in tournaments]
+        key = list_key(versions=versions, language=translation.get_language())
+        body = page_get(key)
+        if body is not None:
+            return HttpResponse(body)
+    rows = presenters.tournament_list_rows(tournaments)
+    page = presenters.tournament_list_sections(rows, q=q)
+    response = render(request, "tournaments/list.html", {"page": page, "any": bool(rows)})
+    if key is not None:
+        page_put(key, response.content)
+    return response
 
 
 def _event_page(request, *, slug: str, template: str, tab: str, build, partial: str = "", live: bool = False,
