@@ -35,6 +35,7 @@ from scoring import mesas as mesa_rules
 from scoring.jogo import jogo_evaluate
 from scoring.tournament import GroupStageView, KnockoutStageView, Touched, tournament_compute
 
+from .caching import gc_paused
 from .jogo_keys import jogo_keys_new
 from .models import Draw, Dupla, Jogo, Mao, Partida, ResultPart, Tournament, TournamentChange
 from .state import (TournamentState, _counted_earlier_vias, jogo_entry_from_rows, jogo_order, jogo_record,
@@ -121,6 +122,13 @@ def state_advance_to(*, state: TournamentState, tournament: Tournament) -> Tourn
 
 def state_advance(*, state: TournamentState, jogo_ids: set[int], tournament: Tournament,
                   dupla_ids: set[int] = frozenset()) -> TournamentState | None:
+    """See ``_advance``; the cyclic collector paused meanwhile (the copies allocate much and make no cycles)."""
+    with gc_paused():
+        return _advance(state=state, jogo_ids=jogo_ids, tournament=tournament, dupla_ids=dupla_ids)
+
+
+def _advance(*, state: TournamentState, jogo_ids: set[int], tournament: Tournament,
+             dupla_ids: set[int] = frozenset()) -> TournamentState | None:
     """``state`` with the records of these jogos (and the public fields of these duplas) read again and the
     parts they touch computed again; labelled with ``tournament``'s version. None when they no longer fit
     the state (a jogo gone or moved stage, a dupla gone): then the whole state is built."""

@@ -5,6 +5,7 @@ the results engine (``engine.py``) advances a state after a write without loadin
 ``selectors.tournament_state_get`` keeps the states of this process.
 """
 
+import gc
 from dataclasses import dataclass, field
 
 from scoring.jogo import WALKOVER_BOTH, JogoEntry, JogoResult, PartidaEntry, jogo_evaluate
@@ -86,9 +87,18 @@ class TournamentState:
 
 
 def tournament_state_load(*, tournament: Tournament) -> TournamentState:
-    """Load a tournament (7 queries at most, whatever its size) and derive every view."""
+    """Load a tournament (8 queries at most, whatever its size) and derive every view.
+
+    The state lives long and holds hundreds of thousands of objects without cycles: once built it is moved
+    out of the cyclic collector's sight (``gc.freeze``), so a later collection, set off by any request's
+    allocations, does not walk it again (a pause of 100 ms at 4,096 duplas). Reference counting still frees
+    it when it is dropped.
+    """
     with gc_paused():
-        return _state_build(tournament)
+        state = _state_build(tournament)
+    gc.collect(1)  # the young garbage first (it would stay uncollected once frozen); then the state, out of sight
+    gc.freeze()
+    return state
 
 
 def _state_build(tournament: Tournament) -> TournamentState:
