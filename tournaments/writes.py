@@ -101,17 +101,24 @@ def tournament_write(*, tournament: Tournament | None, action: str, user: Any = 
         return
     write = Write(tournament=tournament, action=action, user=user, kind=kind)
     stack = writes_stack()
+    # the first transaction of the connection: nothing uncommitted is visible yet, so the state read before the
+    # body writes may be kept (a later write finds it); inside another transaction it may not
+    outermost = not transaction.get_connection().in_atomic_block
     with transaction.atomic():
-        if tournament is not None and kind in (RESULTS, STRUCTURE, PAGES):
-            tournament_lock(tournament=tournament)
-            if kind != STRUCTURE:  # the state the write starts from, read before the body writes anything
-                write.base = tournament_state_get(tournament=tournament)
-        stack.append(write)
+        depth = len(stack)
+        if not outermost:
+            stack.append(write)
         try:
+            if tournament is not None and kind in (RESULTS, STRUCTURE, PAGES):
+                tournament_lock(tournament=tournament)
+                if kind != STRUCTURE:  # the state the write starts from, read before the body writes anything
+                    write.base = tournament_state_get(tournament=tournament)
+            if outermost:
+                stack.append(write)  # from here on, a state read is not kept (this write may still roll back)
             yield write
             _commit(write)
         finally:
-            stack.pop()
+            del stack[depth:]
 
 
 def _commit(write: Write) -> None:
