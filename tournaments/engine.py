@@ -91,11 +91,6 @@ def parts_changed(before, after) -> list[str]:
     return sorted(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))
 
 
-def part_versions(*, tournament: Tournament) -> dict[str, int]:
-    """The version of each part of a tournament's results (the write that last changed it)."""
-    return dict(ResultPart.objects.filter(tournament=tournament).values_list("key", "version"))
-
-
 # --- advancing a state ------------------------------------------------------------------------------
 
 def state_advance_to(*, state: TournamentState, tournament: Tournament) -> TournamentState | None:

@@ -152,20 +152,21 @@ def tournament_lock(*, tournament: Tournament) -> None:
 
 
 def event_status_follow(*, tournament_id: int, jogo_ids: frozenset) -> None:
-    """After a live write that took jogos to the table (or back to "a jogar"): when the event's status on the
-    pages (upcoming / in play) hinges on them, a results write reads them again, so every page says so.
+    """After a live write that took jogos to the table (or back to "a jogar"): when no other jogo of the event
+    has begun, these decide whether it has (the pages' "a começar" / "em andamento"), so a results write reads
+    them again (and any the state still shows begun), giving the pages a new version.
 
-    Run after the live write commits (it held the jogo's lock only; this one locks the tournament first), at
-    most a few times an event: when its first jogo starts, or its only started jogo is undone.
+    Run after the live write commits (it held the jogo's lock only; this one locks the tournament first): one
+    query, and a write only when the event's first jogo starts or its last started one is undone.
     """
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return
-    state = tournament_state_get(tournament=tournament)
-    if any(j["status"] != Jogo.SCHEDULED for j in state.jogo_rows if j["id"] not in jogo_ids):
+    if Jogo.objects.filter(tournament=tournament).exclude(status=Jogo.SCHEDULED).exclude(id__in=jogo_ids).exists():
         return  # the event had begun and stays so, whatever these jogos do
     with tournament_write(tournament=tournament, action="event.status", kind=RESULTS) as write:
-        write.jogos_touched(jogo_ids)
+        shown = {j["id"] for j in write.base.jogo_rows if j["status"] != Jogo.SCHEDULED}
+        write.jogos_touched(set(jogo_ids) | shown)
 
 
 def engine_refresh(*, tournament: Tournament, action: str) -> None:
