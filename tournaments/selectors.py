@@ -2,6 +2,7 @@
 results engine (``engine.py``) when the tournament moves on; the live pages add the súmulas as they stand."""
 
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import replace
 
@@ -10,7 +11,7 @@ from django.db.models import QuerySet, Sum
 
 from scoring.jogo import jogo_evaluate
 
-from .caching import STATES, shares_wait, state_key, state_share, state_shared_get
+from .caching import STATES, release, shares_wait, state_key, state_share, state_shared_get
 from .engine import state_advance_to, write_current
 from .models import Jogo, Mao, Mesa, Partida, Tournament
 from .state import (SIDE_INDEX, DuplaRef, PlayerRef, TournamentState, jogo_entry_from_rows,  # noqa: F401
@@ -38,7 +39,7 @@ def tournament_state_get(*, tournament: Tournament, cached: bool = True) -> Tour
     only those are read again, and only the parts of the results they touch
     are computed again (``engine.state_advance_to``). A structural change, or
     a process with nothing, builds the whole state (or, with ``ZAP_SHARE_STATES``,
-    reads the one another process shared). Concurrent requests of one process
+    reads the newest one another process shared and replays the log since). Concurrent requests of one process
     wait for a single build. Inside a write nothing is kept (it may still roll
     back): the write keeps its new state when it commits. ``cached=False``:
     built from the database, whatever is kept.
@@ -55,6 +56,10 @@ def tournament_state_get(*, tournament: Tournament, cached: bool = True) -> Tour
         if state is not None:
             return state
         latest = caches[STATES].get(latest_key(tournament))
+        if latest is None:  # a process that has nothing: the newest state another process shared, if any
+            latest = state_shared_get(shared_latest_key(tournament))
+            if latest is not None and latest.version == tournament.results_version:
+                return tournament_state_remember(state=latest, share=False) if keep else latest
         if latest is not None and latest.version < tournament.results_version:
             state = state_advance_to(state=latest, tournament=tournament)
             if state is not None:
@@ -77,7 +82,30 @@ def tournament_state_remember(*, state: TournamentState, share: bool = True) -> 
         caches[STATES].set(latest_key(tournament), state)
     if share:
         state_share(key, state)
+    _latest_share(state)
     return state
+
+
+LATEST_SHARE_SECONDS = 10.0  # a process shares the newest state it has of a tournament at most this often
+_latest_shared_at: dict[str, float] = {}
+_LATEST_SHARE_LOCK = threading.Lock()
+
+
+def _latest_share(state: TournamentState) -> None:
+    """Share this process's newest state of a tournament now and then (``ZAP_SHARE_STATES``): a process that
+    starts (a recycled worker) reads it and replays the log since, instead of building the whole state."""
+    key = shared_latest_key(state.tournament)
+    now = time.monotonic()
+    with _LATEST_SHARE_LOCK:
+        if now - _latest_shared_at.get(key, float("-inf")) < LATEST_SHARE_SECONDS:
+            return
+        _latest_shared_at[key] = now
+    state_share(key, state)
+
+
+def shared_latest_key(tournament: Tournament) -> str:
+    """The key, in the shared cache, of the newest state some process shared of a tournament (this release's)."""
+    return f"latest:{release()}:{tournament.pk}.{tournament.created_at.timestamp():.6f}"
 
 
 def latest_key(tournament: Tournament) -> str:
@@ -106,6 +134,8 @@ def tournament_state_cache_clear() -> None:
     """Forget this process's derived states (tests, the benchmark's first visits), once any being shared landed."""
     shares_wait()
     caches[STATES].clear()
+    with _LATEST_SHARE_LOCK:
+        _latest_shared_at.clear()
 
 
 def tournament_live_version(*, tournament: Tournament) -> int:
