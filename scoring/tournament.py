@@ -137,18 +137,13 @@ def group_part_compute(*, stage: StageSpec, group: GroupSpec, jogos: Sequence[Jo
     return GroupPart(table=table, used=frozenset(used))
 
 
-def groups_stage_compute(*, stage: StageSpec, jogos: Sequence[JogoRecord], settings: RuleSettings,
-                         parts: Mapping[str, GroupPart] | None = None) -> GroupStageView:
-    """The stage's view: each group's table (from ``parts`` when given, else computed), then the comparison
-    across groups (best others, qualifiers in seed order)."""
-    if parts is None:
-        by_group: dict[str, list[JogoRecord]] = {g.key: [] for g in stage.groups}
-        for j in jogos:
-            if j.stage == stage.key and j.group in by_group:
-                by_group[j.group].append(j)
-        parts = {g.key: group_part_compute(stage=stage, group=g, jogos=by_group[g.key], settings=settings)
-                 for g in stage.groups}
-    return groups_stage_assemble(stage=stage, parts=[parts[g.key] for g in stage.groups])
+def groups_stage_compute(*, stage: StageSpec, jogos: Sequence[JogoRecord], settings: RuleSettings) -> GroupStageView:
+    """The stage's view: each group's table, then the comparison across groups (best others, qualifiers in seed
+    order)."""
+    by_group = _records_by_group(jogos)
+    return groups_stage_assemble(stage=stage, parts=[
+        group_part_compute(stage=stage, group=g, jogos=by_group.get((stage.key, g.key), ()), settings=settings)
+        for g in stage.groups])
 
 
 def groups_stage_assemble(*, stage: StageSpec, parts: Sequence[GroupPart]) -> GroupStageView:
@@ -307,7 +302,7 @@ def tournament_compute(*, settings: RuleSettings, duplas: Sequence[DuplaInfo], s
     by_group: dict[tuple[str, str], list[JogoRecord]] | None = None
     for i, stage in enumerate(stages):
         if stage.kind == GROUPS:
-            parts: dict[str, GroupPart] = {}
+            parts: list[GroupPart] = []
             for g in stage.groups:
                 place = (stage.key, g.key)
                 kept = previous.group_parts.get(place) if reuse and place not in touched.groups else None
@@ -315,9 +310,9 @@ def tournament_compute(*, settings: RuleSettings, duplas: Sequence[DuplaInfo], s
                     if by_group is None:
                         by_group = _records_by_group(jogos)
                     kept = group_part_compute(stage=stage, group=g, jogos=by_group.get(place, ()), settings=settings)
-                parts[g.key] = kept
+                parts.append(kept)
                 group_parts[place] = kept
-            views.append(groups_stage_compute(stage=stage, jogos=(), settings=settings, parts=parts))
+            views.append(groups_stage_assemble(stage=stage, parts=parts))
             continue
         order = stage.draw_order
         if order is None:

@@ -76,14 +76,19 @@ def release() -> str:
     return digest.hexdigest()[:12]
 
 
+def tournament_ident(tournament) -> str:
+    """A tournament in a key: its id and creation time, so a new tournament that reuses an id never meets an old
+    entry."""
+    return f"{tournament.pk}.{tournament.created_at.timestamp():.6f}"
+
+
 def tournament_key(tournament, *, live: int | str | None = None, version: int | None = None) -> str:
     """The part of a key that names one version of a tournament's results (and of its súmulas: ``live``, the
     tournament's live version), made by this release.
 
-    The creation time is in it, so a new tournament that reuses an id never meets an old entry.
     """
     version = tournament.results_version if version is None else version
-    key = f"{release()}:{tournament.pk}.{tournament.created_at.timestamp():.6f}.r{version}"
+    key = f"{release()}:{tournament_ident(tournament)}.r{version}"
     return f"{key}.l{live}" if live is not None else key
 
 
@@ -104,7 +109,7 @@ def list_key(*, versions: list[tuple], language: str) -> str:
 
 def fragment_key(*, tournament, part: str, version: int, name: str, language: str) -> str:
     """The key of a rendered fragment of one part of the results (``templatetags/parts.py``) at its version."""
-    return f"frag:{release()}:{tournament.pk}.{tournament.created_at.timestamp():.6f}:{part}:v{version}:{name}:{language}"
+    return f"frag:{release()}:{tournament_ident(tournament)}:{part}:v{version}:{name}:{language}"
 
 
 def state_key(tournament, *, live: int | None = None, version: int | None = None) -> str:
@@ -160,10 +165,7 @@ def page_get(key: str) -> bytes | None:
 
 def page_put(key: str, body: bytes, *, timeout: float | None = None) -> None:
     """Keep a rendered page or fragment (``timeout``: for that many seconds only; else the cache's own)."""
-    if timeout is None:
-        _tolerant("gravar", key, lambda: caches[SHARED].set(key, body))
-    else:
-        _tolerant("gravar", key, lambda: caches[SHARED].set(key, body, timeout))
+    _tolerant("gravar", key, lambda: caches[SHARED].set(key, body, DEFAULT_TIMEOUT if timeout is None else timeout))
 
 
 def pages_clear() -> None:
@@ -179,8 +181,9 @@ _shares: list[threading.Thread] = []
 _SHARES_LOCK = threading.Lock()
 
 
-def state_share(key: str, state) -> None:
-    """Put a derived state in the shared cache for the other processes (``ZAP_SHARE_STATES``), pickled.
+def state_share(keys: list[str], state) -> None:
+    """Put a derived state in the shared cache for the other processes (``ZAP_SHARE_STATES``), pickled once,
+    under each of ``keys``.
 
     Done in a background thread: pickling a large state takes about as long as
     a page (30 ms at 1,024 duplas), and the write that computed it should not
@@ -189,15 +192,18 @@ def state_share(key: str, state) -> None:
     """
     if not settings.ZAP_SHARE_STATES:
         return
-    thread = threading.Thread(target=_share, args=(key, state), name="zap-state-share", daemon=True)
+    if not keys:
+        return
+    thread = threading.Thread(target=_share, args=(keys, state), name="zap-state-share", daemon=True)
     with _SHARES_LOCK:
         _shares[:] = [t for t in _shares if t.is_alive()]
         _shares.append(thread)
     thread.start()
 
 
-def _share(key: str, state) -> None:
-    _tolerant("gravar", key, lambda: caches[SHARED].set(key, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)))
+def _share(keys: list[str], state) -> None:
+    data = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+    _tolerant("gravar", keys[0], lambda: caches[SHARED].set_many(dict.fromkeys(keys, data)))
 
 
 def shares_wait() -> None:

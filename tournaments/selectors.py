@@ -11,7 +11,7 @@ from django.db.models import QuerySet, Sum
 
 from scoring.jogo import jogo_evaluate
 
-from .caching import STATES, release, shares_wait, state_key, state_share, state_shared_get
+from .caching import STATES, release, shares_wait, state_key, state_share, state_shared_get, tournament_ident
 from .engine import state_advance_to, write_current
 from .models import Jogo, Mao, Mesa, Partida, Tournament
 from .state import (SIDE_INDEX, DuplaRef, PlayerRef, TournamentState, jogo_entry_from_rows,  # noqa: F401
@@ -77,12 +77,13 @@ def tournament_state_remember(*, state: TournamentState, share: bool = True) -> 
     tournament = state.tournament
     key = state_key(tournament, version=state.version)
     caches[STATES].set(key, state)
+    shared = [key] if share else []
     newest = caches[STATES].get(latest_key(tournament))
     if newest is None or newest.version <= state.version:
         caches[STATES].set(latest_key(tournament), state)
-    if share:
-        state_share(key, state)
-    _latest_share(state)
+        if _latest_share_due(tournament):
+            shared.append(shared_latest_key(tournament))
+    state_share(shared, state)
     return state
 
 
@@ -91,26 +92,27 @@ _latest_shared_at: dict[str, float] = {}
 _LATEST_SHARE_LOCK = threading.Lock()
 
 
-def _latest_share(state: TournamentState) -> None:
-    """Share this process's newest state of a tournament now and then (``ZAP_SHARE_STATES``): a process that
-    starts (a recycled worker) reads it and replays the log since, instead of building the whole state."""
-    key = shared_latest_key(state.tournament)
+def _latest_share_due(tournament: Tournament) -> bool:
+    """Whether this process shares its newest state of a tournament now (``ZAP_SHARE_STATES``): at most every
+    ``LATEST_SHARE_SECONDS``, so that a process that starts (a recycled worker) reads it and replays the log
+    since, instead of building the whole state."""
+    key = shared_latest_key(tournament)
     now = time.monotonic()
     with _LATEST_SHARE_LOCK:
         if now - _latest_shared_at.get(key, float("-inf")) < LATEST_SHARE_SECONDS:
-            return
+            return False
         _latest_shared_at[key] = now
-    state_share(key, state)
+    return True
 
 
 def shared_latest_key(tournament: Tournament) -> str:
     """The key, in the shared cache, of the newest state some process shared of a tournament (this release's)."""
-    return f"latest:{release()}:{tournament.pk}.{tournament.created_at.timestamp():.6f}"
+    return f"latest:{release()}:{tournament_ident(tournament)}"
 
 
 def latest_key(tournament: Tournament) -> str:
     """The key of the newest state this process has of a tournament, whatever its version."""
-    return f"latest:{tournament.pk}.{tournament.created_at.timestamp():.6f}"
+    return f"latest:{tournament_ident(tournament)}"
 
 
 _BUILDS: dict[str, threading.Lock] = {}

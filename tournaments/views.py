@@ -31,7 +31,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
 from . import presenters
-from .caching import list_key, page_get, page_key, page_put
+from .caching import list_key, page_get, page_key, page_put, tournament_ident
 from .conditional import etag_make, not_modified
 from .draws.selectors import draws_public
 from .interchange.writer import tournament_export
@@ -111,7 +111,7 @@ def tournament_list(request):
     q = request.GET.get("q")
     key = None
     if not q:
-        versions = [(t.pk, t.created_at.timestamp(), t.results_version) for t in tournaments]
+        versions = [(tournament_ident(t), t.results_version) for t in tournaments]
         key = list_key(versions=versions, language=translation.get_language())
         body = page_get(key)
         if body is not None:
@@ -149,13 +149,12 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
         kept = page_get(recent)
         if kept is not None:
             key, _sep, body = kept.partition(b"\n")
-            return _page_response(request, key=key.decode(), body=body, now=now)
+            return _not_modified(request, key=key.decode(), now=now) or _page_response(key.decode(), body, now)
     live_version = tournament_live_version(tournament=tournament) if live else None
     key = page_key(tournament=tournament, name=f"{tab}:{name}", language=language, params=params,
                    live=live_version)
-    unchanged = not_modified(request, etag=etag_make(key, now))
+    unchanged = _not_modified(request, key=key, now=now)
     if unchanged is not None:
-        patch_vary_headers(unchanged, ["HX-Request", "HX-Target"])
         return unchanged
     body = page_get(key)
     if body is None:
@@ -174,17 +173,21 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
                 page_put(recent, key.encode() + b"\n" + body, timeout=settings.ZAP_LIVE_COALESCE_SECONDS)
     elif recent is not None:
         page_put(recent, key.encode() + b"\n" + body, timeout=settings.ZAP_LIVE_COALESCE_SECONDS)
-    return _page_response(request, key=key, body=body, now=now)
+    return _page_response(key, body, now)
 
 
-def _page_response(request, *, key: str, body: bytes, now: str) -> HttpResponse:
-    """A rendered page as served: the time of the request in it, tagged by its key and that time (304 when the
-    browser holds it)."""
-    etag = etag_make(key, now)  # the page as served: its version, and the time it says it was updated
-    response = not_modified(request, etag=etag)
-    if response is None:
-        response = HttpResponse(body.replace(NOW_MARK.encode(), now.encode()))
-        response["ETag"] = etag
+def _not_modified(request, *, key: str, now: str) -> HttpResponse | None:
+    """304 when the browser holds the page of ``key`` as served at ``now`` (its ETag); None otherwise."""
+    response = not_modified(request, etag=etag_make(key, now))
+    if response is not None:
+        patch_vary_headers(response, ["HX-Request", "HX-Target"])
+    return response
+
+
+def _page_response(key: str, body: bytes, now: str) -> HttpResponse:
+    """A rendered page as served: the time of the request in it, tagged by its key and that time."""
+    response = HttpResponse(body.replace(NOW_MARK.encode(), now.encode()))
+    response["ETag"] = etag_make(key, now)  # the page as served: its version, and the time it says it was updated
     patch_vary_headers(response, ["HX-Request", "HX-Target"])
     return response
 
