@@ -93,15 +93,15 @@ bench-postgres: install messages
 	status=0; $(DEV_ENV) DATABASE_URL=$(BENCH_PG) $(PY) manage.py migrate --noinput -v0 \
 		&& $(DEV_ENV) DATABASE_URL=$(BENCH_PG) $(BENCH_REDIS) $(PY) manage.py bench $(BENCH_ARGS) || status=$$?; \
 		$(BENCH_PSQL) -c 'DROP DATABASE IF EXISTS zap_bench'; test $$status = 0 || exit $$status
-	bin/with-redis $(PY) load/engine $(ENGINE_ARGS)
+	bin/with-redis $(PY) load/engine_bench $(ENGINE_ARGS)
 
-# The results engine as production runs it (load/engine): servers A and B (gunicorn, WEB_CONCURRENCY=2 each) on one
+# The results engine as production runs it (load/engine_bench): servers A and B (gunicorn, WEB_CONCURRENCY=2 each) on one
 # throwaway PostgreSQL database (zap_bench_engine, dropped after) and one throwaway Redis; the counting
 # confirmation, the first visit after it on the other server, nothing cached, the cached page, mão POSTs by 50
 # referees at once, against the engine's targets. ENGINE_ARGS e.g. "--sizes 1024 --seconds 10".
 .PHONY: bench-engine
 bench-engine: install messages
-	bin/with-redis $(PY) load/engine $(ENGINE_ARGS)
+	bin/with-redis $(PY) load/engine_bench $(ENGINE_ARGS)
 
 # The probe (probe/run): the permission matrix, the CSRF set, the input fuzz and schemathesis against
 # tests/openapi/sumula.yaml, through Django's test client on a throwaway SQLite file (deleted before and after);

@@ -1,6 +1,6 @@
 """``Server-Timing: app;dur=<ms>`` on every response: the time the application spent on the request.
 
-Browsers show it in their developer tools (Network, Timing), and the engine benchmark (load/engine) reads
+Browsers show it in their developer tools (Network, Timing), and the engine benchmark (load/engine_bench) reads
 it to tell the server's time from the round trip. First in ``settings.MIDDLEWARE``, so it covers every
 other middleware too (the health URL included); a streamed response's body is not counted.
 """

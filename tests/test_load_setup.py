@@ -1,4 +1,4 @@
-"""``load_setup --engine`` (the event of load/engine) and the engine benchmark's reading of the classificação:
+"""``load_setup --engine`` (the event of load/engine_bench) and the engine benchmark's reading of the classificação:
 the jogos left to play are where the bench expects them, the PINs work, and a counted result moves the group's
 table the way the bench checks it (so a change of the page cannot make the bench pass or fail silently)."""
 
@@ -14,7 +14,7 @@ from tournaments.management.commands.load_setup import _engine_setup
 from tournaments.models import Dupla, Jogo
 
 _LOADER = importlib.machinery.SourceFileLoader("load_engine",
-                                               str(Path(__file__).resolve().parent.parent / "load" / "engine"))
+                                               str(Path(__file__).resolve().parent.parent / "load" / "engine_bench"))
 ENGINE = importlib.util.module_from_spec(importlib.util.spec_from_loader("load_engine", _LOADER))
 _LOADER.exec_module(ENGINE)
 

@@ -3,7 +3,7 @@
 - a played event (every result entered): what spectators read on event day's public pages;
 - an event whose group jogos are all still to play: the tables where the referees enter mãos.
 
-With ``--engine`` (the engine benchmark, load/engine), one event instead: every group jogo played but, in
+With ``--engine`` (the engine benchmark, load/engine_bench), one event instead: every group jogo played but, in
 ``--measured`` groups spread over the classificação's pages, two jogos to play (one is measured), and in
 ``--writers`` other groups, two jogos to play for the referees entering mãos; no knockout jogo yet (the day
 of the event, groups in play). PINs are made for the duplas of the measured jogos only.
@@ -35,7 +35,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--duplas", type=int, default=1024)
         parser.add_argument("--engine", action="store_true",
-                            help="um torneio só, na fase de grupos, para o load/engine (veja --measured e --writers)")
+                            help="um torneio só, na fase de grupos, para o load/engine_bench (veja --measured e --writers)")
         parser.add_argument("--measured", type=int, default=5, help="com --engine: grupos com um jogo medido")
         parser.add_argument("--writers", type=int, default=50, help="com --engine: grupos para os árbitros das mãos")
 
