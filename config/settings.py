@@ -257,6 +257,9 @@ else:
 CACHE_RETRY_SECONDS = env_int("CACHE_RETRY_SECONDS", 30)
 # Derived tournament states go to the shared cache too, so a process reads one instead of building it.
 ZAP_SHARE_STATES = env_bool("ZAP_SHARE_STATES", bool(REDIS_URL))
+# ... and to the database (tournaments/snapshots.py), so a process that starts with nothing cached anywhere
+# reads the newest one and replays the engine's log since, instead of building it from the tables.
+ZAP_STORE_STATES = env_bool("ZAP_STORE_STATES", True)
 # The code's version in every cache key (tournaments.caching.release): set it at deploy (e.g. the commit);
 # empty, a digest of the code, templates and catalogues is used.
 ZAP_RELEASE = os.environ.get("ZAP_RELEASE", "")

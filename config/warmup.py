@@ -1,5 +1,5 @@
 """What a server process loads before its first request: the URLconf (and with it every view module), the
-public pages' templates and both catalogues.
+public pages' templates, both catalogues and the release's digest.
 
 Without it the first request of each fresh process pays for them (about half a second: most of the site's
 modules are imported by the URLconf). With gunicorn's ``preload_app`` it runs once in the master, before the
@@ -14,7 +14,7 @@ from pathlib import Path
 from django.conf import settings
 from django.template import TemplateDoesNotExist, TemplateSyntaxError
 from django.template.loader import get_template
-from django.urls import URLResolver, get_resolver
+from django.urls import NoReverseMatch, URLResolver, get_resolver, reverse
 from django.utils import translation
 
 logger = logging.getLogger(__name__)
@@ -30,10 +30,30 @@ def _resolvers_fill(resolver) -> None:
             _resolvers_fill(pattern)
 
 
+def _namespaces_fill(resolver, path: str = "") -> None:
+    """reverse() builds, on its first use, a resolver per namespace (and language): reverse one name of each
+    that takes no arguments."""
+    for namespace, (_prefix, child) in resolver.namespace_dict.items():
+        full = f"{path}{namespace}"
+        for name in [n for n in child.reverse_dict if isinstance(n, str)]:
+            try:
+                reverse(f"{full}:{name}")
+                break
+            except NoReverseMatch:
+                continue
+        _namespaces_fill(child, f"{full}:")
+
+
 def server_warm() -> None:
     """Load the URLconf, the public templates and the catalogues (errors are logged, never raised: a page that
     cannot load fails on its own request, with its own message)."""
-    _resolvers_fill(get_resolver())  # imports every view module, and readies reverse() for every name
+    for language, _name in settings.LANGUAGES:  # reverse()'s tables are kept per language
+        with translation.override(language):
+            _resolvers_fill(get_resolver())  # imports every view module, and readies reverse() for every name
+            _namespaces_fill(get_resolver())
+    from tournaments.caching import release
+
+    release()  # the code's digest, in every cache key (30 ms: it reads the code)
     base = Path(settings.BASE_DIR) / "templates"
     for folder in TEMPLATE_FOLDERS:
         for path in sorted((base / folder).glob("*.html")):

@@ -32,6 +32,13 @@ def _live_pages_at_once(settings):
 
 
 @pytest.fixture(autouse=True)
+def _no_stored_states(settings):
+    """No derived state stored in the database from a background thread (it would write outside the test's
+    transaction); tests/test_snapshots.py stores them itself."""
+    settings.ZAP_STORE_STATES = False
+
+
+@pytest.fixture(autouse=True)
 def _one_write_path():
     """Every test runs under the write guard: site code that writes a tournament's table outside
     ``writes.tournament_write`` fails the test (``UnguardedWrite``); a test's own setup may write directly."""

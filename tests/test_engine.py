@@ -197,7 +197,9 @@ def test_the_guard_refuses_a_site_write_outside_the_path(event):
 ORM_WRITES = {"save", "create", "bulk_create", "bulk_update", "update", "delete", "get_or_create",
               "update_or_create"}
 # the path itself: the engine writes versions, the change log and the bracket's jogos inside a write
-NOT_SERVICES = {"tournaments.engine", "tournaments.writes"}
+# the engine and the write path themselves, and the stored derived state (no data of the tournament's: a copy
+# of what the engine computed, which tests/test_snapshots.py checks is never read when it does not fit)
+NOT_SERVICES = {"tournaments.engine", "tournaments.writes", "tournaments.snapshots"}
 GUARDS = {"tournament_write", "tournament_rebuild", "write_required"}
 NOT_TOURNAMENT_WRITES = {
     # the account made on accepting an invitation (an auth user); the role comes from invitation_accept
@@ -331,6 +333,52 @@ def test_a_server_process_loads_the_site_before_its_first_request(caplog):
         server_warm()
     assert not caplog.records, [r.getMessage() for r in caplog.records]
     assert "tournaments" in TEMPLATE_FOLDERS and get_template("tournaments/standings.html") is not None
+
+
+def test_after_the_warm_up_a_page_builds_no_url_tables(monkeypatch):
+    """reverse() builds a resolver per namespace and language on first use (7 ms on a process's first page):
+    the warm-up builds them, so reversing a name of each audience in either language builds nothing."""
+    from django.urls import resolvers
+    from django.utils import translation
+
+    from config.warmup import server_warm
+
+    server_warm()
+    built = []
+    original = resolvers.URLResolver._populate
+    monkeypatch.setattr(resolvers.URLResolver, "_populate", lambda self: (built.append(self), original(self)))
+    for language in ("pt-br", "en"):
+        with translation.override(language):
+            reverse("tournaments:standings", kwargs={"slug": "copa"})
+            reverse("tournaments:list")
+    assert built == []
+
+
+def test_work_put_in_the_background_during_a_request_starts_after_its_response():
+    """Pickling a state holds the interpreter's lock: the page being served does not wait for it."""
+    import threading
+
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    from tournaments.caching import background_run, shares_wait
+
+    ran = threading.Event()
+    request_finished.disconnect(close_old_connections)  # as Django's test client does
+    try:
+        request_started.send(sender=None)
+        try:
+            background_run(ran.set, name="test")
+            assert not ran.wait(0.2)  # the response is not sent yet
+        finally:
+            request_finished.send(sender=None)
+        assert ran.wait(5)
+    finally:
+        request_finished.connect(close_old_connections)
+    ran.clear()
+    background_run(ran.set, name="test")  # outside a request: at once
+    shares_wait()
+    assert ran.is_set()
 
 
 def test_after_a_counted_result_a_page_renders_only_the_group_that_changed(event, referee, client):

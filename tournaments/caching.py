@@ -42,7 +42,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
-from django.core.signals import setting_changed
+from django.core.signals import request_finished, request_started, setting_changed
 from django.dispatch import receiver
 
 try:  # the Redis client is there whenever REDIS_URL can be used
@@ -194,7 +194,39 @@ def state_share(keys: list[str], state) -> None:
         return
     if not keys:
         return
-    thread = threading.Thread(target=_share, args=(keys, state), name="zap-state-share", daemon=True)
+    background_run(_share, keys, state, name="zap-state-share")
+
+
+_requests = threading.local()  # per thread: what waits for the end of the request being served
+
+
+def background_run(target, *args, name: str) -> None:
+    """Run ``target(*args)`` in a daemon thread that ``shares_wait`` waits for (a state being shared or stored).
+
+    Inside a request it starts once the response has been sent (``request_finished``): pickling a state holds
+    the interpreter's lock for tens of milliseconds, which the page being rendered would otherwise wait for.
+    """
+    pending = getattr(_requests, "pending", None)
+    if pending is not None:
+        pending.append((target, args, name))
+        return
+    _background_start(target, args, name)
+
+
+@receiver(request_started)
+def _request_begins(**kwargs) -> None:
+    _requests.pending = []
+
+
+@receiver(request_finished)
+def _request_ends(**kwargs) -> None:
+    pending, _requests.pending = getattr(_requests, "pending", None), None
+    for target, args, name in pending or ():
+        _background_start(target, args, name)
+
+
+def _background_start(target, args: tuple, name: str) -> None:
+    thread = threading.Thread(target=target, args=args, name=name, daemon=True)
     with _SHARES_LOCK:
         _shares[:] = [t for t in _shares if t.is_alive()]
         _shares.append(thread)
@@ -207,7 +239,8 @@ def _share(keys: list[str], state) -> None:
 
 
 def shares_wait() -> None:
-    """Wait for the states being shared to land (tests, the benchmark)."""
+    """Wait for the states being shared or stored to land (tests, the benchmark)."""
+    _request_ends()  # what this thread's request left waiting (one that ended by an exception, in tests)
     with _SHARES_LOCK:
         pending = list(_shares)
     for thread in pending:

@@ -542,3 +542,22 @@ class ResultPart(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id} {self.key} v{self.version}"
+
+
+class StateSnapshot(models.Model):
+    """A tournament's derived state as a process last kept it (``snapshots.py``), pickled and compressed: a
+    process that has nothing (a fresh start, an emptied Redis) reads it and replays the engine's log since,
+    instead of building the whole state. The log and the tables stay the source: ``key`` names the release
+    and the tournament it was made by and for, and only those read it."""
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="state_snapshot")
+    key = models.CharField(max_length=120)
+    version = models.PositiveIntegerField()
+    data = models.BinaryField()
+    saved_at = models.DateTimeField()
+
+    class Meta:
+        default_permissions = ()  # the engine's own: nobody edits it
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} v{self.version}"

@@ -14,6 +14,7 @@ from scoring.jogo import jogo_evaluate
 from .caching import STATES, release, shares_wait, state_key, state_share, state_shared_get, tournament_ident
 from .engine import state_advance_to, write_current
 from .models import Jogo, Mao, Mesa, Partida, Tournament
+from .snapshots import snapshots_forget, state_store, state_stored_get
 from .state import (SIDE_INDEX, DuplaRef, PlayerRef, TournamentState, jogo_entry_from_rows,  # noqa: F401
                     tournament_settings, tournament_state_load)
 
@@ -38,8 +39,9 @@ def tournament_state_get(*, tournament: Tournament, cached: bool = True) -> Tour
     tournament has moved on, the engine's log says which jogos changed since:
     only those are read again, and only the parts of the results they touch
     are computed again (``engine.state_advance_to``). A structural change, or
-    a process with nothing, builds the whole state (or, with ``ZAP_SHARE_STATES``,
-    reads the newest one another process shared and replays the log since). Concurrent requests of one process
+    a process with nothing, builds the whole state (or reads the newest one another
+    process shared, with ``ZAP_SHARE_STATES``, or stored, ``snapshots.py``, and
+    replays the log since). Concurrent requests of one process
     wait for a single build. Inside a write nothing is kept (it may still roll
     back): the write keeps its new state when it commits. ``cached=False``:
     built from the database, whatever is kept.
@@ -56,8 +58,8 @@ def tournament_state_get(*, tournament: Tournament, cached: bool = True) -> Tour
         if state is not None:
             return state
         latest = caches[STATES].get(latest_key(tournament))
-        if latest is None:  # a process that has nothing: the newest state another process shared, if any
-            latest = state_shared_get(shared_latest_key(tournament))
+        if latest is None:  # a process that has nothing: the newest state another process shared, or stored
+            latest = state_shared_get(shared_latest_key(tournament)) or state_stored_get(tournament=tournament)
             if latest is not None and latest.version == tournament.results_version:
                 return tournament_state_remember(state=latest, share=False) if keep else latest
         if latest is not None and latest.version < tournament.results_version:
@@ -83,6 +85,7 @@ def tournament_state_remember(*, state: TournamentState, share: bool = True) -> 
         caches[STATES].set(latest_key(tournament), state)
         if _latest_share_due(tournament):
             shared.append(shared_latest_key(tournament))
+        state_store(state=state)
     state_share(shared, state)
     return state
 
@@ -138,6 +141,7 @@ def tournament_state_cache_clear() -> None:
     caches[STATES].clear()
     with _LATEST_SHARE_LOCK:
         _latest_shared_at.clear()
+    snapshots_forget()
 
 
 def tournament_live_version(*, tournament: Tournament) -> int:
