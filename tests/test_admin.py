@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from tests.sumula_support import api, cup_setup, partida_maos, post, staff_user
 from tests.test_import import base_file
-from tournaments.models import Dupla, Jogo, Mao, Partida, SumulaEvent, SumulaVia, Tournament
+from tournaments.models import Dupla, Jogo, Mao, Partida, Player, SumulaEvent, SumulaVia, Tournament
 from tournaments.services import tournament_import
 
 pytestmark = pytest.mark.django_db
@@ -44,6 +44,52 @@ def test_editing_a_dupla_in_the_admin_refreshes_the_standings(admin_client, clie
         response = admin_client.post(reverse("admin:tournaments_dupla_change", args=[d1.pk]), data, follow=True)
     assert response.status_code == 200
     assert "Os Renomeados" in client.get(url).content.decode()
+
+
+def _statements(client, url, data) -> list[str]:
+    from django.db import connection
+
+    seen: list[str] = []
+
+    def record(execute, sql, params, many, context):
+        seen.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        response = client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:500]
+    return seen
+
+
+def test_an_admin_edit_locks_its_tournament_before_it_writes_a_row(admin_client):
+    """The lock order of every write (tournament, then its rows): otherwise the admin could hold a jogo's row
+    while waiting for the tournament that a súmula write holds while waiting for that jogo."""
+    from django.db import connection
+
+    t = tournament_import(data=base_file())
+    jogo = Jogo.objects.get(tournament=t, group__key="A")
+    data = {"tournament": t.pk, "stage": jogo.stage_id, "group": jogo.group_id, "dupla_a": jogo.dupla_a_id,
+            "dupla_b": jogo.dupla_b_id, "mesa": "5", "partidas-TOTAL_FORMS": 0, "partidas-INITIAL_FORMS": 0,
+            "partidas-MIN_NUM_FORMS": 0, "partidas-MAX_NUM_FORMS": 1000}
+    d1 = Dupla.objects.get(tournament=t, key="d1")
+    p1, p2 = (Player.objects.create(tournament=t, key=k, name=n) for k, n in (("p98", "Ana Reserva"),
+                                                                           ("p99", "Bia Reserva")))
+    spare = Dupla.objects.create(tournament=t, key="d99", player1=p1, player2=p2, order=99)
+    cases = [
+        (reverse("admin:tournaments_jogo_change", args=[jogo.pk]), data),
+        (reverse("admin:tournaments_dupla_changelist"),  # an action on selected rows
+         {"action": "delete_selected", "_selected_action": [spare.pk], "post": "yes"}),
+    ]
+    for url, body in cases:
+        seen = _statements(admin_client, url, body)
+        first_write = next(i for i, sql in enumerate(seen) if sql.lstrip()[:6].upper() in ("INSERT", "UPDATE",
+                                                                                             "DELETE")
+                           and "django_session" not in sql and "django_admin_log" not in sql)
+        locks = [i for i, sql in enumerate(seen[:first_write])
+                 if 'FROM "tournaments_tournament" WHERE "tournaments_tournament"."id" IN' in sql]
+        assert locks, (url, seen[:first_write])
+        if connection.vendor == "postgresql":
+            assert "FOR UPDATE" in seen[locks[0]]
 
 
 # --- results are read-only in the admin: they change through the súmula only ---------------------------------

@@ -14,6 +14,8 @@ rules, logs every write and keeps the earlier vias; the admin says so.
 """
 
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.contrib.admin.utils import unquote
 from django.db import DatabaseError, transaction
 from django.http import HttpResponseRedirect
 from django.urls import reverse
@@ -92,19 +94,39 @@ class GuardedAdmin(admin.ModelAdmin):
 
     # --- views: a refused write answers with the problems, never with a 500 -----------------
 
-    def _written(self, request, view, *args):
-        """An admin view that may write, through the one write path (the guard recomputes each tournament)."""
+    def _written(self, request, view, *args, object_id=None):
+        """An admin view that may write, through the one write path (the guard recomputes each tournament).
+
+        The tournaments the request names (the object's, the selected objects', the one chosen on an add form)
+        are locked first, in one order, as every other write locks its tournament before its rows: the admin
+        never holds a jogo's row while waiting for its tournament, which a súmula write holds while waiting for
+        that jogo (a deadlock)."""
         if request.method != "POST":
             return view(request, *args)
         with tournament_write(tournament=None, action=f"admin.{self.opts.model_name}", user=request.user,
                               kind=PRIVATE):
+            ids = sorted(i for i in self._tournaments_named(request, object_id) if i is not None)
+            if ids:
+                list(Tournament.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk"))
             return view(request, *args)
+
+    def _tournaments_named(self, request, object_id) -> set[int | None]:
+        """The tournaments a POST to this admin will change, as far as the request says before it runs."""
+        if object_id is not None:
+            obj = self.get_object(request, unquote(str(object_id)))
+            return {self._tournament_id(obj)} if obj is not None else set()
+        selected = [pk for pk in request.POST.getlist(helpers.ACTION_CHECKBOX_NAME) if pk.isdigit()]
+        if selected:
+            return {self._tournament_id(obj) for obj in self.get_queryset(request).filter(pk__in=selected[:1000])}
+        chosen = request.POST.get("tournament", "")  # an add form of a model that names its tournament
+        return {int(chosen)} if chosen.isdigit() else set()
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
         if request.method != "POST":
             return super().changeform_view(request, object_id, form_url, extra_context)
         try:
-            return self._written(request, super().changeform_view, object_id, form_url, extra_context)
+            return self._written(request, super().changeform_view, object_id, form_url, extra_context,
+                                 object_id=object_id)
         except (GuardRefused, DatabaseError) as exc:
             guard_forget()
             problems = _problems_of(exc)
@@ -115,7 +137,7 @@ class GuardedAdmin(admin.ModelAdmin):
 
     def delete_view(self, request, object_id, extra_context=None):
         try:
-            return self._written(request, super().delete_view, object_id, extra_context)
+            return self._written(request, super().delete_view, object_id, extra_context, object_id=object_id)
         except (GuardRefused, DatabaseError) as exc:
             guard_forget()
             url = reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_change", args=[object_id])
