@@ -247,7 +247,7 @@ CACHE_TIMEOUT = env_int("CACHE_TIMEOUT", 24 * 3600)
 if REDIS_URL:
     if urlsplit(REDIS_URL).scheme not in ("redis", "rediss", "unix"):
         raise ImproperlyConfigured(f"REDIS_URL={REDIS_URL!r}: esperado um endereço como redis://127.0.0.1:6379/0")
-    _shared_cache = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+    _shared_cache = {"BACKEND": "tournaments.caching.SharedRedisCache", "LOCATION": REDIS_URL,
                      "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25}}
 else:
     _shared_cache = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "zap",

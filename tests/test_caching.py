@@ -124,7 +124,7 @@ def test_concurrent_requests_build_a_state_once(monkeypatch):
 @pytest.fixture
 def on_redis(redis_url):
     config = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url,
+        "default": {"BACKEND": "tournaments.caching.SharedRedisCache", "LOCATION": redis_url,
                     "KEY_PREFIX": "zap-test", "TIMEOUT": 300},
         "states": {"BACKEND": "tournaments.caching.ObjectCache", "LOCATION": "states-redis", "TIMEOUT": None,
                    "OPTIONS": {"MAX_ENTRIES": 16}},
@@ -134,6 +134,15 @@ def on_redis(redis_url):
         yield caches["default"]
         shares_wait()
         caches["default"].clear()
+
+
+def test_the_shared_cache_reuses_its_redis_client(on_redis):
+    """Django makes a redis.Redis per call (0.16 ms): one per connection pool is kept, and it still works."""
+    cache = caches["default"]
+    assert isinstance(cache, caching.SharedRedisCache)
+    assert cache._cache.get_client("a") is cache._cache.get_client("b")
+    cache.set("reused", b"ok")
+    assert cache.get("reused") == b"ok"
 
 
 @pytest.mark.django_db
@@ -176,7 +185,7 @@ def test_a_state_computed_by_one_process_is_read_by_another(load_file, on_redis,
 def test_without_redis_pages_are_still_served(client, load_file, caplog):
     cup = cup_setup(load_file, slug="copa-sem-redis")
     config = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:1/0",
+        "default": {"BACKEND": "tournaments.caching.SharedRedisCache", "LOCATION": "redis://127.0.0.1:1/0",
                     "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2}},
         "states": {"BACKEND": "tournaments.caching.ObjectCache", "LOCATION": "states-no-redis", "TIMEOUT": None},
     }

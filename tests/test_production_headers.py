@@ -631,7 +631,7 @@ def test_health_is_not_redirected_to_https():
 @pytest.mark.django_db
 def test_health_says_503_when_the_cache_is_down():
     broken = {**settings.CACHES, "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:1/0",
+        "BACKEND": "tournaments.caching.SharedRedisCache", "LOCATION": "redis://127.0.0.1:1/0",
         "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2}}}
     with override_settings(CACHES=broken):
         response, body = _health(Client())

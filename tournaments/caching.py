@@ -42,6 +42,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from django.core.signals import request_finished, request_started, setting_changed
 from django.dispatch import receiver
 
@@ -366,3 +367,29 @@ class ObjectCache(BaseCache):
         self._data.move_to_end(key)
         while len(self._data) > self._max_entries:
             self._data.popitem(last=False)
+
+
+class _ReusedClients(RedisCacheClient):
+    """Django's Redis client, keeping one ``redis.Redis`` per connection pool: Django makes a new one for every
+    call (about 0.16 ms each: it copies the table of about 170 response callbacks), a sixth of a cached page's
+    time. A ``redis.Redis`` is safe to share between threads: each command takes a connection from the pool."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._clients: dict[int, Any] = {}
+
+    def get_client(self, key=None, *, write=False):
+        pool = self._get_connection_pool(write)
+        client = self._clients.get(id(pool))
+        if client is None:
+            client = self._clients.setdefault(id(pool), self._client(connection_pool=pool))
+        return client
+
+
+class SharedRedisCache(RedisCache):
+    """The shared cache on Redis (``settings.CACHES["default"]`` with ``REDIS_URL``): Django's, with its clients
+    reused (``_ReusedClients``)."""
+
+    def __init__(self, server, params):
+        super().__init__(server, params)
+        self._class = _ReusedClients
