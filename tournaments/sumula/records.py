@@ -2,19 +2,57 @@
 
 from __future__ import annotations
 
+from django.db import connections, router
+
 from scoring.jogo import JogoEntry
 
 from ..models import Jogo, Mao, Partida
 from ..selectors import jogo_entry_from_rows
 
+# Every column of both tables, in their models' field order (``Model.from_db`` then builds them positionally).
+_PARTIDA_COLUMNS = [f.column for f in Partida._meta.concrete_fields]
+_MAO_COLUMNS = [f.column for f in Mao._meta.concrete_fields]
+_PARTIDA_NAMES = [f.attname for f in Partida._meta.concrete_fields]
+_MAO_NAMES = [f.attname for f in Mao._meta.concrete_fields]
+_SQL: dict[str, str] = {}  # the query, per database vendor
+
+
+def _record_sql(connection) -> str:
+    """A jogo's partidas, each with its mãos (LEFT JOIN: a partida by score or by penalty has none), in order."""
+    sql = _SQL.get(connection.vendor)
+    if sql is None:
+        q = connection.ops.quote_name
+        columns = ([f"p.{q(c)}" for c in _PARTIDA_COLUMNS] + [f"m.{q(c)}" for c in _MAO_COLUMNS])
+        sql = _SQL[connection.vendor] = (
+            f"SELECT {', '.join(columns)} FROM {q(Partida._meta.db_table)} p "
+            f"LEFT JOIN {q(Mao._meta.db_table)} m ON m.{q('partida_id')} = p.{q('id')} "
+            f"WHERE p.{q('jogo_id')} = %s ORDER BY p.{q('number')}, m.{q('order')}")
+    return sql
+
 
 def jogo_record_load(*, jogo: Jogo) -> tuple[JogoEntry | None, list[Partida], dict[int, list[Mao]]]:
-    """The jogo's record (None while empty), its partidas and their mãos, in two queries."""
-    partidas = list(Partida.objects.filter(jogo=jogo).order_by("number"))
+    """The jogo's record (None while empty), its partidas and their mãos, in one query.
+
+    A mão POST reads this under its jogo's lock each time: one plain query, no queryset to compile.
+    """
+    alias = router.db_for_read(Partida)
+    connection = connections[alias]
+    with connection.cursor() as cursor:
+        cursor.execute(_record_sql(connection), [jogo.pk])
+        rows = cursor.fetchall()
+    width = len(_PARTIDA_COLUMNS)
+    partidas: list[Partida] = []
     maos: dict[int, list[Mao]] = {}
-    if any(p.mode == Partida.MAOS for p in partidas):
-        for m in Mao.objects.filter(partida__jogo=jogo).order_by("partida__number", "order"):
-            maos.setdefault(m.partida_id, []).append(m)
+    partida = None
+    for row in rows:
+        if partida is None or partida.pk != row[0]:
+            partida = Partida.from_db(alias, _PARTIDA_NAMES, row[:width])
+            partida._state.fields_cache["jogo"] = jogo
+            partidas.append(partida)
+        if row[width] is not None:
+            mao = Mao.from_db(alias, _MAO_NAMES, row[width:])
+            mao._state.fields_cache["partida"] = partida
+            maos.setdefault(partida.pk, []).append(mao)
     row = {"walkover": jogo.walkover, "lost_by": jogo.lost_by, "best_of": jogo.best_of,
            "penalty_reason": jogo.penalty_reason}
     partida_rows = [{"id": p.pk, "mode": p.mode, "score_a": p.score_a, "score_b": p.score_b, "lost_by": p.lost_by,

@@ -14,8 +14,10 @@ raises ``SumulaRefused`` and writes nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from copy import deepcopy
+from dataclasses import dataclass, field, replace
 
+from django.db import connections, router
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -67,18 +69,30 @@ class _Locked:
     partidas: list[Partida]
     maos: dict[int, list[Mao]]  # partida id -> its mãos in order
     status_before: str = SCHEDULED  # the jogo's status when locked
+    stored: dict = field(default_factory=dict)  # the jogo's columns as locked: its save writes only what changed
 
 
 def _lock(*, tournament: Tournament, key: str) -> _Locked:
-    jogo = (Jogo.objects.select_for_update(of=("self",)).select_related("dupla_a", "dupla_b", "stage", "group")
-            .filter(tournament=tournament, key=key).first())
+    # (tournament, key) is unique: no ordering (the model's default would join the stage and cost its compiling)
+    jogo = next(iter(Jogo.objects.select_for_update(of=("self",)).select_related("dupla_a", "dupla_b", "stage", "group")
+                     .filter(tournament=tournament, key=key).order_by()[:1]), None)
     if jogo is None:
         raise SumulaRefused(404, _("jogo %(key)s não encontrado neste torneio") % {"key": key})
+    jogo.tournament = tournament
     entry, partidas, maos = jogo_record_load(jogo=jogo)
     settings = tournament_settings(tournament=tournament)
     result = jogo_evaluate(entry=entry, settings=settings)[0] if entry is not None else None
     return _Locked(tournament=tournament, jogo=jogo, duplas=(jogo.dupla_a.key, jogo.dupla_b.key), entry=entry,
-                   result=result, partidas=partidas, maos=maos, status_before=jogo.status)
+                   result=result, partidas=partidas, maos=maos, status_before=jogo.status, stored=_columns(jogo))
+
+
+def _columns(jogo: Jogo) -> dict:
+    """The jogo's column values (JSON ones copied: a write may change them in place)."""
+    return {f.attname: deepcopy(v) if isinstance(v := getattr(jogo, f.attname), (dict, list)) else v
+            for f in _JOGO_FIELDS}
+
+
+_JOGO_FIELDS = [f for f in Jogo._meta.concrete_fields if not f.primary_key]
 
 
 def _already(locked: _Locked, client_id: str | None) -> bool:
@@ -90,6 +104,26 @@ def _already(locked: _Locked, client_id: str | None) -> bool:
             or SumulaEvent.objects.filter(jogo=locked.jogo, client_id=client_id).exists())
 
 
+def _log(locked: _Locked, *, action: str, actor: Actor, client_id: str, data: dict) -> bool:
+    """Log a write that came with a client-made id, unless one with that id is logged already: False then (a
+    retry; nothing is written). One statement, the idempotency check and the log at once: the insert does
+    nothing on the (jogo, client_id) unique constraint."""
+    jogo = locked.jogo
+    event = SumulaEvent(jogo=jogo, via=jogo.via, action=action, client_id=client_id,
+                        user=actor.user if actor.user is not None else None, dupla=actor.dupla,
+                        method=actor.method, device=actor.device[:300], data=data)
+    connection = connections[router.db_for_write(SumulaEvent)]
+    fields = [f for f in SumulaEvent._meta.concrete_fields if not f.primary_key]
+    values = [f.get_db_prep_save(f.pre_save(event, add=True), connection=connection) for f in fields]
+    q = connection.ops.quote_name
+    sql = (f"INSERT INTO {q(SumulaEvent._meta.db_table)} ({', '.join(q(f.column) for f in fields)}) "
+           f"VALUES ({', '.join(['%s'] * len(fields))}) ON CONFLICT ({q('jogo_id')}, {q('client_id')}) DO NOTHING "
+           f"RETURNING {q('id')}")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        return cursor.fetchone() is not None
+
+
 def _via_check(jogo: Jogo, via: int, *, stale: str) -> None:
     """Under the jogo's lock: refuse an answer or a signature for a via that is no longer the súmula's
     (``stale`` says so, with the current via as ``%(via)s``)."""
@@ -98,14 +132,17 @@ def _via_check(jogo: Jogo, via: int, *, stale: str) -> None:
 
 
 def _finish(locked: _Locked, *, action: str, actor: Actor, client_id: str | None = None, data: dict | None = None,
-            counted_before: tuple) -> None:
-    """Log the action, bump the jogo's version, and tell the write when what counts has changed."""
+            counted_before: tuple, logged: bool = False) -> None:
+    """Log the action (unless ``logged``: ``_log`` did), bump the jogo's version (writing only the columns that
+    changed), and tell the write when what counts has changed."""
     jogo = locked.jogo
     jogo.version += 1
-    jogo.save()
-    SumulaEvent.objects.create(jogo=jogo, via=jogo.via, action=action, client_id=client_id,
-                               user=actor.user if actor.user is not None else None, dupla=actor.dupla,
-                               method=actor.method, device=actor.device[:300], data=data or {})
+    jogo.save(update_fields=[f.attname for f in _JOGO_FIELDS
+                             if getattr(jogo, f.attname) != locked.stored.get(f.attname)])
+    if not logged:
+        SumulaEvent.objects.create(jogo=jogo, via=jogo.via, action=action, client_id=client_id,
+                                   user=actor.user if actor.user is not None else None, dupla=actor.dupla,
+                                   method=actor.method, device=actor.device[:300], data=data or {})
     write = write_current()
     if (locked.status_before == SCHEDULED) != (jogo.status == SCHEDULED):
         write.jogos_started.add(jogo.pk)  # to the table or back: the event's "em andamento" may hinge on it
@@ -196,30 +233,26 @@ def sumula_mao_add(*, tournament: Tournament, key: str, mao: dict, actor: Actor)
         raise SumulaRefused(422, _("informe 'to': 0 ou 1 (a dupla que marca, na ordem do jogo) ou null (mão empatada)"))
     with tournament_write(tournament=tournament, action="sumula.mao_add", user=actor.user, kind=LIVE):
         locked = _lock(tournament=tournament, key=key)
-        if _already(locked, client_id):
-            return Written(jogo=locked.jogo, created=False)
-        _refuse_if_decided(locked.jogo)
-        if locked.jogo.walkover or locked.jogo.lost_by:
-            raise SumulaRefused(409, _("o jogo foi decidido por WO ou perda do jogo: não há mãos"))
+        if any(m.key == client_id for maos in locked.maos.values() for m in maos):
+            return Written(jogo=locked.jogo, created=False)  # a mão that came with this id in a tournament file
+        try:
+            running, new_entry, result = _mao_check(locked, record)
+        except SumulaRefused:
+            if _already(locked, client_id):  # a retry of a mão recorded before the jogo ended
+                return Written(jogo=locked.jogo, created=False)
+            raise
         counted_before = _counted(locked.jogo)
-        entry = locked.entry or JogoEntry(best_of=locked.jogo.best_of)
         last = locked.partidas[-1] if locked.partidas else None
-        running = (last is not None and last.mode == Partida.MAOS and locked.result is not None
-                   and len(locked.result.partidas) == len(locked.partidas) and not locked.result.partidas[-1].finished)
+        number, order = (last.number, len(locked.maos.get(last.pk, []))) if running else (len(locked.partidas) + 1, 0)
+        # the log first: when this id is logged already (a retry, even of a mão since undone), nothing is written
+        if not _log(locked, action="mao", actor=actor, client_id=client_id,
+                    data={"partida": number, "mao": order + 1, "to": record.to, "points": record.points,
+                          "how": record.how, "reason": record.reason}):
+            return Written(jogo=locked.jogo, created=False)
         if running:
-            partidas = entry.partidas[:-1] + (replace(entry.partidas[-1], maos=entry.partidas[-1].maos + (record,)),)
-        else:
-            partidas = entry.partidas + (PartidaEntry(maos=(record,)),)
-        new_entry = replace(entry, partidas=partidas)
-        result, problems = jogo_evaluate(entry=new_entry, settings=tournament_settings(tournament=tournament))
-        if problems:
-            raise SumulaRefused(422, *rule_messages(problems))
-        if running:
-            order = len(locked.maos.get(last.pk, []))
             partida = last
         else:
-            partida = Partida.objects.create(jogo=locked.jogo, number=len(locked.partidas) + 1, mode=Partida.MAOS)
-            order = 0
+            partida = Partida.objects.create(jogo=locked.jogo, number=number, mode=Partida.MAOS)
         # the jogo's row lock orders every write to this súmula: no other mão can take this order meanwhile
         row = Mao.objects.create(partida=partida, order=order, to=record.to, points=record.points, how=record.how,
                                  reason=record.reason, key=client_id,
@@ -230,10 +263,29 @@ def sumula_mao_add(*, tournament: Tournament, key: str, mao: dict, actor: Actor)
         if locked.jogo.entry_order is None:
             _result_order(locked)
         _restatus(locked, result)
-        _finish(locked, action="mao", actor=actor, client_id=client_id, counted_before=counted_before,
-                data={"partida": partida.number, "mao": order + 1, "to": record.to, "points": record.points,
-                      "how": record.how, "reason": record.reason})
+        _finish(locked, action="mao", actor=actor, counted_before=counted_before, logged=True)
         return Written(jogo=locked.jogo, record=(new_entry, locked.partidas, locked.maos))
+
+
+def _mao_check(locked: _Locked, record: MaoRecord) -> tuple[bool, JogoEntry, JogoResult]:
+    """Whether the mão goes on the partida being played (else it begins the next), and the jogo's record and
+    result with it; refuses a mão the súmula cannot take (the jogo decided, the rules)."""
+    _refuse_if_decided(locked.jogo)
+    if locked.jogo.walkover or locked.jogo.lost_by:
+        raise SumulaRefused(409, _("o jogo foi decidido por WO ou perda do jogo: não há mãos"))
+    entry = locked.entry or JogoEntry(best_of=locked.jogo.best_of)
+    last = locked.partidas[-1] if locked.partidas else None
+    running = (last is not None and last.mode == Partida.MAOS and locked.result is not None
+               and len(locked.result.partidas) == len(locked.partidas) and not locked.result.partidas[-1].finished)
+    if running:
+        partidas = entry.partidas[:-1] + (replace(entry.partidas[-1], maos=entry.partidas[-1].maos + (record,)),)
+    else:
+        partidas = entry.partidas + (PartidaEntry(maos=(record,)),)
+    new_entry = replace(entry, partidas=partidas)
+    result, problems = jogo_evaluate(entry=new_entry, settings=tournament_settings(tournament=locked.tournament))
+    if problems:
+        raise SumulaRefused(422, *rule_messages(problems))
+    return running, new_entry, result
 
 
 def _result_order(locked: _Locked) -> None:
