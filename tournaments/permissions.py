@@ -16,7 +16,7 @@ from functools import wraps
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -39,9 +39,27 @@ def role_of(*, user, tournament: Tournament) -> str | None:
     if cache is None:
         cache = user._zap_roles = {}
     if tournament.pk not in cache:
-        cache[tournament.pk] = (StaffRole.objects.filter(user=user, tournament=tournament)
-                                .values_list("role", flat=True).first())
+        # (tournament, user) is unique: no ordering (the model's default joins the tournament and the user)
+        cache[tournament.pk] = next(iter(StaffRole.objects.filter(user=user, tournament=tournament).order_by()
+                                         .values_list("role", flat=True)[:1]), None)
     return cache[tournament.pk]
+
+
+def tournament_with_role(*, user, slug: str) -> Tournament | None:
+    """The tournament at ``slug`` (None: no such tournament) with ``user``'s role on it read in the same query,
+    so ``role_of`` asks no more (a staff write: one query for both)."""
+    tournaments = Tournament.objects.filter(slug=slug).order_by()  # the slug is unique
+    asks = user is not None and user.is_authenticated and user.is_active and not user.is_superuser
+    if asks:
+        tournaments = tournaments.annotate(zap_role=Subquery(
+            StaffRole.objects.filter(tournament=OuterRef("pk"), user=user).order_by().values("role")[:1]))
+    tournament = next(iter(tournaments[:1]), None)
+    if tournament is not None and asks:
+        cache = getattr(user, "_zap_roles", None)
+        if cache is None:
+            cache = user._zap_roles = {}
+        cache[tournament.pk] = tournament.__dict__.pop("zap_role")
+    return tournament
 
 
 def roles_prefetch(*, user, tournaments) -> None:
