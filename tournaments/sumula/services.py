@@ -35,7 +35,7 @@ from ..selectors import tournament_settings, tournament_state_get
 from ..services import SIDE
 from .inputs import (REASON_MAX, SumulaRefused, client_id_read, reason_clean, rule_messages,  # noqa: F401
                      rule_place, via_read)
-from .records import answers_of, jogo_record_load, mao_id
+from .records import answers_of, jogo_lock, jogo_record_load, mao_id
 
 
 @dataclass(frozen=True)
@@ -73,12 +73,9 @@ class _Locked:
 
 
 def _lock(*, tournament: Tournament, key: str) -> _Locked:
-    # (tournament, key) is unique: no ordering (the model's default would join the stage and cost its compiling)
-    jogo = next(iter(Jogo.objects.select_for_update(of=("self",)).select_related("dupla_a", "dupla_b", "stage", "group")
-                     .filter(tournament=tournament, key=key).order_by()[:1]), None)
+    jogo = jogo_lock(tournament=tournament, key=key)
     if jogo is None:
         raise SumulaRefused(404, _("jogo %(key)s não encontrado neste torneio") % {"key": key})
-    jogo.tournament = tournament
     entry, partidas, maos = jogo_record_load(jogo=jogo)
     settings = tournament_settings(tournament=tournament)
     result = jogo_evaluate(entry=entry, settings=settings)[0] if entry is not None else None
