@@ -10,6 +10,8 @@ shape. Every refused write is checked to have written nothing.
 import json
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from tests.sumula_support import cup, j1, ref  # noqa: F401 (fixtures)
 from tests.sumula_support import PIN, answer, api, db_snapshot, jogo_between, jogo_duplas, play, post, sign, staff_user
@@ -131,6 +133,29 @@ def test_mao_201_then_same_id_200_with_nothing_added(cup, ref, j1):
         assert again.json()["partidas"] == r.json()["partidas"]
     assert db_snapshot() == before
     assert Mao.objects.filter(partida__jogo__key=j1).count() == 1
+
+
+def test_a_mao_costs_ten_queries_and_writes_only_what_changed(cup, ref, j1):
+    """The referee's phone sends every mão: its cost is the event's busiest request, counted here so that a
+    regression fails. Session, user, the tournament with the referee's role, the savepoint, the jogo's lock
+    (with its duplas, stage and group), its partidas with their mãos, the log (whose insert is the idempotency
+    check), the mão, the jogo's new version, the savepoint's release."""
+    assert mao(ref, cup.slug, j1, "q0", 0, 1).status_code == 201  # the first mão also begins the partida
+    with CaptureQueriesContext(connection) as queries:
+        r = mao(ref, cup.slug, j1, "q1", 1, 1)
+    assert r.status_code == 201 and r.json()["current"] == [1, 1]
+    sqls = [q["sql"] for q in queries.captured_queries]
+    assert len(sqls) == 10, "\n".join(sqls)
+    assert not any("tournaments_staffrole" in q and not q.startswith("SELECT \"tournaments_tournament\"")
+                   for q in sqls), "the role is read with the tournament"
+    updates = [q for q in sqls if q.startswith("UPDATE")]
+    assert len(updates) == 1 and updates[0].startswith('UPDATE "tournaments_jogo" SET "version" = '), updates
+    assert sum(q.startswith("INSERT") for q in sqls) == 2  # the log and the mão
+    # the retry of that mão: its log's insert finds the id and nothing is written
+    before = db_snapshot()
+    again = mao(ref, cup.slug, j1, "q1", 1, 1)
+    assert again.status_code == 200 and again.json() == r.json()
+    assert db_snapshot() == before
 
 
 def test_partida_ending_at_12_starts_the_next(cup, ref, j1):
