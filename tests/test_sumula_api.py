@@ -151,10 +151,12 @@ def test_a_mao_costs_ten_queries_and_writes_only_what_changed(cup, ref, j1):
     updates = [q for q in sqls if q.startswith("UPDATE")]
     assert len(updates) == 1 and updates[0].startswith('UPDATE "tournaments_jogo" SET "version" = '), updates
     assert sum(q.startswith("INSERT") for q in sqls) == 2  # the log and the mão
-    # the retry of that mão: its log's insert finds the id and nothing is written
+    # the retry of that mão: the locked súmula has it, so nothing is written and the súmula as locked answers
     before = db_snapshot()
-    again = mao(ref, cup.slug, j1, "q1", 1, 1)
+    with CaptureQueriesContext(connection) as queries:
+        again = mao(ref, cup.slug, j1, "q1", 1, 1)
     assert again.status_code == 200 and again.json() == r.json()
+    assert len(queries) == 7, "\n".join(q["sql"] for q in queries.captured_queries)
     assert db_snapshot() == before
 
 

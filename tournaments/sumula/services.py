@@ -230,13 +230,15 @@ def sumula_mao_add(*, tournament: Tournament, key: str, mao: dict, actor: Actor)
         raise SumulaRefused(422, _("informe 'to': 0 ou 1 (a dupla que marca, na ordem do jogo) ou null (mão empatada)"))
     with tournament_write(tournament=tournament, action="sumula.mao_add", user=actor.user, kind=LIVE):
         locked = _lock(tournament=tournament, key=key)
+        # a retry changes nothing: the answer is the súmula as locked (no need to read it again)
+        unchanged = Written(jogo=locked.jogo, created=False, record=(locked.entry, locked.partidas, locked.maos))
         if any(m.key == client_id for maos in locked.maos.values() for m in maos):
-            return Written(jogo=locked.jogo, created=False)  # a mão that came with this id in a tournament file
+            return unchanged  # a mão that came with this id in a tournament file
         try:
             running, new_entry, result = _mao_check(locked, record)
         except SumulaRefused:
             if _already(locked, client_id):  # a retry of a mão recorded before the jogo ended
-                return Written(jogo=locked.jogo, created=False)
+                return unchanged
             raise
         counted_before = _counted(locked.jogo)
         last = locked.partidas[-1] if locked.partidas else None
@@ -245,7 +247,7 @@ def sumula_mao_add(*, tournament: Tournament, key: str, mao: dict, actor: Actor)
         if not _log(locked, action="mao", actor=actor, client_id=client_id,
                     data={"partida": number, "mao": order + 1, "to": record.to, "points": record.points,
                           "how": record.how, "reason": record.reason}):
-            return Written(jogo=locked.jogo, created=False)
+            return unchanged
         if running:
             partida = last
         else:
