@@ -160,6 +160,42 @@ def test_a_mao_costs_ten_queries_and_writes_only_what_changed(cup, ref, j1):
     assert db_snapshot() == before
 
 
+def test_the_plain_queries_make_what_the_orm_makes(cup, client, ref, j1):
+    """The lock, the record and the tournament with the role are plain SQL (``tournaments.plainsql``): their
+    instances hold what the ORM's would, JSON, datetimes and booleans included (a signed súmula has them all)."""
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+
+    from tournaments.permissions import role_of, tournament_with_role
+    from tournaments.sumula.records import jogo_lock, jogo_record_load
+
+    play(ref, cup.slug, j1, [0, 0], "t")
+    answer(client, cup.slug, j1, "d1")
+    answer(client, cup.slug, j1, "d4")
+    assert sign(ref, cup.slug, j1).json()["status"] == "homologated"
+
+    def columns(instance):
+        return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}
+
+    referee = get_user_model().objects.get(username="arbitro")
+    tournament = tournament_with_role(user=referee, slug=cup.slug)
+    assert columns(tournament) == columns(Tournament.objects.get(pk=cup.pk))
+    assert referee._zap_roles == {cup.pk: "referee"}  # role_of asks no more
+    with transaction.atomic():
+        jogo = jogo_lock(tournament=tournament, key=j1)
+    orm = Jogo.objects.select_related("dupla_a", "dupla_b", "stage", "group").get(tournament=cup, key=j1)
+    assert columns(jogo) == columns(orm) and jogo.signed_at is not None and jogo.confirmations
+    for name in ("dupla_a", "dupla_b", "stage", "group"):
+        assert columns(getattr(jogo, name)) == columns(getattr(orm, name))
+    _entry, partidas, maos = jogo_record_load(jogo=jogo)
+    assert [columns(p) for p in partidas] == [columns(p) for p in Partida.objects.filter(jogo=orm).order_by("number")]
+    assert [columns(m) for p in partidas for m in maos.get(p.pk, [])] == [
+        columns(m) for m in Mao.objects.filter(partida__jogo=orm).order_by("partida__number", "order")]
+    assert tournament_with_role(user=None, slug="nao-existe") is None
+    user = staff_user(None, "outro")
+    assert tournament_with_role(user=user, slug=cup.slug).pk == cup.pk and role_of(user=user, tournament=cup) is None
+
+
 def test_partida_ending_at_12_starts_the_next(cup, ref, j1):
     for k, points in enumerate([3, 3, 3]):
         mao(ref, cup.slug, j1, f"a{k}", 0, points)
