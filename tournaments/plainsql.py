@@ -56,3 +56,37 @@ def instance(model: type[models.Model], values, *, db: str, connection) -> model
                 value = function(value, col, connection)
             values[i] = value
     return model.from_db(db, None, values)
+
+
+def insert(instance: models.Model, *, db: str, connection, unless: tuple[str, ...] = ()) -> bool:
+    """INSERT ``instance`` (its fields' ``pre_save``, as ``save`` does: ``auto_now_add`` and the like) and set
+    its primary key. ``unless``: the columns of a unique constraint; when a row with those values exists, nothing
+    is inserted and False is returned (ON CONFLICT … DO NOTHING: a check and an insert in one statement)."""
+    model = type(instance)
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    values = [f.get_db_prep_save(f.pre_save(instance, add=True), connection=connection) for f in fields]
+
+    def make():
+        q = connection.ops.quote_name
+        conflict = f" ON CONFLICT ({', '.join(q(c) for c in unless)}) DO NOTHING" if unless else ""
+        return (f"INSERT INTO {q(model._meta.db_table)} ({', '.join(q(f.column) for f in fields)}) "
+                f"VALUES ({', '.join(['%s'] * len(fields))}){conflict} RETURNING {q(model._meta.pk.column)}")
+    with connection.cursor() as cursor:
+        cursor.execute(made(("insert", connection.vendor, model, unless), make), values)
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    instance.pk = row[0]
+    instance._state.adding, instance._state.db = False, db
+    return True
+
+
+def update(instance: models.Model, attnames: list[str], *, connection) -> None:
+    """UPDATE these columns of ``instance``'s row (``save(update_fields=…)`` without compiling a queryset)."""
+    model = type(instance)
+    fields = [model._meta.get_field(name) for name in attnames]
+    q = connection.ops.quote_name
+    values = [f.get_db_prep_save(getattr(instance, f.attname), connection=connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {q(model._meta.db_table)} SET {', '.join(f'{q(f.column)} = %s' for f in fields)} "
+                       f"WHERE {q(model._meta.pk.column)} = %s", values + [instance.pk])

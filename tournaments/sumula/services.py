@@ -27,6 +27,7 @@ from scoring.sumula import (ACCEPTED, AWAITING, CONFIRMED, CONTEST, CONTESTED, D
                             SCHEDULED, counts, sumula_status)
 from scoring.tournament import JogoRecord, groups_stage_compute, stage_entrants
 
+from .. import plainsql
 from ..result_form import Errors, result_dict, result_read
 from ..models import Dupla, Jogo, Mao, Partida, SumulaEvent, SumulaVia, Tournament
 from ..writes import LIVE, RESULTS, tournament_write, write_current
@@ -109,16 +110,8 @@ def _log(locked: _Locked, *, action: str, actor: Actor, client_id: str, data: di
     event = SumulaEvent(jogo=jogo, via=jogo.via, action=action, client_id=client_id,
                         user=actor.user if actor.user is not None else None, dupla=actor.dupla,
                         method=actor.method, device=actor.device[:300], data=data)
-    connection = connections[router.db_for_write(SumulaEvent)]
-    fields = [f for f in SumulaEvent._meta.concrete_fields if not f.primary_key]
-    values = [f.get_db_prep_save(f.pre_save(event, add=True), connection=connection) for f in fields]
-    q = connection.ops.quote_name
-    sql = (f"INSERT INTO {q(SumulaEvent._meta.db_table)} ({', '.join(q(f.column) for f in fields)}) "
-           f"VALUES ({', '.join(['%s'] * len(fields))}) ON CONFLICT ({q('jogo_id')}, {q('client_id')}) DO NOTHING "
-           f"RETURNING {q('id')}")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, values)
-        return cursor.fetchone() is not None
+    db = router.db_for_write(SumulaEvent)
+    return plainsql.insert(event, db=db, connection=connections[db], unless=("jogo_id", "client_id"))
 
 
 def _via_check(jogo: Jogo, via: int, *, stale: str) -> None:
@@ -134,8 +127,8 @@ def _finish(locked: _Locked, *, action: str, actor: Actor, client_id: str | None
     changed), and tell the write when what counts has changed."""
     jogo = locked.jogo
     jogo.version += 1
-    jogo.save(update_fields=[f.attname for f in _JOGO_FIELDS
-                             if getattr(jogo, f.attname) != locked.stored.get(f.attname)])
+    plainsql.update(jogo, [f.attname for f in _JOGO_FIELDS if getattr(jogo, f.attname) != locked.stored.get(f.attname)],
+                    connection=connections[router.db_for_write(Jogo)])
     if not logged:
         SumulaEvent.objects.create(jogo=jogo, via=jogo.via, action=action, client_id=client_id,
                                    user=actor.user if actor.user is not None else None, dupla=actor.dupla,
@@ -248,14 +241,16 @@ def sumula_mao_add(*, tournament: Tournament, key: str, mao: dict, actor: Actor)
                     data={"partida": number, "mao": order + 1, "to": record.to, "points": record.points,
                           "how": record.how, "reason": record.reason}):
             return unchanged
+        db = router.db_for_write(Mao)
         if running:
             partida = last
         else:
-            partida = Partida.objects.create(jogo=locked.jogo, number=number, mode=Partida.MAOS)
+            partida = Partida(jogo=locked.jogo, number=number, mode=Partida.MAOS)
+            plainsql.insert(partida, db=db, connection=connections[db])
         # the jogo's row lock orders every write to this súmula: no other mão can take this order meanwhile
-        row = Mao.objects.create(partida=partida, order=order, to=record.to, points=record.points, how=record.how,
-                                 reason=record.reason, key=client_id,
-                                 scorer=actor.user if actor.user is not None else None)
+        row = Mao(partida=partida, order=order, to=record.to, points=record.points, how=record.how,
+                  reason=record.reason, key=client_id, scorer=actor.user if actor.user is not None else None)
+        plainsql.insert(row, db=db, connection=connections[db])
         if not running:
             locked.partidas.append(partida)
         locked.maos.setdefault(partida.pk, []).append(row)
