@@ -1,7 +1,7 @@
 """Writes to a súmula: mãos, undo, the whole result, confirmations, signature, corrections (new vias).
 
 Every write goes through the one write path (``writes.tournament_write``):
-it locks its jogo's row (``select_for_update``), checks the new record with
+it locks its jogo's row (``records.jogo_lock``: SELECT … FOR UPDATE), checks the new record with
 ``scoring`` on that jogo alone, writes, logs one ``SumulaEvent`` and bumps
 the jogo's ``version`` (the live pages follow it). A mão, its undo, a whole
 result or a penalty never changes what counts: they are ``LIVE`` writes,
@@ -10,6 +10,10 @@ An answer, a signature or a correction may make a result count: they lock
 the tournament's row first (``RESULTS`` writes), and when what counts
 changed the engine recomputes the parts that jogo touches. A refused write
 raises ``SumulaRefused`` and writes nothing.
+
+A mão is the event's busiest write (every referee's phone, every mão): its
+queries are plain SQL (``tournaments.plainsql``), its log's insert is its
+idempotency check, and ``tests/test_sumula_api.py`` counts its queries.
 """
 
 from __future__ import annotations
