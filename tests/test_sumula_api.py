@@ -10,6 +10,8 @@ shape. Every refused write is checked to have written nothing.
 import json
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from tests.sumula_support import cup, j1, ref  # noqa: F401 (fixtures)
 from tests.sumula_support import PIN, answer, api, db_snapshot, jogo_between, jogo_duplas, play, post, sign, staff_user
@@ -131,6 +133,67 @@ def test_mao_201_then_same_id_200_with_nothing_added(cup, ref, j1):
         assert again.json()["partidas"] == r.json()["partidas"]
     assert db_snapshot() == before
     assert Mao.objects.filter(partida__jogo__key=j1).count() == 1
+
+
+def test_a_mao_costs_ten_queries_and_writes_only_what_changed(cup, ref, j1):
+    """The referee's phone sends every mão: its cost is the event's busiest request, counted here so that a
+    regression fails. Session, user, the tournament with the referee's role, the savepoint, the jogo's lock
+    (with its duplas, stage and group), its partidas with their mãos, the log (whose insert is the idempotency
+    check), the mão, the jogo's new version, the savepoint's release."""
+    assert mao(ref, cup.slug, j1, "q0", 0, 1).status_code == 201  # the first mão also begins the partida
+    with CaptureQueriesContext(connection) as queries:
+        r = mao(ref, cup.slug, j1, "q1", 1, 1)
+    assert r.status_code == 201 and r.json()["current"] == [1, 1]
+    sqls = [q["sql"] for q in queries.captured_queries]
+    assert len(sqls) == 10, "\n".join(sqls)
+    roles = [q for q in sqls if "tournaments_staffrole" in q]
+    assert len(roles) == 1 and '"tournaments_tournament"' in roles[0], "the role is read with the tournament"
+    updates = [q for q in sqls if q.startswith("UPDATE")]
+    assert len(updates) == 1 and updates[0].startswith('UPDATE "tournaments_jogo" SET "version" = '), updates
+    assert sum(q.startswith("INSERT") for q in sqls) == 2  # the log and the mão
+    # the retry of that mão: the locked súmula has it, so nothing is written and the súmula as locked answers
+    before = db_snapshot()
+    with CaptureQueriesContext(connection) as queries:
+        again = mao(ref, cup.slug, j1, "q1", 1, 1)
+    assert again.status_code == 200 and again.json() == r.json()
+    assert len(queries) == 7, "\n".join(q["sql"] for q in queries.captured_queries)
+    assert db_snapshot() == before
+
+
+def test_the_plain_queries_make_what_the_orm_makes(cup, client, ref, j1):
+    """The lock, the record and the tournament with the role are plain SQL (``tournaments.plainsql``): their
+    instances hold what the ORM's would, JSON, datetimes and booleans included (a signed súmula has them all)."""
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+
+    from tournaments.permissions import role_of, tournament_with_role
+    from tournaments.sumula.records import jogo_lock, jogo_record_load
+
+    play(ref, cup.slug, j1, [0, 0], "t")
+    answer(client, cup.slug, j1, "d1")
+    answer(client, cup.slug, j1, "d4")
+    assert sign(ref, cup.slug, j1).json()["status"] == "homologated"
+
+    def columns(instance):
+        return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}
+
+    referee = get_user_model().objects.get(username="arbitro")
+    tournament = tournament_with_role(user=referee, slug=cup.slug)
+    assert columns(tournament) == columns(Tournament.objects.get(pk=cup.pk))
+    assert referee._zap_roles == {cup.pk: "referee"}  # role_of asks no more
+    with transaction.atomic():
+        jogo = jogo_lock(tournament=tournament, key=j1)
+    orm = Jogo.objects.select_related("dupla_a", "dupla_b", "stage", "group").get(tournament=cup, key=j1)
+    assert columns(jogo) == columns(orm) and jogo.signed_at is not None and jogo.confirmations
+    for name in ("dupla_a", "dupla_b", "stage", "group"):
+        assert columns(getattr(jogo, name)) == columns(getattr(orm, name))
+    _entry, partidas, maos = jogo_record_load(jogo=jogo)
+    assert [columns(p) for p in partidas] == [columns(p) for p in Partida.objects.filter(jogo=orm).order_by("number")]
+    assert [columns(m) for p in partidas for m in maos.get(p.pk, [])] == [
+        columns(m) for m in Mao.objects.filter(partida__jogo=orm).order_by("partida__number", "order")]
+    assert tournament_with_role(user=None, slug="nao-existe") is None
+    user = staff_user(None, "outro")
+    assert tournament_with_role(user=user, slug=cup.slug).pk == cup.pk and role_of(user=user, tournament=cup) is None
 
 
 def test_partida_ending_at_12_starts_the_next(cup, ref, j1):

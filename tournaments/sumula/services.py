@@ -1,7 +1,7 @@
 """Writes to a súmula: mãos, undo, the whole result, confirmations, signature, corrections (new vias).
 
 Every write goes through the one write path (``writes.tournament_write``):
-it locks its jogo's row (``select_for_update``), checks the new record with
+it locks its jogo's row (``records.jogo_lock``: SELECT … FOR UPDATE), checks the new record with
 ``scoring`` on that jogo alone, writes, logs one ``SumulaEvent`` and bumps
 the jogo's ``version`` (the live pages follow it). A mão, its undo, a whole
 result or a penalty never changes what counts: they are ``LIVE`` writes,
@@ -10,12 +10,18 @@ An answer, a signature or a correction may make a result count: they lock
 the tournament's row first (``RESULTS`` writes), and when what counts
 changed the engine recomputes the parts that jogo touches. A refused write
 raises ``SumulaRefused`` and writes nothing.
+
+A mão is the event's busiest write (every referee's phone, every mão): its
+queries are plain SQL (``tournaments.plainsql``), its log's insert is its
+idempotency check, and ``tests/test_sumula_api.py`` counts its queries.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from copy import deepcopy
+from dataclasses import dataclass, field, replace
 
+from django.db import connections, router
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -25,6 +31,7 @@ from scoring.sumula import (ACCEPTED, AWAITING, CONFIRMED, CONTEST, CONTESTED, D
                             SCHEDULED, counts, sumula_status)
 from scoring.tournament import JogoRecord, groups_stage_compute, stage_entrants
 
+from .. import plainsql
 from ..result_form import Errors, result_dict, result_read
 from ..models import Dupla, Jogo, Mao, Partida, SumulaEvent, SumulaVia, Tournament
 from ..writes import LIVE, RESULTS, tournament_write, write_current
@@ -33,7 +40,7 @@ from ..selectors import tournament_settings, tournament_state_get
 from ..services import SIDE
 from .inputs import (REASON_MAX, SumulaRefused, client_id_read, reason_clean, rule_messages,  # noqa: F401
                      rule_place, via_read)
-from .records import answers_of, jogo_record_load, mao_id
+from .records import answers_of, jogo_lock, jogo_record_load, mao_id
 
 
 @dataclass(frozen=True)
@@ -67,18 +74,27 @@ class _Locked:
     partidas: list[Partida]
     maos: dict[int, list[Mao]]  # partida id -> its mãos in order
     status_before: str = SCHEDULED  # the jogo's status when locked
+    stored: dict = field(default_factory=dict)  # the jogo's columns as locked: its save writes only what changed
 
 
 def _lock(*, tournament: Tournament, key: str) -> _Locked:
-    jogo = (Jogo.objects.select_for_update(of=("self",)).select_related("dupla_a", "dupla_b", "stage", "group")
-            .filter(tournament=tournament, key=key).first())
+    jogo = jogo_lock(tournament=tournament, key=key)
     if jogo is None:
         raise SumulaRefused(404, _("jogo %(key)s não encontrado neste torneio") % {"key": key})
     entry, partidas, maos = jogo_record_load(jogo=jogo)
     settings = tournament_settings(tournament=tournament)
     result = jogo_evaluate(entry=entry, settings=settings)[0] if entry is not None else None
     return _Locked(tournament=tournament, jogo=jogo, duplas=(jogo.dupla_a.key, jogo.dupla_b.key), entry=entry,
-                   result=result, partidas=partidas, maos=maos, status_before=jogo.status)
+                   result=result, partidas=partidas, maos=maos, status_before=jogo.status, stored=_columns(jogo))
+
+
+def _columns(jogo: Jogo) -> dict:
+    """The jogo's column values (JSON ones copied: a write may change them in place)."""
+    return {f.attname: deepcopy(v) if isinstance(v := getattr(jogo, f.attname), (dict, list)) else v
+            for f in _JOGO_FIELDS}
+
+
+_JOGO_FIELDS = [f for f in Jogo._meta.concrete_fields if not f.primary_key]
 
 
 def _already(locked: _Locked, client_id: str | None) -> bool:
@@ -90,6 +106,18 @@ def _already(locked: _Locked, client_id: str | None) -> bool:
             or SumulaEvent.objects.filter(jogo=locked.jogo, client_id=client_id).exists())
 
 
+def _log(locked: _Locked, *, action: str, actor: Actor, client_id: str, data: dict) -> bool:
+    """Log a write that came with a client-made id, unless one with that id is logged already: False then (a
+    retry; nothing is written). One statement, the idempotency check and the log at once: the insert does
+    nothing on the (jogo, client_id) unique constraint."""
+    jogo = locked.jogo
+    event = SumulaEvent(jogo=jogo, via=jogo.via, action=action, client_id=client_id,
+                        user=actor.user if actor.user is not None else None, dupla=actor.dupla,
+                        method=actor.method, device=actor.device[:300], data=data)
+    db = router.db_for_write(SumulaEvent)
+    return plainsql.insert(event, db=db, connection=connections[db], unless=("jogo_id", "client_id"))
+
+
 def _via_check(jogo: Jogo, via: int, *, stale: str) -> None:
     """Under the jogo's lock: refuse an answer or a signature for a via that is no longer the súmula's
     (``stale`` says so, with the current via as ``%(via)s``)."""
@@ -98,14 +126,17 @@ def _via_check(jogo: Jogo, via: int, *, stale: str) -> None:
 
 
 def _finish(locked: _Locked, *, action: str, actor: Actor, client_id: str | None = None, data: dict | None = None,
-            counted_before: tuple) -> None:
-    """Log the action, bump the jogo's version, and tell the write when what counts has changed."""
+            counted_before: tuple, logged: bool = False) -> None:
+    """Log the action (unless ``logged``: ``_log`` did), bump the jogo's version (writing only the columns that
+    changed), and tell the write when what counts has changed."""
     jogo = locked.jogo
     jogo.version += 1
-    jogo.save()
-    SumulaEvent.objects.create(jogo=jogo, via=jogo.via, action=action, client_id=client_id,
-                               user=actor.user if actor.user is not None else None, dupla=actor.dupla,
-                               method=actor.method, device=actor.device[:300], data=data or {})
+    plainsql.update(jogo, [f.attname for f in _JOGO_FIELDS if getattr(jogo, f.attname) != locked.stored.get(f.attname)],
+                    connection=connections[router.db_for_write(Jogo)])
+    if not logged:
+        SumulaEvent.objects.create(jogo=jogo, via=jogo.via, action=action, client_id=client_id,
+                                   user=actor.user if actor.user is not None else None, dupla=actor.dupla,
+                                   method=actor.method, device=actor.device[:300], data=data or {})
     write = write_current()
     if (locked.status_before == SCHEDULED) != (jogo.status == SCHEDULED):
         write.jogos_started.add(jogo.pk)  # to the table or back: the event's "em andamento" may hinge on it
@@ -196,44 +227,63 @@ def sumula_mao_add(*, tournament: Tournament, key: str, mao: dict, actor: Actor)
         raise SumulaRefused(422, _("informe 'to': 0 ou 1 (a dupla que marca, na ordem do jogo) ou null (mão empatada)"))
     with tournament_write(tournament=tournament, action="sumula.mao_add", user=actor.user, kind=LIVE):
         locked = _lock(tournament=tournament, key=key)
-        if _already(locked, client_id):
-            return Written(jogo=locked.jogo, created=False)
-        _refuse_if_decided(locked.jogo)
-        if locked.jogo.walkover or locked.jogo.lost_by:
-            raise SumulaRefused(409, _("o jogo foi decidido por WO ou perda do jogo: não há mãos"))
+        # a retry changes nothing: the answer is the súmula as locked (no need to read it again)
+        unchanged = Written(jogo=locked.jogo, created=False, record=(locked.entry, locked.partidas, locked.maos))
+        if any(m.key == client_id for maos in locked.maos.values() for m in maos):
+            return unchanged  # a mão that came with this id in a tournament file
+        try:
+            running, new_entry, result = _mao_check(locked, record)
+        except SumulaRefused:
+            if _already(locked, client_id):  # a retry of a mão recorded before the jogo ended
+                return unchanged
+            raise
         counted_before = _counted(locked.jogo)
-        entry = locked.entry or JogoEntry(best_of=locked.jogo.best_of)
         last = locked.partidas[-1] if locked.partidas else None
-        running = (last is not None and last.mode == Partida.MAOS and locked.result is not None
-                   and len(locked.result.partidas) == len(locked.partidas) and not locked.result.partidas[-1].finished)
+        number, order = (last.number, len(locked.maos.get(last.pk, []))) if running else (len(locked.partidas) + 1, 0)
+        # the log first: when this id is logged already (a retry, even of a mão since undone), nothing is written
+        if not _log(locked, action="mao", actor=actor, client_id=client_id,
+                    data={"partida": number, "mao": order + 1, "to": record.to, "points": record.points,
+                          "how": record.how, "reason": record.reason}):
+            return unchanged
+        db = router.db_for_write(Mao)
         if running:
-            partidas = entry.partidas[:-1] + (replace(entry.partidas[-1], maos=entry.partidas[-1].maos + (record,)),)
-        else:
-            partidas = entry.partidas + (PartidaEntry(maos=(record,)),)
-        new_entry = replace(entry, partidas=partidas)
-        result, problems = jogo_evaluate(entry=new_entry, settings=tournament_settings(tournament=tournament))
-        if problems:
-            raise SumulaRefused(422, *rule_messages(problems))
-        if running:
-            order = len(locked.maos.get(last.pk, []))
             partida = last
         else:
-            partida = Partida.objects.create(jogo=locked.jogo, number=len(locked.partidas) + 1, mode=Partida.MAOS)
-            order = 0
+            partida = Partida(jogo=locked.jogo, number=number, mode=Partida.MAOS)
+            plainsql.insert(partida, db=db, connection=connections[db])
         # the jogo's row lock orders every write to this súmula: no other mão can take this order meanwhile
-        row = Mao.objects.create(partida=partida, order=order, to=record.to, points=record.points, how=record.how,
-                                 reason=record.reason, key=client_id,
-                                 scorer=actor.user if actor.user is not None else None)
+        row = Mao(partida=partida, order=order, to=record.to, points=record.points, how=record.how,
+                  reason=record.reason, key=client_id, scorer=actor.user if actor.user is not None else None)
+        plainsql.insert(row, db=db, connection=connections[db])
         if not running:
             locked.partidas.append(partida)
         locked.maos.setdefault(partida.pk, []).append(row)
         if locked.jogo.entry_order is None:
             _result_order(locked)
         _restatus(locked, result)
-        _finish(locked, action="mao", actor=actor, client_id=client_id, counted_before=counted_before,
-                data={"partida": partida.number, "mao": order + 1, "to": record.to, "points": record.points,
-                      "how": record.how, "reason": record.reason})
+        _finish(locked, action="mao", actor=actor, counted_before=counted_before, logged=True)
         return Written(jogo=locked.jogo, record=(new_entry, locked.partidas, locked.maos))
+
+
+def _mao_check(locked: _Locked, record: MaoRecord) -> tuple[bool, JogoEntry, JogoResult]:
+    """Whether the mão goes on the partida being played (else it begins the next), and the jogo's record and
+    result with it; refuses a mão the súmula cannot take (the jogo decided, the rules)."""
+    _refuse_if_decided(locked.jogo)
+    if locked.jogo.walkover or locked.jogo.lost_by:
+        raise SumulaRefused(409, _("o jogo foi decidido por WO ou perda do jogo: não há mãos"))
+    entry = locked.entry or JogoEntry(best_of=locked.jogo.best_of)
+    last = locked.partidas[-1] if locked.partidas else None
+    running = (last is not None and last.mode == Partida.MAOS and locked.result is not None
+               and len(locked.result.partidas) == len(locked.partidas) and not locked.result.partidas[-1].finished)
+    if running:
+        partidas = entry.partidas[:-1] + (replace(entry.partidas[-1], maos=entry.partidas[-1].maos + (record,)),)
+    else:
+        partidas = entry.partidas + (PartidaEntry(maos=(record,)),)
+    new_entry = replace(entry, partidas=partidas)
+    result, problems = jogo_evaluate(entry=new_entry, settings=tournament_settings(tournament=locked.tournament))
+    if problems:
+        raise SumulaRefused(422, *rule_messages(problems))
+    return running, new_entry, result
 
 
 def _result_order(locked: _Locked) -> None:

@@ -1,0 +1,92 @@
+"""Model instances from plain SQL, for the few hot queries whose queryset costs more to compile than to run.
+
+The súmula API's mão POST is the event's busiest request, and Django compiles each queryset anew on every
+call: for a short query that is most of its cost. Its queries are written once here (per database vendor)
+and their rows become model instances as the ORM would make them: every concrete column in the model's
+order, the ORM's converters applied (JSON, and on SQLite booleans and datetimes).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from django.db import models
+
+_MADE: dict = {}  # per (what, vendor, …): a query's text or a model's converters, made once
+
+
+def made(key: tuple, make: Callable[[], object]):
+    """``make()`` once per ``key`` (a query's text for one database vendor, say), then the same value."""
+    value = _MADE.get(key)
+    if value is None:
+        value = _MADE[key] = make()
+    return value
+
+
+def columns(model: type[models.Model], alias: str, connection) -> list[str]:
+    """Every concrete column of ``model`` as ``alias."column"``, in the model's order."""
+    q = connection.ops.quote_name
+    return [f"{alias}.{q(f.column)}" for f in model._meta.concrete_fields]
+
+
+def width(model: type[models.Model]) -> int:
+    return len(model._meta.concrete_fields)
+
+
+def _converters(model: type[models.Model], connection) -> list[tuple[int, list, object]]:
+    def make():
+        found = []
+        for i, f in enumerate(model._meta.concrete_fields):
+            col = f.get_col(model._meta.db_table)
+            functions = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
+            if functions:
+                found.append((i, functions, col))
+        return found
+    return made(("converters", connection.vendor, model), make)
+
+
+def instance(model: type[models.Model], values, *, db: str, connection) -> models.Model:
+    """The ``model`` instance of a row's ``values`` (its concrete columns, in order), as the ORM makes it."""
+    converters = _converters(model, connection)
+    if converters:
+        values = list(values)
+        for i, functions, col in converters:
+            value = values[i]
+            for function in functions:
+                value = function(value, col, connection)
+            values[i] = value
+    return model.from_db(db, None, values)
+
+
+def insert(instance: models.Model, *, db: str, connection, unless: tuple[str, ...] = ()) -> bool:
+    """INSERT ``instance`` (its fields' ``pre_save``, as ``save`` does: ``auto_now_add`` and the like) and set
+    its primary key. ``unless``: the columns of a unique constraint; when a row with those values exists, nothing
+    is inserted and False is returned (ON CONFLICT … DO NOTHING: a check and an insert in one statement)."""
+    model = type(instance)
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    values = [f.get_db_prep_save(f.pre_save(instance, add=True), connection=connection) for f in fields]
+
+    def make():
+        q = connection.ops.quote_name
+        conflict = f" ON CONFLICT ({', '.join(q(c) for c in unless)}) DO NOTHING" if unless else ""
+        return (f"INSERT INTO {q(model._meta.db_table)} ({', '.join(q(f.column) for f in fields)}) "
+                f"VALUES ({', '.join(['%s'] * len(fields))}){conflict} RETURNING {q(model._meta.pk.column)}")
+    with connection.cursor() as cursor:
+        cursor.execute(made(("insert", connection.vendor, model, unless), make), values)
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    instance.pk = row[0]
+    instance._state.adding, instance._state.db = False, db
+    return True
+
+
+def update(instance: models.Model, attnames: list[str], *, connection) -> None:
+    """UPDATE these columns of ``instance``'s row (``save(update_fields=…)`` without compiling a queryset)."""
+    model = type(instance)
+    fields = [model._meta.get_field(name) for name in attnames]
+    q = connection.ops.quote_name
+    values = [f.get_db_prep_save(getattr(instance, f.attname), connection=connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {q(model._meta.db_table)} SET {', '.join(f'{q(f.column)} = %s' for f in fields)} "
+                       f"WHERE {q(model._meta.pk.column)} = %s", values + [instance.pk])
