@@ -214,33 +214,3 @@ def test_the_gc_pause_nests_and_restores():
             assert not gc.isenabled()
         assert not gc.isenabled()
     assert gc.isenabled()
-
-
-@pytest.mark.django_db
-def test_a_new_process_replays_the_log_from_the_newest_shared_state(load_file, on_redis, monkeypatch):
-    from tests.sumula_support import jogo_between
-    from tournaments.engine import parts_of
-    from tournaments.models import Jogo
-    from tournaments.sumula.services import Actor, sumula_answer, sumula_result_set
-
-    cup = cup_setup(load_file, slug="copa-reposta")
-    tournament_state_get(tournament=cup)  # built here, and shared as this tournament's newest
-    shares_wait()
-    key = jogo_between(cup, "d1", "d2")
-    sumula_result_set(tournament=cup, key=key, data={"partidas": [[12, 0], [12, 0]]}, actor=Actor(method="command"))
-    jogo = Jogo.objects.select_related("dupla_a", "dupla_b").get(tournament=cup, key=key)
-    for dupla in (jogo.dupla_a, jogo.dupla_b):  # the second makes it count: a new version, in the log
-        sumula_answer(tournament=cup, key=key, dupla=dupla, via=jogo.via, accept=True, reason=None,
-                      actor=Actor(dupla=dupla, method="pin"))
-    cup.refresh_from_db()
-    tournament_state_cache_clear()  # "a process started now" (a recycled worker): nothing of its own
-
-    def no_build(*, tournament):
-        raise AssertionError("built again although a shared state and the log were there")
-
-    monkeypatch.setattr(selectors, "tournament_state_load", no_build)
-    replayed = tournament_state_get(tournament=cup)
-    monkeypatch.undo()
-    assert replayed.version == cup.results_version
-    full = selectors.tournament_state_load(tournament=cup)
-    assert parts_of(replayed.view) == parts_of(full.view) and replayed.records == full.records

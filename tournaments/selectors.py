@@ -2,7 +2,6 @@
 results engine (``engine.py``) when the tournament moves on; the live pages add the súmulas as they stand."""
 
 import threading
-import time
 from contextlib import contextmanager
 from dataclasses import replace
 
@@ -39,9 +38,8 @@ def tournament_state_get(*, tournament: Tournament, cached: bool = True) -> Tour
     tournament has moved on, the engine's log says which jogos changed since:
     only those are read again, and only the parts of the results they touch
     are computed again (``engine.state_advance_to``). A structural change, or
-    a process with nothing, builds the whole state (or reads the newest one another
-    process shared, with ``ZAP_SHARE_STATES``, or stored, ``snapshots.py``, and
-    replays the log since). Concurrent requests of one process
+    a process with nothing, builds the whole state (or reads the newest one stored
+    in the database, ``snapshots.py``, and replays the log since). Concurrent requests of one process
     wait for a single build. Inside a write nothing is kept (it may still roll
     back): the write keeps its new state when it commits. ``cached=False``:
     built from the database, whatever is kept.
@@ -59,7 +57,7 @@ def tournament_state_get(*, tournament: Tournament, cached: bool = True) -> Tour
             return state
         latest = caches[STATES].get(latest_key(tournament))
         if latest is None:  # a process that has nothing: the newest state another process shared, or stored
-            latest = state_shared_get(shared_latest_key(tournament)) or state_stored_get(tournament=tournament)
+            latest = state_stored_get(tournament=tournament)
             if latest is not None and latest.version == tournament.results_version:
                 return tournament_state_remember(state=latest, share=False) if keep else latest
         if latest is not None and latest.version < tournament.results_version:
@@ -75,7 +73,8 @@ def tournament_state_get(*, tournament: Tournament, cached: bool = True) -> Tour
 
 def tournament_state_remember(*, state: TournamentState, share: bool = True) -> TournamentState:
     """Keep ``state`` as the views of its tournament at ``state.version`` (and as the newest this process has,
-    unless it has a newer one); ``share``: also for the other processes, when so configured."""
+    unless it has a newer one: stored now and then for the processes that start with nothing, ``snapshots.py``);
+    ``share``: this version also for the other processes, when so configured."""
     tournament = state.tournament
     key = state_key(tournament, version=state.version)
     caches[STATES].set(key, state)
@@ -83,34 +82,9 @@ def tournament_state_remember(*, state: TournamentState, share: bool = True) -> 
     newest = caches[STATES].get(latest_key(tournament))
     if newest is None or newest.version <= state.version:
         caches[STATES].set(latest_key(tournament), state)
-        if _latest_share_due(tournament):
-            shared.append(shared_latest_key(tournament))
         state_store(state=state)
     state_share(shared, state)
     return state
-
-
-LATEST_SHARE_SECONDS = 10.0  # a process shares the newest state it has of a tournament at most this often
-_latest_shared_at: dict[str, float] = {}
-_LATEST_SHARE_LOCK = threading.Lock()
-
-
-def _latest_share_due(tournament: Tournament) -> bool:
-    """Whether this process shares its newest state of a tournament now (``ZAP_SHARE_STATES``): at most every
-    ``LATEST_SHARE_SECONDS``, so that a process that starts (a recycled worker) reads it and replays the log
-    since, instead of building the whole state."""
-    key = shared_latest_key(tournament)
-    now = time.monotonic()
-    with _LATEST_SHARE_LOCK:
-        if now - _latest_shared_at.get(key, float("-inf")) < LATEST_SHARE_SECONDS:
-            return False
-        _latest_shared_at[key] = now
-    return True
-
-
-def shared_latest_key(tournament: Tournament) -> str:
-    """The key, in the shared cache, of the newest state some process shared of a tournament (this release's)."""
-    return f"latest:{release()}:{tournament_ident(tournament)}"
 
 
 def latest_key(tournament: Tournament) -> str:
@@ -139,8 +113,6 @@ def tournament_state_cache_clear() -> None:
     """Forget this process's derived states (tests, the benchmark's first visits), once any being shared landed."""
     shares_wait()
     caches[STATES].clear()
-    with _LATEST_SHARE_LOCK:
-        _latest_shared_at.clear()
     snapshots_forget()
 
 
