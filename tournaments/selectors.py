@@ -141,17 +141,26 @@ def tournament_live_get(*, tournament: Tournament, live: int | None = None) -> T
     merged = caches[STATES].get(key)
     if merged is not None and merged.view is state.view:
         return merged
-    merged = _live_merge(state)
+    # from the newest live state of the same results, if this process has one: only the jogos that moved since
+    # are read again (during a round hundreds are at the table, and re-reading them all took 100 ms and more)
+    base, newest = caches[STATES].get(live_latest_key(tournament)) or (None, None)
+    merged = _live_merge(newest if base is state else state)
     if write_current() is None:
         caches[STATES].set(key, merged)
+        caches[STATES].set(live_latest_key(tournament), (state, merged))
     return merged
+
+
+def live_latest_key(tournament: Tournament) -> str:
+    """The key of the newest live state this process made of a tournament, with the state it was made over."""
+    return f"live-latest:{tournament_ident(tournament)}"
 
 
 def _live_merge(state: TournamentState) -> TournamentState:
     t = state.tournament
     # every jogo whose súmula changed since the state was read (its version moved): at the table, decided,
     # or back to "a jogar" after its mãos were undone
-    known = {j["id"]: j["version"] for j in state.jogo_rows}
+    known = {j["id"]: j["version"] for j in state.jogo_rows}  # as ``state`` has them (a live state: as it read)
     changed = [i for i, v in Jogo.objects.filter(tournament=t).values_list("id", "version") if known.get(i) != v]
     rows = list(Jogo.objects.filter(id__in=changed).values()) if changed else []
     if not rows:

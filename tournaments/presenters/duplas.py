@@ -1,5 +1,7 @@
 """The public face of a dupla: its name, its players' names, its seed; never private data."""
 
+import threading
+from collections import OrderedDict
 from urllib.parse import quote
 
 from .labels import page_labels
@@ -11,9 +13,33 @@ def dupla_url(slug: str, key: str) -> str:
     return f"/torneios/{slug}/duplas/{quote(key, safe='')}/"
 
 
+_REFS: OrderedDict[tuple, tuple[dict, dict]] = OrderedDict()  # (duplas' id, slug, label) -> (duplas, refs)
+_REFS_MAX = 32
+_REFS_LOCK = threading.Lock()
+
+
 def dupla_refs(state) -> dict[str, dict]:
-    """Public face of every dupla: name, players' names, seed, disqualified, the link to its jogos."""
+    """Public face of every dupla: name, players' names, seed, disqualified, the link to its jogos.
+
+    Made once per set of duplas (a state and every live state over it share one), slug and language: a live
+    page of 1,024 duplas is rendered every second during a round, and these links were a third of it. The
+    result is shared: read it, never change it."""
     players = page_labels()["players"]
+    key = (id(state.duplas), state.tournament.slug, str(players))
+    with _REFS_LOCK:
+        kept = _REFS.get(key)
+        if kept is not None and kept[0] is state.duplas:
+            _REFS.move_to_end(key)
+            return kept[1]
+    refs = _dupla_refs_make(state, players)
+    with _REFS_LOCK:
+        _REFS[key] = (state.duplas, refs)
+        while len(_REFS) > _REFS_MAX:
+            _REFS.popitem(last=False)
+    return refs
+
+
+def _dupla_refs_make(state, players: str) -> dict[str, dict]:
     refs = {}
     slug = state.tournament.slug
     for key, d in state.duplas.items():
