@@ -180,6 +180,10 @@ def test_the_plain_queries_make_what_the_orm_makes(cup, client, ref, j1):
     referee = get_user_model().objects.get(username="arbitro")
     tournament = tournament_with_role(user=referee, slug=cup.slug)
     assert columns(tournament) == columns(Tournament.objects.get(pk=cup.pk))
+    from tournaments.selectors import tournament_by_slug  # every public page's first query
+
+    assert columns(tournament_by_slug(slug=cup.slug)) == columns(Tournament.objects.get(pk=cup.pk))
+    assert tournament_by_slug(slug=cup.slug + "-nenhum") is None
     assert referee._zap_roles == {cup.pk: "referee"}  # role_of asks no more
     with transaction.atomic():
         jogo = jogo_lock(tournament=tournament, key=j1)

@@ -38,7 +38,7 @@ from .interchange.writer import tournament_export
 from .models import Jogo, Tournament
 from .registrations.selectors import registrations_public
 from .selectors import tournament_list as tournaments_all
-from .selectors import tournament_live_get, tournament_live_version, tournament_state_get
+from .selectors import tournament_by_slug, tournament_live_get, tournament_live_version, tournament_state_get
 
 # "Atualizado às HH:MM" is the time of the request, not of the rendering: filled in on the way out.
 NOW_MARK = "<!--zap:agora-->"
@@ -134,7 +134,9 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
     cannot fill the cache. A ``live`` page is built from the súmulas as they
     stand (``tournament_live_get``) and cached per ``live_version`` too.
     """
-    tournament = get_object_or_404(Tournament, slug=slug)
+    tournament = tournament_by_slug(slug=slug)
+    if tournament is None:
+        raise Http404("no such tournament")
     name = template
     if partial and request.htmx and request.htmx.target == partial:
         name = f"{template}#{partial}"
