@@ -76,7 +76,7 @@ def tournament_state_get(*, tournament: Tournament, cached: bool = True) -> Tour
         if state is not None:
             return state
         latest = caches[STATES].get(latest_key(tournament))
-        if latest is None:  # a process that has nothing: the newest state another process shared, or stored
+        if latest is None:  # a process that has nothing: the newest state stored in the database (snapshots.py)
             latest = state_stored_get(tournament=tournament)
             if latest is not None and latest.version == tournament.results_version:
                 return tournament_state_remember(state=latest, share=False) if keep else latest
