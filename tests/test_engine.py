@@ -452,3 +452,31 @@ def test_the_list_of_events_is_cached_until_an_event_moves_on(event, referee, cl
         post(referee, api(event.slug, jogo_between(event, "d1", "d2"), "maos"), {"id": "l-1", "to": 0, "points": 1})
     assert "em andamento" in client.get(url).content.decode()  # its first jogo at the table: a new version
     assert "Dois Grupos" in client.get(url + "?q=dois").content.decode()  # a search is never cached
+
+
+def test_a_value_fragment_is_rendered_once_per_value_and_language():
+    """{% valuecache %} (a jogo's line on the jogos page): the same value and language give the kept HTML, any
+    change of the value or the language renders it again."""
+    from django.template import Context, Template
+    from django.utils import translation
+
+    renders = []
+
+    class Counted:
+        def __init__(self, text):
+            self.text = text
+
+        def __str__(self):
+            renders.append(self.text)
+            return self.text
+
+    page = Template('{% load i18n parts %}{% valuecache j %}<li>{{ j.name }} {% translate "Mesa" %}'
+                    '{{ seen }}</li>{% endvaluecache %}')
+    with translation.override("pt-br"):
+        first = page.render(Context({"j": {"name": "Os Ases"}, "seen": Counted("")}))
+        again = page.render(Context({"j": {"name": "Os Ases"}, "seen": Counted("")}))
+        other = page.render(Context({"j": {"name": "Os Reis"}, "seen": Counted("")}))
+    with translation.override("en"):
+        english = page.render(Context({"j": {"name": "Os Ases"}, "seen": Counted("")}))
+    assert first == again == "<li>Os Ases Mesa</li>" and len(renders) == 3  # the second came from the memo
+    assert other == "<li>Os Reis Mesa</li>" and english == "<li>Os Ases Table</li>"

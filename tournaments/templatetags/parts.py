@@ -1,5 +1,6 @@
-"""``{% partcache part "name" %}…{% endpartcache %}``: a fragment rendered once per version of the part of the
-results it shows (a group's table), kept in the shared cache.
+"""Fragments rendered once: ``{% partcache part "name" %}…{% endpartcache %}`` per version of the part of the
+results it shows (a group's table), kept in the shared cache; ``{% valuecache value %}`` per distinct value, in
+this process (below).
 
 ``part`` is what the presenter gives (``presenters.standings.part_ref``): the tournament, the part's key
 and its version (``engine``: the write that last changed it), or None to render without caching. The key
@@ -8,6 +9,10 @@ A cache server that does not answer costs the rendering, never the page (``cachi
 """
 
 from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
 
 from django import template
 from django.utils import translation
@@ -44,3 +49,49 @@ class PartCacheNode(template.Node):
         body = self.nodelist.render(context)
         page_put(key, body.encode())
         return body
+
+
+# --- {% valuecache value %}…{% endvaluecache %} -------------------------------------------------------------
+
+_VALUES: OrderedDict[tuple, tuple] = OrderedDict()  # (fragment, language, value digest) -> (fragment, HTML)
+_VALUES_MAX = 8192
+_VALUES_LOCK = threading.Lock()
+
+
+@register.tag
+def valuecache(parser, token):
+    """``{% valuecache j %}…{% endvaluecache %}``: a fragment that shows ``j`` and words of the language only
+    (a jogo's line on the jogos page), rendered once per distinct ``j`` in this process.
+
+    The key is the fragment (its node in the loaded template), the language and a digest of ``repr(j)``: the
+    same value gives the same HTML, so a fragment can never be stale. During a round the jogos page of a large
+    event is rendered every second, and of its hundreds of jogos only those that moved need rendering."""
+    bits = token.split_contents()
+    if len(bits) != 2:
+        raise template.TemplateSyntaxError("valuecache: use {% valuecache value %}…{% endvaluecache %}")
+    nodelist = parser.parse(("endvaluecache",))
+    parser.delete_first_token()
+    return ValueCacheNode(nodelist, parser.compile_filter(bits[1]))
+
+
+class ValueCacheNode(template.Node):
+    def __init__(self, nodelist, value):
+        self.nodelist, self.value = nodelist, value
+
+    def render(self, context):
+        value = self.value.resolve(context)
+        # this node (kept alive by its entries, so its id is never another's; a template loaded again, as
+        # after an edit in development, is another node), the language, the value
+        key = (id(self), translation.get_language() or "",
+               hashlib.blake2b(repr(value).encode(), digest_size=16).digest())
+        with _VALUES_LOCK:
+            kept = _VALUES.get(key)
+            if kept is not None and kept[0] is self:
+                _VALUES.move_to_end(key)
+                return kept[1]
+        html = self.nodelist.render(context)
+        with _VALUES_LOCK:
+            _VALUES[key] = (self, html)
+            while len(_VALUES) > _VALUES_MAX:
+                _VALUES.popitem(last=False)
+        return html
