@@ -51,6 +51,8 @@ from tests.sumula_support import db_snapshot, staff_user
 from tournaments import selectors
 from tournaments.draws import services as draws
 from tournaments.draws.tiebreak import ties_awaiting
+from tournaments.registrations import services as registrations
+from tournaments.registrations.checks import PersonIn
 from tournaments.models import Draw, Dupla, Jogo, Mao, StaffRole, Tournament
 from tournaments.services import tournament_import
 from tournaments.sumula import services as sumula
@@ -59,7 +61,7 @@ from tournaments.sumula.records import mao_id
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 
 GROUPS = (("A", ("d1", "d2", "d3")), ("B", ("d4", "d5", "d6")), ("C", ("d7", "d8", "d9")))
-REFUSED = (sumula.SumulaRefused, RuleViolation, draws.DrawRefused)
+REFUSED = (sumula.SumulaRefused, RuleViolation, draws.DrawRefused, registrations.RegistrationRefused)
 PAGES_EVERY = 8  # compare the rendered pages every this many steps (and at the end)
 
 RUN = settings(max_examples=int(os.environ.get("ZAP_ENGINE_EXAMPLES", 30)), stateful_step_count=40, deadline=None,
@@ -180,6 +182,10 @@ class EngineMachine(RuleBasedStateMachine):
         live = selectors.tournament_live_get(tournament=tournament)
         state_assert_equal(live, full, parts=SUMULA_PARTS, names=("tournament_live_get", "full build"),
                            context=context)
+        # over the state of this version, not an earlier one (a write that changes only what the pages show,
+        # a registration, keeps the results' view: the live state must still follow it)
+        assert live.version == full.version == tournament.results_version, (
+            f"the live state is of version {live.version}, the tournament at {tournament.results_version} {context}")
         assert full.view.finished == tournament.finished, f"the tournament's finished flag {context}"
         if self.steps % PAGES_EVERY == 0:
             self.pages_check(context)
@@ -399,6 +405,13 @@ class EngineMachine(RuleBasedStateMachine):
         with self.write(f"sorteio of {block.duplas} ({block.group or 'entre grupos'})"):
             draws.tiebreak_run(tournament=self.fresh(), user=self.referee, stage=block.stage, group=block.group,
                                duplas=list(block.duplas), seed=seed)
+
+    @rule(serial=st.integers(0, 10_000))
+    def registration(self, serial):
+        """A write that changes what the pages show and none of the results (a desk registration)."""
+        with self.write("a registration at the desk"):
+            registrations.registration_add(tournament=self.fresh(), user=self.referee,
+                                           players=[PersonIn(name=f"Atleta Avulso {serial}")])
 
     @invariant()
     def counted_statuses_are_known(self):
