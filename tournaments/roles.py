@@ -8,7 +8,6 @@ import cycle.
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from .audit import audit_record

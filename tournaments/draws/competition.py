@@ -8,7 +8,6 @@ recorded order.
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from scoring.mesas import mesas_spread

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 import secrets
 
-from django.db import transaction
 from django.db.models import Max, Q
 from django.utils.translation import gettext as _
 

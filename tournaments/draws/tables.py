@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections import defaultdict
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from scoring.mesas import knockout_mesa, mesas_spread

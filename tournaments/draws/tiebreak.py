@@ -14,7 +14,6 @@ import random
 import secrets
 from dataclasses import dataclass
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from scoring.tournament import GroupStageView

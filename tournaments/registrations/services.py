@@ -11,7 +11,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -22,7 +21,7 @@ from .checks import EntryIn, PersonIn, Problem, entries_check, size_problem
 from .csv_import import csv_preview
 from .selectors import ACCEPTED, WAITING, registration_rows
 from .window import public_signup_is_open
-from ..writes import PAGES, STRUCTURE, tournament_write
+from ..writes import PAGES, tournament_write
 
 FIELD_LABELS = {"name": "nome", "birth_date": "data de nascimento", "email": "e-mail", "phone": "telefone",
                 "contact": "contato"}

@@ -20,7 +20,6 @@ import hashlib
 import re
 
 from django.contrib.auth.hashers import PBKDF2PasswordHasher, check_password, make_password
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 

@@ -28,7 +28,6 @@ import datetime as dt
 
 from django.contrib.auth.hashers import make_password
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
