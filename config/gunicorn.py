@@ -6,6 +6,7 @@ whose requests mostly wait on PostgreSQL and Redis.
 """
 
 import os
+import sys
 
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY") or os.cpu_count() or 2)
@@ -26,3 +27,14 @@ preload_app = True  # a missing SECRET_KEY stops the server at once, with the me
 accesslog = None  # the application logs each request itself (zap.requests: request id, user, tournament, time)
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
+
+# How long a thread keeps the interpreter before another may run (Python's default: 5 ms). A request here is
+# a few ms of Python between short database and Redis round trips; after each one it waits for the interpreter
+# again, behind a thread that may hold it for a whole interval: with several threads that wait, ten times per
+# request, was most of a mão's time under load. 0 leaves Python's default.
+SWITCH_INTERVAL = float(os.environ.get("PYTHON_SWITCH_INTERVAL") or 0.001)
+
+
+def post_fork(server, worker):
+    if SWITCH_INTERVAL > 0:
+        sys.setswitchinterval(SWITCH_INTERVAL)
