@@ -119,6 +119,32 @@ def test_concurrent_requests_build_a_state_once(monkeypatch):
     assert len(builds) == 1 and len(results) == 8 and all(r is results[0] for r in results)
 
 
+def test_work_asked_by_many_threads_at_once_is_done_once():
+    """A live page whose second ended is asked by every polling thread at once: one renders, the others wait
+    and read it (caching.one_at_a_time, used by the event pages and the state builds)."""
+    kept: dict[str, str] = {}
+    done = []
+
+    def ask():
+        if "page" in kept:
+            return
+        with caching.one_at_a_time("page:x"):
+            if "page" not in kept:
+                done.append(1)
+                time.sleep(0.1)
+                kept["page"] = "<html>"
+
+    threads = [threading.Thread(target=ask) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert done == [1] and kept == {"page": "<html>"}
+    assert caching._FLIGHTS == {}  # nothing left behind once nobody holds or waits
+    with caching.one_at_a_time("page:a"), caching.one_at_a_time("page:b"):  # other work is not held up
+        pass
+
+
 # --- Redis: the shared cache of production ------------------------------------------------------------
 
 @pytest.fixture

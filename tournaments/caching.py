@@ -178,6 +178,28 @@ def pages_clear() -> None:
     caches[SHARED].clear()
 
 
+_FLIGHTS: dict[str, list] = {}  # work under way in this process -> [its lock, threads holding or waiting]
+_FLIGHTS_LOCK = threading.Lock()
+
+
+@contextmanager
+def one_at_a_time(key: str):
+    """One thread of this process at a time does the work named ``key`` (a state's build, a page's render): the
+    others wait for it, then find its result cached instead of doing the same work at the same moment (when a
+    live page's second ends, every thread polling it would otherwise render it at once)."""
+    with _FLIGHTS_LOCK:
+        flight = _FLIGHTS.setdefault(key, [threading.Lock(), 0])
+        flight[1] += 1
+    try:
+        with flight[0]:
+            yield
+    finally:
+        with _FLIGHTS_LOCK:
+            flight[1] -= 1
+            if flight[1] == 0:
+                _FLIGHTS.pop(key, None)
+
+
 _shares: list[threading.Thread] = []
 _SHARES_LOCK = threading.Lock()
 

@@ -1,8 +1,6 @@
 """Reads. A tournament's derived state (``state.py``) is kept per process and version, and advanced by the
 results engine (``engine.py``) when the tournament moves on; the live pages add the súmulas as they stand."""
 
-import threading
-from contextlib import contextmanager
 from dataclasses import replace
 
 from django.core.cache import caches
@@ -11,7 +9,8 @@ from django.db.models import QuerySet, Sum
 
 from scoring.jogo import jogo_evaluate
 
-from .caching import STATES, release, shares_wait, state_key, state_share, state_shared_get, tournament_ident
+from .caching import (STATES, one_at_a_time, shares_wait, state_key, state_share, state_shared_get,
+                      tournament_ident)
 from .engine import state_advance_to, write_current
 from .models import Jogo, Mao, Mesa, Partida, Tournament
 from .plainsql import columns, instance, made
@@ -71,7 +70,7 @@ def tournament_state_get(*, tournament: Tournament, cached: bool = True) -> Tour
     state = caches[STATES].get(key)
     if state is not None:
         return state
-    with _one_build(key):
+    with one_at_a_time(f"build:{key}"):
         state = caches[STATES].get(key)
         if state is not None:
             return state
@@ -110,23 +109,6 @@ def tournament_state_remember(*, state: TournamentState, share: bool = True) -> 
 def latest_key(tournament: Tournament) -> str:
     """The key of the newest state this process has of a tournament, whatever its version."""
     return f"latest:{tournament_ident(tournament)}"
-
-
-_BUILDS: dict[str, threading.Lock] = {}
-_BUILDS_LOCK = threading.Lock()
-
-
-@contextmanager
-def _one_build(key: str):
-    """Hold the build of ``key`` in this process: other threads asking for it wait, then find it cached."""
-    with _BUILDS_LOCK:
-        lock = _BUILDS.setdefault(key, threading.Lock())
-    with lock:
-        try:
-            yield
-        finally:
-            with _BUILDS_LOCK:
-                _BUILDS.pop(key, None)
 
 
 def tournament_state_cache_clear() -> None:

@@ -31,7 +31,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
 from . import presenters
-from .caching import list_key, page_get, page_key, page_put, tournament_ident
+from .caching import list_key, one_at_a_time, page_get, page_key, page_put, tournament_ident
 from .conditional import etag_make, not_modified
 from .draws.selectors import draws_public
 from .interchange.writer import tournament_export
@@ -160,22 +160,36 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
         return unchanged
     body = page_get(key)
     if body is None:
-        state = (tournament_live_get(tournament=tournament, live=live_version) if live
-                 else tournament_state_get(tournament=tournament))
-        page = build(state, **params)
-        poll = POLL_SECONDS
-        if live and any(j["status"] in Jogo.AT_TABLE for j in state.jogo_rows):
-            poll = POLL_SECONDS_AT_TABLE
-        context = {"state": state, "tab": tab, "event": presenters.event_head(state), "page": page,
-                   "updated_at": SafeString(NOW_MARK), "poll_seconds": poll}
-        body = render(request, name, context).content
-        if not isinstance(page, dict) or page.get("canonical", True):
-            page_put(key, body)
-            if recent is not None:
-                page_put(recent, key.encode() + b"\n" + body, timeout=settings.ZAP_LIVE_COALESCE_SECONDS)
-    elif recent is not None:
+        with one_at_a_time(f"page:{key}"):  # the threads asking for it meanwhile wait, then read it
+            body = page_get(key)
+            if body is None:
+                body = _event_page_render(request, tournament=tournament, name=name, tab=tab, build=build,
+                                          live_version=live_version, key=key, recent=recent, params=params)
+                return _page_response(key, body, now)
+    if recent is not None:
         page_put(recent, key.encode() + b"\n" + body, timeout=settings.ZAP_LIVE_COALESCE_SECONDS)
     return _page_response(key, body, now)
+
+
+def _event_page_render(request, *, tournament, name: str, tab: str, build, live_version, key: str,
+                       recent: str | None, params: dict) -> bytes:
+    """Render an event page and keep it (when it is the page its parameters ask for) under ``key``, and as the
+    live page of the last second under ``recent``."""
+    live = live_version is not None
+    state = (tournament_live_get(tournament=tournament, live=live_version) if live
+             else tournament_state_get(tournament=tournament))
+    page = build(state, **params)
+    poll = POLL_SECONDS
+    if live and any(j["status"] in Jogo.AT_TABLE for j in state.jogo_rows):
+        poll = POLL_SECONDS_AT_TABLE
+    context = {"state": state, "tab": tab, "event": presenters.event_head(state), "page": page,
+               "updated_at": SafeString(NOW_MARK), "poll_seconds": poll}
+    body = render(request, name, context).content
+    if not isinstance(page, dict) or page.get("canonical", True):
+        page_put(key, body)
+        if recent is not None:
+            page_put(recent, key.encode() + b"\n" + body, timeout=settings.ZAP_LIVE_COALESCE_SECONDS)
+    return body
 
 
 def _not_modified(request, *, key: str, now: str) -> HttpResponse | None:
