@@ -1,8 +1,9 @@
 """gunicorn's settings for ``make serve`` (production: DEBUG off); every value can come from the environment.
 
 Threads share one process's memory, so the derived states (``tournaments.caching``)
-are built once per process: a few processes of several threads each suit Zap,
-whose requests mostly wait on PostgreSQL and Redis.
+are built once per process: a process per CPU with a couple of threads each suits
+Zap, whose requests are a few ms of Python between short PostgreSQL and Redis
+round trips.
 """
 
 import os
@@ -11,7 +12,9 @@ import sys
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY") or os.cpu_count() or 2)
 worker_class = "gthread"
-threads = int(os.environ.get("GUNICORN_THREADS") or 4)
+# 2 threads a process: measured on 2 CPUs (make bench-engine, make load), more threads only made each request wait
+# longer for the interpreter, with fewer requests served (50 writers: 1,664 mãos in 5 s with 2, 1,429 with 4)
+threads = int(os.environ.get("GUNICORN_THREADS") or 2)
 # A round of several hundred súmulas is one long PDF request (about 7 ms a page).
 timeout = int(os.environ.get("GUNICORN_TIMEOUT") or 120)
 graceful_timeout = 30
