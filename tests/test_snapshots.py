@@ -109,9 +109,37 @@ def test_a_process_stores_at_most_every_so_often_and_never_the_same_version_twic
     _count(cup)
     newer = tournament_state_get(tournament=cup)
     assert newer.version > state.version and stored == [state.version]  # within STORE_SECONDS: not yet
+    snapshots.state_store(state=newer, force=True)  # this process may; the row says it was stored lately
+    assert stored == [state.version]
+    _a_minute_later(cup)
     snapshots.state_store(state=newer, force=True)
     snapshots.state_store(state=newer, force=True)
     assert stored == [state.version, newer.version]
+
+
+def _a_minute_later(cup):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    StateSnapshot.objects.filter(tournament=cup).update(
+        saved_at=timezone.now() - timedelta(seconds=snapshots.STORE_SECONDS + 1))
+
+
+@pytest.mark.django_db
+def test_two_processes_never_store_at_the_same_moment(load_file, storing):
+    """The first to claim the row stores; the other, finding it claimed, does not pickle at all."""
+    cup = cup_setup(load_file, slug="copa-reivindicada")
+    key = snapshots.snapshot_key(cup)
+    assert snapshots._store_claim(tournament_id=cup.pk, key=key, version=3)  # none yet: claimed (empty row)
+    assert snapshots.state_stored_get(tournament=cup) is None  # an empty claim is never read
+    assert not snapshots._store_claim(tournament_id=cup.pk, key=key, version=3)  # the other process
+    _a_minute_later(cup)  # the first never finished (a worker stopped): the claim expires
+    assert snapshots._store_claim(tournament_id=cup.pk, key=key, version=3)
+    snapshots.state_snapshot_put(tournament_id=cup.pk, key=key, version=3, data=b"x")
+    _a_minute_later(cup)
+    assert not snapshots._store_claim(tournament_id=cup.pk, key=key, version=3)  # one as new is there
+    assert snapshots._store_claim(tournament_id=cup.pk, key="other-release:" + key, version=1)
 
 
 @pytest.mark.django_db
@@ -126,9 +154,7 @@ def test_without_the_setting_nothing_is_stored_or_read(load_file, settings):
 @pytest.mark.django_db
 def test_a_process_does_not_store_what_another_stored_lately(load_file, storing):
     """Pickling a large state costs the CPU a page needs: one process in STORE_SECONDS stores it."""
-    from datetime import timedelta
 
-    from django.utils import timezone
 
     cup = cup_setup(load_file, slug="copa-outro-guardou")
     state = tournament_state_get(tournament=cup)  # stored by "another process"
@@ -137,7 +163,6 @@ def test_a_process_does_not_store_what_another_stored_lately(load_file, storing)
     newer = tournament_state_get(tournament=cup)  # read from the snapshot, replayed; due to be stored here
     snapshots.state_store(state=newer, force=True)
     assert StateSnapshot.objects.get(tournament=cup).version == state.version  # stored lately: left as it is
-    StateSnapshot.objects.filter(tournament=cup).update(
-        saved_at=timezone.now() - timedelta(seconds=snapshots.STORE_SECONDS + 1))
+    _a_minute_later(cup)
     snapshots.state_store(state=newer, force=True)
     assert StateSnapshot.objects.get(tournament=cup).version == newer.version

@@ -58,7 +58,7 @@ def state_stored_get(*, tournament: Tournament):
     except DatabaseError as exc:  # e.g. the table not there yet during a deploy: build instead
         logger.warning("estado guardado do torneio %s: não foi possível ler (%s)", tournament.pk, exc)
         return None
-    if row is None:
+    if row is None or not row[1]:  # none, or one being stored for the first time
         return None
     version, data = row
     try:
@@ -96,11 +96,8 @@ def state_store(*, state, force: bool = False) -> None:
 
 def _store(tournament_id: int, key: str, state) -> None:
     try:
-        stored = (StateSnapshot.objects.filter(tournament_id=tournament_id, key=key)
-                  .values_list("version", "saved_at").first())
-        if stored is not None and (stored[0] >= state.version
-                                   or timezone.now() - stored[1] < timedelta(seconds=STORE_SECONDS)):
-            return  # another process stored one as new, or lately: pickling costs the CPU a page needs
+        if not _store_claim(tournament_id=tournament_id, key=key, version=state.version):
+            return  # another process stored one as new, or lately, or is storing it: pickling costs CPU
         data = zlib.compress(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL), 1)
         state_snapshot_put(tournament_id=tournament_id, key=key, version=state.version, data=data)
         with _LOCK:
@@ -110,6 +107,27 @@ def _store(tournament_id: int, key: str, state) -> None:
     finally:
         if threading.current_thread() is not threading.main_thread():
             connection.close()  # this thread's own connection
+
+
+def _store_claim(*, tournament_id: int, key: str, version: int) -> bool:
+    """Whether this process stores the tournament's state now: the snapshot's row is marked as being stored
+    (``saved_at`` now) in one statement, so that two processes never pickle it at the same moment. False when
+    one as new is there, or one was stored (or claimed) within ``STORE_SECONDS``."""
+    now = timezone.now()
+    stale = now - timedelta(seconds=STORE_SECONDS)
+    rows = StateSnapshot.objects.filter(tournament_id=tournament_id)
+    if rows.filter(key=key, version__lt=version, saved_at__lt=stale).update(saved_at=now):
+        return True
+    if rows.filter(key=key).exists():
+        return False
+    if rows.exclude(key=key).update(key=key, version=0, data=b"", saved_at=now):  # another release's
+        return True
+    try:
+        with transaction.atomic():  # none yet: an empty one, which no process reads, holds the claim
+            StateSnapshot.objects.create(tournament_id=tournament_id, key=key, version=0, data=b"", saved_at=now)
+    except IntegrityError:  # another process claimed it first, or the tournament is gone
+        return False
+    return True
 
 
 def state_snapshot_put(*, tournament_id: int, key: str, version: int, data: bytes) -> None:
