@@ -154,8 +154,6 @@ def test_without_the_setting_nothing_is_stored_or_read(load_file, settings):
 @pytest.mark.django_db
 def test_a_process_does_not_store_what_another_stored_lately(load_file, storing):
     """Pickling a large state costs the CPU a page needs: one process in STORE_SECONDS stores it."""
-
-
     cup = cup_setup(load_file, slug="copa-outro-guardou")
     state = tournament_state_get(tournament=cup)  # stored by "another process"
     _count(cup)
