@@ -441,6 +441,25 @@ def test_live_scores_are_coalesced_for_a_moment_but_results_never(event, referee
     assert client.get(url).content != shown
 
 
+def test_the_live_page_of_the_last_second_is_kept_in_the_process_and_never_older(settings):
+    """A spectator's poll reads the coalesced live page from the process's copy (0.5 MB for a large event's
+    jogos page), else the shared cache's, and every copy ends with the second it was made for."""
+    import time
+
+    from tournaments import views
+    from tournaments.caching import page_put
+
+    settings.ZAP_LIVE_COALESCE_SECONDS = 0.3
+    views._recent_put("recent:test", b"key\npage")
+    assert views._recent_get("recent:test") == b"key\npage"
+    views._RECENT.clear()  # another process: the shared cache's copy, until the same moment
+    assert views._recent_get("recent:test") == b"key\npage"
+    time.sleep(0.35)
+    assert views._recent_get("recent:test") is None
+    page_put("recent:old", b"%.3f\n" % (time.time() - 1) + b"key\nold", timeout=60)  # a copy past its second
+    assert views._recent_get("recent:old") is None
+
+
 def test_the_list_of_events_is_cached_until_an_event_moves_on(event, referee, client, django_assert_max_num_queries,
                                                               django_capture_on_commit_callbacks):
     url = reverse("tournaments:list")

@@ -18,6 +18,7 @@ which every súmula write bumps), and their keys carry the live version too.
 import functools
 import json
 import threading
+import time
 from collections import OrderedDict
 
 from django.conf import settings
@@ -148,7 +149,7 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
         # per mão; the results (results_version, in this key) are never coalesced
         recent = page_key(tournament=tournament, name=f"{tab}:{name}", language=language, params=params,
                           live="recent")
-        kept = page_get(recent)
+        kept = _recent_get(recent)
         if kept is not None:
             key, _sep, body = kept.partition(b"\n")
             return _not_modified(request, key=key.decode(), now=now) or _page_response(key.decode(), body, now)
@@ -167,8 +168,46 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
                                           live_version=live_version, key=key, recent=recent, params=params)
                 return _page_response(key, body, now)
     if recent is not None:
-        page_put(recent, key.encode() + b"\n" + body, timeout=settings.ZAP_LIVE_COALESCE_SECONDS)
+        _recent_put(recent, key.encode() + b"\n" + body)
     return _page_response(key, body, now)
+
+
+_RECENT: OrderedDict[str, tuple[float, bytes]] = OrderedDict()  # live page of the last second -> (until, page)
+_RECENT_MAX = 64
+_RECENT_LOCK = threading.Lock()
+
+
+def _recent_get(recent: str) -> bytes | None:
+    """The live page of the last second (its key and body): this process's copy, else the shared cache's. During
+    a round the spectators' polls are most of the requests, and the jogos page of a large event is 0.5 MB."""
+    with _RECENT_LOCK:
+        kept = _RECENT.get(recent)
+    if kept is None or kept[0] <= time.time():
+        stored = page_get(recent)
+        if stored is None:
+            return None
+        until, _sep, value = stored.partition(b"\n")
+        kept = (float(until), value)
+        if kept[0] <= time.time():
+            return None
+        _recent_keep(recent, kept)
+    return kept[1]
+
+
+def _recent_put(recent: str, value: bytes) -> None:
+    """Keep the live page of the last second, here and for the other processes, until the second ends (the
+    same moment for every copy: never older than ``ZAP_LIVE_COALESCE_SECONDS``)."""
+    until = time.time() + settings.ZAP_LIVE_COALESCE_SECONDS
+    page_put(recent, b"%.3f\n" % until + value, timeout=settings.ZAP_LIVE_COALESCE_SECONDS)
+    _recent_keep(recent, (until, value))
+
+
+def _recent_keep(recent: str, kept: tuple[float, bytes]) -> None:
+    with _RECENT_LOCK:
+        _RECENT[recent] = kept
+        _RECENT.move_to_end(recent)
+        while len(_RECENT) > _RECENT_MAX:
+            _RECENT.popitem(last=False)
 
 
 def _event_page_render(request, *, tournament, name: str, tab: str, build, live_version, key: str,
@@ -188,7 +227,7 @@ def _event_page_render(request, *, tournament, name: str, tab: str, build, live_
     if not isinstance(page, dict) or page.get("canonical", True):
         page_put(key, body)
         if recent is not None:
-            page_put(recent, key.encode() + b"\n" + body, timeout=settings.ZAP_LIVE_COALESCE_SECONDS)
+            _recent_put(recent, key.encode() + b"\n" + body)
     return body
 
 
