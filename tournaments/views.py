@@ -187,7 +187,10 @@ def _recent_get(recent: str) -> bytes | None:
         if stored is None:
             return None
         until, _sep, value = stored.partition(b"\n")
-        kept = (float(until), value)
+        try:
+            kept = (float(until), value)
+        except ValueError:  # not one of these (a damaged entry): render instead
+            return None
         if kept[0] <= time.time():
             return None
         _recent_keep(recent, kept)
