@@ -18,6 +18,7 @@ from .snapshots import snapshots_forget, state_store, state_stored_get
 from .state import (SIDE_INDEX, DuplaRef, PlayerRef, TournamentState, jogo_entry_from_rows,  # noqa: F401
                     tournament_settings, tournament_state_load)
 
+
 def tournament_by_slug(*, slug: str) -> Tournament | None:
     """The tournament at ``slug`` (None: none), in one plain query (``plainsql``): every public page asks it
     first, and a cached page costs little more than this query, whose queryset took longer to compile than
