@@ -1,7 +1,8 @@
 """The WSGI application: what a production server (gunicorn) runs, and what runserver serves.
 
 It refuses to start without a SECRET_KEY when DEBUG is off (see SECRET_KEY_MISSING in config/settings.py), and
-in production loads the URLconf, templates and catalogues before the first request (config/warmup.py).
+in production loads the URLconf, templates, catalogues and the states of the events under way before the first
+request (config/warmup.py).
 """
 
 import os
@@ -18,6 +19,7 @@ if settings.SECRET_KEY_MISSING:
 application = get_wsgi_application()
 
 if not settings.DEBUG:  # production: every process starts with the site's code and templates loaded
-    from config.warmup import server_warm
+    from config.warmup import server_warm, states_warm
 
     server_warm()
+    states_warm()  # and the events under way

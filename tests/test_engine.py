@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 import tournaments
-from tests.sumula_support import PIN, answer, api, jogo_between, jogo_duplas, post, staff_user
+from tests.sumula_support import PIN, answer, api, cup_setup, jogo_between, jogo_duplas, post, staff_user
 from tournaments.engine import parts_of
 from tournaments.models import Dupla, Jogo, ResultPart, StaffRole, Tournament, TournamentChange
 from tournaments.selectors import tournament_live_version, tournament_state_get, tournament_state_load
@@ -499,3 +499,26 @@ def test_a_value_fragment_is_rendered_once_per_value_and_language():
         english = page.render(Context({"j": {"name": "Os Ases"}, "seen": Counted("")}))
     assert first == again == "<li>Os Ases Mesa</li>" and len(renders) == 3  # the second came from the memo
     assert other == "<li>Os Reis Mesa</li>" and english == "<li>Os Ases Table</li>"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_warm_up_loads_the_events_under_way(load_file, monkeypatch):
+    """config/warmup.states_warm (in gunicorn's master, before the workers fork): the states of the events not
+    finished are loaded, so no worker pays for its first page of one; a finished event is left alone."""
+    from config.warmup import states_warm
+    from tournaments import selectors
+    from tournaments.models import Tournament
+
+    live = cup_setup(load_file, slug="copa-em-andamento")
+    done = cup_setup(load_file, slug="copa-encerrada")
+    Tournament.objects.filter(pk=done.pk).update(finished=True)
+    selectors.tournament_state_cache_clear()  # a server starting: nothing of its own
+    assert states_warm(limit=4) == 1
+
+    def no_build(*, tournament):
+        raise AssertionError(f"built {tournament.slug}")
+
+    monkeypatch.setattr(selectors, "tournament_state_load", no_build)
+    assert selectors.tournament_state_get(tournament=Tournament.objects.get(pk=live.pk)).version == live.results_version
+    with pytest.raises(AssertionError, match="built copa-encerrada"):
+        selectors.tournament_state_get(tournament=Tournament.objects.get(pk=done.pk))
