@@ -89,6 +89,8 @@ def states_warm(*, limit: int | None = None) -> int:
         logger.warning("warm-up: estados não carregados (%s)", exc)
     finally:
         shares_wait()  # nothing running in the background when the workers fork
-        connections.close_all()  # each worker opens its own
+        for connection in connections.all(initialized_only=True):  # each worker opens its own
+            if not connection.in_atomic_block:  # (imported inside a transaction, as a test does: left open)
+                connection.close()
     gc.freeze()  # what was loaded stays out of the collector's sight, and its pages shared with the workers
     return loaded
