@@ -83,8 +83,11 @@ def states_warm(*, limit: int | None = None) -> int:
     loaded = 0
     try:
         for tournament in Tournament.objects.filter(finished=False).order_by("-date", "-pk")[:limit]:
-            tournament_state_get(tournament=tournament)
-            loaded += 1
+            try:
+                tournament_state_get(tournament=tournament)
+                loaded += 1
+            except Exception:  # noqa: BLE001 - one event that cannot load fails on its own pages, not the boot
+                logger.exception("warm-up: estado do torneio %s não carregado", tournament.slug)
     except DatabaseError as exc:  # e.g. not migrated yet: the workers build what they need
         logger.warning("warm-up: estados não carregados (%s)", exc)
     finally:

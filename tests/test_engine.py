@@ -522,3 +522,22 @@ def test_the_warm_up_loads_the_events_under_way(load_file, monkeypatch):
     assert selectors.tournament_state_get(tournament=Tournament.objects.get(pk=live.pk)).version == live.results_version
     with pytest.raises(AssertionError, match="built copa-encerrada"):
         selectors.tournament_state_get(tournament=Tournament.objects.get(pk=done.pk))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_event_that_cannot_load_does_not_stop_the_server_from_starting(load_file, monkeypatch, caplog):
+    import logging
+
+    from config.warmup import states_warm
+    from tournaments import selectors
+
+    cup_setup(load_file, slug="copa-que-falha")
+    selectors.tournament_state_cache_clear()
+
+    def broken(*, tournament):
+        raise ValueError("dados inesperados")
+
+    monkeypatch.setattr(selectors, "tournament_state_load", broken)
+    with caplog.at_level(logging.ERROR, "config.warmup"):
+        assert states_warm(limit=4) == 0
+    assert any("copa-que-falha" in r.getMessage() for r in caplog.records)
