@@ -1,6 +1,5 @@
-"""Login throttling glue for django-axes: the client's address, the backend, the lockout page."""
+"""Login throttling glue for django-axes: the backend, the lockout page (the client's address: ``tournaments.web.client_ip``)."""
 
-from ipaddress import ip_address, ip_network
 
 from django.conf import settings
 from django.db.models import Sum
@@ -22,40 +21,6 @@ LOCKOUT_TEMPLATE = """{% extends "base.html" %}
   <p><a href="{{ reset_url }}">{{ reset_label }}</a></p>
 </section>
 {% endblock %}"""
-
-
-def _trusted_proxy(address: str | None) -> bool:
-    if not address:
-        return False
-    try:
-        ip = ip_address(address)
-    except ValueError:
-        return False
-    return any(ip in ip_network(net, strict=False) for net in settings.TRUSTED_PROXIES)
-
-
-def client_ip(request: HttpRequest) -> str | None:
-    """The client's address: REMOTE_ADDR, or the one TRUSTED_PROXY_COUNT proxies recorded in X-Forwarded-For.
-
-    The header is read only when the request comes from one of TRUSTED_PROXIES (the proxy in front): a
-    client that reaches the app's port directly sends whatever X-Forwarded-For it likes, so then only
-    REMOTE_ADDR counts. Every part of the site that throttles or records by address asks here.
-    """
-    remote = request.META.get("REMOTE_ADDR")
-    count = settings.TRUSTED_PROXY_COUNT
-    if not count or not _trusted_proxy(remote):
-        return remote
-    forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if a.strip()]
-    if forwarded:
-        # each trusted proxy appended the address it saw; anything before them may be forged by the client
-        return forwarded[-count] if len(forwarded) >= count else forwarded[0]
-    return remote
-
-
-def request_device(request: HttpRequest) -> str:
-    """Where a write came from, for a log (the súmula's events): the browser and the client's address."""
-    agent = request.META.get("HTTP_USER_AGENT", "")[:200]
-    return f"{agent} · {client_ip(request) or ''}".strip(" ·")
 
 
 class LoginAttemptsHandler(AxesDatabaseHandler):

@@ -168,7 +168,7 @@ for _proxy in TRUSTED_PROXIES:
     except ValueError:
         raise ImproperlyConfigured(f"TRUSTED_PROXIES: {_proxy!r} não é um endereço IP nem uma rede "
                                    "(ex.: 127.0.0.1,10.0.0.0/8)") from None
-AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"
+AXES_CLIENT_IP_CALLABLE = "tournaments.web.client_ip"
 # Who may create events (tournaments.permissions.tournament_creation_refusal): "staff" (default) = only
 # accounts the site's admins mark as staff (is_staff) and superusers; "anyone" = every account (an open
 # sign-up for organizers), each up to ZAP_EVENTS_PER_ACCOUNT events (staff accounts have no limit).

@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from tournaments.desk import urls as desk_urls
+from tournaments.desk import organizer_urls as desk_urls
 from tournaments.models import Dupla, Jogo, Mesa, Player, Registration, StaffRole, Tournament
 from tournaments.services import tournament_import
 

@@ -406,12 +406,12 @@ def test_after_a_counted_result_a_page_renders_only_the_group_that_changed(event
 def test_a_cached_page_is_compressed_once_per_version_and_minute(event, referee, client, monkeypatch):
     import gzip
 
-    from tournaments import views
+    from tournaments import web
 
     url = reverse("tournaments:standings", kwargs={"slug": event.slug})
     calls = []
-    original = views._GZIP.process_response
-    monkeypatch.setattr(views._GZIP, "process_response", lambda req, resp: calls.append(1) or original(req, resp))
+    original = web._GZIP.process_response
+    monkeypatch.setattr(web._GZIP, "process_response", lambda req, resp: calls.append(1) or original(req, resp))
     first = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
     second = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
     assert first["Content-Encoding"] == second["Content-Encoding"] == "gzip"
@@ -446,7 +446,7 @@ def test_the_live_page_of_the_last_second_is_kept_in_the_process_and_never_older
     jogos page), else the shared cache's, and every copy ends with the second it was made for."""
     import time
 
-    from tournaments import views
+    from tournaments.public import views
     from tournaments.caching import page_put
 
     settings.ZAP_LIVE_COALESCE_SECONDS = 0.3

@@ -20,7 +20,7 @@ from django.test import Client
 
 from tests.test_production_headers import assert_security_headers, inline_code
 from tests.test_registrations_support import tournament_make
-from tournaments.help import views as help_views
+from tournaments.public import help as help_views
 
 DOCS = Path(settings.BASE_DIR) / "docs"
 SLUGS = sorted(p.stem for p in DOCS.glob("*.md") if p.stem != "README")

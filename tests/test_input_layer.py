@@ -291,17 +291,17 @@ def test_a_long_url_is_a_414(client, cup):
 
 
 def test_a_database_outage_is_a_503_json_on_the_api(client, cup, j1):
-    with mock.patch("tournaments.sumula.api.tournament_live_get", side_effect=OperationalError("conexão recusada")):
+    with mock.patch("tournaments.api.sumula.tournament_live_get", side_effect=OperationalError("conexão recusada")):
         response = client.get(api(SLUG))
     assert errors_of(response, 503) == ["banco de dados indisponível; tente de novo em instantes"]
     assert response["Retry-After"]
-    with mock.patch("tournaments.sumula.api.pin_verify", side_effect=OperationalError("conexão recusada")):
+    with mock.patch("tournaments.api.sumula.pin_verify", side_effect=OperationalError("conexão recusada")):
         errors_of(client.post(api(SLUG, j1, "confirmacao"), data=json.dumps(confirm_body()),
                               content_type="application/json"), 503)
 
 
 def test_a_database_outage_is_a_503_page(client, cup):
-    with mock.patch("tournaments.views.tournaments_all", side_effect=OperationalError("conexão recusada")):
+    with mock.patch("tournaments.public.views.tournaments_all", side_effect=OperationalError("conexão recusada")):
         response = client.get("/torneios/")
     assert response.status_code == 503
     page = response.content.decode()
@@ -321,7 +321,7 @@ def test_a_database_outage_in_a_middleware_is_a_503_too(client, db, path, is_api
 
 def test_a_bug_on_the_api_is_a_json_500(client, cup):
     client.raise_request_exception = False
-    with mock.patch("tournaments.sumula.api.tournament_live_get", side_effect=RuntimeError("bug")):
+    with mock.patch("tournaments.api.sumula.tournament_live_get", side_effect=RuntimeError("bug")):
         errors_of(client.get(api(SLUG)), 500)
 
 

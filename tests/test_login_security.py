@@ -65,7 +65,7 @@ def test_one_address_is_still_locked_after_five(client, comissao):
 # --- X-Forwarded-For only from the proxy ---
 
 def test_a_forged_forwarded_header_from_a_direct_client_is_ignored(rf):
-    from config.security import client_ip
+    from tournaments.web import client_ip
 
     forged = rf.get("/", REMOTE_ADDR="203.0.113.5", HTTP_X_FORWARDED_FOR="1.2.3.4")
     via_proxy = rf.get("/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="6.6.6.6, 1.2.3.4")
@@ -156,7 +156,7 @@ def test_without_email_host_the_reset_link_never_reaches_the_log(client, comissa
 
 def test_the_sumula_log_records_the_client_address_behind_the_proxy(settings, rf):
     """The súmula's device line asks the one client-address helper (a forged header from outside is ignored)."""
-    from config.security import request_device
+    from tournaments.web import request_device
     settings.TRUSTED_PROXY_COUNT, settings.TRUSTED_PROXIES = 1, ["127.0.0.1"]
     behind = rf.get("/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="203.0.113.7", HTTP_USER_AGENT="Fone")
     assert request_device(behind) == "Fone · 203.0.113.7"

@@ -598,7 +598,7 @@ def test_parts_of_big_events_cost_the_same_queries_as_small_ones(client, load_fi
 def test_a_live_page_says_the_time_of_the_request_not_of_the_rendering(client, load_file):
     import re
 
-    from tournaments.views import NOW_MARK
+    from tournaments.public.views import NOW_MARK
 
     live = load_file(knockout_file(finished=False, slug="ao-vivo"))
     url = _url("jogos", live.slug)
@@ -609,8 +609,9 @@ def test_a_live_page_says_the_time_of_the_request_not_of_the_rendering(client, l
 def test_a_page_is_rendered_once_per_version(client, big, monkeypatch):
     import re
 
-    from tournaments import presenters, views
-    from tournaments.views import NOW_MARK
+    from tournaments import presenters
+    from tournaments.public import views
+    from tournaments.public.views import NOW_MARK
 
     url = _url("jogos", big.slug) + "?rodada=1"
     first = client.get(url).content.decode()

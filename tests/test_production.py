@@ -227,7 +227,7 @@ def test_read_only_pages_refuse_other_methods(public_urls, method):
 
 
 def test_the_lockout_counts_the_clients_address_behind_trusted_proxies(rf):
-    from config.security import client_ip
+    from tournaments.web import client_ip
 
     request = rf.get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="6.6.6.6, 200.1.2.3")
     with override_settings(TRUSTED_PROXY_COUNT=0):

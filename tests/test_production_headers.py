@@ -386,7 +386,7 @@ def _broken(*args, **kwargs):
 
 
 def test_a_server_error_answers_the_500_page_with_the_headers(world, monkeypatch):
-    monkeypatch.setattr("tournaments.views.presenters.tournament_list_rows", _broken)
+    monkeypatch.setattr("tournaments.public.views.presenters.tournament_list_rows", _broken)
     client = Client(raise_request_exception=False)
     response = client.get(reverse("tournaments:list"))
     assert response.status_code == 500
@@ -513,7 +513,7 @@ def test_a_post_is_logged_with_its_method(owner_client, world, request_log):
 
 
 def test_a_server_error_is_logged_with_status_500(world, monkeypatch, request_log):
-    monkeypatch.setattr("tournaments.views.presenters.tournament_list_rows", _broken)
+    monkeypatch.setattr("tournaments.public.views.presenters.tournament_list_rows", _broken)
     response = Client(raise_request_exception=False).get(reverse("tournaments:list"))
     assert response.status_code == 500
     (record,) = request_log.records
@@ -574,7 +574,7 @@ def test_an_exception_record_includes_the_traceback():
 def test_a_log_written_while_a_request_runs_carries_its_id(client, world, monkeypatch):
     """Any logger, not only zap.requests: the filter reads the id of the request running."""
     seen = []
-    from tournaments import views
+    from tournaments.public import views
 
     real = views.presenters.tournament_list_rows
 

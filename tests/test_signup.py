@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tournaments.models import AuditEntry, Player, Registration
-from tournaments.signup.views import SIGNUPS_PER_HOUR
+from tournaments.public.signup import SIGNUPS_PER_HOUR
 
 from .test_registrations_support import tournament_make
 

@@ -131,7 +131,7 @@ def test_a_correction_landing_while_a_confirmation_is_on_its_way_wins(cup, ref, 
     play(ref, cup.slug, j1, [0, 0], "r")
     seen = Client().get(api(cup.slug, j1)).json()
     assert seen["via"] == 1 and seen["status"] == "awaiting_confirmation"
-    from tournaments.sumula import api as api_module
+    from tournaments.api import sumula as api_module
 
     real_pin_verify = api_module.pin_verify
 

@@ -478,7 +478,7 @@ class SumulaEvent(models.Model):
 class PinFailure(models.Model):
     """A wrong PIN for a dupla, with where it came from (``sumula.pins`` reads these to lock and throttle).
 
-    ``address`` is the client's address (``config.security.client_ip``); ``staff`` says it was typed in a
+    ``address`` is the client's address (``tournaments.web.client_ip``); ``staff`` says it was typed in a
     session of the tournament's referee or organizer (the referee's screen), ``user`` that account.
     An unlock by the referee sets ``cleared_at``: the failure stays (the history), but no longer locks the dupla.
     """

@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from config.security import client_ip
+from tournaments.web import client_ip
 
 from ..permissions import organizer_signup_open
 from ..roles import role_label

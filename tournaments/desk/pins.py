@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from ..printing.cards import cards_pdf
-from ..printing.http import pdf_filename, pdf_response
+from ..web import pdf_filename, pdf_response
 from ..printing.qr import qr_svg
 from ..models import Dupla
 from ..staff.pins import pin_reset, pins_reset

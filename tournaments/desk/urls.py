@@ -1,22 +1,12 @@
-"""/organizar/…: the organizer's desk. One url module per area; every view goes through ``permissions.desk_view``."""
+"""The desk audience's addresses, mounted at /organizar/: the organizer's desk (namespace ``desk``), the referee's
+screens (``referee``) and the desk's sheets (``printing``). Every view goes through ``permissions.desk_view``."""
 
-from django.urls import path
+from django.urls import include, path
 
-from . import draw_urls, home, registration_urls, setup, staff_urls
-
-app_name = "desk"
+from tournaments.desk import organizer_urls, printing_urls, referee_urls
 
 urlpatterns = [
-    path("", home.dashboard, name="home"),
-    path("novo/", setup.tournament_new, name="new"),
-    path("importar/", setup.tournament_upload, name="upload"),
-    path("<slug:slug>/", home.overview, name="overview"),
-    path("<slug:slug>/editar/", setup.tournament_edit, name="edit"),
-    path("<slug:slug>/formato/", setup.format_edit, name="format"),
-    path("<slug:slug>/duplicar/", setup.tournament_duplicate, name="duplicate"),
-    path("<slug:slug>/arquivo.json", setup.tournament_file, name="file"),
-    path("<slug:slug>/historico/", home.audit_list, name="audit"),
-    *registration_urls.urlpatterns,
-    *draw_urls.urlpatterns,
-    *staff_urls.urlpatterns,
+    path("", include(organizer_urls)),
+    path("", include(referee_urls)),
+    path("", include(printing_urls)),
 ]

@@ -31,7 +31,7 @@ from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config.security import client_ip
+from tournaments.web import client_ip
 
 from ..audit import audit_record
 from ..models import Dupla, PinFailure, Tournament

@@ -2,8 +2,8 @@
 
 from django.urls import path
 
-from .. import converters  # noqa: F401 (registers jogokey, maoid, …)
-from . import api
+from tournaments import converters  # noqa: F401 (registers jogokey, maoid, …)
+from tournaments.api import sumula as api
 
 app_name = "api"
 

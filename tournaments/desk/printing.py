@@ -13,12 +13,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from ..permissions import ORGANIZE, REFEREE_DESK, desk_view, may_organize
-from .http import pdf_filename, pdf_response, print_error
-from .medals import certificates_pdf, medals_pdf
-from .page import Footer
-from .selectors import SelectionError, batch_choices, ceremony_get, sumula_batch_get
-from .sumula import sumulas_pdf
+from tournaments.permissions import ORGANIZE, REFEREE_DESK, desk_view, may_organize
+from tournaments.web import pdf_filename, pdf_response, print_error
+from tournaments.printing.medals import certificates_pdf, medals_pdf
+from tournaments.printing.page import Footer
+from tournaments.printing.selectors import SelectionError, batch_choices, ceremony_get, sumula_batch_get
+from tournaments.printing.sumula import sumulas_pdf
 
 
 @desk_view(need=REFEREE_DESK)

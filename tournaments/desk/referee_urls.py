@@ -2,8 +2,9 @@
 
 from django.urls import path
 
-from .. import converters  # noqa: F401 (registers jogokey, maoid, …)
-from . import referee, referee_pins
+from tournaments import converters  # noqa: F401 (registers jogokey, maoid, …)
+from tournaments.desk import referee
+from tournaments.desk import referee_pins
 
 app_name = "referee"
 

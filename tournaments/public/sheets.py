@@ -13,18 +13,18 @@ from django.shortcuts import get_object_or_404
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from .. import presenters
-from ..caching import page_get, page_key, page_put
-from ..models import Tournament
-from ..selectors import tournament_state_get
-from ..sumula.public import sumula_jogo_or_404, via_param
-from ..views import read_only
-from .bracket import bracket_pdf
-from .http import pdf_filename, pdf_response
-from .page import Footer
-from .selectors import sumula_sheet_get, when_where
-from .standings import standings_pdf
-from .sumula import sumulas_pdf
+from tournaments import presenters
+from tournaments.caching import page_get, page_key, page_put
+from tournaments.models import Tournament
+from tournaments.selectors import tournament_state_get
+from tournaments.public.sumula import sumula_jogo_or_404, via_param
+from tournaments.web import read_only
+from tournaments.printing.bracket import bracket_pdf
+from tournaments.web import pdf_filename, pdf_response
+from tournaments.printing.page import Footer
+from tournaments.printing.selectors import sumula_sheet_get, when_where
+from tournaments.printing.standings import standings_pdf
+from tournaments.printing.sumula import sumulas_pdf
 
 
 def _cached_pdf(tournament: Tournament, name: str, build) -> bytes:

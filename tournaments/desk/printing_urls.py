@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import desk
+from tournaments.desk import printing as desk
 
 app_name = "printing"
 

@@ -2,8 +2,8 @@
 
 from django.urls import path
 
-from .. import converters  # noqa: F401 (registers jogokey, maoid, …)
-from . import views
+from tournaments import converters  # noqa: F401 (registers jogokey, maoid, …)
+from tournaments.dupla import views
 
 app_name = "privatelink"
 

@@ -26,12 +26,12 @@ from django.utils.translation import gettext_noop
 from scoring.sumula import (AWAITING, CONFIRMED, CONTESTED, HOMOLOGATED, IN_PROGRESS, MAO_FERRO, MAO_ONZE, MAO_PENALTY,
                             MAO_RAN, MAO_REFUSED, MAO_TIE, SCHEDULED, mao_kind)
 
-from .. import presenters
-from ..models import Jogo, SumulaVia, Tournament
-from ..permissions import REFEREE, role_of
-from ..selectors import tournament_live_get
-from ..views import read_only
-from .selectors import jogo_for_sumula, sumula_get
+from tournaments import presenters
+from tournaments.models import Jogo, SumulaVia, Tournament
+from tournaments.permissions import REFEREE, role_of
+from tournaments.selectors import tournament_live_get
+from tournaments.web import read_only
+from tournaments.sumula.selectors import jogo_for_sumula, sumula_get
 
 PARTIAL = "sumula-conteudo"
 POLL_SECONDS = 10

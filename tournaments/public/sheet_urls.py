@@ -1,9 +1,9 @@
-"""The public sheets, beside the pages they print (mounted in ``tournaments.urls``)."""
+"""The public sheets, beside the pages they print (mounted in ``tournaments.public.event_urls``)."""
 
 from django.urls import path
 
-from .. import converters  # noqa: F401 (registers jogokey, maoid, …)
-from . import views
+from tournaments import converters  # noqa: F401 (registers jogokey, maoid, …)
+from tournaments.public import sheets as views
 
 urlpatterns = [
     path("<slug:slug>/chave.pdf", views.bracket_sheet, name="bracket_pdf"),

@@ -17,22 +17,38 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from config.security import request_device
+from tournaments.web import request_device
 
 from scoring.partida import NORMAL_VALUES, RAN_VALUES
 from scoring.sumula import AWAITING, CONFIRMED, CONTESTED, HOMOLOGATED, IN_PROGRESS, SCHEDULED
 from scoring.tournament import KnockoutStageView
 
-from ..permissions import REFEREE_DESK, desk_view, may_organize
-from ..models import Jogo, Stage
-from ..presenters import round_name
-from ..selectors import jogo_referee, mesa_referees, tournament_live_get, tournament_settings, tournament_state_get
-from . import services
-from .pins import pin_source, pin_verify
-from .referee_forms import (AnswerForm, CorrectionForm, MaoForm, PenaltyForm, ResultForm, SignForm, UndoForm,
-                            WalkoverForm, form_errors, server_id)
-from .selectors import jogo_for_sumula, sumula_get
-from .services import Actor, SumulaRefused
+from tournaments.permissions import REFEREE_DESK, desk_view, may_organize
+from tournaments.models import Jogo, Stage
+from tournaments.presenters import round_name
+from tournaments.selectors import (
+    jogo_referee,
+    mesa_referees,
+    tournament_live_get,
+    tournament_settings,
+    tournament_state_get,
+)
+from tournaments.sumula import services
+from tournaments.sumula.pins import pin_source, pin_verify
+from tournaments.desk.referee_forms import (
+    AnswerForm,
+    CorrectionForm,
+    MaoForm,
+    PenaltyForm,
+    ResultForm,
+    SignForm,
+    UndoForm,
+    WalkoverForm,
+    form_errors,
+    server_id,
+)
+from tournaments.sumula.selectors import jogo_for_sumula, sumula_get
+from tournaments.sumula.services import Actor, SumulaRefused
 
 STATUS_LABELS = dict(Jogo.STATUS_CHOICES)
 # where a jogo goes on the referee's list: at the table (or waiting for the signature), to play, done

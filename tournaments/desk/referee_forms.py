@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy
 
 from scoring.partida import HOW_CHOICES
 
-from .inputs import REASON_MAX
+from tournaments.sumula.inputs import REASON_MAX
 _SERVER_ID = re.compile(r"^srv-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 

@@ -20,15 +20,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
-from config.security import request_device
+from tournaments.web import request_device
 
 from scoring.sumula import ACCEPTED, AWAITING, CONFIRMED, CONTEST, CONTESTED
 
-from ..models import Dupla, Jogo
-from ..staff.selectors import dupla_by_token, dupla_page, link_replaced
-from ..sumula.public import status_view, via_name
-from ..sumula.selectors import sumula_get
-from ..sumula.services import Actor, SumulaRefused, sumula_answer
+from tournaments.models import Dupla, Jogo
+from tournaments.staff.selectors import dupla_by_token, dupla_page, link_replaced
+from tournaments.public.sumula import status_view, via_name
+from tournaments.sumula.selectors import sumula_get
+from tournaments.sumula.services import Actor, SumulaRefused, sumula_answer
 
 CONFIRM, CONTEST_CHOICE = "confirmar", "contestar"
 REASON_MAX = 300

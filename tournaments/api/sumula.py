@@ -17,18 +17,18 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from config.security import request_device
+from tournaments.web import request_device
 
-from ..caching import tournament_key
-from ..conditional import etag_make, not_modified
-from ..jsonbody import JsonBodyRefused, json_body_read
-from ..models import Dupla, Jogo, Tournament
-from ..permissions import may_referee, may_see_desk, tournament_with_role
-from ..selectors import tournament_live_get, tournament_live_version
-from . import services
-from .pins import pin_source, pin_verify
-from .selectors import jogo_for_sumula, sumula_get
-from .services import Actor, SumulaRefused
+from tournaments.caching import tournament_key
+from tournaments.web import etag_make, not_modified
+from tournaments.api.body import JsonBodyRefused, json_body_read
+from tournaments.models import Dupla, Jogo, Tournament
+from tournaments.permissions import may_referee, may_see_desk, tournament_with_role
+from tournaments.selectors import tournament_live_get, tournament_live_version
+from tournaments.sumula import services
+from tournaments.sumula.pins import pin_source, pin_verify
+from tournaments.sumula.selectors import jogo_for_sumula, sumula_get
+from tournaments.sumula.services import Actor, SumulaRefused
 
 
 def _errors(status: int, *messages: str) -> JsonResponse:
@@ -43,7 +43,7 @@ def _json(data, status: int = 200) -> JsonResponse:
 
 
 def _body(request) -> dict:
-    """The request's JSON object, read once (``tournaments.jsonbody``: size, type, depth, keys, texts)."""
+    """The request's JSON object, read once (``tournaments.api.body``: size, type, depth, keys, texts)."""
     data = getattr(request, "_json_body", None)
     if data is None:
         try:

@@ -24,13 +24,13 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.views.decorators.cache import never_cache
 
-from config.security import client_ip
+from tournaments.web import client_ip
 
-from ..models import AuditEntry, Registration, Tournament
-from ..registrations.selectors import registration_row_get
-from ..registrations.services import RegistrationRefused, registration_add
-from ..registrations.window import public_signup_is_open
-from .forms import SignupForm
+from tournaments.models import AuditEntry, Registration, Tournament
+from tournaments.registrations.selectors import registration_row_get
+from tournaments.registrations.services import RegistrationRefused, registration_add
+from tournaments.registrations.window import public_signup_is_open
+from tournaments.public.signup_forms import SignupForm
 
 SIGNUPS_PER_HOUR = 10
 TOKEN_SALT = "zap.signup.done"

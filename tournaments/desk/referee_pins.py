@@ -14,9 +14,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ..models import Dupla, Jogo
-from ..permissions import REFEREE_DESK, desk_view, may_organize
-from .pins import pin_unlock
+from tournaments.models import Dupla, Jogo
+from tournaments.permissions import REFEREE_DESK, desk_view, may_organize
+from tournaments.sumula.pins import pin_unlock
 
 BACK_DESK = "desk"
 

@@ -1,10 +1,10 @@
 from django.urls import path
 
-from . import converters  # noqa: F401 (registers jogokey, maoid, …)
-from . import views
-from .printing import urls as printing_urls
-from .signup import urls as signup_urls
-from .sumula import public as sumula_public
+from tournaments import converters  # noqa: F401 (registers jogokey, maoid, …)
+from tournaments.public import views
+from tournaments.public import sheet_urls as printing_urls
+from tournaments.public import signup_urls as signup_urls
+from tournaments.public import sumula as sumula_public
 
 app_name = "tournaments"
 

@@ -30,7 +30,7 @@ from markdown.extensions import Extension
 from markdown.postprocessors import Postprocessor
 from markdown.treeprocessors import Treeprocessor
 
-from ..views import read_only
+from tournaments.web import read_only
 
 INDEX = "README"  # docs/README.md: the index, at /ajuda/
 # the pages in the order a reader needs them; any other docs/*.md follows, by name

@@ -15,7 +15,6 @@ table read again, once per live version, the sum of the jogos' versions,
 which every súmula write bumps), and their keys carry the live version too.
 """
 
-import functools
 import json
 import threading
 import time
@@ -23,85 +22,30 @@ from collections import OrderedDict
 
 from django.conf import settings
 from django.http import Http404, HttpResponse
-from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import SafeString
-from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_safe
 
-from . import presenters
-from .caching import list_key, one_at_a_time, page_get, page_key, page_put, tournament_ident
-from .conditional import etag_make, not_modified
-from .draws.selectors import draws_public
-from .interchange.writer import tournament_export
-from .models import Jogo, Tournament
-from .registrations.selectors import registrations_public
-from .selectors import tournament_list as tournaments_all
-from .selectors import tournament_by_slug, tournament_live_get, tournament_live_version, tournament_state_get
+from tournaments import presenters
+from tournaments.caching import list_key, one_at_a_time, page_get, page_key, page_put, tournament_ident
+from tournaments.web import etag_make, not_modified, read_only
+from tournaments.draws.selectors import draws_public
+from tournaments.interchange.writer import tournament_export
+from tournaments.models import Jogo, Tournament
+from tournaments.registrations.selectors import registrations_public
+from tournaments.selectors import tournament_list as tournaments_all
+from tournaments.selectors import (
+    tournament_by_slug,
+    tournament_live_get,
+    tournament_live_version,
+    tournament_state_get,
+)
 
 # "Atualizado às HH:MM" is the time of the request, not of the rendering: filled in on the way out.
 NOW_MARK = "<!--zap:agora-->"
 POLL_SECONDS = 30  # live partials are polled this often…
 POLL_SECONDS_AT_TABLE = 10  # … and the live pages this often while a jogo is at the table
-
-
-_GZIP = GZipMiddleware(lambda request: None)
-COMPRESSED_TYPES = ("text/", "application/json")  # PDFs and PNGs are compressed already: gzip would only cost
-
-
-def read_only(view):
-    """A public read-only page: GET and HEAD only, anything else 405 with ``Allow: GET, HEAD``.
-
-    Exempt from the CSRF check, which would otherwise answer a POST or PUT 403 before the method is
-    looked at: a page that never changes anything has nothing for a forged request to do.
-    Text answers (HTML, JSON) are compressed (gzip) when the browser accepts it: these pages carry no
-    secret (no CSRF token, no session data), so compression cannot leak one (BREACH); desk pages are not
-    compressed.
-    """
-    safe = csrf_exempt(require_safe(view))
-
-    @functools.wraps(safe)
-    def compressed(request, *args, **kwargs):
-        response = safe(request, *args, **kwargs)
-        if response.get("Content-Type", "").startswith(COMPRESSED_TYPES):
-            response = _gzipped(request, response)
-        return response
-    return compressed
-
-
-_GZIPPED: OrderedDict[tuple, tuple[bytes, str]] = OrderedDict()  # (ETag, Vary) -> body and ETag, compressed
-_GZIPPED_MAX = 256
-_GZIPPED_LOCK = threading.Lock()
-
-
-def _gzipped(request, response):
-    """``response`` compressed when the browser accepts it; an answer with an ETag is compressed once per process
-    (the same page, version and minute: a cached page's hits cost no compression)."""
-    tag = response.get("ETag")
-    accepts = "gzip" in request.headers.get("Accept-Encoding", "")
-    if not tag or not accepts or response.streaming or response.status_code != 200:
-        return _GZIP.process_response(request, response)
-    key = (tag, response.get("Vary", ""))
-    with _GZIPPED_LOCK:
-        kept = _GZIPPED.get(key)
-        if kept is not None:
-            _GZIPPED.move_to_end(key)
-    if kept is None:
-        response = _GZIP.process_response(request, response)
-        if response.get("Content-Encoding") == "gzip":
-            with _GZIPPED_LOCK:
-                _GZIPPED[key] = (response.content, response["ETag"])
-                while len(_GZIPPED) > _GZIPPED_MAX:
-                    _GZIPPED.popitem(last=False)
-        return response
-    body, etag = kept
-    response.content = body
-    response["Content-Encoding"], response["ETag"] = "gzip", etag
-    response["Content-Length"] = str(len(body))
-    patch_vary_headers(response, ("Accept-Encoding",))
-    return response
 
 
 @read_only

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from tournaments.public import help as views
 
 app_name = "help"
 

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from scoring.errors import RuleViolation
 
-from .interchange.jsonfile import json_depth_exceeded, json_loads_checked
+from tournaments.interchange.jsonfile import json_depth_exceeded, json_loads_checked
 
 JSON_BODY_MAX_DEPTH = 20  # the deepest body the API takes nests 5 levels (a result's partidas > maos)
 JSON_BODY_MAX_PROBLEMS = 5  # problems named in one answer (a hostile body may have thousands)

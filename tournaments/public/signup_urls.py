@@ -1,8 +1,8 @@
-"""/torneios/<slug>/inscricao/: the public sign-up form (mounted by ``tournaments.urls``)."""
+"""/torneios/<slug>/inscricao/: the public sign-up form (mounted by ``tournaments.public.event_urls``)."""
 
 from django.urls import path
 
-from . import views
+from tournaments.public import signup as views
 
 urlpatterns = [
     path("<slug:slug>/inscricao/", views.signup, name="signup"),

@@ -1,0 +1,161 @@
+"""The web edge: what every audience's views share on the way in and out.
+
+- ``read_only``: a public page that only reads (GET/HEAD, no CSRF, gzip when accepted);
+- ``etag_make`` / ``not_modified``: conditional GETs for what clients poll (ETag, 304);
+- ``pdf_filename`` / ``pdf_response`` / ``print_error``: how a sheet leaves the site;
+- ``client_ip`` / ``request_device``: who sent a request, behind the documented proxies
+  (``TRUSTED_PROXY_COUNT``, ``TRUSTED_PROXIES``).
+
+Nothing here knows a tournament: the audiences (``public``, ``desk``, ``api``, ``dupla``) import it, the domain
+packages never do.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import threading
+from collections import OrderedDict
+from ipaddress import ip_address, ip_network
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.middleware.gzip import GZipMiddleware
+from django.shortcuts import render
+from django.utils.cache import get_conditional_response, patch_vary_headers
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_safe
+
+# --- read-only public pages -----------------------------------------------------------------------------------
+
+_GZIP = GZipMiddleware(lambda request: None)
+COMPRESSED_TYPES = ("text/", "application/json")  # PDFs and PNGs are compressed already: gzip would only cost
+
+
+def read_only(view):
+    """A public read-only page: GET and HEAD only, anything else 405 with ``Allow: GET, HEAD``.
+
+    Exempt from the CSRF check, which would otherwise answer a POST or PUT 403 before the method is
+    looked at: a page that never changes anything has nothing for a forged request to do.
+    Text answers (HTML, JSON) are compressed (gzip) when the browser accepts it: these pages carry no
+    secret (no CSRF token, no session data), so compression cannot leak one (BREACH); desk pages are not
+    compressed.
+    """
+    safe = csrf_exempt(require_safe(view))
+
+    @functools.wraps(safe)
+    def compressed(request, *args, **kwargs):
+        response = safe(request, *args, **kwargs)
+        if response.get("Content-Type", "").startswith(COMPRESSED_TYPES):
+            response = _gzipped(request, response)
+        return response
+    return compressed
+
+
+_GZIPPED: OrderedDict[tuple, tuple[bytes, str]] = OrderedDict()  # (ETag, Vary) -> body and ETag, compressed
+_GZIPPED_MAX = 256
+_GZIPPED_LOCK = threading.Lock()
+
+
+def _gzipped(request, response):
+    """``response`` compressed when the browser accepts it; an answer with an ETag is compressed once per process
+    (the same page, version and minute: a cached page's hits cost no compression)."""
+    tag = response.get("ETag")
+    accepts = "gzip" in request.headers.get("Accept-Encoding", "")
+    if not tag or not accepts or response.streaming or response.status_code != 200:
+        return _GZIP.process_response(request, response)
+    key = (tag, response.get("Vary", ""))
+    with _GZIPPED_LOCK:
+        kept = _GZIPPED.get(key)
+        if kept is not None:
+            _GZIPPED.move_to_end(key)
+    if kept is None:
+        response = _GZIP.process_response(request, response)
+        if response.get("Content-Encoding") == "gzip":
+            with _GZIPPED_LOCK:
+                _GZIPPED[key] = (response.content, response["ETag"])
+                while len(_GZIPPED) > _GZIPPED_MAX:
+                    _GZIPPED.popitem(last=False)
+        return response
+    body, etag = kept
+    response.content = body
+    response["Content-Encoding"], response["ETag"] = "gzip", etag
+    response["Content-Length"] = str(len(body))
+    patch_vary_headers(response, ("Accept-Encoding",))
+    return response
+
+
+# --- conditional GETs -----------------------------------------------------------------------------------------
+
+def etag_make(*parts: object) -> str:
+    """A strong entity tag from what decides an answer's content (the cache key, the minute shown…)."""
+    return '"' + hashlib.sha256("\x1f".join(map(str, parts)).encode()).hexdigest()[:32] + '"'
+
+
+def not_modified(request: HttpRequest, *, etag: str) -> HttpResponse | None:
+    """A 304 when the client already holds the answer tagged ``etag`` (GET and HEAD); None otherwise."""
+    if request.method not in ("GET", "HEAD"):
+        return None
+    response = get_conditional_response(request, etag=etag)
+    if response is not None:
+        response["ETag"] = etag
+    return response
+
+
+# --- PDF responses --------------------------------------------------------------------------------------------
+
+def pdf_filename(*parts: str) -> str:
+    """``aabb-2024-chave.pdf``: the parts, each made file-name safe, joined by dashes."""
+    return "-".join(slugify(p) or "x" for p in parts if p) + ".pdf"
+
+
+def pdf_response(data: bytes, *, filename: str) -> HttpResponse:
+    """The PDF shown in the browser (its reader prints it), saved under ``filename`` when downloaded."""
+    response = HttpResponse(data, content_type="application/pdf")
+    response["Content-Disposition"] = content_disposition_header(False, filename)
+    response["Content-Length"] = str(len(data))
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def print_error(request, message: str, *, back_url: str = "", status: int = 400) -> HttpResponse:
+    """A request for a sheet that names nothing printable: what is wrong, in words, and a way back."""
+    return render(request, "printing/error.html", {"message": message, "back_url": back_url}, status=status)
+
+
+# --- the client's address -------------------------------------------------------------------------------------
+
+def _trusted_proxy(address: str | None) -> bool:
+    if not address:
+        return False
+    try:
+        ip = ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in ip_network(net, strict=False) for net in settings.TRUSTED_PROXIES)
+
+
+def client_ip(request: HttpRequest) -> str | None:
+    """The client's address: REMOTE_ADDR, or the one TRUSTED_PROXY_COUNT proxies recorded in X-Forwarded-For.
+
+    The header is read only when the request comes from one of TRUSTED_PROXIES (the proxy in front): a
+    client that reaches the app's port directly sends whatever X-Forwarded-For it likes, so then only
+    REMOTE_ADDR counts. Every part of the site that throttles or records by address asks here.
+    """
+    remote = request.META.get("REMOTE_ADDR")
+    count = settings.TRUSTED_PROXY_COUNT
+    if not count or not _trusted_proxy(remote):
+        return remote
+    forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if a.strip()]
+    if forwarded:
+        # each trusted proxy appended the address it saw; anything before them may be forged by the client
+        return forwarded[-count] if len(forwarded) >= count else forwarded[0]
+    return remote
+
+
+def request_device(request: HttpRequest) -> str:
+    """Where a write came from, for a log (the súmula's events): the browser and the client's address."""
+    agent = request.META.get("HTTP_USER_AGENT", "")[:200]
+    return f"{agent} · {client_ip(request) or ''}".strip(" ·")
