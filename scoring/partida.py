@@ -153,6 +153,7 @@ def partida_from_maos(*, maos: Iterable[Mao], settings: RuleSettings) -> tuple[P
             if is_finished(score):
                 break  # everything after the end is refused; one message is enough
             continue
+        assert gain is not None  # no problem, so a gain
         score = (score[0] + gain[0], score[1] + gain[1])
     return PartidaScore(score=score, finished=is_finished(score)), errors
 

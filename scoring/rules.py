@@ -62,7 +62,7 @@ PRESETS: dict[str, RuleSettings] = {
 PRESET_LABELS = {"fenacef": "FENACEF 2023", "aabb": "AABB / Paulista", "online": "Truco Online"}
 
 # Settings that a tournament file may override, with the values each accepts.
-_OVERRIDABLE: dict[str, tuple] = {
+_OVERRIDABLE: dict[str, tuple[Any, ...] | str] = {
     "format": FORMAT_CHOICES,
     "best_of_groups": "best_of",
     "best_of_first_knockout": "best_of",
