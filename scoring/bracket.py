@@ -1,10 +1,14 @@
 """A single-elimination bracket derived from its first-round draw and the jogos played."""
 
-from dataclasses import dataclass, field
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import cast
 
 from .jogo import JogoResult, result_flipped
+
+# The recorded results by (round, position, third place): the duplas as recorded and the result.
+BracketResults = Mapping[tuple[int, int | None, bool], tuple[tuple[str, str], JogoResult]]
+
 
 @dataclass
 class BracketJogo:
@@ -68,7 +72,7 @@ class Bracket:
         return None
 
 
-def _settle(jogo: BracketJogo, results: Mapping[tuple[int, int | None, bool], tuple[tuple[str, str], JogoResult]]) -> None:
+def _settle(jogo: BracketJogo, results: BracketResults) -> None:
     a, b = jogo.duplas
     recorded = results.get((jogo.round, jogo.position, jogo.third_place))
     result = None
@@ -83,7 +87,7 @@ def _settle(jogo: BracketJogo, results: Mapping[tuple[int, int | None, bool], tu
 
 
 def bracket_build(*, order: Sequence[str | None], best_of_for_round: Sequence[int],
-                  results: Mapping[tuple[int, int | None, bool], tuple[tuple[str, str], JogoResult]],
+                  results: BracketResults,
                   third_place_match: bool) -> Bracket:
     """Rounds side by side from the first-round slots and the results keyed by (round, position, third place).
 

@@ -1,7 +1,7 @@
 """A partida to 12 pontos-partida, checked mão by mão or by its final score (DOMAIN.md §3)."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from .errors import RuleError
 from .rules import RuleSettings

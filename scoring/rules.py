@@ -1,7 +1,8 @@
 """Rule presets (DOMAIN.md §6) and the per-tournament overrides."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
-from typing import Any, Mapping
+from typing import Any
 
 from .errors import RuleError
 

@@ -1,8 +1,8 @@
 """Group standings, tiebreaks and the comparison across groups (DOMAIN.md §5.1-§5.2)."""
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
-from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .jogo import WALKOVER_BOTH, JogoResult, class_points

@@ -7,8 +7,8 @@ lives in one place.
 
 import functools
 import random
-from dataclasses import dataclass, field, replace
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import bracket_draw
@@ -17,8 +17,17 @@ from .errors import RuleError
 from .jogo import WALKOVER_BOTH, JogoResult
 from .ranking import player_level, player_score
 from .rules import RuleSettings
-from .standings import (DuplaStats, GroupJogo, StandingRow, average_key, cross_group_order, cut_is_decided,
-                        group_standings, rows_qualify, stats_collect)
+from .standings import (
+    DuplaStats,
+    GroupJogo,
+    StandingRow,
+    average_key,
+    cross_group_order,
+    cut_is_decided,
+    group_standings,
+    rows_qualify,
+    stats_collect,
+)
 
 GROUPS, KNOCKOUT = "groups", "knockout"
 PREVIOUS = "previous"
@@ -351,7 +360,8 @@ def _records_by_group(jogos: Sequence[JogoRecord]) -> dict[tuple[str, str], list
     return out
 
 
-def stage_entrants(*, stage: StageSpec, previous: "GroupStageView | KnockoutStageView | None") -> list[tuple[str, str | None]] | None:
+def stage_entrants(*, stage: StageSpec,
+                   previous: "GroupStageView | KnockoutStageView | None") -> list[tuple[str, str | None]] | None:
     """The knockout's entrants with their group, or None while the previous stage is not decided."""
     if stage.entrants != PREVIOUS:
         return [(d, None) for d in stage.entrants]
@@ -378,7 +388,8 @@ class ClassificationRow:
     medal: str | None
 
 
-def classification_compute(*, views: Sequence["GroupStageView | KnockoutStageView"], duplas: Mapping[str, DuplaInfo], stats: Mapping[str, DuplaStats],
+def classification_compute(*, views: Sequence["GroupStageView | KnockoutStageView"],
+                           duplas: Mapping[str, DuplaInfo], stats: Mapping[str, DuplaStats],
                            settings: RuleSettings) -> list[ClassificationRow]:
     """Knockout duplas by how far they got (ties by average), then group-eliminated duplas by average.
 
