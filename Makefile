@@ -1,4 +1,4 @@
-# Zap: `make run` serves the site with demo data; `make test` runs every test.
+# Zap: `make run` serves the site with demo data; `make test` runs every test; `make check` the code rules.
 SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -126,7 +126,13 @@ load: install messages
 	@command -v wrk >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; else echo "instale o wrk: sudo apt-get install wrk"; exit 1; fi; }
 	bin/with-redis $(PY) load/run
 
+# The code rules (pyproject.toml): ruff's lint and format, mypy on the typed modules, the import contracts,
+# then Django's system checks and no missing migration.
 check: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(DEV_ENV) $(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 	$(DEV_ENV) $(PY) manage.py check
 	$(DEV_ENV) $(PY) manage.py makemigrations --check --dry-run
 

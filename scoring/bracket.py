@@ -1,9 +1,14 @@
 """A single-elimination bracket derived from its first-round draw and the jogos played."""
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import cast
 
 from .jogo import JogoResult, result_flipped
+
+# The recorded results by (round, position, third place): the duplas as recorded and the result.
+BracketResults = Mapping[tuple[int, int | None, bool], tuple[tuple[str, str], JogoResult]]
+
 
 @dataclass
 class BracketJogo:
@@ -67,7 +72,7 @@ class Bracket:
         return None
 
 
-def _settle(jogo: BracketJogo, results: Mapping[tuple[int, int, bool], tuple[tuple[str, str], JogoResult]]) -> None:
+def _settle(jogo: BracketJogo, results: BracketResults) -> None:
     a, b = jogo.duplas
     recorded = results.get((jogo.round, jogo.position, jogo.third_place))
     result = None
@@ -82,7 +87,7 @@ def _settle(jogo: BracketJogo, results: Mapping[tuple[int, int, bool], tuple[tup
 
 
 def bracket_build(*, order: Sequence[str | None], best_of_for_round: Sequence[int],
-                  results: Mapping[tuple[int, int, bool], tuple[tuple[str, str], JogoResult]],
+                  results: BracketResults,
                   third_place_match: bool) -> Bracket:
     """Rounds side by side from the first-round slots and the results keyed by (round, position, third place).
 
@@ -124,7 +129,7 @@ def bracket_build(*, order: Sequence[str | None], best_of_for_round: Sequence[in
     bracket = Bracket(rounds=rounds, best_of={r + 1: n for r, n in enumerate(best_of_for_round)})
     if third_place_match and total >= 2:
         semis = rounds[-2]
-        losers = tuple(s.loser for s in semis)
+        losers = cast(tuple[str | None, str | None], tuple(s.loser for s in semis))
         # a semi-final without a loser (a bye, or both duplas absent) leaves no third-place jogo to play
         semis_with_losers = all(not s.bye and not (s.decided and s.loser is None) for s in semis)
         if semis_with_losers:

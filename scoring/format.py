@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 from .bracket_draw import bracket_size
 from .rules import best_of_error
@@ -95,7 +95,7 @@ def bracket_rounds(entrants: int) -> int:
     return bracket_size(entrants).bit_length() - 1
 
 
-def _int(value: Any) -> bool:
+def _int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -179,7 +179,7 @@ def _format_problems(fmt: Mapping[str, Any], n_duplas: int | None) -> list[str]:
         if method == "fixed":
             problems.append("Posições na chave: a ordem fixa só vale para o mata-mata direto; com grupos a chave "
                             "é cruzada pela classificação (use cabeças de chave ou sorteio).")
-        if n_duplas is not None and None not in (size, per_group, best_others):
+        if n_duplas is not None and size is not None and per_group is not None and best_others is not None:
             problems += _groups_problems(n_duplas, size, per_group, best_others, round_numbers)
     elif kind == "knockout" and n_duplas is not None:
         if n_duplas < 2:
@@ -247,7 +247,8 @@ def format_notes(fmt: Mapping[str, Any], n_duplas: int) -> list[str]:
         if q >= 2:
             notes.append(f"{q} duplas passam ao mata-mata; {_byes_text(q, 'para as melhores classificadas')}")
     elif kind == "knockout" and n_duplas >= 2:
-        who = {"seeded": "para os cabeças de chave", "random": "sorteados"}.get(fmt.get("bracket_method"), "")
+        who_by_method: dict[Any, str] = {"seeded": "para os cabeças de chave", "random": "sorteados"}
+        who = who_by_method.get(fmt.get("bracket_method"), "")
         notes.append(f"{n_duplas} duplas no mata-mata; {_byes_text(n_duplas, who)}")
     elif kind == "round_robin" and n_duplas >= 2:
         jogos = n_duplas * (n_duplas - 1) // 2

@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import Any, TypeGuard, cast
 
 from .errors import RuleError
 from .partida import TARGET, Mao, PartidaScore, final_score_error, partida_from_maos, perda_da_partida_score
@@ -56,7 +57,7 @@ class JogoResult:
         return (sum(p.score[0] for p in self.partidas), sum(p.score[1] for p in self.partidas))
 
 
-def _side(value: object) -> bool:
+def _side(value: object) -> TypeGuard[int]:
     return type(value) is int and value in (0, 1)
 
 
@@ -78,19 +79,20 @@ def jogo_evaluate(*, entry: JogoEntry, settings: RuleSettings) -> tuple[JogoResu
         if not _side(entry.walkover):
             return JogoResult(best_of=entry.best_of), [RuleError("walkover", "WO deve indicar a dupla ausente ou 'both'")]
         present = 1 - entry.walkover
-        won = (need, 0) if present == 0 else (0, need)
-        return JogoResult(best_of=entry.best_of, partidas_won=won, winner=present,
+        walkover_won = (need, 0) if present == 0 else (0, need)
+        return JogoResult(best_of=entry.best_of, partidas_won=walkover_won, winner=present,
                           finished=True, walkover=entry.walkover), []
     if entry.lost_by is not None:
         if not _side(entry.lost_by):
             return JogoResult(best_of=entry.best_of), [RuleError("penalty.lost_by", "a penalidade deve indicar uma das duas duplas do jogo")]
         if not _has_reason(entry.reason):
             return JogoResult(best_of=entry.best_of), [RuleError("penalty.reason", "toda penalidade precisa de um motivo ('reason')")]
-        winner = 1 - entry.lost_by
-        scores = tuple(PartidaScore(score=perda_da_partida_score(lost_by=entry.lost_by), finished=True) for _ in range(need))
-        won = (need, 0) if winner == 0 else (0, need)
-        return JogoResult(best_of=entry.best_of, partidas=scores, partidas_won=won, winner=winner,
-                          finished=True, lost_by=entry.lost_by), []
+        penalty_winner = 1 - entry.lost_by
+        penalty_scores = tuple(PartidaScore(score=perda_da_partida_score(lost_by=entry.lost_by), finished=True)
+                               for _ in range(need))
+        penalty_won = (need, 0) if penalty_winner == 0 else (0, need)
+        return JogoResult(best_of=entry.best_of, partidas=penalty_scores, partidas_won=penalty_won,
+                          winner=penalty_winner, finished=True, lost_by=entry.lost_by), []
 
     errors: list[RuleError] = []
     scores: list[PartidaScore] = []
@@ -109,7 +111,7 @@ def jogo_evaluate(*, entry: JogoEntry, settings: RuleSettings) -> tuple[JogoResu
         if partida_errors:
             continue
         scores.append(result)
-        if result.finished:
+        if result.winner is not None:  # finished
             won[result.winner] += 1
     finished = max(won) >= need
     winner = (0 if won[0] > won[1] else 1) if finished else None
@@ -132,12 +134,12 @@ def partida_evaluate(*, entry: PartidaEntry, settings: RuleSettings) -> tuple[Pa
     problem = final_score_error(score=entry.score, settings=settings)
     if problem:
         return PartidaScore((0, 0), False), [RuleError("", problem)]
-    return PartidaScore(tuple(entry.score), True), []
+    return PartidaScore(cast(tuple[int, int], tuple(entry.score)), True), []
 
 
 def result_flipped(result: JogoResult) -> JogoResult:
     """The same result seen with the duplas the other way round."""
-    def side(v):
+    def side(v: Any) -> Any:  # a side 0/1, None or "both"
         return v if v is None or v == WALKOVER_BOTH else 1 - v
 
     return replace(

@@ -1,7 +1,7 @@
 """A partida to 12 pontos-partida, checked mão by mão or by its final score (DOMAIN.md §3)."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from .errors import RuleError
 from .rules import RuleSettings
@@ -153,6 +153,7 @@ def partida_from_maos(*, maos: Iterable[Mao], settings: RuleSettings) -> tuple[P
             if is_finished(score):
                 break  # everything after the end is refused; one message is enough
             continue
+        assert gain is not None  # no problem, so a gain
         score = (score[0] + gain[0], score[1] + gain[1])
     return PartidaScore(score=score, finished=is_finished(score)), errors
 

@@ -1,7 +1,8 @@
 """Rule presets (DOMAIN.md §6) and the per-tournament overrides."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
-from typing import Any, Mapping
+from typing import Any
 
 from .errors import RuleError
 
@@ -62,7 +63,7 @@ PRESETS: dict[str, RuleSettings] = {
 PRESET_LABELS = {"fenacef": "FENACEF 2023", "aabb": "AABB / Paulista", "online": "Truco Online"}
 
 # Settings that a tournament file may override, with the values each accepts.
-_OVERRIDABLE: dict[str, tuple] = {
+_OVERRIDABLE: dict[str, tuple[Any, ...] | str] = {
     "format": FORMAT_CHOICES,
     "best_of_groups": "best_of",
     "best_of_first_knockout": "best_of",

@@ -1,8 +1,9 @@
 """Group standings, tiebreaks and the comparison across groups (DOMAIN.md §5.1-§5.2)."""
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from .jogo import WALKOVER_BOTH, JogoResult, class_points
 from .rules import ClassPoints
@@ -51,7 +52,7 @@ class DuplaStats:
         """The average as shown: rounded to 3 places, inf when against = 0 < for, None for 0 ÷ 0."""
         return average_value(self.points_for, self.points_against)
 
-    def average_key(self) -> tuple:
+    def average_key(self) -> tuple[int, float]:
         return average_key(self.points_for, self.points_against)
 
 
@@ -63,7 +64,7 @@ def average_value(points_for: int, points_against: int) -> float | None:
     return float(exact.quantize(Decimal("0.001"), rounding=ROUND_HALF_UP))
 
 
-def average_key(points_for: int, points_against: int) -> tuple:
+def average_key(points_for: int, points_against: int) -> tuple[int, float]:
     """Sort key, higher is better: for>0 over 0 beats every finite average; 0 ÷ 0 ranks last."""
     if points_against == 0:
         return (2, 0) if points_for > 0 else (0, 0)
@@ -82,7 +83,7 @@ class StandingRow:
     qualified: bool = False
     decided_after: str | None = None  # set when decided_by came from a restart after this criterion
 
-    def __getattr__(self, name):  # rows read like their stats: row.points, row.saldo…
+    def __getattr__(self, name: str) -> Any:  # rows read like their stats: row.points, row.saldo…
         if name == "stats":
             raise AttributeError(name)
         return getattr(self.stats, name)
@@ -122,6 +123,8 @@ def stats_collect(*, duplas: Iterable[str], jogos: Iterable[GroupJogo], points: 
 
 Segment = list[str]
 Boundary = tuple[str, str | None]  # (criterion that decided, criterion that split the enclosing block before)
+# A tiebreak step: a block of tied duplas -> its parts, the criterion that split it, the next step's key.
+Step = Callable[[Segment], tuple[list[Segment], str, str]]
 
 
 @dataclass
@@ -133,7 +136,7 @@ class Ordering:
     draws_used: list[frozenset[str]]
 
 
-def _split(block: Sequence[str], key: Callable[[str], object]) -> list[Segment]:
+def _split(block: Sequence[str], key: Callable[[str], Any]) -> list[Segment]:
     ordered = sorted(block, key=key, reverse=True)
     parts: list[Segment] = []
     last = object()
@@ -155,7 +158,7 @@ class _Resolver:
     so a page can tell "confronto direto após saldo" from a plain "confronto direto".
     """
 
-    def __init__(self, steps: dict[str, Callable], draws: Sequence[Sequence[str]]):
+    def __init__(self, steps: dict[str, Step], draws: Sequence[Sequence[str]]):
         self.steps = steps
         # a sorteio is the order of one tied block: each dupla of the block exactly once
         self.draws = {frozenset(order): list(order) for order in draws if len(set(order)) == len(order)}
@@ -225,13 +228,13 @@ def group_standings(*, duplas: Sequence[str], jogos: Sequence[GroupJogo], points
         sub = [j for j in finished if j.duplas[0] in members and j.duplas[1] in members]
         return {d: s.points for d, s in stats_collect(duplas=block, jogos=sub, points=points).items()}
 
-    def by_points(block):
+    def by_points(block: Segment) -> tuple[list[Segment], str, str]:
         return _split(block, lambda d: stats[d].points), POINTS, PARTIDAS_WON
 
-    def by_partidas(block):
+    def by_partidas(block: Segment) -> tuple[list[Segment], str, str]:
         return _split(block, lambda d: stats[d].partidas_won), PARTIDAS_WON, HEAD_TO_HEAD
 
-    def by_head_to_head(block):
+    def by_head_to_head(block: Segment) -> tuple[list[Segment], str, str]:
         if len(block) == 2:
             # the winner of their jogo is ahead (should they have met more than once: more jogos won)
             a, b = block
@@ -247,7 +250,7 @@ def group_standings(*, duplas: Sequence[str], jogos: Sequence[GroupJogo], points
         # a still-tied, smaller subset starts again at head-to-head; an unchanged block goes to saldo
         return parts, HEAD_TO_HEAD, (HEAD_TO_HEAD if len(parts) > 1 else SALDO)
 
-    def by_saldo(block):
+    def by_saldo(block: Segment) -> tuple[list[Segment], str, str]:
         # like the mini-table: a still-tied, smaller subset starts again at head-to-head; an unchanged block
         # (neither head-to-head nor saldo can shrink it) goes to the sorteio
         parts = _split(block, lambda d: stats[d].saldo)
@@ -269,17 +272,17 @@ def cross_group_order(*, candidates: Sequence[tuple[DuplaStats, int]],
     stats = {s.dupla: s for s, _ in candidates}
     size = {s.dupla: n for s, n in candidates}
 
-    def by_points(block):
+    def by_points(block: Segment) -> tuple[list[Segment], str, str]:
         if len(_split(block, lambda d: stats[d].points)) > 1:
             return _split(block, lambda d: stats[d].points), POINTS, "after_points"
         return [block], POINTS, "after_points"
 
-    def after_points(block):
+    def after_points(block: Segment) -> tuple[list[Segment], str, str]:
         if len({size[d] for d in block}) == 1:
             return _split(block, lambda d: stats[d].partidas_won), PARTIDAS_WON, SALDO
         return _split(block, lambda d: stats[d].average_key()), AVERAGE, DRAW
 
-    def by_saldo(block):
+    def by_saldo(block: Segment) -> tuple[list[Segment], str, str]:
         return _split(block, lambda d: stats[d].saldo), SALDO, DRAW
 
     resolver = _Resolver({POINTS: by_points, "after_points": after_points, SALDO: by_saldo}, draws)

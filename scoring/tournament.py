@@ -7,8 +7,9 @@ lives in one place.
 
 import functools
 import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Mapping, Sequence
+from typing import Any
 
 from . import bracket_draw
 from .bracket import Bracket, bracket_build, eliminated_round
@@ -16,8 +17,17 @@ from .errors import RuleError
 from .jogo import WALKOVER_BOTH, JogoResult
 from .ranking import player_level, player_score
 from .rules import RuleSettings
-from .standings import (DuplaStats, GroupJogo, StandingRow, average_key, cross_group_order, cut_is_decided,
-                        group_standings, rows_qualify, stats_collect)
+from .standings import (
+    DuplaStats,
+    GroupJogo,
+    StandingRow,
+    average_key,
+    cross_group_order,
+    cut_is_decided,
+    group_standings,
+    rows_qualify,
+    stats_collect,
+)
 
 GROUPS, KNOCKOUT = "groups", "knockout"
 PREVIOUS = "previous"
@@ -116,7 +126,7 @@ class GroupPart:
     before the stage's cross-group pass marks best-others places."""
 
     table: GroupTable
-    used: frozenset  # the sorteios (as frozensets of duplas) that decided one of its ties
+    used: frozenset[frozenset[str]]  # the sorteios (as frozensets of duplas) that decided one of its ties
 
 
 def group_part_compute(*, stage: StageSpec, group: GroupSpec, jogos: Sequence[JogoRecord],
@@ -151,7 +161,7 @@ def groups_stage_assemble(*, stage: StageSpec, parts: Sequence[GroupPart]) -> Gr
     draws_by_group: dict[str | None, list[tuple[str, ...]]] = {}
     for group, order in stage.sorteios:
         draws_by_group.setdefault(group, []).append(order)
-    used: set[tuple[str | None, frozenset]] = {(p.table.key, u) for p in parts for u in p.used}
+    used: set[tuple[str | None, frozenset[str]]] = {(p.table.key, u) for p in parts for u in p.used}
     tables = [p.table for p in parts]
     complete = all(t.complete for t in tables)
     decided = complete and all(cut_is_decided(t.rows, stage.per_group) for t in tables)
@@ -259,8 +269,8 @@ class Touched:
     """What a change to the records touched: the groups whose jogos changed (stage, group) and the duplas of
     the jogos that changed. Everything else of a previous view is kept as it was."""
 
-    groups: frozenset = frozenset()
-    duplas: frozenset = frozenset()
+    groups: frozenset[tuple[str, str]] = frozenset()
+    duplas: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -271,9 +281,9 @@ class TournamentView:
     stats: dict[str, DuplaStats]  # over every stage (average of FENACEF Art.6 §3)
     group_parts: dict[tuple[str, str], GroupPart] = field(default_factory=dict)  # (stage, group) -> its part
     # the player ranking's inputs: computed when first read (``ranking``), not on every change
-    ranking_input: tuple = field(default=((), ()), compare=False, repr=False)
+    ranking_input: tuple[Any, ...] = field(default=((), ()), compare=False, repr=False)
 
-    def stage(self, key: str):
+    def stage(self, key: str) -> "GroupStageView | KnockoutStageView | None":
         for view in self.stages:
             if view.stage.key == key:
                 return view
@@ -296,7 +306,6 @@ def tournament_compute(*, settings: RuleSettings, duplas: Sequence[DuplaInfo], s
     scratch (tests/test_engine_incremental.py).
     """
     info = {d.key: d for d in duplas}
-    reuse = previous is not None and touched is not None
     group_parts: dict[tuple[str, str], GroupPart] = {}
     views: list[GroupStageView | KnockoutStageView] = []
     by_group: dict[tuple[str, str], list[JogoRecord]] | None = None
@@ -305,7 +314,8 @@ def tournament_compute(*, settings: RuleSettings, duplas: Sequence[DuplaInfo], s
             parts: list[GroupPart] = []
             for g in stage.groups:
                 place = (stage.key, g.key)
-                kept = previous.group_parts.get(place) if reuse and place not in touched.groups else None
+                kept = previous.group_parts.get(place) if (
+                    previous is not None and touched is not None and place not in touched.groups) else None
                 if kept is None or kept.table.duplas != g.duplas:
                     if by_group is None:
                         by_group = _records_by_group(jogos)
@@ -314,13 +324,13 @@ def tournament_compute(*, settings: RuleSettings, duplas: Sequence[DuplaInfo], s
                 group_parts[place] = kept
             views.append(groups_stage_assemble(stage=stage, parts=parts))
             continue
-        order = stage.draw_order
+        order: Sequence[str | None] | None = stage.draw_order
         if order is None:
             entrants = stage_entrants(stage=stage, previous=views[i - 1] if i else None)
             if entrants is not None:
                 order, _ = knockout_draw(stage=stage, entrants=entrants, duplas=info)
         views.append(knockout_stage_compute(stage=stage, order=order, jogos=jogos, settings=settings))
-    if reuse:
+    if previous is not None and touched is not None:
         stats = dict(previous.stats)
         for gone in set(stats) - set(info):
             del stats[gone]
@@ -350,7 +360,8 @@ def _records_by_group(jogos: Sequence[JogoRecord]) -> dict[tuple[str, str], list
     return out
 
 
-def stage_entrants(*, stage: StageSpec, previous) -> list[tuple[str, str | None]] | None:
+def stage_entrants(*, stage: StageSpec,
+                   previous: "GroupStageView | KnockoutStageView | None") -> list[tuple[str, str | None]] | None:
     """The knockout's entrants with their group, or None while the previous stage is not decided."""
     if stage.entrants != PREVIOUS:
         return [(d, None) for d in stage.entrants]
@@ -377,7 +388,8 @@ class ClassificationRow:
     medal: str | None
 
 
-def classification_compute(*, views: Sequence, duplas: Mapping[str, DuplaInfo], stats: Mapping[str, DuplaStats],
+def classification_compute(*, views: Sequence["GroupStageView | KnockoutStageView"],
+                           duplas: Mapping[str, DuplaInfo], stats: Mapping[str, DuplaStats],
                            settings: RuleSettings) -> list[ClassificationRow]:
     """Knockout duplas by how far they got (ties by average), then group-eliminated duplas by average.
 
@@ -385,7 +397,7 @@ def classification_compute(*, views: Sequence, duplas: Mapping[str, DuplaInfo], 
     knocked out by its own absence (walkover) is not disqualified: it keeps the
     place it reached and that place's medal (DOMAIN.md §5.4).
     """
-    def avg(d: str) -> tuple:
+    def avg(d: str) -> tuple[int, float]:
         s = stats.get(d)
         return average_key(s.points_for, s.points_against) if s else (0, 0)
 
@@ -394,6 +406,7 @@ def classification_compute(*, views: Sequence, duplas: Mapping[str, DuplaInfo], 
     seen: set[str] = set()
     if knockout is not None:
         bracket = knockout.bracket
+        assert bracket is not None  # picked for having one
         reached = eliminated_round(bracket)  # champion: total + 1; runner-up: total; semi-final losers: total - 1…
         total = len(bracket.rounds)
         third = bracket.third_place
@@ -432,7 +445,7 @@ def classification_compute(*, views: Sequence, duplas: Mapping[str, DuplaInfo], 
     return rows
 
 
-def _split_by(items: Sequence[str], key) -> list[list[str]]:
+def _split_by(items: Sequence[str], key: Callable[[str], Any]) -> list[list[str]]:
     """Blocks of equal ``key``, best first; inside a block, keys in alphabetical order."""
     keyed = sorted(((key(d), d) for d in sorted(items)), key=lambda kd: kd[0], reverse=True)  # stable
     blocks: list[list[str]] = []

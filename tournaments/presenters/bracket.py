@@ -2,6 +2,7 @@
 
 
 from dataclasses import replace
+from typing import Any
 
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -91,7 +92,7 @@ def bracket_present(state, *, secao=None, whole: bool = False) -> dict:
         if not isinstance(view, KnockoutStageView):
             continue
         stage_id = model.id if model else None
-        out = {"key": view.stage.key, "slug": slugify(view.stage.key), "title": title,
+        out: dict[str, Any] = {"key": view.stage.key, "slug": slugify(view.stage.key), "title": title,
                "drawn": view.bracket is not None, "rounds": [], "third": None, "champion": None, "waiting": "",
                "sections": [], "section": None}
         stages.append(out)

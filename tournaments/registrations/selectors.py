@@ -151,7 +151,7 @@ def _rows(tournament: Tournament) -> tuple[list[RegistrationRow], int | None, bo
 def placements_after(*, tournament: Tournament, sizes: list[int]) -> list[Placement]:
     """Where registrations of ``sizes`` players, arriving now, would stand (after every one there is)."""
     new = [Arrival(("new", i), size) for i, size in enumerate(sizes)]
-    placed = placements(events=arrival_events(_registrations(tournament)) + new,
+    placed = placements(events=[*arrival_events(_registrations(tournament)), *new],
                         places=free_places(tournament=tournament), paired_draw=pairing_done(tournament=tournament))
     return [placed[a.key] for a in new]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
@@ -16,7 +18,7 @@ def staff_list(*, tournament: Tournament) -> list[dict]:
     """The tournament's people: organizers first, then referees, each by username (one query)."""
     rows = (StaffRole.objects.filter(tournament=tournament).select_related("user", "added_by")
             .order_by("user__username"))
-    out = []
+    out: list[dict[str, Any]] = []
     for r in rows:
         user = r.user
         out.append({

@@ -24,8 +24,18 @@ from django.utils.translation import gettext as _
 
 from ..audit import audit_record
 from ..models import Jogo, Mesa, StaffInvitation, StaffRole, Tournament
-from ..roles import (ORGANIZER, REFEREE, ROLES, _forget_cached_roles, _keep_an_organizer, _lock, _role_check,  # noqa: F401
-                    person_label, role_grant, role_label)
+from ..roles import (  # noqa: F401
+    ORGANIZER,
+    REFEREE,
+    ROLES,
+    _forget_cached_roles,
+    _keep_an_organizer,
+    _lock,
+    _role_check,
+    person_label,
+    role_grant,
+    role_label,
+)
 from ..writes import PRIVATE, tournament_write
 
 
@@ -192,6 +202,7 @@ def invitation_accept(*, token: str, user) -> StaffInvitation:
         state = invitation_state(invitation)
         if state != VALID:
             raise ValidationError(INVITATION_PROBLEMS[state](), code=state)
+        assert invitation is not None  # a valid invitation exists
         tournament = invitation.tournament
         current = StaffRole.objects.filter(tournament=tournament, user=user).values_list("role", flat=True).first()
         if current is None or (current == REFEREE and invitation.role == ORGANIZER):
