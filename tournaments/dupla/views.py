@@ -26,7 +26,7 @@ from scoring.sumula import ACCEPTED, AWAITING, CONFIRMED, CONTEST, CONTESTED
 
 from tournaments.models import Dupla, Jogo
 from tournaments.staff.selectors import dupla_by_token, dupla_page, link_replaced
-from tournaments.public.sumula import status_view, via_name
+from tournaments.presenters.sumula import status_view, via_name
 from tournaments.sumula.selectors import sumula_get
 from tournaments.sumula.services import Actor, SumulaRefused, sumula_answer
 

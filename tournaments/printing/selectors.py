@@ -19,7 +19,7 @@ from .. import presenters
 from ..models import Jogo, Tournament
 from ..selectors import (TournamentState, jogo_referee, mesa_referees, tournament_live_get,
                          tournament_state_get)
-from tournaments.public.sumula import sumula_present
+from tournaments.presenters.sumula import sumula_present
 from ..sumula.selectors import sumula_get
 from .medals import Event, Placed
 from .sumula import Side, SumulaSheet

@@ -13,189 +13,22 @@ polls every 10 s (the page works without JavaScript: a reload shows the same).
 
 from __future__ import annotations
 
-import datetime as dt
-from typing import Any
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
-from scoring.sumula import (AWAITING, CONFIRMED, CONTESTED, HOMOLOGATED, IN_PROGRESS, MAO_FERRO, MAO_ONZE, MAO_PENALTY,
-                            MAO_RAN, MAO_REFUSED, MAO_TIE, SCHEDULED, mao_kind)
 
 from tournaments import presenters
-from tournaments.models import Jogo, SumulaVia, Tournament
-from tournaments.permissions import REFEREE, role_of
+from tournaments.models import Jogo, Tournament
 from tournaments.selectors import tournament_live_get
 from tournaments.web import read_only
+from tournaments.presenters.sumula import sumula_present
 from tournaments.sumula.selectors import jogo_for_sumula, sumula_get
 
 PARTIAL = "sumula-conteudo"
 POLL_SECONDS = 10
-
-# the súmula's status as the public reads it: (CSS class of the pill, label)
-STATUS = {
-    SCHEDULED: ("upcoming", gettext_noop("a jogar")),
-    IN_PROGRESS: ("live", gettext_noop("em andamento")),
-    AWAITING: ("awaiting", gettext_noop("provisório — aguarda confirmação")),
-    CONTESTED: ("contested", gettext_noop("contestado")),
-    CONFIRMED: ("confirmed", gettext_noop("confirmado")),
-    HOMOLOGATED: ("finished", gettext_noop("homologado")),
-}
-VALUE_NAMES = {3: gettext_noop("truco"), 6: gettext_noop("seis"), 9: gettext_noop("nove"), 12: gettext_noop("doze")}
-# a dupla that runs gives the value before the raise it refused: from 1 it ran from the truco, …
-RAN_FROM = {1: gettext_noop("correu do truco"), 3: gettext_noop("correu do seis"), 6: gettext_noop("correu do nove"),
-            9: gettext_noop("correu do doze")}
-RAN = gettext_noop("correu")
-METHODS = {"pin": gettext_noop("pelo PIN"), "link": gettext_noop("pelo link")}
-
-
-def status_view(status: str) -> dict:
-    code, label = STATUS.get(status, ("upcoming", status))
-    return {"code": code, "label": _(label), "provisional": status in (AWAITING, CONTESTED)}
-
-
-def when_br(value: str | dt.datetime | None) -> str:
-    """An ISO time (or a datetime) as 'dd/mm/aaaa às hh:mm', local time; '' when absent or unreadable."""
-    if not value:
-        return ""
-    if isinstance(value, str):
-        try:
-            value = dt.datetime.fromisoformat(value)
-        except ValueError:
-            return ""
-    if timezone.is_naive(value):
-        value = timezone.make_aware(value, dt.timezone.utc)
-    local = timezone.localtime(value)
-    return _("%(date)s às %(time)s") % {"date": local.strftime("%d/%m/%Y"), "time": local.strftime("%H:%M")}
-
-
-def via_name(n: int) -> str:
-    return _("%(n)sª via") % {"n": n}
-
-
-# --- the sheet --------------------------------------------------------------------------------------
-
-def _mao_row(number: int, mao: dict, before: tuple[int, int], names: tuple[str, str]) -> dict:
-    """One line of the sheet: what happened in the mão, who scored how much, the totals after it."""
-    after = tuple(mao["score"])
-    gain = (after[0] - before[0], after[1] - before[1])
-    scorer = 0 if gain[0] > 0 else 1 if gain[1] > 0 else None
-    points = gain[scorer] if scorer is not None else 0
-    to = mao["to"]
-    kind = mao_kind(how=mao["how"], to=to, before=before)
-    loser = names[1 - to] if to in (0, 1) else ""
-    tag = ""
-    if kind == MAO_PENALTY:
-        text = _("penalidade")
-        tag = "penalty"
-    elif kind == MAO_REFUSED:
-        text = _("%(dupla)s recusou a mão de onze") % {"dupla": loser}
-    elif kind == MAO_RAN:
-        text = f"{loser} {_(RAN_FROM.get(mao.get('points'), RAN))}"
-    elif kind == MAO_TIE:
-        text = _("mão de onze empatada") if points else _("empate: ninguém marca")
-        tag = "tie"
-    elif kind == MAO_FERRO:
-        text = _("mão de ferro")
-    elif kind == MAO_ONZE:
-        text = _("mão de onze jogada")
-    else:
-        text = _("jogada") + (f" · {_(VALUE_NAMES[points])}" if points in VALUE_NAMES else "")
-    return {"number": number, "text": text, "reason": mao.get("reason", ""), "tag": tag, "scorer": scorer,
-            "points": points, "a": after[0], "b": after[1]}
-
-
-def _partida_view(p: dict, keys: tuple[str, str], names: tuple[str, str], jogo_live: bool) -> dict:
-    side = {k: i for i, k in enumerate(keys)}
-    rows, before = [], (0, 0)
-    for n, mao in enumerate(p["maos"], start=1):
-        rows.append(_mao_row(n, mao, before, names))
-        before = tuple(mao["score"])
-    winner = side.get(p["winner"]) if p["winner"] else None
-    penalty = None
-    if p.get("penalty"):
-        lost = side.get(p["penalty"]["lost_by"])
-        penalty = {"dupla": names[lost] if lost is not None else "", "reason": p["penalty"]["reason"]}
-    return {"number": p["number"], "a": p["score"][0], "b": p["score"][1], "finished": p["finished"],
-            "winner": winner, "winner_name": names[winner] if winner is not None else "",
-            "live": jogo_live and not p["finished"], "maos": rows, "penalty": penalty,
-            "score_only": not rows and penalty is None}
-
-
-def _dupla_view(dupla) -> dict:
-    p1, p2 = dupla.player1.name, dupla.player2.name
-    return {"key": dupla.key, "name": dupla.display_name, "has_name": bool(dupla.name),
-            "players": _("%(a)s e %(b)s") % {"a": p1, "b": p2}}
-
-
-def _signature(tournament: Tournament, jogo: Jogo) -> dict:
-    """Who signed, by role only (never the account's name), and when."""
-    when = when_br(jogo.signed_at)
-    if jogo.signed_by_id is not None and role_of(user=jogo.signed_by, tournament=tournament) == REFEREE:
-        text = _("Homologada pelo árbitro em %(when)s.") % {"when": when}
-    else:
-        text = _("Homologada pela organização em %(when)s.") % {"when": when}
-    return {"text": text, "reason": jogo.signed_reason}
-
-
-def sumula_present(*, state, tournament: Tournament, jogo: Jogo, data: dict) -> dict[str, Any]:
-    """What the súmula page shows, as plain values (no account names, no private data)."""
-    keys = tuple(data["duplas"])
-    duplas = (_dupla_view(jogo.dupla_a), _dupla_view(jogo.dupla_b))
-    names = (duplas[0]["name"], duplas[1]["name"])
-    side = {k: i for i, k in enumerate(keys)}
-    status = status_view(data["status"])
-    partidas = [_partida_view(p, keys, names, data["status"] == IN_PROGRESS) for p in data["partidas"]]
-    winner = side.get(data["winner"]) if data["winner"] else None
-    walkover = None
-    if data["walkover"]:
-        walkover = {"both": data["walkover"] == "both",
-                    "absent": names[side[data["walkover"]]] if data["walkover"] in side else ""}
-    penalty = None
-    if data["penalty"]:
-        lost = side.get(data["penalty"]["lost_by"])
-        penalty = {"dupla": names[lost] if lost is not None else "", "reason": data["penalty"]["reason"]}
-    decided = data["status"] in (AWAITING, CONTESTED, CONFIRMED, HOMOLOGATED)
-    answers = []
-    for i, key in enumerate(keys):
-        detail = (data["confirmation_details"] or {}).get(key)
-        answer = detail.get("answer") if detail else None
-        answers.append({"dupla": names[i], "answer": answer or "",
-                        "when": when_br(detail.get("at")) if detail else "",
-                        "method": _(METHODS[detail["by"]]) if detail and detail.get("by") in METHODS else "",
-                        "reason": (detail.get("reason") or "") if detail else ""})
-    via, vias = data["via"], data["vias"]
-    reading_old = via != jogo.via
-    # an earlier via's signature is not kept apart from its replacement: only the current one is told
-    signed = _signature(tournament, jogo) if not reading_old and jogo.signed_at is not None else None
-    base = f"/torneios/{tournament.slug}/jogos/{jogo.key}/"
-    stage, group, round_title = presenters.jogo_place(state)({
-        "stage_id": jogo.stage_id, "group_id": jogo.group_id, "round": jogo.round, "third_place": jogo.third_place})
-    earlier = []
-    replaced_at = {}
-    if vias > 1:
-        for row in SumulaVia.objects.filter(jogo=jogo).order_by("via").values("via", "at", "via_reason"):
-            replaced_at[row["via"]] = when_br(row["at"])
-            earlier.append({"via": row["via"], "name": via_name(row["via"]), "url": f"{base}?via={row['via']}",
-                            "current": row["via"] == via})
-    return {
-        "key": jogo.key, "url": base, "duplas": duplas, "won": data["score"], "winner": winner,
-        "winner_name": names[winner] if winner is not None else "",
-        "stage": stage, "group": group, "round": round_title, "mesa": jogo.mesa, "best_of": presenters.best_of_label(jogo.best_of),
-        "status": status, "decided": decided, "live": data["status"] == IN_PROGRESS and not reading_old,
-        "partidas": partidas, "walkover": walkover, "penalty": penalty, "answers": answers, "signed": signed,
-        "via": via, "via_name": via_name(via), "via_reason": data["via_reason"] or "",
-        "replaces": f"{via - 1}ª" if via > 1 else "", "vias": vias, "earlier": earlier,
-        "reading_old": reading_old, "replaced_at": replaced_at.get(via, ""),
-        "latest_name": via_name(vias),
-        "poll": not reading_old and data["status"] != HOMOLOGATED,
-        "has_result": bool(partidas or walkover or penalty),
-    }
-
 
 # --- the view ------------------------------------------------------------------------------------------
 
