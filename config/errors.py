@@ -54,9 +54,11 @@ def database_unavailable(request: HttpRequest) -> HttpResponse:
     if is_api(request):
         response = api_errors(503, _("banco de dados indisponível; tente de novo em instantes"))
     else:
-        response = _standalone_page(503, _("Site indisponível no momento"),
-                                    _("O site está temporariamente fora do ar (o banco de dados não respondeu). "
-                                      "Tente de novo em instantes."))
+        response = _standalone_page(
+            503,
+            _("Site indisponível no momento"),
+            _("O site está temporariamente fora do ar (o banco de dados não respondeu). Tente de novo em instantes."),
+        )
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
 
@@ -105,18 +107,25 @@ class ErrorsMiddleware:
         length = len(request.get_full_path())
         if length > URL_MAX_CHARS:
             if is_api(request):
-                return api_errors(414, _("endereço longo demais: %(n)d caracteres (o máximo é %(max)d)")
-                                  % {"n": length, "max": URL_MAX_CHARS})
-            return _standalone_page(414, _("Endereço longo demais"),
-                                    _("Esse endereço tem %(n)d caracteres; o máximo é %(max)d. Confira o link.")
-                                    % {"n": length, "max": URL_MAX_CHARS})
+                return api_errors(
+                    414,
+                    _("endereço longo demais: %(n)d caracteres (o máximo é %(max)d)")
+                    % {"n": length, "max": URL_MAX_CHARS},
+                )
+            return _standalone_page(
+                414,
+                _("Endereço longo demais"),
+                _("Esse endereço tem %(n)d caracteres; o máximo é %(max)d. Confira o link.")
+                % {"n": length, "max": URL_MAX_CHARS},
+            )
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, DATABASE_ERRORS):
             return None
-        logger.warning("banco de dados indisponível: %s: %s", type(exception).__name__, exception,
-                       extra={"path": request.path})
+        logger.warning(
+            "banco de dados indisponível: %s: %s", type(exception).__name__, exception, extra={"path": request.path}
+        )
         return database_unavailable(request)
 
 

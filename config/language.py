@@ -45,11 +45,18 @@ def language_set(request, code: str):
     changes nothing but how this browser's pages are worded.
     """
     target = request.GET.get("next") or "/"
-    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
-                                           require_https=request.is_secure()):
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         target = "/"
     response = HttpResponseRedirect(target)
     if code in LANGUAGES:
-        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, code, max_age=365 * 24 * 3600, samesite="Lax",
-                            secure=settings.SESSION_COOKIE_SECURE, httponly=False)
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            code,
+            max_age=365 * 24 * 3600,
+            samesite="Lax",
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=False,
+        )
     return response

@@ -12,7 +12,7 @@ import logging
 import os
 import re
 import secrets
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from django.conf import settings
@@ -33,9 +33,12 @@ class UnsentMailBackend(BaseEmailBackend):
         count = 0
         for message in email_messages or ():
             path = self._keep(message)
-            log.warning("e-mail não enviado (sem EMAIL_HOST): assunto %r, %d destinatário(s)%s",
-                        redact(str(message.subject)), len(message.recipients()),
-                        f", guardado em {path}" if path else "")
+            log.warning(
+                "e-mail não enviado (sem EMAIL_HOST): assunto %r, %d destinatário(s)%s",
+                redact(str(message.subject)),
+                len(message.recipients()),
+                f", guardado em {path}" if path else "",
+            )
             count += 1
         return count
 
@@ -45,7 +48,7 @@ class UnsentMailBackend(BaseEmailBackend):
             return ""
         directory = Path(folder)
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        name = f"{datetime.now(timezone.utc):%Y%m%d-%H%M%S}-{secrets.token_hex(4)}.eml"
+        name = f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(4)}.eml"
         fd = os.open(directory / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as out:
             out.write(message.message().as_bytes())

@@ -114,9 +114,16 @@ class RequestMiddleware:
             user = None
         match = _TOURNAMENT_PATH.match(request.path)
         requests_logger.info(
-            "%s %s %s", request.method, request.path, status,
-            extra={"method": request.method, "path": request.path, "status": status,
-                   "duration_ms": round((time.perf_counter() - start) * 1000, 1),
-                   "user": user.pk if user is not None and user.is_authenticated else None,
-                   "tournament": match.group(1) if match else None},
+            "%s %s %s",
+            request.method,
+            request.path,
+            status,
+            extra={
+                "method": request.method,
+                "path": request.path,
+                "status": status,
+                "duration_ms": round((time.perf_counter() - start) * 1000, 1),
+                "user": user.pk if user is not None and user.is_authenticated else None,
+                "tournament": match.group(1) if match else None,
+            },
         )

@@ -1,15 +1,13 @@
 """Login throttling glue for django-axes: the backend, the lockout page (the client's address: ``tournaments.web.client_ip``)."""
 
-
+from axes.backends import AxesStandaloneBackend
+from axes.handlers.database import AxesDatabaseHandler
 from django.conf import settings
 from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse
 from django.template import engines
 from django.urls import reverse
 from django.utils.translation import gettext as _
-
-from axes.backends import AxesStandaloneBackend
-from axes.handlers.database import AxesDatabaseHandler
 
 LOCKOUT_TEMPLATE = """{% extends "base.html" %}
 {% block title %}{{ title }}{% endblock %}
@@ -33,8 +31,9 @@ class LoginAttemptsHandler(AxesDatabaseHandler):
     """
 
     def get_failures(self, request, credentials=None) -> int:
-        counts = [qs.aggregate(n=Sum("failures_since_start"))["n"] or 0
-                  for qs in self.get_user_attempts(request, credentials)]
+        counts = [
+            qs.aggregate(n=Sum("failures_since_start"))["n"] or 0 for qs in self.get_user_attempts(request, credentials)
+        ]
         pair = counts[0] if counts else 0
         account = counts[1] if len(counts) > 1 else 0
         limit, account_limit = settings.AXES_FAILURE_LIMIT, max(1, settings.AXES_ACCOUNT_FAILURE_LIMIT)
@@ -77,7 +76,17 @@ def login_lockout_response(request: HttpRequest, original_response=None, credent
             "Por segurança, novas tentativas estão bloqueadas por %(minutes)d minutos, mesmo com a senha certa. "
             "Espere e tente de novo, ou crie uma senha nova pelo link abaixo."
         ) % {"limit": settings.AXES_FAILURE_LIMIT, "minutes": minutes}
-    body = engines["django"].from_string(LOCKOUT_TEMPLATE).render({
-        "title": title, "message": message, "reset_url": reverse("accounts:password_reset"),
-        "reset_label": _("Esqueci a senha")}, request)
+    body = (
+        engines["django"]
+        .from_string(LOCKOUT_TEMPLATE)
+        .render(
+            {
+                "title": title,
+                "message": message,
+                "reset_url": reverse("accounts:password_reset"),
+                "reset_label": _("Esqueci a senha"),
+            },
+            request,
+        )
+    )
     return HttpResponse(body, status=429)

@@ -47,7 +47,9 @@ if not SECRET_KEY and SECRET_KEY_FILE:
     try:
         SECRET_KEY = Path(SECRET_KEY_FILE).read_text(encoding="utf-8").strip()
     except OSError as exc:
-        raise ImproperlyConfigured(f"SECRET_KEY_FILE={SECRET_KEY_FILE!r}: não foi possível ler ({exc.strerror})") from None
+        raise ImproperlyConfigured(
+            f"SECRET_KEY_FILE={SECRET_KEY_FILE!r}: não foi possível ler ({exc.strerror})"
+        ) from None
 # Fail closed: a server never runs with a key everybody can read in the repository. Without SECRET_KEY
 # (and with DEBUG off, no ZAP_DEV), config/wsgi.py and config/asgi.py refuse to start; the management
 # commands (import_tournament, export_tournament, migrate…) still run, with a throwaway random key,
@@ -166,8 +168,9 @@ for _proxy in TRUSTED_PROXIES:
     try:
         ip_network(_proxy, strict=False)
     except ValueError:
-        raise ImproperlyConfigured(f"TRUSTED_PROXIES: {_proxy!r} não é um endereço IP nem uma rede "
-                                   "(ex.: 127.0.0.1,10.0.0.0/8)") from None
+        raise ImproperlyConfigured(
+            f"TRUSTED_PROXIES: {_proxy!r} não é um endereço IP nem uma rede (ex.: 127.0.0.1,10.0.0.0/8)"
+        ) from None
 AXES_CLIENT_IP_CALLABLE = "tournaments.web.client_ip"
 # Who may create events (tournaments.permissions.tournament_creation_refusal): "staff" (default) = only
 # accounts the site's admins mark as staff (is_staff) and superusers; "anyone" = every account (an open
@@ -223,20 +226,18 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "config.wsgi.application"
 
-DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60
-    )
-}
+DATABASES = {"default": dj_database_url.config(default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Concurrent writers (two imports at once, two workers) wait for each other instead of failing
     # with "database is locked": every transaction takes the write lock when it begins (IMMEDIATE),
     # a waiting writer waits up to 20 s, and WAL lets readers go on while one writes.
-    DATABASES["default"].setdefault("OPTIONS", {}).update({
-        "transaction_mode": "IMMEDIATE",
-        "timeout": 20,
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-    })
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 
 # Caches (tournaments/caching.py). "default" is shared by every process: Redis when REDIS_URL is set
 # (redis://[:password@]host:6379/0; several servers point at one), else this process's memory. Pages are
@@ -247,11 +248,17 @@ CACHE_TIMEOUT = env_int("CACHE_TIMEOUT", 24 * 3600)
 if REDIS_URL:
     if urlsplit(REDIS_URL).scheme not in ("redis", "rediss", "unix"):
         raise ImproperlyConfigured(f"REDIS_URL={REDIS_URL!r}: esperado um endereço como redis://127.0.0.1:6379/0")
-    _shared_cache = {"BACKEND": "tournaments.caching.SharedRedisCache", "LOCATION": REDIS_URL,
-                     "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25}}
+    _shared_cache = {
+        "BACKEND": "tournaments.caching.SharedRedisCache",
+        "LOCATION": REDIS_URL,
+        "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
+    }
 else:
-    _shared_cache = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "zap",
-                     "OPTIONS": {"MAX_ENTRIES": 1000}}
+    _shared_cache = {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "zap",
+        "OPTIONS": {"MAX_ENTRIES": 1000},
+    }
 # After the shared cache fails (down, or hung past the 0.25 s timeouts), a process serves without it for
 # this many seconds, then tries it again (tournaments/caching.py).
 CACHE_RETRY_SECONDS = env_int("CACHE_RETRY_SECONDS", 30)
@@ -271,8 +278,12 @@ ZAP_RELEASE = os.environ.get("ZAP_RELEASE", "")
 ZAP_LIVE_COALESCE_SECONDS = float(os.environ.get("ZAP_LIVE_COALESCE_SECONDS", "1"))
 CACHES = {
     "default": {**_shared_cache, "KEY_PREFIX": "zap", "TIMEOUT": CACHE_TIMEOUT},
-    "states": {"BACKEND": "tournaments.caching.ObjectCache", "LOCATION": "states", "TIMEOUT": None,
-               "OPTIONS": {"MAX_ENTRIES": env_int("ZAP_STATES_PER_PROCESS", 16)}},
+    "states": {
+        "BACKEND": "tournaments.caching.ObjectCache",
+        "LOCATION": "states",
+        "TIMEOUT": None,
+        "OPTIONS": {"MAX_ENTRIES": env_int("ZAP_STATES_PER_PROCESS", 16)},
+    },
 }
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -297,8 +308,11 @@ STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", "").strip() or BASE_DIR / "stat
 STATIC_MANIFEST = env_bool("STATIC_MANIFEST", not (DEBUG or DEV))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage" if STATIC_MANIFEST
-                    else "whitenoise.storage.CompressedStaticFilesStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if STATIC_MANIFEST
+        else "whitenoise.storage.CompressedStaticFilesStorage"
+    },
 }
 WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
 
@@ -320,8 +334,11 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["request_id"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
     "loggers": {
-        "zap.requests": {"level": os.environ.get("REQUEST_LOG_LEVEL", "INFO"), "handlers": ["console"],
-                         "propagate": False},
+        "zap.requests": {
+            "level": os.environ.get("REQUEST_LOG_LEVEL", "INFO"),
+            "handlers": ["console"],
+            "propagate": False,
+        },
     },
 }
 
@@ -334,11 +351,18 @@ LOGOUT_REDIRECT_URL = "tournaments:list"
 # number of recipients, never the body, where one-time links go); with ZAP_MAIL_DIR set, each mail is also
 # written whole to a file of its own there, readable by the server's user only (mode 600, directory 700).
 if os.environ.get("EMAIL_HOST"):
-    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend", "OPTIONS": {
-        "host": os.environ["EMAIL_HOST"], "port": env_int("EMAIL_PORT", 587),
-        "username": os.environ.get("EMAIL_HOST_USER", ""), "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
-        "use_tls": os.environ.get("EMAIL_USE_TLS", "1") not in ("0", "false", ""),
-    }}}
+    MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": os.environ["EMAIL_HOST"],
+                "port": env_int("EMAIL_PORT", 587),
+                "username": os.environ.get("EMAIL_HOST_USER", ""),
+                "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+                "use_tls": os.environ.get("EMAIL_USE_TLS", "1") not in ("0", "false", ""),
+            },
+        }
+    }
 else:
     MAILERS = {"default": {"BACKEND": "config.mail.UnsentMailBackend"}}
 ZAP_MAIL_DIR = os.environ.get("ZAP_MAIL_DIR", "").strip()

@@ -86,7 +86,7 @@ def states_warm(*, limit: int | None = None) -> int:
             try:
                 tournament_state_get(tournament=tournament)
                 loaded += 1
-            except Exception:  # noqa: BLE001 - one event that cannot load fails on its own pages, not the boot
+            except Exception:
                 logger.exception("warm-up: estado do torneio %s não carregado", tournament.slug)
     except DatabaseError as exc:  # e.g. not migrated yet: the workers build what they need
         logger.warning("warm-up: estados não carregados (%s)", exc)

@@ -8,8 +8,8 @@ request (config/warmup.py).
 import os
 
 from django.conf import settings
-from django.core.wsgi import get_wsgi_application
 from django.core.exceptions import ImproperlyConfigured
+from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 

@@ -28,8 +28,19 @@ from scoring import draws as draw_rules  # noqa: E402
 from scoring.jogo import JogoEntry, PartidaEntry, jogo_evaluate  # noqa: E402
 from scoring.partida import MAO_DE_FERRO, MAO_DE_ONZE, Mao, mao_gain, situation  # noqa: E402
 from scoring.rules import RuleSettings, settings_build, wins_needed  # noqa: E402
-from scoring.tournament import (GROUPS, KNOCKOUT, PREVIOUS, DuplaInfo, GroupSpec, JogoRecord, StageSpec,  # noqa: E402
-                                knockout_draw, knockout_stage_compute, stage_entrants, tournament_compute)
+from scoring.tournament import (  # noqa: E402
+    GROUPS,
+    KNOCKOUT,
+    PREVIOUS,
+    DuplaInfo,
+    GroupSpec,
+    JogoRecord,
+    StageSpec,
+    knockout_draw,
+    knockout_stage_compute,
+    stage_entrants,
+    tournament_compute,
+)
 
 DEMO_DIR = Path(__file__).resolve().parent
 
@@ -37,6 +48,7 @@ PENALTY_REASONS = ("falou durante a rodada", "mostrou as cartas ao parceiro", "j
 
 
 # --- partidas and mãos ---------------------------------------------------------------
+
 
 def _mao_record(m: dict) -> Mao:
     return Mao(to=m.get("to"), points=m.get("points"), how=m.get("how", "played"), reason=m.get("reason", ""))
@@ -72,7 +84,9 @@ def _next_mao(rng: random.Random, score: tuple[int, int], fav: int, p: float) ->
     return {"to": w, "points": ladder[level]}
 
 
-def partida_simulate(rng: random.Random, settings: RuleSettings, fav: int, p: float = 0.54) -> tuple[list[dict], tuple[int, int]]:
+def partida_simulate(
+    rng: random.Random, settings: RuleSettings, fav: int, p: float = 0.54
+) -> tuple[list[dict], tuple[int, int]]:
     """A whole partida mão by mão; every mão is checked with the rules engine."""
     score = (0, 0)
     maos: list[dict] = []
@@ -86,8 +100,9 @@ def partida_simulate(rng: random.Random, settings: RuleSettings, fav: int, p: fl
     return maos, score
 
 
-def partida_won_by(rng: random.Random, settings: RuleSettings, winner: int,
-                   target: tuple[int, int] | None = None) -> tuple[list[dict], tuple[int, int]]:
+def partida_won_by(
+    rng: random.Random, settings: RuleSettings, winner: int, target: tuple[int, int] | None = None
+) -> tuple[list[dict], tuple[int, int]]:
     """A partida that ``winner`` (0/1) wins, ending exactly at ``target`` when given."""
     for _ in range(200_000):
         maos, score = partida_simulate(rng, settings, winner)
@@ -116,8 +131,16 @@ class Builder:
         _, score = partida_won_by(self.rng, self.settings, winner)
         return list(score), score
 
-    def jogo(self, *, stage: str, duplas: tuple[str, str], partidas: list, group: str | None = None,
-             walkover: str | None = None, slot=None) -> JogoRecord:
+    def jogo(
+        self,
+        *,
+        stage: str,
+        duplas: tuple[str, str],
+        partidas: list,
+        group: str | None = None,
+        walkover: str | None = None,
+        slot=None,
+    ) -> JogoRecord:
         row: dict = {"stage": stage}
         if group is not None:
             row["group"] = group
@@ -132,15 +155,21 @@ class Builder:
         if problems or not result.finished:
             raise AssertionError(f"jogo inválido {duplas}: {[str(p) for p in problems]}")
         self.jogos.append(row)
-        record = JogoRecord(stage=stage, group=group, duplas=duplas, result=result,
-                            round=slot.round if slot is not None else None,
-                            position=slot.position if slot is not None else None,
-                            third_place=slot.third_place if slot is not None else False)
+        record = JogoRecord(
+            stage=stage,
+            group=group,
+            duplas=duplas,
+            result=result,
+            round=slot.round if slot is not None else None,
+            position=slot.position if slot is not None else None,
+            third_place=slot.third_place if slot is not None else False,
+        )
         self.records.append(record)
         return record
 
-    def series(self, *, duplas: tuple[str, str], best_of: int, p_first: float, maos_chance: float,
-               force_maos: bool = False) -> list:
+    def series(
+        self, *, duplas: tuple[str, str], best_of: int, p_first: float, maos_chance: float, force_maos: bool = False
+    ) -> list:
         """Partidas until one dupla wins ⌈N/2⌉; the first dupla wins a partida with ``p_first``."""
         need = wins_needed(best_of)
         won = [0, 0]
@@ -181,8 +210,9 @@ def win_chance(strength: dict[str, float], a: str, b: str) -> float:
     return 1 / (1 + math.exp(-0.6 * (strength[a] - strength[b])))
 
 
-def knockout_play(b: Builder, *, spec: StageSpec, order: list, strength: dict[str, float],
-                  maos_chance: float, maos_rounds: set[int]) -> None:
+def knockout_play(
+    b: Builder, *, spec: StageSpec, order: list, strength: dict[str, float], maos_chance: float, maos_rounds: set[int]
+) -> None:
     """Play every jogo the bracket produces, round by round (third place before the final)."""
     while True:
         view = knockout_stage_compute(stage=spec, order=order, jogos=b.records, settings=b.settings)
@@ -191,15 +221,20 @@ def knockout_play(b: Builder, *, spec: StageSpec, order: list, strength: dict[st
             assert view.bracket.finished, "a chave parou antes do fim"
             return
         first_round = min(s.round for s in ready)
-        for slot in sorted((s for s in ready if s.round == first_round),
-                           key=lambda s: (not s.third_place, s.position)):
+        for slot in sorted((s for s in ready if s.round == first_round), key=lambda s: (not s.third_place, s.position)):
             a, c = slot.duplas
-            partidas = b.series(duplas=(a, c), best_of=slot.best_of, p_first=win_chance(strength, a, c),
-                                maos_chance=maos_chance, force_maos=slot.round in maos_rounds)
+            partidas = b.series(
+                duplas=(a, c),
+                best_of=slot.best_of,
+                p_first=win_chance(strength, a, c),
+                maos_chance=maos_chance,
+                force_maos=slot.round in maos_rounds,
+            )
             b.jogo(stage=spec.key, duplas=(a, c), partidas=partidas, slot=slot)
 
 
 # --- output --------------------------------------------------------------------------
+
 
 def _dumps(value, indent: int = 0, width: int = 110) -> str:
     """JSON with small objects and lists on one line (a mão per line, a jogo per few lines)."""
@@ -268,15 +303,41 @@ def features_check(data: dict, settings: RuleSettings, name: str) -> None:
 # --- Olimpíada AABB-SP 2024 ------------------------------------------------------------
 
 AABB_NAMES = [
-    "José Carlos Pereira", "Maria Aparecida Santos", "Antônio Marcos Oliveira", "Luiz Fernando Ribeiro",
-    "Sebastião Rodrigues", "Ana Lúcia Ferreira", "João Batista Almeida", "Benedito Gonçalves",
-    "Cláudia Regina Barbosa", "Márcio Aurélio Costa", "Raimundo Nonato Silva", "Francisco de Assis Lima",
-    "Rosângela Moreira", "Paulo Sérgio Cardoso", "Edson Araújo", "Vânia Cristina Teixeira",
-    "Reginaldo Souza", "Joaquim Mendes", "Sônia Maria Carvalho", "Aparecido Donizete Rocha",
-    "Fábio Henrique Martins", "Luciana Gomes", "Gérson Nogueira", "Valdir Fagundes",
-    "Conceição Dias", "Rogério Camargo", "Patrícia Andrade", "Wellington Júnior Prado",
-    "Tatiane Vieira", "Osvaldo Bueno", "Juliana Bragança", "Célio Ramos",
-    "Irene Figueiredo", "Moacir Tavares", "Thiago Assunção",
+    "José Carlos Pereira",
+    "Maria Aparecida Santos",
+    "Antônio Marcos Oliveira",
+    "Luiz Fernando Ribeiro",
+    "Sebastião Rodrigues",
+    "Ana Lúcia Ferreira",
+    "João Batista Almeida",
+    "Benedito Gonçalves",
+    "Cláudia Regina Barbosa",
+    "Márcio Aurélio Costa",
+    "Raimundo Nonato Silva",
+    "Francisco de Assis Lima",
+    "Rosângela Moreira",
+    "Paulo Sérgio Cardoso",
+    "Edson Araújo",
+    "Vânia Cristina Teixeira",
+    "Reginaldo Souza",
+    "Joaquim Mendes",
+    "Sônia Maria Carvalho",
+    "Aparecido Donizete Rocha",
+    "Fábio Henrique Martins",
+    "Luciana Gomes",
+    "Gérson Nogueira",
+    "Valdir Fagundes",
+    "Conceição Dias",
+    "Rogério Camargo",
+    "Patrícia Andrade",
+    "Wellington Júnior Prado",
+    "Tatiane Vieira",
+    "Osvaldo Bueno",
+    "Juliana Bragança",
+    "Célio Ramos",
+    "Irene Figueiredo",
+    "Moacir Tavares",
+    "Thiago Assunção",
 ]
 
 AABB_REGULATION = """Olimpíada Recreativa da AABB-SP 2024 - Regulamento Específico Truco
@@ -297,7 +358,7 @@ def build_aabb() -> dict:
     keys = [f"p{i}" for i in range(1, len(AABB_NAMES) + 1)]
     births = birth_dates(rng, len(keys), day=day, youngest=18, oldest=71)
     births[28] = "2006-02-11"  # Tatiane Vieira: 18 years old on the day (the category's minimum)
-    players = [{"key": k, "name": n, "birth_date": b} for k, n, b in zip(keys, AABB_NAMES, births)]
+    players = [{"key": k, "name": n, "birth_date": b} for k, n, b in zip(keys, AABB_NAMES, births, strict=False)]
 
     # 32 registrations in order of arrival: 3 pairs and 29 individuals; the last 3 individuals
     # arrive after the 16 duplas are full and stay on the waiting list.
@@ -315,14 +376,22 @@ def build_aabb() -> dict:
     assert sum(len(r["players"]) for r in registrations) == len(keys) == 35
 
     pairing_seed = 2704
-    pairing = draw_rules.pairing_draw(registrations=[r["players"] for r in registrations], seed=pairing_seed,
-                                      max_duplas=16)
+    pairing = draw_rules.pairing_draw(
+        registrations=[r["players"] for r in registrations], seed=pairing_seed, max_duplas=16
+    )
     assert len(pairing.duplas) == 16 and pairing.waiting_list == ("p33", "p34", "p35"), pairing.waiting_list
     duplas = [DuplaInfo(key=f"r{n}", players=tuple(pair)) for n, pair in enumerate(pairing.duplas, start=1)]
     keys16 = [d.key for d in duplas]
 
-    spec = StageSpec(key="eliminatoria", kind=KNOCKOUT, best_of=3, best_of_rounds={1: 5}, entrants=tuple(keys16),
-                     draw_method="random", draw_seed=1400)
+    spec = StageSpec(
+        key="eliminatoria",
+        kind=KNOCKOUT,
+        best_of=3,
+        best_of_rounds={1: 5},
+        entrants=tuple(keys16),
+        draw_method="random",
+        draw_seed=1400,
+    )
     order, problems = knockout_draw(stage=spec, entrants=[(d, None) for d in keys16], duplas={d.key: d for d in duplas})
     assert not problems
 
@@ -334,19 +403,35 @@ def build_aabb() -> dict:
     first["partidas"][0] = showcase_partida(winner=first_partida_winner(first, settings))
 
     data = {
-        "format": "truco-torneio", "version": 1,
+        "format": "truco-torneio",
+        "version": 1,
         "tournament": {
-            "name": "Olimpíada AABB-SP 2024 - Truco", "slug": "aabb-2024",
-            "date": day.isoformat(), "start_time": "14:00", "venue": "Bar Classe A", "city": "São Paulo/SP",
-            "category": "Mista, a partir de 18 anos", "min_age": 18, "max_duplas": 16, "preset": "aabb",
+            "name": "Olimpíada AABB-SP 2024 - Truco",
+            "slug": "aabb-2024",
+            "date": day.isoformat(),
+            "start_time": "14:00",
+            "venue": "Bar Classe A",
+            "city": "São Paulo/SP",
+            "category": "Mista, a partir de 18 anos",
+            "min_age": 18,
+            "max_duplas": 16,
+            "preset": "aabb",
             "settings": {"mao_de_onze_tie": "opponent", "mao_de_ferro_value": 1, "third_place": "match"},
             "regulation": AABB_REGULATION,
         },
         "players": players,
         "registrations": registrations,
         "pairing": {"seed": pairing_seed},
-        "stages": [{"key": "eliminatoria", "kind": "knockout", "best_of": 3, "best_of_rounds": {"1": 5},
-                    "entrants": keys16, "draw": {"method": "random", "seed": 1400}}],
+        "stages": [
+            {
+                "key": "eliminatoria",
+                "kind": "knockout",
+                "best_of": 3,
+                "best_of_rounds": {"1": 5},
+                "entrants": keys16,
+                "draw": {"method": "random", "seed": 1400},
+            }
+        ],
         "jogos": b.jogos,
     }
     verify_aabb(data, settings, duplas, spec, order)
@@ -369,19 +454,19 @@ def showcase_partida(*, winner: int) -> dict:
     """A hand-written súmula: truco, a run, a tied mão, a 6, a penalty, mão de onze refused, mão de ferro."""
     w, l = winner, 1 - winner
     maos = [
-        {"to": w, "points": 1},                                   # 1 x 0
-        {"to": l, "points": 3},                                   # truco aceito: 1 x 3
-        {"to": w, "points": 1, "how": "ran"},                     # correram do truco: 2 x 3
-        {"to": None},                                             # três rodadas empatadas
-        {"to": w, "points": 6},                                   # pediu seis, aceito: 8 x 3
-        {"to": l, "points": 3, "how": "ran"},                     # correram do seis: 8 x 6
-        {"to": l, "points": 1},                                   # 8 x 7
+        {"to": w, "points": 1},  # 1 x 0
+        {"to": l, "points": 3},  # truco aceito: 1 x 3
+        {"to": w, "points": 1, "how": "ran"},  # correram do truco: 2 x 3
+        {"to": None},  # três rodadas empatadas
+        {"to": w, "points": 6},  # pediu seis, aceito: 8 x 3
+        {"to": l, "points": 3, "how": "ran"},  # correram do seis: 8 x 6
+        {"to": l, "points": 1},  # 8 x 7
         {"to": w, "points": 1, "how": "penalty", "reason": "falou durante a rodada"},  # 9 x 7
-        {"to": l, "points": 3},                                   # 9 x 10
-        {"to": w, "points": 1},                                   # 10 x 10
-        {"to": l, "points": 1},                                   # 10 x 11: mão de onze
-        {"to": w, "points": 1, "how": "refused"},                 # recusada: 11 x 11
-        {"to": w, "points": 1},                                   # mão de ferro: 12 x 11
+        {"to": l, "points": 3},  # 9 x 10
+        {"to": w, "points": 1},  # 10 x 10
+        {"to": l, "points": 1},  # 10 x 11: mão de onze
+        {"to": w, "points": 1, "how": "refused"},  # recusada: 11 x 11
+        {"to": w, "points": 1},  # mão de ferro: 12 x 11
     ]
     return {"maos": maos}
 
@@ -390,17 +475,17 @@ def showcase_partida_onze(*, winner: int) -> dict:
     """A hand-written súmula: a run from 6, a penalty, a tied mão de onze (+3 to the other dupla), one accepted."""
     w, l = winner, 1 - winner
     maos = [
-        {"to": l, "points": 1},                                   # 0 x 1
-        {"to": w, "points": 3},                                   # truco aceito: 3 x 1
-        {"to": w, "points": 1},                                   # 4 x 1
-        {"to": l, "points": 3, "how": "ran"},                     # correram do seis: 4 x 4
-        {"to": None},                                             # três rodadas empatadas
+        {"to": l, "points": 1},  # 0 x 1
+        {"to": w, "points": 3},  # truco aceito: 3 x 1
+        {"to": w, "points": 1},  # 4 x 1
+        {"to": l, "points": 3, "how": "ran"},  # correram do seis: 4 x 4
+        {"to": None},  # três rodadas empatadas
         {"to": l, "points": 1, "how": "penalty", "reason": "falou durante a rodada"},  # 4 x 5
-        {"to": w, "points": 6},                                   # seis aceito: 10 x 5
-        {"to": l, "points": 1},                                   # 10 x 6
-        {"to": w, "points": 1},                                   # 11 x 6: mão de onze
-        {"to": None},                                             # empatada na mão de onze: +3 à outra (Art. 21)
-        {"to": w, "points": 3},                                   # mão de onze aceita e vencida: 14 x 9
+        {"to": w, "points": 6},  # seis aceito: 10 x 5
+        {"to": l, "points": 1},  # 10 x 6
+        {"to": w, "points": 1},  # 11 x 6: mão de onze
+        {"to": None},  # empatada na mão de onze: +3 à outra (Art. 21)
+        {"to": w, "points": 3},  # mão de onze aceita e vencida: 14 x 9
     ]
     return {"maos": maos}
 
@@ -413,8 +498,16 @@ def verify_aabb(data: dict, settings: RuleSettings, duplas: list[DuplaInfo], spe
         slot = next(s for s in view.bracket.jogos() if s.ready and list(s.duplas) == row["duplas"])
         result, problems = jogo_evaluate(entry=entry_from_row(row, slot.best_of), settings=settings)
         assert not problems and result.finished
-        records.append(JogoRecord(stage=spec.key, duplas=tuple(row["duplas"]), result=result, round=slot.round,
-                                  position=slot.position, third_place=slot.third_place))
+        records.append(
+            JogoRecord(
+                stage=spec.key,
+                duplas=tuple(row["duplas"]),
+                result=result,
+                round=slot.round,
+                position=slot.position,
+                third_place=slot.third_place,
+            )
+        )
     view = tournament_compute(settings=settings, duplas=duplas, stages=[spec], jogos=records)
     assert view.finished
     bracket = view.stages[0].bracket
@@ -426,25 +519,65 @@ def verify_aabb(data: dict, settings: RuleSettings, duplas: list[DuplaInfo], spe
 # --- XII Jogos FENACEF 2023 -------------------------------------------------------------
 
 FENACEF_NAMES = [
-    "Adalberto Cunha", "Lúcia Helena Pacheco", "Élcio Magalhães", "Marlene Queiroz",
-    "Geraldo Magela Coutinho", "Iolanda Brandão", "Sérgio Luís Fontes", "Rita de Cássia Monteiro",
-    "Jurandir Peixoto", "Neusa Aparecida Lopes", "Wagner Antunes", "Márcia Valéria Duarte",
-    "Ênio Batista Freitas", "Cícero Romão Bezerra", "Ivone Sampaio", "Otávio Sá Leitão",
-    "Heloísa Marinho", "Djalma Rezende", "Vera Lúcia Siqueira", "Ademir Custódio",
-    "Nélson Guimarães", "Terezinha de Jesus Morais", "Jailson Barros", "Solange Medeiros",
-    "Ubiratan Lacerda", "Cristiane Falcão", "Hélio Xavier", "Elaine Cordeiro",
-    "Raul Pimentel", "Zuleica Amaral", "Manoel Messias Farias", "Dalva Nascimento",
-    "Gilberto Vasconcelos", "Edileuza Matos", "Cássio Borges", "Ivanildo Meireles",
+    "Adalberto Cunha",
+    "Lúcia Helena Pacheco",
+    "Élcio Magalhães",
+    "Marlene Queiroz",
+    "Geraldo Magela Coutinho",
+    "Iolanda Brandão",
+    "Sérgio Luís Fontes",
+    "Rita de Cássia Monteiro",
+    "Jurandir Peixoto",
+    "Neusa Aparecida Lopes",
+    "Wagner Antunes",
+    "Márcia Valéria Duarte",
+    "Ênio Batista Freitas",
+    "Cícero Romão Bezerra",
+    "Ivone Sampaio",
+    "Otávio Sá Leitão",
+    "Heloísa Marinho",
+    "Djalma Rezende",
+    "Vera Lúcia Siqueira",
+    "Ademir Custódio",
+    "Nélson Guimarães",
+    "Terezinha de Jesus Morais",
+    "Jailson Barros",
+    "Solange Medeiros",
+    "Ubiratan Lacerda",
+    "Cristiane Falcão",
+    "Hélio Xavier",
+    "Elaine Cordeiro",
+    "Raul Pimentel",
+    "Zuleica Amaral",
+    "Manoel Messias Farias",
+    "Dalva Nascimento",
+    "Gilberto Vasconcelos",
+    "Edileuza Matos",
+    "Cássio Borges",
+    "Ivanildo Meireles",
 ]
 
 FENACEF_DUPLA_NAMES = {
-    "d1": "Os Zapeiros", "d2": "Dupla Espadilha", "d3": "Pica-Fumo FC", "d5": "Copeta de Ouro",
-    "d6": "Manilha Velha", "d8": "Truco na Veia", "d11": "Os Cangueiros", "d12": "Seis Pra Mim",
-    "d13": "Mão de Ferro", "d15": "Zap & Copas", "d17": "Bate na Mesa", "d18": "Os Sem-Manilha",
+    "d1": "Os Zapeiros",
+    "d2": "Dupla Espadilha",
+    "d3": "Pica-Fumo FC",
+    "d5": "Copeta de Ouro",
+    "d6": "Manilha Velha",
+    "d8": "Truco na Veia",
+    "d11": "Os Cangueiros",
+    "d12": "Seis Pra Mim",
+    "d13": "Mão de Ferro",
+    "d15": "Zap & Copas",
+    "d17": "Bate na Mesa",
+    "d18": "Os Sem-Manilha",
 }
 FENACEF_SEEDS = {"d1": 1, "d6": 2, "d11": 3, "d15": 4}
-FENACEF_GROUPS = {"A": ["d1", "d2", "d3", "d4", "d5"], "B": ["d6", "d7", "d8", "d9", "d10"],
-                  "C": ["d11", "d12", "d13", "d14"], "D": ["d15", "d16", "d17", "d18"]}
+FENACEF_GROUPS = {
+    "A": ["d1", "d2", "d3", "d4", "d5"],
+    "B": ["d6", "d7", "d8", "d9", "d10"],
+    "C": ["d11", "d12", "d13", "d14"],
+    "D": ["d15", "d16", "d17", "d18"],
+}
 
 # Group A: d2 and d3 finish level on points (6) and partidas vencidas (5); d2 won their jogo,
 # so confronto direto puts d2 second (qualified) and d3 third.
@@ -477,8 +610,18 @@ SORTEIO_C = ["d13", "d11", "d12"]
 # Groups B and D: who won each jogo and how (scores drawn at random). In B, d6 beats d7 but d7
 # goes first on partidas vencidas (8 points each, 7 partidas to 6).
 OUTCOMES = {
-    "B": [("d6", "d7", 1), ("d6", "d8", 0), ("d9", "d6", 0), ("d6", "d10", 0), ("d7", "d10", 0),
-          ("d7", "d8", 1), ("d7", "d9", 1), ("d9", "d8", 1), ("d10", "d9", 1), ("d8", "d10", 0)],
+    "B": [
+        ("d6", "d7", 1),
+        ("d6", "d8", 0),
+        ("d9", "d6", 0),
+        ("d6", "d10", 0),
+        ("d7", "d10", 0),
+        ("d7", "d8", 1),
+        ("d7", "d9", 1),
+        ("d9", "d8", 1),
+        ("d10", "d9", 1),
+        ("d8", "d10", 0),
+    ],
     "D": [("d15", "d16", 1), ("d15", "d17", 0), ("d15", "d18", 0), ("d16", "d17", 1), ("d17", "d18", 1)],
 }
 WALKOVER_D = ("d16", "d18")  # (present, absent): Os Sem-Manilha did not show up for round 1
@@ -499,7 +642,7 @@ def build_fenacef() -> dict:
     rng = random.Random(20231014)
     keys = [f"p{i}" for i in range(1, len(FENACEF_NAMES) + 1)]
     births = birth_dates(rng, len(keys), day=day, youngest=24, oldest=72)
-    players = [{"key": k, "name": n, "birth_date": bd} for k, n, bd in zip(keys, FENACEF_NAMES, births)]
+    players = [{"key": k, "name": n, "birth_date": bd} for k, n, bd in zip(keys, FENACEF_NAMES, births, strict=False)]
     duplas_rows, infos = [], []
     for n in range(1, 19):
         key = f"d{n}"
@@ -514,8 +657,23 @@ def build_fenacef() -> dict:
 
     # how strong each dupla plays in the knockout (the group results are written above)
     strength = {d.key: rng.gauss(0, 1) for d in infos}
-    strength |= {"d1": 1.5, "d2": 0.7, "d3": 0.6, "d6": 1.4, "d7": 0.6, "d8": 0.3, "d9": -0.4, "d10": -1.1,
-                 "d11": 0.9, "d12": 0.5, "d13": 0.8, "d15": 1.1, "d16": 0.5, "d17": -0.2, "d18": -0.9}
+    strength |= {
+        "d1": 1.5,
+        "d2": 0.7,
+        "d3": 0.6,
+        "d6": 1.4,
+        "d7": 0.6,
+        "d8": 0.3,
+        "d9": -0.4,
+        "d10": -1.1,
+        "d11": 0.9,
+        "d12": 0.5,
+        "d13": 0.8,
+        "d15": 1.1,
+        "d16": 0.5,
+        "d17": -0.2,
+        "d18": -0.9,
+    }
 
     b = Builder(settings=settings, seed=1014)
     for group, members in FENACEF_GROUPS.items():
@@ -537,13 +695,17 @@ def build_fenacef() -> dict:
                         partidas.append(p)
                 else:
                     w, _, loser_wins = next(o for o in OUTCOMES[group] if {o[0], o[1]} == {a, c})
-                    partidas = b.outcome(winner=0 if w == a else 1, loser_wins=loser_wins, best_of=3,
-                                         maos_chance=0.25)
+                    partidas = b.outcome(winner=0 if w == a else 1, loser_wins=loser_wins, best_of=3, maos_chance=0.25)
                 b.jogo(stage="classificatoria", group=group, duplas=(a, c), partidas=partidas)
 
-    groups_spec = StageSpec(key="classificatoria", kind=GROUPS, best_of=3,
-                            groups=tuple(GroupSpec(key=g, duplas=tuple(m)) for g, m in FENACEF_GROUPS.items()),
-                            per_group=2, sorteios=(("C", tuple(SORTEIO_C)),))
+    groups_spec = StageSpec(
+        key="classificatoria",
+        kind=GROUPS,
+        best_of=3,
+        groups=tuple(GroupSpec(key=g, duplas=tuple(m)) for g, m in FENACEF_GROUPS.items()),
+        per_group=2,
+        sorteios=(("C", tuple(SORTEIO_C)),),
+    )
     ko_spec = StageSpec(key="eliminatoria", kind=KNOCKOUT, best_of=5, entrants=PREVIOUS, draw_method="seeded")
     view = tournament_compute(settings=settings, duplas=infos, stages=[groups_spec, ko_spec], jogos=b.records)
     entrants = stage_entrants(stage=ko_spec, previous=view.stages[0])
@@ -555,23 +717,40 @@ def build_fenacef() -> dict:
     final["partidas"][0] = showcase_partida_onze(winner=first_partida_winner(final, settings))
 
     data = {
-        "format": "truco-torneio", "version": 1,
+        "format": "truco-torneio",
+        "version": 1,
         "tournament": {
-            "name": "XII Jogos FENACEF 2023 - Truco", "slug": "fenacef-2023",
-            "date": day.isoformat(), "start_time": "09:00", "venue": "Ginásio da APCEF", "city": "Brasília/DF",
-            "category": "Mista, a partir de 18 anos", "min_age": 18, "max_duplas": 20, "preset": "fenacef",
+            "name": "XII Jogos FENACEF 2023 - Truco",
+            "slug": "fenacef-2023",
+            "date": day.isoformat(),
+            "start_time": "09:00",
+            "venue": "Ginásio da APCEF",
+            "city": "Brasília/DF",
+            "category": "Mista, a partir de 18 anos",
+            "min_age": 18,
+            "max_duplas": 20,
+            "preset": "fenacef",
             "settings": {"mao_de_onze_tie": "opponent", "mao_de_ferro_value": 1, "third_place": "average"},
             "regulation": FENACEF_REGULATION,
         },
         "players": players,
         "duplas": duplas_rows,
         "stages": [
-            {"key": "classificatoria", "kind": "groups", "best_of": 3,
-             "groups": [{"key": g, "duplas": m} for g, m in FENACEF_GROUPS.items()],
-             "qualify": {"per_group": 2, "best_others": 0},
-             "sorteios": [{"group": "C", "order": SORTEIO_C}]},
-            {"key": "eliminatoria", "kind": "knockout", "best_of": 5, "entrants": "previous",
-             "draw": {"method": "seeded"}},
+            {
+                "key": "classificatoria",
+                "kind": "groups",
+                "best_of": 3,
+                "groups": [{"key": g, "duplas": m} for g, m in FENACEF_GROUPS.items()],
+                "qualify": {"per_group": 2, "best_others": 0},
+                "sorteios": [{"group": "C", "order": SORTEIO_C}],
+            },
+            {
+                "key": "eliminatoria",
+                "kind": "knockout",
+                "best_of": 5,
+                "entrants": "previous",
+                "draw": {"method": "seeded"},
+            },
         ],
         "jogos": b.jogos,
     }
@@ -590,8 +769,10 @@ def verify_fenacef(settings, infos, groups_spec, ko_spec, records) -> None:
     assert c[:3] == [("d13", "draw"), ("d11", "draw"), ("d12", "points")], c
     for key in ("B", "D"):
         rows = tables[key].rows
-        assert not any(r.tied for r in rows) and not any(r.decided_by in ("head_to_head", "draw") for r in rows), \
-            (key, [(r.dupla, r.points, r.decided_by) for r in rows])
+        assert not any(r.tied for r in rows) and not any(r.decided_by in ("head_to_head", "draw") for r in rows), (
+            key,
+            [(r.dupla, r.points, r.decided_by) for r in rows],
+        )
     assert view.finished
     medals = [(c.dupla, c.medal) for c in view.classification if c.medal]
     assert [m for _, m in medals] == ["gold", "silver", "bronze"], medals

@@ -84,6 +84,7 @@ def log(message: str) -> None:
 
 # --- the throwaway site ------------------------------------------------------------------------------------
 
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -92,15 +93,21 @@ def free_port() -> int:
 
 def environment(base: str) -> dict[str, str]:
     env = dict(os.environ)
-    env.update(DATABASE_URL=f"sqlite:///{DB}", ZAP_DEV="1", DEBUG="1", REDIS_URL="", SITE_URL=base,
-               REQUEST_LOG_LEVEL="WARNING", PYTHONUNBUFFERED="1")
+    env.update(
+        DATABASE_URL=f"sqlite:///{DB}",
+        ZAP_DEV="1",
+        DEBUG="1",
+        REDIS_URL="",
+        SITE_URL=base,
+        REQUEST_LOG_LEVEL="WARNING",
+        PYTHONUNBUFFERED="1",
+    )
     return env
 
 
 def manage(env: dict[str, str], *args: str) -> str:
     python = str(PYTHON if PYTHON.exists() else sys.executable)
-    done = subprocess.run([python, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True,
-                          check=False)
+    done = subprocess.run([python, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(f"manage.py {' '.join(args)} falhou:\n{done.stdout}\n{done.stderr}")
     return done.stdout
@@ -120,8 +127,13 @@ def site():
     python = str(PYTHON if PYTHON.exists() else sys.executable)
     log_path = Path(tempfile.gettempdir()) / "zap-docs-runserver.log"
     with log_path.open("w") as server_log:
-        server = subprocess.Popen([python, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-                                  cwd=ROOT, env=env, stdout=server_log, stderr=subprocess.STDOUT)
+        server = subprocess.Popen(
+            [python, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+            cwd=ROOT,
+            env=env,
+            stdout=server_log,
+            stderr=subprocess.STDOUT,
+        )
         yield from _serving(server, base, log_path)
 
 
@@ -149,6 +161,7 @@ def _serving(server: subprocess.Popen, base: str, log_path: Path):
 
 # --- images ------------------------------------------------------------------------------------------------
 
+
 def _fit(path: Path) -> None:
     """Keep a PNG under MAX_BYTES: 256 colours first, then smaller."""
     if path.stat().st_size <= MAX_BYTES:
@@ -161,7 +174,7 @@ def _fit(path: Path) -> None:
         small.save(path, optimize=True)
         if path.stat().st_size <= MAX_BYTES:
             return
-        image = image.resize((int(image.width * .85), int(image.height * .85)), Image.Resampling.LANCZOS)
+        image = image.resize((int(image.width * 0.85), int(image.height * 0.85)), Image.Resampling.LANCZOS)
 
 
 WRITTEN: set[str] = set()  # the images this run wrote
@@ -185,8 +198,12 @@ def shot(page, name: str, *, element=None, max_height: int = 1400, pad: int = 8)
         box = target.bounding_box()
         scroll = page.evaluate("[window.scrollX, window.scrollY]")
         width = page.viewport_size["width"]
-        clip = {"x": 0, "y": max(0, box["y"] + scroll[1] - pad), "width": width,
-                "height": min(box["height"] + 2 * pad, max_height)}
+        clip = {
+            "x": 0,
+            "y": max(0, box["y"] + scroll[1] - pad),
+            "width": width,
+            "height": min(box["height"] + 2 * pad, max_height),
+        }
         page.screenshot(path=path, scale="css", animations="disabled", caret="hide", clip=clip, full_page=True)
     _saved(path)
 
@@ -226,6 +243,7 @@ def csv_file(rows: list[list[str]], folder: Path, name: str) -> Path:
 
 # --- the walk ----------------------------------------------------------------------------------------------
 
+
 class Walk:
     def __init__(self, browser, base: str, folder: Path):
         self.browser, self.base, self.folder = browser, base, folder
@@ -233,9 +251,14 @@ class Walk:
         self.cards: list[dict] = []
 
     def context(self, *, wide: bool = False):
-        return self.browser.new_context(viewport=DESKTOP if wide else PHONE, device_scale_factor=2,
-                                        locale="pt-BR", timezone_id="America/Sao_Paulo",
-                                        is_mobile=not wide, has_touch=not wide)
+        return self.browser.new_context(
+            viewport=DESKTOP if wide else PHONE,
+            device_scale_factor=2,
+            locale="pt-BR",
+            timezone_id="America/Sao_Paulo",
+            is_mobile=not wide,
+            has_touch=not wide,
+        )
 
     def login(self, context, username: str):
         page = context.new_page()
@@ -361,8 +384,13 @@ class Walk:
         shot(page, "cartoes")
         shot(page, "cartao", element=".pin-card", max_height=500)
         for card in page.locator(".pin-card").all():
-            self.cards.append({"text": card.inner_text(), "pin": card.locator(".pin-card-pin").inner_text().replace(" ", ""),
-                               "link": card.locator(".pin-card-link a").get_attribute("href")})
+            self.cards.append(
+                {
+                    "text": card.inner_text(),
+                    "pin": card.locator(".pin-card-pin").inner_text().replace(" ", ""),
+                    "link": card.locator(".pin-card-link a").get_attribute("href"),
+                }
+            )
 
     def card_of(self, dupla_text: str) -> dict:
         """The card of the dupla shown as ``dupla_text`` on the súmula (its name, or its two players)."""
@@ -389,8 +417,14 @@ class Walk:
             page.wait_for_timeout(400)  # the screen ignores a second tap on the same button within 350 ms
 
         # partida 1: a truco accepted, a run from truco, a six, then the mão de onze
-        for to, points, how in ((0, 3, "played"), (1, 1, "ran"), (0, 6, "played"), (1, 3, "played"),
-                                (0, 1, "played"), (0, 1, "played")):
+        for to, points, how in (
+            (0, 3, "played"),
+            (1, 1, "ran"),
+            (0, 6, "played"),
+            (1, 3, "played"),
+            (0, 1, "played"),
+            (0, 1, "played"),
+        ):
             mao(to, points, how)
         shot(page, "sumula-mao-de-onze", element=".pad", max_height=700)
         mao(0, 3)  # the dupla on 11 played the mão de onze and won it: 14 x 4
@@ -417,7 +451,9 @@ class Walk:
         # dupla A confirms with its PIN, here on the referee's phone
         card_a, card_b = self.card_of(names[0]), self.card_of(names[1])
         page.fill("#pin-0", card_a["pin"])
-        submit(page, page.locator("#confirmacao .answer").first.get_by_role("button", name=re.compile("confirma a súmula")))
+        submit(
+            page, page.locator("#confirmacao .answer").first.get_by_role("button", name=re.compile("confirma a súmula"))
+        )
         # dupla B's private link (its page, with the súmula to answer); here it confirms with its PIN too
         dupla = self.context()
         private = dupla.new_page()
@@ -427,7 +463,9 @@ class Walk:
         shot(private, "link-da-dupla-confirmar", element=".answer-item", max_height=900)
         dupla.close()
         page.fill("#pin-1", card_b["pin"])
-        submit(page, page.locator("#confirmacao .answer").last.get_by_role("button", name=re.compile("confirma a súmula")))
+        submit(
+            page, page.locator("#confirmacao .answer").last.get_by_role("button", name=re.compile("confirma a súmula"))
+        )
         page.wait_for_selector("#confirmacao")
         shot(page, "sumula-assinar", element="#confirmacao", max_height=1100)
         submit(page, page.get_by_role("button", name="Assinar a súmula (homologar)"))
@@ -469,7 +507,7 @@ class Walk:
         for sheet, name in (("medalhas.pdf", "medalhas"), ("certificados.pdf", "certificado")):
             response = page.request.get(f"{self.base}/organizar/{DEMO_KNOCKOUT}/imprimir/{sheet}")
             assert response.ok, (sheet, response.status)
-            pdf_shot(response.body(), name, width=820, crop=.62 if name == "medalhas" else 1.0)
+            pdf_shot(response.body(), name, width=820, crop=0.62 if name == "medalhas" else 1.0)
         page.goto(f"{self.base}/organizar/{DEMO_KNOCKOUT}/")
         shot(page, "resumo-encerrado")
         page.goto(self.url("historico/"))

@@ -2,6 +2,7 @@
 
 Run from the checkout: .venv/bin/python load/measure_import_refusal.py (best of 3 per file).
 """
+
 import json
 import os
 import sys
@@ -11,7 +12,7 @@ sys.path.insert(0, os.getcwd())
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("DEBUG", "1")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 
@@ -24,13 +25,18 @@ from tournaments.interchange.reader import plan_read  # noqa: E402
 def player(i, pad):
     return {"key": f"p{i}", "name": f"Atleta {i} " + "x" * pad, "birth_date": "1990-01-01", "email": f"a{i}@ex.com"}
 
+
 def files():
-    data = base_file(); data["players"] = [player(i, 60) for i in range(100_000)]
+    data = base_file()
+    data["players"] = [player(i, 60) for i in range(100_000)]
     yield "100,000 players", json.dumps(data).encode()
-    data = base_file(); data["jogos"] = [{"stage": "grupos", "group": "B", "duplas": ["d3", "d4"], "partidas": [[12, 0]] * 3}] * 150_000
+    data = base_file()
+    data["jogos"] = [{"stage": "grupos", "group": "B", "duplas": ["d3", "d4"], "partidas": [[12, 0]] * 3}] * 150_000
     yield "150,000 jogos", json.dumps(data).encode()
-    data = base_file(); data["registrations"] = [{"players": [f"p{i}"], "present": True} for i in range(300_000)]
+    data = base_file()
+    data["registrations"] = [{"players": [f"p{i}"], "present": True} for i in range(300_000)]
     yield "300,000 registrations", json.dumps(data).encode()
+
 
 for name, raw in files():
     best = None
@@ -44,4 +50,4 @@ for name, raw in files():
             lines = [str(e) for e in exc.errors]
         dt = time.perf_counter() - t0
         best = dt if best is None else min(best, dt)
-    print(f"{name}: {len(raw)/2**20:.1f} MiB refused in {best:.2f} s: {lines[:2]}")
+    print(f"{name}: {len(raw) / 2**20:.1f} MiB refused in {best:.2f} s: {lines[:2]}")

@@ -41,6 +41,7 @@ class Outcome:
 @dataclass
 class Tally:
     """Counts of one part of the probe, and samples of what went wrong."""
+
     name: str
     requests: int = 0
     server_errors: int = 0
@@ -76,7 +77,7 @@ def _short(filename: str) -> str:
     for root in ("tournaments/", "config/", "scoring/", "probe/", "django/"):
         at = filename.rfind("/" + root)
         if at >= 0:
-            return filename[at + 1:]
+            return filename[at + 1 :]
     return filename.rsplit("/", 1)[-1]
 
 
@@ -120,8 +121,14 @@ class Recorder:
     def _track(self, execute, sql, params, many, context):
         if self._nul is None and connection.vendor == "sqlite" and _has_nul(params):
             # SQLite stores a NUL; PostgreSQL (production) refuses it with an error: a 500 there
-            frame = next((f for f in reversed(traceback.extract_stack()[:-1])
-                          if any(root in f.filename for root in ("/tournaments/", "/config/", "/scoring/"))), None)
+            frame = next(
+                (
+                    f
+                    for f in reversed(traceback.extract_stack()[:-1])
+                    if any(root in f.filename for root in ("/tournaments/", "/config/", "/scoring/"))
+                ),
+                None,
+            )
             where = f"{_short(frame.filename)}:{frame.lineno}" if frame else "?"
             self._nul = f"NUL character sent to the database (SQLite keeps it; PostgreSQL answers 500) @ {where}"
         result = execute(sql, params, many, context)
@@ -163,5 +170,5 @@ class Recorder:
         for cache in caches.all():
             try:
                 cache.clear()
-            except Exception:  # noqa: BLE001 - a cache that cannot be cleared is only slower
+            except Exception:
                 pass

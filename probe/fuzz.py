@@ -20,12 +20,63 @@ from .urls import needed, site_urls
 from .world import PIN
 
 HUGE = "A" * 200_000
-ODD_TEXT = ["", " ", "\x00", "a\x00b", "\u200b", "\u202e", "\t\n", HUGE, "9" * 400, "-1", "0", "1e309", "NaN",
-            "<script>alert(1)</script>", "'\"; --", "../../etc/passwd", "%00", "\uff19", "None", "null", "[]",
-            "\U0001f0cf" * 300, "2026-02-30", "99:99", "1" * 25]
-ODD_JSON = ["", "\x00", "a\x00b", "\ud800", "x\udfffy", "\u200b", HUGE, None, True, False, 0, -1, 1.5, 10 ** 40,
-            float("inf"), float("nan"), [], {}, [1, 2], {"a": 1}, "12", "sim", [[12, 3]], [[12, "3"]], [[None]],
-            [[12, 3, 4]], [[-12, 3]], [[10 ** 30, 0]]]
+ODD_TEXT = [
+    "",
+    " ",
+    "\x00",
+    "a\x00b",
+    "\u200b",
+    "\u202e",
+    "\t\n",
+    HUGE,
+    "9" * 400,
+    "-1",
+    "0",
+    "1e309",
+    "NaN",
+    "<script>alert(1)</script>",
+    "'\"; --",
+    "../../etc/passwd",
+    "%00",
+    "\uff19",
+    "None",
+    "null",
+    "[]",
+    "\U0001f0cf" * 300,
+    "2026-02-30",
+    "99:99",
+    "1" * 25,
+]
+ODD_JSON = [
+    "",
+    "\x00",
+    "a\x00b",
+    "\ud800",
+    "x\udfffy",
+    "\u200b",
+    HUGE,
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1.5,
+    10**40,
+    float("inf"),
+    float("nan"),
+    [],
+    {},
+    [1, 2],
+    {"a": 1},
+    "12",
+    "sim",
+    [[12, 3]],
+    [[12, "3"]],
+    [[None]],
+    [[12, 3, 4]],
+    [[-12, 3]],
+    [[10**30, 0]],
+]
 # raw bodies for a JSON endpoint: (content type, bytes)
 RAW_BODIES = [
     ("application/json", b"[" * 100_000 + b"]" * 100_000),
@@ -45,24 +96,52 @@ RAW_BODIES = [
     ("application/json", b"{" * 10),
     ("application/json", b""),
     ("application/json", b'{"' + b"k" * 100_000 + b'": 1}'),
-    ("multipart/form-data; boundary=sonda", b"--sonda\r\nContent-Disposition: form-data; name=\"id\"\r\n\r\nx\r\n"
-                                             b"--sonda--\r\n"),
+    (
+        "multipart/form-data; boundary=sonda",
+        (b'--sonda\r\nContent-Disposition: form-data; name="id"\r\n\r\nx\r\n--sonda--\r\n'),
+    ),
     ("multipart/form-data", b"--x\r\n"),
-    ("multipart/form-data; boundary=sonda", b"--sonda\r\nContent-Disposition: form-data; name=\"f\"; "
-                                             b"filename=\"a.json\"\r\nContent-Type: application/json\r\n\r\n{}\r\n"
-                                             b"--sonda--\r\n"),
+    (
+        "multipart/form-data; boundary=sonda",
+        (
+            b'--sonda\r\nContent-Disposition: form-data; name="f"; '
+            b'filename="a.json"\r\nContent-Type: application/json\r\n\r\n{}\r\n'
+            b"--sonda--\r\n"
+        ),
+    ),
     ("application/x-www-form-urlencoded", b"id=x&to=0&points=%00&reason=%ED%A0%80"),
     ("text/plain", b'{"id": "x", "to": 0, "points": 1}'),
 ]
 # odd URL arguments, already percent-encoded where the client would encode them
-ODD_ARGS = ["%00", "a%00b", "%ED%A0%80", "%C0%AF", "%FF", "..", "%2E%2E%2F", "%2F", "x" * 3000, "%20", "-1",
-            "99999999999999999999999", "j1%00", "%E2%80%AE", "0", "%25"]
+ODD_ARGS = [
+    "%00",
+    "a%00b",
+    "%ED%A0%80",
+    "%C0%AF",
+    "%FF",
+    "..",
+    "%2E%2E%2F",
+    "%2F",
+    "x" * 3000,
+    "%20",
+    "-1",
+    "99999999999999999999999",
+    "j1%00",
+    "%E2%80%AE",
+    "0",
+    "%25",
+]
 
 
 def _form_client(world, name: str):
     need = needed(name, "POST")
-    return world.client("organizer" if need in ("signed_in", "referee", "organizer") else
-                        "superuser" if need == "admin" else "anonymous")
+    return world.client(
+        "organizer"
+        if need in ("signed_in", "referee", "organizer")
+        else "superuser"
+        if need == "admin"
+        else "anonymous"
+    )
 
 
 def _json_variants(rng: random.Random, body: dict, n: int):
@@ -126,7 +205,7 @@ def input_fuzz(world, recorder: Recorder, *, quick: bool = False, seed: int = 21
         for content_type, raw in raws:
             record(client, "POST", site_url.url, raw, content_type, who=site_url.name)
     for site_url in [u for u in urls if u.name in ("api:jogo", "api:jogos")]:
-        for via in (["0", "-1", "%00", "1e9", "99999999999999999999", "\u0661"] if not quick else ["%00"]):
+        for via in ["0", "-1", "%00", "1e9", "99999999999999999999", "\u0661"] if not quick else ["%00"]:
             record(anonymous, "GET", f"{site_url.url}?via={via}", who=site_url.name)
 
     # every URL argument replaced by an odd one, GET (and POST on the API) as the organizer and anonymous

@@ -22,15 +22,19 @@ def probe_run(*, quick: bool = False, parts=PARTS, seed: int = 21, out=print) ->
             began = time.monotonic()
             if part == "matrix":
                 from .matrix import permission_matrix
+
                 tally = permission_matrix(world, recorder, quick=quick)
             elif part == "csrf":
                 from .matrix import csrf_set
+
                 tally = csrf_set(world, recorder, quick=quick)
             elif part == "fuzz":
                 from .fuzz import input_fuzz
+
                 tally = input_fuzz(world, recorder, quick=quick, seed=seed)
             elif part == "schemathesis":
                 from .schema import schemathesis_run
+
                 tally = schemathesis_run(world, recorder, quick=quick, seed=seed)
             else:
                 raise ValueError(f"unknown part {part!r}")
@@ -44,9 +48,11 @@ def probe_run(*, quick: bool = False, parts=PARTS, seed: int = 21, out=print) ->
 
 
 def tally_text(tally: Tally) -> str:
-    lines = [f"== {tally.name}: {tally.requests} requests, {tally.server_errors} answers of 500, "
-             f"{tally.escapes} escapes, {tally.csrf_accepted} CSRF accepted"
-             + "".join(f", {k}: {v}" for k, v in tally.extra.items())]
+    lines = [
+        f"== {tally.name}: {tally.requests} requests, {tally.server_errors} answers of 500, "
+        f"{tally.escapes} escapes, {tally.csrf_accepted} CSRF accepted"
+        + "".join(f", {k}: {v}" for k, v in tally.extra.items())
+    ]
     for cause, count in tally.causes.most_common():
         lines.append(f"   500 x{count}: {cause}\n        e.g. {tally.samples[cause]}")
     for sample in tally.escape_samples[:20]:
@@ -62,10 +68,15 @@ def summary_text(tallies: list[Tally], seconds: float) -> str:
     csrf = sum(t.csrf_accepted for t in tallies)
     causes = len({c for t in tallies for c in t.causes})
     verdict = "OK" if failed(tallies) == 0 else "FAILED"
-    return (f"probe {verdict}: {total} requests in {seconds:.0f} s; {errors} answers of 500 from {causes} causes, "
-            f"{escapes} permission escapes, {csrf} CSRF accepted"
-            + "".join(f"; schemathesis {t.extra.get('cases', 0)} cases, {t.extra.get('failures', 0)} failures"
-                      for t in tallies if t.name == "schemathesis"))
+    return (
+        f"probe {verdict}: {total} requests in {seconds:.0f} s; {errors} answers of 500 from {causes} causes, "
+        f"{escapes} permission escapes, {csrf} CSRF accepted"
+        + "".join(
+            f"; schemathesis {t.extra.get('cases', 0)} cases, {t.extra.get('failures', 0)} failures"
+            for t in tallies
+            if t.name == "schemathesis"
+        )
+    )
 
 
 def failed(tallies: list[Tally]) -> int:

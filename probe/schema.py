@@ -69,11 +69,16 @@ def _call(case, headers: dict, cookies: dict):
 
 
 def _cases_run(world, recorder: Recorder, tally: Tally, failures: dict, *, quick: bool) -> int:
-    from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+    from hypothesis import HealthCheck, given
+    from hypothesis import settings as hsettings
+    from hypothesis import strategies as st
     from schemathesis import GenerationMode
     from schemathesis.checks import not_a_server_error
-    from schemathesis.specs.openapi.checks import (content_type_conformance, response_schema_conformance,
-                                                   status_code_conformance)
+    from schemathesis.specs.openapi.checks import (
+        content_type_conformance,
+        response_schema_conformance,
+        status_code_conformance,
+    )
 
     schema = schema_load()
     cookies, headers = _session(world)
@@ -86,14 +91,20 @@ def _cases_run(world, recorder: Recorder, tally: Tally, failures: dict, *, quick
         strategies = []
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
             strategies.append(operation.as_strategy(mode))
-            for key in (real_keys[:2] if quick else real_keys):
+            for key in real_keys[:2] if quick else real_keys:
                 path = {"slug": world.event, "key": key}
                 if "id" in {p.name for p in operation.path_parameters}:
                     path["id"] = world.mao
                 strategies.append(operation.as_strategy(mode, path_parameters=path))
 
-        @hsettings(max_examples=examples, deadline=None, database=None, derandomize=True, print_blob=False,
-                   suppress_health_check=list(HealthCheck))
+        @hsettings(
+            max_examples=examples,
+            deadline=None,
+            database=None,
+            derandomize=True,
+            print_blob=False,
+            suppress_health_check=list(HealthCheck),
+        )
         @given(case=st.one_of(*strategies))
         def exercise(case):
             nonlocal cases
@@ -102,19 +113,19 @@ def _cases_run(world, recorder: Recorder, tally: Tally, failures: dict, *, quick
             response = outcome.response
             tally.requests += 1
             if outcome.error:
-                tally.server_error(outcome.error, f"{case.method} {case.formatted_path} {_body(case)} "
-                                                  f"-> {outcome.status}")
+                tally.server_error(
+                    outcome.error, f"{case.method} {case.formatted_path} {_body(case)} -> {outcome.status}"
+                )
             try:
                 case.validate_response(response, checks=checks)
-            except (Exception, BaseExceptionGroup) as failure:  # noqa: BLE001 - one per failed check, or a group
+            except (Exception, BaseExceptionGroup) as failure:
                 parts = getattr(failure, "exceptions", None) or (failure,)
                 titles = sorted({getattr(p, "title", None) or type(p).__name__ for p in parts})
                 label = f"{operation.label}: {', '.join(titles)}"[:200]
                 count, sample = failures.get(label, (0, None))
                 if sample is None:
                     body = getattr(response, "content", b"")[:200]
-                    sample = (f"{case.method} {case.formatted_path} {_body(case)} "
-                              f"-> {outcome.status} {body!r}")
+                    sample = f"{case.method} {case.formatted_path} {_body(case)} -> {outcome.status} {body!r}"
                 failures[label] = (count + 1, sample)
 
         exercise()

@@ -15,8 +15,14 @@ from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, r
 
 PUBLIC, SIGNED_IN, REFEREE, ORGANIZER, ADMIN = "public", "signed_in", "referee", "organizer", "admin"
 # what each account is on the probe's events (the main one and the signup one); the superuser organizes all
-ROLE = {"anonymous": None, "stranger": None, "other_organizer": None, "referee": REFEREE,
-        "organizer": ORGANIZER, "superuser": ADMIN}
+ROLE = {
+    "anonymous": None,
+    "stranger": None,
+    "other_organizer": None,
+    "referee": REFEREE,
+    "organizer": ORGANIZER,
+    "superuser": ADMIN,
+}
 RANK = {None: 0, SIGNED_IN: 1, REFEREE: 2, ORGANIZER: 3, ADMIN: 4}
 
 # API writes the contract lets a dupla make with its PIN (anyone holding it), and the private link's answer
@@ -127,8 +133,19 @@ def _candidates(world, name: str, param: str, quick: bool, params: tuple = ()) -
             return world.duplas[:1]
         if name == "privatelink:answer":
             return [world.token_jogo]
-        statuses = ("awaiting_confirmation",) if quick else (
-            "scheduled", "in_progress", "awaiting_confirmation", "confirmed", "contested", "homologated", "corrected")
+        statuses = (
+            ("awaiting_confirmation",)
+            if quick
+            else (
+                "scheduled",
+                "in_progress",
+                "awaiting_confirmation",
+                "confirmed",
+                "contested",
+                "homologated",
+                "corrected",
+            )
+        )
         return [jogos[s] for s in statuses if s in jogos]
     if param == "pk":
         return world.registration_ids[:1] or [1]
@@ -163,14 +180,17 @@ def site_urls(world, *, quick: bool = False) -> list[SiteUrl]:
         params = tuple(params)
         if name in ("admin:view_on_site",) or "url" in params:
             continue
-        if quick and name.startswith("admin:") and not name.startswith(("admin:tournaments_jogo", "admin:index",
-                                                                          "admin:auth_user")):
+        if (
+            quick
+            and name.startswith("admin:")
+            and not name.startswith(("admin:tournaments_jogo", "admin:index", "admin:auth_user"))
+        ):
             continue
         choices = [_candidates(world, name, p, quick, params) for p in params]
         if any(not c for c in choices):
             continue
         for combo in itertools.product(*choices) if params else [()]:
-            kwargs = dict(zip(params, combo))
+            kwargs = dict(zip(params, combo, strict=False))
             try:
                 url = reverse(name, kwargs=kwargs)
             except NoReverseMatch:

@@ -61,14 +61,19 @@ def event_file() -> dict:
     """Six duplas in one group (best of 3), then a knockout between the top four: nothing played."""
     players = _players("p", 12)
     return {
-        "format": "truco-torneio", "version": 1,
+        "format": "truco-torneio",
+        "version": 1,
         "tournament": {"name": "Copa da Sonda", "slug": EVENT, "date": "2026-11-28", "preset": "fenacef"},
         "players": players,
         "duplas": [{"key": f"d{i}", "players": [f"p{2 * i - 1}", f"p{2 * i}"]} for i in range(1, 7)],
         "stages": [
-            {"key": "grupos", "kind": "groups", "best_of": 3,
-             "groups": [{"key": "A", "duplas": [f"d{i}" for i in range(1, 7)]}],
-             "qualify": {"per_group": 4, "best_others": 0}},
+            {
+                "key": "grupos",
+                "kind": "groups",
+                "best_of": 3,
+                "groups": [{"key": "A", "duplas": [f"d{i}" for i in range(1, 7)]}],
+                "qualify": {"per_group": 4, "best_others": 0},
+            },
             {"key": "final", "kind": "knockout", "best_of": 3, "entrants": "previous", "draw": {"method": "seeded"}},
         ],
         "jogos": [],
@@ -79,9 +84,15 @@ def signup_file() -> dict:
     """Registrations open (public sign-up), eight registered, nothing drawn."""
     players = _players("q", 8)
     return {
-        "format": "truco-torneio", "version": 1,
-        "tournament": {"name": "Torneio da Sonda (inscrições)", "slug": SIGNUP_EVENT, "date": "2027-03-20",
-                       "preset": "aabb", "public_signup": True},
+        "format": "truco-torneio",
+        "version": 1,
+        "tournament": {
+            "name": "Torneio da Sonda (inscrições)",
+            "slug": SIGNUP_EVENT,
+            "date": "2027-03-20",
+            "preset": "aabb",
+            "public_signup": True,
+        },
         "players": players,
         "registrations": [{"players": [p["key"]]} for p in players],
     }
@@ -131,8 +142,13 @@ def _play(world: World, organizer: Client) -> None:
             body["reason"] = "A sonda contesta o placar."
         _api(Client(), f"{base}{key}/confirmacao/", body)
 
-    plan = dict(zip(("in_progress", "awaiting_confirmation", "confirmed", "contested", "homologated", "corrected"),
-                    keys))
+    plan = dict(
+        zip(
+            ("in_progress", "awaiting_confirmation", "confirmed", "contested", "homologated", "corrected"),
+            keys,
+            strict=False,
+        )
+    )
     if "in_progress" in plan:
         key = plan["in_progress"]
         for n in range(3):
@@ -153,8 +169,11 @@ def _play(world: World, organizer: Client) -> None:
         if status == "homologated":
             _api(organizer, f"{base}{key}/homologacao/", {"via": via_of(key)})
         if status == "corrected":
-            _api(organizer, f"{base}{key}/correcao/",
-                 {"reason": "Placar anotado trocado.", "via": via_of(key), "partidas": [[5, 12], [9, 12]]})
+            _api(
+                organizer,
+                f"{base}{key}/correcao/",
+                {"reason": "Placar anotado trocado.", "via": via_of(key), "partidas": [[5, 12], [9, 12]]},
+            )
     world.jogos.update(plan)
 
 
@@ -189,23 +208,26 @@ def world_build() -> World:
     for dupla in duplas:
         dupla.pin_hash = pin_hash_make(PIN)
         dupla.save(update_fields=["pin_hash"])
-    world = World(event=event.slug, signup_event=signup.slug, other_event=other.slug,
-                  users=users)
+    world = World(event=event.slug, signup_event=signup.slug, other_event=other.slug, users=users)
     world.duplas = [d.key for d in duplas]
     world.dupla_ids = [d.id for d in duplas]
-    world.registration_ids = list(Registration.objects.filter(tournament__slug=world.signup_event)
-                                  .order_by("id").values_list("id", flat=True))
+    world.registration_ids = list(
+        Registration.objects.filter(tournament__slug=world.signup_event).order_by("id").values_list("id", flat=True)
+    )
     organizer = world.client("organizer")
     _play(world, organizer)
     first = duplas.first()
     world.token = first.token
-    from tournaments.models import Jogo
     from django.db.models import Q
 
-    jogo = (Jogo.objects.filter(Q(dupla_a=first) | Q(dupla_b=first), tournament=event).order_by("id").first())
+    from tournaments.models import Jogo
+
+    jogo = Jogo.objects.filter(Q(dupla_a=first) | Q(dupla_b=first), tournament=event).order_by("id").first()
     world.token_jogo = jogo.key if jogo else world.jogos["scheduled"]
-    world.jogo_duplas = {j.key: [j.dupla_a.key, j.dupla_b.key] for j in
-                         Jogo.objects.filter(tournament=event).select_related("dupla_a", "dupla_b")}
+    world.jogo_duplas = {
+        j.key: [j.dupla_a.key, j.dupla_b.key]
+        for j in Jogo.objects.filter(tournament=event).select_related("dupla_a", "dupla_b")
+    }
     docs = Path(settings.BASE_DIR) / "docs"
     world.doc_slugs = sorted(p.stem for p in docs.glob("*.md") if p.stem.lower() != "readme")[:3]
     world.doc_images = sorted(p.name for p in (docs / "img").glob("*.png"))[:1]

@@ -86,9 +86,9 @@ def _settle(jogo: BracketJogo, results: BracketResults) -> None:
         jogo.winner = None if result.winner is None else jogo.duplas[result.winner]
 
 
-def bracket_build(*, order: Sequence[str | None], best_of_for_round: Sequence[int],
-                  results: BracketResults,
-                  third_place_match: bool) -> Bracket:
+def bracket_build(
+    *, order: Sequence[str | None], best_of_for_round: Sequence[int], results: BracketResults, third_place_match: bool
+) -> Bracket:
     """Rounds side by side from the first-round slots and the results keyed by (round, position, third place).
 
     Each result comes with the duplas in the order it was recorded.

@@ -13,11 +13,11 @@ from collections.abc import Collection, Iterator, Sequence
 
 __all__ = [
     "bracket_size",
-    "standard_seed_positions",
-    "seeded_order",
-    "random_order",
-    "fixed_order_errors",
     "crossed_order",
+    "fixed_order_errors",
+    "random_order",
+    "seeded_order",
+    "standard_seed_positions",
 ]
 
 
@@ -40,9 +40,7 @@ def standard_seed_positions(size: int) -> list[int]:
     in the first round.
     """
     if size < 2 or not _is_power_of_two(size):
-        raise ValueError(
-            f"o tamanho da chave deve ser uma potência de 2 maior ou igual a 2; recebeu {size}"
-        )
+        raise ValueError(f"o tamanho da chave deve ser uma potência de 2 maior ou igual a 2; recebeu {size}")
     order = [1, 2]
     while len(order) < size:
         new_size = 2 * len(order)
@@ -79,8 +77,7 @@ def fixed_order_errors(*, order: Sequence[str | None], known: Collection[str]) -
     errors: list[str] = []
     if len(order) < 2 or not _is_power_of_two(len(order)):
         errors.append(
-            "a chave deve ter um número de posições que seja potência de 2 "
-            f"(2, 4, 8, 16, …); tem {len(order)}"
+            f"a chave deve ter um número de posições que seja potência de 2 (2, 4, 8, 16, …); tem {len(order)}"
         )
     seen: set[str] = set()
     for index, key in enumerate(order):
@@ -97,8 +94,7 @@ def fixed_order_errors(*, order: Sequence[str | None], known: Collection[str]) -
     for jogo in range(len(order) // 2):
         if order[2 * jogo] is None and order[2 * jogo + 1] is None:
             errors.append(
-                f"jogo {jogo + 1} da primeira rodada (posições {2 * jogo + 1} e "
-                f"{2 * jogo + 2}): bye contra bye"
+                f"jogo {jogo + 1} da primeira rodada (posições {2 * jogo + 1} e {2 * jogo + 2}): bye contra bye"
             )
     duplas = len({key for key in order if isinstance(key, str)})
     if duplas < 2:

@@ -10,7 +10,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["PairingResult", "pairing_draw", "groups_draw", "round_robin"]
+__all__ = ["PairingResult", "groups_draw", "pairing_draw", "round_robin"]
 
 
 @dataclass(frozen=True)
@@ -23,23 +23,17 @@ class PairingResult:
     waiting_list: tuple[str, ...]
 
 
-def pairing_draw(
-    *, registrations: Sequence[Sequence[str]], seed: int, max_duplas: int | None
-) -> PairingResult:
+def pairing_draw(*, registrations: Sequence[Sequence[str]], seed: int, max_duplas: int | None) -> PairingResult:
     """Accept registrations up to the capacity and pair the accepted individuals by lot."""
     if max_duplas is not None and max_duplas < 0:
         raise ValueError("o limite de duplas não pode ser negativo")
     seen: set[str] = set()
     for index, registration in enumerate(registrations):
         if len(registration) not in (1, 2):
-            raise ValueError(
-                f"inscrição {index + 1}: deve ter 1 ou 2 jogadores, tem {len(registration)}"
-            )
+            raise ValueError(f"inscrição {index + 1}: deve ter 1 ou 2 jogadores, tem {len(registration)}")
         for player in registration:
             if player in seen:
-                raise ValueError(
-                    f"inscrição {index + 1}: o jogador {player!r} já está inscrito neste torneio"
-                )
+                raise ValueError(f"inscrição {index + 1}: o jogador {player!r} já está inscrito neste torneio")
             seen.add(player)
 
     remaining = None if max_duplas is None else 2 * max_duplas
@@ -68,9 +62,7 @@ def pairing_draw(
         waiting.append((*arrival[odd], odd))
     pairs.extend((drawn[i], drawn[i + 1]) for i in range(0, len(drawn), 2))
     waiting.sort()
-    return PairingResult(
-        duplas=tuple(pairs), waiting_list=tuple(player for _, _, player in waiting)
-    )
+    return PairingResult(duplas=tuple(pairs), waiting_list=tuple(player for _, _, player in waiting))
 
 
 def _check_unique(keys: Sequence[str], what: str) -> None:
@@ -81,9 +73,7 @@ def _check_unique(keys: Sequence[str], what: str) -> None:
         seen.add(key)
 
 
-def groups_draw(
-    *, duplas: Sequence[str], group_count: int, seed: int, seeded: Sequence[str] = ()
-) -> list[list[str]]:
+def groups_draw(*, duplas: Sequence[str], group_count: int, seed: int, seeded: Sequence[str] = ()) -> list[list[str]]:
     """Spread the seeds one per group in snake order, then deal the others by lot."""
     _check_unique(duplas, "sorteio dos grupos")
     _check_unique(seeded, "cabeças de chave")

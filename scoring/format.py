@@ -20,12 +20,22 @@ from typing import Any, TypeGuard
 from .bracket_draw import bracket_size
 from .rules import best_of_error
 
-__all__ = ["KINDS", "BRACKET_METHODS", "MIN_GROUP", "ROUND_ROBIN_MAX", "group_sizes", "sizes_text",
-           "qualifiers_count", "bracket_rounds", "format_jogos", "format_check", "format_notes"]
+__all__ = [
+    "BRACKET_METHODS",
+    "KINDS",
+    "MIN_GROUP",
+    "ROUND_ROBIN_MAX",
+    "bracket_rounds",
+    "format_check",
+    "format_jogos",
+    "format_notes",
+    "group_sizes",
+    "qualifiers_count",
+    "sizes_text",
+]
 
 KINDS = ("knockout", "groups_knockout", "round_robin")
-KIND_LABELS = {"knockout": "mata-mata", "groups_knockout": "grupos e mata-mata",
-               "round_robin": "todos contra todos"}
+KIND_LABELS = {"knockout": "mata-mata", "groups_knockout": "grupos e mata-mata", "round_robin": "todos contra todos"}
 BRACKET_METHODS = ("seeded", "random", "fixed")
 MIN_GROUP = 3  # a group of 2 is a single jogo
 GROUP_SIZES = (3, 4, 5, 6)  # preferred sizes a format may ask for
@@ -70,7 +80,7 @@ def group_sizes(n: int, preferred: int = 4) -> list[int] | None:
 
 
 def sizes_text(sizes: Sequence[int]) -> str:
-    """"3 grupos de 3 e 1 de 4", "4 grupos de 4", "1 grupo de 5" (smaller groups first)."""
+    """ "3 grupos de 3 e 1 de 4", "4 grupos de 4", "1 grupo de 5" (smaller groups first)."""
     counts = sorted(Counter(sizes).items())
     parts = []
     for i, (size, count) in enumerate(counts):
@@ -134,8 +144,10 @@ def format_check(fmt: Mapping[str, Any], n_duplas: int | None = None, *, max_jog
     if not problems and n_duplas is not None and max_jogos is not None:
         jogos = format_jogos(fmt, n_duplas)
         if jogos > max_jogos:
-            problems.append(f"Formato: com {n_duplas} duplas este formato daria até {jogos} jogos; o máximo num "
-                            f"torneio é {max_jogos}. Diminua o limite de duplas ou use grupos menores.")
+            problems.append(
+                f"Formato: com {n_duplas} duplas este formato daria até {jogos} jogos; o máximo num "
+                f"torneio é {max_jogos}. Diminua o limite de duplas ou use grupos menores."
+            )
     return problems
 
 
@@ -157,14 +169,18 @@ def _format_problems(fmt: Mapping[str, Any], n_duplas: int | None) -> list[str]:
     for key, value in rounds.items():
         number = int(key) if isinstance(key, str) and key.isdigit() else key if _int(key) else None
         if number is None or number < 1:
-            problems.append(f"Melhor de por rodada: rodada {key!r} inválida; use 1 para a primeira rodada, 2 para a segunda…")
+            problems.append(
+                f"Melhor de por rodada: rodada {key!r} inválida; use 1 para a primeira rodada, 2 para a segunda…"
+            )
             continue
         round_numbers.append(number)
         if best_of_error(value):
             problems.append(f"Melhor de da rodada {number} do mata-mata: {best_of_error(value)}.")
     method = fmt.get("bracket_method", "seeded")
     if method not in BRACKET_METHODS:
-        problems.append(f"Posições na chave: método {method!r} desconhecido; use cabeças de chave (seeded), sorteio (random) ou ordem fixa (fixed).")
+        problems.append(
+            f"Posições na chave: método {method!r} desconhecido; use cabeças de chave (seeded), sorteio (random) ou ordem fixa (fixed)."
+        )
     if kind == "groups_knockout":
         size, per_group, best_others = fmt.get("group_size"), fmt.get("per_group"), fmt.get("best_others", 0)
         if not _int(size) or size not in GROUP_SIZES:
@@ -177,8 +193,10 @@ def _format_problems(fmt: Mapping[str, Any], n_duplas: int | None) -> list[str]:
             problems.append(f"Melhores demais colocadas: {best_others!r} não serve; use 0 ou mais.")
             best_others = None
         if method == "fixed":
-            problems.append("Posições na chave: a ordem fixa só vale para o mata-mata direto; com grupos a chave "
-                            "é cruzada pela classificação (use cabeças de chave ou sorteio).")
+            problems.append(
+                "Posições na chave: a ordem fixa só vale para o mata-mata direto; com grupos a chave "
+                "é cruzada pela classificação (use cabeças de chave ou sorteio)."
+            )
         if n_duplas is not None and size is not None and per_group is not None and best_others is not None:
             problems += _groups_problems(n_duplas, size, per_group, best_others, round_numbers)
     elif kind == "knockout" and n_duplas is not None:
@@ -191,16 +209,22 @@ def _format_problems(fmt: Mapping[str, Any], n_duplas: int | None) -> list[str]:
             problems.append(f"Duplas: todos contra todos precisa de pelo menos 2 duplas; há {n_duplas}.")
         elif n_duplas > ROUND_ROBIN_MAX:
             jogos = n_duplas * (n_duplas - 1) // 2
-            problems.append(f"Formato: todos contra todos com {n_duplas} duplas daria {jogos} jogos; o máximo é "
-                            f"{ROUND_ROBIN_MAX} duplas. Proposta: {_proposal(n_duplas)} e depois mata-mata.")
+            problems.append(
+                f"Formato: todos contra todos com {n_duplas} duplas daria {jogos} jogos; o máximo é "
+                f"{ROUND_ROBIN_MAX} duplas. Proposta: {_proposal(n_duplas)} e depois mata-mata."
+            )
         if round_numbers:
             problems.append("Melhor de por rodada: todos contra todos não tem mata-mata; deixe vazio.")
     return problems
 
 
 def _rounds_problems(round_numbers: Sequence[int], total: int, entrants: int) -> list[str]:
-    return [f"Melhor de por rodada: a rodada {r} não existe; com {entrants} duplas a chave tem {total} "
-            f"{'rodada' if total == 1 else 'rodadas'}." for r in sorted(round_numbers) if r > total]
+    return [
+        f"Melhor de por rodada: a rodada {r} não existe; com {entrants} duplas a chave tem {total} "
+        f"{'rodada' if total == 1 else 'rodadas'}."
+        for r in sorted(round_numbers)
+        if r > total
+    ]
 
 
 def _groups_problems(n: int, size: int, per_group: int, best_others: int, round_numbers: Sequence[int]) -> list[str]:
@@ -209,22 +233,32 @@ def _groups_problems(n: int, size: int, per_group: int, best_others: int, round_
     sizes = group_sizes(n, size)
     if sizes is None:
         near = " ou ".join(str(s) for s in (size - 1, size + 1) if s >= MIN_GROUP)
-        return [f"Duplas por grupo: {n} duplas não se dividem em grupos de {size} (nem de {near}). "
-                f"Proposta: {_proposal(n)}."]
+        return [
+            (
+                f"Duplas por grupo: {n} duplas não se dividem em grupos de {size} (nem de {near}). "
+                f"Proposta: {_proposal(n)}."
+            )
+        ]
     problems = []
     smallest = min(sizes)
     if per_group >= smallest:
-        problems.append(f"Classificadas por grupo: {per_group}, mas o menor grupo terá {smallest} duplas "
-                        f"({sizes_text(sizes)}); use no máximo {smallest - 1}.")
+        problems.append(
+            f"Classificadas por grupo: {per_group}, mas o menor grupo terá {smallest} duplas "
+            f"({sizes_text(sizes)}); use no máximo {smallest - 1}."
+        )
     others = sum(max(0, s - per_group) for s in sizes)
     if best_others > others:
-        problems.append(f"Melhores demais colocadas: {best_others}, mas só {others} duplas ficam fora das vagas "
-                        f"diretas; use no máximo {others}.")
+        problems.append(
+            f"Melhores demais colocadas: {best_others}, mas só {others} duplas ficam fora das vagas "
+            f"diretas; use no máximo {others}."
+        )
     if not problems:
         q = qualifiers_count(sizes, per_group, best_others)
         if q < 2:
-            problems.append(f"Classificadas: só {q} dupla passaria ao mata-mata; são precisas pelo menos 2 "
-                            "(aumente as classificadas por grupo ou as melhores demais).")
+            problems.append(
+                f"Classificadas: só {q} dupla passaria ao mata-mata; são precisas pelo menos 2 "
+                "(aumente as classificadas por grupo ou as melhores demais)."
+            )
         else:
             problems += _rounds_problems(round_numbers, bracket_rounds(q), q)
     return problems

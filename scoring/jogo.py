@@ -73,26 +73,42 @@ def jogo_evaluate(*, entry: JogoEntry, settings: RuleSettings) -> tuple[JogoResu
     need = wins_needed(entry.best_of)
     if entry.walkover is not None:
         if entry.partidas or entry.lost_by is not None:
-            return JogoResult(best_of=entry.best_of), [RuleError("walkover", "um jogo com WO não tem partidas nem penalidade")]
+            return JogoResult(best_of=entry.best_of), [
+                RuleError("walkover", "um jogo com WO não tem partidas nem penalidade")
+            ]
         if entry.walkover == WALKOVER_BOTH:
             return JogoResult(best_of=entry.best_of, finished=True, walkover=WALKOVER_BOTH), []
         if not _side(entry.walkover):
-            return JogoResult(best_of=entry.best_of), [RuleError("walkover", "WO deve indicar a dupla ausente ou 'both'")]
+            return JogoResult(best_of=entry.best_of), [
+                RuleError("walkover", "WO deve indicar a dupla ausente ou 'both'")
+            ]
         present = 1 - entry.walkover
         walkover_won = (need, 0) if present == 0 else (0, need)
-        return JogoResult(best_of=entry.best_of, partidas_won=walkover_won, winner=present,
-                          finished=True, walkover=entry.walkover), []
+        return JogoResult(
+            best_of=entry.best_of, partidas_won=walkover_won, winner=present, finished=True, walkover=entry.walkover
+        ), []
     if entry.lost_by is not None:
         if not _side(entry.lost_by):
-            return JogoResult(best_of=entry.best_of), [RuleError("penalty.lost_by", "a penalidade deve indicar uma das duas duplas do jogo")]
+            return JogoResult(best_of=entry.best_of), [
+                RuleError("penalty.lost_by", "a penalidade deve indicar uma das duas duplas do jogo")
+            ]
         if not _has_reason(entry.reason):
-            return JogoResult(best_of=entry.best_of), [RuleError("penalty.reason", "toda penalidade precisa de um motivo ('reason')")]
+            return JogoResult(best_of=entry.best_of), [
+                RuleError("penalty.reason", "toda penalidade precisa de um motivo ('reason')")
+            ]
         penalty_winner = 1 - entry.lost_by
-        penalty_scores = tuple(PartidaScore(score=perda_da_partida_score(lost_by=entry.lost_by), finished=True)
-                               for _ in range(need))
+        penalty_scores = tuple(
+            PartidaScore(score=perda_da_partida_score(lost_by=entry.lost_by), finished=True) for _ in range(need)
+        )
         penalty_won = (need, 0) if penalty_winner == 0 else (0, need)
-        return JogoResult(best_of=entry.best_of, partidas=penalty_scores, partidas_won=penalty_won,
-                          winner=penalty_winner, finished=True, lost_by=entry.lost_by), []
+        return JogoResult(
+            best_of=entry.best_of,
+            partidas=penalty_scores,
+            partidas_won=penalty_won,
+            winner=penalty_winner,
+            finished=True,
+            lost_by=entry.lost_by,
+        ), []
 
     errors: list[RuleError] = []
     scores: list[PartidaScore] = []
@@ -100,11 +116,18 @@ def jogo_evaluate(*, entry: JogoEntry, settings: RuleSettings) -> tuple[JogoResu
     for i, partida in enumerate(entry.partidas):
         place = f"partidas[{i}]"
         if max(won) >= need:
-            errors.append(RuleError(place, f"o jogo já terminou {won[0]} x {won[1]} (melhor de {entry.best_of}); "
-                                           "nenhuma partida é aceita depois"))
+            errors.append(
+                RuleError(
+                    place,
+                    f"o jogo já terminou {won[0]} x {won[1]} (melhor de {entry.best_of}); "
+                    "nenhuma partida é aceita depois",
+                )
+            )
             break
         if scores and not scores[-1].finished:
-            errors.append(RuleError(f"partidas[{i - 1}]", "partida não terminou, mas o jogo tem outra partida depois dela"))
+            errors.append(
+                RuleError(f"partidas[{i - 1}]", "partida não terminou, mas o jogo tem outra partida depois dela")
+            )
             break
         result, partida_errors = partida_evaluate(entry=partida, settings=settings)
         errors.extend(e.nested(place) for e in partida_errors)
@@ -115,17 +138,22 @@ def jogo_evaluate(*, entry: JogoEntry, settings: RuleSettings) -> tuple[JogoResu
             won[result.winner] += 1
     finished = max(won) >= need
     winner = (0 if won[0] > won[1] else 1) if finished else None
-    return JogoResult(best_of=entry.best_of, partidas=tuple(scores), partidas_won=(won[0], won[1]),
-                      winner=winner, finished=finished), errors
+    return JogoResult(
+        best_of=entry.best_of, partidas=tuple(scores), partidas_won=(won[0], won[1]), winner=winner, finished=finished
+    ), errors
 
 
 def partida_evaluate(*, entry: PartidaEntry, settings: RuleSettings) -> tuple[PartidaScore, list[RuleError]]:
     """One partida's final or running score, from whichever way it was recorded."""
     if entry.lost_by is not None:
         if not _side(entry.lost_by):
-            return PartidaScore((0, 0), False), [RuleError("penalty.lost_by", "a penalidade deve indicar uma das duas duplas do jogo")]
+            return PartidaScore((0, 0), False), [
+                RuleError("penalty.lost_by", "a penalidade deve indicar uma das duas duplas do jogo")
+            ]
         if not _has_reason(entry.reason):
-            return PartidaScore((0, 0), False), [RuleError("penalty.reason", "toda penalidade precisa de um motivo ('reason')")]
+            return PartidaScore((0, 0), False), [
+                RuleError("penalty.reason", "toda penalidade precisa de um motivo ('reason')")
+            ]
         return PartidaScore(perda_da_partida_score(lost_by=entry.lost_by), True), []
     if entry.maos is not None:
         return partida_from_maos(maos=entry.maos, settings=settings)
@@ -139,6 +167,7 @@ def partida_evaluate(*, entry: PartidaEntry, settings: RuleSettings) -> tuple[Pa
 
 def result_flipped(result: JogoResult) -> JogoResult:
     """The same result seen with the duplas the other way round."""
+
     def side(v: Any) -> Any:  # a side 0/1, None or "both"
         return v if v is None or v == WALKOVER_BOTH else 1 - v
 
@@ -146,7 +175,9 @@ def result_flipped(result: JogoResult) -> JogoResult:
         result,
         partidas=tuple(replace(p, score=(p.score[1], p.score[0])) for p in result.partidas),
         partidas_won=(result.partidas_won[1], result.partidas_won[0]),
-        winner=side(result.winner), walkover=side(result.walkover), lost_by=side(result.lost_by),
+        winner=side(result.winner),
+        walkover=side(result.walkover),
+        lost_by=side(result.lost_by),
     )
 
 
@@ -156,9 +187,13 @@ def class_points(*, result: JogoResult, points: ClassPoints) -> tuple[int, int]:
         return (0, 0)
     if result.walkover == WALKOVER_BOTH:
         return (0, 0)
-    win, loss = ((points.walkover_win, points.walkover_loss) if result.walkover is not None
-                 else (points.clean_win, points.clean_loss) if min(result.partidas_won) == 0
-                 else (points.close_win, points.close_loss))
+    win, loss = (
+        (points.walkover_win, points.walkover_loss)
+        if result.walkover is not None
+        else (points.clean_win, points.clean_loss)
+        if min(result.partidas_won) == 0
+        else (points.close_win, points.close_loss)
+    )
     return (win, loss) if result.winner == 0 else (loss, win)
 
 
@@ -172,6 +207,13 @@ def jogo_summary(result: JogoResult) -> str:
 
 
 __all__ = [
-    "PartidaEntry", "JogoEntry", "JogoResult", "jogo_evaluate", "partida_evaluate", "class_points",
-    "jogo_summary", "TARGET", "WALKOVER_BOTH",
+    "TARGET",
+    "WALKOVER_BOTH",
+    "JogoEntry",
+    "JogoResult",
+    "PartidaEntry",
+    "class_points",
+    "jogo_evaluate",
+    "jogo_summary",
+    "partida_evaluate",
 ]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-__all__ = ["MesaSlot", "mesas_spread", "knockout_mesa"]
+__all__ = ["MesaSlot", "knockout_mesa", "mesas_spread"]
 
 
 @dataclass(frozen=True)
@@ -20,8 +20,7 @@ class MesaSlot:
     turn: int
 
 
-def mesas_spread(*, jogos: Sequence[tuple[str, str]], mesas: int | None,
-                 busy: Collection[int] = ()) -> list[MesaSlot]:
+def mesas_spread(*, jogos: Sequence[tuple[str, str]], mesas: int | None, busy: Collection[int] = ()) -> list[MesaSlot]:
     """A mesa and a turn for each jogo of a round, in order.
 
     ``mesas``: the number of mesas (None: as many as needed, one jogo per mesa,

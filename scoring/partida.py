@@ -88,8 +88,10 @@ def mao_gain(*, score: tuple[int, int], mao: Mao, settings: RuleSettings) -> tup
         allowed = NORMAL_VALUES if kind == NORMAL else (1, 3) if kind == MAO_DE_ONZE else tuple(sorted({1, ferro}))
         if mao.points not in allowed:
             where = {NORMAL: "", MAO_DE_ONZE: " com uma dupla em 11", MAO_DE_FERRO: " na mão de ferro"}[kind]
-            return None, (f"penalidade de {mao.points} ponto(s) inválida{where}: a perda é de 1 ponto ou dos "
-                          f"pontos em disputa ({_values(allowed)})")
+            return None, (
+                f"penalidade de {mao.points} ponto(s) inválida{where}: a perda é de 1 ponto ou dos "
+                f"pontos em disputa ({_values(allowed)})"
+            )
         return _to(mao.to, mao.points), None
 
     if mao.to is None:  # three tied rounds
@@ -98,8 +100,10 @@ def mao_gain(*, score: tuple[int, int], mao: Mao, settings: RuleSettings) -> tup
         opponent_scores = kind == MAO_DE_ONZE and settings.mao_de_onze_tie == "opponent"
         if mao.points not in (None, 0):
             if opponent_scores:
-                return None, ("mão de onze com as três rodadas empatadas: a dupla que não está com 11 recebe 3 "
-                              "pontos automaticamente; não informe 'points'")
+                return None, (
+                    "mão de onze com as três rodadas empatadas: a dupla que não está com 11 recebe 3 "
+                    "pontos automaticamente; não informe 'points'"
+                )
             return None, "mão com as três rodadas empatadas não dá pontos a nenhuma dupla; não informe 'points'"
         if opponent_scores:
             return _to(other, 3), None  # FENACEF Art.21 §ún.
@@ -130,8 +134,10 @@ def mao_gain(*, score: tuple[int, int], mao: Mao, settings: RuleSettings) -> tup
         return None, "só a dupla com 11 pontos pode recusar a mão (mão de onze)"
     if mao.how == "ran":
         if mao.points not in RAN_VALUES:
-            return None, (f"quem corre dá {_values(RAN_VALUES)} ponto(s) (o valor antes do pedido recusado); "
-                          f"recebido {mao.points}")
+            return None, (
+                f"quem corre dá {_values(RAN_VALUES)} ponto(s) (o valor antes do pedido recusado); "
+                f"recebido {mao.points}"
+            )
         return _to(mao.to, mao.points), None
     if mao.points not in NORMAL_VALUES:
         return None, f"uma mão vale {_values(NORMAL_VALUES)}; recebido {mao.points}"
@@ -185,8 +191,10 @@ def final_score_error(*, score: tuple[int, int], settings: RuleSettings) -> str 
         return None
     possible = sorted({12, 13, ONZE + settings.mao_de_ferro_value})
     if winner not in possible:
-        return (f"placar {a} x {b} impossível: com uma dupla em 11 nenhuma mão vale mais de 3, "
-                f"então o vencedor termina com {_values(possible)}")
+        return (
+            f"placar {a} x {b} impossível: com uma dupla em 11 nenhuma mão vale mais de 3, "
+            f"então o vencedor termina com {_values(possible)}"
+        )
     return None
 
 

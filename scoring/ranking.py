@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["LEVELS", "UNRANKED_LEVEL", "wilson_lower_bound", "player_score", "player_level"]
+__all__ = ["LEVELS", "UNRANKED_LEVEL", "player_level", "player_score", "wilson_lower_bound"]
 
 # (level name, minimum score), ascending.
 LEVELS: tuple[tuple[str, int], ...] = (
@@ -42,9 +42,7 @@ def _check_counts(*, played: int, won: int, walkovers_lost: int = 0) -> None:
     if won > played:
         raise ValueError(f"mais vitórias ({won}) do que jogos disputados ({played})")
     if walkovers_lost > played - won:
-        raise ValueError(
-            f"mais derrotas por WO ({walkovers_lost}) do que derrotas ({played - won})"
-        )
+        raise ValueError(f"mais derrotas por WO ({walkovers_lost}) do que derrotas ({played - won})")
 
 
 def wilson_lower_bound(*, won: int, played: int, z: float = 1.96) -> float:
@@ -65,9 +63,7 @@ def player_score(*, played: int, won: int, walkovers_lost: int) -> int:
     if played == 0:
         return 0
     raw = (
-        1000 * wilson_lower_bound(won=won, played=played)
-        + 60 * math.log10(played + 1)
-        - 400 * walkovers_lost / played
+        1000 * wilson_lower_bound(won=won, played=played) + 60 * math.log10(played + 1) - 400 * walkovers_lost / played
     )
     value = max(0.0, raw * min(1.0, played / 10))
     return int(value + 0.5)

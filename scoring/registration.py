@@ -16,7 +16,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
-__all__ = ["Placement", "Arrival", "Withdrawal", "places_assign", "places_replay", "name_key", "person_key", "age_on"]
+__all__ = ["Arrival", "Placement", "Withdrawal", "age_on", "name_key", "person_key", "places_assign", "places_replay"]
 
 
 @dataclass(frozen=True)

@@ -41,21 +41,39 @@ class RuleSettings:
 
 PRESETS: dict[str, RuleSettings] = {
     "fenacef": RuleSettings(
-        preset="fenacef", format="groups_knockout", best_of_groups=3,
-        best_of_first_knockout=5, best_of_later_knockout=5, manilha="fixed",
-        deck="sujo", mao_de_onze_tie="opponent", mao_de_ferro_value=1,
+        preset="fenacef",
+        format="groups_knockout",
+        best_of_groups=3,
+        best_of_first_knockout=5,
+        best_of_later_knockout=5,
+        manilha="fixed",
+        deck="sujo",
+        mao_de_onze_tie="opponent",
+        mao_de_ferro_value=1,
         third_place="average",
     ),
     "aabb": RuleSettings(
-        preset="aabb", format="knockout", best_of_groups=3,
-        best_of_first_knockout=5, best_of_later_knockout=3, manilha="variable",
-        deck="sujo", mao_de_onze_tie="opponent", mao_de_ferro_value=1,
+        preset="aabb",
+        format="knockout",
+        best_of_groups=3,
+        best_of_first_knockout=5,
+        best_of_later_knockout=3,
+        manilha="variable",
+        deck="sujo",
+        mao_de_onze_tie="opponent",
+        mao_de_ferro_value=1,
         third_place="match",
     ),
     "online": RuleSettings(
-        preset="online", format="groups_knockout", best_of_groups=3,
-        best_of_first_knockout=3, best_of_later_knockout=3, manilha="variable",
-        deck="sujo", mao_de_onze_tie="nobody", mao_de_ferro_value=1,
+        preset="online",
+        format="groups_knockout",
+        best_of_groups=3,
+        best_of_first_knockout=3,
+        best_of_later_knockout=3,
+        manilha="variable",
+        deck="sujo",
+        mao_de_onze_tie="nobody",
+        mao_de_ferro_value=1,
         third_place="match",
     ),
 }
@@ -88,7 +106,9 @@ def wins_needed(best_of: int) -> int:
     return best_of // 2 + 1
 
 
-def settings_build(*, preset: Any, overrides: Mapping[str, Any] | None = None) -> tuple[RuleSettings | None, list[RuleError]]:
+def settings_build(
+    *, preset: Any, overrides: Mapping[str, Any] | None = None
+) -> tuple[RuleSettings | None, list[RuleError]]:
     """The settings of a preset with a tournament's overrides, or the problems found."""
     errors: list[RuleError] = []
     if not isinstance(preset, str) or preset not in PRESETS:

@@ -9,7 +9,13 @@ from .jogo import WALKOVER_BOTH, JogoResult, class_points
 from .rules import ClassPoints
 
 POINTS, PARTIDAS_WON, HEAD_TO_HEAD, SALDO, AVERAGE, DRAW = (
-    "points", "partidas_won", "head_to_head", "saldo", "average", "draw")
+    "points",
+    "partidas_won",
+    "head_to_head",
+    "saldo",
+    "average",
+    "draw",
+)
 
 CRITERION_LABELS = {
     POINTS: "pontos classificatórios",
@@ -91,8 +97,19 @@ class StandingRow:
 
 def stats_collect(*, duplas: Iterable[str], jogos: Iterable[GroupJogo], points: ClassPoints) -> dict[str, DuplaStats]:
     """Sum each dupla's finished jogos (WO: partidas won, no pontos-partida)."""
-    acc = {d: dict(points=0, jogos=0, won=0, lost=0, partidas_won=0, partidas_lost=0, points_for=0, points_against=0)
-           for d in duplas}
+    acc = {
+        d: {
+            "points": 0,
+            "jogos": 0,
+            "won": 0,
+            "lost": 0,
+            "partidas_won": 0,
+            "partidas_lost": 0,
+            "points_for": 0,
+            "points_against": 0,
+        }
+        for d in duplas
+    }
     for jogo in jogos:
         res = jogo.result
         if not res.finished:
@@ -200,22 +217,32 @@ def restarted_after(criterion: str | None, after: str | None) -> str | None:
     return after if _GROUP_ORDER[after] >= _GROUP_ORDER[criterion] else None
 
 
-def _rows(ordering_segments: list[Segment], boundaries: list[Boundary],
-          stats: Mapping[str, DuplaStats]) -> list[StandingRow]:
+def _rows(
+    ordering_segments: list[Segment], boundaries: list[Boundary], stats: Mapping[str, DuplaStats]
+) -> list[StandingRow]:
     rows: list[StandingRow] = []
     position = 1
     for i, seg in enumerate(ordering_segments):
         for j, d in enumerate(seg):
             last_of_seg = j == len(seg) - 1
             decided, after = boundaries[i] if last_of_seg and i < len(boundaries) else (None, None)
-            rows.append(StandingRow(rank=position, dupla=d, stats=stats[d], decided_by=decided,
-                                    decided_after=restarted_after(decided, after), tied=len(seg) > 1))
+            rows.append(
+                StandingRow(
+                    rank=position,
+                    dupla=d,
+                    stats=stats[d],
+                    decided_by=decided,
+                    decided_after=restarted_after(decided, after),
+                    tied=len(seg) > 1,
+                )
+            )
         position += len(seg)
     return rows
 
 
-def group_standings(*, duplas: Sequence[str], jogos: Sequence[GroupJogo], points: ClassPoints,
-                    draws: Sequence[Sequence[str]] = ()) -> tuple[list[StandingRow], list[frozenset[str]]]:
+def group_standings(
+    *, duplas: Sequence[str], jogos: Sequence[GroupJogo], points: ClassPoints, draws: Sequence[Sequence[str]] = ()
+) -> tuple[list[StandingRow], list[frozenset[str]]]:
     """A group table with tiebreaks (FENACEF Art.6 §1, DOMAIN.md §5.1).
 
     Returns the rows best first and the recorded sorteios that were applied.
@@ -256,14 +283,16 @@ def group_standings(*, duplas: Sequence[str], jogos: Sequence[GroupJogo], points
         parts = _split(block, lambda d: stats[d].saldo)
         return parts, SALDO, (HEAD_TO_HEAD if len(parts) > 1 else DRAW)
 
-    resolver = _Resolver({POINTS: by_points, PARTIDAS_WON: by_partidas, HEAD_TO_HEAD: by_head_to_head,
-                          SALDO: by_saldo}, draws)
+    resolver = _Resolver(
+        {POINTS: by_points, PARTIDAS_WON: by_partidas, HEAD_TO_HEAD: by_head_to_head, SALDO: by_saldo}, draws
+    )
     segments, boundaries = resolver.resolve(sorted(duplas), POINTS)
     return _rows(segments, boundaries, stats), resolver.used
 
 
-def cross_group_order(*, candidates: Sequence[tuple[DuplaStats, int]],
-                      draws: Sequence[Sequence[str]] = ()) -> tuple[list[StandingRow], list[frozenset[str]]]:
+def cross_group_order(
+    *, candidates: Sequence[tuple[DuplaStats, int]], draws: Sequence[Sequence[str]] = ()
+) -> tuple[list[StandingRow], list[frozenset[str]]]:
     """Duplas of different groups compared (DOMAIN.md §5.2); each candidate with its group's size.
 
     Points first; then, among duplas whose groups have the same size, partidas

@@ -11,7 +11,13 @@ from .partida import MAO_DE_FERRO, MAO_DE_ONZE, NORMAL_VALUES, RAN_VALUES, Mao, 
 from .rules import RuleSettings
 
 SCHEDULED, IN_PROGRESS, AWAITING, CONTESTED, CONFIRMED, HOMOLOGATED = (
-    "scheduled", "in_progress", "awaiting_confirmation", "contested", "confirmed", "homologated")
+    "scheduled",
+    "in_progress",
+    "awaiting_confirmation",
+    "contested",
+    "confirmed",
+    "homologated",
+)
 STATUSES = (SCHEDULED, IN_PROGRESS, AWAITING, CONTESTED, CONFIRMED, HOMOLOGATED)
 # a result counts in standings and bracket from "confirmed" on
 COUNTING = frozenset({CONFIRMED, HOMOLOGATED})
@@ -22,7 +28,14 @@ ACCEPTED, CONTEST = "confirmed", "contested"  # a dupla's answer
 
 # what a recorded mão was, as a súmula tells it
 MAO_PENALTY, MAO_REFUSED, MAO_RAN, MAO_TIE, MAO_FERRO, MAO_ONZE, MAO_PLAYED = (
-    "penalty", "refused", "ran", "tie", MAO_DE_FERRO, MAO_DE_ONZE, "played")
+    "penalty",
+    "refused",
+    "ran",
+    "tie",
+    MAO_DE_FERRO,
+    MAO_DE_ONZE,
+    "played",
+)
 
 
 def mao_kind(*, how: str, to: int | None, before: tuple[int, int]) -> str:
@@ -85,6 +98,7 @@ class MaoOptions:
 
 def mao_options(*, score: tuple[int, int], settings: RuleSettings) -> MaoOptions | None:
     """Every entry the rules accept at ``score`` (None once the partida is over)."""
+
     def ok(mao: Mao) -> bool:
         return mao_gain(score=score, mao=mao, settings=settings)[1] is None
 

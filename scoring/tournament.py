@@ -129,11 +129,13 @@ class GroupPart:
     used: frozenset[frozenset[str]]  # the sorteios (as frozensets of duplas) that decided one of its ties
 
 
-def group_part_compute(*, stage: StageSpec, group: GroupSpec, jogos: Sequence[JogoRecord],
-                       settings: RuleSettings) -> GroupPart:
+def group_part_compute(
+    *, stage: StageSpec, group: GroupSpec, jogos: Sequence[JogoRecord], settings: RuleSettings
+) -> GroupPart:
     """One group's table from its jogos (those of ``jogos`` in this stage and group) and its sorteios."""
-    played = [GroupJogo(duplas=j.duplas, result=j.result) for j in jogos
-              if j.stage == stage.key and j.group == group.key]
+    played = [
+        GroupJogo(duplas=j.duplas, result=j.result) for j in jogos if j.stage == stage.key and j.group == group.key
+    ]
     draws = [order for g, order in stage.sorteios if g == group.key]
     rows, used = group_standings(duplas=group.duplas, jogos=played, points=settings.class_points, draws=draws)
     n = len(group.duplas)
@@ -142,8 +144,9 @@ def group_part_compute(*, stage: StageSpec, group: GroupSpec, jogos: Sequence[Jo
     complete = len(done_pairs) >= total
     if complete:
         rows = rows_qualify(rows, stage.per_group)
-    table = GroupTable(key=group.key, duplas=group.duplas, rows=rows, complete=complete, jogos_total=total,
-                       jogos_done=len(done_pairs))
+    table = GroupTable(
+        key=group.key, duplas=group.duplas, rows=rows, complete=complete, jogos_total=total, jogos_done=len(done_pairs)
+    )
     return GroupPart(table=table, used=frozenset(used))
 
 
@@ -151,9 +154,13 @@ def groups_stage_compute(*, stage: StageSpec, jogos: Sequence[JogoRecord], setti
     """The stage's view: each group's table, then the comparison across groups (best others, qualifiers in seed
     order)."""
     by_group = _records_by_group(jogos)
-    return groups_stage_assemble(stage=stage, parts=[
-        group_part_compute(stage=stage, group=g, jogos=by_group.get((stage.key, g.key), ()), settings=settings)
-        for g in stage.groups])
+    return groups_stage_assemble(
+        stage=stage,
+        parts=[
+            group_part_compute(stage=stage, group=g, jogos=by_group.get((stage.key, g.key), ()), settings=settings)
+            for g in stage.groups
+        ],
+    )
 
 
 def groups_stage_assemble(*, stage: StageSpec, parts: Sequence[GroupPart]) -> GroupStageView:
@@ -187,11 +194,22 @@ def groups_stage_assemble(*, stage: StageSpec, parts: Sequence[GroupPart]) -> Gr
         best = {r.dupla for r in others if r.qualified}
         qualifiers += [(r.dupla, _group_of(tables, r.dupla)) for r in others if r.qualified]
         if best:  # a best-others place is a qualified place of its group table too (new tables: parts are kept)
-            tables = [replace(t, rows=[replace(r, qualified=True) if r.dupla in best else r for r in t.rows])
-                      if any(d in best for d in t.duplas) else t for t in tables]
+            tables = [
+                replace(t, rows=[replace(r, qualified=True) if r.dupla in best else r for r in t.rows])
+                if any(d in best for d in t.duplas)
+                else t
+                for t in tables
+            ]
     unused = [(g, o) for g, o in stage.sorteios if (g, frozenset(o)) not in used]
-    return GroupStageView(stage=stage, tables=tables, others=others, complete=complete, decided=decided,
-                          qualifiers=qualifiers, unused_sorteios=unused)
+    return GroupStageView(
+        stage=stage,
+        tables=tables,
+        others=others,
+        complete=complete,
+        decided=decided,
+        qualifiers=qualifiers,
+        unused_sorteios=unused,
+    )
 
 
 def _group_of(tables: Sequence[GroupTable], dupla: str) -> str:
@@ -213,8 +231,9 @@ def _seed_order(*, tables: Sequence[GroupTable], per_group: int) -> list[tuple[s
     return out
 
 
-def knockout_draw(*, stage: StageSpec, entrants: Sequence[tuple[str, str | None]],
-                  duplas: Mapping[str, DuplaInfo]) -> tuple[list[str | None] | None, list[RuleError]]:
+def knockout_draw(
+    *, stage: StageSpec, entrants: Sequence[tuple[str, str | None]], duplas: Mapping[str, DuplaInfo]
+) -> tuple[list[str | None] | None, list[RuleError]]:
     """Run (or replay) the draw of a knockout stage: the first-round slots in bracket order."""
     keys = [d for d, _ in entrants]
     if len(keys) < 2:
@@ -250,17 +269,23 @@ def _with_groups(entrants: Sequence[tuple[str, str | None]]) -> list[tuple[str, 
     return [(d, g if g is not None else f"\0{d}") for d, g in entrants]
 
 
-def knockout_stage_compute(*, stage: StageSpec, order: Sequence[str | None] | None, jogos: Sequence[JogoRecord],
-                           settings: RuleSettings) -> KnockoutStageView:
+def knockout_stage_compute(
+    *, stage: StageSpec, order: Sequence[str | None] | None, jogos: Sequence[JogoRecord], settings: RuleSettings
+) -> KnockoutStageView:
     if order is None:
-        return KnockoutStageView(stage=stage, order=None, bracket=None,
-                                 waiting_for="a chave será sorteada quando a fase anterior terminar")
+        return KnockoutStageView(
+            stage=stage, order=None, bracket=None, waiting_for="a chave será sorteada quando a fase anterior terminar"
+        )
     total = len(order).bit_length() - 1
     best_of = [knockout_best_of(stage=stage, round_number=r, settings=settings) for r in range(1, total + 1)]
-    results = {(j.round, j.position if not j.third_place else 0, j.third_place): (j.duplas, j.result)
-               for j in jogos if j.stage == stage.key and j.round is not None}
-    bracket = bracket_build(order=order, best_of_for_round=best_of, results=results,
-                            third_place_match=settings.third_place == "match")
+    results = {
+        (j.round, j.position if not j.third_place else 0, j.third_place): (j.duplas, j.result)
+        for j in jogos
+        if j.stage == stage.key and j.round is not None
+    }
+    bracket = bracket_build(
+        order=order, best_of_for_round=best_of, results=results, third_place_match=settings.third_place == "match"
+    )
     return KnockoutStageView(stage=stage, order=list(order), bracket=bracket)
 
 
@@ -295,9 +320,15 @@ class TournamentView:
         return ranking_compute(duplas=duplas, jogos=jogos)
 
 
-def tournament_compute(*, settings: RuleSettings, duplas: Sequence[DuplaInfo], stages: Sequence[StageSpec],
-                       jogos: Sequence[JogoRecord], previous: TournamentView | None = None,
-                       touched: Touched | None = None) -> TournamentView:
+def tournament_compute(
+    *,
+    settings: RuleSettings,
+    duplas: Sequence[DuplaInfo],
+    stages: Sequence[StageSpec],
+    jogos: Sequence[JogoRecord],
+    previous: TournamentView | None = None,
+    touched: Touched | None = None,
+) -> TournamentView:
     """Every derived view of an event, in stage order.
 
     With ``previous`` (the view of the same event before a change) and ``touched`` (what the change touched),
@@ -314,8 +345,11 @@ def tournament_compute(*, settings: RuleSettings, duplas: Sequence[DuplaInfo], s
             parts: list[GroupPart] = []
             for g in stage.groups:
                 place = (stage.key, g.key)
-                kept = previous.group_parts.get(place) if (
-                    previous is not None and touched is not None and place not in touched.groups) else None
+                kept = (
+                    previous.group_parts.get(place)
+                    if (previous is not None and touched is not None and place not in touched.groups)
+                    else None
+                )
                 if kept is None or kept.table.duplas != g.duplas:
                     if by_group is None:
                         by_group = _records_by_group(jogos)
@@ -336,20 +370,36 @@ def tournament_compute(*, settings: RuleSettings, duplas: Sequence[DuplaInfo], s
             del stats[gone]
         changed = set(touched.duplas) | (set(info) - set(stats))
         if changed:
-            stats.update(stats_collect(duplas=changed, points=settings.class_points, jogos=[
-                GroupJogo(j.duplas, j.result) for j in jogos if j.duplas[0] in changed or j.duplas[1] in changed]))
+            stats.update(
+                stats_collect(
+                    duplas=changed,
+                    points=settings.class_points,
+                    jogos=[
+                        GroupJogo(j.duplas, j.result) for j in jogos if j.duplas[0] in changed or j.duplas[1] in changed
+                    ],
+                )
+            )
         stats = {d: stats[d] for d in info}  # the event's order, as a computation from scratch gives
     else:
-        stats = stats_collect(duplas=info, jogos=[GroupJogo(j.duplas, j.result) for j in jogos],
-                              points=settings.class_points)
+        stats = stats_collect(
+            duplas=info, jogos=[GroupJogo(j.duplas, j.result) for j in jogos], points=settings.class_points
+        )
     last = views[-1] if views else None
     finished = bool(last) and isinstance(last, KnockoutStageView) and last.bracket is not None and last.bracket.finished
     if last is not None and isinstance(last, GroupStageView):
         # an event of groups only ends when every place is known: no tie may still await its sorteio
         finished = len(views) == 1 and last.decided and not any(r.tied for t in last.tables for r in t.rows)
-    classification = classification_compute(views=views, duplas=info, stats=stats, settings=settings) if finished else []
-    return TournamentView(stages=views, finished=finished, classification=classification, stats=stats,
-                          group_parts=group_parts, ranking_input=(tuple(duplas), tuple(jogos)))
+    classification = (
+        classification_compute(views=views, duplas=info, stats=stats, settings=settings) if finished else []
+    )
+    return TournamentView(
+        stages=views,
+        finished=finished,
+        classification=classification,
+        stats=stats,
+        group_parts=group_parts,
+        ranking_input=(tuple(duplas), tuple(jogos)),
+    )
 
 
 def _records_by_group(jogos: Sequence[JogoRecord]) -> dict[tuple[str, str], list[JogoRecord]]:
@@ -360,8 +410,9 @@ def _records_by_group(jogos: Sequence[JogoRecord]) -> dict[tuple[str, str], list
     return out
 
 
-def stage_entrants(*, stage: StageSpec,
-                   previous: "GroupStageView | KnockoutStageView | None") -> list[tuple[str, str | None]] | None:
+def stage_entrants(
+    *, stage: StageSpec, previous: "GroupStageView | KnockoutStageView | None"
+) -> list[tuple[str, str | None]] | None:
     """The knockout's entrants with their group, or None while the previous stage is not decided."""
     if stage.entrants != PREVIOUS:
         return [(d, None) for d in stage.entrants]
@@ -388,15 +439,20 @@ class ClassificationRow:
     medal: str | None
 
 
-def classification_compute(*, views: Sequence["GroupStageView | KnockoutStageView"],
-                           duplas: Mapping[str, DuplaInfo], stats: Mapping[str, DuplaStats],
-                           settings: RuleSettings) -> list[ClassificationRow]:
+def classification_compute(
+    *,
+    views: Sequence["GroupStageView | KnockoutStageView"],
+    duplas: Mapping[str, DuplaInfo],
+    stats: Mapping[str, DuplaStats],
+    settings: RuleSettings,
+) -> list[ClassificationRow]:
     """Knockout duplas by how far they got (ties by average), then group-eliminated duplas by average.
 
     A disqualified dupla keeps its results but takes no place or medal. A dupla
     knocked out by its own absence (walkover) is not disqualified: it keeps the
     place it reached and that place's medal (DOMAIN.md §5.4).
     """
+
     def avg(d: str) -> tuple[int, float]:
         s = stats.get(d)
         return average_key(s.points_for, s.points_against) if s else (0, 0)
@@ -461,6 +517,7 @@ def _split_by(items: Sequence[str], key: Callable[[str], Any]) -> list[list[str]
 
 # --- player ranking (DOMAIN.md §7) ------------------------------------------------
 
+
 @dataclass(frozen=True)
 class RankingRow:
     player: str
@@ -492,7 +549,8 @@ def ranking_compute(*, duplas: Sequence[DuplaInfo], jogos: Sequence[JogoRecord])
         g, w, a = tally[d.key]
         score = player_score(played=g, won=w, walkovers_lost=a)
         for p in d.players:
-            rows.append(RankingRow(player=p, score=score, level=player_level(score=score), played=g, won=w,
-                                   walkovers_lost=a))
+            rows.append(
+                RankingRow(player=p, score=score, level=player_level(score=score), played=g, won=w, walkovers_lost=a)
+            )
     rows.sort(key=lambda r: (-r.score, -r.won, r.player))
     return rows

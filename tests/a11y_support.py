@@ -65,8 +65,10 @@ def axe_inject(page) -> None:
         try:
             page.add_script_tag(path=str(AXE_JS))
         except Exception as error:  # playwright's Error: "Executing inline script violates … 'script-src 'self''"
-            raise RuntimeError("axe-core não carregou na página (a Content-Security-Policy recusa o script "
-                               "inline): abra o contexto com bypass_csp=True (AXE_CONTEXT)") from error
+            raise RuntimeError(
+                "axe-core não carregou na página (a Content-Security-Policy recusa o script "
+                "inline): abra o contexto com bypass_csp=True (AXE_CONTEXT)"
+            ) from error
 
 
 def axe_violations(page, *, include: list | str | None = None) -> list[dict]:
@@ -80,12 +82,24 @@ def axe_violations(page, *, include: list | str | None = None) -> list[dict]:
     if isinstance(include, str):
         include = [include]
     raw = page.evaluate(_RUN, [include, AXE_TAGS])
-    return [{"id": v["id"], "impact": v["impact"], "help": v["help"], "help_url": v["helpUrl"],
-             "nodes": [{"target": _target(n["target"]), "html": _shorten(n["html"], HTML_MAX),
-                        "summary": _shorten(n.get("summary") or "", 400),
-                        "related": list(dict.fromkeys(_target(t) for t in n.get("related") or []))[:TARGETS_SHOWN]}
-                       for n in v["nodes"]]}
-            for v in raw]
+    return [
+        {
+            "id": v["id"],
+            "impact": v["impact"],
+            "help": v["help"],
+            "help_url": v["helpUrl"],
+            "nodes": [
+                {
+                    "target": _target(n["target"]),
+                    "html": _shorten(n["html"], HTML_MAX),
+                    "summary": _shorten(n.get("summary") or "", 400),
+                    "related": list(dict.fromkeys(_target(t) for t in n.get("related") or []))[:TARGETS_SHOWN],
+                }
+                for n in v["nodes"]
+            ],
+        }
+        for v in raw
+    ]
 
 
 def violations_text(violations: list[dict], where: str) -> str:

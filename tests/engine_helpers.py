@@ -12,21 +12,43 @@ rather than the state's content.
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 from typing import Any
 
 from django.db import models
 
 # the parts of a TournamentState, in the order a failure lists them
-VIEW_PARTS = ("view", "counted_records", "counted_jogo_rows", "stage_specs", "recorded_orders", "sorteio_draws", "settings", "duplas",
-              "stage_models", "group_names")
+VIEW_PARTS = (
+    "view",
+    "counted_records",
+    "counted_jogo_rows",
+    "stage_specs",
+    "recorded_orders",
+    "sorteio_draws",
+    "settings",
+    "duplas",
+    "stage_models",
+    "group_names",
+)
 SUMULA_PARTS = ("jogo_rows", "entries", "results", "partidas", "maos")
 ALL_PARTS = VIEW_PARTS + SUMULA_PARTS + ("records",)
 
 
-JOGO_FIXED = ("id", "key", "tournament_id", "stage_id", "group_id", "round", "position", "third_place", "dupla_a_id",
-              "dupla_b_id", "best_of", "mesa", "referee_id")
+JOGO_FIXED = (
+    "id",
+    "key",
+    "tournament_id",
+    "stage_id",
+    "group_id",
+    "round",
+    "position",
+    "third_place",
+    "dupla_a_id",
+    "dupla_b_id",
+    "best_of",
+    "mesa",
+    "referee_id",
+)
 JOGO_COUNTED = ("status", "via", "counted_via", "walkover", "lost_by", "penalty_reason", "signed_reason")
 COUNTING_STATUSES = ("confirmed", "homologated")
 
@@ -37,8 +59,11 @@ def counted_jogo_rows(state) -> list[dict]:
     out = []
     for row in state.jogo_rows:
         counts = row["status"] in COUNTING_STATUSES
-        out.append({k: row[k] for k in JOGO_FIXED if k in row} | {"counts": counts}
-                   | ({k: row[k] for k in JOGO_COUNTED if k in row} if counts else {}))
+        out.append(
+            {k: row[k] for k in JOGO_FIXED if k in row}
+            | {"counts": counts}
+            | ({k: row[k] for k in JOGO_COUNTED if k in row} if counts else {})
+        )
     return out
 
 
@@ -52,10 +77,12 @@ def plain(value: Any) -> Any:
     """``value`` as plain, comparable data (and readable in a diff)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {"__type__": type(value).__name__} | {
-            f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+            f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)
+        }
     if isinstance(value, models.Model):
         return {"__model__": type(value).__name__} | {
-            f.attname: plain(getattr(value, f.attname)) for f in value._meta.concrete_fields}
+            f.attname: plain(getattr(value, f.attname)) for f in value._meta.concrete_fields
+        }
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -70,7 +97,7 @@ def state_data(state, parts: tuple[str, ...] = ALL_PARTS) -> dict[str, Any]:
     derived = {"counted_records": counted_records, "counted_jogo_rows": counted_jogo_rows}
     out = {part: plain(derived[part](state) if part in derived else getattr(state, part)) for part in parts}
     for part in ("maos", "partidas"):  # the live merge keeps a jogo without partidas (or a partida without
-        if part in out:                 # mãos) as an empty list where a full build has no entry: the same
+        if part in out:  # mãos) as an empty list where a full build has no entry: the same
             out[part] = {k: v for k, v in out[part].items() if v}
     return out
 
@@ -96,11 +123,13 @@ def differences(a: Any, b: Any, path: str = "", limit: int = 12) -> list[str]:
                 out.append(f"{where}: same items in another order: {list(x)} != {list(y)}")
             return
         if isinstance(x, list) and isinstance(y, list):
-            for i, (p, q) in enumerate(zip(x, y)):
+            for i, (p, q) in enumerate(zip(x, y, strict=False)):
                 walk(p, q, f"{where}[{i}]")
             if len(x) != len(y) and len(out) < limit:
-                out.append(f"{where}: {len(x)} items != {len(y)} items; extra: "
-                           f"{_short(x[len(y):] if len(x) > len(y) else y[len(x):])}")
+                out.append(
+                    f"{where}: {len(x)} items != {len(y)} items; extra: "
+                    f"{_short(x[len(y) :] if len(x) > len(y) else y[len(x) :])}"
+                )
             return
         out.append(f"{where}: {_short(x)} != {_short(y)}")
 
@@ -113,8 +142,9 @@ def _short(value: Any, width: int = 300) -> str:
     return text if len(text) <= width else text[:width] + "…"
 
 
-def state_assert_equal(a, b, *, parts: tuple[str, ...] = ALL_PARTS, names: tuple[str, str] = ("a", "b"),
-                       context: str = "") -> None:
+def state_assert_equal(
+    a, b, *, parts: tuple[str, ...] = ALL_PARTS, names: tuple[str, str] = ("a", "b"), context: str = ""
+) -> None:
     """Fail unless states ``a`` and ``b`` hold the same ``parts``, listing where they differ."""
     left, right = state_data(a, parts), state_data(b, parts)
     if left == right:
@@ -128,6 +158,8 @@ def state_assert_equal(a, b, *, parts: tuple[str, ...] = ALL_PARTS, names: tuple
 
 
 UPDATED_AT = re.compile(r"(Atualizado às|Updated at) \d{2}:\d{2}")
+
+
 def page_normalized(body: bytes) -> str:
     """A rendered page without the time of the request ("Atualizado às HH:MM", filled in on the way out)."""
     return UPDATED_AT.sub(r"\1 HH:MM", body.decode())

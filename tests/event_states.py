@@ -36,14 +36,36 @@ from tournaments.registrations.checks import PersonIn
 from tournaments.registrations.services import registration_add, registration_close
 from tournaments.roles import role_grant
 from tournaments.setup.services import format_update, tournament_create, tournament_update
-from tournaments.sumula.services import (Actor, sumula_answer, sumula_mao_add, sumula_result_set,
-                                         sumula_sign)
+from tournaments.sumula.services import Actor, sumula_answer, sumula_mao_add, sumula_result_set, sumula_sign
 
-__all__ = ["event_before", "event_drawn", "event_during", "event_after", "showcase_jogo"]
+__all__ = ["event_after", "event_before", "event_drawn", "event_during", "showcase_jogo"]
 
-FIRST = ["Ana", "Bruno", "Carla", "Diego", "Elisa", "Fábio", "Gabriela", "Heitor", "Isabela", "João", "Karina",
-         "Lucas", "Marina", "Nilton", "Olívia", "Paulo", "Renata", "Sérgio", "Tatiana", "Vinícius", "Wanda",
-         "Yuri", "Zélia", "Otávio"]
+FIRST = [
+    "Ana",
+    "Bruno",
+    "Carla",
+    "Diego",
+    "Elisa",
+    "Fábio",
+    "Gabriela",
+    "Heitor",
+    "Isabela",
+    "João",
+    "Karina",
+    "Lucas",
+    "Marina",
+    "Nilton",
+    "Olívia",
+    "Paulo",
+    "Renata",
+    "Sérgio",
+    "Tatiana",
+    "Vinícius",
+    "Wanda",
+    "Yuri",
+    "Zélia",
+    "Otávio",
+]
 LAST = ["Souza", "Lima", "Dias", "Reis", "Melo", "Nunes", "Rocha", "Alves", "Costa", "Pereira", "Gomes", "Barbosa"]
 PAIRING_SEED = 20240615
 COMPETITION_SEED = 4242
@@ -51,14 +73,18 @@ COMPETITION_SEED = 4242
 
 # --- people ----------------------------------------------------------------------------------------
 
+
 def _person(i: int, *, contact: bool = True) -> PersonIn:
     """The ``i``-th athlete: a distinct name, an adult's birth date, and an e-mail and phone for the sign-up."""
     name = f"{FIRST[i % len(FIRST)]} {LAST[(i * 7) % len(LAST)]}"
     if i >= len(FIRST):
         name += f" {LAST[(i // len(FIRST)) % len(LAST)]}"
-    return PersonIn(name=name, birth_date=date(1970 + i % 30, 1 + i % 12, 1 + i % 28),
-                    email=f"atleta{i + 1}@exemplo.com.br" if contact else "",
-                    phone=f"(11) 9{8000 + i:04d}-{1000 + i:04d}" if contact else "")
+    return PersonIn(
+        name=name,
+        birth_date=date(1970 + i % 30, 1 + i % 12, 1 + i % 28),
+        email=f"atleta{i + 1}@exemplo.com.br" if contact else "",
+        phone=f"(11) 9{8000 + i:04d}-{1000 + i:04d}" if contact else "",
+    )
 
 
 def _user(username: str):
@@ -81,19 +107,24 @@ def _signups(tournament: Tournament, *, individuals: int, pair_after: int, sourc
 def _pairs(tournament: Tournament, count: int, *, organizer) -> None:
     """``count`` pairs registered together at the desk, then registration closed and the pairing draw run."""
     for k in range(count):
-        registration_add(tournament=tournament, players=[_person(2 * k, contact=False),
-                                                         _person(2 * k + 1, contact=False)],
-                         source=Registration.DESK, user=organizer)
+        registration_add(
+            tournament=tournament,
+            players=[_person(2 * k, contact=False), _person(2 * k + 1, contact=False)],
+            source=Registration.DESK,
+            user=organizer,
+        )
     registration_close(tournament=tournament, user=organizer)
     draws.pairing_run(tournament=tournament, user=organizer, seed=PAIRING_SEED)
 
 
 def _mesas(tournament: Tournament, count: int, *, organizer, referee) -> None:
-    draws.mesas_save(tournament=tournament, user=organizer, count=count,
-                     referees={n: referee.pk for n in range(1, count + 1)})
+    draws.mesas_save(
+        tournament=tournament, user=organizer, count=count, referees=dict.fromkeys(range(1, count + 1), referee.pk)
+    )
 
 
 # --- results, as the súmula services record them ---------------------------------------------------
+
 
 def _group_rank(tournament: Tournament) -> dict[int, int]:
     """Dupla id → its place of entry in its group (0 first): the lower always wins a group jogo."""
@@ -117,9 +148,12 @@ def _scores(jogo: Jogo, side: int, *, spread: int = 0) -> list[list[int]]:
 
 
 def _result(tournament: Tournament, jogo: Jogo, rank: dict[int, int], *, referee, spread: int = 0) -> None:
-    sumula_result_set(tournament=tournament, key=jogo.key, actor=Actor(user=referee, method="session"),
-                      data={"partidas": _scores(jogo, _winner_side(jogo, rank), spread=spread),
-                            "id": f"resultado-{jogo.key}"})
+    sumula_result_set(
+        tournament=tournament,
+        key=jogo.key,
+        actor=Actor(user=referee, method="session"),
+        data={"partidas": _scores(jogo, _winner_side(jogo, rank), spread=spread), "id": f"resultado-{jogo.key}"},
+    )
 
 
 def _via(jogo: Jogo) -> int:
@@ -128,33 +162,47 @@ def _via(jogo: Jogo) -> int:
 
 
 def _answer(tournament: Tournament, jogo: Jogo, dupla: Dupla, *, accept: bool = True, reason: str = "") -> None:
-    sumula_answer(tournament=tournament, key=jogo.key, dupla=dupla, via=_via(jogo), accept=accept, reason=reason,
-                  actor=Actor(dupla=dupla, method="pin", device="celular da dupla"))
+    sumula_answer(
+        tournament=tournament,
+        key=jogo.key,
+        dupla=dupla,
+        via=_via(jogo),
+        accept=accept,
+        reason=reason,
+        actor=Actor(dupla=dupla, method="pin", device="celular da dupla"),
+    )
 
 
-def _confirmed(tournament: Tournament, jogo: Jogo, rank: dict[int, int], *, referee, spread: int = 0,
-               sign: bool = False) -> None:
+def _confirmed(
+    tournament: Tournament, jogo: Jogo, rank: dict[int, int], *, referee, spread: int = 0, sign: bool = False
+) -> None:
     """Recorded by the referee, confirmed by both duplas by PIN; ``sign``: homologated by the referee too."""
     _result(tournament, jogo, rank, referee=referee, spread=spread)
     _answer(tournament, jogo, jogo.dupla_a)
     _answer(tournament, jogo, jogo.dupla_b)
     if sign:
-        sumula_sign(tournament=tournament, key=jogo.key, via=_via(jogo), reason="",
-                    actor=Actor(user=referee, method="session"))
+        sumula_sign(
+            tournament=tournament, key=jogo.key, via=_via(jogo), reason="", actor=Actor(user=referee, method="session")
+        )
 
 
 def _jogos(tournament: Tournament, **filters) -> list[Jogo]:
-    return list(Jogo.objects.filter(tournament=tournament, **filters).select_related("dupla_a", "dupla_b")
-                .order_by("stage__order", "round", "third_place", "position", "mesa", "id"))
+    return list(
+        Jogo.objects.filter(tournament=tournament, **filters)
+        .select_related("dupla_a", "dupla_b")
+        .order_by("stage__order", "round", "third_place", "position", "mesa", "id")
+    )
 
 
 # --- the events ----------------------------------------------------------------------------------
 
+
 def event_before_make() -> Tournament:
     organizer = _user("comissao-primavera")
     day = timezone.localdate() + timedelta(days=30)
-    t = tournament_create(user=organizer, starter="aabb", name="Copa Primavera de Truco", date=day,
-                          venue="Clube dos Bancários, salão 2")
+    t = tournament_create(
+        user=organizer, starter="aabb", name="Copa Primavera de Truco", date=day, venue="Clube dos Bancários, salão 2"
+    )
     t = tournament_update(tournament=t, user=organizer, changes={"max_duplas": 5})
     _signups(t, individuals=10, pair_after=3, source=Registration.FORM)  # 12 athletes for 10 places
     return t
@@ -162,13 +210,29 @@ def event_before_make() -> Tournament:
 
 def event_drawn_make() -> Tournament:
     organizer, referee = _user("comissao-outono"), _user("arbitro-outono")
-    t = tournament_create(user=organizer, starter="aabb", name="Copa Outono de Truco",
-                          date=timezone.localdate() + timedelta(days=7), venue="Sede campestre")
+    t = tournament_create(
+        user=organizer,
+        starter="aabb",
+        name="Copa Outono de Truco",
+        date=timezone.localdate() + timedelta(days=7),
+        venue="Sede campestre",
+    )
     role_grant(tournament=t, user=referee, role=StaffRole.REFEREE, by=organizer)
     t = tournament_update(tournament=t, user=organizer, changes={"max_duplas": 8})
-    format_update(tournament=t, user=organizer, format={
-        "kind": "groups_knockout", "group_size": 3, "per_group": 2, "best_others": 0, "best_of_groups": 3,
-        "best_of_knockout": 3, "best_of_rounds": {}, "bracket_method": "seeded"})
+    format_update(
+        tournament=t,
+        user=organizer,
+        format={
+            "kind": "groups_knockout",
+            "group_size": 3,
+            "per_group": 2,
+            "best_others": 0,
+            "best_of_groups": 3,
+            "best_of_knockout": 3,
+            "best_of_rounds": {},
+            "bracket_method": "seeded",
+        },
+    )
     _signups(t, individuals=11, pair_after=4, source=Registration.FORM)
     registration_close(tournament=t, user=organizer)
     draws.pairing_run(tournament=t, user=organizer, seed=PAIRING_SEED)  # the pair + 5 drawn, 1 left over
@@ -181,8 +245,13 @@ def event_drawn_make() -> Tournament:
 
 def event_during_make() -> Tournament:
     organizer, referee = _user("comissao-regional"), _user("arbitro-regional")
-    t = tournament_create(user=organizer, starter="fenacef", name="Campeonato Regional de Truco",
-                          date=timezone.localdate(), venue="Ginásio Municipal")
+    t = tournament_create(
+        user=organizer,
+        starter="fenacef",
+        name="Campeonato Regional de Truco",
+        date=timezone.localdate(),
+        venue="Ginásio Municipal",
+    )
     role_grant(tournament=t, user=referee, role=StaffRole.REFEREE, by=organizer)
     format_update(tournament=t, user=organizer, format=t.format | {"best_others": 2})  # 3×2 + 2 thirds = 8
     _pairs(t, 12, organizer=organizer)
@@ -199,8 +268,12 @@ def event_during_make() -> Tournament:
     # the jogo at its mesa: partida 1 won 12 x 0 by side a in four mãos of 3, partida 2 at 3 x 4
     maos = [(0, 3)] * 4 + [(1, 1), (0, 3), (1, 3)]
     for k, (to, points) in enumerate(maos):
-        sumula_mao_add(tournament=t, key=live.key, mao={"id": f"mao-{live.key}-{k}", "to": to, "points": points},
-                       actor=Actor(user=referee, method="session", device="celular do árbitro"))
+        sumula_mao_add(
+            tournament=t,
+            key=live.key,
+            mao={"id": f"mao-{live.key}-{k}", "to": to, "points": points},
+            actor=Actor(user=referee, method="session", device="celular do árbitro"),
+        )
     _result(t, awaiting, rank, referee=referee)
     _result(t, half, rank, referee=referee, spread=2)
     _answer(t, half, half.dupla_a)
@@ -213,8 +286,13 @@ def event_during_make() -> Tournament:
 
 def event_after_make() -> Tournament:
     organizer, referee = _user("comissao-taca"), _user("arbitro-taca")
-    t = tournament_create(user=organizer, starter="fenacef", name="Taça Cidade de Truco",
-                          date=timezone.localdate() - timedelta(days=14), venue="Associação Atlética")
+    t = tournament_create(
+        user=organizer,
+        starter="fenacef",
+        name="Taça Cidade de Truco",
+        date=timezone.localdate() - timedelta(days=14),
+        venue="Associação Atlética",
+    )
     role_grant(tournament=t, user=referee, role=StaffRole.REFEREE, by=organizer)
     t = tournament_update(tournament=t, user=organizer, changes={"settings": {"third_place": "match"}})
     _pairs(t, 8, organizer=organizer)
@@ -238,8 +316,12 @@ def showcase_jogo(tournament: Tournament) -> str | None:
     live = jogos.filter(status=Jogo.IN_PROGRESS).order_by("id").first()
     if live is not None:
         return live.key
-    final = (jogos.filter(group__isnull=True, third_place=False).exclude(status=Jogo.SCHEDULED)
-             .order_by("-round", "position").first())
+    final = (
+        jogos.filter(group__isnull=True, third_place=False)
+        .exclude(status=Jogo.SCHEDULED)
+        .order_by("-round", "position")
+        .first()
+    )
     if final is not None:
         return final.key
     first = jogos.order_by("round", "mesa", "id").first()
@@ -247,6 +329,7 @@ def showcase_jogo(tournament: Tournament) -> str | None:
 
 
 # --- fixtures --------------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def event_before(db) -> Tournament:

@@ -28,6 +28,7 @@ GROUP_ORDER = ["d1", "d2", "d3", "d4"]
 
 # --- reading a PDF back ---------------------------------------------------------------------------------------
 
+
 def pdf_text(data: bytes) -> list[str]:
     """The text of each page (pypdf's extraction), in page order."""
     reader = pypdf.PdfReader(io.BytesIO(data))
@@ -95,6 +96,7 @@ def assert_pdf(response, filename: str | None = None) -> bytes:
 
 # --- playing the cup of tests.sumula_support ----------------------------------------------------------------
 
+
 def group_results(client, tournament, *, confirm_client=None) -> list[str]:
     """Enter every group jogo of the cup (the earlier dupla of GROUP_ORDER wins 2 x 0) and confirm each by both
     duplas' PINs (with ``confirm_client``, any client); returns the jogo keys. The final is then drawn."""
@@ -102,7 +104,7 @@ def group_results(client, tournament, *, confirm_client=None) -> list[str]:
 
     keys = []
     for i, first in enumerate(GROUP_ORDER):
-        for second in GROUP_ORDER[i + 1:]:
+        for second in GROUP_ORDER[i + 1 :]:
             key = jogo_between(tournament, first, second)
             winner = jogo_duplas(tournament, key).index(first)
             body = {"partidas": [[12, 5], [12, 7]] if winner == 0 else [[5, 12], [7, 12]]}
@@ -133,6 +135,7 @@ def play_final(client, tournament, *, winner: int = 0) -> Jogo:
 
 
 # --- tournament files ----------------------------------------------------------------------------------------
+
 
 def cup_with_births(slug: str = "copa-sumula", preset: str = "fenacef") -> dict:
     """The cup of tests.sumula_support with a (private) birth date for every player: 1961-01-11, 1962-02-12…"""
@@ -165,8 +168,26 @@ CARD_NAMES = ["Os Zapeiros", "", "Manilha Velha", "", "Truco Ladrão", "", "Seis
 
 def cards_file(slug: str = "copa-cartoes", duplas: int = 9) -> dict:
     """``duplas`` duplas (some named, some not), one group with all of them, nothing played."""
-    first = ["Ana", "Bia", "Caio", "Davi", "Edu", "Flor", "Gil", "Hana", "Ivo", "Jade", "Kiko", "Lia", "Mel", "Nei",
-             "Otto", "Pri", "Quim", "Rui"]
+    first = [
+        "Ana",
+        "Bia",
+        "Caio",
+        "Davi",
+        "Edu",
+        "Flor",
+        "Gil",
+        "Hana",
+        "Ivo",
+        "Jade",
+        "Kiko",
+        "Lia",
+        "Mel",
+        "Nei",
+        "Otto",
+        "Pri",
+        "Quim",
+        "Rui",
+    ]
     players = [{"key": f"p{i}", "name": f"{first[(i - 1) % len(first)]} Cartão"} for i in range(1, 2 * duplas + 1)]
     rows = []
     for i in range(1, duplas + 1):
@@ -175,12 +196,20 @@ def cards_file(slug: str = "copa-cartoes", duplas: int = 9) -> dict:
             row["name"] = CARD_NAMES[(i - 1) % len(CARD_NAMES)]
         rows.append(row)
     return {
-        "format": "truco-torneio", "version": 1,
+        "format": "truco-torneio",
+        "version": 1,
         "tournament": {"name": "Copa dos Cartões", "slug": slug, "date": "2026-12-05", "preset": "fenacef"},
-        "players": players, "duplas": rows,
-        "stages": [{"key": "grupos", "kind": "groups", "best_of": 3,
-                    "groups": [{"key": "A", "duplas": [r["key"] for r in rows]}],
-                    "qualify": {"per_group": 2, "best_others": 0}}],
+        "players": players,
+        "duplas": rows,
+        "stages": [
+            {
+                "key": "grupos",
+                "kind": "groups",
+                "best_of": 3,
+                "groups": [{"key": "A", "duplas": [r["key"] for r in rows]}],
+                "qualify": {"per_group": 2, "best_others": 0},
+            }
+        ],
         "jogos": [],
     }
 
@@ -192,8 +221,15 @@ def knockout4_file(slug: str = "mata-quatro", third_place: str = "shared") -> di
     data = cup_file(slug)
     data["tournament"]["name"] = "Mata-Mata de Quatro"
     data["tournament"]["settings"] = {"third_place": third_place}
-    data["stages"] = [{"key": "mata", "kind": "knockout", "best_of": 3, "entrants": ["d1", "d2", "d3", "d4"],
-                       "draw": {"method": "seeded"}}]
+    data["stages"] = [
+        {
+            "key": "mata",
+            "kind": "knockout",
+            "best_of": 3,
+            "entrants": ["d1", "d2", "d3", "d4"],
+            "draw": {"method": "seeded"},
+        }
+    ]
     return data
 
 

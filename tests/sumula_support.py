@@ -3,7 +3,6 @@
 import json
 
 import pytest
-
 from django.contrib.auth import get_user_model
 
 from tournaments.models import Dupla, StaffRole, Tournament
@@ -15,19 +14,37 @@ PIN = {"d1": "111111", "d2": "222222", "d3": "333333", "d4": "444444"}
 
 def cup_file(slug: str = "copa-sumula", preset: str = "fenacef") -> dict:
     """Four duplas in one group (best of 3), then a final between the top two (best of 3): nothing played."""
-    players = [{"key": f"p{i}", "name": name} for i, name in enumerate(
-        ["Ana Souza", "Bruno Lima", "Carla Dias", "Davi Reis", "Elisa Melo", "Fábio Nunes", "Gabi Rocha",
-         "Hugo Alves"], start=1)]
+    players = [
+        {"key": f"p{i}", "name": name}
+        for i, name in enumerate(
+            [
+                "Ana Souza",
+                "Bruno Lima",
+                "Carla Dias",
+                "Davi Reis",
+                "Elisa Melo",
+                "Fábio Nunes",
+                "Gabi Rocha",
+                "Hugo Alves",
+            ],
+            start=1,
+        )
+    ]
     return {
-        "format": "truco-torneio", "version": 1,
+        "format": "truco-torneio",
+        "version": 1,
         "tournament": {"name": "Copa da Súmula", "slug": slug, "date": "2026-11-28", "preset": preset},
         "players": players,
         "duplas": [{"key": f"d{i}", "players": [f"p{2 * i - 1}", f"p{2 * i}"]} for i in range(1, 5)],
         "stages": [
-            {"key": "grupos", "kind": "groups", "best_of": 3, "groups": [{"key": "A", "duplas": ["d1", "d2", "d3", "d4"]}],
-             "qualify": {"per_group": 2, "best_others": 0}},
-            {"key": "final", "kind": "knockout", "best_of": 3, "entrants": "previous",
-             "draw": {"method": "seeded"}},
+            {
+                "key": "grupos",
+                "kind": "groups",
+                "best_of": 3,
+                "groups": [{"key": "A", "duplas": ["d1", "d2", "d3", "d4"]}],
+                "qualify": {"per_group": 2, "best_others": 0},
+            },
+            {"key": "final", "kind": "knockout", "best_of": 3, "entrants": "previous", "draw": {"method": "seeded"}},
         ],
         "jogos": [],
     }
@@ -65,6 +82,7 @@ def partida_maos(to: int, prefix: str) -> list[dict]:
 
 
 # --- helpers of the súmula API / permissions / concurrency / round-trip tests -----------------------------
+
 
 def jogo_duplas(tournament: Tournament, key: str) -> tuple[str, str]:
     """The two dupla keys of jogo ``key``, in the jogo's order (the order of ``to`` and of every score)."""
@@ -104,8 +122,11 @@ def current_via(slug: str, key: str) -> int:
 def answer(client, slug: str, key: str, dupla: str, accept: bool = True, pin: str | None = None, **body):
     """A dupla's confirmation (or contest) by PIN, for the via the jogo has now unless ``via`` is given."""
     body.setdefault("via", current_via(slug, key))
-    return post(client, api(slug, key, "confirmacao"),
-                {"dupla": dupla, "pin": PIN[dupla] if pin is None else pin, "accept": accept} | body)
+    return post(
+        client,
+        api(slug, key, "confirmacao"),
+        {"dupla": dupla, "pin": PIN[dupla] if pin is None else pin, "accept": accept} | body,
+    )
 
 
 def sign(client, slug: str, key: str, **body):
@@ -119,7 +140,9 @@ def db_snapshot() -> dict:
     from tournaments.models import Jogo, Mao, Partida, SumulaEvent, SumulaVia, TournamentChange
 
     return {
-        "maos": Mao.objects.count(), "partidas": Partida.objects.count(), "events": SumulaEvent.objects.count(),
+        "maos": Mao.objects.count(),
+        "partidas": Partida.objects.count(),
+        "events": SumulaEvent.objects.count(),
         "vias": SumulaVia.objects.count(),
         "jogos": sorted(Jogo.objects.values_list("key", "status", "version", "via", "walkover", "lost_by")),
         "confirmations": sorted((k, repr(c)) for k, c in Jogo.objects.values_list("key", "confirmations")),
@@ -129,6 +152,7 @@ def db_snapshot() -> dict:
 
 
 # --- fixtures shared by the súmula tests (import them into a test module to use them) ---------------------
+
 
 @pytest.fixture
 def cup(load_file):

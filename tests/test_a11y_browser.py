@@ -60,8 +60,9 @@ PAGES = [
 
 
 def event_of(tournament) -> Event:
-    return Event(slug=tournament.slug, jogo=showcase_jogo(tournament),
-                 signup_open=public_signup_is_open(tournament=tournament))
+    return Event(
+        slug=tournament.slug, jogo=showcase_jogo(tournament), signup_open=public_signup_is_open(tournament=tournament)
+    )
 
 
 @pytest.mark.parametrize("width", list(SCREENS))

@@ -24,12 +24,24 @@ from django.db import models
 from django.urls import reverse
 
 from tests.test_import import base_file
+from tournaments.caching import pages_clear
 from tournaments.interchange.reader import plan_read
 from tournaments.interchange.writer import tournament_export
-from tournaments.models import Draw, Dupla, Group, GroupEntry, Jogo, Mao, Partida, Player, Registration, Stage, Tournament
+from tournaments.models import (
+    Draw,
+    Dupla,
+    Group,
+    GroupEntry,
+    Jogo,
+    Mao,
+    Partida,
+    Player,
+    Registration,
+    Stage,
+    Tournament,
+)
 from tournaments.selectors import tournament_state_cache_clear
 from tournaments.services import tournament_import
-from tournaments.caching import pages_clear
 
 pytestmark = pytest.mark.django_db
 
@@ -45,6 +57,7 @@ def admin_client(client):
 
 
 # --- building real admin posts ---------------------------------------------------------
+
 
 def _value(field: models.Field, value):
     if isinstance(field, models.JSONField):
@@ -79,8 +92,12 @@ def form_data(obj, **changes) -> dict:
 def inline_data(prefix: str, fk: str, parent, rows: list, fields: tuple[str, ...]) -> dict:
     """An inline formset: ``rows`` are (instance or None, {field: raw value}) pairs; existing rows first."""
     existing = sum(1 for obj, _ in rows if obj is not None)
-    data = {f"{prefix}-TOTAL_FORMS": str(len(rows)), f"{prefix}-INITIAL_FORMS": str(existing),
-            f"{prefix}-MIN_NUM_FORMS": "0", f"{prefix}-MAX_NUM_FORMS": "1000"}
+    data = {
+        f"{prefix}-TOTAL_FORMS": str(len(rows)),
+        f"{prefix}-INITIAL_FORMS": str(existing),
+        f"{prefix}-MIN_NUM_FORMS": "0",
+        f"{prefix}-MAX_NUM_FORMS": "1000",
+    }
     for i, (obj, changes) in enumerate(rows):
         row = {}
         if obj is not None:
@@ -102,8 +119,19 @@ def add_url(model) -> str:
 
 PARTIDA_FIELDS = ("number", "mode", "score_a", "score_b", "lost_by", "penalty_reason")
 MAO_FIELDS = ("order", "to", "points", "how", "reason", "scorer")
-STAGE_FIELDS = ("order", "key", "name", "kind", "best_of", "best_of_rounds", "qualify_per_group",
-                "qualify_best_others", "entrants", "draw_method", "draw_seed")
+STAGE_FIELDS = (
+    "order",
+    "key",
+    "name",
+    "kind",
+    "best_of",
+    "best_of_rounds",
+    "qualify_per_group",
+    "qualify_best_others",
+    "entrants",
+    "draw_method",
+    "draw_seed",
+)
 
 
 def group_jogo(t, group="A") -> Jogo:
@@ -116,8 +144,9 @@ def jogo_post(jogo: Jogo, partida_rows=None, **changes):
 
 
 def partida_post(partida: Partida, mao_rows, **changes):
-    return change_url(partida), form_data(partida, **changes) | inline_data("maos", "partida", partida, mao_rows,
-                                                                            MAO_FIELDS)
+    return change_url(partida), form_data(partida, **changes) | inline_data(
+        "maos", "partida", partida, mao_rows, MAO_FIELDS
+    )
 
 
 def tournament_post(t, **changes):
@@ -126,8 +155,9 @@ def tournament_post(t, **changes):
 
 
 def stage_post(t, stage_key, **changes):
-    return change_url(Stage.objects.get(tournament=t, key=stage_key)), form_data(Stage.objects.get(tournament=t, key=stage_key),
-                                                                           **changes)
+    return change_url(Stage.objects.get(tournament=t, key=stage_key)), form_data(
+        Stage.objects.get(tournament=t, key=stage_key), **changes
+    )
 
 
 def bracket_draw(t) -> Draw:
@@ -170,106 +200,324 @@ CASES = [
     ("chave da fase vazia", lambda t: stage_post(t, "mata", key="   "), REFUSED),
     ("chave da fase repetida", lambda t: stage_post(t, "mata", key="grupos"), REFUSED),
     ("sorteio aleatório sem semente", lambda t: stage_post(t, "mata", draw_method="random", draw_seed=""), EITHER),
-    ("semente enorme", lambda t: stage_post(t, "mata", draw_seed=str(10 ** 30)), REFUSED),
+    ("semente enorme", lambda t: stage_post(t, "mata", draw_seed=str(10**30)), REFUSED),
     # draws
-    ("sorteio com 'ordem'", lambda t: (change_url(bracket_draw(t)),
-                                      form_data(bracket_draw(t), result='{"ordem": ["d1", "d4", "d3", "d2"]}')), REFUSED),
-    ("sorteio com dupla desconhecida", lambda t: (change_url(bracket_draw(t)), form_data(
-        bracket_draw(t), result='{"order": ["d1", "zz", "d3", "d2"]}')), REFUSED),
-    ("sorteio com dupla repetida", lambda t: (change_url(bracket_draw(t)), form_data(
-        bracket_draw(t), result='{"order": ["d1", "d1", "d3", "d2"]}')), REFUSED),
+    (
+        "sorteio com 'ordem'",
+        lambda t: (
+            change_url(bracket_draw(t)),
+            form_data(bracket_draw(t), result='{"ordem": ["d1", "d4", "d3", "d2"]}'),
+        ),
+        REFUSED,
+    ),
+    (
+        "sorteio com dupla desconhecida",
+        lambda t: (
+            change_url(bracket_draw(t)),
+            form_data(bracket_draw(t), result='{"order": ["d1", "zz", "d3", "d2"]}'),
+        ),
+        REFUSED,
+    ),
+    (
+        "sorteio com dupla repetida",
+        lambda t: (
+            change_url(bracket_draw(t)),
+            form_data(bracket_draw(t), result='{"order": ["d1", "d1", "d3", "d2"]}'),
+        ),
+        REFUSED,
+    ),
     ("sorteio lista", lambda t: (change_url(bracket_draw(t)), form_data(bracket_draw(t), result="[]")), REFUSED),
     ("sorteio null", lambda t: (change_url(bracket_draw(t)), form_data(bracket_draw(t), result="null")), REFUSED),
-    ("sorteio sem d2", lambda t: (change_url(bracket_draw(t)), form_data(
-        bracket_draw(t), result='{"order": ["d1", "d4", "d3", null]}')), REFUSED),
-    ("desempate entre não empatadas", lambda t: (add_url(Draw), {
-        "tournament": t.pk, "kind": "tiebreak", "stage": Stage.objects.get(tournament=t, key="grupos").pk,
-        "group": Group.objects.get(stage__tournament=t, key="A").pk, "method": "fixed", "seed": "",
-        "result": '{"order": ["d2", "d1"]}', "performed_by": "", "note": ""}), REFUSED),
+    (
+        "sorteio sem d2",
+        lambda t: (
+            change_url(bracket_draw(t)),
+            form_data(bracket_draw(t), result='{"order": ["d1", "d4", "d3", null]}'),
+        ),
+        REFUSED,
+    ),
+    (
+        "desempate entre não empatadas",
+        lambda t: (
+            add_url(Draw),
+            {
+                "tournament": t.pk,
+                "kind": "tiebreak",
+                "stage": Stage.objects.get(tournament=t, key="grupos").pk,
+                "group": Group.objects.get(stage__tournament=t, key="A").pk,
+                "method": "fixed",
+                "seed": "",
+                "result": '{"order": ["d2", "d1"]}',
+                "performed_by": "",
+                "note": "",
+            },
+        ),
+        REFUSED,
+    ),
     # duplas
     ("cabeça de chave negativa", lambda t: (change_url(dupla(t, "d1")), form_data(dupla(t, "d1"), seed="-1")), REFUSED),
-    ("cabeça de chave enorme", lambda t: (change_url(dupla(t, "d1")), form_data(dupla(t, "d1"), seed=str(10 ** 12))),
-     REFUSED),
+    (
+        "cabeça de chave enorme",
+        lambda t: (change_url(dupla(t, "d1")), form_data(dupla(t, "d1"), seed=str(10**12))),
+        REFUSED,
+    ),
     ("cabeça de chave válida", lambda t: (change_url(dupla(t, "d1")), form_data(dupla(t, "d1"), seed="1")), ACCEPTED),
-    ("motivo sem desclassificação", lambda t: (change_url(dupla(t, "d1")), form_data(
-        dupla(t, "d1"), disqualified_reason="brigou")), REFUSED),
-    ("desclassificada com motivo", lambda t: (change_url(dupla(t, "d3")), form_data(
-        dupla(t, "d3"), disqualified="on", disqualified_reason="conduta")), ACCEPTED),
-    ("dupla com o mesmo atleta duas vezes", lambda t: (change_url(dupla(t, "d1")), form_data(
-        dupla(t, "d1"), player2=str(dupla(t, "d1").player1_id))), REFUSED),
-    ("dupla com atleta de outra dupla", lambda t: (change_url(dupla(t, "d1")), form_data(
-        dupla(t, "d1"), player2=str(dupla(t, "d2").player1_id))), REFUSED),
+    (
+        "motivo sem desclassificação",
+        lambda t: (change_url(dupla(t, "d1")), form_data(dupla(t, "d1"), disqualified_reason="brigou")),
+        REFUSED,
+    ),
+    (
+        "desclassificada com motivo",
+        lambda t: (
+            change_url(dupla(t, "d3")),
+            form_data(dupla(t, "d3"), disqualified="on", disqualified_reason="conduta"),
+        ),
+        ACCEPTED,
+    ),
+    (
+        "dupla com o mesmo atleta duas vezes",
+        lambda t: (change_url(dupla(t, "d1")), form_data(dupla(t, "d1"), player2=str(dupla(t, "d1").player1_id))),
+        REFUSED,
+    ),
+    (
+        "dupla com atleta de outra dupla",
+        lambda t: (change_url(dupla(t, "d1")), form_data(dupla(t, "d1"), player2=str(dupla(t, "d2").player1_id))),
+        REFUSED,
+    ),
     ("chave de dupla repetida", lambda t: (change_url(dupla(t, "d1")), form_data(dupla(t, "d1"), key="d2")), REFUSED),
-    ("nome de dupla RTL", lambda t: (change_url(dupla(t, "d1")), form_data(dupla(t, "d1"), name=f"Os {RLO}oriéZ")),
-     ACCEPTED),
+    (
+        "nome de dupla RTL",
+        lambda t: (change_url(dupla(t, "d1")), form_data(dupla(t, "d1"), name=f"Os {RLO}oriéZ")),
+        ACCEPTED,
+    ),
     # players and registrations
-    ("atleta sem chave", lambda t: (change_url(Player.objects.get(tournament=t, key="p1")), form_data(
-        Player.objects.get(tournament=t, key="p1"), key="")), REFUSED),
-    ("chave de atleta repetida", lambda t: (change_url(Player.objects.get(tournament=t, key="p1")), form_data(
-        Player.objects.get(tournament=t, key="p1"), key="p2")), REFUSED),
-    ("inscrição de atleta já em dupla", lambda t: (add_url(Registration), {
-        "tournament": t.pk, "order": "1", "player1": Player.objects.get(tournament=t, key="p1").pk,
-        "player2": "", "status": "waiting"}), REFUSED),
+    (
+        "atleta sem chave",
+        lambda t: (
+            change_url(Player.objects.get(tournament=t, key="p1")),
+            form_data(Player.objects.get(tournament=t, key="p1"), key=""),
+        ),
+        REFUSED,
+    ),
+    (
+        "chave de atleta repetida",
+        lambda t: (
+            change_url(Player.objects.get(tournament=t, key="p1")),
+            form_data(Player.objects.get(tournament=t, key="p1"), key="p2"),
+        ),
+        REFUSED,
+    ),
+    (
+        "inscrição de atleta já em dupla",
+        lambda t: (
+            add_url(Registration),
+            {
+                "tournament": t.pk,
+                "order": "1",
+                "player1": Player.objects.get(tournament=t, key="p1").pk,
+                "player2": "",
+                "status": "waiting",
+            },
+        ),
+        REFUSED,
+    ),
     # jogos: mesa; walkover, penalty and the partidas inline are read-only (changed through the súmula)
     ("WO com partidas", lambda t: jogo_post(group_jogo(t), walkover="a"), LOCKED),
-    ("WO sem partidas", lambda t: jogo_post(group_jogo(t), [(p, {"DELETE": "on"}) for p in
-                                                          group_jogo(t).partidas.order_by("number")], walkover="a"),
-     LOCKED),
+    (
+        "WO sem partidas",
+        lambda t: jogo_post(
+            group_jogo(t), [(p, {"DELETE": "on"}) for p in group_jogo(t).partidas.order_by("number")], walkover="a"
+        ),
+        LOCKED,
+    ),
     ("WO e perda do jogo", lambda t: jogo_post(group_jogo(t, "B"), [], lost_by="a", penalty_reason="x"), LOCKED),
     ("perda do jogo sem motivo", lambda t: jogo_post(group_jogo(t, "B"), [], walkover="", lost_by="a"), LOCKED),
     ("mesa zero", lambda t: jogo_post(group_jogo(t), mesa="0"), REFUSED),
     ("mesa negativa", lambda t: jogo_post(group_jogo(t), mesa="-3"), REFUSED),
-    ("mesa enorme", lambda t: jogo_post(group_jogo(t), mesa=str(10 ** 12)), REFUSED),
+    ("mesa enorme", lambda t: jogo_post(group_jogo(t), mesa=str(10**12)), REFUSED),
     ("mesa válida", lambda t: jogo_post(group_jogo(t), mesa="7"), ACCEPTED),
-    ("placar 12 x 12", lambda t: jogo_post(group_jogo(t), [
-        (p, {"score_a": "12", "score_b": "12"} if p.number == 1 else {})
-        for p in group_jogo(t).partidas.order_by("number")]), LOCKED),
-    ("placar 24 x 3", lambda t: jogo_post(group_jogo(t), [
-        (p, {"score_a": "24", "score_b": "3"} if p.number == 1 else {})
-        for p in group_jogo(t).partidas.order_by("number")]), LOCKED),
-    ("placar 22 x 11", lambda t: jogo_post(group_jogo(t), [
-        (p, {"score_a": "22", "score_b": "11"} if p.number == 1 else {})
-        for p in group_jogo(t).partidas.order_by("number")]), LOCKED),
-    ("placar negativo", lambda t: jogo_post(group_jogo(t), [
-        (p, {"score_a": "-12", "score_b": "3"} if p.number == 1 else {})
-        for p in group_jogo(t).partidas.order_by("number")]), LOCKED),
-    ("partida depois do jogo decidido", lambda t: jogo_post(group_jogo(t), [
-        (p, {}) for p in group_jogo(t).partidas.order_by("number")] + [
-        (None, {"number": "4", "mode": "score", "score_a": "12", "score_b": "0", "lost_by": "", "penalty_reason": ""})]),
-     LOCKED),
-    ("partidas numeradas com salto", lambda t: jogo_post(group_jogo(t), [
-        (p, {"number": str(p.number * 2)}) for p in group_jogo(t).partidas.order_by("number")]), LOCKED),
-    ("perda da partida sem dupla", lambda t: jogo_post(group_jogo(t), [
-        (p, {"mode": "penalty", "score_a": "", "score_b": ""} if p.number == 3 else {})
-        for p in group_jogo(t).partidas.order_by("number")]), LOCKED),
-    ("resultado que muda quem lidera o grupo", lambda t: jogo_post(group_jogo(t), [
-        (p, {"score_a": "3", "score_b": "12"} if p.number == 3 else {})
-        for p in group_jogo(t).partidas.order_by("number")]), LOCKED),
+    (
+        "placar 12 x 12",
+        lambda t: jogo_post(
+            group_jogo(t),
+            [
+                (p, {"score_a": "12", "score_b": "12"} if p.number == 1 else {})
+                for p in group_jogo(t).partidas.order_by("number")
+            ],
+        ),
+        LOCKED,
+    ),
+    (
+        "placar 24 x 3",
+        lambda t: jogo_post(
+            group_jogo(t),
+            [
+                (p, {"score_a": "24", "score_b": "3"} if p.number == 1 else {})
+                for p in group_jogo(t).partidas.order_by("number")
+            ],
+        ),
+        LOCKED,
+    ),
+    (
+        "placar 22 x 11",
+        lambda t: jogo_post(
+            group_jogo(t),
+            [
+                (p, {"score_a": "22", "score_b": "11"} if p.number == 1 else {})
+                for p in group_jogo(t).partidas.order_by("number")
+            ],
+        ),
+        LOCKED,
+    ),
+    (
+        "placar negativo",
+        lambda t: jogo_post(
+            group_jogo(t),
+            [
+                (p, {"score_a": "-12", "score_b": "3"} if p.number == 1 else {})
+                for p in group_jogo(t).partidas.order_by("number")
+            ],
+        ),
+        LOCKED,
+    ),
+    (
+        "partida depois do jogo decidido",
+        lambda t: jogo_post(
+            group_jogo(t),
+            [(p, {}) for p in group_jogo(t).partidas.order_by("number")]
+            + [
+                (
+                    None,
+                    {
+                        "number": "4",
+                        "mode": "score",
+                        "score_a": "12",
+                        "score_b": "0",
+                        "lost_by": "",
+                        "penalty_reason": "",
+                    },
+                )
+            ],
+        ),
+        LOCKED,
+    ),
+    (
+        "partidas numeradas com salto",
+        lambda t: jogo_post(
+            group_jogo(t), [(p, {"number": str(p.number * 2)}) for p in group_jogo(t).partidas.order_by("number")]
+        ),
+        LOCKED,
+    ),
+    (
+        "perda da partida sem dupla",
+        lambda t: jogo_post(
+            group_jogo(t),
+            [
+                (p, {"mode": "penalty", "score_a": "", "score_b": ""} if p.number == 3 else {})
+                for p in group_jogo(t).partidas.order_by("number")
+            ],
+        ),
+        LOCKED,
+    ),
+    (
+        "resultado que muda quem lidera o grupo",
+        lambda t: jogo_post(
+            group_jogo(t),
+            [
+                (p, {"score_a": "3", "score_b": "12"} if p.number == 3 else {})
+                for p in group_jogo(t).partidas.order_by("number")
+            ],
+        ),
+        LOCKED,
+    ),
     # partidas recorded mão by mão: read-only too (the partida admin answers 403)
-    ("mão de 5 pontos", lambda t: partida_post(group_jogo(t).partidas.get(number=1), [
-        (None, {"order": "0", "to": "0", "points": "5", "how": "played", "reason": ""})], mode="maos",
-        score_a="", score_b=""), LOCKED),
-    ("mão para a dupla 2", lambda t: partida_post(group_jogo(t).partidas.get(number=1), [
-        (None, {"order": "0", "to": "2", "points": "12", "how": "played", "reason": ""})], mode="maos",
-        score_a="", score_b=""), LOCKED),
-    ("mão depois do fim da partida", lambda t: partida_post(group_jogo(t).partidas.get(number=1), [
-        (None, {"order": "0", "to": "0", "points": "12", "how": "played", "reason": ""}),
-        (None, {"order": "1", "to": "1", "points": "1", "how": "played", "reason": ""})], mode="maos",
-        score_a="", score_b=""), LOCKED),
-    ("mãos que não terminam a partida", lambda t: partida_post(group_jogo(t).partidas.get(number=1), [
-        (None, {"order": "0", "to": "0", "points": "3", "how": "played", "reason": ""})], mode="maos",
-        score_a="", score_b=""), LOCKED),
-    ("mãos válidas", lambda t: partida_post(group_jogo(t).partidas.get(number=1), [
-        (None, {"order": "0", "to": "0", "points": "12", "how": "played", "reason": ""})], mode="maos",
-        score_a="", score_b=""), LOCKED),
-    ("mãos numa partida de placar", lambda t: partida_post(group_jogo(t).partidas.get(number=1), [
-        (None, {"order": "0", "to": "0", "points": "12", "how": "played", "reason": ""})]), LOCKED),
+    (
+        "mão de 5 pontos",
+        lambda t: partida_post(
+            group_jogo(t).partidas.get(number=1),
+            [(None, {"order": "0", "to": "0", "points": "5", "how": "played", "reason": ""})],
+            mode="maos",
+            score_a="",
+            score_b="",
+        ),
+        LOCKED,
+    ),
+    (
+        "mão para a dupla 2",
+        lambda t: partida_post(
+            group_jogo(t).partidas.get(number=1),
+            [(None, {"order": "0", "to": "2", "points": "12", "how": "played", "reason": ""})],
+            mode="maos",
+            score_a="",
+            score_b="",
+        ),
+        LOCKED,
+    ),
+    (
+        "mão depois do fim da partida",
+        lambda t: partida_post(
+            group_jogo(t).partidas.get(number=1),
+            [
+                (None, {"order": "0", "to": "0", "points": "12", "how": "played", "reason": ""}),
+                (None, {"order": "1", "to": "1", "points": "1", "how": "played", "reason": ""}),
+            ],
+            mode="maos",
+            score_a="",
+            score_b="",
+        ),
+        LOCKED,
+    ),
+    (
+        "mãos que não terminam a partida",
+        lambda t: partida_post(
+            group_jogo(t).partidas.get(number=1),
+            [(None, {"order": "0", "to": "0", "points": "3", "how": "played", "reason": ""})],
+            mode="maos",
+            score_a="",
+            score_b="",
+        ),
+        LOCKED,
+    ),
+    (
+        "mãos válidas",
+        lambda t: partida_post(
+            group_jogo(t).partidas.get(number=1),
+            [(None, {"order": "0", "to": "0", "points": "12", "how": "played", "reason": ""})],
+            mode="maos",
+            score_a="",
+            score_b="",
+        ),
+        LOCKED,
+    ),
+    (
+        "mãos numa partida de placar",
+        lambda t: partida_post(
+            group_jogo(t).partidas.get(number=1),
+            [(None, {"order": "0", "to": "0", "points": "12", "how": "played", "reason": ""})],
+        ),
+        LOCKED,
+    ),
     # groups
-    ("dupla em dois grupos", lambda t: group_post(t, "A", [
-        (e, {}) for e in GroupEntry.objects.filter(group__stage__tournament=t, group__key="A")] + [
-        (None, {"dupla": str(dupla(t, "d3").pk), "order": "9"})]), REFUSED),
-    ("grupo esvaziado", lambda t: group_post(t, "A", [
-        (e, {"DELETE": "on"}) for e in GroupEntry.objects.filter(group__stage__tournament=t, group__key="A")]), REFUSED),
+    (
+        "dupla em dois grupos",
+        lambda t: group_post(
+            t,
+            "A",
+            [(e, {}) for e in GroupEntry.objects.filter(group__stage__tournament=t, group__key="A")]
+            + [(None, {"dupla": str(dupla(t, "d3").pk), "order": "9"})],
+        ),
+        REFUSED,
+    ),
+    (
+        "grupo esvaziado",
+        lambda t: group_post(
+            t,
+            "A",
+            [(e, {"DELETE": "on"}) for e in GroupEntry.objects.filter(group__stage__tournament=t, group__key="A")],
+        ),
+        REFUSED,
+    ),
     # the tournament itself
     ("ajustes desconhecidos", lambda t: tournament_post(t, settings='{"foo": 1}'), REFUSED),
     ("ajustes lista", lambda t: tournament_post(t, settings="[]"), REFUSED),
@@ -283,32 +531,84 @@ CASES = [
     ("idade mínima acima dos atletas", lambda t: tournament_post(t, min_age="60"), REFUSED),
     ("regulamento desconhecido", lambda t: tournament_post(t, preset="xx"), REFUSED),
     ("nome RTL", lambda t: tournament_post(t, name=f"Copa {RLO}raB od"), ACCEPTED),
-    ("melhor de par na inline de fases", lambda t: (change_url(t), form_data(t) | inline_data(
-        "stages", "tournament", t, [(s, {"best_of_rounds": "[1]"} if s.key == "mata" else {})
-                                    for s in t.stages.order_by("order")], STAGE_FIELDS)), REFUSED),
+    (
+        "melhor de par na inline de fases",
+        lambda t: (
+            change_url(t),
+            form_data(t)
+            | inline_data(
+                "stages",
+                "tournament",
+                t,
+                [(s, {"best_of_rounds": "[1]"} if s.key == "mata" else {}) for s in t.stages.order_by("order")],
+                STAGE_FIELDS,
+            ),
+        ),
+        REFUSED,
+    ),
 ]
 
 
 def snapshot(t) -> str:
     """Every stored row of the tournament (what a refused post must leave untouched)."""
-    rows = {"tournament": list(Tournament.objects.filter(pk=t.pk).values(
-        "name", "slug", "date", "start_time", "venue", "category", "min_age", "max_duplas", "preset", "settings",
-        "regulation", "allow_self_scoring"))}
-    for model, path in ((Player, "tournament"), (Registration, "tournament"), (Dupla, "tournament"),
-                        (Stage, "tournament"), (Group, "stage__tournament"), (GroupEntry, "group__stage__tournament"),
-                        (Jogo, "tournament"), (Partida, "jogo__tournament"), (Mao, "partida__jogo__tournament"),
-                        (Draw, "tournament")):
+    rows = {
+        "tournament": list(
+            Tournament.objects.filter(pk=t.pk).values(
+                "name",
+                "slug",
+                "date",
+                "start_time",
+                "venue",
+                "category",
+                "min_age",
+                "max_duplas",
+                "preset",
+                "settings",
+                "regulation",
+                "allow_self_scoring",
+            )
+        )
+    }
+    for model, path in (
+        (Player, "tournament"),
+        (Registration, "tournament"),
+        (Dupla, "tournament"),
+        (Stage, "tournament"),
+        (Group, "stage__tournament"),
+        (GroupEntry, "group__stage__tournament"),
+        (Jogo, "tournament"),
+        (Partida, "jogo__tournament"),
+        (Mao, "partida__jogo__tournament"),
+        (Draw, "tournament"),
+    ):
         rows[model.__name__] = list(model.objects.filter(**{path: t}).order_by("pk").values())
     return repr(rows)
 
 
 def results_snapshot(t) -> str:
     """Every stored result of the tournament: partidas, mãos and the jogos' result and súmula fields."""
-    fields = ("id", "status", "walkover", "lost_by", "penalty_reason", "via", "via_reason", "counted_via",
-              "confirmations", "signed_by", "signed_at", "signed_reason", "version")
-    return repr((list(Partida.objects.filter(jogo__tournament=t).order_by("pk").values()),
-                 list(Mao.objects.filter(partida__jogo__tournament=t).order_by("pk").values()),
-                 list(Jogo.objects.filter(tournament=t).order_by("pk").values(*fields))))
+    fields = (
+        "id",
+        "status",
+        "walkover",
+        "lost_by",
+        "penalty_reason",
+        "via",
+        "via_reason",
+        "counted_via",
+        "confirmations",
+        "signed_by",
+        "signed_at",
+        "signed_reason",
+        "version",
+    )
+    return repr(
+        (
+            list(Partida.objects.filter(jogo__tournament=t).order_by("pk").values()),
+            list(Mao.objects.filter(partida__jogo__tournament=t).order_by("pk").values()),
+            list(Jogo.objects.filter(tournament=t).order_by("pk").values(*fields)),
+        )
+    )
 
 
 def assert_round_trip_and_pages(client, t) -> None:
@@ -411,8 +711,10 @@ def test_the_bulk_delete_action_is_not_offered_for_partidas(admin_client):
     before = snapshot(t)
     html = admin_client.get(reverse("admin:tournaments_partida_changelist")).content.decode()
     assert "delete_selected" not in html
-    response = admin_client.post(reverse("admin:tournaments_partida_changelist"),
-                                 {"action": "delete_selected", "_selected_action": ids, "post": "yes"})
+    response = admin_client.post(
+        reverse("admin:tournaments_partida_changelist"),
+        {"action": "delete_selected", "_selected_action": ids, "post": "yes"},
+    )
     assert response.status_code in (200, 302, 403)
     assert snapshot(t) == before
     assert_round_trip_and_pages(admin_client, t)
@@ -431,19 +733,45 @@ def test_deleting_a_stage_with_results_is_refused(admin_client):
 DEMO_CASES = [
     ("best_of_rounds lista", lambda t: stage_post(t, "eliminatoria", best_of_rounds="[1]"), REFUSED),
     ("best_of_rounds par", lambda t: stage_post(t, "eliminatoria", best_of_rounds='{"1": 4}'), REFUSED),
-    ("sorteio com 'ordem'", lambda t: (change_url(bracket_draw(t)), form_data(
-        bracket_draw(t), result='{"ordem": ["x"]}')), REFUSED),
+    (
+        "sorteio com 'ordem'",
+        lambda t: (change_url(bracket_draw(t)), form_data(bracket_draw(t), result='{"ordem": ["x"]}')),
+        REFUSED,
+    ),
     ("ajustes desconhecidos", lambda t: tournament_post(t, settings='{"foo": 1}'), REFUSED),
-    ("mão de 5 pontos", lambda t: (lambda p: partida_post(p, [(m, {"points": "5"} if m.order == 0 else {})
-                                                          for m in p.maos.order_by("order")]))(
-        Partida.objects.filter(jogo__tournament=t, mode="maos").order_by("pk").first()), LOCKED),
-    ("mão removida do fim", lambda t: (lambda p: partida_post(p, [
-        (m, {"DELETE": "on"} if m == p.maos.order_by("order").last() else {}) for m in p.maos.order_by("order")]))(
-        Partida.objects.filter(jogo__tournament=t, mode="maos").order_by("pk").first()), LOCKED),
-    ("placar 24 x 3", lambda t: (lambda j: jogo_post(j, [
-        (p, {"mode": "score", "score_a": "24", "score_b": "3"} if p.number == 1 else {})
-        for p in j.partidas.order_by("number")]))(
-        Jogo.objects.filter(tournament=t, partidas__isnull=False).order_by("pk").first()), LOCKED),
+    (
+        "mão de 5 pontos",
+        lambda t: (
+            lambda p: partida_post(p, [(m, {"points": "5"} if m.order == 0 else {}) for m in p.maos.order_by("order")])
+        )(Partida.objects.filter(jogo__tournament=t, mode="maos").order_by("pk").first()),
+        LOCKED,
+    ),
+    (
+        "mão removida do fim",
+        lambda t: (
+            lambda p: partida_post(
+                p,
+                [
+                    (m, {"DELETE": "on"} if m == p.maos.order_by("order").last() else {})
+                    for m in p.maos.order_by("order")
+                ],
+            )
+        )(Partida.objects.filter(jogo__tournament=t, mode="maos").order_by("pk").first()),
+        LOCKED,
+    ),
+    (
+        "placar 24 x 3",
+        lambda t: (
+            lambda j: jogo_post(
+                j,
+                [
+                    (p, {"mode": "score", "score_a": "24", "score_b": "3"} if p.number == 1 else {})
+                    for p in j.partidas.order_by("number")
+                ],
+            )
+        )(Jogo.objects.filter(tournament=t, partidas__isnull=False).order_by("pk").first()),
+        LOCKED,
+    ),
     ("nome RTL", lambda t: tournament_post(t, name=f"{RLO}Torneio"), ACCEPTED),
 ]
 

@@ -4,10 +4,10 @@ import pytest
 from django.urls import reverse
 
 from scoring.errors import RuleViolation
+from tests.test_import import base_file, players
 from tournaments.interchange.writer import tournament_export
 from tournaments.models import Tournament
 from tournaments.services import tournament_import
-from tests.test_import import base_file, players
 
 pytestmark = pytest.mark.django_db
 
@@ -103,10 +103,15 @@ def test_aabb_knockout_is_best_of_five_first_then_three():
 
 def test_perda_do_jogo_is_two_to_nothing_in_a_group_and_three_to_nothing_in_the_knockout():
     data = without_best_of(base_file())
-    data["jogos"][1] = {"stage": "grupos", "group": "B", "duplas": ["d3", "d4"],
-                        "penalty": {"lost_by": "d3", "reason": "olhou as cartas ao cortar"}}
-    data["jogos"].append({"stage": "mata", "duplas": ["d1", "d3"],
-                          "penalty": {"lost_by": "d1", "reason": "atitude antidesportiva"}})
+    data["jogos"][1] = {
+        "stage": "grupos",
+        "group": "B",
+        "duplas": ["d3", "d4"],
+        "penalty": {"lost_by": "d3", "reason": "olhou as cartas ao cortar"},
+    }
+    data["jogos"].append(
+        {"stage": "mata", "duplas": ["d1", "d3"], "penalty": {"lost_by": "d1", "reason": "atitude antidesportiva"}}
+    )
     export = tournament_export(tournament=tournament_import(data=data))
     group_b = {r["dupla"]: r for r in export["standings"]["grupos"]["B"]}
     assert (group_b["d4"]["points"], group_b["d4"]["partidas_won"], group_b["d4"]["points_for"]) == (3, 2, 24)
@@ -119,11 +124,14 @@ def test_perda_do_jogo_is_two_to_nothing_in_a_group_and_three_to_nothing_in_the_
 # --- FENACEF Art.8-9, AABB Art.9, general rules: the deck and the manilhas are printed with the rules ------
 
 
-@pytest.mark.parametrize("preset,manilha", [
-    ("fenacef", "fixa (velha): 4♣ 7♥ A♠ 7♦"),
-    ("aabb", "variável (vira)"),
-    ("online", "variável (vira)"),
-])
+@pytest.mark.parametrize(
+    "preset,manilha",
+    [
+        ("fenacef", "fixa (velha): 4♣ 7♥ A♠ 7♦"),
+        ("aabb", "variável (vira)"),
+        ("online", "variável (vira)"),
+    ],
+)
 def test_the_event_page_states_the_manilha_and_the_deck(client, preset, manilha):
     t = tournament_import(data=base_file(preset=preset, slug=f"copa-{preset}"))
     html = client.get(reverse("tournaments:detail", args=[t.slug])).content.decode()

@@ -8,7 +8,8 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_support import VIEWPORTS, browser, shot as _shot  # noqa: F401 (fixture)
+from tests.browser_support import VIEWPORTS, browser  # noqa: F401 (fixture)
+from tests.browser_support import shot as _shot
 from tests.test_pages import BIRTH, _big_file, demo_file, edge_files, knockout_file, large_file
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -29,14 +30,17 @@ def _no_horizontal_page_scroll(page) -> None:
 
 @pytest.mark.parametrize("device", list(VIEWPORTS))
 def test_visitor_clicks_through_an_event(browser, live_server, events, device):
-    context = browser.new_context(viewport=VIEWPORTS[device], locale="pt-BR",
-                                  is_mobile=device == "phone", has_touch=device == "phone")
+    context = browser.new_context(
+        viewport=VIEWPORTS[device], locale="pt-BR", is_mobile=device == "phone", has_touch=device == "phone"
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     outside: list[str] = []
-    page.on("request", lambda r: None if r.url.startswith(live_server.url) or r.url.startswith("data:")
-            else outside.append(r.url))
+    page.on(
+        "request",
+        lambda r: None if r.url.startswith(live_server.url) or r.url.startswith("data:") else outside.append(r.url),
+    )
     try:
         page.goto(f"{live_server.url}/torneios/")
         assert page.get_by_role("heading", name="Torneios").is_visible()
@@ -216,7 +220,9 @@ def test_a_big_event_is_browsed_in_parts_with_plain_links(browser, live_server, 
         assert bracket.get_by_role("heading", name="1ª rodada", exact=True).count() == 0
         _no_horizontal_page_scroll(page)
         _shot(page, f"{device}-grande-chave-16-avos")
-        page.get_by_role("navigation", name="Seções da chave").get_by_role("link", name="Seção 3", exact=False).first.click()
+        page.get_by_role("navigation", name="Seções da chave").get_by_role(
+            "link", name="Seção 3", exact=False
+        ).first.click()
         page.wait_for_url("**/chave/?secao=3")
         assert page.get_by_role("heading", name="Seção 3").is_visible()
         assert bracket.get_by_role("heading", name="1ª rodada", exact=True).count() == 1

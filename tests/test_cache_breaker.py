@@ -65,11 +65,18 @@ def clock(monkeypatch):
 
 
 def _on(url):
-    return override_settings(CACHES={
-        "default": {"BACKEND": "tournaments.caching.SharedRedisCache", "LOCATION": url,
-                    "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25}},
-        "states": {"BACKEND": "tournaments.caching.ObjectCache", "LOCATION": "states-hung", "TIMEOUT": None},
-    }, ZAP_SHARE_STATES=True, CACHE_RETRY_SECONDS=30)
+    return override_settings(
+        CACHES={
+            "default": {
+                "BACKEND": "tournaments.caching.SharedRedisCache",
+                "LOCATION": url,
+                "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
+            },
+            "states": {"BACKEND": "tournaments.caching.ObjectCache", "LOCATION": "states-hung", "TIMEOUT": None},
+        },
+        ZAP_SHARE_STATES=True,
+        CACHE_RETRY_SECONDS=30,
+    )
 
 
 def _pages(client, cup, times: int) -> None:

@@ -3,6 +3,7 @@
 import logging
 import threading
 import time
+from datetime import UTC
 from types import SimpleNamespace
 
 import pytest
@@ -16,8 +17,8 @@ from tournaments.caching import ObjectCache, page_key, pages_clear, shares_wait,
 from tournaments.selectors import tournament_state_cache_clear, tournament_state_get
 from tournaments.writes import tournament_rebuild
 
-
 # --- the per-process object cache ----------------------------------------------------------------
+
 
 def _objects(max_entries=3) -> ObjectCache:
     caching._STORES.pop("unit", None)
@@ -54,10 +55,11 @@ def test_object_cache_timeouts():
 
 # --- keys ---------------------------------------------------------------------------------------------
 
-def test_page_keys_carry_the_versions_language_and_parameters():
-    from datetime import datetime, timezone
 
-    t = SimpleNamespace(pk=7, created_at=datetime(2026, 11, 24, tzinfo=timezone.utc), results_version=3)
+def test_page_keys_carry_the_versions_language_and_parameters():
+    from datetime import datetime
+
+    t = SimpleNamespace(pk=7, created_at=datetime(2026, 11, 24, tzinfo=UTC), results_version=3)
     base = page_key(tournament=t, name="standings:x.html", language="pt-br", params={"pagina": "2"})
     assert base == page_key(tournament=t, name="standings:x.html", language="pt-br", params={"pagina": "2"})
     others = {
@@ -65,16 +67,25 @@ def test_page_keys_carry_the_versions_language_and_parameters():
         page_key(tournament=t, name="standings:x.html", language="pt-br", params={"pagina": "3"}),
         page_key(tournament=t, name="standings:x.html#tabelas", language="pt-br", params={"pagina": "2"}),
         page_key(tournament=t, name="standings:x.html", language="pt-br", params={"pagina": "2"}, live=9),
-        page_key(tournament=SimpleNamespace(**{**vars(t), "results_version": 4}), name="standings:x.html",
-                 language="pt-br", params={"pagina": "2"}),
-        page_key(tournament=SimpleNamespace(**{**vars(t), "created_at": datetime(2026, 11, 25, tzinfo=timezone.utc)}),
-                 name="standings:x.html", language="pt-br", params={"pagina": "2"}),
+        page_key(
+            tournament=SimpleNamespace(**{**vars(t), "results_version": 4}),
+            name="standings:x.html",
+            language="pt-br",
+            params={"pagina": "2"},
+        ),
+        page_key(
+            tournament=SimpleNamespace(**{**vars(t), "created_at": datetime(2026, 11, 25, tzinfo=UTC)}),
+            name="standings:x.html",
+            language="pt-br",
+            params={"pagina": "2"},
+        ),
     }
     assert base not in others and len(others) == 6
     # the live version only matters to live pages
     assert tournament_key(t, live=9) != tournament_key(t, live=10) != tournament_key(t)
     # the release: another deploy never meets this one's entries
     from tournaments import caching
+
     with override_settings(ZAP_RELEASE="r-next"):
         caching.release.cache_clear()
         try:
@@ -85,6 +96,7 @@ def test_page_keys_carry_the_versions_language_and_parameters():
 
 
 # --- one build per version in a process ---------------------------------------------------------------
+
 
 def test_the_threads_of_a_process_share_its_states():
     seen = []
@@ -98,9 +110,9 @@ def test_the_threads_of_a_process_share_its_states():
 
 
 def test_concurrent_requests_build_a_state_once(monkeypatch):
-    from datetime import datetime, timezone
+    from datetime import datetime
 
-    tournament = SimpleNamespace(pk=99, created_at=datetime(2026, 1, 1, tzinfo=timezone.utc), results_version=1)
+    tournament = SimpleNamespace(pk=99, created_at=datetime(2026, 1, 1, tzinfo=UTC), results_version=1)
     builds = []
 
     def slow_load(*, tournament):
@@ -110,8 +122,9 @@ def test_concurrent_requests_build_a_state_once(monkeypatch):
 
     monkeypatch.setattr(selectors, "tournament_state_load", slow_load)
     results = []
-    threads = [threading.Thread(target=lambda: results.append(tournament_state_get(tournament=tournament)))
-               for _ in range(8)]
+    threads = [
+        threading.Thread(target=lambda: results.append(tournament_state_get(tournament=tournament))) for _ in range(8)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -147,13 +160,22 @@ def test_work_asked_by_many_threads_at_once_is_done_once():
 
 # --- Redis: the shared cache of production ------------------------------------------------------------
 
+
 @pytest.fixture
 def on_redis(redis_url):
     config = {
-        "default": {"BACKEND": "tournaments.caching.SharedRedisCache", "LOCATION": redis_url,
-                    "KEY_PREFIX": "zap-test", "TIMEOUT": 300},
-        "states": {"BACKEND": "tournaments.caching.ObjectCache", "LOCATION": "states-redis", "TIMEOUT": None,
-                   "OPTIONS": {"MAX_ENTRIES": 16}},
+        "default": {
+            "BACKEND": "tournaments.caching.SharedRedisCache",
+            "LOCATION": redis_url,
+            "KEY_PREFIX": "zap-test",
+            "TIMEOUT": 300,
+        },
+        "states": {
+            "BACKEND": "tournaments.caching.ObjectCache",
+            "LOCATION": "states-redis",
+            "TIMEOUT": None,
+            "OPTIONS": {"MAX_ENTRIES": 16},
+        },
     }
     with override_settings(CACHES=config, ZAP_SHARE_STATES=True):
         caches["default"].clear()
@@ -211,11 +233,17 @@ def test_a_state_computed_by_one_process_is_read_by_another(load_file, on_redis,
 def test_without_redis_pages_are_still_served(client, load_file, caplog):
     cup = cup_setup(load_file, slug="copa-sem-redis")
     config = {
-        "default": {"BACKEND": "tournaments.caching.SharedRedisCache", "LOCATION": "redis://127.0.0.1:1/0",
-                    "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2}},
+        "default": {
+            "BACKEND": "tournaments.caching.SharedRedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        },
         "states": {"BACKEND": "tournaments.caching.ObjectCache", "LOCATION": "states-no-redis", "TIMEOUT": None},
     }
-    with override_settings(CACHES=config, ZAP_SHARE_STATES=True), caplog.at_level(logging.WARNING, "tournaments.caching"):
+    with (
+        override_settings(CACHES=config, ZAP_SHARE_STATES=True),
+        caplog.at_level(logging.WARNING, "tournaments.caching"),
+    ):
         for name in ("standings", "bracket", "jogos", "detail"):
             response = client.get(reverse(f"tournaments:{name}", kwargs={"slug": cup.slug}))
             assert response.status_code == 200 and b"Copa da S" in response.content

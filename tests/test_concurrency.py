@@ -67,8 +67,13 @@ def _env(database_url: str) -> dict[str, str]:
 def sqlite_file_url(tmp_path_factory):
     """A migrated SQLite file shared by every process of this module."""
     url = f"sqlite:///{tmp_path_factory.mktemp('concorrencia') / 'zap.sqlite3'}"
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=BASE_DIR, env=_env(url),
-                   check=True, timeout=300)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        cwd=BASE_DIR,
+        env=_env(url),
+        check=True,
+        timeout=300,
+    )
     return url
 
 
@@ -77,8 +82,13 @@ def shared_db_url(request):
     """A database URL other processes can reach, empty at the start of the test."""
     if connection.vendor == "sqlite":
         url = request.getfixturevalue("sqlite_file_url")
-        subprocess.run([sys.executable, "manage.py", "flush", "--noinput", "-v0"], cwd=BASE_DIR, env=_env(url),
-                       check=True, timeout=120)
+        subprocess.run(
+            [sys.executable, "manage.py", "flush", "--noinput", "-v0"],
+            cwd=BASE_DIR,
+            env=_env(url),
+            check=True,
+            timeout=120,
+        )
         return url
     # the test database (transaction=True: migrated, other connections' commits visible, emptied after the test)
     s = connection.settings_dict
@@ -96,8 +106,14 @@ def copa_file(tmp_path):
 @pytest.mark.django_db(transaction=True)
 def test_threads_importing_the_same_file_at_once_all_succeed_with_distinct_slugs(shared_db_url, copa_file):
     threads, rounds = 4, 6
-    run = subprocess.run([sys.executable, "-c", HARNESS, str(copa_file), str(threads), str(rounds)], cwd=BASE_DIR,
-                         env=_env(shared_db_url), capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        [sys.executable, "-c", HARNESS, str(copa_file), str(threads), str(rounds)],
+        cwd=BASE_DIR,
+        env=_env(shared_db_url),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout.strip().splitlines()[-1])
     assert out["errors"] == []
@@ -117,8 +133,14 @@ def test_import_commands_started_together_all_succeed_with_distinct_slugs(shared
     slugs = []
     for _ in range(rounds):
         started = [
-            subprocess.Popen([sys.executable, "manage.py", "import_tournament", str(copa_file)], cwd=BASE_DIR,
-                             env=_env(shared_db_url), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            subprocess.Popen(
+                [sys.executable, "manage.py", "import_tournament", str(copa_file)],
+                cwd=BASE_DIR,
+                env=_env(shared_db_url),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
             for _ in range(processes)
         ]
         for p in started:

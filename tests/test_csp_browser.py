@@ -67,8 +67,9 @@ class Watch:
         assert self.outside == [], (where, self.outside)
         # our stylesheet was applied (a refused one would leave the page unstyled)
         assert self.page.evaluate("document.styleSheets.length") >= 1, where
-        assert self.page.evaluate(
-            "getComputedStyle(document.querySelector('.topbar') || document.body).display") != "", where
+        assert (
+            self.page.evaluate("getComputedStyle(document.querySelector('.topbar') || document.body).display") != ""
+        ), where
 
 
 @pytest.fixture
@@ -84,11 +85,18 @@ def test_public_pages_run_under_the_policy(watched, event):
     base, page, watch = watched
     slug = event["slug"]
     # htmx only where something is polled or swapped: not on the list, a finished event's page, the login
-    for path, htmx in (("/torneios/", False), (f"/torneios/{slug}/classificacao/", True),
-                       (f"/torneios/{slug}/chave/", True), ("/torneios/aabb-demo/", False),
-                       ("/torneios/aabb-demo/chave/", True), ("/torneios/aabb-demo/jogos/", True),
-                       ("/torneios/aabb-demo/jogos/j1/", True), ("/torneios/aabb-demo/tv/", False),
-                       ("/torneios/aabb-demo/duplas/", False), ("/entrar/", False)):
+    for path, htmx in (
+        ("/torneios/", False),
+        (f"/torneios/{slug}/classificacao/", True),
+        (f"/torneios/{slug}/chave/", True),
+        ("/torneios/aabb-demo/", False),
+        ("/torneios/aabb-demo/chave/", True),
+        ("/torneios/aabb-demo/jogos/", True),
+        ("/torneios/aabb-demo/jogos/j1/", True),
+        ("/torneios/aabb-demo/tv/", False),
+        ("/torneios/aabb-demo/duplas/", False),
+        ("/entrar/", False),
+    ):
         watch.open(base + path)
         assert page.evaluate("typeof htmx") == ("object" if htmx else "undefined"), path
 
@@ -130,8 +138,12 @@ def test_the_desk_and_the_referee_screen_run_under_the_policy(watched, event):
     watch.check("mesa da comissão")
     assert page.evaluate("typeof htmx") == "object"
 
-    for path in (f"/organizar/{slug}/", f"/organizar/{slug}/programacao/", f"/organizar/{slug}/imprimir/",
-                 f"/organizar/{slug}/arbitragem/"):
+    for path in (
+        f"/organizar/{slug}/",
+        f"/organizar/{slug}/programacao/",
+        f"/organizar/{slug}/imprimir/",
+        f"/organizar/{slug}/arbitragem/",
+    ):
         watch.open(base + path)
 
     # the referee's screen: sumula.js reads its JSON block and takes over the buttons

@@ -159,6 +159,7 @@ def test_demo_accounts_organize_and_referee_the_demo_events(client, monkeypatch)
     assert roles == {(u, s, r) for s in slugs for u, r in (("comissao", "organizer"), ("arbitro", "referee"))}
     assert client.login(username="comissao", password="truco-demo")
     from tournaments.permissions import may_create_tournament
+
     assert may_create_tournament(user=User.objects.get(username="comissao"))  # a staff account: creates events
     assert not may_create_tournament(user=User.objects.get(username="arbitro"))
     load_demo("--accounts")  # idempotent

@@ -20,8 +20,24 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "senha-da-comissao-2024"
 VIEWPORTS = {"390": {"width": 390, "height": 844}, "1366": {"width": 1366, "height": 900}}
-FIRST = ["Ana", "Bruno", "Carla", "Diego", "Elisa", "Fábio", "Gabi", "Hugo", "Iara", "João", "Kátia", "Lucas",
-         "Márcia", "Nilo", "Olga", "Paulo"]
+FIRST = [
+    "Ana",
+    "Bruno",
+    "Carla",
+    "Diego",
+    "Elisa",
+    "Fábio",
+    "Gabi",
+    "Hugo",
+    "Iara",
+    "João",
+    "Kátia",
+    "Lucas",
+    "Márcia",
+    "Nilo",
+    "Olga",
+    "Paulo",
+]
 LAST = ["Souza", "Lima"]
 NAMES = [f"{f} {s}" for s in LAST for f in FIRST]  # 32 distinct athletes
 
@@ -45,14 +61,14 @@ def _follow_next_step(page, label: str) -> None:
 
 
 @pytest.mark.parametrize("width", list(VIEWPORTS))
-def test_an_organizer_runs_the_aabb_event_from_sign_ups_to_a_published_bracket(browser, live_server, width,
-                                                                                 tmp_path):
+def test_an_organizer_runs_the_aabb_event_from_sign_ups_to_a_published_bracket(browser, live_server, width, tmp_path):
     users = get_user_model().objects
     users.create_user("marta", email="marta@aabb.org.br", password=PASSWORD, is_staff=True)  # may create events
     for i in range(1, 5):
         users.create_user(f"arbitro{i}", email=f"arbitro{i}@aabb.org.br", password=PASSWORD)
-    context = browser.new_context(viewport=VIEWPORTS[width], locale="pt-BR",
-                                  is_mobile=width == "390", has_touch=width == "390")
+    context = browser.new_context(
+        viewport=VIEWPORTS[width], locale="pt-BR", is_mobile=width == "390", has_touch=width == "390"
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -8,18 +8,20 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from scoring.draws import pairing_draw
 from tournaments.draws import services
 from tournaments.models import AuditEntry, Draw, Dupla, Player, Registration, StaffRole, Tournament
-from scoring.draws import pairing_draw
 
 pytestmark = pytest.mark.django_db
 
 
 # --- helpers -------------------------------------------------------------------------------------
 
+
 def make_tournament(slug="copa", *, preset="aabb", fmt=None, closed=True, **fields) -> Tournament:
-    return Tournament.objects.create(name=f"Copa {slug}", slug=slug, preset=preset, format=fmt or {},
-                                     registration_closed=closed, **fields)
+    return Tournament.objects.create(
+        name=f"Copa {slug}", slug=slug, preset=preset, format=fmt or {}, registration_closed=closed, **fields
+    )
 
 
 def make_user(name: str, tournament: Tournament | None = None, role: str | None = "organizer") -> User:
@@ -46,12 +48,22 @@ def add_individuals(t: Tournament, n: int, *, start: int = 1, present=None) -> l
 
 
 def add_duplas(t: Tournament, n: int, *, seeds: int = 0) -> list[Dupla]:
-    players = Player.objects.bulk_create([Player(tournament=t, key=f"q{i}", name=f"Jogador {i:04d}", order=i)
-                                          for i in range(1, 2 * n + 1)])
-    return Dupla.objects.bulk_create([
-        Dupla(tournament=t, key=f"d{i}", player1=players[2 * i - 2], player2=players[2 * i - 1], order=i,
-              seed=i if i <= seeds else None)
-        for i in range(1, n + 1)])
+    players = Player.objects.bulk_create(
+        [Player(tournament=t, key=f"q{i}", name=f"Jogador {i:04d}", order=i) for i in range(1, 2 * n + 1)]
+    )
+    return Dupla.objects.bulk_create(
+        [
+            Dupla(
+                tournament=t,
+                key=f"d{i}",
+                player1=players[2 * i - 2],
+                player2=players[2 * i - 1],
+                order=i,
+                seed=i if i <= seeds else None,
+            )
+            for i in range(1, n + 1)
+        ]
+    )
 
 
 def pairs_of(t: Tournament) -> set[frozenset[str]]:
@@ -59,6 +71,7 @@ def pairs_of(t: Tournament) -> set[frozenset[str]]:
 
 
 # --- pairing draw --------------------------------------------------------------------------------
+
 
 def test_pairing_page_explains_and_the_button_draws_with_a_recorded_seed():
     t = make_tournament(max_duplas=16)
@@ -96,15 +109,18 @@ def test_same_seed_same_duplas_via_the_service_and_from_the_recorded_draw():
     assert pairs_of(other) != made[0]
     # the recorded draw replays: its seed and registrations give its result
     draw = Draw.objects.get(tournament__slug="um", kind=Draw.PAIRING)
-    replay = pairing_draw(registrations=draw.result["registrations"], seed=draw.seed,
-                          max_duplas=draw.result["max_duplas"])
+    replay = pairing_draw(
+        registrations=draw.result["registrations"], seed=draw.seed, max_duplas=draw.result["max_duplas"]
+    )
     assert [list(p) for p in replay.duplas] == draw.result["duplas"]
 
 
 def test_pairs_stay_together_absent_left_out_and_the_limit_sends_the_rest_to_the_waiting_list():
     t = make_tournament(max_duplas=3)
-    a, b = Player.objects.create(tournament=t, key="x1", name="Par A"), Player.objects.create(
-        tournament=t, key="x2", name="Par B")
+    a, b = (
+        Player.objects.create(tournament=t, key="x1", name="Par A"),
+        Player.objects.create(tournament=t, key="x2", name="Par B"),
+    )
     Registration.objects.create(tournament=t, order=1, player1=a, player2=b)
     add_individuals(t, 1, present=False)
     add_individuals(t, 6, start=10)
@@ -144,6 +160,7 @@ def test_late_entries_are_paired_by_a_second_draw_with_keys_continuing():
 
 # --- duplas page ---------------------------------------------------------------------------------
 
+
 def test_swap_two_players_is_recorded_with_the_reason_before_and_after():
     t = make_tournament()
     d1, d2 = add_duplas(t, 2)
@@ -162,8 +179,10 @@ def test_swap_two_players_is_recorded_with_the_reason_before_and_after():
     assert (d2.player1.name, d2.player2.name) == ("Jogador 0003", "Jogador 0001")
     entry = AuditEntry.objects.get(tournament=t, action="duplas_swap")
     assert "pedido das duplas" in entry.summary
-    assert entry.before["d1"] == ["Jogador 0001", "Jogador 0002"] and entry.after["d1"] == ["Jogador 0004",
-                                                                                              "Jogador 0002"]
+    assert entry.before["d1"] == ["Jogador 0001", "Jogador 0002"] and entry.after["d1"] == [
+        "Jogador 0004",
+        "Jogador 0002",
+    ]
     assert entry.after["reason"] == "pedido das duplas"
 
 
@@ -171,8 +190,10 @@ def test_swap_inside_one_dupla_is_refused():
     t = make_tournament()
     d1, _d2 = add_duplas(t, 2)
     c = client_for(make_user("ana", t))
-    response = c.post(reverse("desk:duplas_swap", args=[t.slug]),
-                      {"player_a": d1.player1_id, "player_b": d1.player2_id, "reason": "x"})
+    response = c.post(
+        reverse("desk:duplas_swap", args=[t.slug]),
+        {"player_a": d1.player1_id, "player_b": d1.player2_id, "reason": "x"},
+    )
     assert response.status_code == 200 and "mesma dupla" in response.content.decode()
     assert not AuditEntry.objects.filter(action="duplas_swap").exists()
 

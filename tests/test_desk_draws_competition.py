@@ -26,7 +26,7 @@ def _preview(c, t):
 
 def _publish_data(form) -> dict:
     data = {"action": "publish"}
-    for name, field in form.fields.items():
+    for name, _field in form.fields.items():
         value = form.initial.get(name, "")
         data[name] = "" if value is None else value
     return data
@@ -62,8 +62,10 @@ def test_preview_writes_nothing_and_publish_writes_groups_with_their_schedule():
     assert (groups_stage.key, groups_stage.name, groups_stage.qualify_per_group) == ("grupos", "Fase de grupos", 2)
     assert (knockout.key, knockout.entrants) == ("mata", "previous")
     # the written groups are the previewed ones
-    written = {g.key: [e.dupla.display_name for e in g.entries.select_related("dupla__player1", "dupla__player2")]
-               for g in Group.objects.filter(stage=groups_stage)}
+    written = {
+        g.key: [e.dupla.display_name for e in g.entries.select_related("dupla__player1", "dupla__player2")]
+        for g in Group.objects.filter(stage=groups_stage)
+    }
     assert written == {g["key"]: g["duplas"] for g in preview["groups"]}
     # seeds spread one per group
     seeded_groups = {g.key for g in Group.objects.filter(stage=groups_stage, duplas__seed__isnull=False)}
@@ -71,8 +73,7 @@ def test_preview_writes_nothing_and_publish_writes_groups_with_their_schedule():
     for group in Group.objects.filter(stage=groups_stage):
         jogos = list(Jogo.objects.filter(group=group))
         keys = [e.dupla_id for e in group.entries.all()]
-        assert {frozenset((j.dupla_a_id, j.dupla_b_id)) for j in jogos} == {frozenset(p) for p in
-                                                                            combinations(keys, 2)}
+        assert {frozenset((j.dupla_a_id, j.dupla_b_id)) for j in jogos} == {frozenset(p) for p in combinations(keys, 2)}
         assert len(jogos) == len(keys) * (len(keys) - 1) // 2  # every pair once
         for r in {j.round for j in jogos}:
             playing = [d for j in jogos if j.round == r for d in (j.dupla_a_id, j.dupla_b_id)]
@@ -211,16 +212,14 @@ def test_tiebreak_sorteio_from_the_desk_when_a_three_way_tie_awaits():
     tournament_rebuild(tournament=t)  # the results above were written straight to the database
     page = c.get(reverse("desk:competition", args=[t.slug])).content.decode()
     assert "Empates aguardando sorteio" in page
-    response = c.post(reverse("desk:tiebreak", args=[t.slug]), {"stage": "grupos", "group": "A",
-                                                                 "duplas": "d1,d2,d3"})
+    response = c.post(reverse("desk:tiebreak", args=[t.slug]), {"stage": "grupos", "group": "A", "duplas": "d1,d2,d3"})
     assert response.status_code == 302
     draw = Draw.objects.get(tournament=t, kind=Draw.TIEBREAK)
     assert draw.method == "random" and draw.seed is not None and sorted(draw.result["order"]) == ["d1", "d2", "d3"]
     assert draw.group.key == "A" and draw.performed_by == user
     t.refresh_from_db()
     assert t.finished  # every place known now
-    response = c.post(reverse("desk:tiebreak", args=[t.slug]), {"stage": "grupos", "group": "A",
-                                                                 "duplas": "d1,d2,d3"})
+    response = c.post(reverse("desk:tiebreak", args=[t.slug]), {"stage": "grupos", "group": "A", "duplas": "d1,d2,d3"})
     assert response.status_code == 200 and "não está aguardando sorteio" in response.content.decode()
     assert Draw.objects.filter(tournament=t, kind=Draw.TIEBREAK).count() == 1
 
@@ -235,8 +234,10 @@ def test_groups_then_knockout_the_bracket_appears_crossed_when_the_groups_end():
     tournament_rebuild(tournament=t)
     semis = list(Jogo.objects.filter(tournament=t, group__isnull=True).select_related("dupla_a", "dupla_b"))
     assert len(semis) == 2 and sorted(j.mesa for j in semis) == [1, 2]
-    group_of = {e.dupla.key: e.group.key for e in
-                Group.objects.get(stage__tournament=t, key="A").entries.select_related("dupla", "group")}
+    group_of = {
+        e.dupla.key: e.group.key
+        for e in Group.objects.get(stage__tournament=t, key="A").entries.select_related("dupla", "group")
+    }
     for j in semis:  # crossed: the two duplas of a group do not meet in the first round
         assert not (j.dupla_a.key in group_of and j.dupla_b.key in group_of)
     bracket = Draw.objects.get(tournament=t, kind=Draw.BRACKET)

@@ -21,8 +21,11 @@ GK = {"kind": "groups_knockout", "group_size": 4, "per_group": 2, "best_others":
 
 def _no_dupla_twice_at_once(t: Tournament) -> None:
     """Within a stage round, each (mesa, turn) holds one jogo and no dupla plays twice in a turn."""
-    rows = list(Jogo.objects.filter(tournament=t).order_by("stage__order", "round", "third_place", "position", "id")
-                .values("stage_id", "round", "mesa", "dupla_a_id", "dupla_b_id"))
+    rows = list(
+        Jogo.objects.filter(tournament=t)
+        .order_by("stage__order", "round", "third_place", "position", "id")
+        .values("stage_id", "round", "mesa", "dupla_a_id", "dupla_b_id")
+    )
     turn: dict = {}
     playing: dict = {}
     for j in rows:
@@ -48,7 +51,11 @@ def test_mesas_with_referees_respread_the_jogos_without_conflicts():
     t.refresh_from_db()
     assert t.mesas == 4
     assert [(m.number, m.referee.username) for m in Mesa.objects.filter(tournament=t).select_related("referee")] == [
-        (1, "arbitro1"), (2, "arbitro2"), (3, "arbitro3"), (4, "arbitro4")]
+        (1, "arbitro1"),
+        (2, "arbitro2"),
+        (3, "arbitro3"),
+        (4, "arbitro4"),
+    ]
     for r in (1, 2, 3):
         mesas = list(Jogo.objects.filter(tournament=t, round=r).order_by("id").values_list("mesa", flat=True))
         assert mesas == [1, 2, 3, 4, 1, 2, 3, 4]  # two turns, in order
@@ -109,14 +116,18 @@ def test_disqualified_dupla_loses_its_jogos_not_begun_by_walkover():
     t = make_tournament(fmt={"kind": "knockout"})
     duplas = add_duplas(t, 4)
     services.competition_publish(tournament=t, user=None, seed=1)
-    jogo = Jogo.objects.get(tournament=t, dupla_a=duplas[0]) if Jogo.objects.filter(dupla_a=duplas[0]).exists() \
+    jogo = (
+        Jogo.objects.get(tournament=t, dupla_a=duplas[0])
+        if Jogo.objects.filter(dupla_a=duplas[0]).exists()
         else Jogo.objects.get(tournament=t, dupla_b=duplas[0])
+    )
     services.dupla_disqualify(dupla=duplas[0], user=None, reason="conduta")
     jogo.refresh_from_db()
     assert jogo.walkover == ("a" if jogo.dupla_a_id == duplas[0].pk else "b") and jogo.status == Jogo.HOMOLOGATED
 
 
 # --- permissions ----------------------------------------------------------------------------------
+
 
 def _fingerprint(t: Tournament) -> str:
     rows = [list(m.objects.filter(tournament=t).order_by("pk").values()) for m in (Dupla, Stage, Jogo, Mesa)]
@@ -138,9 +149,19 @@ def test_permissions_anonymous_no_role_referee_change_nothing():
     posts = [reverse(f"desk:{n}", args=[t.slug]) for n in POSTS] + [
         reverse("desk:dupla_edit", args=[t.slug, duplas[0].pk]),
         reverse("desk:dupla_disqualify", args=[t.slug, duplas[0].pk]),
-        reverse("desk:jogo_referee", args=[t.slug, jogo.pk])]
-    payload = {"reason": "x", "action": "publish", "seed": "1", "mesas": "3", "player_a": duplas[0].player1_id,
-               "player_b": duplas[1].player1_id, "registration_1": "1", "name": "X", "referee": str(referee.pk)}
+        reverse("desk:jogo_referee", args=[t.slug, jogo.pk]),
+    ]
+    payload = {
+        "reason": "x",
+        "action": "publish",
+        "seed": "1",
+        "mesas": "3",
+        "player_a": duplas[0].player1_id,
+        "player_b": duplas[1].player1_id,
+        "registration_1": "1",
+        "name": "X",
+        "referee": str(referee.pk),
+    }
     before = _fingerprint(t)
     anonymous, stranger, ref = Client(), client_for(make_user("fulano")), client_for(referee)
     for name in ORGANIZER_PAGES + ["schedule"]:
@@ -158,6 +179,7 @@ def test_permissions_anonymous_no_role_referee_change_nothing():
 
 
 # --- query counts ----------------------------------------------------------------------------------
+
 
 def _queries(c: Client, url: str) -> int:
     tournament_state_cache_clear()
@@ -178,6 +200,8 @@ def test_duplas_and_schedule_pages_query_counts_do_not_grow_with_the_duplas():
         services.competition_publish(tournament=t, user=None, seed=2)
         Jogo.objects.filter(tournament=t, position=1).update(referee=organizer)
         c = client_for(organizer)
-        counts[n] = {name: _queries(c, reverse(f"desk:{name}", args=[t.slug]))
-                     for name in ("duplas", "schedule", "competition", "pairing", "mesas")}
+        counts[n] = {
+            name: _queries(c, reverse(f"desk:{name}", args=[t.slug]))
+            for name in ("duplas", "schedule", "competition", "pairing", "mesas")
+        }
     assert counts[16] == counts[512], counts

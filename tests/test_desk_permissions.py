@@ -8,7 +8,7 @@ import pytest
 from django.apps import apps
 from django.contrib.auth.models import User
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import URLPattern, URLResolver, reverse
 
 from tournaments.desk import organizer_urls as desk_urls
 from tournaments.models import Dupla, Jogo, Mesa, Player, Registration, StaffRole, Tournament
@@ -20,11 +20,33 @@ pytestmark = pytest.mark.django_db
 
 # Everything a careless view could change from a form, sent with every POST of the walk.
 PAYLOAD = {
-    "name": "Invadido", "reason": "invasão", "motivo": "invasão", "present": "1", "confirm": "1", "confirmar": "1",
-    "username": "intruso", "email": "intruso@example.com", "role": "organizer", "kind": "knockout", "mesas": "9",
-    "seed": "1", "method": "random", "max_duplas": "2", "date": "2030-01-01", "start_time": "10:00", "preset": "aabb",
-    "nome": "Invasor", "nascimento": "01/01/1990", "player_a": "1", "player_b": "2", "dupla": "1", "referee": "1",
-    "starter": "blank", "disqualified_reason": "invasão", "number": "1", "count": "9",
+    "name": "Invadido",
+    "reason": "invasão",
+    "motivo": "invasão",
+    "present": "1",
+    "confirm": "1",
+    "confirmar": "1",
+    "username": "intruso",
+    "email": "intruso@example.com",
+    "role": "organizer",
+    "kind": "knockout",
+    "mesas": "9",
+    "seed": "1",
+    "method": "random",
+    "max_duplas": "2",
+    "date": "2030-01-01",
+    "start_time": "10:00",
+    "preset": "aabb",
+    "nome": "Invasor",
+    "nascimento": "01/01/1990",
+    "player_a": "1",
+    "player_b": "2",
+    "dupla": "1",
+    "referee": "1",
+    "starter": "blank",
+    "disqualified_reason": "invasão",
+    "number": "1",
+    "count": "9",
 }
 
 
@@ -38,6 +60,7 @@ def _desk_patterns():
                 walk(p.url_patterns, prefix)
             elif isinstance(p, URLPattern):
                 out.append(p)
+
     walk(desk_urls.urlpatterns)
     return out
 
@@ -45,7 +68,8 @@ def _desk_patterns():
 def _urls_for(tournament: Tournament) -> list[str]:
     ids = {
         "pk": Registration.objects.filter(tournament=tournament).values_list("pk", flat=True).first()
-        or Dupla.objects.filter(tournament=tournament).values_list("pk", flat=True).first() or 1,
+        or Dupla.objects.filter(tournament=tournament).values_list("pk", flat=True).first()
+        or 1,
         "dupla": Dupla.objects.filter(tournament=tournament).values_list("pk", flat=True).first() or 1,
         "jogo": Jogo.objects.filter(tournament=tournament).values_list("pk", flat=True).first() or 1,
         "player": Player.objects.filter(tournament=tournament).values_list("pk", flat=True).first() or 1,
@@ -85,8 +109,12 @@ def world():
     rival = User.objects.create_user("rival", password="x-senha-forte-1")
     StaffRole.objects.create(tournament=other, user=rival, role="organizer")
     Mesa.objects.create(tournament=victim, number=1, referee=referee)
-    Registration.objects.create(tournament=victim, order=99, player1=Player.objects.create(
-        tournament=victim, key="px", name="Espera", birth_date="1990-01-01"), source="desk")
+    Registration.objects.create(
+        tournament=victim,
+        order=99,
+        player1=Player.objects.create(tournament=victim, key="px", name="Espera", birth_date="1990-01-01"),
+        source="desk",
+    )
     return {"victim": victim, "owner": owner, "referee": referee, "stranger": stranger, "rival": rival}
 
 

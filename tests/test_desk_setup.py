@@ -5,8 +5,8 @@ import json
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.test.utils import CaptureQueriesContext
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tournaments.models import AuditEntry, Jogo, StaffRole, Tournament
@@ -41,7 +41,9 @@ def test_aabb_starter_makes_the_aabb_event_from_three_fields(client, organizer):
     assert response.status_code == 302 and response["Location"] == reverse("desk:overview", args=[t.slug])
     assert (t.preset, t.min_age, t.max_duplas, t.public_signup) == ("aabb", 18, 16, True)
     assert t.category == "Mista, a partir de 18 anos" and t.venue == "Bar Classe A"
-    assert t.format["kind"] == "knockout" and t.format["best_of_rounds"] == {"1": 5} and t.format["best_of_knockout"] == 3
+    assert (
+        t.format["kind"] == "knockout" and t.format["best_of_rounds"] == {"1": 5} and t.format["best_of_knockout"] == 3
+    )
     assert StaffRole.objects.get(tournament=t).user == organizer
     assert AuditEntry.objects.filter(tournament=t, action="tournament_create", user=organizer).exists()
     page = client.get(reverse("desk:overview", args=[t.slug])).content.decode()
@@ -62,8 +64,10 @@ def test_edit_validates_and_records_before_and_after(client, organizer):
     form = client.get(url).context["form"]
     data = {k: v for k, v in form.initial.items() if v is not None and k in form.fields}
     data |= {"date": "2024-04-27", "start_time": "14:00", "preset": "aabb", "public_signup": "on"}
-    bad = client.post(url, data | {"max_duplas": "1", "registration_opens": "2024-04-10T10:00",
-                                   "registration_closes": "2024-04-01T10:00"})
+    bad = client.post(
+        url,
+        data | {"max_duplas": "1", "registration_opens": "2024-04-10T10:00", "registration_closes": "2024-04-01T10:00"},
+    )
     assert bad.status_code == 200
     assert set(bad.context["form"].errors) == {"max_duplas", "registration_closes"}
     assert Tournament.objects.get().max_duplas == 16
@@ -93,14 +97,31 @@ def test_format_is_saved_and_frozen_after_the_draw(client, organizer):
     _create(client, starter="blank")
     t = Tournament.objects.get()
     url = reverse("desk:format", args=[t.slug])
-    response = client.post(url, {"kind": "groups_knockout", "group_size": "4", "per_group": "2", "best_others": "0",
-                                 "best_of_groups": "3", "best_of_first": "5", "best_of_later": "3",
-                                 "bracket_method": "seeded"})
+    response = client.post(
+        url,
+        {
+            "kind": "groups_knockout",
+            "group_size": "4",
+            "per_group": "2",
+            "best_others": "0",
+            "best_of_groups": "3",
+            "best_of_first": "5",
+            "best_of_later": "3",
+            "bracket_method": "seeded",
+        },
+    )
     assert response.status_code == 302
     t.refresh_from_db()
-    assert t.format == {"kind": "groups_knockout", "bracket_method": "seeded", "best_of_knockout": 3,
-                        "best_of_rounds": {"1": 5}, "best_of_groups": 3, "group_size": 4, "per_group": 2,
-                        "best_others": 0}
+    assert t.format == {
+        "kind": "groups_knockout",
+        "bracket_method": "seeded",
+        "best_of_knockout": 3,
+        "best_of_rounds": {"1": 5},
+        "best_of_groups": 3,
+        "group_size": 4,
+        "per_group": 2,
+        "best_others": 0,
+    }
     missing = client.post(url, {"kind": "knockout", "best_of_first": "5", "bracket_method": "random"})
     assert missing.status_code == 200 and "best_of_later" in missing.context["form"].errors
 
@@ -112,7 +133,10 @@ def test_duplicate_copies_setup_not_people(client, organizer):
     copy = Tournament.objects.exclude(pk=t.pk).get()
     assert response.status_code == 302 and copy.name == "Copa do Bar (cópia)"
     assert copy.preset == t.preset and not copy.duplas.exists() and not copy.stages.exists()
-    assert not copy.registration_closed and StaffRole.objects.filter(tournament=copy, user=organizer, role="organizer").exists()
+    assert (
+        not copy.registration_closed
+        and StaffRole.objects.filter(tournament=copy, user=organizer, role="organizer").exists()
+    )
 
 
 def test_tournament_file_download_and_upload(client, organizer):

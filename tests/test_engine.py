@@ -28,14 +28,19 @@ def two_groups_file(slug: str = "dois-grupos") -> dict:
     """Two groups of three (best of 1), then a final of the two group winners: nothing played."""
     players = [{"key": f"p{i}", "name": f"Jogador {i}"} for i in range(1, 13)]
     return {
-        "format": "truco-torneio", "version": 1,
+        "format": "truco-torneio",
+        "version": 1,
         "tournament": {"name": "Dois Grupos", "slug": slug, "date": "2026-11-28", "preset": "fenacef"},
         "players": players,
         "duplas": [{"key": f"d{i}", "players": [f"p{2 * i - 1}", f"p{2 * i}"]} for i in range(1, 7)],
         "stages": [
-            {"key": "grupos", "kind": "groups", "best_of": 1,
-             "groups": [{"key": "A", "duplas": ["d1", "d2", "d3"]}, {"key": "B", "duplas": ["d4", "d5", "d6"]}],
-             "qualify": {"per_group": 1, "best_others": 0}},
+            {
+                "key": "grupos",
+                "kind": "groups",
+                "best_of": 1,
+                "groups": [{"key": "A", "duplas": ["d1", "d2", "d3"]}, {"key": "B", "duplas": ["d4", "d5", "d6"]}],
+                "qualify": {"per_group": 1, "best_others": 0},
+            },
             {"key": "final", "kind": "knockout", "best_of": 1, "entrants": "previous", "draw": {"method": "seeded"}},
         ],
         "jogos": [],
@@ -65,8 +70,11 @@ def _count(client, tournament: Tournament, winner: str, loser: str) -> str:
     """Record a 12 x 0 partida won by ``winner`` in its jogo against ``loser``, and both duplas confirm it."""
     key = jogo_between(tournament, winner, loser)
     first = jogo_duplas(tournament, key)[0]
-    response = post(client, api(tournament.slug, key, "resultado"),
-                    {"id": f"r-{key}", "partidas": [[12, 0] if first == winner else [0, 12]]})
+    response = post(
+        client,
+        api(tournament.slug, key, "resultado"),
+        {"id": f"r-{key}", "partidas": [[12, 0] if first == winner else [0, 12]]},
+    )
     assert response.status_code in (200, 201), response.content
     jogo = Jogo.objects.select_related("dupla_a", "dupla_b").get(tournament=tournament, key=key)
     for dupla in (jogo.dupla_a.key, jogo.dupla_b.key):
@@ -133,7 +141,9 @@ def test_a_mao_never_touches_the_tournament_row(event, referee):
     locks = [q["sql"] for q in queries if "FOR UPDATE" in q["sql"].upper()]  # none on SQLite: no row locks
     assert all(f'FROM "{table}"' not in sql and f'OF "{table}"' not in sql for sql in locks), locks
     assert not [q for q in queries if q["sql"].lstrip().upper().startswith("UPDATE") and f'"{table}"' in q["sql"]]
-    assert Tournament.objects.get(pk=event.pk).results_version == version and TournamentChange.objects.count() == changes
+    assert (
+        Tournament.objects.get(pk=event.pk).results_version == version and TournamentChange.objects.count() == changes
+    )
     assert tournament_live_version(tournament=event) == live + 1
 
 
@@ -143,8 +153,7 @@ def test_a_registration_gives_a_version_without_recomputing_the_parts(event):
     before = _versions(event)
     version = Tournament.objects.get(pk=event.pk).results_version
     organizer = staff_user(event, "org", StaffRole.ORGANIZER)
-    registration_add(tournament=event, players=[PersonIn(name="Zeca Um"), PersonIn(name="Zico Dois")],
-                     user=organizer)
+    registration_add(tournament=event, players=[PersonIn(name="Zeca Um"), PersonIn(name="Zico Dois")], user=organizer)
     t = Tournament.objects.get(pk=event.pk)
     assert t.results_version == version + 1  # the event page lists who registered
     assert TournamentChange.objects.get(tournament=event, version=t.results_version).parts == []
@@ -168,7 +177,10 @@ def test_polled_pages_and_the_jogos_list_answer_304(event, referee, client):
     assert referee.get(listing, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
     post(referee, api(event.slug, jogo_between(event, "d4", "d5"), "maos"), {"id": "m-9", "to": 0, "points": 1})
     fresh = referee.get(listing, HTTP_IF_NONE_MATCH=first["ETag"])
-    assert fresh.status_code == 200 and json.loads(fresh.content)["live_version"] > json.loads(first.content)["live_version"]
+    assert (
+        fresh.status_code == 200
+        and json.loads(fresh.content)["live_version"] > json.loads(first.content)["live_version"]
+    )
 
 
 def test_a_rebuild_is_a_structural_write(event):
@@ -180,6 +192,7 @@ def test_a_rebuild_is_a_structural_write(event):
 
 
 # --- the one write path ---------------------------------------------------------------------------------
+
 
 def test_the_guard_refuses_a_site_write_outside_the_path(event):
     source = "def rename(pk):\n    Dupla.objects.filter(pk=pk).update(name='fora do caminho')\n"
@@ -194,8 +207,7 @@ def test_the_guard_refuses_a_site_write_outside_the_path(event):
         Dupla.objects.filter(pk=dupla.pk).update(name="da configuração do teste")
 
 
-ORM_WRITES = {"save", "create", "bulk_create", "bulk_update", "update", "delete", "get_or_create",
-              "update_or_create"}
+ORM_WRITES = {"save", "create", "bulk_create", "bulk_update", "update", "delete", "get_or_create", "update_or_create"}
 # the path itself: the engine writes versions, the change log and the bracket's jogos inside a write
 # the engine and the write path themselves, and the stored derived state (no data of the tournament's: a copy
 # of what the engine computed, which tests/test_snapshots.py checks is never read when it does not fit)
@@ -237,9 +249,41 @@ def _chain(node: ast.AST) -> list[str]:
             return out[::-1]
 
 
-NOT_MODELS = {"canvas", "c", "pdf", "doc", "digest", "hasher", "session", "request", "cache", "caches", "response",
-              "self", "super", "form", "formset", "wb", "workbook", "data", "out", "acc", "seen", "kwargs", "params",
-              "context", "result", "found", "counts", "totals", "merged", "rows", "extra", "settings", "headers"}
+NOT_MODELS = {
+    "canvas",
+    "c",
+    "pdf",
+    "doc",
+    "digest",
+    "hasher",
+    "session",
+    "request",
+    "cache",
+    "caches",
+    "response",
+    "self",
+    "super",
+    "form",
+    "formset",
+    "wb",
+    "workbook",
+    "data",
+    "out",
+    "acc",
+    "seen",
+    "kwargs",
+    "params",
+    "context",
+    "result",
+    "found",
+    "counts",
+    "totals",
+    "merged",
+    "rows",
+    "extra",
+    "settings",
+    "headers",
+}
 
 
 def _orm_writes(node: ast.AST) -> bool:
@@ -446,8 +490,8 @@ def test_the_live_page_of_the_last_second_is_kept_in_the_process_and_never_older
     jogos page), else the shared cache's, and every copy ends with the second it was made for."""
     import time
 
-    from tournaments.public import views
     from tournaments.caching import page_put
+    from tournaments.public import views
 
     settings.ZAP_LIVE_COALESCE_SECONDS = 0.3
     views._recent_put("recent:test", b"key\npage")
@@ -460,8 +504,9 @@ def test_the_live_page_of_the_last_second_is_kept_in_the_process_and_never_older
     assert views._recent_get("recent:old") is None
 
 
-def test_the_list_of_events_is_cached_until_an_event_moves_on(event, referee, client, django_assert_max_num_queries,
-                                                              django_capture_on_commit_callbacks):
+def test_the_list_of_events_is_cached_until_an_event_moves_on(
+    event, referee, client, django_assert_max_num_queries, django_capture_on_commit_callbacks
+):
     url = reverse("tournaments:list")
     first = client.get(url).content.decode()
     assert "a começar" in first
@@ -489,8 +534,10 @@ def test_a_value_fragment_is_rendered_once_per_value_and_language():
             renders.append(self.text)
             return self.text
 
-    page = Template('{% load i18n parts %}{% valuecache j %}<li>{{ j.name }} {% translate "Mesa" %}'
-                    '{{ seen }}</li>{% endvaluecache %}')
+    page = Template(
+        '{% load i18n parts %}{% valuecache j %}<li>{{ j.name }} {% translate "Mesa" %}'
+        "{{ seen }}</li>{% endvaluecache %}"
+    )
     with translation.override("pt-br"):
         first = page.render(Context({"j": {"name": "Os Ases"}, "seen": Counted("")}))
         again = page.render(Context({"j": {"name": "Os Ases"}, "seen": Counted("")}))

@@ -68,9 +68,11 @@ def test_open_sign_up_limits_events_per_account(client, plain, settings):
 
 # --- a tournament file uploaded through the site grants no role ---
 
+
 def _upload(client, data):
-    return client.post(reverse("desk:upload"), {"file": SimpleUploadedFile("t.json", json.dumps(data).encode())},
-                       follow=True)
+    return client.post(
+        reverse("desk:upload"), {"file": SimpleUploadedFile("t.json", json.dumps(data).encode())}, follow=True
+    )
 
 
 def test_an_uploaded_file_does_not_make_an_existing_account_referee(client, staff):
@@ -90,7 +92,8 @@ def test_an_uploaded_file_does_not_make_an_existing_account_referee(client, staf
     assert "2 jogos do arquivo nomeavam um árbitro" in page and "root" not in page and "ninguem" not in page
     assert not StaffRole.objects.filter(tournament=t, user=root).exists()
     assert set(StaffRole.objects.filter(tournament=t).values_list("user__username", "role")) == {
-        ("organizadora", "organizer")}
+        ("organizadora", "organizer")
+    }
     assert not Jogo.objects.filter(tournament=t, referee__isnull=False).exists()
 
 
@@ -110,8 +113,12 @@ def test_the_operator_command_still_grants_referees(db, tmp_path):
     assert StaffRole.objects.filter(user__username="arbitra", role="referee").exists()
 
 
-SIGNUP = {"username": "nova-comissao", "email": "comissao@clube.org", "password1": "truco-na-praca-2030",
-          "password2": "truco-na-praca-2030"}
+SIGNUP = {
+    "username": "nova-comissao",
+    "email": "comissao@clube.org",
+    "password1": "truco-na-praca-2030",
+    "password2": "truco-na-praca-2030",
+}
 
 
 def test_the_organizers_sign_up_is_closed_by_default(client, db, settings):

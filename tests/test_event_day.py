@@ -21,15 +21,29 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from tests.event_states import event_after, event_before, event_drawn, event_during  # noqa: F401
-from tests.event_states import (COMPETITION_SEED, PAIRING_SEED, _answer, _confirmed, _group_rank, _jogos, _mesas,
-                                _pairs, _result, _signups, _user)
+from tests.event_states import (  # noqa: F401
+    COMPETITION_SEED,
+    PAIRING_SEED,
+    _answer,
+    _confirmed,
+    _group_rank,
+    _jogos,
+    _mesas,
+    _pairs,
+    _result,
+    _signups,
+    _user,
+    event_after,
+    event_before,
+    event_drawn,
+    event_during,
+)
 from tests.test_import import base_file, import_errors
 from tests.test_pages import groups_file, knockout_file
 from tournaments.caching import pages_clear
 from tournaments.draws import services as draws
 from tournaments.interchange.writer import tournament_export
-from tournaments.models import Draw, Dupla, GroupEntry, Jogo, Player, Registration, Stage, StaffRole, Tournament
+from tournaments.models import Draw, Dupla, GroupEntry, Jogo, Player, Registration, StaffRole, Stage, Tournament
 from tournaments.roles import role_grant
 from tournaments.selectors import tournament_state_cache_clear
 from tournaments.services import tournament_import
@@ -48,6 +62,7 @@ def _fresh_page_cache():
 
 
 # --- helpers ---------------------------------------------------------------------------------------
+
 
 def _get(client, url: str, status: int = 200, **extra) -> str:
     response = client.get(url, **extra)
@@ -109,6 +124,7 @@ def _rank_cells(table: str) -> list[str]:
 
 # --- the event page, phase by phase ---------------------------------------------------------------
 
+
 def test_before_the_draw_the_page_lists_registrations_by_name_and_the_waiting_list(client, event_before):
     t = event_before
     regs = list(Registration.objects.filter(tournament=t).select_related("player1", "player2").order_by("order", "id"))
@@ -129,7 +145,7 @@ def test_before_the_draw_the_page_lists_registrations_by_name_and_the_waiting_li
     assert "nenhuma dupla formada ainda · limite de 5 duplas" in text
     assert f'href="/torneios/{t.slug}/inscricao/"' in page and "Inscreva-se" in text
     assert f'href="/torneios/{t.slug}/exportar.json"' in page and "Baixar os dados (JSON)" in text
-    assert "Agora" not in _section(page, '<main', 'class="big-links"')
+    assert "Agora" not in _section(page, "<main", 'class="big-links"')
     assert "Atualizado às" not in text and "hx-trigger" not in page
     assert "Sorteios" not in text
 
@@ -138,8 +154,9 @@ def test_after_the_pairing_draw_the_odd_one_out_is_shown_waiting(client, event_d
     """The pairing draw paired 12 of 13 athletes (16 places): the one left over stays on the waiting list
     (DOMAIN.md §2 step 3) and is shown there, instead of vanishing from every page."""
     t = event_drawn
-    left = Registration.objects.select_related("player1").get(tournament=t, player2__isnull=True,
-                                                              status=Registration.WAITING)
+    left = Registration.objects.select_related("player1").get(
+        tournament=t, player2__isnull=True, status=Registration.WAITING
+    )
     page = _get(client, _event(t))
     waiting = _text(_section(page, "Lista de espera", "</ol>"))
     assert left.player1.name in waiting
@@ -162,10 +179,14 @@ def test_the_drawn_event_shows_its_draws_and_the_first_jogos_called(client, even
     assert str(PAIRING_SEED) in draws_part and str(COMPETITION_SEED) in draws_part
     assert "Marta Quintela" in draws_part and organizer.username not in page
     for dupla in Dupla.objects.filter(tournament=t).select_related("player1", "player2"):
-        assert f"{dupla.player1.name} e {dupla.player2.name}" in draws_part or \
-               f"{dupla.player2.name} e {dupla.player1.name}" in draws_part, dupla
+        assert (
+            f"{dupla.player1.name} e {dupla.player2.name}" in draws_part
+            or f"{dupla.player2.name} e {dupla.player1.name}" in draws_part
+        ), dupla
     groups = {}
-    for entry in GroupEntry.objects.filter(group__stage__tournament=t).select_related("group", "dupla").order_by("order"):
+    for entry in (
+        GroupEntry.objects.filter(group__stage__tournament=t).select_related("group", "dupla").order_by("order")
+    ):
         groups.setdefault(entry.group.key, []).append(_name(entry.dupla))
     for key, members in groups.items():
         assert f"Grupo {key}: {', '.join(members)}" in draws_part, key
@@ -177,7 +198,7 @@ def test_the_drawn_event_shows_its_draws_and_the_first_jogos_called(client, even
     for jogo in first_round:
         assert f"Mesa {jogo.mesa} Rodada 1" in called, jogo.key
         assert _name(jogo.dupla_a) in called and _name(jogo.dupla_b) in called
-    assert "Agora" not in _section(page, '<main', 'class="big-links"') and not _has_htmx(page)
+    assert "Agora" not in _section(page, "<main", 'class="big-links"') and not _has_htmx(page)
 
 
 def test_during_the_event_the_page_shows_what_happens_now_and_is_polled(client, event_during):
@@ -214,15 +235,19 @@ def test_after_the_event_the_page_shows_the_podium(client, event_after):
     page = _get(client, _event(t))
     text = _text(page)
     podium = _text(_section(page, 'id="podio"', "</section>"))
-    final = Jogo.objects.select_related("dupla_a", "dupla_b").filter(
-        tournament=t, group__isnull=True, third_place=False).order_by("-round").first()
+    final = (
+        Jogo.objects.select_related("dupla_a", "dupla_b")
+        .filter(tournament=t, group__isnull=True, third_place=False)
+        .order_by("-round")
+        .first()
+    )
     third = Jogo.objects.select_related("dupla_a", "dupla_b").get(tournament=t, third_place=True)
     # in the knockout the better placed dupla (side a) always wins
     assert f"1º · ouro {_name(final.dupla_a)}" in podium
     assert f"2º · prata {_name(final.dupla_b)}" in podium
     assert f"3º · bronze {_name(third.dupla_a)}" in podium
     assert f'href="/torneios/{t.slug}/classificacao/?ver=geral"' in page and "Classificação final completa" in text
-    assert "Agora" not in _text(_section(page, '<main', 'class="big-links"'))
+    assert "Agora" not in _text(_section(page, "<main", 'class="big-links"'))
     assert "Atualizado às" not in text
     assert "hx-trigger" not in page and not _has_htmx(page)
     assert "8 duplas formadas" in text
@@ -242,8 +267,13 @@ def test_no_private_data_on_the_event_day_pages(client, request, state):
     secrets.discard("")
     secrets.discard(None)
     assert any("@" in s for s in secrets) or state in ("event_during", "event_after")
-    urls = [_event(t), f"/torneios/{t.slug}/duplas/", f"/torneios/{t.slug}/duplas/?q=a", f"/torneios/{t.slug}/tv/",
-            f"/torneios/{t.slug}/exportar.json"]
+    urls = [
+        _event(t),
+        f"/torneios/{t.slug}/duplas/",
+        f"/torneios/{t.slug}/duplas/?q=a",
+        f"/torneios/{t.slug}/tv/",
+        f"/torneios/{t.slug}/exportar.json",
+    ]
     urls += [_dupla_url(t, k) for k in Dupla.objects.filter(tournament=t).values_list("key", flat=True)]
     for url in urls:
         body = _get(client, url)
@@ -254,15 +284,19 @@ def test_no_private_data_on_the_event_day_pages(client, request, state):
 
 # --- the list of events ---------------------------------------------------------------------------------
 
+
 def _list_sections(page: str) -> dict[str, str]:
     parts = re.findall(r'<section class="event-section" aria-labelledby="secao-([a-z-]+)">(.*?)</section>', page, re.S)
     return {key: _text(body) for key, body in parts}
 
 
-def test_the_list_has_live_upcoming_and_finished_sections(client, event_before, event_drawn, event_during,
-                                                          event_after):
-    cities = {event_before: "Campinas/SP", event_drawn: "São José dos Campos/SP", event_during: "Ribeirão Preto/SP",
-              event_after: "Campinas/SP"}
+def test_the_list_has_live_upcoming_and_finished_sections(client, event_before, event_drawn, event_during, event_after):
+    cities = {
+        event_before: "Campinas/SP",
+        event_drawn: "São José dos Campos/SP",
+        event_during: "Ribeirão Preto/SP",
+        event_after: "Campinas/SP",
+    }
     for t, city in cities.items():
         tournament_update(tournament=t, user=_organizer(t), changes={"city": city})
     page = _get(client, "/torneios/")
@@ -276,22 +310,35 @@ def test_the_list_has_live_upcoming_and_finished_sections(client, event_before, 
     assert upcoming.index("Copa Outono de Truco") < upcoming.index("Copa Primavera de Truco")
     assert "Taça Cidade de Truco" in sections["encerrados"] and "encerrado" in sections["encerrados"]
     for key, body in sections.items():
-        others = [n for k, n in (("ao-vivo", "Campeonato Regional"), ("proximos", "Copa Outono"),
-                                 ("proximos", "Copa Primavera"), ("encerrados", "Taça Cidade")) if k != key]
+        others = [
+            n
+            for k, n in (
+                ("ao-vivo", "Campeonato Regional"),
+                ("proximos", "Copa Outono"),
+                ("proximos", "Copa Primavera"),
+                ("encerrados", "Taça Cidade"),
+            )
+            if k != key
+        ]
         for name in others:
             assert name not in body, (key, name)
 
 
-def test_the_list_search_by_name_city_or_venue_ignores_case_and_accents(client, event_before, event_drawn,
-                                                                        event_during, event_after):
+def test_the_list_search_by_name_city_or_venue_ignores_case_and_accents(
+    client, event_before, event_drawn, event_during, event_after
+):
     tournament_update(tournament=event_before, user=_organizer(event_before), changes={"city": "Campinas/SP"})
     tournament_update(tournament=event_drawn, user=_organizer(event_drawn), changes={"city": "São José dos Campos"})
     tournament_update(tournament=event_after, user=_organizer(event_after), changes={"city": "Ribeirão Preto"})
 
     def found(q: str) -> set[str]:
         page = _get(client, "/torneios/", data={"q": q})
-        names = {"Copa Primavera de Truco", "Copa Outono de Truco", "Campeonato Regional de Truco",
-                 "Taça Cidade de Truco"}
+        names = {
+            "Copa Primavera de Truco",
+            "Copa Outono de Truco",
+            "Campeonato Regional de Truco",
+            "Taça Cidade de Truco",
+        }
         body = "".join(_list_sections(page).values())
         return {n for n in names if n in body}
 
@@ -311,6 +358,7 @@ def test_the_list_search_by_name_city_or_venue_ignores_case_and_accents(client, 
 
 
 # --- the duplas: the list, the search, one dupla's page -------------------------------------------------
+
 
 def test_the_duplas_page_lists_every_dupla_and_searches_by_dupla_or_player(client, event_during, load_file):
     t = event_during
@@ -355,8 +403,10 @@ def test_the_page_of_a_dupla_at_the_table_says_it_is_playing_now(client, event_d
     assert "0x12, partida 2: 4x3" in card_text  # partida 1 lost 0 x 12; partida 2 at 4 x 3, from its side
     assert f'href="/torneios/{t.slug}/jogos/{live.key}/"' in card
     # its jogos, every one, from its side
-    mine = list(Jogo.objects.filter(tournament=t, group__isnull=False).filter(dupla_a=me) |
-                Jogo.objects.filter(tournament=t, group__isnull=False).filter(dupla_b=me))
+    mine = list(
+        Jogo.objects.filter(tournament=t, group__isnull=False).filter(dupla_a=me)
+        | Jogo.objects.filter(tournament=t, group__isnull=False).filter(dupla_b=me)
+    )
     jogos = _section(page, 'id="jogos-titulo"', "</section>")
     assert jogos.count('<div class="jogo-mesa">') == len(mine) == 3
     for jogo in mine:
@@ -371,8 +421,9 @@ def test_the_page_of_a_dupla_at_the_table_says_it_is_playing_now(client, event_d
     assert _has_htmx(page) and 'hx-trigger="every 10s"' in page
     # a dupla waiting for its next jogo: "Próximo jogo", at its mesa
     waiting = next(j for j in _jogos(t, round=2) if j.status == Jogo.SCHEDULED)
-    other_page = _text(_section(_get(client, _dupla_url(t, waiting.dupla_a.key)), '<section class="card next-jogo',
-                                "</section>"))
+    other_page = _text(
+        _section(_get(client, _dupla_url(t, waiting.dupla_a.key)), '<section class="card next-jogo', "</section>")
+    )
     assert "Próximo jogo" in other_page and "Jogando agora" not in other_page
     assert f"Mesa {waiting.mesa}" in other_page and "Rodada 2" in other_page
 
@@ -394,8 +445,12 @@ def test_the_private_page_shows_the_same_body_and_the_confirmations(client, even
 
 def test_the_page_of_a_finished_dupla_shows_its_place_and_its_path(client, event_after):
     t = event_after
-    final = Jogo.objects.select_related("dupla_a", "dupla_b").filter(
-        tournament=t, group__isnull=True, third_place=False).order_by("-round").first()
+    final = (
+        Jogo.objects.select_related("dupla_a", "dupla_b")
+        .filter(tournament=t, group__isnull=True, third_place=False)
+        .order_by("-round")
+        .first()
+    )
     champion = _get(client, _dupla_url(t, final.dupla_a.key))
     text = _text(champion)
     assert "Colocação final" in text and "1º · ouro" in text
@@ -419,6 +474,7 @@ def test_an_unknown_dupla_is_404(client, event_during):
 
 
 # --- the TV mode ----------------------------------------------------------------------------------
+
 
 def _slides(page: str) -> list[str]:
     return [_text(s) for s in re.findall(r'<section class="tv-slide[^"]*".*?</section>', page, flags=re.S)]
@@ -446,12 +502,20 @@ def test_the_tv_cycles_through_jogos_standings_and_bracket(client, event_during,
 
 def test_a_finished_event_does_not_say_when_it_was_updated(client, event_after):
     t = event_after
-    for url in (_event(t), f"/torneios/{t.slug}/duplas/", _dupla_url(t, "r1"), f"/torneios/{t.slug}/classificacao/",
-                f"/torneios/{t.slug}/chave/", f"/torneios/{t.slug}/jogos/", f"/torneios/{t.slug}/tv/"):
+    for url in (
+        _event(t),
+        f"/torneios/{t.slug}/duplas/",
+        _dupla_url(t, "r1"),
+        f"/torneios/{t.slug}/classificacao/",
+        f"/torneios/{t.slug}/chave/",
+        f"/torneios/{t.slug}/jogos/",
+        f"/torneios/{t.slug}/tv/",
+    ):
         assert "Atualizado às" not in _get(client, url), url
 
 
 # --- standings: nothing played, no ranks ------------------------------------------------------------
+
 
 def _assert_unranked(tables: list[str], where: str) -> None:
     assert tables, where
@@ -474,8 +538,12 @@ def test_a_group_with_nothing_played_shows_no_rank_and_no_tie(client, event_draw
     _assert_unranked(_standings_tables(_get(client, f"/torneios/{t.slug}/tv/")), "tv")
     _assert_unranked(_standings_tables(_get(client, _dupla_url(t, "r1"))), "página da dupla")
     # the group as drawn: its rows in the draw's order
-    order = [_name(e.dupla) for e in GroupEntry.objects.filter(group__stage__tournament=t, group__key="A")
-             .select_related("dupla").order_by("order")]
+    order = [
+        _name(e.dupla)
+        for e in GroupEntry.objects.filter(group__stage__tournament=t, group__key="A")
+        .select_related("dupla")
+        .order_by("order")
+    ]
     table_a = _text(_standings_tables(standings)[0])
     assert [table_a.index(n) for n in order] == sorted(table_a.index(n) for n in order)
 
@@ -496,7 +564,7 @@ def test_a_result_not_yet_counted_ranks_nobody_and_a_counted_one_ranks_its_group
     assert all(_rank_cells(table_a)), _rank_cells(table_a)
     _assert_unranked([table_b], "grupo B, ainda sem jogo")
     groups = re.findall(r'<section class="card group-card".*?</section>', page, flags=re.S)
-    assert 'pill-upcoming' not in groups[0] and 'pill pill-upcoming' in groups[1]
+    assert "pill-upcoming" not in groups[0] and "pill pill-upcoming" in groups[1]
 
 
 def test_a_long_general_classification_shows_the_top_places_and_links_to_all(client, load_file):
@@ -524,9 +592,15 @@ def test_a_long_general_classification_shows_the_top_places_and_links_to_all(cli
 def test_a_dupla_without_its_own_name_is_printed_once(client, event_after, load_file):
     t = event_after
     duplas = list(Dupla.objects.filter(tournament=t).select_related("player1", "player2"))
-    urls = [_event(t), f"/torneios/{t.slug}/classificacao/", f"/torneios/{t.slug}/classificacao/?ver=geral",
-            f"/torneios/{t.slug}/chave/", f"/torneios/{t.slug}/jogos/", f"/torneios/{t.slug}/duplas/",
-            f"/torneios/{t.slug}/tv/"] + [_dupla_url(t, d.key) for d in duplas]
+    urls = [
+        _event(t),
+        f"/torneios/{t.slug}/classificacao/",
+        f"/torneios/{t.slug}/classificacao/?ver=geral",
+        f"/torneios/{t.slug}/chave/",
+        f"/torneios/{t.slug}/jogos/",
+        f"/torneios/{t.slug}/duplas/",
+        f"/torneios/{t.slug}/tv/",
+    ] + [_dupla_url(t, d.key) for d in duplas]
     for url in urls:
         text = _text(_get(client, url))
         for d in duplas:
@@ -542,6 +616,7 @@ def test_a_dupla_without_its_own_name_is_printed_once(client, event_after, load_
 
 # --- the language --------------------------------------------------------------------------------
 
+
 def test_portuguese_whatever_the_browser_says(client, event_during):
     response = client.get("/torneios/", HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9")
     page = response.content.decode()
@@ -549,7 +624,7 @@ def test_portuguese_whatever_the_browser_says(client, event_during):
     assert response["Content-Language"] == "pt-BR"
     event = _get(client, _event(event_during), HTTP_ACCEPT_LANGUAGE="en")
     assert '<html lang="pt-BR">' in event and "Agora" in event
-    footer = _section(page, '<footer', "</footer>")
+    footer = _section(page, "<footer", "</footer>")
     assert 'href="/ajuda/"' in footer
     assert 'href="/idioma/en/?next=/torneios/"' in footer and ">English<" in footer
 
@@ -560,7 +635,7 @@ def test_the_language_switch_sets_the_cookie_and_goes_back(client, event_during)
     assert response.cookies["django_language"].value == "en"
     page = _get(client, "/torneios/")
     assert '<html lang="en">' in page and "<h1>Tournaments</h1>" in page
-    footer = _section(page, '<footer', "</footer>")
+    footer = _section(page, "<footer", "</footer>")
     assert 'href="/idioma/pt-br/?next=/torneios/"' in footer and ">Português<" in footer
     assert 'href="/ajuda/"' in footer
     # cached pages are kept per language
@@ -570,8 +645,16 @@ def test_the_language_switch_sets_the_cookie_and_goes_back(client, event_during)
     assert '<html lang="pt-BR">' in _get(client, _event(event_during))
 
 
-@pytest.mark.parametrize("target", ["https://malicioso.example/", "//malicioso.example/x", "javascript:alert(1)",
-                                    "http://testserver.malicioso.example/", ""])
+@pytest.mark.parametrize(
+    "target",
+    [
+        "https://malicioso.example/",
+        "//malicioso.example/x",
+        "javascript:alert(1)",
+        "http://testserver.malicioso.example/",
+        "",
+    ],
+)
 def test_the_language_switch_never_leaves_the_site(client, target):
     response = client.get("/idioma/en/", {"next": target})
     assert response.status_code == 302 and response["Location"] == "/"
@@ -585,6 +668,7 @@ def test_an_unknown_language_sets_nothing(client):
 
 
 # --- round times ---------------------------------------------------------------------------------------
+
 
 def _unplayed_groups_file(slug: str) -> dict:
     data = groups_file(slug=slug)
@@ -620,14 +704,17 @@ def test_round_times_go_through_the_file_and_show_next_to_the_jogos_called(clien
     assert '<span class="time">14:00</span>' in card
 
 
-@pytest.mark.parametrize("times, message", [
-    ({"1": "25:00"}, "horário '25:00' inválido: use HH:MM, por exemplo 14:30"),
-    ({"1": "14:60"}, "horário '14:60' inválido: use HH:MM, por exemplo 14:30"),
-    ({"1": "meio-dia"}, "horário 'meio-dia' inválido: use HH:MM, por exemplo 14:30"),
-    ({"0": "14:00"}, "rodada '0' inválida: use 1 para a primeira rodada, 2 para a segunda…"),
-    ({"primeira": "14:00"}, "rodada 'primeira' inválida"),
-    (["14:00"], 'deve ser um objeto {"rodada": "HH:MM"}'),
-])
+@pytest.mark.parametrize(
+    "times, message",
+    [
+        ({"1": "25:00"}, "horário '25:00' inválido: use HH:MM, por exemplo 14:30"),
+        ({"1": "14:60"}, "horário '14:60' inválido: use HH:MM, por exemplo 14:30"),
+        ({"1": "meio-dia"}, "horário 'meio-dia' inválido: use HH:MM, por exemplo 14:30"),
+        ({"0": "14:00"}, "rodada '0' inválida: use 1 para a primeira rodada, 2 para a segunda…"),
+        ({"primeira": "14:00"}, "rodada 'primeira' inválida"),
+        (["14:00"], 'deve ser um objeto {"rodada": "HH:MM"}'),
+    ],
+)
 def test_bad_round_times_in_a_file_are_refused_with_the_reason(times, message):
     data = _unplayed_groups_file("horario-ruim")
     data["stages"][0]["round_times"] = times
@@ -653,9 +740,11 @@ def test_the_organizer_gives_a_round_its_time_on_the_desk(client, event_drawn):
     assert called.count('<span class="time">15:30</span>') == called.count('class="jogo-mesa"') == 2
     assert '<span class="time">15:30</span>' in _get(public, f"/torneios/{t.slug}/tv/")
     # a bad time: the reason on the page, nothing changed
-    for fields, message in (({"horario": "25:99"}, "Horário da rodada: horário '25:99' inválido"),
-                            ({"rodada": "x"}, "Horário da rodada: rodada inválida."),
-                            ({"fase": "nao-existe"}, "Horário da rodada: fase 'nao-existe' não existe")):
+    for fields, message in (
+        ({"horario": "25:99"}, "Horário da rodada: horário '25:99' inválido"),
+        ({"rodada": "x"}, "Horário da rodada: rodada inválida."),
+        ({"fase": "nao-existe"}, "Horário da rodada: fase 'nao-existe' não existe"),
+    ):
         response = _round_time_post(client, t, **fields)
         assert response.status_code == 200, fields
         assert message in html_lib.unescape(response.content.decode()), fields
@@ -684,6 +773,7 @@ def test_only_the_organizer_gives_round_times(client, event_drawn, who):
 
 # --- the city --------------------------------------------------------------------------------------------
 
+
 def test_the_city_goes_through_the_file_and_shows_on_the_pages(client):
     t = tournament_import(data=base_file(name="Copa de Campinas", city="Campinas/SP"))
     assert t.city == "Campinas/SP"
@@ -711,8 +801,13 @@ def test_the_organizer_sets_the_city_on_the_desk(client, event_before):
     form = client.get(url).context["form"]
     assert "city" in form.fields
     data = {k: v for k, v in form.initial.items() if v is not None and k in form.fields}
-    data |= {"date": t.date.isoformat(), "start_time": "14:00", "preset": "aabb", "public_signup": "on",
-             "city": "São Carlos/SP"}
+    data |= {
+        "date": t.date.isoformat(),
+        "start_time": "14:00",
+        "preset": "aabb",
+        "public_signup": "on",
+        "city": "São Carlos/SP",
+    }
     data = {k: v for k, v in data.items() if k not in ("registration_opens", "registration_closes") or v}
     response = client.post(url, data)
     assert response.status_code == 302, response.context["form"].errors if response.context else response
@@ -725,12 +820,21 @@ def test_the_organizer_sets_the_city_on_the_desk(client, event_before):
 
 # --- compression and htmx ------------------------------------------------------------------------------
 
+
 def test_public_pages_are_compressed_and_desk_pages_are_not(client, event_during):
     t = event_during
     live = _live_jogo(t)
-    public = ["/torneios/", _event(t), f"/torneios/{t.slug}/duplas/", _dupla_url(t, live.dupla_a.key),
-              f"/torneios/{t.slug}/tv/", f"/torneios/{t.slug}/classificacao/", f"/torneios/{t.slug}/chave/",
-              f"/torneios/{t.slug}/jogos/", f"/torneios/{t.slug}/jogos/{live.key}/"]
+    public = [
+        "/torneios/",
+        _event(t),
+        f"/torneios/{t.slug}/duplas/",
+        _dupla_url(t, live.dupla_a.key),
+        f"/torneios/{t.slug}/tv/",
+        f"/torneios/{t.slug}/classificacao/",
+        f"/torneios/{t.slug}/chave/",
+        f"/torneios/{t.slug}/jogos/",
+        f"/torneios/{t.slug}/jogos/{live.key}/",
+    ]
     for url in public:
         response = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
         assert response.status_code == 200, url
@@ -749,10 +853,22 @@ def test_public_pages_are_compressed_and_desk_pages_are_not(client, event_during
 def test_htmx_only_on_the_pages_that_use_it(client, event_before, event_drawn, event_during, event_after):
     live = _live_jogo(event_during)
     d = event_during.slug
-    with_htmx = [f"/torneios/{d}/classificacao/", f"/torneios/{d}/chave/", f"/torneios/{d}/jogos/",
-                 f"/torneios/{d}/jogos/{live.key}/", _dupla_url(event_during, live.dupla_a.key), _event(event_during)]
-    without = ["/torneios/", f"/torneios/{event_before.slug}/inscricao/", "/entrar/", _event(event_before),
-               _event(event_drawn), _event(event_after)]
+    with_htmx = [
+        f"/torneios/{d}/classificacao/",
+        f"/torneios/{d}/chave/",
+        f"/torneios/{d}/jogos/",
+        f"/torneios/{d}/jogos/{live.key}/",
+        _dupla_url(event_during, live.dupla_a.key),
+        _event(event_during),
+    ]
+    without = [
+        "/torneios/",
+        f"/torneios/{event_before.slug}/inscricao/",
+        "/entrar/",
+        _event(event_before),
+        _event(event_drawn),
+        _event(event_after),
+    ]
     for url in with_htmx:
         assert _has_htmx(_get(client, url)), url
     for url in without:
@@ -764,10 +880,16 @@ def test_htmx_only_on_the_pages_that_use_it(client, event_before, event_drawn, e
 
 # --- the cost: the same number of queries, whatever the size of the event ---------------------------
 
+
 def _make_before(prefix: str, individuals: int, limit: int) -> Tournament:
     organizer = _user(f"{prefix}-comissao")
-    t = tournament_create(user=organizer, starter="aabb", name=f"Copa {prefix}",
-                          date=timezone.localdate() + timedelta(days=30), venue="Clube")
+    t = tournament_create(
+        user=organizer,
+        starter="aabb",
+        name=f"Copa {prefix}",
+        date=timezone.localdate() + timedelta(days=30),
+        venue="Clube",
+    )
     t = tournament_update(tournament=t, user=organizer, changes={"max_duplas": limit})
     _signups(t, individuals=individuals, pair_after=3, source=Registration.FORM)
     return t
@@ -775,15 +897,32 @@ def _make_before(prefix: str, individuals: int, limit: int) -> Tournament:
 
 def _make_drawn(prefix: str, individuals: int, limit: int, mesas: int) -> Tournament:
     organizer, referee = _user(f"{prefix}-comissao"), _user(f"{prefix}-arbitro")
-    t = tournament_create(user=organizer, starter="aabb", name=f"Copa {prefix}",
-                          date=timezone.localdate() + timedelta(days=7), venue="Sede")
+    t = tournament_create(
+        user=organizer,
+        starter="aabb",
+        name=f"Copa {prefix}",
+        date=timezone.localdate() + timedelta(days=7),
+        venue="Sede",
+    )
     role_grant(tournament=t, user=referee, role=StaffRole.REFEREE, by=organizer)
     t = tournament_update(tournament=t, user=organizer, changes={"max_duplas": limit})
-    format_update(tournament=t, user=organizer, format={
-        "kind": "groups_knockout", "group_size": 3, "per_group": 2, "best_others": 0, "best_of_groups": 3,
-        "best_of_knockout": 3, "best_of_rounds": {}, "bracket_method": "seeded"})
+    format_update(
+        tournament=t,
+        user=organizer,
+        format={
+            "kind": "groups_knockout",
+            "group_size": 3,
+            "per_group": 2,
+            "best_others": 0,
+            "best_of_groups": 3,
+            "best_of_knockout": 3,
+            "best_of_rounds": {},
+            "bracket_method": "seeded",
+        },
+    )
     _signups(t, individuals=individuals, pair_after=4, source=Registration.FORM)
     from tournaments.registrations.services import registration_close
+
     registration_close(tournament=t, user=organizer)
     draws.pairing_run(tournament=t, user=organizer, seed=PAIRING_SEED)
     _mesas(t, mesas, organizer=organizer, referee=referee)
@@ -795,8 +934,9 @@ def _make_drawn(prefix: str, individuals: int, limit: int, mesas: int) -> Tourna
 
 def _make_during(prefix: str, pairs: int, best_others: int, mesas: int) -> Tournament:
     organizer, referee = _user(f"{prefix}-comissao"), _user(f"{prefix}-arbitro")
-    t = tournament_create(user=organizer, starter="fenacef", name=f"Copa {prefix}", date=timezone.localdate(),
-                          venue="Ginásio")
+    t = tournament_create(
+        user=organizer, starter="fenacef", name=f"Copa {prefix}", date=timezone.localdate(), venue="Ginásio"
+    )
     role_grant(tournament=t, user=referee, role=StaffRole.REFEREE, by=organizer)
     format_update(tournament=t, user=organizer, format=t.format | {"best_others": best_others})
     _pairs(t, pairs, organizer=organizer)
@@ -810,8 +950,12 @@ def _make_during(prefix: str, pairs: int, best_others: int, mesas: int) -> Tourn
     second = _jogos(t, round=2)
     live, awaiting, contested = second[0], second[1], second[2]
     for k, (to, points) in enumerate([(0, 3)] * 4 + [(1, 1), (0, 3)]):
-        sumula_mao_add(tournament=t, key=live.key, mao={"id": f"mao-{live.key}-{k}", "to": to, "points": points},
-                       actor=Actor(user=referee, method="session", device="celular"))
+        sumula_mao_add(
+            tournament=t,
+            key=live.key,
+            mao={"id": f"mao-{live.key}-{k}", "to": to, "points": points},
+            actor=Actor(user=referee, method="session", device="celular"),
+        )
     _result(t, awaiting, rank, referee=referee)
     _result(t, contested, rank, referee=referee, spread=4)
     _answer(t, contested, contested.dupla_a)
@@ -822,8 +966,13 @@ def _make_during(prefix: str, pairs: int, best_others: int, mesas: int) -> Tourn
 
 def _make_after(prefix: str, pairs: int, mesas: int) -> Tournament:
     organizer, referee = _user(f"{prefix}-comissao"), _user(f"{prefix}-arbitro")
-    t = tournament_create(user=organizer, starter="fenacef", name=f"Copa {prefix}",
-                          date=timezone.localdate() - timedelta(days=14), venue="Associação")
+    t = tournament_create(
+        user=organizer,
+        starter="fenacef",
+        name=f"Copa {prefix}",
+        date=timezone.localdate() - timedelta(days=14),
+        venue="Associação",
+    )
     role_grant(tournament=t, user=referee, role=StaffRole.REFEREE, by=organizer)
     t = tournament_update(tournament=t, user=organizer, changes={"settings": {"third_place": "match"}})
     _pairs(t, pairs, organizer=organizer)
@@ -857,8 +1006,11 @@ def _pages(t: Tournament, dupla_key: str | None) -> dict[str, str]:
 
 
 def _assert_same_cost(client, small: Tournament, big: Tournament, small_key, big_key, phase: str):
-    assert Dupla.objects.filter(tournament=big).count() >= 2 * Dupla.objects.filter(tournament=small).count() or \
-        Registration.objects.filter(tournament=big).count() >= 2 * Registration.objects.filter(tournament=small).count()
+    assert (
+        Dupla.objects.filter(tournament=big).count() >= 2 * Dupla.objects.filter(tournament=small).count()
+        or Registration.objects.filter(tournament=big).count()
+        >= 2 * Registration.objects.filter(tournament=small).count()
+    )
     small_pages, big_pages = _pages(small, small_key), _pages(big, big_key)
     counts = {name: (_count(client, small_pages[name]), _count(client, big_pages[name])) for name in small_pages}
     for name, (a, b) in counts.items():
@@ -896,8 +1048,13 @@ def test_queries_after_the_event_do_not_grow_with_the_duplas(client):
     big = _make_after("grande", pairs=16, mesas=8)
 
     def champion(t):
-        return Jogo.objects.filter(tournament=t, group__isnull=True, third_place=False).order_by("-round") \
-            .select_related("dupla_a").first().dupla_a.key
+        return (
+            Jogo.objects.filter(tournament=t, group__isnull=True, third_place=False)
+            .order_by("-round")
+            .select_related("dupla_a")
+            .first()
+            .dupla_a.key
+        )
 
     _assert_same_cost(client, small, big, champion(small), champion(big), "depois")
 
@@ -910,8 +1067,16 @@ def test_a_new_registration_shows_on_the_cached_event_page(client, event_before)
     t = event_before
     first = _get(client, _event(t))
     assert "Quitéria Nova Inscrita" not in first and "Inscreva-se" in first
-    registration_add(tournament=t, players=[PersonIn(name="Quitéria Nova Inscrita", birth_date=timezone.localdate()
-                                                      - timedelta(days=365 * 30), email="q@example.com")])
+    registration_add(
+        tournament=t,
+        players=[
+            PersonIn(
+                name="Quitéria Nova Inscrita",
+                birth_date=timezone.localdate() - timedelta(days=365 * 30),
+                email="q@example.com",
+            )
+        ],
+    )
     after = _get(client, _event(t))
     assert "Quitéria Nova Inscrita" in after and "q@example.com" not in after
     organizer = StaffRole.objects.filter(tournament=t, role="organizer").first().user

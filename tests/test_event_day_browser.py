@@ -20,8 +20,10 @@ from tournaments.models import Jogo, Registration
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SIZES = {390: {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
-         1366: {"viewport": {"width": 1366, "height": 900}}}
+SIZES = {
+    390: {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+    1366: {"viewport": {"width": 1366, "height": 900}},
+}
 
 
 @pytest.fixture(autouse=True)
@@ -60,6 +62,7 @@ def _main(page):
 
 
 # --- the event page, state by state --------------------------------------------------------------------
+
 
 def test_before_the_draw(browser, live_server, event_before):
     t = event_before
@@ -172,8 +175,12 @@ def test_during_the_event(browser, live_server, event_during):
 
 def test_after_the_event(browser, live_server, event_after):
     t = event_after
-    final = Jogo.objects.select_related("dupla_a").filter(
-        tournament=t, group__isnull=True, third_place=False).order_by("-round").first()
+    final = (
+        Jogo.objects.select_related("dupla_a")
+        .filter(tournament=t, group__isnull=True, third_place=False)
+        .order_by("-round")
+        .first()
+    )
     for width in SIZES:
         context = _context(browser, width)
         page = context.new_page()
@@ -199,6 +206,7 @@ def test_after_the_event(browser, live_server, event_after):
 
 
 # --- a dupla at the table, found by its name ------------------------------------------------------------
+
 
 def test_a_playing_dupla_finds_its_page(browser, live_server, event_during):
     t = event_during
@@ -299,9 +307,11 @@ def test_the_tv_of_a_finished_event_shows_one_slide_at_a_time(browser, live_serv
 
 # --- narrow phone: the tabs; laptop: the bracket's Final -------------------------------------------------
 
+
 def test_the_tabs_fit_a_narrow_phone(browser, live_server, event_during):
-    context = browser.new_context(locale="pt-BR", viewport={"width": 360, "height": 740}, is_mobile=True,
-                                  has_touch=True)
+    context = browser.new_context(
+        locale="pt-BR", viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
+    )
     page = context.new_page()
     try:
         for path in ("", "classificacao/", "jogos/"):

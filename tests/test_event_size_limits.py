@@ -16,8 +16,13 @@ from tournaments.setup.services import format_update, tournament_create, tournam
 from .test_import import base_file, players
 
 pytestmark = pytest.mark.django_db
-ROUND_ROBIN = {"kind": "round_robin", "bracket_method": "seeded", "best_of_groups": 1, "best_of_knockout": None,
-               "best_of_rounds": {}}
+ROUND_ROBIN = {
+    "kind": "round_robin",
+    "bracket_method": "seeded",
+    "best_of_groups": 1,
+    "best_of_knockout": None,
+    "best_of_rounds": {},
+}
 
 
 @pytest.fixture
@@ -54,12 +59,22 @@ def test_the_service_refuses_it_too_naming_the_field(t, organizer):
 
 def test_a_format_that_would_make_too_many_jogos_of_the_limit_is_refused(client, t, organizer):
     tournament_update(tournament=t, user=organizer, changes={"max_duplas": 300})
-    response = client.post(reverse("desk:format", args=[t.slug]), {
-        "kind": "round_robin", "group_size": "4", "per_group": "2", "best_others": "0", "best_of_groups": "1",
-        "bracket_method": "seeded"})
+    response = client.post(
+        reverse("desk:format", args=[t.slug]),
+        {
+            "kind": "round_robin",
+            "group_size": "4",
+            "per_group": "2",
+            "best_others": "0",
+            "best_of_groups": "1",
+            "bracket_method": "seeded",
+        },
+    )
     assert response.status_code == 200
-    assert ("Formato: com 300 duplas (o limite de duplas) este formato daria até 44850 jogos; o máximo num torneio "
-            "é 20000. Diminua o limite de duplas ou use grupos menores.") in response.content.decode()
+    assert (
+        "Formato: com 300 duplas (o limite de duplas) este formato daria até 44850 jogos; o máximo num torneio "
+        "é 20000. Diminua o limite de duplas ou use grupos menores."
+    ) in response.content.decode()
     assert Tournament.objects.get(pk=t.pk).format["kind"] == "knockout"
     with pytest.raises(RuleViolation):  # the service itself, whoever calls it
         format_update(tournament=t, user=organizer, format=ROUND_ROBIN)
@@ -78,8 +93,12 @@ def test_raising_the_limit_under_a_format_is_refused_the_same_way(t, organizer):
 def test_the_draw_refuses_a_format_beyond_the_jogos_ceiling(t, monkeypatch):
     monkeypatch.setattr(limits, "MAX_JOGOS", 10)
     problems = format_problems(t, 16)  # AABB: a knockout of 16 duplas is 16 jogos with the third place
-    assert problems == ["Formato: com 16 duplas este formato daria até 16 jogos; o máximo num torneio é 10. "
-                        "Diminua o limite de duplas ou use grupos menores."]
+    assert problems == [
+        (
+            "Formato: com 16 duplas este formato daria até 16 jogos; o máximo num torneio é 10. "
+            "Diminua o limite de duplas ou use grupos menores."
+        )
+    ]
 
 
 def test_jogos_of_a_format():
@@ -101,5 +120,6 @@ def test_a_file_of_30000_jogos_is_refused():
     with pytest.raises(RuleViolation) as exc:
         tournament_import(data=data)
     assert [str(e) for e in exc.value.errors] == [
-        "stages: as fases dão até 30720 jogos; o máximo num arquivo de torneio é 20000"]
+        "stages: as fases dão até 30720 jogos; o máximo num arquivo de torneio é 20000"
+    ]
     assert not Tournament.objects.exists()

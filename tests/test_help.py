@@ -30,8 +30,9 @@ pytestmark = pytest.mark.django_db
 
 
 def _title(slug: str) -> str:
-    first = next(line for line in (DOCS / f"{slug}.md").read_text(encoding="utf-8").splitlines()
-                 if line.startswith("# "))
+    first = next(
+        line for line in (DOCS / f"{slug}.md").read_text(encoding="utf-8").splitlines() if line.startswith("# ")
+    )
     return first[2:].strip()
 
 
@@ -77,6 +78,7 @@ def _get(client: Client, url: str):
 
 
 # --- the pages -------------------------------------------------------------------------------------------------
+
 
 def test_there_are_docs_to_serve():
     assert {"organizar-um-evento", "arquivo-do-torneio", "inscricoes-csv", "api-sumula", "regulamentos"} <= set(SLUGS)
@@ -161,13 +163,30 @@ def test_the_pages_are_read_only(client):
 
 # --- what cannot be reached ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("url", [
-    "/ajuda/nao-existe/", "/ajuda/Regulamentos/", "/ajuda/regulamentos.md/", "/ajuda/capturas/",
-    "/ajuda/img/", "/ajuda/img/nao-existe.png", "/ajuda/img/..%2Fsettings.png", "/ajuda/img/../settings.png",
-    "/ajuda/img/%2e%2e%2fREADME.md", "/ajuda/img/..%2F..%2Fconfig%2Fsettings.py", "/ajuda/img/capturas.py",
-    "/ajuda/img/..%5Cregulamentos.md", "/ajuda/..%2Fconfig%2Fsettings/", "/ajuda/%2e%2e/", "/ajuda/img/.png",
-    "/ajuda/img/ENTRAR.png", "/ajuda/img/entrar.PNG", "/ajuda/img/entrar.png%00.md",
-])
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/ajuda/nao-existe/",
+        "/ajuda/Regulamentos/",
+        "/ajuda/regulamentos.md/",
+        "/ajuda/capturas/",
+        "/ajuda/img/",
+        "/ajuda/img/nao-existe.png",
+        "/ajuda/img/..%2Fsettings.png",
+        "/ajuda/img/../settings.png",
+        "/ajuda/img/%2e%2e%2fREADME.md",
+        "/ajuda/img/..%2F..%2Fconfig%2Fsettings.py",
+        "/ajuda/img/capturas.py",
+        "/ajuda/img/..%5Cregulamentos.md",
+        "/ajuda/..%2Fconfig%2Fsettings/",
+        "/ajuda/%2e%2e/",
+        "/ajuda/img/.png",
+        "/ajuda/img/ENTRAR.png",
+        "/ajuda/img/entrar.PNG",
+        "/ajuda/img/entrar.png%00.md",
+    ],
+)
 def test_unknown_pages_and_paths_outside_the_docs_are_404(client, url):
     assert client.get(url).status_code == 404, url
 
@@ -189,6 +208,7 @@ def test_a_symlink_out_of_the_docs_is_not_followed(client, settings, tmp_path):
 
 # --- the rendering ------------------------------------------------------------------------------------------------
 
+
 def test_links_images_tables_and_edits(client, settings, tmp_path):
     """Links between the files become links between the pages; images get a version; tables lose their
     alignment styles; an edited file is rendered again."""
@@ -196,12 +216,14 @@ def test_links_images_tables_and_edits(client, settings, tmp_path):
     (docs / "img").mkdir(parents=True)
     png = (DOCS / "img" / "entrar.png").read_bytes()
     (docs / "img" / "tela-1.png").write_bytes(png)
-    (docs / "README.md").write_text("# Índice\n\n[Guia](guia.md) e [a seção](guia.md#uma-secao).\n",
-                                    encoding="utf-8")
+    (docs / "README.md").write_text("# Índice\n\n[Guia](guia.md) e [a seção](guia.md#uma-secao).\n", encoding="utf-8")
     page = docs / "guia.md"
-    page.write_text("# Guia\n\n## Uma seção\n\n[volta](README.md) · [aqui](#uma-secao) · "
-                    "[fora](https://exemplo.org/)\n\n![Tela](img/tela-1.png)\n\n"
-                    "| a | b |\n|:--|--:|\n| 1 | 2 |\n\n```json\n{\"a\": 1}\n```\n", encoding="utf-8")
+    page.write_text(
+        "# Guia\n\n## Uma seção\n\n[volta](README.md) · [aqui](#uma-secao) · "
+        "[fora](https://exemplo.org/)\n\n![Tela](img/tela-1.png)\n\n"
+        '| a | b |\n|:--|--:|\n| 1 | 2 |\n\n```json\n{"a": 1}\n```\n',
+        encoding="utf-8",
+    )
     settings.BASE_DIR = tmp_path
     response, html = _get(client, "/ajuda/guia/")
     assert response.status_code == 200
@@ -210,7 +232,11 @@ def test_links_images_tables_and_edits(client, settings, tmp_path):
     match = re.search(r'<img [^>]*src="(/ajuda/img/tela-1\.png\?v=[0-9a-f]+)"[^>]*>', html)
     assert match and 'width="390"' in match[0] and 'loading="lazy"' in match[0]
     image = client.get(match[1])
-    assert image.status_code == 200 and "immutable" in image["Cache-Control"] and "max-age=31536000" in image["Cache-Control"]
+    assert (
+        image.status_code == 200
+        and "immutable" in image["Cache-Control"]
+        and "max-age=31536000" in image["Cache-Control"]
+    )
     assert "immutable" not in client.get("/ajuda/img/tela-1.png")["Cache-Control"]  # an address without version
     assert "<table>" in html and "style=" not in html
     assert re.search(r'<div class="help-table" tabindex="0">\s*<table>', html)  # scrolls: keyboard-reachable
@@ -226,6 +252,7 @@ def test_links_images_tables_and_edits(client, settings, tmp_path):
 
 
 # --- the examples the pages quote -----------------------------------------------------------------------------
+
 
 def _blocks(slug: str, language: str) -> list[str]:
     text = (DOCS / f"{slug}.md").read_text(encoding="utf-8")
@@ -255,6 +282,11 @@ def test_the_example_registration_csv_gives_what_the_page_says():
     assert (len(preview.rows), preview.accepted, preview.waiting) == (5, 4, 1)
     assert any("camiseta" in n for n in preview.notices)
     preview = csv_preview(tournament=tournament, content=bad.encode("utf-8"))
-    documented = [line for block in _blocks("inscricoes-csv", "text") if block.startswith("$ ")
-                  for line in block.splitlines() if line.startswith("linha ")]
+    documented = [
+        line
+        for block in _blocks("inscricoes-csv", "text")
+        if block.startswith("$ ")
+        for line in block.splitlines()
+        if line.startswith("linha ")
+    ]
     assert preview.problems == documented

@@ -27,14 +27,19 @@ def players(n):
 def base_file(**tournament):
     """Two groups of 2 … built up by each test; 8 players in 4 duplas."""
     return {
-        "format": "truco-torneio", "version": 1,
+        "format": "truco-torneio",
+        "version": 1,
         "tournament": {"name": "Copa do Bar", "date": "2024-04-27", "preset": "fenacef", **tournament},
         "players": players(8),
         "duplas": [{"key": f"d{i}", "players": [f"p{2 * i - 1}", f"p{2 * i}"]} for i in range(1, 5)],
         "stages": [
-            {"key": "grupos", "kind": "groups", "best_of": 3,
-             "groups": [{"key": "A", "duplas": ["d1", "d2"]}, {"key": "B", "duplas": ["d3", "d4"]}],
-             "qualify": {"per_group": 2, "best_others": 0}},
+            {
+                "key": "grupos",
+                "kind": "groups",
+                "best_of": 3,
+                "groups": [{"key": "A", "duplas": ["d1", "d2"]}, {"key": "B", "duplas": ["d3", "d4"]}],
+                "qualify": {"per_group": 2, "best_others": 0},
+            },
             {"key": "mata", "kind": "knockout", "best_of": 3, "entrants": "previous", "draw": {"method": "seeded"}},
         ],
         "jogos": [
@@ -62,7 +67,10 @@ def test_import_creates_tournament_with_slug_from_name_and_schedule():
     assert Jogo.objects.filter(tournament=t, group__isnull=False).count() == 2
     knockout = Jogo.objects.filter(tournament=t, group__isnull=True)
     assert knockout.count() == 2
-    assert {frozenset((j.dupla_a.key, j.dupla_b.key)) for j in knockout} == {frozenset(("d3", "d2")), frozenset(("d1", "d4"))}
+    assert {frozenset((j.dupla_a.key, j.dupla_b.key)) for j in knockout} == {
+        frozenset(("d3", "d2")),
+        frozenset(("d1", "d4")),
+    }
 
 
 def test_slug_taken_gets_a_new_unique_one():
@@ -92,7 +100,12 @@ def test_mao_after_the_end_is_placed_at_the_mao():
 
 def test_raise_in_mao_de_onze_is_refused_with_the_rule():
     data = base_file()
-    maos = [{"to": 0, "points": 9}, {"to": 0, "points": 1}, {"to": 0, "points": 1}, {"to": 0, "how": "ran", "points": 3}]
+    maos = [
+        {"to": 0, "points": 9},
+        {"to": 0, "points": 1},
+        {"to": 0, "points": 1},
+        {"to": 0, "how": "ran", "points": 3},
+    ]
     data["jogos"][0]["partidas"][0] = {"maos": maos}
     errors = import_errors(data)
     assert errors[0].startswith("jogos[0].partidas[0].maos[3]: ")
@@ -161,8 +174,12 @@ def test_sorteio_of_duplas_not_tied_is_an_error():
 
 def test_walkover_both_and_penalties():
     data = base_file()
-    data["jogos"][1] = {"stage": "grupos", "group": "B", "duplas": ["d3", "d4"],
-                        "penalty": {"lost_by": "d4", "reason": "atitude antidesportiva"}}
+    data["jogos"][1] = {
+        "stage": "grupos",
+        "group": "B",
+        "duplas": ["d3", "d4"],
+        "penalty": {"lost_by": "d4", "reason": "atitude antidesportiva"},
+    }
     data["jogos"][0]["partidas"] = [{"penalty": {"lost_by": "d2", "reason": "celular na mesa"}}, [12, 3]]
     t = tournament_import(data=data)
     export = tournament_export(tournament=t)
@@ -181,7 +198,9 @@ def test_pairing_draw_waiting_list_and_keys():
     data["duplas"] = []
     data["registrations"] = [{"players": ["p1", "p2"]}] + [{"players": [f"p{i}"]} for i in range(3, 10)]
     data["pairing"] = {"seed": 7}
-    data["stages"] = [{"key": "mata", "kind": "knockout", "entrants": ["r1", "r2", "r3"], "draw": {"method": "random", "seed": 1}}]
+    data["stages"] = [
+        {"key": "mata", "kind": "knockout", "entrants": ["r1", "r2", "r3"], "draw": {"method": "random", "seed": 1}}
+    ]
     data["jogos"] = []
     t = tournament_import(data=data)
     duplas = {d.key: d for d in Dupla.objects.filter(tournament=t)}
@@ -210,10 +229,24 @@ def test_same_seed_same_pairs():
 def test_export_has_no_private_data_and_round_trips():
     data = base_file()
     data["players"][0]["email"] = "ana@example.com"
-    data["jogos"].append({"stage": "mata", "duplas": ["d1", "d4"], "partidas": [
-        {"maos": [{"to": 0, "points": 1}, {"to": 1, "points": 3, "how": "ran"}, {"to": None},
-                  {"to": 0, "points": 1, "how": "penalty", "reason": "trucou com 4 cartas"}, {"to": 0, "points": 12}]},
-        [12, 0]]})
+    data["jogos"].append(
+        {
+            "stage": "mata",
+            "duplas": ["d1", "d4"],
+            "partidas": [
+                {
+                    "maos": [
+                        {"to": 0, "points": 1},
+                        {"to": 1, "points": 3, "how": "ran"},
+                        {"to": None},
+                        {"to": 0, "points": 1, "how": "penalty", "reason": "trucou com 4 cartas"},
+                        {"to": 0, "points": 12},
+                    ]
+                },
+                [12, 0],
+            ],
+        }
+    )
     t = tournament_import(data=data)
     exported = tournament_export(tournament=t)
     text = json.dumps(exported)
@@ -229,8 +262,15 @@ def test_export_has_no_private_data_and_round_trips():
 
 def test_third_place_jogo_and_medals():
     data = base_file(preset="aabb")
-    data["stages"] = [{"key": "mata", "kind": "knockout", "best_of": 3, "entrants": ["d1", "d2", "d3", "d4"],
-                       "draw": {"method": "fixed", "order": ["d1", "d4", "d2", "d3"]}}]
+    data["stages"] = [
+        {
+            "key": "mata",
+            "kind": "knockout",
+            "best_of": 3,
+            "entrants": ["d1", "d2", "d3", "d4"],
+            "draw": {"method": "fixed", "order": ["d1", "d4", "d2", "d3"]},
+        }
+    ]
     data["jogos"] = [
         {"stage": "mata", "duplas": ["d1", "d4"], "partidas": [[12, 5], [12, 6]]},
         {"stage": "mata", "duplas": ["d2", "d3"], "partidas": [[12, 5], [3, 12], [12, 11]]},
@@ -238,15 +278,27 @@ def test_third_place_jogo_and_medals():
         {"stage": "mata", "duplas": ["d1", "d2"], "partidas": [[12, 5], [10, 12], [12, 9]]},
     ]
     export = tournament_export(tournament=tournament_import(data=data))
-    assert export["bracket_third_place"]["mata"] == {"duplas": ["d4", "d3"], "best_of": 3, "winner": "d4", "score": [2, 0]}
+    assert export["bracket_third_place"]["mata"] == {
+        "duplas": ["d4", "d3"],
+        "best_of": 3,
+        "winner": "d4",
+        "score": [2, 0],
+    }
     medals = [(c["place"], c["dupla"], c["medal"]) for c in export["classification"]]
     assert medals == [(1, "d1", "gold"), (2, "d2", "silver"), (3, "d4", "bronze"), (4, "d3", None)]
 
 
 def test_third_place_shared():
     data = base_file(preset="aabb", settings={"third_place": "shared"})
-    data["stages"] = [{"key": "mata", "kind": "knockout", "best_of": 3, "entrants": ["d1", "d2", "d3", "d4"],
-                       "draw": {"method": "fixed", "order": ["d1", "d4", "d2", "d3"]}}]
+    data["stages"] = [
+        {
+            "key": "mata",
+            "kind": "knockout",
+            "best_of": 3,
+            "entrants": ["d1", "d2", "d3", "d4"],
+            "draw": {"method": "fixed", "order": ["d1", "d4", "d2", "d3"]},
+        }
+    ]
     data["jogos"] = [
         {"stage": "mata", "duplas": ["d1", "d4"], "partidas": [[12, 5], [12, 6]]},
         {"stage": "mata", "duplas": ["d2", "d3"], "partidas": [[12, 5], [12, 11]]},
@@ -254,20 +306,30 @@ def test_third_place_shared():
     ]
     export = tournament_export(tournament=tournament_import(data=data))
     assert export["bracket_third_place"] == {}
-    assert [(c["place"], c["medal"]) for c in export["classification"]] == [(1, "gold"), (2, "silver"), (3, "bronze"), (3, "bronze")]
+    assert [(c["place"], c["medal"]) for c in export["classification"]] == [
+        (1, "gold"),
+        (2, "silver"),
+        (3, "bronze"),
+        (3, "bronze"),
+    ]
 
 
 def test_bad_header_values_are_reported_with_their_place():
     data = base_file(preset="paulista")
-    assert import_errors(data) == ["tournament.preset: preset 'paulista' desconhecido; use um de: fenacef, aabb, online"]
+    assert import_errors(data) == [
+        "tournament.preset: preset 'paulista' desconhecido; use um de: fenacef, aabb, online"
+    ]
     data = base_file(settings={"mao_de_onze_tie": "ninguém"})
     assert import_errors(data)[0].startswith("tournament.settings.mao_de_onze_tie: ")
     data = base_file(date="27/04/2024")
     assert import_errors(data)[0].startswith("tournament.date: ")
-    assert import_errors({"format": "outro", "version": 1, "tournament": {"name": "x", "preset": "aabb"}})[0].startswith("format: ")
+    assert import_errors({"format": "outro", "version": 1, "tournament": {"name": "x", "preset": "aabb"}})[
+        0
+    ].startswith("format: ")
 
 
 # --- the commands ----------------------------------------------------------------------
+
 
 def test_import_command_prints_the_slug_last(tmp_path):
     path = tmp_path / "t.json"
@@ -323,12 +385,24 @@ def test_real_process_exit_status_and_stdin(tmp_path, settings):
     env = {**__import__("os").environ, "DATABASE_URL": _database_url(db)}
     bad = base_file()
     bad["jogos"][0]["partidas"][0] = [12, 12]
-    proc = subprocess.run([sys.executable, "manage.py", "import_tournament", "-"], input=json.dumps(bad), text=True,
-                          capture_output=True, cwd=ROOT, env=env)
+    proc = subprocess.run(
+        [sys.executable, "manage.py", "import_tournament", "-"],
+        input=json.dumps(bad),
+        text=True,
+        capture_output=True,
+        cwd=ROOT,
+        env=env,
+    )
     assert proc.returncode != 0
     assert proc.stderr.splitlines()[0].startswith("jogos[0].partidas[0]: ")
-    good = subprocess.run([sys.executable, "manage.py", "import_tournament", "-"], input=json.dumps(base_file()),
-                          text=True, capture_output=True, cwd=ROOT, env=env)
+    good = subprocess.run(
+        [sys.executable, "manage.py", "import_tournament", "-"],
+        input=json.dumps(base_file()),
+        text=True,
+        capture_output=True,
+        cwd=ROOT,
+        env=env,
+    )
     assert good.returncode == 0, good.stderr
     assert good.stdout.strip().splitlines()[-1] == "copa-do-bar"
 
@@ -345,7 +419,10 @@ def test_stage_names_are_kept():
     data["stages"][0]["name"] = "Fase classificatória"
     data["stages"][1]["name"] = "Fase eliminatória"
     t = tournament_import(data=data)
-    assert [s["name"] for s in tournament_export(tournament=t)["stages"]] == ["Fase classificatória", "Fase eliminatória"]
+    assert [s["name"] for s in tournament_export(tournament=t)["stages"]] == [
+        "Fase classificatória",
+        "Fase eliminatória",
+    ]
     assert t.stages.get(key="mata").name == "Fase eliminatória"
 
 

@@ -20,10 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.errors import RuleViolation
+from tests.conftest import DEMO_DIR
 from tournaments.interchange.jsonfile import tournament_file_parse
 from tournaments.interchange.writer import tournament_export
 from tournaments.services import tournament_import
-from tests.conftest import DEMO_DIR
 
 COMPUTED = ("standings", "bracket", "bracket_third_place", "classification", "waiting_list", "ranking")
 
@@ -38,31 +38,86 @@ def _demo(name: str) -> dict:
 BASE = _demo("fenacef-2023.json")
 # A small file with every field the reader stores (seeds, mesas, reasons, contacts, penalties of each kind).
 RICH = {
-    "format": "truco-torneio", "version": 1,
-    "tournament": {"name": "Copa Rica", "slug": "copa-rica", "date": "2024-04-27", "start_time": "14:00",
-                   "venue": "Bar do Zé", "category": "Livre", "min_age": 18, "max_duplas": 8, "preset": "online",
-                   "settings": {"third_place": "match", "class_points": {"clean_win": 3}}, "regulation": "Art. 1"},
-    "players": [{"key": f"p{i}", "name": f"Atleta {i}", "birth_date": "1990-01-01", "email": f"a{i}@x.com",
-                 "phone": "11 99999-0000"} for i in range(1, 15)],
+    "format": "truco-torneio",
+    "version": 1,
+    "tournament": {
+        "name": "Copa Rica",
+        "slug": "copa-rica",
+        "date": "2024-04-27",
+        "start_time": "14:00",
+        "venue": "Bar do Zé",
+        "category": "Livre",
+        "min_age": 18,
+        "max_duplas": 8,
+        "preset": "online",
+        "settings": {"third_place": "match", "class_points": {"clean_win": 3}},
+        "regulation": "Art. 1",
+    },
+    "players": [
+        {
+            "key": f"p{i}",
+            "name": f"Atleta {i}",
+            "birth_date": "1990-01-01",
+            "email": f"a{i}@x.com",
+            "phone": "11 99999-0000",
+        }
+        for i in range(1, 15)
+    ],
     "registrations": [{"players": ["p13", "p14"]}],
-    "duplas": [{"key": f"d{i}", "players": [f"p{2 * i - 1}", f"p{2 * i}"], "name": f"Dupla {i}", "seed": i}
-               for i in range(1, 6)]
-              + [{"key": "d6", "players": ["p11", "p12"], "disqualified": True, "disqualified_reason": "ausente"}],
+    "duplas": [
+        {"key": f"d{i}", "players": [f"p{2 * i - 1}", f"p{2 * i}"], "name": f"Dupla {i}", "seed": i}
+        for i in range(1, 6)
+    ]
+    + [{"key": "d6", "players": ["p11", "p12"], "disqualified": True, "disqualified_reason": "ausente"}],
     "stages": [
-        {"key": "grupos", "name": "Grupos", "kind": "groups", "best_of": 3,
-         "groups": [{"key": "A", "duplas": ["d1", "d2", "d3"]}, {"key": "B", "duplas": ["d4", "d5", "d6"]}],
-         "qualify": {"per_group": 2, "best_others": 0}},
-        {"key": "mata", "name": "Mata-mata", "kind": "knockout", "best_of": 3, "best_of_rounds": {"2": 5},
-         "entrants": "previous", "draw": {"method": "random", "seed": 42}},
+        {
+            "key": "grupos",
+            "name": "Grupos",
+            "kind": "groups",
+            "best_of": 3,
+            "groups": [{"key": "A", "duplas": ["d1", "d2", "d3"]}, {"key": "B", "duplas": ["d4", "d5", "d6"]}],
+            "qualify": {"per_group": 2, "best_others": 0},
+        },
+        {
+            "key": "mata",
+            "name": "Mata-mata",
+            "kind": "knockout",
+            "best_of": 3,
+            "best_of_rounds": {"2": 5},
+            "entrants": "previous",
+            "draw": {"method": "random", "seed": 42},
+        },
     ],
     "jogos": [
-        {"stage": "grupos", "group": "A", "duplas": ["d1", "d2"], "mesa": 3,
-         "partidas": [[12, 7], {"penalty": {"lost_by": "d1", "reason": "celular"}}, {"maos": [{"to": 0, "points": 12}]}]},
+        {
+            "stage": "grupos",
+            "group": "A",
+            "duplas": ["d1", "d2"],
+            "mesa": 3,
+            "partidas": [
+                [12, 7],
+                {"penalty": {"lost_by": "d1", "reason": "celular"}},
+                {"maos": [{"to": 0, "points": 12}]},
+            ],
+        },
         {"stage": "grupos", "group": "A", "duplas": ["d1", "d3"], "penalty": {"lost_by": "d3", "reason": "briga"}},
         {"stage": "grupos", "group": "A", "duplas": ["d2", "d3"], "partidas": [[12, 0], [12, 5]]},
-        {"stage": "grupos", "group": "B", "duplas": ["d4", "d5"],
-         "partidas": [{"maos": [{"to": 0, "points": 3}, {"to": 1, "points": 1, "how": "penalty", "reason": "falou"},
-                                {"to": None}, {"to": 0, "points": 9}]}, [12, 3]]},
+        {
+            "stage": "grupos",
+            "group": "B",
+            "duplas": ["d4", "d5"],
+            "partidas": [
+                {
+                    "maos": [
+                        {"to": 0, "points": 3},
+                        {"to": 1, "points": 1, "how": "penalty", "reason": "falou"},
+                        {"to": None},
+                        {"to": 0, "points": 9},
+                    ]
+                },
+                [12, 3],
+            ],
+        },
         {"stage": "grupos", "group": "B", "duplas": ["d4", "d6"], "walkover": "d6"},
         {"stage": "grupos", "group": "B", "duplas": ["d5", "d6"], "walkover": "d6"},
     ],
@@ -70,9 +125,15 @@ RICH = {
 BASES = [BASE, _demo("aabb-2024.json"), RICH]
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 30) | st.floats(allow_nan=False, allow_infinity=False)
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 30)
+    | st.floats(allow_nan=False, allow_infinity=False)
     | st.sampled_from(["", "d1", "d2", "A", "grupos", "mata", "both", "played", "ran", "penalty", "x"]),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["key", "to", "points", "maos", "order"]), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["key", "to", "points", "maos", "order"]), inner, max_size=3)
+    ),
     max_leaves=6,
 )
 
@@ -113,7 +174,9 @@ def assert_clean_refusal(lines: list[str]) -> None:
 
 
 @pytest.mark.django_db
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(path=st.sampled_from(ALL_PATHS), value=json_values)
 def test_any_single_change_imports_or_is_reported(path, value):
     data = replaced(BASE, path, value)
@@ -129,13 +192,82 @@ def test_any_single_change_imports_or_is_reported(path, value):
 # --- the seeded mutator ------------------------------------------------------------------
 
 HOSTILE = [
-    "k" * 61, "r" * 301, "n" * 201, "t" * 20_001, "", " ", "\ud800", "a\udfffb", "a\x00b", "\x00",
-    2**15 - 1, 2**15, 2**16, 2**31 - 1, 2**31, 2**32, 2**63 - 1, 2**63, -(2**63) - 1, -(2**31) - 1, 10**30,
-    -1, 0, 1, 2, 3, 12, 13, 15, 17, 99, 1.5, -0.0, 1e300, True, False, None,
-    [], {}, [[]], [{}], ["d1"], ["d1", None], [["d1"], {"k": 1}], {"a": 1}, {"key": ["x"]},
-    "14:00+03:00", "14:00Z", "14:00:00.5", "25:00", "T14:00", "2024-02-30", "2024-04-27T10:00", "27/04/2024",
-    "d1", "d2", "r1", "A", "B", "both", "previous", "fixed", "random", "seeded", "groups", "knockout",
-    "played", "ran", "refused", "penalty", "fenacef", "aabb", "online", "opponent", "nobody", "shared",
+    "k" * 61,
+    "r" * 301,
+    "n" * 201,
+    "t" * 20_001,
+    "",
+    " ",
+    "\ud800",
+    "a\udfffb",
+    "a\x00b",
+    "\x00",
+    2**15 - 1,
+    2**15,
+    2**16,
+    2**31 - 1,
+    2**31,
+    2**32,
+    2**63 - 1,
+    2**63,
+    -(2**63) - 1,
+    -(2**31) - 1,
+    10**30,
+    -1,
+    0,
+    1,
+    2,
+    3,
+    12,
+    13,
+    15,
+    17,
+    99,
+    1.5,
+    -0.0,
+    1e300,
+    True,
+    False,
+    None,
+    [],
+    {},
+    [[]],
+    [{}],
+    ["d1"],
+    ["d1", None],
+    [["d1"], {"k": 1}],
+    {"a": 1},
+    {"key": ["x"]},
+    "14:00+03:00",
+    "14:00Z",
+    "14:00:00.5",
+    "25:00",
+    "T14:00",
+    "2024-02-30",
+    "2024-04-27T10:00",
+    "27/04/2024",
+    "d1",
+    "d2",
+    "r1",
+    "A",
+    "B",
+    "both",
+    "previous",
+    "fixed",
+    "random",
+    "seeded",
+    "groups",
+    "knockout",
+    "played",
+    "ran",
+    "refused",
+    "penalty",
+    "fenacef",
+    "aabb",
+    "online",
+    "opponent",
+    "nobody",
+    "shared",
 ]
 
 
@@ -166,11 +298,54 @@ def _hostile(rng: random.Random):
 
 
 # fields the reader stores or acts on, aimed at directly (a random node is most often a mão)
-FIELDS = ["key", "name", "slug", "venue", "category", "regulation", "email", "phone", "birth_date", "date",
-          "start_time", "min_age", "max_duplas", "preset", "settings", "seed", "disqualified", "disqualified_reason",
-          "players", "duplas", "groups", "qualify", "per_group", "best_others", "sorteios", "order", "group",
-          "best_of", "best_of_rounds", "entrants", "draw", "method", "stage", "mesa", "walkover", "penalty",
-          "lost_by", "reason", "partidas", "maos", "to", "points", "how", "pairing", "registrations", "kind"]
+FIELDS = [
+    "key",
+    "name",
+    "slug",
+    "venue",
+    "category",
+    "regulation",
+    "email",
+    "phone",
+    "birth_date",
+    "date",
+    "start_time",
+    "min_age",
+    "max_duplas",
+    "preset",
+    "settings",
+    "seed",
+    "disqualified",
+    "disqualified_reason",
+    "players",
+    "duplas",
+    "groups",
+    "qualify",
+    "per_group",
+    "best_others",
+    "sorteios",
+    "order",
+    "group",
+    "best_of",
+    "best_of_rounds",
+    "entrants",
+    "draw",
+    "method",
+    "stage",
+    "mesa",
+    "walkover",
+    "penalty",
+    "lost_by",
+    "reason",
+    "partidas",
+    "maos",
+    "to",
+    "points",
+    "how",
+    "pairing",
+    "registrations",
+    "kind",
+]
 
 
 def _pick(data, rng: random.Random):
@@ -229,7 +404,9 @@ def text_mutate(text: str, rng: random.Random) -> str | bytes:
     if op == 4:
         return text.replace('"name": "', rng.choice(['"name": "\\u0000', '"name": "\\ud800', '"name": "\\udc00x']), 3)
     if op == 5:
-        return text.replace('"version": 1', rng.choice(['"version": NaN', '"version": Infinity', '"version": 1e999']), 1)
+        return text.replace(
+            '"version": 1', rng.choice(['"version": NaN', '"version": Infinity', '"version": 1e999']), 1
+        )
     if op == 6:
         return text[: rng.randrange(len(text))]
     if op == 7:
@@ -238,7 +415,8 @@ def text_mutate(text: str, rng: random.Random) -> str | bytes:
         return bytes(raw)
     if op == 8:
         return text.replace('"start_time": "', '"start_time": "' + rng.choice(["T", "x", "1"]), 1).replace(
-            '"min_age": ', '"min_age": -', 1)
+            '"min_age": ', '"min_age": -', 1
+        )
     return text.replace('"duplas": [', '"duplas": [' + '"d1", ' * rng.choice([17, 300]), 1)
 
 
@@ -276,8 +454,14 @@ def test_seeded_mutations_import_or_are_refused_cleanly(tmp_path):
     cases = int(os.environ.get("ZAP_FUZZ_CASES", "300"))
     rng = random.Random(int(os.environ.get("ZAP_FUZZ_SEED", "20240427")))
     # the exports of the bases too: fixed bracket orders, statuses, registrations as the site writes them
-    exported = [{k: v for k, v in tournament_export(tournament=tournament_import(data=copy.deepcopy(b))).items()
-                 if k not in COMPUTED} for b in BASES]
+    exported = [
+        {
+            k: v
+            for k, v in tournament_export(tournament=tournament_import(data=copy.deepcopy(b))).items()
+            if k not in COMPUTED
+        }
+        for b in BASES
+    ]
     bases = BASES + exported
     outcomes = {"imported": 0, "refused": 0}
     for n in range(cases):
@@ -297,7 +481,7 @@ def test_seeded_mutations_import_or_are_refused_cleanly(tmp_path):
                     lines = _service_outcome(text, from_text=True)
                 else:
                     lines = _command_outcome(tmp_path, text, n)
-        except Exception as exc:  # noqa: BLE001 - the point: name the case that crashed
+        except Exception as exc:
             raise AssertionError(f"case {n} crashed: {type(exc).__name__}: {exc}"[:2000]) from exc
         if lines is None:
             outcomes["imported"] += 1

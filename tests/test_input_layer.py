@@ -17,9 +17,8 @@ from django.urls import Resolver404, resolve
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.sumula_support import cup, j1, ref  # noqa: F401 (fixtures)
-from tests.sumula_support import PIN, api, db_snapshot, partida_maos, post, staff_user
-from tournaments.models import Dupla, Stage, StaffRole
+from tests.sumula_support import PIN, api, cup, db_snapshot, j1, partida_maos, post, ref, staff_user  # noqa: F401 (fixtures)
+from tournaments.models import Dupla, StaffRole, Stage
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 
@@ -61,6 +60,7 @@ def confirm_body(**extra) -> dict:
 
 # --- 1. deeply nested JSON -----------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("depth", [21, 5_000, 200_000])
 def test_deeply_nested_json_is_refused_naming_the_depth(client, cup, j1, depth):
     before = db_snapshot()
@@ -77,6 +77,7 @@ def test_nesting_within_the_limit_reaches_the_endpoint(client, cup, j1):
 
 
 # --- 2. NUL and lone surrogates in JSON texts, named with their field -----------------------------------
+
 
 @pytest.mark.parametrize("escape", ["\\u0000", "\\ud800", "\\udfff"])
 def test_nul_or_surrogate_in_the_dupla_is_refused_naming_it(client, cup, j1, escape):
@@ -108,6 +109,7 @@ def test_nul_in_a_key_and_deep_in_a_result_are_named(ref, cup, j1):
 
 # --- duplicate keys, numbers, encoding, size, top level -----------------------------------------------
 
+
 def test_a_repeated_key_is_refused(client, cup, j1):
     before = db_snapshot()
     raw = b'{"dupla": "d1", "dupla": "d4", "pin": "111111", "via": 1, "accept": true}'
@@ -116,15 +118,18 @@ def test_a_repeated_key_is_refused(client, cup, j1):
     assert db_snapshot() == before
 
 
-@pytest.mark.parametrize("raw, words", [
-    (b'{"to": 0, "points": NaN}', "'points': NaN"),
-    (b'{"to": 0, "points": 1e999}', "'points': número fora do intervalo"),
-    (b'{"to": 0, "points": ' + b"9" * 5000 + b"}", "'points': número grande demais"),
-    (b'\xff\xfe{"to": 0}', "não está em UTF-8"),
-    (b'{"to": 0,}', "corpo JSON inválido na linha 1"),
-    (b'[{"to": 0}]', "objeto JSON"),
-    (b'"texto"', "objeto JSON"),
-])
+@pytest.mark.parametrize(
+    "raw, words",
+    [
+        (b'{"to": 0, "points": NaN}', "'points': NaN"),
+        (b'{"to": 0, "points": 1e999}', "'points': número fora do intervalo"),
+        (b'{"to": 0, "points": ' + b"9" * 5000 + b"}", "'points': número grande demais"),
+        (b'\xff\xfe{"to": 0}', "não está em UTF-8"),
+        (b'{"to": 0,}', "corpo JSON inválido na linha 1"),
+        (b'[{"to": 0}]', "objeto JSON"),
+        (b'"texto"', "objeto JSON"),
+    ],
+)
 def test_bodies_no_column_or_parser_takes_are_refused(ref, cup, j1, raw, words):
     problems = errors_of(raw_post(ref, api(SLUG, j1, "maos"), raw), 400)
     assert words in problems[0], problems
@@ -138,6 +143,7 @@ def test_a_body_over_the_upload_limit_is_refused(client, cup, j1, settings):
 
 
 # --- 4. a form body on the API -------------------------------------------------------------------------
+
 
 def test_a_multipart_body_on_a_staff_write_is_a_json_400(ref, cup, j1):
     before = db_snapshot()
@@ -171,6 +177,7 @@ def test_json_with_a_charset_is_taken(ref, cup, j1):
 
 # --- 3 and 5. URL parts that cannot be a key -----------------------------------------------------------
 
+
 def _token(cup) -> str:
     return Dupla.objects.get(tournament=cup, key="d1").token
 
@@ -181,10 +188,16 @@ BAD_KEYS = ["\x00", "j1\x00", "j" * 61, "a b", "<x>", "j1'"]
 @pytest.mark.parametrize("bad", BAD_KEYS)
 def test_a_key_that_cannot_exist_does_not_resolve(cup, bad):
     token = _token(cup)
-    for path in (f"/torneios/{SLUG}/jogos/{bad}/", f"/torneios/{SLUG}/jogos/{bad}/sumula.pdf",
-                 f"/api/v1/torneios/{SLUG}/jogos/{bad}/", f"/api/v1/torneios/{SLUG}/jogos/{bad}/confirmacao/",
-                 f"/organizar/{SLUG}/arbitragem/{bad}/", f"/d/{token}/jogos/{bad}/resposta/",
-                 f"/d/{bad}/", f"/api/v1/torneios/{SLUG}/jogos/j1/maos/{bad[:1] or 'x'}\x00/"):
+    for path in (
+        f"/torneios/{SLUG}/jogos/{bad}/",
+        f"/torneios/{SLUG}/jogos/{bad}/sumula.pdf",
+        f"/api/v1/torneios/{SLUG}/jogos/{bad}/",
+        f"/api/v1/torneios/{SLUG}/jogos/{bad}/confirmacao/",
+        f"/organizar/{SLUG}/arbitragem/{bad}/",
+        f"/d/{token}/jogos/{bad}/resposta/",
+        f"/d/{bad}/",
+        f"/api/v1/torneios/{SLUG}/jogos/j1/maos/{bad[:1] or 'x'}\x00/",
+    ):
         with pytest.raises(Resolver404):
             resolve(path)
 
@@ -202,9 +215,14 @@ def test_keys_the_site_makes_or_a_file_gives_still_resolve(cup):
 
 def test_nul_in_public_urls_is_a_404_without_a_query(client, cup):
     token = _token(cup)
-    for path, is_api in ((f"/torneios/{SLUG}/jogos/%00/", False), (f"/torneios/{SLUG}/jogos/%00/sumula.pdf", False),
-                         (f"/api/v1/torneios/{SLUG}/jogos/%00/", True), (f"/d/{token}/jogos/%00/resposta/", False),
-                         (f"/d/%00/", False), (f"/torneios/{SLUG}/duplas/%00/", False)):
+    for path, is_api in (
+        (f"/torneios/{SLUG}/jogos/%00/", False),
+        (f"/torneios/{SLUG}/jogos/%00/sumula.pdf", False),
+        (f"/api/v1/torneios/{SLUG}/jogos/%00/", True),
+        (f"/d/{token}/jogos/%00/resposta/", False),
+        ("/d/%00/", False),
+        (f"/torneios/{SLUG}/duplas/%00/", False),
+    ):
         with nul_params() as queries:
             response = client.get(path)
         assert response.status_code == 404, path
@@ -225,6 +243,7 @@ def test_nul_as_an_undo_id_is_a_json_404(ref, cup, j1):
 
 # --- 6. NUL in the schedule's fase ---------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("field, value", [("fase", "grupos\x00"), ("horario", "15:30\x00"), ("rodada", "1\x00")])
 def test_nul_in_the_round_time_form_is_refused_naming_the_field(client, cup, field, value):
     client.force_login(staff_user(cup, "org", StaffRole.ORGANIZER))
@@ -240,12 +259,20 @@ def test_nul_in_the_round_time_form_is_refused_naming_the_field(client, cup, fie
 def test_the_round_time_form_itself_refuses_nul_too():
     """Behind the middleware, the form's own fields refuse it as well (a view reached another way)."""
     from tournaments.desk.draw_forms import RoundTimeForm
+
     form = RoundTimeForm({"fase": "grupos\x00", "rodada": "1", "horario": "15:30"})
     assert not form.is_valid() and "fase" in form.errors
 
 
-@pytest.mark.parametrize("path", ["/torneios/?q=a%00b", f"/organizar/{SLUG}/inscricoes/?q=%00",
-                                  f"/organizar/{SLUG}/imprimir/?stage=%00", f"/torneios/{SLUG}/duplas/?q%00=x"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/torneios/?q=a%00b",
+        f"/organizar/{SLUG}/inscricoes/?q=%00",
+        f"/organizar/{SLUG}/imprimir/?stage=%00",
+        f"/torneios/{SLUG}/duplas/?q%00=x",
+    ],
+)
 def test_nul_in_any_query_string_is_a_400_page_before_any_view(client, cup, path):
     client.force_login(staff_user(cup, "org", StaffRole.ORGANIZER))
     with nul_params() as queries:
@@ -260,18 +287,29 @@ def test_nul_in_a_query_string_of_the_api_is_a_json_400(client, cup, j1):
 
 def test_nul_in_the_private_links_reason_is_refused_and_writes_nothing(client, cup, j1):
     from tournaments.models import Dupla
+
     token = Dupla.objects.get(tournament=cup, key="d1").token
     before = db_snapshot()
-    response = client.post(f"/d/{token}/jogos/{j1}/resposta/", {"resposta": "contestar", "via": "1",
-                                                               "motivo": "placar\x00errado"})
+    response = client.post(
+        f"/d/{token}/jogos/{j1}/resposta/", {"resposta": "contestar", "via": "1", "motivo": "placar\x00errado"}
+    )
     assert response.status_code == 400 and "motivo" in response.content.decode()
     assert db_snapshot() == before
 
 
 # --- errors under /api/v1/ are JSON --------------------------------------------------------------------
 
-@pytest.mark.parametrize("path", ["/api/v1/", "/api/v1/nada/", f"/api/v1/torneios/{SLUG}/", "/api/v2/torneios/",
-                                  f"/api/v1/torneios/{SLUG}/jogos/j1/desconhecido/"])
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/",
+        "/api/v1/nada/",
+        f"/api/v1/torneios/{SLUG}/",
+        "/api/v2/torneios/",
+        f"/api/v1/torneios/{SLUG}/jogos/j1/desconhecido/",
+    ],
+)
 def test_an_unknown_api_url_is_a_json_404(client, cup, path):
     errors_of(client.get(path), 404)
     errors_of(client.post(path, data=b"{}", content_type="application/json"), 404)
@@ -296,8 +334,10 @@ def test_a_database_outage_is_a_503_json_on_the_api(client, cup, j1):
     assert errors_of(response, 503) == ["banco de dados indisponível; tente de novo em instantes"]
     assert response["Retry-After"]
     with mock.patch("tournaments.api.sumula.pin_verify", side_effect=OperationalError("conexão recusada")):
-        errors_of(client.post(api(SLUG, j1, "confirmacao"), data=json.dumps(confirm_body()),
-                              content_type="application/json"), 503)
+        errors_of(
+            client.post(api(SLUG, j1, "confirmacao"), data=json.dumps(confirm_body()), content_type="application/json"),
+            503,
+        )
 
 
 def test_a_database_outage_is_a_503_page(client, cup):
@@ -327,33 +367,62 @@ def test_a_bug_on_the_api_is_a_json_500(client, cup):
 
 def test_a_csrf_failure_on_the_api_is_json(rf):
     from config.errors import csrf_failure
+
     errors_of(csrf_failure(rf.post("/api/v1/torneios/x/jogos/j1/maos/"), reason="sem token"), 403)
 
 
 # --- the fuzz: anything at the write endpoints and the confirmation is < 500 and JSON ------------------
 
-json_leaves = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
-                        st.text(alphabet=st.characters(codec=None, blacklist_categories=()), max_size=20))
-json_values = st.recursive(json_leaves, lambda inner: st.lists(inner, max_size=4)
-                           | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
-FIELDS = ["dupla", "pin", "via", "accept", "reason", "id", "to", "points", "how", "partidas", "walkover",
-          "penalty", "lost_by"]
+json_leaves = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.text(alphabet=st.characters(codec=None, blacklist_categories=()), max_size=20),
+)
+json_values = st.recursive(
+    json_leaves,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+FIELDS = [
+    "dupla",
+    "pin",
+    "via",
+    "accept",
+    "reason",
+    "id",
+    "to",
+    "points",
+    "how",
+    "partidas",
+    "walkover",
+    "penalty",
+    "lost_by",
+]
 bodies = st.one_of(
     st.binary(max_size=200),
     st.builds(lambda v: json.dumps(v).encode(), json_values),
     st.builds(lambda d: json.dumps(d).encode(), st.dictionaries(st.sampled_from(FIELDS), json_values, max_size=5)),
-    st.builds(lambda d: json.dumps(d, ensure_ascii=True).encode(),  # escapes: \u0000, lone surrogates
-              st.dictionaries(st.sampled_from(FIELDS), st.text(max_size=6), max_size=4)),
+    st.builds(
+        lambda d: json.dumps(d, ensure_ascii=True).encode(),  # escapes: \u0000, lone surrogates
+        st.dictionaries(st.sampled_from(FIELDS), st.text(max_size=6), max_size=4),
+    ),
     st.builds(lambda n: b"[" * n + b"]" * n, st.integers(0, 3000)),
 )
 ACTIONS = ["confirmacao", "maos", "resultado", "homologacao", "correcao", "penalidade"]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                  HealthCheck.too_slow])
-@given(action=st.sampled_from(ACTIONS), body=bodies,
-       content_type=st.sampled_from(["application/json", "application/json", "text/plain",
-                                     "multipart/form-data; boundary=xx"]))
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
+@given(
+    action=st.sampled_from(ACTIONS),
+    body=bodies,
+    content_type=st.sampled_from(
+        ["application/json", "application/json", "text/plain", "multipart/form-data; boundary=xx"]
+    ),
+)
 def test_any_body_at_any_write_is_answered_without_a_500(ref, cup, j1, action, body, content_type):
     response = ref.generic("POST", api(SLUG, j1, action), body, content_type=content_type)
     assert response.status_code < 500, (response.status_code, body[:200])

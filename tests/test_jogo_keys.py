@@ -18,8 +18,11 @@ from .test_import import base_file, import_errors, nothing_written
 pytestmark = pytest.mark.django_db
 
 GROUPS_OF_4 = {
-    "key": "grupos", "kind": "groups", "best_of": 3,
-    "groups": [{"key": "A", "duplas": ["d1", "d2", "d3", "d4"]}], "qualify": {"per_group": 2, "best_others": 0},
+    "key": "grupos",
+    "kind": "groups",
+    "best_of": 3,
+    "groups": [{"key": "A", "duplas": ["d1", "d2", "d3", "d4"]}],
+    "qualify": {"per_group": 2, "best_others": 0},
 }
 
 
@@ -28,8 +31,9 @@ def _keys(tournament) -> list[str]:
 
 
 def _round_trip(exported: dict, *, include_private: bool = False) -> dict:
-    again = tournament_export(tournament=tournament_import(data=copy.deepcopy(exported)),
-                              include_private=include_private)
+    again = tournament_export(
+        tournament=tournament_import(data=copy.deepcopy(exported)), include_private=include_private
+    )
     again["tournament"]["slug"] = exported["tournament"]["slug"]
     return again
 
@@ -43,9 +47,10 @@ def test_every_jogo_gets_a_unique_key_and_the_export_lists_the_scheduled_ones_wi
     data = base_file()
     data["stages"][0] = GROUPS_OF_4
     data["stages"] = data["stages"][:1]
-    data["jogos"] = [{"stage": "grupos", "group": "A", "duplas": ["d1", "d2"], "partidas": [[12, 7], [12, 3]]},
-                     {"stage": "grupos", "group": "A", "duplas": ["d3", "d4"],
-                      "partidas": [{"maos": [{"to": 0, "points": 3}]}]}]
+    data["jogos"] = [
+        {"stage": "grupos", "group": "A", "duplas": ["d1", "d2"], "partidas": [[12, 7], [12, 3]]},
+        {"stage": "grupos", "group": "A", "duplas": ["d3", "d4"], "partidas": [{"maos": [{"to": 0, "points": 3}]}]},
+    ]
     t = tournament_import(data=data)
     keys = _keys(t)
     assert len(keys) == 6 and len(set(keys)) == 6 and all(keys)
@@ -64,8 +69,10 @@ def test_keys_from_the_file_are_kept_and_made_ones_do_not_collide_with_them():
     data["jogos"][0]["key"] = "j2"
     data["jogos"][1]["key"] = "grupo-B.1"
     t = tournament_import(data=data)
-    by_pair = {frozenset((j.dupla_a.key, j.dupla_b.key)): j.key
-               for j in Jogo.objects.filter(tournament=t).select_related("dupla_a", "dupla_b")}
+    by_pair = {
+        frozenset((j.dupla_a.key, j.dupla_b.key)): j.key
+        for j in Jogo.objects.filter(tournament=t).select_related("dupla_a", "dupla_b")
+    }
     assert by_pair[frozenset(("d1", "d2"))] == "j2" and by_pair[frozenset(("d3", "d4"))] == "grupo-B.1"
     assert sorted(by_pair.values()) == ["grupo-B.1", "j1", "j2", "j3"]  # the knockout's two jogos
     exported = tournament_export(tournament=t)
@@ -74,8 +81,10 @@ def test_keys_from_the_file_are_kept_and_made_ones_do_not_collide_with_them():
 
 def test_the_next_knockout_round_gets_keys_as_results_arrive():
     data = base_file()
-    data["jogos"] += [{"stage": "mata", "duplas": ["d1", "d4"], "partidas": [[12, 5], [12, 6]]},
-                      {"stage": "mata", "duplas": ["d3", "d2"], "partidas": [[12, 5], [12, 6]]}]
+    data["jogos"] += [
+        {"stage": "mata", "duplas": ["d1", "d4"], "partidas": [[12, 5], [12, 6]]},
+        {"stage": "mata", "duplas": ["d3", "d2"], "partidas": [[12, 5], [12, 6]]},
+    ]
     t = tournament_import(data=data)
     final = Jogo.objects.get(tournament=t, round=2, third_place=False)
     assert final.key and final.key not in _keys(t)[:4]
@@ -84,12 +93,15 @@ def test_the_next_knockout_round_gets_keys_as_results_arrive():
     assert _round_trip(exported) == exported
 
 
-@pytest.mark.parametrize("key, message", [
-    ("a/b", "use só letras, números"),
-    ("com espaço", "use só letras, números"),
-    (7, "deve ser um texto"),
-    ("x" * 61, "texto longo demais"),
-])
+@pytest.mark.parametrize(
+    "key, message",
+    [
+        ("a/b", "use só letras, números"),
+        ("com espaço", "use só letras, números"),
+        (7, "deve ser um texto"),
+        ("x" * 61, "texto longo demais"),
+    ],
+)
 def test_a_bad_key_is_refused_with_its_place_and_nothing_is_written(key, message):
     data = base_file()
     data["jogos"][1]["key"] = key
@@ -136,8 +148,10 @@ def test_an_unknown_referee_is_refused_once_with_the_first_place_naming_it():
 
 
 def test_the_desk_draw_gives_keys_to_the_group_jogos():
-    t = make_tournament("chaves", fmt={"kind": "groups_knockout", "group_size": 4, "per_group": 2,
-                                        "best_others": 0, "bracket_method": "seeded"})
+    t = make_tournament(
+        "chaves",
+        fmt={"kind": "groups_knockout", "group_size": 4, "per_group": 2, "best_others": 0, "bracket_method": "seeded"},
+    )
     add_duplas(t, 8)
     draw_services.competition_publish(tournament=t, user=None, seed=5)
     keys = _keys(t)
@@ -151,8 +165,14 @@ def test_a_jogo_added_in_the_admin_gets_a_fresh_key():
     t = tournament_import(data=base_file())
     model_admin = site._registry[Jogo]
     template = Jogo.objects.filter(tournament=t).first()
-    added = Jogo(tournament=t, stage=template.stage, group=template.group, dupla_a=template.dupla_a,
-                 dupla_b=template.dupla_b, best_of=3)
+    added = Jogo(
+        tournament=t,
+        stage=template.stage,
+        group=template.group,
+        dupla_a=template.dupla_a,
+        dupla_b=template.dupla_b,
+        best_of=3,
+    )
     from tournaments.writes import tournament_write
 
     with tournament_write(tournament=t, action="admin.jogo"):  # as the admin's views do (GuardedAdmin._written)

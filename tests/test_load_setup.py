@@ -13,8 +13,9 @@ from django.contrib.auth.hashers import check_password
 from tournaments.management.commands.load_setup import _engine_setup
 from tournaments.models import Dupla, Jogo
 
-_LOADER = importlib.machinery.SourceFileLoader("load_engine",
-                                               str(Path(__file__).resolve().parent.parent / "load" / "engine_bench"))
+_LOADER = importlib.machinery.SourceFileLoader(
+    "load_engine", str(Path(__file__).resolve().parent.parent / "load" / "engine_bench")
+)
 ENGINE = importlib.util.module_from_spec(importlib.util.spec_from_loader("load_engine", _LOADER))
 _LOADER.exec_module(ENGINE)
 
@@ -60,8 +61,11 @@ def test_a_counted_result_moves_the_group_table_as_the_bench_checks_it(client, s
     via = response.json()["via"]
     first, second = m["pins"].items()
     for dupla, pin in (first, second):
-        response = client.post(api + "confirmacao/", {"dupla": dupla, "pin": pin, "via": via, "accept": True},
-                               content_type="application/json")
+        response = client.post(
+            api + "confirmacao/",
+            {"dupla": dupla, "pin": pin, "via": via, "accept": True},
+            content_type="application/json",
+        )
         assert response.status_code == 200, response.content
     assert response.json()["status"] == "confirmed"
     assert ENGINE.group_section(client.get(page).content.decode(), m["anchor"], page) == (5, 10)
@@ -74,8 +78,11 @@ def test_the_writers_mao_sequence_plays_a_whole_jogo_through_the_api(client, set
     key = setup["writers"][0][0]
     sequence = ENGINE.mao_sequence()
     for n, mao in enumerate(sequence):
-        response = client.post(f"/api/v1/torneios/{setup['slug']}/jogos/{key}/maos/",
-                               json.dumps({"id": f"m{n}", **mao}), content_type="application/json")
+        response = client.post(
+            f"/api/v1/torneios/{setup['slug']}/jogos/{key}/maos/",
+            json.dumps({"id": f"m{n}", **mao}),
+            content_type="application/json",
+        )
         assert response.status_code == 201, (n, response.content)
     assert response.json()["status"] == "awaiting_confirmation"
     assert len(sequence) > 40  # long enough to keep a writer busy

@@ -28,8 +28,7 @@ def comissao(db, fast_passwords):
 
 
 def login(client, password, address, username="comissao"):
-    return client.post(reverse("accounts:login"), {"username": username, "password": password},
-                       REMOTE_ADDR=address)
+    return client.post(reverse("accounts:login"), {"username": username, "password": password}, REMOTE_ADDR=address)
 
 
 def logged_in(client) -> bool:
@@ -37,6 +36,7 @@ def logged_in(client) -> bool:
 
 
 # --- per account ---
+
 
 def test_fifty_wrong_passwords_from_ten_addresses_lock_the_account(client, comissao):
     for n in range(50):
@@ -64,6 +64,7 @@ def test_one_address_is_still_locked_after_five(client, comissao):
 
 # --- X-Forwarded-For only from the proxy ---
 
+
 def test_a_forged_forwarded_header_from_a_direct_client_is_ignored(rf):
     from tournaments.web import client_ip
 
@@ -80,10 +81,18 @@ def test_a_forged_forwarded_header_from_a_direct_client_is_ignored(rf):
 def test_forged_headers_do_not_escape_the_lockout(client, comissao):
     with override_settings(TRUSTED_PROXY_COUNT=1, TRUSTED_PROXIES=["127.0.0.1"]):
         for n in range(6):
-            client.post(reverse("accounts:login"), {"username": "comissao", "password": "senha-errada"},
-                        REMOTE_ADDR="203.0.113.5", HTTP_X_FORWARDED_FOR=f"10.9.9.{n}")
-        response = client.post(reverse("accounts:login"), {"username": "comissao", "password": "senha-forte-123"},
-                               REMOTE_ADDR="203.0.113.5", HTTP_X_FORWARDED_FOR="10.9.9.99")
+            client.post(
+                reverse("accounts:login"),
+                {"username": "comissao", "password": "senha-errada"},
+                REMOTE_ADDR="203.0.113.5",
+                HTTP_X_FORWARDED_FOR=f"10.9.9.{n}",
+            )
+        response = client.post(
+            reverse("accounts:login"),
+            {"username": "comissao", "password": "senha-forte-123"},
+            REMOTE_ADDR="203.0.113.5",
+            HTTP_X_FORWARDED_FOR="10.9.9.99",
+        )
     assert response.status_code == 429
 
 
@@ -99,6 +108,7 @@ def test_trusted_proxies_default_to_loopback_and_are_checked():
 
 
 # --- password reset ---
+
 
 def reset(client, email, address="203.0.113.5"):
     return client.post(reverse("accounts:password_reset"), {"email": email}, REMOTE_ADDR=address)
@@ -128,6 +138,7 @@ def test_without_email_host_the_reset_link_never_reaches_the_log(client, comissa
 
     assert settings.MAILERS  # the test runner swaps the backend; the configured one is checked in a fresh process
     from tests.test_production import _settings_run
+
     run = _settings_run("import config.settings as s; print(s.MAILERS['default']['BACKEND'])", EMAIL_HOST="")
     assert run.stdout.strip() == "config.mail.UnsentMailBackend", run.stderr
 
@@ -157,6 +168,7 @@ def test_without_email_host_the_reset_link_never_reaches_the_log(client, comissa
 def test_the_sumula_log_records_the_client_address_behind_the_proxy(settings, rf):
     """The súmula's device line asks the one client-address helper (a forged header from outside is ignored)."""
     from tournaments.web import request_device
+
     settings.TRUSTED_PROXY_COUNT, settings.TRUSTED_PROXIES = 1, ["127.0.0.1"]
     behind = rf.get("/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="203.0.113.7", HTTP_USER_AGENT="Fone")
     assert request_device(behind) == "Fone · 203.0.113.7"

@@ -13,11 +13,33 @@ from tournaments.writes import tournament_rebuild
 pytestmark = pytest.mark.django_db
 
 BIRTH = "1987-03-14"
-NAMES = ["Ana Souza", "Bruno Lima", "Carla Dias", "Diego Alves", "Elisa Rocha", "Fábio Nunes", "Gabi Torres",
-         "Hugo Melo", "Iara Costa", "João Pires", "Karen Sá", "Lucas Reis", "Marta Cruz", "Nuno Prado",
-         "Olga Vaz", "Paulo Dutra"]
-DUPLA_NAMES = ["Os Zapeiros", "Manilha Velha", "Truco Ladrão", "Seis Nele", "Dupla Espadilha", "Casal Copas",
-               "Mão de Ferro"]
+NAMES = [
+    "Ana Souza",
+    "Bruno Lima",
+    "Carla Dias",
+    "Diego Alves",
+    "Elisa Rocha",
+    "Fábio Nunes",
+    "Gabi Torres",
+    "Hugo Melo",
+    "Iara Costa",
+    "João Pires",
+    "Karen Sá",
+    "Lucas Reis",
+    "Marta Cruz",
+    "Nuno Prado",
+    "Olga Vaz",
+    "Paulo Dutra",
+]
+DUPLA_NAMES = [
+    "Os Zapeiros",
+    "Manilha Velha",
+    "Truco Ladrão",
+    "Seis Nele",
+    "Dupla Espadilha",
+    "Casal Copas",
+    "Mão de Ferro",
+]
 
 
 def _people(count: int, *, prefix: str = "") -> tuple[list[dict], list[dict]]:
@@ -26,8 +48,15 @@ def _people(count: int, *, prefix: str = "") -> tuple[list[dict], list[dict]]:
         a, b = f"p{2 * i + 1}", f"p{2 * i + 2}"
         for key, n in ((a, 2 * i), (b, 2 * i + 1)):
             name = NAMES[n % len(NAMES)] + (f" {n // len(NAMES) + 1}" if n >= len(NAMES) else "")
-            players.append({"key": key, "name": prefix + name, "birth_date": BIRTH,
-                            "email": f"{key}@exemplo.com.br", "phone": "+55 11 98888-7777"})
+            players.append(
+                {
+                    "key": key,
+                    "name": prefix + name,
+                    "birth_date": BIRTH,
+                    "email": f"{key}@exemplo.com.br",
+                    "phone": "+55 11 98888-7777",
+                }
+            )
         dupla = {"key": f"d{i + 1}", "players": [a, b]}
         if i < len(DUPLA_NAMES):
             dupla["name"] = DUPLA_NAMES[i]
@@ -51,19 +80,36 @@ def groups_file(*, sorteio: bool = True, slug: str = "copa-demo") -> dict:
         {"stage": g, "group": "B", "duplas": ["d6", "d7"], "partidas": [[12, 6], [12, 6]]},
         {"stage": g, "group": "B", "duplas": ["d7", "d5"], "partidas": [[12, 6], [12, 6]]},
     ]
-    stage = {"key": g, "kind": "groups", "best_of": 3,
-             "groups": [{"key": "A", "duplas": ["d1", "d2", "d3", "d4"]}, {"key": "B", "duplas": ["d5", "d6", "d7"]}],
-             "qualify": {"per_group": 2, "best_others": 1}}
+    stage = {
+        "key": g,
+        "kind": "groups",
+        "best_of": 3,
+        "groups": [{"key": "A", "duplas": ["d1", "d2", "d3", "d4"]}, {"key": "B", "duplas": ["d5", "d6", "d7"]}],
+        "qualify": {"per_group": 2, "best_others": 1},
+    }
     if sorteio:
         stage["sorteios"] = [{"group": "B", "order": ["d6", "d5", "d7"]}]
     return {
-        "format": "truco-torneio", "version": 1,
-        "tournament": {"name": "Copa Demo de Truco", "slug": slug, "date": "2024-04-27", "start_time": "14:00",
-                       "venue": "Bar Classe A", "category": "Mista, a partir de 18 anos", "min_age": 18,
-                       "max_duplas": 16, "preset": "fenacef", "regulation": "Regulamento FENACEF 2023, adaptado."},
-        "players": players, "duplas": duplas,
-        "stages": [stage, {"key": "mata", "kind": "knockout", "best_of": 5, "best_of_rounds": {"3": 3},
-                           "entrants": "previous"}],
+        "format": "truco-torneio",
+        "version": 1,
+        "tournament": {
+            "name": "Copa Demo de Truco",
+            "slug": slug,
+            "date": "2024-04-27",
+            "start_time": "14:00",
+            "venue": "Bar Classe A",
+            "category": "Mista, a partir de 18 anos",
+            "min_age": 18,
+            "max_duplas": 16,
+            "preset": "fenacef",
+            "regulation": "Regulamento FENACEF 2023, adaptado.",
+        },
+        "players": players,
+        "duplas": duplas,
+        "stages": [
+            stage,
+            {"key": "mata", "kind": "knockout", "best_of": 5, "best_of_rounds": {"3": 3}, "entrants": "previous"},
+        ],
         "jogos": jogos,
     }
 
@@ -89,11 +135,19 @@ def demo_file(load_file) -> dict:
     data = copy.deepcopy(data)
     data["tournament"]["slug"] = "copa-demo"
     first, second = ready[0], ready[1]
-    data["jogos"].append({"stage": "mata", "duplas": list(first.duplas),
-                          "partidas": [[12, 4], [3, 12], [12, 9], [12, 11]]})
-    data["jogos"].append({"stage": "mata", "duplas": list(second.duplas),
-                          "partidas": [[12, 7], {"maos": [{"to": 0, "points": 3}, {"to": 1, "points": 1},
-                                                          {"to": 0, "points": 3, "how": "ran"}]}]})
+    data["jogos"].append(
+        {"stage": "mata", "duplas": list(first.duplas), "partidas": [[12, 4], [3, 12], [12, 9], [12, 11]]}
+    )
+    data["jogos"].append(
+        {
+            "stage": "mata",
+            "duplas": list(second.duplas),
+            "partidas": [
+                [12, 7],
+                {"maos": [{"to": 0, "points": 3}, {"to": 1, "points": 1}, {"to": 0, "points": 3, "how": "ran"}]},
+            ],
+        }
+    )
     return data
 
 
@@ -110,13 +164,30 @@ def knockout_file(*, finished: bool = True, slug: str = "aabb-demo") -> dict:
             {"stage": "mata", "duplas": ["d4", "d3"], "walkover": "d4"},
         ]
     return {
-        "format": "truco-torneio", "version": 1,
-        "tournament": {"name": "Olimpíada AABB - Truco", "slug": slug, "date": "2024-05-18", "start_time": "09:30",
-                       "venue": "AABB São Paulo", "category": "Livre", "preset": "aabb",
-                       "settings": {"third_place": "match"}},
-        "players": players, "duplas": duplas,
-        "stages": [{"key": "mata", "kind": "knockout", "best_of": 5, "best_of_rounds": {"2": 3},
-                    "entrants": ["d1", "d2", "d3", "d4"], "draw": {"method": "fixed", "order": ["d1", "d4", "d2", "d3"]}}],
+        "format": "truco-torneio",
+        "version": 1,
+        "tournament": {
+            "name": "Olimpíada AABB - Truco",
+            "slug": slug,
+            "date": "2024-05-18",
+            "start_time": "09:30",
+            "venue": "AABB São Paulo",
+            "category": "Livre",
+            "preset": "aabb",
+            "settings": {"third_place": "match"},
+        },
+        "players": players,
+        "duplas": duplas,
+        "stages": [
+            {
+                "key": "mata",
+                "kind": "knockout",
+                "best_of": 5,
+                "best_of_rounds": {"2": 3},
+                "entrants": ["d1", "d2", "d3", "d4"],
+                "draw": {"method": "fixed", "order": ["d1", "d4", "d2", "d3"]},
+            }
+        ],
         "jogos": jogos,
     }
 
@@ -130,22 +201,39 @@ def large_file(*, groups: int = 4, size: int = 4, slug: str = "copa-grande") -> 
         stage_groups.append({"key": chr(ord("A") + g), "duplas": members})
         for i in range(size):
             for j in range(i + 1, size):
-                jogos.append({"stage": "grupos", "group": chr(ord("A") + g), "duplas": [members[i], members[j]],
-                              "partidas": [[12, 3 + j], [12, 2 + i]]})
+                jogos.append(
+                    {
+                        "stage": "grupos",
+                        "group": chr(ord("A") + g),
+                        "duplas": [members[i], members[j]],
+                        "partidas": [[12, 3 + j], [12, 2 + i]],
+                    }
+                )
     return {
-        "format": "truco-torneio", "version": 1,
+        "format": "truco-torneio",
+        "version": 1,
         "tournament": {"name": "Copa Grande", "slug": slug, "date": "2024-06-01", "preset": "online"},
-        "players": players, "duplas": duplas,
-        "stages": [{"key": "grupos", "kind": "groups", "groups": stage_groups, "qualify": {"per_group": 2}},
-                   {"key": "mata", "kind": "knockout", "entrants": "previous"}],
+        "players": players,
+        "duplas": duplas,
+        "stages": [
+            {"key": "grupos", "kind": "groups", "groups": stage_groups, "qualify": {"per_group": 2}},
+            {"key": "mata", "kind": "knockout", "entrants": "previous"},
+        ],
         "jogos": jogos,
     }
 
 
 def _minimal(name: str, slug: str, *, duplas: int = 0) -> dict:
     players, dupla_rows = _people(duplas)
-    return {"format": "truco-torneio", "version": 1, "tournament": {"name": name, "slug": slug, "preset": "aabb"},
-            "players": players, "duplas": dupla_rows, "stages": [], "jogos": []}
+    return {
+        "format": "truco-torneio",
+        "version": 1,
+        "tournament": {"name": name, "slug": slug, "preset": "aabb"},
+        "players": players,
+        "duplas": dupla_rows,
+        "stages": [],
+        "jogos": [],
+    }
 
 
 def edge_files() -> list[dict]:
@@ -154,8 +242,14 @@ def edge_files() -> list[dict]:
     out.append(_minimal("Sem nada", "sem-nada"))
     out.append(_minimal("Só duplas", "so-duplas", duplas=3))
     groups_only = _minimal("Só grupos", "so-grupos", duplas=3)  # ∞ and — averages, a single finished round robin
-    groups_only["stages"] = [{"key": "g", "kind": "groups", "groups": [{"key": "U", "duplas": ["d1", "d2", "d3"]}],
-                              "qualify": {"per_group": 1}}]
+    groups_only["stages"] = [
+        {
+            "key": "g",
+            "kind": "groups",
+            "groups": [{"key": "U", "duplas": ["d1", "d2", "d3"]}],
+            "qualify": {"per_group": 1},
+        }
+    ]
     groups_only["jogos"] = [
         {"stage": "g", "group": "U", "duplas": ["d1", "d2"], "partidas": [[12, 0], [12, 0]]},
         {"stage": "g", "group": "U", "duplas": ["d3", "d1"], "walkover": "d3"},
@@ -171,13 +265,20 @@ def edge_files() -> list[dict]:
     odd["duplas"][2]["disqualified"] = True
     odd["stages"][0]["entrants"] = ["d1", "d2", "d3"]
     odd["stages"][0]["draw"] = {"method": "fixed", "order": ["d1", None, "d2", "d3"]}
-    odd["jogos"] = [{"stage": "mata", "duplas": ["d2", "d3"], "penalty": {"lost_by": "d3", "reason": "atraso"}},
-                    {"stage": "mata", "duplas": ["d1", "d2"],
-                     "partidas": [{"penalty": {"lost_by": "d2", "reason": "celular na mesa"}}, [9, 12]]}]
+    odd["jogos"] = [
+        {"stage": "mata", "duplas": ["d2", "d3"], "penalty": {"lost_by": "d3", "reason": "atraso"}},
+        {
+            "stage": "mata",
+            "duplas": ["d1", "d2"],
+            "partidas": [{"penalty": {"lost_by": "d2", "reason": "celular na mesa"}}, [9, 12]],
+        },
+    ]
     out.append(odd)
     both = knockout_file(finished=False, slug="wo-duplo")
-    both["jogos"] = [{"stage": "mata", "duplas": ["d1", "d4"], "walkover": "both"},
-                     {"stage": "mata", "duplas": ["d2", "d3"], "partidas": [[12, 1], [12, 2], [12, 3]]}]
+    both["jogos"] = [
+        {"stage": "mata", "duplas": ["d1", "d4"], "walkover": "both"},
+        {"stage": "mata", "duplas": ["d2", "d3"], "partidas": [[12, 1], [12, 2], [12, 3]]},
+    ]
     out.append(both)
     return out
 
@@ -200,6 +301,7 @@ def finished(load_file):
 
 
 # --- every page answers --------------------------------------------------------------
+
 
 def test_the_list_shows_each_event_with_date_venue_and_status(client, demo, finished):
     html = client.get(reverse("tournaments:list")).content.decode()
@@ -224,10 +326,26 @@ def test_each_page_of_a_demo_event_answers(client, demo, page):
 
 def test_the_event_page_shows_the_event_and_its_rules(client, demo):
     html = client.get(_url("detail", demo.slug)).content.decode()
-    for text in ("Copa Demo de Truco", "27/04/2024", "14h00", "Bar Classe A", "Mista, a partir de 18 anos",
-                 "FENACEF 2023", "melhor de 3", "melhor de 5", "Quartas de final", "Semifinal", "Final",
-                 "a outra dupla ganha 3 pontos", "Mão de ferro", "vale 1 ponto", "pelo average",
-                 "7 duplas formadas · limite de 16 duplas", "Os Zapeiros", "Ana Souza e Bruno Lima"):
+    for text in (
+        "Copa Demo de Truco",
+        "27/04/2024",
+        "14h00",
+        "Bar Classe A",
+        "Mista, a partir de 18 anos",
+        "FENACEF 2023",
+        "melhor de 3",
+        "melhor de 5",
+        "Quartas de final",
+        "Semifinal",
+        "Final",
+        "a outra dupla ganha 3 pontos",
+        "Mão de ferro",
+        "vale 1 ponto",
+        "pelo average",
+        "7 duplas formadas · limite de 16 duplas",
+        "Os Zapeiros",
+        "Ana Souza e Bruno Lima",
+    ):
         assert text in html, text
     for name in ("standings", "bracket", "jogos", "export"):
         assert _url(name, demo.slug) in html
@@ -273,8 +391,18 @@ def test_a_finished_event_shows_medals_and_players(client, finished):
 
 def test_the_bracket_shows_rounds_scores_winners_and_byes(client, demo, finished):
     html = client.get(_url("bracket", demo.slug)).content.decode()
-    for text in ("Quartas de final", "Semifinal", "Final", "melhor de 5", "melhor de 3", "folga", "bye",
-                 "is-winner", "em andamento", "12x7"):
+    for text in (
+        "Quartas de final",
+        "Semifinal",
+        "Final",
+        "melhor de 5",
+        "melhor de 3",
+        "folga",
+        "bye",
+        "is-winner",
+        "em andamento",
+        "12x7",
+    ):
         assert text in html, text
     html = client.get(_url("bracket", finished.slug)).content.decode()
     assert "Disputa de 3º lugar" in html and "Campeã" in html and "ausente" in html
@@ -282,8 +410,21 @@ def test_the_bracket_shows_rounds_scores_winners_and_byes(client, demo, finished
 
 def test_the_jogos_show_rounds_mesas_scores_and_live_partida(client, demo):
     html = client.get(_url("jogos", demo.slug)).content.decode()
-    for text in ("Rodada 1", "Rodada 3", "Quartas de final", "Semifinal", "Mesa", "12x7, 9x12, 12x3",
-                 "a jogar", "em andamento", "encerrado", "WO", "partida 2:", "6x1", "Folga"):
+    for text in (
+        "Rodada 1",
+        "Rodada 3",
+        "Quartas de final",
+        "Semifinal",
+        "Mesa",
+        "12x7, 9x12, 12x3",
+        "a jogar",
+        "em andamento",
+        "encerrado",
+        "WO",
+        "partida 2:",
+        "6x1",
+        "Folga",
+    ):
         assert text in html, text
     assert 'hx-trigger="every 10s"' in html  # a jogo at the table: polled every 10 s (else every 30 s)
 
@@ -312,6 +453,7 @@ def test_a_poll_gets_only_the_live_partial(client, demo):
 
 # --- unknown events, edge cases ----------------------------------------------------------
 
+
 @pytest.mark.parametrize("page", PAGES)
 def test_an_unknown_slug_is_404(client, page):
     response = client.get(_url(page, "nao-existe"))
@@ -333,7 +475,9 @@ def test_pages_of_edge_cases_answer(client, load_file, index):
 def test_edge_case_texts(client, load_file):
     files = {f["tournament"]["slug"]: f for f in edge_files()}
     empty = load_file(files["sem-nada"])
-    assert "O formato (grupos e chave) ainda não foi definido" in client.get(_url("detail", empty.slug)).content.decode()
+    assert (
+        "O formato (grupos e chave) ainda não foi definido" in client.get(_url("detail", empty.slug)).content.decode()
+    )
     assert "Nenhum jogo marcado ainda" in client.get(_url("jogos", empty.slug)).content.decode()
     assert "não tem fase eliminatória" in client.get(_url("bracket", empty.slug)).content.decode()
     odd = load_file(files["mata-com-byes"])
@@ -353,9 +497,12 @@ def test_a_stored_status_without_scores_still_reads(client, demo):
 
 # --- privacy ---------------------------------------------------------------------------------
 
+
 def test_no_private_data_in_any_page_or_in_the_export(client, demo, finished):
     # a dupla's private link and its PIN hash are secrets too
-    pins = set(Dupla.objects.values_list("token", flat=True)) | set(Dupla.objects.values_list("pin_hash", flat=True)) - {""}
+    pins = set(Dupla.objects.values_list("token", flat=True)) | set(
+        Dupla.objects.values_list("pin_hash", flat=True)
+    ) - {""}
     urls = [reverse("tournaments:list")] + [_url(p, t.slug) for t in (demo, finished) for p in PAGES]
     urls += [_url("jogos", demo.slug) + "?dupla=d1"]
     for url in urls:
@@ -368,6 +515,7 @@ def test_no_private_data_in_any_page_or_in_the_export(client, demo, finished):
 
 
 # --- cost: the number of queries does not grow with the event -------------------------------------
+
 
 def _count(client, url, cold=True) -> int:
     from django.db import connection
@@ -429,6 +577,7 @@ def test_a_server_error_shows_the_500_page(client, demo, monkeypatch):
 
 # --- big events: shown in parts (one round, 16 groups, a section of the bracket) --------------
 
+
 def _big_file(*, live: bool = False, slug: str = "grande") -> dict:
     """160 duplas: 40 groups of 4 (3 pages of groups), 80 in a bracket of 128 (32 sections), ~330 jogos.
 
@@ -440,8 +589,9 @@ def _big_file(*, live: bool = False, slug: str = "grande") -> dict:
     data = synthetic_tournament(duplas=160)
     data["tournament"]["slug"] = slug
     if live:
-        third_round = {frozenset(pair) for g in data["stages"][0]["groups"]
-                       for pair in round_robin(duplas=tuple(g["duplas"]))[2]}
+        third_round = {
+            frozenset(pair) for g in data["stages"][0]["groups"] for pair in round_robin(duplas=tuple(g["duplas"]))[2]
+        }
         jogos, seen = [], 0
         for j in data["jogos"]:
             if j["stage"] != "grupos":
@@ -451,8 +601,12 @@ def _big_file(*, live: bool = False, slug: str = "grande") -> dict:
                 if seen % 2 == 0:
                     continue  # still to be played
                 if seen == 1:
-                    j = {"stage": j["stage"], "group": j["group"], "duplas": j["duplas"],
-                         "partidas": [[12, 7], {"maos": [{"to": 0, "points": 3}]}]}
+                    j = {
+                        "stage": j["stage"],
+                        "group": j["group"],
+                        "duplas": j["duplas"],
+                        "partidas": [[12, 7], {"maos": [{"to": 0, "points": 3}]}],
+                    }
             jogos.append(j)
         data["jogos"] = jogos
     return data
@@ -491,8 +645,15 @@ def test_a_big_event_shows_one_round_of_jogos_at_a_time(client, big):
     # every jogo finished: the last round (the final) by default, with links to every round
     assert _jogos_count(html) == 1
     assert 'aria-current="page">Final</a>' in html
-    for text in ('href="?rodada=1"', ">Rodada 1<", ">Rodada 3<", ">1ª rodada<", ">16-avos de final<",
-                 ">Oitavas de final<", ">Disputa de 3º lugar<"):
+    for text in (
+        'href="?rodada=1"',
+        ">Rodada 1<",
+        ">Rodada 3<",
+        ">1ª rodada<",
+        ">16-avos de final<",
+        ">Oitavas de final<",
+        ">Disputa de 3º lugar<",
+    ):
         assert text in html, text
     html = client.get(_url("jogos", big.slug), {"rodada": "1"}).content.decode()
     assert _jogos_count(html) == 80  # 40 groups, 2 jogos each per round
@@ -501,8 +662,11 @@ def test_a_big_event_shows_one_round_of_jogos_at_a_time(client, big):
     assert "80 jogos" in html
     # a dupla's jogos: all of them, every round, no round navigation
     key = sorted(state.duplas)[0]
-    rows = [j for j in state.jogo_rows if state.dupla_key_by_id()[j["dupla_a_id"]] == key
-            or state.dupla_key_by_id()[j["dupla_b_id"]] == key]
+    rows = [
+        j
+        for j in state.jogo_rows
+        if state.dupla_key_by_id()[j["dupla_a_id"]] == key or state.dupla_key_by_id()[j["dupla_b_id"]] == key
+    ]
     html = client.get(_url("jogos", big.slug), {"dupla": key}).content.decode()
     assert _jogos_count(html) == len(rows) >= 3
     assert 'class="pager"' not in html
@@ -539,8 +703,15 @@ def test_many_groups_are_shown_sixteen_a_page(client, big):
     whole = client.get(url, {"ver": "geral"}).content.decode()
     assert whole.count('<span class="place">') == 160 and 'class="card group-card"' not in whole
     # pages named by their groups, and every group one link away
-    for text in ('>A–P</a>', '>Q–AF</a>', '>AG–AN</a>', 'href="?pagina=2" rel="next"',
-                 'href="#grupo-grupos-c"', 'href="?pagina=2#grupo-grupos-z"', 'href="?pagina=3#grupo-grupos-an"'):
+    for text in (
+        ">A–P</a>",
+        ">Q–AF</a>",
+        ">AG–AN</a>",
+        'href="?pagina=2" rel="next"',
+        'href="#grupo-grupos-c"',
+        'href="?pagina=2#grupo-grupos-z"',
+        'href="?pagina=3#grupo-grupos-an"',
+    ):
         assert text in html, text
     html = client.get(url, {"pagina": "2"}).content.decode()
     assert html.count('class="card group-card"') == 16
@@ -587,13 +758,19 @@ def test_parts_of_big_events_cost_the_same_queries_as_small_ones(client, load_fi
 
     small = load_file(synthetic_tournament(duplas=16))
     big = load_file(_big_file())
-    for page, query in (("jogos", "?rodada=1"), ("jogos", ""), ("standings", "?pagina=2"), ("bracket", "?secao=5"),
-                        ("bracket", "")):
+    for page, query in (
+        ("jogos", "?rodada=1"),
+        ("jogos", ""),
+        ("standings", "?pagina=2"),
+        ("bracket", "?secao=5"),
+        ("bracket", ""),
+    ):
         counts = [_count(client, _url(page, t.slug) + query) for t in (small, big)]
         assert counts[0] == counts[1] <= 10, (page, query, counts)
 
 
 # --- the page cache ------------------------------------------------------------------------------
+
 
 def test_a_live_page_says_the_time_of_the_request_not_of_the_rendering(client, load_file):
     import re
@@ -607,7 +784,6 @@ def test_a_live_page_says_the_time_of_the_request_not_of_the_rendering(client, l
 
 
 def test_a_page_is_rendered_once_per_version(client, big, monkeypatch):
-    import re
 
     from tournaments import presenters
     from tournaments.public import views
@@ -654,8 +830,15 @@ def test_a_disqualified_dupla_is_marked_in_both_classification_lists(client, loa
 
     data = base_file(preset="aabb", slug="com-desclassificada")
     data["duplas"][3]["disqualified"] = True
-    data["stages"] = [{"key": "mata", "kind": "knockout", "best_of": 3, "entrants": ["d1", "d2", "d3", "d4"],
-                       "draw": {"method": "fixed", "order": ["d1", "d4", "d2", "d3"]}}]
+    data["stages"] = [
+        {
+            "key": "mata",
+            "kind": "knockout",
+            "best_of": 3,
+            "entrants": ["d1", "d2", "d3", "d4"],
+            "draw": {"method": "fixed", "order": ["d1", "d4", "d2", "d3"]},
+        }
+    ]
     data["jogos"] = [
         {"stage": "mata", "duplas": ["d1", "d4"], "partidas": [[12, 5], [12, 6]]},
         {"stage": "mata", "duplas": ["d2", "d3"], "partidas": [[12, 5], [12, 11]]},

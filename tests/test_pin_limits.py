@@ -10,8 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.sumula_support import cup, j1  # noqa: F401 (fixtures)
-from tests.sumula_support import PIN, api, cup_setup, post, staff_user
+from tests.sumula_support import PIN, api, cup, cup_setup, j1, post, staff_user  # noqa: F401 (fixtures)
 from tournaments.models import AuditEntry, Dupla, PinFailure, StaffRole
 from tournaments.sumula import pins
 from tournaments.sumula.pins import pin_unlock, pin_verify
@@ -60,6 +59,7 @@ def other(load_file):
 
 # --- per address --------------------------------------------------------------------------------------------
 
+
 def test_one_address_guessing_across_duplas_and_tournaments_is_refused(cup, other, clock):
     duplas = [_dupla(t, k) for t in (cup, other) for k in ("d1", "d2", "d3", "d4")]
     # 20 wrong PINs from one address, spread so that no dupla gets near its own lock (at most 3 each)
@@ -83,8 +83,14 @@ def test_one_address_guessing_across_duplas_and_tournaments_is_refused(cup, othe
 
 
 def test_the_failure_records_its_source(cup, j1):
-    assert post(Client(REMOTE_ADDR="192.0.2.44"), api(cup.slug, j1, "confirmacao"),
-                {"dupla": "d1", "pin": "000000", "via": 1, "accept": True}).status_code == 403
+    assert (
+        post(
+            Client(REMOTE_ADDR="192.0.2.44"),
+            api(cup.slug, j1, "confirmacao"),
+            {"dupla": "d1", "pin": "000000", "via": 1, "accept": True},
+        ).status_code
+        == 403
+    )
     failure = PinFailure.objects.get()
     assert (failure.address, failure.staff, failure.user, failure.cleared_at) == ("192.0.2.44", False, None, None)
 
@@ -92,20 +98,27 @@ def test_the_failure_records_its_source(cup, j1):
 def test_the_api_refuses_one_address_across_duplas(cup, j1, users):
     _decide(cup, j1, users)
     c = Client(REMOTE_ADDR="203.0.113.50")
-    statuses = [post(c, api(cup.slug, j1, "confirmacao"), {"dupla": f"d{n % 4 + 1}", "pin": "000000",
-                                                          "via": 1, "accept": True}).status_code for n in range(21)]
+    statuses = [
+        post(
+            c, api(cup.slug, j1, "confirmacao"), {"dupla": f"d{n % 4 + 1}", "pin": "000000", "via": 1, "accept": True}
+        ).status_code
+        for n in range(21)
+    ]
     assert statuses == [403] * 19 + [429, 429]  # 5 tries per dupla at most: no dupla lock, the address's
     r = post(c, api(cup.slug, j1, "confirmacao"), {"dupla": "d1", "pin": PIN["d1"], "via": 1, "accept": True})
     assert r.status_code == 429 and "endereço" in r.json()["errors"][0]
-    r = post(Client(REMOTE_ADDR="198.51.100.8"), api(cup.slug, j1, "confirmacao"),
-             {"dupla": "d1", "pin": PIN["d1"], "via": 1, "accept": True})
+    r = post(
+        Client(REMOTE_ADDR="198.51.100.8"),
+        api(cup.slug, j1, "confirmacao"),
+        {"dupla": "d1", "pin": PIN["d1"], "via": 1, "accept": True},
+    )
     assert r.status_code == 200
 
 
 # --- per tournament -----------------------------------------------------------------------------------------
 
-def test_a_tournament_wide_ceiling_throttles_public_checks_from_many_addresses(cup, other, clock, monkeypatch,
-                                                                               users):
+
+def test_a_tournament_wide_ceiling_throttles_public_checks_from_many_addresses(cup, other, clock, monkeypatch, users):
     monkeypatch.setattr(pins, "TOURNAMENT_BASE", 10)
     ceiling = pins.tournament_pin_ceiling(cup.pk)
     assert ceiling == 14  # 10 + 1 per dupla
@@ -129,6 +142,7 @@ def test_the_ceiling_grows_with_the_duplas(cup):
 
 
 # --- per dupla: growing locks, the daily budget ---------------------------------------------------------------
+
 
 def test_a_wrong_guess_every_two_minutes_ends_locked_until_the_referee_unlocks(cup, clock, users):
     d1 = _dupla(cup, "d1")
@@ -171,12 +185,15 @@ def test_each_lock_of_a_day_is_longer_than_the_last(cup, clock):
 
 # --- the referee's screen -------------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def users(cup, other):
-    return {"ref": staff_user(cup, "arbitro", StaffRole.REFEREE),
-            "org": staff_user(cup, "organizadora", StaffRole.ORGANIZER),
-            "other_ref": staff_user(other, "arbitro-da-outra", StaffRole.REFEREE),
-            "nobody": staff_user(None, "ninguem")}
+    return {
+        "ref": staff_user(cup, "arbitro", StaffRole.REFEREE),
+        "org": staff_user(cup, "organizadora", StaffRole.ORGANIZER),
+        "other_ref": staff_user(other, "arbitro-da-outra", StaffRole.REFEREE),
+        "nobody": staff_user(None, "ninguem"),
+    }
 
 
 def test_strangers_do_not_lock_the_dupla_out_on_the_referees_screen(cup, users):
@@ -219,8 +236,11 @@ def _decide(cup, j1, users):
 def test_on_the_referees_phone_api_failures_do_not_lock_and_the_button_unlocks(cup, j1, users):
     c = _decide(cup, j1, users)
     for n in range(pins.TRIES):
-        post(Client(REMOTE_ADDR=f"10.70.0.{n}"), api(cup.slug, j1, "confirmacao"),
-             {"dupla": "d1", "pin": "000000", "via": 1, "accept": True})
+        post(
+            Client(REMOTE_ADDR=f"10.70.0.{n}"),
+            api(cup.slug, j1, "confirmacao"),
+            {"dupla": "d1", "pin": "000000", "via": 1, "accept": True},
+        )
     html = c.get(_screen(cup, j1)).content.decode()
     unlock = reverse("referee:pin_unlock", kwargs={"slug": cup.slug, "dupla": "d1"})
     assert f'action="{unlock}"' in html and "Desbloquear o PIN da dupla" in html
@@ -232,8 +252,11 @@ def test_on_the_referees_phone_api_failures_do_not_lock_and_the_button_unlocks(c
     entry = AuditEntry.objects.get(tournament=cup, action="pin_unlock")
     assert entry.user == users["ref"] and entry.after == {"dupla": "d1", "failures_cleared": pins.TRIES}
     assert "Desbloquear o PIN" not in c.get(_screen(cup, j1)).content.decode()
-    r = post(Client(REMOTE_ADDR="10.70.1.1"), api(cup.slug, j1, "confirmacao"),
-             {"dupla": "d1", "pin": PIN["d1"], "via": 1, "accept": True})
+    r = post(
+        Client(REMOTE_ADDR="10.70.1.1"),
+        api(cup.slug, j1, "confirmacao"),
+        {"dupla": "d1", "pin": PIN["d1"], "via": 1, "accept": True},
+    )
     assert r.status_code == 200
 
 
@@ -250,8 +273,7 @@ def test_unlock_needs_the_referee_or_an_organizer_of_this_tournament(cup, other,
         assert c.post(url, {"jogo": j1}).status_code == 404, who
     c = Client()
     c.force_login(users["other_ref"])  # its own tournament's url, another tournament's dupla: no such dupla
-    assert c.post(reverse("referee:pin_unlock", kwargs={"slug": other.slug, "dupla": "nao-existe"})).status_code \
-        == 404
+    assert c.post(reverse("referee:pin_unlock", kwargs={"slug": other.slug, "dupla": "nao-existe"})).status_code == 404
     assert Client().get(url).status_code == 405
     assert not PinFailure.objects.filter(cleared_at__isnull=False).exists()
     assert not AuditEntry.objects.filter(action="pin_unlock").exists()

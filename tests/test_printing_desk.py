@@ -8,10 +8,18 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from tests.printing_support import (FOOTER_WHEN, assert_pdf, cards_file, flat, footer_pages, pdf_pages, pdf_text,
-                                    qr_texts, save_png)
-from tests.sumula_support import cup, ref  # noqa: F401 (fixtures)
-from tests.sumula_support import staff_user
+from tests.printing_support import (
+    FOOTER_WHEN,
+    assert_pdf,
+    cards_file,
+    flat,
+    footer_pages,
+    pdf_pages,
+    pdf_text,
+    qr_texts,
+    save_png,
+)
+from tests.sumula_support import cup, ref, staff_user  # noqa: F401 (fixtures)
 from tournaments.models import Dupla, Jogo, StaffRole
 from tournaments.staff.pins import pin_check
 
@@ -26,6 +34,7 @@ def desk(slug: str, sheet: str = "") -> str:
 
 
 # --- permissions ----------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("sheet", SHEETS)
 def test_anonymous_is_sent_to_the_login_page(cup, client, sheet):
@@ -43,8 +52,9 @@ def test_a_user_without_a_role_on_the_tournament_gets_404(cup, client, sheet):
     assert client.get(desk("nao-existe", sheet)).status_code == 404
 
 
-@pytest.mark.parametrize("sheet, status", [("", 200), ("sumulas.pdf", 200), ("medalhas.pdf", 403),
-                                           ("certificados.pdf", 403)])
+@pytest.mark.parametrize(
+    "sheet, status", [("", 200), ("sumulas.pdf", 200), ("medalhas.pdf", 403), ("certificados.pdf", 403)]
+)
 def test_a_referee_prints_sumulas_but_not_the_ceremony(cup, ref, sheet, status):
     response = ref.get(desk(cup.slug, sheet))
     assert response.status_code == status
@@ -82,6 +92,7 @@ def test_a_referee_of_another_tournament_gets_404(cup, load_file, client):
 
 # --- the page -------------------------------------------------------------------------------------------------
 
+
 def _links(html: str) -> list[str]:
     return [href.replace("&amp;", "&") for href in re.findall(r'href="([^"]+)"', html)]
 
@@ -104,8 +115,10 @@ def test_the_print_page_lists_the_batches_with_their_counts(cup, ref):
     # a referee does not see the ceremony nor the cards
     assert "medalhas.pdf" not in html and "certificados.pdf" not in html and "/pins/" not in html
     # every batch link answers with as many pages as the page says
-    for link, pages in ((f"/organizar/{slug}/imprimir/sumulas.pdf?stage=grupos&round=2", 2),
-                        (f"/organizar/{slug}/imprimir/sumulas.pdf?stage=grupos", 6)):
+    for link, pages in (
+        (f"/organizar/{slug}/imprimir/sumulas.pdf?stage=grupos&round=2", 2),
+        (f"/organizar/{slug}/imprimir/sumulas.pdf?stage=grupos", 6),
+    ):
         assert pdf_pages(assert_pdf(ref.get(link))) == pages
 
 
@@ -120,6 +133,7 @@ def test_the_organizers_print_page_has_the_ceremony_and_the_cards(cup, client):
 def test_the_print_page_without_scheduled_jogos(cup, ref):
     Jogo.objects.filter(tournament=cup).update(status=Jogo.IN_PROGRESS)
     from tournaments.selectors import tournament_state_cache_clear
+
     tournament_state_cache_clear()
     html = ref.get(desk(cup.slug)).content.decode()
     assert "Nenhum jogo agendado agora" in html and "sumulas.pdf" not in html
@@ -148,15 +162,16 @@ PIN_SPACED = re.compile(r"(?<!\d)(\d{3}) (\d{3})(?!\d)")
 def _cards_check(tournament, data: bytes) -> list[str]:
     """Two A4 pages (8 + 1 cards): every dupla's PIN (as "123 456") and its private link, in the duplas' order,
     and the QR codes say the private links. Returns the PINs."""
-    duplas = list(Dupla.objects.filter(tournament=tournament).select_related("player1", "player2")
-                  .order_by("order", "id"))
+    duplas = list(
+        Dupla.objects.filter(tournament=tournament).select_related("player1", "player2").order_by("order", "id")
+    )
     links = [f"{SITE}/d/{d.token}/" for d in duplas]
     texts = pdf_text(data)
     assert len(texts) == 2 and footer_pages(texts) == [(1, 2), (2, 2)]
     whole = flat(" ".join(texts))
     pins = ["".join(m) for m in PIN_SPACED.findall(whole)]
     assert len(pins) == len(duplas) == 9
-    for dupla, pin, link in zip(duplas, pins, links):
+    for dupla, pin, link in zip(duplas, pins, links, strict=False):
         assert pin_check(dupla, pin), dupla.key
         assert link in whole
         assert dupla.player1.name in whole and dupla.player2.name in whole
@@ -184,7 +199,7 @@ def test_the_pin_page_gives_the_cards_as_a_pdf(load_file, client, settings):
     assert not any(pin in later or f"{pin[:3]} {pin[3:]}" in later for pin in pins)
     again = client.post(url, {"confirm": "on", "batch": batch, "formato": "pdf"})
     assert again["Content-Type"].startswith("text/html") and "já foram feitos" in again.content.decode()
-    assert all(pin_check(d, p) for d, p in zip(tournament.duplas.order_by("order", "id"), pins))
+    assert all(pin_check(d, p) for d, p in zip(tournament.duplas.order_by("order", "id"), pins, strict=False))
 
 
 def test_the_pin_page_without_confirmation_makes_no_cards(load_file, client):
@@ -220,8 +235,13 @@ def test_the_command_writes_the_same_cards(load_file, tmp_path, settings):
 def test_the_card_hint_is_printed_in_full():
     from tournaments.printing.cards import card_labels, cards_pdf
 
-    card = {"name": "Os Zapeiros", "players": ("Ana", "Bia"), "pin": "012345", "pin_spaced": "012 345",
-            "link": f"{SITE}/d/abcdefghijklmnopqrstuv/"}
+    card = {
+        "name": "Os Zapeiros",
+        "players": ("Ana", "Bia"),
+        "pin": "012345",
+        "pin_spaced": "012 345",
+        "link": f"{SITE}/d/abcdefghijklmnopqrstuv/",
+    }
     text = flat(pdf_text(cards_pdf(tournament_name="Copa", cards=[card]))[0])
     assert "012 345" in text and card["link"] in text
     assert flat(card_labels(tournament_name="Copa")["hint"]) in text

@@ -10,12 +10,25 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from tests.printing_support import (FOOTER_WHEN, assert_pdf, birth_forms, decide, final_of, flat, fonts_used,
-                                    footer_pages,
-                                    group_results, groups_only_file, knockout4_file, pdf_pages, pdf_text, play_final,
-                                    save_png, with_pins)
-from tests.sumula_support import cup, ref  # noqa: F401 (fixtures)
-from tests.sumula_support import answer, api, post, staff_user
+from tests.printing_support import (
+    FOOTER_WHEN,
+    assert_pdf,
+    birth_forms,
+    decide,
+    final_of,
+    flat,
+    fonts_used,
+    footer_pages,
+    group_results,
+    groups_only_file,
+    knockout4_file,
+    pdf_pages,
+    pdf_text,
+    play_final,
+    save_png,
+    with_pins,
+)
+from tests.sumula_support import answer, api, cup, post, ref, staff_user  # noqa: F401 (fixtures)
 from tournaments import presenters
 from tournaments.models import Jogo, StaffRole
 from tournaments.printing.bracket import ROUNDS_PER_PAGE, bracket_plan
@@ -27,8 +40,11 @@ from tournaments.synthetic import synthetic_tournament
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 
 DEMO_DIR = Path(__file__).resolve().parent.parent / "demo"
-PODIUM = [("Ana Souza", "Bruno Lima", "ouro"), ("Carla Dias", "Davi Reis", "prata"),
-          ("Elisa Melo", "Fábio Nunes", "bronze")]
+PODIUM = [
+    ("Ana Souza", "Bruno Lima", "ouro"),
+    ("Carla Dias", "Davi Reis", "prata"),
+    ("Elisa Melo", "Fábio Nunes", "bronze"),
+]
 
 
 def demo(load_file, name: str):
@@ -53,6 +69,7 @@ def finished(cup, ref):
 
 # --- chave.pdf ------------------------------------------------------------------------------------------------
 
+
 def test_chave_before_the_draw_then_drawn_then_with_the_champion(cup, ref):
     anonymous = Client()
     waiting = pdf_text(sheet(anonymous, cup.slug, "chave", "copa-sumula-chave.pdf"))
@@ -74,8 +91,7 @@ def test_chave_before_the_draw_then_drawn_then_with_the_champion(cup, ref):
     done = flat(texts[0])
     assert "Ana Souza / Bruno Lima 2 Carla Dias / Davi Reis 1" in done  # each place with its partidas won
     assert "Campeã Ana Souza / Bruno Lima" in done
-    assert ("Pódio 1º · Ana Souza / Bruno Lima 2º · Carla Dias / Davi Reis 3º · Elisa Melo / Fábio Nunes"
-            in done)
+    assert "Pódio 1º · Ana Souza / Bruno Lima 2º · Carla Dias / Davi Reis 3º · Elisa Melo / Fábio Nunes" in done
     save_png(data, "chave-pequena")
 
 
@@ -141,7 +157,7 @@ def test_a_big_bracket_is_split_into_sections_that_point_to_each_other(load_file
     keys = [j["key"] for j in stages[0]["rounds"][0]["jogos"]]
     for n, text in enumerate(texts[:4]):
         printed = [k for k in keys if re.search(rf"\b{k}\b", text)]
-        assert printed == keys[16 * n:16 * (n + 1)], n
+        assert printed == keys[16 * n : 16 * (n + 1)], n
     save_png(data, "chave-grande-secao-1", page=0)
     save_png(data, "chave-grande-final", page=4)
 
@@ -191,8 +207,10 @@ def test_classificacao_of_the_finished_cup(finished):
     texts = pdf_text(data)
     assert len(texts) == 1
     page = flat(texts[0])
-    assert ("Classificação geral Lugar Dupla e atletas Medalha 1º Ana Souza / Bruno Lima ouro "
-            "2º Carla Dias / Davi Reis prata 3º Elisa Melo / Fábio Nunes bronze 4º Gabi Rocha / Hugo Alves") in page
+    assert (
+        "Classificação geral Lugar Dupla e atletas Medalha 1º Ana Souza / Bruno Lima ouro "
+        "2º Carla Dias / Davi Reis prata 3º Elisa Melo / Fábio Nunes bronze 4º Gabi Rocha / Hugo Alves"
+    ) in page
     assert page.index("Classificação geral") < page.index("Grupo A · grupo encerrado")
     assert HEADERS <= {line.strip() for line in texts[0].splitlines()}
     assert page.count("✓ classificada") == 2 + 1  # two qualified duplas, and the legend
@@ -239,6 +257,7 @@ def test_classificacao_of_a_knockout_only_tournament(load_file):
 
 # --- medalhas.pdf and certificados.pdf ------------------------------------------------------------------------
 
+
 def test_medal_list_of_the_finished_cup(finished, client):
     client.force_login(staff_user(finished, "comissao", StaffRole.ORGANIZER))
     data = desk_sheet(client, finished.slug, "medalhas", "copa-sumula-medalhas.pdf")
@@ -247,8 +266,10 @@ def test_medal_list_of_the_finished_cup(finished, client):
     page = flat(texts[0])
     assert "Lista de medalhas" in page
     assert "A separar: 2 medalhas de ouro, 2 medalhas de prata, 2 medalhas de bronze." in page
-    blocks = [f"{place}º lugar medalha de {medal} {a} entregue {b} entregue"
-              for place, (a, b, medal) in enumerate(PODIUM, start=1)]
+    blocks = [
+        f"{place}º lugar medalha de {medal} {a} entregue {b} entregue"
+        for place, (a, b, medal) in enumerate(PODIUM, start=1)
+    ]
     assert " ".join(blocks) in page
     assert "Gabi Rocha" not in page and "Hugo Alves" not in page  # 4th: no medal
     save_png(data, "medalhas")
@@ -262,7 +283,7 @@ def test_certificates_of_the_finished_cup(finished, client):
     assert footer_pages(texts) == [(n, 8) for n in range(1, 9)]
     athletes = [a for row in PODIUM for a in row[:2]] + ["Gabi Rocha", "Hugo Alves"]
     partners = {athlete: athletes[i ^ 1] for i, athlete in enumerate(athletes)}  # 0-1, 2-3…: the same dupla
-    for n, (text, athlete) in enumerate(zip(texts, athletes)):
+    for n, (text, athlete) in enumerate(zip(texts, athletes, strict=False)):
         place = n // 2 + 1
         assert text.startswith("Copa da Súmula CERTIFICADO Certificamos que " + athlete), text
         assert f"em dupla com {partners[athlete]}, no torneio Copa da Súmula, realizado em 28/11/2026." in text
@@ -320,16 +341,25 @@ def test_fenacef_demo_ceremony(load_file, client):
 
 def test_a_certificate_names_the_partner_even_when_both_have_the_same_name():
     event = Event(name="Copa dos Homônimos", category="", when="01/12/2026", venue="")
-    placed = [Placed(place=1, medal="gold", dupla="José da Silva / José da Silva", has_name=False,
-                     athletes=("José da Silva", "José da Silva"))]
-    data = certificates_pdf(event=event, placed=placed, finished=True, footer=Footer.now(event.name),
-                            title="Certificados")
+    placed = [
+        Placed(
+            place=1,
+            medal="gold",
+            dupla="José da Silva / José da Silva",
+            has_name=False,
+            athletes=("José da Silva", "José da Silva"),
+        )
+    ]
+    data = certificates_pdf(
+        event=event, placed=placed, finished=True, footer=Footer.now(event.name), title="Certificados"
+    )
     texts = [flat(t) for t in pdf_text(data)]
     assert len(texts) == 2
     assert all("em dupla com José da Silva" in t for t in texts)
 
 
 # --- the public pages link their sheets -----------------------------------------------------------------------
+
 
 def test_public_pages_link_their_pdfs(cup, ref):
     anonymous = Client()
@@ -353,6 +383,7 @@ def test_public_pages_link_their_pdfs(cup, ref):
 
 # --- what every sheet shares ----------------------------------------------------------------------------------
 
+
 def test_every_sheet_is_a_pdf_with_dejavu_embedded_accents_and_the_footer(finished, client):
     organizer = staff_user(finished, "comissao", StaffRole.ORGANIZER)
     client.force_login(organizer)
@@ -365,9 +396,14 @@ def test_every_sheet_is_a_pdf_with_dejavu_embedded_accents_and_the_footer(finish
         "medalhas": f"/organizar/{finished.slug}/imprimir/medalhas.pdf",
         "certificados": f"/organizar/{finished.slug}/imprimir/certificados.pdf",
     }
-    accents = {"chave": "Eliminatória", "classificacao": "Classificação", "sumula": "SÚMULA",
-               "sumulas": "Não há jogos agendados nesta seleção", "medalhas": "Fábio Nunes",
-               "certificados": "Comissão organizadora"}
+    accents = {
+        "chave": "Eliminatória",
+        "classificacao": "Classificação",
+        "sumula": "SÚMULA",
+        "sumulas": "Não há jogos agendados nesta seleção",
+        "medalhas": "Fábio Nunes",
+        "certificados": "Comissão organizadora",
+    }
     for name, url in urls.items():
         data = assert_pdf(client.get(url))
         assert data.startswith(b"%PDF-"), name

@@ -12,10 +12,22 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tests.printing_support import (FOOTER_WHEN, assert_pdf, birth_forms, cup_with_births, flat, fonts_used,
-                                    footer_pages, page_keys, pdf_pages, pdf_text, qr_texts, save_png, with_pins)
-from tests.sumula_support import cup, j1, ref  # noqa: F401 (fixtures)
-from tests.sumula_support import PIN, answer, api, cup_file, jogo_between, play, post, sign, staff_user
+from tests.printing_support import (
+    FOOTER_WHEN,
+    assert_pdf,
+    birth_forms,
+    cup_with_births,
+    flat,
+    fonts_used,
+    footer_pages,
+    page_keys,
+    pdf_pages,
+    pdf_text,
+    qr_texts,
+    save_png,
+    with_pins,
+)
+from tests.sumula_support import PIN, answer, api, cup, cup_file, j1, jogo_between, play, post, ref, sign, staff_user  # noqa: F401 (fixtures)
 from tournaments.models import Jogo, Mesa, StaffRole
 from tournaments.roles import role_grant
 from tournaments.selectors import tournament_state_cache_clear
@@ -24,8 +36,12 @@ from tournaments.synthetic import synthetic_tournament
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 
 SITE = "https://truco.exemplo.org"
-PLAYERS = {"d1": ("Ana Souza", "Bruno Lima"), "d2": ("Carla Dias", "Davi Reis"),
-           "d3": ("Elisa Melo", "Fábio Nunes"), "d4": ("Gabi Rocha", "Hugo Alves")}
+PLAYERS = {
+    "d1": ("Ana Souza", "Bruno Lima"),
+    "d2": ("Carla Dias", "Davi Reis"),
+    "d3": ("Elisa Melo", "Fábio Nunes"),
+    "d4": ("Gabi Rocha", "Hugo Alves"),
+}
 
 
 def batch_url(slug: str, query: str = "") -> str:
@@ -42,6 +58,7 @@ def jogos_of(tournament) -> list[Jogo]:
 
 # --- the blank batch -------------------------------------------------------------------------------------------
 
+
 def test_blank_batch_has_one_page_per_scheduled_jogo_with_what_the_table_needs(cup, ref, settings):
     settings.SITE_URL = SITE
     data = assert_pdf(ref.get(batch_url(cup.slug)), "copa-sumula-sumulas.pdf")
@@ -56,11 +73,29 @@ def test_blank_batch_has_one_page_per_scheduled_jogo_with_what_the_table_needs(c
         seen.append(key)
         jogo = by_key[key]
         page = flat(text)
-        for phrase in ("Copa da Súmula", "28/11/2026", "SÚMULA DE JOGO", "Fase de grupos",
-                       f"Grupo A · Rodada {jogo.round}", "melhor de 3", "Dupla A", "Dupla B",
-                       "árbitro", "coordenador técnico", "jogador 1 · dupla A", "jogador 2 · dupla B",
-                       "Lembretes do regulamento", "Partida de 12 pontos", "Mão de onze", "Mão de ferro",
-                       "Partida 1", "Partida 2", "Partida 3", "Vencedora:", "súmula digital: aponte a câmera"):
+        for phrase in (
+            "Copa da Súmula",
+            "28/11/2026",
+            "SÚMULA DE JOGO",
+            "Fase de grupos",
+            f"Grupo A · Rodada {jogo.round}",
+            "melhor de 3",
+            "Dupla A",
+            "Dupla B",
+            "árbitro",
+            "coordenador técnico",
+            "jogador 1 · dupla A",
+            "jogador 2 · dupla B",
+            "Lembretes do regulamento",
+            "Partida de 12 pontos",
+            "Mão de onze",
+            "Mão de ferro",
+            "Partida 1",
+            "Partida 2",
+            "Partida 3",
+            "Vencedora:",
+            "súmula digital: aponte a câmera",
+        ):
             assert phrase in page, (key, phrase)
         assert "Partida 4" not in page  # best of 3: three grids
         for side in (jogo.dupla_a.key, jogo.dupla_b.key):
@@ -83,8 +118,14 @@ def test_blank_batch_is_set_in_dejavu_with_accents_and_suits(cup, ref):
     assert {"DejaVuSans", "DejaVuSans-Bold"} <= used and all(f.startswith("DejaVuSans") for f in used), used
     for text in pdf_text(data):
         page = flat(text)
-        for phrase in ("Copa da Súmula", "SÚMULA DE JOGO", "Mão de onze", "Três rodadas empatadas", "4♣ 7♥ A♠ 7♦",
-                       "☐ A"):
+        for phrase in (
+            "Copa da Súmula",
+            "SÚMULA DE JOGO",
+            "Mão de onze",
+            "Três rodadas empatadas",
+            "4♣ 7♥ A♠ 7♦",
+            "☐ A",
+        ):
             assert phrase in page, phrase
     assert "2. Fábio Nunes" in " ".join(pdf_text(data))  # d3's second player, in the dupla box
 
@@ -130,10 +171,13 @@ def test_stage_and_round_narrow_the_batch(cup, ref):
     assert {page_keys(t).pop() for t in pdf_text(only_round)} == {j.key for j in jogos if j.round == 2}
 
 
-@pytest.mark.parametrize("preset, manilha, not_there", [
-    ("fenacef", "4♣ 7♥ A♠ 7♦", "variável (vira)"),
-    ("aabb", "variável (vira)", "4♣ 7♥ A♠ 7♦"),
-])
+@pytest.mark.parametrize(
+    "preset, manilha, not_there",
+    [
+        ("fenacef", "4♣ 7♥ A♠ 7♦", "variável (vira)"),
+        ("aabb", "variável (vira)", "4♣ 7♥ A♠ 7♦"),
+    ],
+)
 def test_reminders_follow_the_preset(load_file, client, preset, manilha, not_there):
     tournament = load_file(cup_file(f"copa-{preset}", preset))
     client.force_login(staff_user(tournament, f"arbitro-{preset}"))
@@ -149,7 +193,7 @@ def test_reminders_follow_the_preset(load_file, client, preset, manilha, not_the
 def test_pages_follow_round_then_mesa_and_jogos_without_mesa_come_last(cup, ref):
     jogos = jogos_of(cup)
     mesas = [73, 3, None, 8, None, None]  # in jogo id order
-    for jogo, mesa in zip(jogos, mesas):
+    for jogo, mesa in zip(jogos, mesas, strict=False):
         Jogo.objects.filter(pk=jogo.pk).update(mesa=mesa)
         jogo.mesa = mesa
     tournament_state_cache_clear()
@@ -180,22 +224,25 @@ def test_a_jogo_at_the_table_is_no_longer_in_the_blank_batch(cup, ref, j1):
     assert "5 súmulas" in page and "Rodada 1</a> · 1 súmula<" in page
 
 
-@pytest.mark.parametrize("query, words", [
-    ("stage=nada", ["stage", "“nada”", "grupos", "final"]),
-    ("stage=GRUPOS", ["stage", "GRUPOS"]),
-    ("stage=grupos&round=abc", ["round", "“abc”"]),
-    ("round=0", ["round", "“0”"]),
-    ("round=-1", ["round"]),
-    ("round=1.5", ["round"]),
-    ("round=%D9%A3", ["round"]),  # an Arabic-Indic digit: not a round number here
-])
+@pytest.mark.parametrize(
+    "query, words",
+    [
+        ("stage=nada", ["stage", "“nada”", "grupos", "final"]),
+        ("stage=GRUPOS", ["stage", "GRUPOS"]),
+        ("stage=grupos&round=abc", ["round", "“abc”"]),
+        ("round=0", ["round", "“0”"]),
+        ("round=-1", ["round"]),
+        ("round=1.5", ["round"]),
+        ("round=%D9%A3", ["round"]),  # an Arabic-Indic digit: not a round number here
+    ],
+)
 def test_a_bad_stage_or_round_is_a_400_page_naming_the_parameter(cup, ref, query, words):
     response = ref.get(batch_url(cup.slug, query))
     assert response.status_code == 400
     assert response["Content-Type"].startswith("text/html")
     body = response.content.decode()
     assert "Não foi possível imprimir" in body
-    message = re.search(r"<p>([^<]*)</p>", body[body.index("Não foi possível imprimir"):]).group(1)
+    message = re.search(r"<p>([^<]*)</p>", body[body.index("Não foi possível imprimir") :]).group(1)
     assert message.startswith(words[0] + ":"), message
     for word in words:
         assert word in message, (word, message)
@@ -309,15 +356,21 @@ def test_filled_sumula_has_every_mao_the_answers_and_the_signature(cup, ref, j1,
     texts = pdf_text(data)
     assert len(texts) == 1
     page = flat(texts[0])
-    for phrase in ("1ª via · homologado",
-                   "A 2 x 0 B · vencedora: dupla A, Ana Souza / Bruno Lima",
-                   "Partida 1, mão 3: penalidade de 1 a favor da dupla A: falou durante a mão",
-                   "Dupla A confirmou pelo PIN em",
-                   "Dupla B contestou pelo PIN em",
-                   ": a penalidade foi injusta",
-                   "Homologada pelo árbitro em",
-                   "Decisão: penalidade mantida pelo árbitro",
-                   "Grupo A · Rodada 1", "melhor de 3", "Ana Souza", "Hugo Alves", "página 1 de 1"):
+    for phrase in (
+        "1ª via · homologado",
+        "A 2 x 0 B · vencedora: dupla A, Ana Souza / Bruno Lima",
+        "Partida 1, mão 3: penalidade de 1 a favor da dupla A: falou durante a mão",
+        "Dupla A confirmou pelo PIN em",
+        "Dupla B contestou pelo PIN em",
+        ": a penalidade foi injusta",
+        "Homologada pelo árbitro em",
+        "Decisão: penalidade mantida pelo árbitro",
+        "Grupo A · Rodada 1",
+        "melhor de 3",
+        "Ana Souza",
+        "Hugo Alves",
+        "página 1 de 1",
+    ):
         assert phrase in page, phrase
     # mão by mão: the running totals of A and B and what the mão was
     assert "3 0 truco 3 1 correu 4 1 penalidade 4 1 empate 10 1 seis 11 1 14 1 mão de onze" in page, page
@@ -352,8 +405,11 @@ def test_a_correction_prints_the_new_via_and_the_earlier_one_on_request(cup, ref
     assert post(ref, api(cup.slug, j1, "resultado"), {"partidas": [[12, 0], [12, 0]]}).status_code == 200
     answer(anonymous, cup.slug, j1, "d1")
     answer(anonymous, cup.slug, j1, "d4")
-    fixed = post(ref, api(cup.slug, j1, "correcao"), {"reason": "placar anotado trocado",
-                                                      "partidas": [[5, 12], [12, 10], [0, 12]]})
+    fixed = post(
+        ref,
+        api(cup.slug, j1, "correcao"),
+        {"reason": "placar anotado trocado", "partidas": [[5, 12], [12, 10], [0, 12]]},
+    )
     assert fixed.status_code == 200 and fixed.json()["via"] == 2
 
     current = flat(pdf_text(assert_pdf(anonymous.get(sheet_url(cup.slug, j1)), f"copa-sumula-sumula-{j1}.pdf"))[0])
@@ -386,8 +442,12 @@ def test_unknown_jogo_or_tournament_is_404(cup):
 def test_walkover_and_loss_of_the_jogo_are_written_out(cup, ref, j1):
     other = jogo_between(cup, "d2", "d3")
     assert post(ref, api(cup.slug, j1, "resultado"), {"walkover": "d4"}).status_code == 200
-    assert post(ref, api(cup.slug, other, "resultado"),
-                {"penalty": {"lost_by": "d2", "reason": "ofendeu o árbitro"}}).status_code == 200
+    assert (
+        post(
+            ref, api(cup.slug, other, "resultado"), {"penalty": {"lost_by": "d2", "reason": "ofendeu o árbitro"}}
+        ).status_code
+        == 200
+    )
     walkover = flat(pdf_text(assert_pdf(Client().get(sheet_url(cup.slug, j1))))[0])
     assert "WO: Gabi Rocha / Hugo Alves ausente · vencedora: Ana Souza / Bruno Lima" in walkover
     lost = flat(pdf_text(assert_pdf(Client().get(sheet_url(cup.slug, other))))[0])
@@ -397,8 +457,9 @@ def test_walkover_and_loss_of_the_jogo_are_written_out(cup, ref, j1):
 
 def test_public_sheets_never_print_pins_birth_dates_or_account_names(load_file, client):
     tournament = with_pins(load_file(cup_with_births("copa-privada")))
-    referee = get_user_model().objects.create_user("zeca.apito", password="senha-do-teste-1",
-                                                   first_name="Zeca", last_name="Apito")
+    referee = get_user_model().objects.create_user(
+        "zeca.apito", password="senha-do-teste-1", first_name="Zeca", last_name="Apito"
+    )
     role_grant(tournament=tournament, user=referee, role=StaffRole.REFEREE)
     client.force_login(referee)
     key = jogo_between(tournament, "d1", "d4")
@@ -409,8 +470,11 @@ def test_public_sheets_never_print_pins_birth_dates_or_account_names(load_file, 
     assert answer(anonymous, tournament.slug, key, "d4", accept=False, reason="contestamos").status_code == 200
     assert sign(client, tournament.slug, key, reason="mantido").status_code == 200
 
-    urls = [sheet_url(tournament.slug, key), f"/torneios/{tournament.slug}/chave.pdf",
-            f"/torneios/{tournament.slug}/classificacao.pdf"]
+    urls = [
+        sheet_url(tournament.slug, key),
+        f"/torneios/{tournament.slug}/chave.pdf",
+        f"/torneios/{tournament.slug}/classificacao.pdf",
+    ]
     forbidden = [PIN[d] for d in PIN] + [f"{PIN[d][:3]} {PIN[d][3:]}" for d in PIN]
     forbidden += ["zeca", "Zeca", "Apito"]
     births = [p["birth_date"] for p in cup_with_births()["players"]]
@@ -429,9 +493,10 @@ def test_public_sheets_never_print_pins_birth_dates_or_account_names(load_file, 
 
 def test_every_observation_is_printed_even_when_there_are_many(cup, ref, j1):
     reasons = ["falou durante a mão", "mostrou as cartas ao parceiro", "jogou fora da vez"]
-    for n, (to, reason) in enumerate(zip((0, 1, 0), reasons)):
-        response = post(ref, api(cup.slug, j1, "maos"), {"id": f"pen{n}", "to": to, "points": 1, "how": "penalty",
-                                                         "reason": reason})
+    for n, (to, reason) in enumerate(zip((0, 1, 0), reasons, strict=False)):
+        response = post(
+            ref, api(cup.slug, j1, "maos"), {"id": f"pen{n}", "to": to, "points": 1, "how": "penalty", "reason": reason}
+        )
         assert response.status_code == 201
     play(ref, cup.slug, j1, [0, 0], "fim")
     anonymous = Client()

@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from tests.test_pages import groups_file, knockout_file
 from tournaments.models import Dupla, Jogo, Player, new_private_token
-from tournaments.writes import tournament_rebuild
 from tournaments.staff.pins import pins_reset
+from tournaments.writes import tournament_rebuild
 
 pytestmark = pytest.mark.django_db
 
@@ -124,6 +124,7 @@ def test_queries_are_few(client, cup, django_assert_max_num_queries):
 
 # --- a replaced link (a new PIN card): 410, and it confirms nothing -------------------------------------------
 
+
 def test_an_old_link_after_a_single_reset_answers_410_and_cannot_confirm(load_file):
     from django.test import Client
 
@@ -148,14 +149,20 @@ def test_an_old_link_after_a_single_reset_answers_410_and_cannot_confirm(load_fi
     assert "Os Zapeiros" not in html and "Ana Souza" not in html  # nothing of the dupla
     before = db_snapshot()
     for via in ("1", ""):
-        r = client.post(reverse("privatelink:answer", kwargs={"token": old, "key": key}),
-                        {"resposta": "confirmar", "via": via}, HTTP_ORIGIN="null")
+        r = client.post(
+            reverse("privatelink:answer", kwargs={"token": old, "key": key}),
+            {"resposta": "confirmar", "via": via},
+            HTTP_ORIGIN="null",
+        )
         assert r.status_code == 410
     assert db_snapshot() == before
     assert client.get(f"/d/{other_token}/").status_code == 200  # the other duplas keep their links
     d1.refresh_from_db()
-    r = client.post(reverse("privatelink:answer", kwargs={"token": d1.token, "key": key}),
-                    {"resposta": "confirmar", "via": "1"}, HTTP_ORIGIN="null")
+    r = client.post(
+        reverse("privatelink:answer", kwargs={"token": d1.token, "key": key}),
+        {"resposta": "confirmar", "via": "1"},
+        HTTP_ORIGIN="null",
+    )
     assert r.status_code == 302 and db_snapshot() != before
 
 

@@ -46,12 +46,20 @@ def test_the_matrix_sees_an_escape(probe_world, monkeypatch):
     from probe.urls import may
 
     world, recorder = probe_world
-    monkeypatch.setattr(matrix_module, "may", lambda account, name, *args: (
-        False if account == "stranger" and name == "tournaments:detail" else may(account, name, *args)))
+    monkeypatch.setattr(
+        matrix_module,
+        "may",
+        lambda account, name, *args: (
+            False if account == "stranger" and name == "tournaments:detail" else may(account, name, *args)
+        ),
+    )
     monkeypatch.setattr(matrix_module, "private", lambda name, *args: name == "tournaments:detail")
     every_url = matrix_module.site_urls
-    monkeypatch.setattr(matrix_module, "site_urls", lambda world, quick: [
-        u for u in every_url(world, quick=quick) if u.name == "tournaments:detail"])
+    monkeypatch.setattr(
+        matrix_module,
+        "site_urls",
+        lambda world, quick: [u for u in every_url(world, quick=quick) if u.name == "tournaments:detail"],
+    )
     tally = matrix_module.permission_matrix(world, recorder, quick=True)
     assert tally.escapes >= 1 and "stranger GET /torneios/" in tally.escape_samples[0]
 

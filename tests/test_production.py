@@ -23,18 +23,25 @@ STRONG_KEY = "k" * 20 + "-production-secret-key-0123456789-abcdefghijklmnop"
 
 # --- settings from the environment (each read in a fresh process, as a server would) ---
 
+
 def _settings_run(code: str, **env: str) -> subprocess.CompletedProcess:
-    base = {k: v for k, v in os.environ.items()
-            if k not in {"SECRET_KEY", "DEBUG", "ZAP_DEV", "SITE_URL", "CSRF_TRUSTED_ORIGINS"}
-            and not k.startswith(("SECURE_", "SESSION_", "CSRF_"))}
-    return subprocess.run([sys.executable, "-c", code], cwd=BASE_DIR, env={**base, **env},
-                          capture_output=True, text=True, timeout=120)
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"SECRET_KEY", "DEBUG", "ZAP_DEV", "SITE_URL", "CSRF_TRUSTED_ORIGINS"}
+        and not k.startswith(("SECURE_", "SESSION_", "CSRF_"))
+    }
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=BASE_DIR, env={**base, **env}, capture_output=True, text=True, timeout=120
+    )
 
 
-READ = ("import json, config.settings as s; print(json.dumps({n: getattr(s, n, None) for n in ("
-        "'SECRET_KEY', 'DEBUG', 'SECURE_SSL_REDIRECT', 'SECURE_HSTS_SECONDS', 'SECURE_HSTS_INCLUDE_SUBDOMAINS', "
-        "'SECURE_HSTS_PRELOAD', 'SESSION_COOKIE_SECURE', 'CSRF_COOKIE_SECURE', 'SECURE_PROXY_SSL_HEADER', "
-        "'CSRF_TRUSTED_ORIGINS', 'SITE_URL')}))")
+READ = (
+    "import json, config.settings as s; print(json.dumps({n: getattr(s, n, None) for n in ("
+    "'SECRET_KEY', 'DEBUG', 'SECURE_SSL_REDIRECT', 'SECURE_HSTS_SECONDS', 'SECURE_HSTS_INCLUDE_SUBDOMAINS', "
+    "'SECURE_HSTS_PRELOAD', 'SESSION_COOKIE_SECURE', 'CSRF_COOKIE_SECURE', 'SECURE_PROXY_SSL_HEADER', "
+    "'CSRF_TRUSTED_ORIGINS', 'SITE_URL')}))"
+)
 
 
 def settings_read(**env: str) -> dict:
@@ -43,8 +50,9 @@ def settings_read(**env: str) -> dict:
     return json.loads(run.stdout)
 
 
-@pytest.mark.parametrize("env", [{}, {"DEBUG": "0"}, {"SECRET_KEY": "django-insecure-zap-development-key"},
-                                 {"SECRET_KEY": "   "}])
+@pytest.mark.parametrize(
+    "env", [{}, {"DEBUG": "0"}, {"SECRET_KEY": "django-insecure-zap-development-key"}, {"SECRET_KEY": "   "}]
+)
 def test_without_a_secret_key_and_debug_off_the_server_does_not_start(env):
     for server in ("import config.wsgi", "import config.asgi"):
         run = _settings_run(server, **env)
@@ -58,10 +66,19 @@ def test_without_a_secret_key_and_debug_off_the_server_does_not_start(env):
 def test_the_commands_of_the_contract_run_without_a_secret_key(tmp_path):
     env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'zap.sqlite3'}"}
     bare = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG", "ZAP_DEV"}}
-    for args in (["migrate", "-v0"], ["import_tournament", str(BASE_DIR / "demo" / "aabb-2024.json")],
-                 ["export_tournament", "aabb-2024", "-o", str(tmp_path / "out.json")]):
-        run = subprocess.run([sys.executable, "manage.py", *args], cwd=BASE_DIR, env={**bare, **env},
-                             capture_output=True, text=True, timeout=300)
+    for args in (
+        ["migrate", "-v0"],
+        ["import_tournament", str(BASE_DIR / "demo" / "aabb-2024.json")],
+        ["export_tournament", "aabb-2024", "-o", str(tmp_path / "out.json")],
+    ):
+        run = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=BASE_DIR,
+            env={**bare, **env},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert run.returncode == 0, (args, run.stderr)
     assert json.loads((tmp_path / "out.json").read_text())["tournament"]["slug"] == "aabb-2024"
 
@@ -76,35 +93,51 @@ def test_local_defaults_keep_plain_http_working():
     s = settings_read(SECRET_KEY=STRONG_KEY)
     assert s["DEBUG"] is False
     assert s["SITE_URL"] == "http://127.0.0.1:8000"
-    assert (s["SECURE_SSL_REDIRECT"], s["SECURE_HSTS_SECONDS"], s["SESSION_COOKIE_SECURE"], s["CSRF_COOKIE_SECURE"]) \
-        == (False, 0, False, False)
+    assert (
+        s["SECURE_SSL_REDIRECT"],
+        s["SECURE_HSTS_SECONDS"],
+        s["SESSION_COOKIE_SECURE"],
+        s["CSRF_COOKIE_SECURE"],
+    ) == (False, 0, False, False)
     assert s["SECURE_PROXY_SSL_HEADER"] is None
     assert s["CSRF_TRUSTED_ORIGINS"] == ["http://127.0.0.1:8000"]
 
 
 def test_https_settings_come_from_the_environment():
-    s = settings_read(SECRET_KEY=STRONG_KEY, SITE_URL="https://truco.example.org/", SECURE_SSL_REDIRECT="1",
-                      SECURE_HSTS_SECONDS="31536000", SECURE_HSTS_INCLUDE_SUBDOMAINS="true", SECURE_HSTS_PRELOAD="on",
-                      SECURE_PROXY_SSL_HEADER="HTTP_X_FORWARDED_PROTO,https",
-                      CSRF_TRUSTED_ORIGINS="https://www.example.org, https://admin.example.org")
+    s = settings_read(
+        SECRET_KEY=STRONG_KEY,
+        SITE_URL="https://truco.example.org/",
+        SECURE_SSL_REDIRECT="1",
+        SECURE_HSTS_SECONDS="31536000",
+        SECURE_HSTS_INCLUDE_SUBDOMAINS="true",
+        SECURE_HSTS_PRELOAD="on",
+        SECURE_PROXY_SSL_HEADER="HTTP_X_FORWARDED_PROTO,https",
+        CSRF_TRUSTED_ORIGINS="https://www.example.org, https://admin.example.org",
+    )
     assert s["SITE_URL"] == "https://truco.example.org"
     assert s["SECURE_SSL_REDIRECT"] is True and s["SECURE_HSTS_SECONDS"] == 31536000
     assert s["SECURE_HSTS_INCLUDE_SUBDOMAINS"] is True and s["SECURE_HSTS_PRELOAD"] is True
     assert s["SESSION_COOKIE_SECURE"] is True and s["CSRF_COOKIE_SECURE"] is True  # SITE_URL is https
     assert s["SECURE_PROXY_SSL_HEADER"] == ["HTTP_X_FORWARDED_PROTO", "https"]
-    assert s["CSRF_TRUSTED_ORIGINS"] == ["https://truco.example.org", "https://www.example.org",
-                                         "https://admin.example.org"]
+    assert s["CSRF_TRUSTED_ORIGINS"] == [
+        "https://truco.example.org",
+        "https://www.example.org",
+        "https://admin.example.org",
+    ]
     # each can be turned off explicitly
     s = settings_read(SECRET_KEY=STRONG_KEY, SITE_URL="https://truco.example.org", SESSION_COOKIE_SECURE="0")
     assert s["SESSION_COOKIE_SECURE"] is False and s["CSRF_COOKIE_SECURE"] is True
 
 
-@pytest.mark.parametrize("env, message", [
-    ({"SECURE_HSTS_SECONDS": "um ano"}, "SECURE_HSTS_SECONDS"),
-    ({"SECURE_PROXY_SSL_HEADER": "X-Forwarded-Proto"}, "SECURE_PROXY_SSL_HEADER"),
-    ({"CSRF_TRUSTED_ORIGINS": "truco.example.org"}, "CSRF_TRUSTED_ORIGINS"),
-    ({"SITE_URL": "truco.example.org"}, "SITE_URL"),
-])
+@pytest.mark.parametrize(
+    "env, message",
+    [
+        ({"SECURE_HSTS_SECONDS": "um ano"}, "SECURE_HSTS_SECONDS"),
+        ({"SECURE_PROXY_SSL_HEADER": "X-Forwarded-Proto"}, "SECURE_PROXY_SSL_HEADER"),
+        ({"CSRF_TRUSTED_ORIGINS": "truco.example.org"}, "CSRF_TRUSTED_ORIGINS"),
+        ({"SITE_URL": "truco.example.org"}, "SITE_URL"),
+    ],
+)
 def test_a_malformed_setting_is_refused_with_its_name(env, message):
     run = _settings_run(READ, SECRET_KEY=STRONG_KEY, **env)
     assert run.returncode != 0 and message in run.stderr.strip().splitlines()[-1]
@@ -112,19 +145,32 @@ def test_a_malformed_setting_is_refused_with_its_name(env, message):
 
 def test_check_deploy_is_clean_in_a_production_environment():
     run = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], cwd=BASE_DIR,
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=BASE_DIR,
         # DJANGO_ALLOW_ASYNC_UNSAFE: set in this process by the browser tests, never in production
-        env={**{k: v for k, v in os.environ.items() if k not in {"ZAP_DEV", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE"}},
-             "SECRET_KEY": STRONG_KEY, "SITE_URL": "https://truco.example.org", "ALLOWED_HOSTS": "truco.example.org",
-             "SECURE_SSL_REDIRECT": "1", "SECURE_HSTS_SECONDS": "31536000", "SECURE_HSTS_INCLUDE_SUBDOMAINS": "1",
-             "SECURE_HSTS_PRELOAD": "1", "SECURE_PROXY_SSL_HEADER": "HTTP_X_FORWARDED_PROTO,https",
-             "REDIS_URL": "redis://127.0.0.1:6379/0", "TRUSTED_PROXY_COUNT": "1"},  # README, "Deployment"
-        capture_output=True, text=True, timeout=120)
+        env={
+            **{k: v for k, v in os.environ.items() if k not in {"ZAP_DEV", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE"}},
+            "SECRET_KEY": STRONG_KEY,
+            "SITE_URL": "https://truco.example.org",
+            "ALLOWED_HOSTS": "truco.example.org",
+            "SECURE_SSL_REDIRECT": "1",
+            "SECURE_HSTS_SECONDS": "31536000",
+            "SECURE_HSTS_INCLUDE_SUBDOMAINS": "1",
+            "SECURE_HSTS_PRELOAD": "1",
+            "SECURE_PROXY_SSL_HEADER": "HTTP_X_FORWARDED_PROTO,https",
+            "REDIS_URL": "redis://127.0.0.1:6379/0",
+            "TRUSTED_PROXY_COUNT": "1",
+        },  # README, "Deployment"
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "System check identified no issues" in run.stdout
 
 
 # --- behind a TLS proxy ---
+
 
 @pytest.mark.django_db
 @override_settings(ALLOWED_HOSTS=["truco.example.org"])
@@ -136,10 +182,11 @@ def test_admin_login_behind_a_tls_proxy_needs_the_proxy_header_setting():
         client = Client(enforce_csrf_checks=True, headers={"Host": "truco.example.org", "X-Forwarded-Proto": "https"})
         client.get(reverse("admin:login"))
         token = client.cookies["csrftoken"].value
-        return client.post(reverse("admin:login"), {"username": "comissao", "password": "senha-forte-123",
-                                                    "csrfmiddlewaretoken": token, "next": "/admin/"},
-                           headers={"Origin": "https://truco.example.org",
-                                    "Referer": "https://truco.example.org/admin/login/"}).status_code
+        return client.post(
+            reverse("admin:login"),
+            {"username": "comissao", "password": "senha-forte-123", "csrfmiddlewaretoken": token, "next": "/admin/"},
+            headers={"Origin": "https://truco.example.org", "Referer": "https://truco.example.org/admin/login/"},
+        ).status_code
 
     with override_settings(SECURE_PROXY_SSL_HEADER=None):
         assert login() == 403  # the browser spoke https, Django sees http: the origin does not match
@@ -150,6 +197,7 @@ def test_admin_login_behind_a_tls_proxy_needs_the_proxy_header_setting():
 
 
 # --- login throttling (django-axes) ---
+
 
 @pytest.fixture
 def comissao(db):
@@ -202,12 +250,15 @@ def test_test_client_login_still_works(client, comissao):
 
 # --- read-only pages: GET and HEAD only ---
 
+
 @pytest.fixture
 def public_urls(db):
     t = tournament_import(data=base_file())
     urls = ["/", reverse("tournaments:list")]
-    urls += [reverse(f"tournaments:{name}", kwargs={"slug": t.slug})
-             for name in ("detail", "standings", "bracket", "jogos", "export")]
+    urls += [
+        reverse(f"tournaments:{name}", kwargs={"slug": t.slug})
+        for name in ("detail", "standings", "bracket", "jogos", "export")
+    ]
     return urls
 
 

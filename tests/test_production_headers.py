@@ -21,8 +21,8 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import OperationalError
-from django.template import loader
 from django.http import HttpResponse
+from django.template import loader
 from django.test import Client, RequestFactory, override_settings
 from django.urls import Resolver404, resolve, reverse
 
@@ -37,6 +37,7 @@ OWNER_PASSWORD = "senha-da-comissao-1"
 
 
 # --- the world: two loaded events, their organizer, a referee --------------------------------------------------
+
 
 @pytest.fixture
 def world(db, load_file, fast_passwords):
@@ -67,6 +68,7 @@ def _live_jogo_key(tournament) -> str:
 
 # --- 1. security headers ------------------------------------------------------------------------------------------
 
+
 def _csp(response) -> dict[str, list[str]]:
     header = response.headers.get("Content-Security-Policy")
     assert header, f"sem Content-Security-Policy: {response.request['PATH_INFO']}"
@@ -96,14 +98,19 @@ def assert_security_headers(response, *, referrer: str = "same-origin") -> None:
 
 
 def test_public_pages_send_the_security_headers(client, world):
-    for url in (reverse("tournaments:list"), reverse("tournaments:detail", args=[DEMO]),
-                reverse("tournaments:standings", args=[DEMO]), reverse("tournaments:standings", args=[FINISHED])):
+    for url in (
+        reverse("tournaments:list"),
+        reverse("tournaments:detail", args=[DEMO]),
+        reverse("tournaments:standings", args=[DEMO]),
+        reverse("tournaments:standings", args=[FINISHED]),
+    ):
         response = client.get(url)
         assert response.status_code == 200, url
         assert_security_headers(response)
     # an htmx poll of a live part gets them too (a fragment, cached apart from the page)
-    response = client.get(reverse("tournaments:standings", args=[DEMO]), headers={"HX-Request": "true",
-                                                                                   "HX-Target": "tabelas"})
+    response = client.get(
+        reverse("tournaments:standings", args=[DEMO]), headers={"HX-Request": "true", "HX-Target": "tabelas"}
+    )
     assert response.status_code == 200 and b"topbar" not in response.content
     assert_security_headers(response)
 
@@ -126,8 +133,9 @@ def test_the_json_api_and_the_404_page_send_the_security_headers(owner_client, c
 
 def test_hsts_only_on_a_secure_request_when_configured(world):
     url = reverse("tournaments:list")
-    with override_settings(SECURE_HSTS_SECONDS=31536000, SECURE_HSTS_INCLUDE_SUBDOMAINS=False,
-                           SECURE_HSTS_PRELOAD=False):
+    with override_settings(
+        SECURE_HSTS_SECONDS=31536000, SECURE_HSTS_INCLUDE_SUBDOMAINS=False, SECURE_HSTS_PRELOAD=False
+    ):
         client = Client()  # a new client: SecurityMiddleware reads the settings when the chain is built
         secure = client.get(url, secure=True)
         assert secure.status_code == 200
@@ -177,8 +185,9 @@ class InlineCodeFinder(HTMLParser):
                 self._say(f"atributo {name} (htmx avalia código)", tag, attrs)
             elif name in ("hx-vals", "hx-vars") and (value or "").lstrip().startswith(("js:", "javascript:")):
                 self._say(f"atributo {name} com código", tag, attrs)
-            elif name in ("href", "action", "formaction", "src") and \
-                    (value or "").strip().lower().startswith("javascript:"):
+            elif name in ("href", "action", "formaction", "src") and (value or "").strip().lower().startswith(
+                "javascript:"
+            ):
                 self._say(f"{name} javascript:", tag, attrs)
         if tag == "script":
             kind = (values.get("type") or "").strip().lower()
@@ -213,18 +222,32 @@ def inline_code(html: str) -> list[str]:
 
 def test_the_finder_finds_what_the_policy_refuses():
     """The checker itself: each thing the policy blocks is found, the allowed forms are not."""
-    allowed = ('<script src="/static/js/a.js" defer></script><script type="application/json" id="d">{"a": 1}'
-               '</script><link rel="stylesheet" href="/static/css/zap.css"><img src="data:image/png;base64,AA">'
-               '<a href="/torneios/" class="one" data-on="x">x</a><form action="" method="post"></form>'
-               '<svg viewBox="0 0 1 1"><rect width="1" height="1"/></svg>')
+    allowed = (
+        '<script src="/static/js/a.js" defer></script><script type="application/json" id="d">{"a": 1}'
+        '</script><link rel="stylesheet" href="/static/css/zap.css"><img src="data:image/png;base64,AA">'
+        '<a href="/torneios/" class="one" data-on="x">x</a><form action="" method="post"></form>'
+        '<svg viewBox="0 0 1 1"><rect width="1" height="1"/></svg>'
+    )
     assert inline_code(allowed) == []
-    for bad in ("<script>alert(1)</script>", "<script type='module'>import x</script>", "<style>p{}</style>",
-                '<p style="color:red">', '<button onclick="go()">', '<body onload="x()">',
-                '<svg><rect style="x"/></svg>', '<input onfocus="x()" />', '<P STYLE="x">',
-                '<a href="javascript:void(0)">', '<div hx-on:click="x()">', '<div hx-on::after-request="x()">',
-                '<script src="https://cdn.example.com/htmx.js"></script>',
-                '<link rel="stylesheet" href="//fonts.example.com/a.css">', '<img src="https://example.com/a.png">',
-                '<form action="https://example.com/">', "<iframe src='/x'></iframe>"):
+    for bad in (
+        "<script>alert(1)</script>",
+        "<script type='module'>import x</script>",
+        "<style>p{}</style>",
+        '<p style="color:red">',
+        '<button onclick="go()">',
+        '<body onload="x()">',
+        '<svg><rect style="x"/></svg>',
+        '<input onfocus="x()" />',
+        '<P STYLE="x">',
+        '<a href="javascript:void(0)">',
+        '<div hx-on:click="x()">',
+        '<div hx-on::after-request="x()">',
+        '<script src="https://cdn.example.com/htmx.js"></script>',
+        '<link rel="stylesheet" href="//fonts.example.com/a.css">',
+        '<img src="https://example.com/a.png">',
+        '<form action="https://example.com/">',
+        "<iframe src='/x'></iframe>",
+    ):
         assert inline_code(bad), bad
 
 
@@ -292,21 +315,40 @@ def _problems(pages: dict[str, str], failures: list[str]) -> list[str]:
 
 def test_no_public_page_has_inline_code(client, world):
     demo_key, done_key = _live_jogo_key(world["demo"]), _live_jogo_key(world["finished"])
-    sumulas = [reverse("tournaments:sumula", args=[DEMO, demo_key]),
-               reverse("tournaments:sumula", args=[FINISHED, done_key])]
+    sumulas = [
+        reverse("tournaments:sumula", args=[DEMO, demo_key]),
+        reverse("tournaments:sumula", args=[FINISHED, done_key]),
+    ]
     pages, failures = crawl(
-        client, [reverse("tournaments:list")], within=("/torneios/", "/d/", "/entrar/", "/conta/"),
-        extra=sumulas + [f"/torneios/{DEMO}/jogos/?dupla=d1", reverse("accounts:login"),
-                         reverse("accounts:password_reset"), "/torneios/nao-existe/"])
+        client,
+        [reverse("tournaments:list")],
+        within=("/torneios/", "/d/", "/entrar/", "/conta/"),
+        extra=sumulas
+        + [
+            f"/torneios/{DEMO}/jogos/?dupla=d1",
+            reverse("accounts:login"),
+            reverse("accounts:password_reset"),
+            "/torneios/nao-existe/",
+        ],
+    )
     reached = {_page_id(urlsplit(u).path)[0] for u in pages}
-    assert {"tournaments:list", "tournaments:detail", "tournaments:standings", "tournaments:bracket",
-            "tournaments:jogos", "tournaments:sumula", "accounts:login"} <= reached, reached
+    assert {
+        "tournaments:list",
+        "tournaments:detail",
+        "tournaments:standings",
+        "tournaments:bracket",
+        "tournaments:jogos",
+        "tournaments:sumula",
+        "accounts:login",
+    } <= reached, reached
     assert _problems(pages, failures) == []
     # the live parts htmx swaps in
-    for url, target in ((reverse("tournaments:standings", args=[DEMO]), "tabelas"),
-                        (reverse("tournaments:bracket", args=[DEMO]), "chave"),
-                        (reverse("tournaments:jogos", args=[DEMO]), "jogos-lista"),
-                        (sumulas[0], "sumula-conteudo")):
+    for url, target in (
+        (reverse("tournaments:standings", args=[DEMO]), "tabelas"),
+        (reverse("tournaments:bracket", args=[DEMO]), "chave"),
+        (reverse("tournaments:jogos", args=[DEMO]), "jogos-lista"),
+        (sumulas[0], "sumula-conteudo"),
+    ):
         response = client.get(url, headers={"HX-Request": "true", "HX-Target": target})
         assert response.status_code == 200, url
         assert inline_code(response.content.decode()) == [], url
@@ -314,13 +356,33 @@ def test_no_public_page_has_inline_code(client, world):
 
 def test_no_desk_or_referee_page_has_inline_code(owner_client, world):
     pages, failures = crawl(
-        owner_client, [reverse("desk:home")], within=("/organizar/",),
-        extra=[reverse("referee:jogo", args=[DEMO, _live_jogo_key(world["demo"])]),
-               reverse("printing:desk", args=[DEMO]), reverse("desk:pins", args=[DEMO]), reverse("desk:new"),
-               reverse("desk:upload"), reverse("accounts:password_change")])
+        owner_client,
+        [reverse("desk:home")],
+        within=("/organizar/",),
+        extra=[
+            reverse("referee:jogo", args=[DEMO, _live_jogo_key(world["demo"])]),
+            reverse("printing:desk", args=[DEMO]),
+            reverse("desk:pins", args=[DEMO]),
+            reverse("desk:new"),
+            reverse("desk:upload"),
+            reverse("accounts:password_change"),
+        ],
+    )
     reached = {_page_id(urlsplit(u).path) for u in pages}
-    for name in ("desk:overview", "desk:edit", "desk:registrations", "desk:duplas", "desk:competition", "desk:mesas",
-                 "desk:schedule", "referee:list", "referee:jogo", "printing:desk", "desk:staff", "desk:audit"):
+    for name in (
+        "desk:overview",
+        "desk:edit",
+        "desk:registrations",
+        "desk:duplas",
+        "desk:competition",
+        "desk:mesas",
+        "desk:schedule",
+        "referee:list",
+        "referee:jogo",
+        "printing:desk",
+        "desk:staff",
+        "desk:audit",
+    ):
         assert (name, DEMO) in reached, (name, sorted(reached, key=str))
     assert {("desk:home", None), ("desk:new", None), ("accounts:password_change", None)} <= reached
     assert _problems(pages, failures) == []
@@ -342,8 +404,12 @@ def test_the_pin_cards_and_the_private_link_page_have_no_inline_code(owner_clien
 def test_the_referee_screens_have_no_inline_code(world):
     referee = Client()
     referee.force_login(world["referee"])
-    pages, failures = crawl(referee, [reverse("referee:list", args=[DEMO])], within=(f"/organizar/{DEMO}/",),
-                            extra=[reverse("referee:jogo", args=[DEMO, _live_jogo_key(world["demo"])])])
+    pages, failures = crawl(
+        referee,
+        [reverse("referee:list", args=[DEMO])],
+        within=(f"/organizar/{DEMO}/",),
+        extra=[reverse("referee:jogo", args=[DEMO, _live_jogo_key(world["demo"])])],
+    )
     assert {("referee:list", DEMO), ("referee:jogo", DEMO)} <= {_page_id(urlsplit(u).path) for u in pages}
     assert _problems(pages, failures) == []
 
@@ -353,8 +419,17 @@ def test_the_sign_up_pages_and_a_form_with_errors_have_no_inline_code(client, db
     url = reverse("tournaments:signup", args=[tournament.slug])
     pages = {url: client.get(url)}
     pages["formulário com erros"] = client.post(url, {"kind": "individual", "name": "", "birth_date": "ontem"})
-    done = client.post(url, {"kind": "individual", "name": "Ana Souza", "birth_date": "1987-03-14",
-                             "phone": "(11) 98888-7777", "email": "", "website": ""})
+    done = client.post(
+        url,
+        {
+            "kind": "individual",
+            "name": "Ana Souza",
+            "birth_date": "1987-03-14",
+            "phone": "(11) 98888-7777",
+            "email": "",
+            "website": "",
+        },
+    )
     assert done.status_code == 302
     pages["inscrição feita"] = client.get(done["Location"])
     pages["entrar com senha errada"] = client.post(reverse("accounts:login"), {"username": "x", "password": "y"})
@@ -397,6 +472,7 @@ def test_a_server_error_answers_the_500_page_with_the_headers(world, monkeypatch
 
 
 # --- 3. the request id and the request's log line ----------------------------------------------------------------
+
 
 class Capture(logging.Handler):
     """What the console handler of settings.LOGGING gets: records with their request id, formatted as JSON lines."""
@@ -444,8 +520,20 @@ def test_a_sane_incoming_request_id_is_kept(client, db, given):
     assert response["X-Request-ID"] == given
 
 
-@pytest.mark.parametrize("given", ["tem espaço aqui", "a" * 65, "a" * 200, "curto", "", "id;rm -rf",
-                                   "abc12345\nX-Admin: 1", "ação-çççççç", "<script>alert(1)</script>"])
+@pytest.mark.parametrize(
+    "given",
+    [
+        "tem espaço aqui",
+        "a" * 65,
+        "a" * 200,
+        "curto",
+        "",
+        "id;rm -rf",
+        "abc12345\nX-Admin: 1",
+        "ação-çççççç",
+        "<script>alert(1)</script>",
+    ],
+)
 def test_an_insane_incoming_request_id_is_replaced(client, db, given):
     response = client.get(reverse("tournaments:list"), headers={"X-Request-ID": given})
     assert HEX32.fullmatch(response["X-Request-ID"]), response["X-Request-ID"]
@@ -474,8 +562,19 @@ def test_one_log_line_per_request_with_its_fields(client, world, request_log, ca
     assert record.request_id == "proxy-id-0001" == response["X-Request-ID"]
     assert record.getMessage() == f"GET {url} 200"
     line = json.loads(request_log.lines[0])
-    assert {"time", "level", "logger", "message", "request_id", "method", "path", "status", "duration_ms", "user",
-            "tournament"} <= set(line)
+    assert {
+        "time",
+        "level",
+        "logger",
+        "message",
+        "request_id",
+        "method",
+        "path",
+        "status",
+        "duration_ms",
+        "user",
+        "tournament",
+    } <= set(line)
     assert (line["level"], line["logger"], line["request_id"]) == ("INFO", "zap.requests", "proxy-id-0001")
     assert (line["path"], line["status"], line["tournament"], line["user"]) == (url, 200, DEMO, None)
     assert "exception" not in line and "\n" not in request_log.lines[0]
@@ -542,8 +641,12 @@ def test_the_configured_console_handler_writes_json_lines_with_the_request_id(cl
     assert len(lines) == 1, lines
     line = json.loads(lines[0])
     assert line["request_id"] == "lb-123456789" == response["X-Request-ID"]
-    assert (line["path"], line["status"], line["tournament"], line["method"]) == (f"/torneios/{DEMO}/", 200, DEMO,
-                                                                                  "GET")
+    assert (line["path"], line["status"], line["tournament"], line["method"]) == (
+        f"/torneios/{DEMO}/",
+        200,
+        DEMO,
+        "GET",
+    )
 
 
 def test_a_record_outside_a_request_has_request_id_dash():
@@ -594,6 +697,7 @@ def test_a_log_written_while_a_request_runs_carries_its_id(client, world, monkey
 
 # --- 4. the health URL ---------------------------------------------------------------------------------------------
 
+
 def _health(client, **kwargs):
     response = client.get("/saude/", **kwargs)
     assert response["Content-Type"] == "application/json"
@@ -630,9 +734,14 @@ def test_health_is_not_redirected_to_https():
 
 @pytest.mark.django_db
 def test_health_says_503_when_the_cache_is_down():
-    broken = {**settings.CACHES, "default": {
-        "BACKEND": "tournaments.caching.SharedRedisCache", "LOCATION": "redis://127.0.0.1:1/0",
-        "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2}}}
+    broken = {
+        **settings.CACHES,
+        "default": {
+            "BACKEND": "tournaments.caching.SharedRedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        },
+    }
     with override_settings(CACHES=broken):
         response, body = _health(Client())
     assert response.status_code == 503
@@ -667,6 +776,7 @@ def test_health_answers_a_post_and_a_head_the_same_way():
 
 # --- 5. what needs a login -----------------------------------------------------------------------------------------
 
+
 @pytest.mark.django_db
 def test_admin_and_desk_send_an_anonymous_visitor_to_a_login(client):
     response = client.get("/admin/")
@@ -682,10 +792,16 @@ def test_admin_and_desk_send_an_anonymous_visitor_to_a_login(client):
 
 
 def test_a_public_page_never_sets_a_session_cookie_for_a_visitor(client, world):
-    urls = [reverse("tournaments:list"), reverse("tournaments:detail", args=[DEMO]),
-            reverse("tournaments:standings", args=[DEMO]), reverse("tournaments:bracket", args=[DEMO]),
-            reverse("tournaments:jogos", args=[DEMO]), reverse("tournaments:sumula", args=[DEMO, _live_jogo_key(
-                world["demo"])]), "/torneios/nao-existe/", "/saude/"]
+    urls = [
+        reverse("tournaments:list"),
+        reverse("tournaments:detail", args=[DEMO]),
+        reverse("tournaments:standings", args=[DEMO]),
+        reverse("tournaments:bracket", args=[DEMO]),
+        reverse("tournaments:jogos", args=[DEMO]),
+        reverse("tournaments:sumula", args=[DEMO, _live_jogo_key(world["demo"])]),
+        "/torneios/nao-existe/",
+        "/saude/",
+    ]
     for url in urls:
         for _ in range(2):  # the second time from the page cache
             response = client.get(url)
@@ -706,8 +822,9 @@ def test_every_response_says_the_time_the_application_took(client, owner_client,
         "page": client.get(reverse("tournaments:standings", kwargs={"slug": tournament})),
         "404": client.get("/torneios/nao-existe/"),
         "api": client.get(f"/api/v1/torneios/{tournament}/jogos/"),
-        "refused write": client.post(f"/api/v1/torneios/{tournament}/jogos/x/maos/", data="{}",
-                                     content_type="application/json"),
+        "refused write": client.post(
+            f"/api/v1/torneios/{tournament}/jogos/x/maos/", data="{}", content_type="application/json"
+        ),
         "health": client.get("/saude/"),
     }
     for name, response in responses.items():

@@ -24,13 +24,18 @@ def problems_of(tournament, content: bytes) -> list[str]:
 
 def test_semicolon_separator_and_both_date_forms():
     t = tournament_make()
-    content = csv_bytes(["Ana Souza;14/03/1987;ana@exemplo.com;11 98888-7777;;;;",
-                         "Bruno Lima;1990-12-01;;;Carla Dias;02/02/1992;;"])
+    content = csv_bytes(
+        ["Ana Souza;14/03/1987;ana@exemplo.com;11 98888-7777;;;;", "Bruno Lima;1990-12-01;;;Carla Dias;02/02/1992;;"]
+    )
     result = registrations_import_csv(tournament=t, content=content)
     assert len(result.registrations) == 2 and result.accepted == 2 and result.waiting == 0
     ana, bruno, carla = Player.objects.filter(tournament=t).order_by("order")
-    assert (ana.name, ana.birth_date, ana.email, ana.phone) == ("Ana Souza", date(1987, 3, 14), "ana@exemplo.com",
-                                                               "11 98888-7777")
+    assert (ana.name, ana.birth_date, ana.email, ana.phone) == (
+        "Ana Souza",
+        date(1987, 3, 14),
+        "ana@exemplo.com",
+        "11 98888-7777",
+    )
     assert bruno.birth_date == date(1990, 12, 1) and carla.birth_date == date(1992, 2, 2)
     regs = list(Registration.objects.filter(tournament=t).order_by("order"))
     assert [r.order for r in regs] == [1, 2]
@@ -43,8 +48,10 @@ def test_comma_separator_windows_1252_and_header_case_accents():
     t = tournament_make()
     content = "NOME,Nascimento,E-mail,Telefone\r\nJoão Conceição,05/05/1980,,\r\nÁgata Müller,1979-01-31,,\r\n"
     registrations_import_csv(tournament=t, content=content.encode("cp1252"))
-    assert list(Player.objects.filter(tournament=t).values_list("name", flat=True)) == ["João Conceição",
-                                                                                          "Ágata Müller"]
+    assert list(Player.objects.filter(tournament=t).values_list("name", flat=True)) == [
+        "João Conceição",
+        "Ágata Müller",
+    ]
     read = csv_read(content.encode("cp1252"))
     assert (read.encoding, read.separator) == ("Windows-1252", ",")
 
@@ -63,10 +70,14 @@ def test_under_age_is_reported_with_the_column_and_nothing_written():
     content = csv_bytes(people(2) + ["Kid Jovem;16/06/2006;;;;;;", "Par Ok;01/01/1990;;;Kid Par;2010-01-01;;"])
     problems = problems_of(t, content)
     assert problems == [
-        "linha 4: coluna nascimento: nascido(a) em 16/06/2006, tem 17 anos em 15/06/2024, dia do torneio; "
-        "a idade mínima é 18 anos",
-        "linha 5: coluna parceiro_nascimento: nascido(a) em 01/01/2010, tem 14 anos em 15/06/2024, dia do torneio; "
-        "a idade mínima é 18 anos",
+        (
+            "linha 4: coluna nascimento: nascido(a) em 16/06/2006, tem 17 anos em 15/06/2024, dia do torneio; "
+            "a idade mínima é 18 anos"
+        ),
+        (
+            "linha 5: coluna parceiro_nascimento: nascido(a) em 01/01/2010, tem 14 anos em 15/06/2024, dia do torneio; "
+            "a idade mínima é 18 anos"
+        ),
     ]
     with pytest.raises(RegistrationRefused):
         registrations_import_csv(tournament=t, content=content)
@@ -80,8 +91,12 @@ def test_eighteen_on_the_tournament_day_is_old_enough():
 
 def test_duplicate_reported_on_the_later_row_with_the_earlier_line():
     t = tournament_make()
-    content = csv_bytes(people(2) + ["Ana Souza;14/03/1987;;;;;;"] + people(4, start=2) +
-                        ["ANA  SOUZA;1987-03-14;outro@exemplo.com;;;;;", "Outra Pessoa;01/01/1991;;;ana souza;14/03/1987;;"])
+    content = csv_bytes(
+        people(2)
+        + ["Ana Souza;14/03/1987;;;;;;"]
+        + people(4, start=2)
+        + ["ANA  SOUZA;1987-03-14;outro@exemplo.com;;;;;", "Outra Pessoa;01/01/1991;;;ana souza;14/03/1987;;"]
+    )
     # header 1, rows 2-3, Ana on 4, rows 5-8, repeated Ana on 9, as partner on 10
     assert problems_of(t, content) == ["linha 9: já inscrito na linha 4", "linha 10: parceiro já inscrito na linha 4"]
 
@@ -93,7 +108,9 @@ def test_same_name_other_birth_date_is_another_person():
 
 def test_duplicate_against_existing_registrations_and_withdrawn_ones_may_come_back():
     t = tournament_make()
-    registrations_import_csv(tournament=t, content=csv_bytes(["Ana Souza;14/03/1987;;;;;;", "Bia Reis;01/01/1990;;;;;;"]))
+    registrations_import_csv(
+        tournament=t, content=csv_bytes(["Ana Souza;14/03/1987;;;;;;", "Bia Reis;01/01/1990;;;;;;"])
+    )
     problems = problems_of(t, csv_bytes(["Ana Souza;14/03/1987;;;;;;"]))
     assert len(problems) == 1 and problems[0].startswith("linha 2: coluna nome: Ana Souza já está inscrito(a)")
     bia = Registration.objects.get(tournament=t, order=2)
@@ -104,30 +121,45 @@ def test_duplicate_against_existing_registrations_and_withdrawn_ones_may_come_ba
 
 def test_beyond_the_limit_goes_to_the_waiting_list_pair_waits_individual_takes_the_place():
     t = tournament_make(max_duplas=2)  # 4 places
-    content = csv_bytes(["A Um;01/01/1990;;;;;;", "B Dois;01/01/1990;;;;;;", "C Tres;01/01/1990;;;;;;",
-                         "D Quatro;01/01/1990;;;E Cinco;01/01/1990;;", "F Seis;01/01/1990;;;;;;",
-                         "G Sete;01/01/1990;;;;;;"])
+    content = csv_bytes(
+        [
+            "A Um;01/01/1990;;;;;;",
+            "B Dois;01/01/1990;;;;;;",
+            "C Tres;01/01/1990;;;;;;",
+            "D Quatro;01/01/1990;;;E Cinco;01/01/1990;;",
+            "F Seis;01/01/1990;;;;;;",
+            "G Sete;01/01/1990;;;;;;",
+        ]
+    )
     preview = csv_preview(tournament=t, content=content)
     assert preview.ok and (preview.accepted, preview.waiting) == (4, 2)
     result = registrations_import_csv(tournament=t, content=content)
     assert (result.accepted, result.waiting) == (4, 2)
     rows = registration_rows(tournament=t)
     assert [(r.situation, r.waiting_position) for r in rows] == [
-        ("accepted", None), ("accepted", None), ("accepted", None), ("waiting", 1), ("accepted", None), ("waiting", 2)]
+        ("accepted", None),
+        ("accepted", None),
+        ("accepted", None),
+        ("waiting", 1),
+        ("accepted", None),
+        ("waiting", 2),
+    ]
 
 
 def test_every_bad_row_reported_with_its_line_and_nothing_written():
     t = tournament_make()
-    content = csv_bytes([
-        "Boa Pessoa;01/01/1990;;;;;;",
-        ";01/01/1990;x@exemplo.com;;;;;",  # 3: no name
-        "Sem Data;;;;;;;",  # 4: birth date required (minimum age)
-        "Data Ruim;31/02/1990;;;;;;",  # 5: not a day
-        "Mail Ruim;01/01/1990;nao-e-email;;;;;",  # 6
-        "Fone Ruim;01/01/1990;;abc;;;;",  # 7
-        "Sem Parceiro;01/01/1990;;;;02/02/1990;;",  # 8: partner data without partner
-        "Futuro;01/01/2990;;;;;;",  # 9
-    ])
+    content = csv_bytes(
+        [
+            "Boa Pessoa;01/01/1990;;;;;;",
+            ";01/01/1990;x@exemplo.com;;;;;",  # 3: no name
+            "Sem Data;;;;;;;",  # 4: birth date required (minimum age)
+            "Data Ruim;31/02/1990;;;;;;",  # 5: not a day
+            "Mail Ruim;01/01/1990;nao-e-email;;;;;",  # 6
+            "Fone Ruim;01/01/1990;;abc;;;;",  # 7
+            "Sem Parceiro;01/01/1990;;;;02/02/1990;;",  # 8: partner data without partner
+            "Futuro;01/01/2990;;;;;;",  # 9
+        ]
+    )
     problems = problems_of(t, content)
     assert [p.split(":")[0] for p in problems] == [f"linha {n}" for n in range(3, 10)]
     assert problems[0] == "linha 3: coluna nome: obrigatório"
@@ -145,24 +177,30 @@ def test_every_bad_row_reported_with_its_line_and_nothing_written():
 
 def test_unknown_columns_are_ignored_with_a_notice():
     t = tournament_make()
-    content = "nome;nascimento;camiseta;Cidade\nAna Souza;14/03/1987;M;Santos\n".encode()
+    content = b"nome;nascimento;camiseta;Cidade\nAna Souza;14/03/1987;M;Santos\n"
     preview = csv_preview(tournament=t, content=content)
     assert preview.ok and preview.notices == ["colunas ignoradas (não fazem parte do modelo): camiseta, Cidade"]
     result = registrations_import_csv(tournament=t, content=content)
     assert result.notices == preview.notices and len(result.registrations) == 1
 
 
-@pytest.mark.parametrize(("content", "expected"), [
-    (b"", "linha 1: o arquivo está vazio"),
-    (b"nome;nascimento\n", "linha 2: nenhuma inscrição no arquivo"),
-    (b"Ana;14/03/1987\n", "linha 1: a primeira linha deve ser o cabeçalho"),
-    (b"nascimento;email\n01/01/1990;a@b.com\n", "linha 1: falta a coluna nome"),
-    (b"nome\nAna\n", "linha 1: falta a coluna nascimento: o torneio tem idade mínima de 18 anos"),
-    (b"nome;nome;nascimento\nA;B;01/01/1990\n", "linha 1: a coluna nome aparece duas vezes"),
-    (b"nome;nascimento;parceiro_email\nA;01/01/1990;x@y.com\n", "linha 1: a coluna parceiro_email precisa da coluna parceiro"),
-    (b"nome;nascimento\n\x81\x8d\x8f;01/01/1990\n", "linha 2: o texto não está em UTF-8 nem em Windows-1252"),
-    (b"nome;nascimento\nA;01/01/1990;x;y\n", "linha 2: 4 valores, mas o cabeçalho tem 2 colunas"),
-])
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b"", "linha 1: o arquivo está vazio"),
+        (b"nome;nascimento\n", "linha 2: nenhuma inscrição no arquivo"),
+        (b"Ana;14/03/1987\n", "linha 1: a primeira linha deve ser o cabeçalho"),
+        (b"nascimento;email\n01/01/1990;a@b.com\n", "linha 1: falta a coluna nome"),
+        (b"nome\nAna\n", "linha 1: falta a coluna nascimento: o torneio tem idade mínima de 18 anos"),
+        (b"nome;nome;nascimento\nA;B;01/01/1990\n", "linha 1: a coluna nome aparece duas vezes"),
+        (
+            b"nome;nascimento;parceiro_email\nA;01/01/1990;x@y.com\n",
+            "linha 1: a coluna parceiro_email precisa da coluna parceiro",
+        ),
+        (b"nome;nascimento\n\x81\x8d\x8f;01/01/1990\n", "linha 2: o texto não está em UTF-8 nem em Windows-1252"),
+        (b"nome;nascimento\nA;01/01/1990;x;y\n", "linha 2: 4 valores, mas o cabeçalho tem 2 colunas"),
+    ],
+)
 def test_file_problems(content, expected):
     t = tournament_make()
     problems = problems_of(t, content)
@@ -177,7 +215,7 @@ def test_blank_lines_keep_the_line_numbers_of_the_file():
 
 def test_quoted_values_with_the_separator_and_line_breaks():
     t = tournament_make()
-    content = 'nome;nascimento;email\n"Souza; Ana";01/01/1990;\n"Bia\nReis";01/01/1991;\nAna;01/01/1992;x\n'.encode()
+    content = b'nome;nascimento;email\n"Souza; Ana";01/01/1990;\n"Bia\nReis";01/01/1991;\nAna;01/01/1992;x\n'
     problems = problems_of(t, content)
     # the second row spans lines 3-4, so the third row starts on line 5
     assert problems == ["linha 5: coluna email: “x” não é um e-mail válido"]
@@ -188,7 +226,9 @@ def test_the_input_is_bounded():
     big = b"nome\n" + b"x" * (MAX_BYTES + 1)
     assert problems_of(t, big)[0].startswith("arquivo grande demais")
     many = ("nome\n" + "".join(f"P {i}\n" for i in range(MAX_ROWS + 1))).encode()
-    assert problems_of(t, many) == [f"linha {MAX_ROWS + 2}: mais de {MAX_ROWS} inscrições num arquivo; divida-o em partes"]
+    assert problems_of(t, many) == [
+        f"linha {MAX_ROWS + 2}: mais de {MAX_ROWS} inscrições num arquivo; divida-o em partes"
+    ]
 
 
 def test_no_birth_date_column_without_minimum_age_and_old_mac_line_endings():
@@ -247,4 +287,3 @@ def test_command_unknown_slug_and_missing_file(tmp_path):
     t = tournament_make()
     status, _, err = run(t.slug, str(tmp_path / "x.csv"))
     assert status != 0 and "não foi possível ler" in err
-

@@ -39,9 +39,17 @@ def add(t, *names):
 
 
 def test_add_through_the_form(client, org, t):
-    response = client.post(url("registration_add", t), {
-        "name": "Ana Souza", "birth_date": "1987-03-14", "phone": "(11) 98888-7777", "email": "",
-        "partner_name": "Bruno Lima", "partner_birth_date": "14/03/1988"})
+    response = client.post(
+        url("registration_add", t),
+        {
+            "name": "Ana Souza",
+            "birth_date": "1987-03-14",
+            "phone": "(11) 98888-7777",
+            "email": "",
+            "partner_name": "Bruno Lima",
+            "partner_birth_date": "14/03/1988",
+        },
+    )
     assert response.status_code == 302
     reg = Registration.objects.get(tournament=t)
     assert str(reg) == "Ana Souza + Bruno Lima" and reg.source == Registration.DESK
@@ -52,8 +60,10 @@ def test_add_through_the_form(client, org, t):
 
 def test_add_with_problems_shows_them_next_to_the_fields_and_writes_nothing(client, org, t):
     add(t, "Ana Souza")
-    response = client.post(url("registration_add", t), {"name": "ANA SOUZA", "birth_date": "1990-01-01",
-                                                         "partner_name": "Kid", "partner_birth_date": "2015-01-01"})
+    response = client.post(
+        url("registration_add", t),
+        {"name": "ANA SOUZA", "birth_date": "1990-01-01", "partner_name": "Kid", "partner_birth_date": "2015-01-01"},
+    )
     assert response.status_code == 200
     body = response.content.decode()
     assert "já está inscrito(a) neste torneio" in body and "a idade mínima é 18 anos" in body
@@ -64,8 +74,10 @@ def test_edit(client, org, t):
     reg = add(t, "Ana")
     page = client.get(url("registration_edit", t, reg.pk))
     assert page.status_code == 200 and 'value="Ana"' in page.content.decode()
-    response = client.post(url("registration_edit", t, reg.pk), {"name": "Ana Maria", "birth_date": "01/01/1990",
-                                                                 "email": "ana@exemplo.com"})
+    response = client.post(
+        url("registration_edit", t, reg.pk),
+        {"name": "Ana Maria", "birth_date": "01/01/1990", "email": "ana@exemplo.com"},
+    )
     assert response.status_code == 302
     reg.player1.refresh_from_db()
     assert (reg.player1.name, reg.player1.email) == ("Ana Maria", "ana@exemplo.com")
@@ -192,15 +204,23 @@ def test_export_is_utf8_bom_semicolon_and_reimportable(client, org, t):
 
 # --- permissions ----------------------------------------------------------------------------------------------
 
-POSTS = [("registration_add", True, {"name": "Intruso", "birth_date": "1990-01-01"}),
-         ("registration_edit", False, {"name": "Intruso", "birth_date": "1990-01-01"}),
-         ("registration_withdraw", False, {}), ("registration_checkin", False, {"present": "1"}),
-         ("registrations_close", True, {}), ("registrations_upload", True, {})]
+POSTS = [
+    ("registration_add", True, {"name": "Intruso", "birth_date": "1990-01-01"}),
+    ("registration_edit", False, {"name": "Intruso", "birth_date": "1990-01-01"}),
+    ("registration_withdraw", False, {}),
+    ("registration_checkin", False, {"present": "1"}),
+    ("registrations_close", True, {}),
+    ("registrations_upload", True, {}),
+]
 
 
 def _snapshot(t):
-    return (list(Registration.objects.values_list("id", "status", "present")), list(Player.objects.values_list("name")),
-            Tournament.objects.get(pk=t.pk).registration_closed, AuditEntry.objects.count())
+    return (
+        list(Registration.objects.values_list("id", "status", "present")),
+        list(Player.objects.values_list("name")),
+        Tournament.objects.get(pk=t.pk).registration_closed,
+        AuditEntry.objects.count(),
+    )
 
 
 @pytest.mark.parametrize("who", ["anonymous", "nobody", "referee", "other_organizer"])
@@ -233,8 +253,12 @@ def test_list_queries_do_not_grow_with_registrations(client, org, t):
     def count(n: int) -> int:
         Registration.objects.filter(tournament=t).delete()
         Player.objects.filter(tournament=t).delete()
-        services.registrations_import_csv(tournament=t, content=csv_bytes(
-            [f"Atleta {i};01/01/1990;;;" + (f"Par {i};01/01/1991;;" if i % 3 == 0 else ";;;") for i in range(n)]))
+        services.registrations_import_csv(
+            tournament=t,
+            content=csv_bytes(
+                [f"Atleta {i};01/01/1990;;;" + (f"Par {i};01/01/1991;;" if i % 3 == 0 else ";;;") for i in range(n)]
+            ),
+        )
         with CaptureQueriesContext(connection) as ctx:
             response = client.get(url("registrations", t))
         assert response.status_code == 200 and response.content.decode().count('class="card reg-card') == n
@@ -251,10 +275,13 @@ def test_checkin_with_a_long_search_redirects_to_a_url_the_server_accepts(client
     assert response.status_code == 302 and len(response["Location"]) < 400
     assert Registration.objects.get(pk=reg.pk).present is True
     assert client.get(response["Location"]).status_code == 200
-    response = client.post(url("registration_checkin", t, reg.pk), {"present": "0", "q": "y" * 20_000},
-                           headers={"HX-Request": "true"})
+    response = client.post(
+        url("registration_checkin", t, reg.pk), {"present": "0", "q": "y" * 20_000}, headers={"HX-Request": "true"}
+    )
     assert response.status_code == 200 and "y" * 101 not in response.content.decode()
-    response = client.post(url("registration_checkin", t, reg.pk), {"present": "talvez"}, headers={"HX-Request": "true"})
+    response = client.post(
+        url("registration_checkin", t, reg.pk), {"present": "talvez"}, headers={"HX-Request": "true"}
+    )
     assert response.status_code == 400 and "Presença inválida" in response.content.decode()
     assert Registration.objects.get(pk=reg.pk).present is False
     withdrawn = add(t, "Bia")

@@ -18,8 +18,9 @@ ADULT = date(1990, 1, 1)
 
 
 def add(t, *names, source=Registration.DESK, user=None, **kw):
-    return services.registration_add(tournament=t, players=[PersonIn(n, ADULT, **kw) for n in names],
-                                     source=source, user=user)
+    return services.registration_add(
+        tournament=t, players=[PersonIn(n, ADULT, **kw) for n in names], source=source, user=user
+    )
 
 
 def situations(t):
@@ -42,7 +43,9 @@ def test_checks_refuse_with_problems_where_they_are():
     t = tournament_make()
     add(t, "Ana Souza")
     with pytest.raises(RegistrationRefused) as exc:
-        services.registration_add(tournament=t, players=[PersonIn("  ana   SOUZA ", ADULT), PersonIn("Kid", date(2010, 1, 1))])
+        services.registration_add(
+            tournament=t, players=[PersonIn("  ana   SOUZA ", ADULT), PersonIn("Kid", date(2010, 1, 1))]
+        )
     fields = [(p.player, p.field) for p in exc.value.problems]
     assert fields == [(1, "birth_date"), (0, "name")]
     assert "já está inscrito(a) neste torneio" in exc.value.messages[1]
@@ -88,7 +91,12 @@ def test_withdraw_promotes_the_first_on_the_waiting_list_that_fits_and_records_i
     result = services.registration_withdraw(registration=Registration.objects.get(order=1), user=org)
     # one place freed: the pair does not fit, Edu (first that fits) moves up
     assert [str(r) for r in result.promoted] == ["Edu"]
-    assert [s[1:] for s in situations(t)] == [("withdrawn", None), ("accepted", None), ("waiting", 1), ("accepted", None)]
+    assert [s[1:] for s in situations(t)] == [
+        ("withdrawn", None),
+        ("accepted", None),
+        ("waiting", 1),
+        ("accepted", None),
+    ]
     entry = AuditEntry.objects.get(tournament=t, action="registration_withdraw")
     assert entry.summary == "Inscrição de Ana retirada; Edu sai da lista de espera"
     assert entry.user == org and entry.after["promoted"] == ["Edu"]
@@ -99,7 +107,10 @@ def test_withdraw_promotes_the_first_on_the_waiting_list_that_fits_and_records_i
     services.registration_withdraw(registration=Registration.objects.get(order=4), user=org)
     entry = AuditEntry.objects.filter(action="registration_withdraw").order_by("-id").first()
     assert entry.summary == "Inscrição de Edu retirada; Caio + Duda sai da lista de espera"
-    assert registration_rows(tournament=t)[2].registration == pair and registration_rows(tournament=t)[2].situation == "accepted"
+    assert (
+        registration_rows(tournament=t)[2].registration == pair
+        and registration_rows(tournament=t)[2].situation == "accepted"
+    )
 
 
 def test_a_withdrawal_never_sends_someone_accepted_back_to_the_waiting_list():
@@ -145,8 +156,9 @@ def test_edit_changes_players_adds_and_drops_the_partner_and_rechecks():
     org = user_make("org")
     reg = add(t, "Ana")
     add(t, "Bia")
-    services.registration_edit(registration=reg, players=[PersonIn("Ana Souza", ADULT, email="ana@x.com"),
-                                                          PersonIn("Caio", ADULT)], user=org)
+    services.registration_edit(
+        registration=reg, players=[PersonIn("Ana Souza", ADULT, email="ana@x.com"), PersonIn("Caio", ADULT)], user=org
+    )
     reg.refresh_from_db()
     assert reg.player1.name == "Ana Souza" and reg.player1.email == "ana@x.com" and reg.player2.name == "Caio"
     assert reg.player2.key == "p3"
@@ -171,8 +183,9 @@ def test_edit_of_a_paired_registration_keeps_its_players():
     reg.refresh_from_db()
     with pytest.raises(RegistrationRefused, match="página de duplas"):
         services.registration_edit(registration=reg, players=[PersonIn("Ana", ADULT)], user=None)
-    services.registration_edit(registration=reg, players=[PersonIn("Ana Maria", ADULT), PersonIn("Bia", ADULT)],
-                               user=None)
+    services.registration_edit(
+        registration=reg, players=[PersonIn("Ana Maria", ADULT), PersonIn("Bia", ADULT)], user=None
+    )
     assert Dupla.objects.get(key="d1").display_name == "Ana Maria / Bia"
 
 
@@ -184,7 +197,10 @@ def test_checkin_present_absent_clear():
         reg.refresh_from_db()
         assert reg.present is value
     assert [e.summary for e in AuditEntry.objects.filter(action="registration_checkin").order_by("id")] == [
-        "Ana: presente", "Ana: ausente", "Ana: presença desmarcada"]
+        "Ana: presente",
+        "Ana: ausente",
+        "Ana: presença desmarcada",
+    ]
 
 
 def test_close_and_reopen_are_recorded():
@@ -196,7 +212,9 @@ def test_close_and_reopen_are_recorded():
     t.refresh_from_db()
     assert not t.registration_closed
     assert list(AuditEntry.objects.order_by("id").values_list("action", flat=True)) == [
-        "registration_close", "registration_reopen"]
+        "registration_close",
+        "registration_reopen",
+    ]
 
 
 def test_existing_duplas_take_two_places_each_and_after_the_pairing_draw_everybody_left_waits():
@@ -222,7 +240,16 @@ def test_list_counts_and_search_ignore_case_and_accents():
     listing = registration_list(tournament=t, q="  conceicao ")
     assert [str(r.registration) for r in listing.rows] == ["José Conceição"]
     c = listing.counts
-    assert (c.total, c.players, c.accepted, c.waiting, c.paired, c.withdrawn, c.present, c.absent) == (3, 4, 2, 1, 0, 1, 1, 0)
+    assert (c.total, c.players, c.accepted, c.waiting, c.paired, c.withdrawn, c.present, c.absent) == (
+        3,
+        4,
+        2,
+        1,
+        0,
+        1,
+        1,
+        0,
+    )
     assert [r.position for r in registration_list(tournament=t).rows] == [1, 2, 3, None]
 
 

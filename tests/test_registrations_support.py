@@ -9,10 +9,24 @@ from tournaments.models import StaffRole, Tournament
 HEADER = "nome;nascimento;email;telefone;parceiro;parceiro_nascimento;parceiro_email;parceiro_telefone"
 
 
-def tournament_make(*, slug: str = "aabb-2024", max_duplas: int | None = 16, min_age: int | None = 18,
-                    public_signup: bool = True, **extra) -> Tournament:
-    return Tournament.objects.create(name="Olimpíada AABB 2024", slug=slug, date=date(2024, 6, 15), min_age=min_age,
-                                     max_duplas=max_duplas, preset="aabb", public_signup=public_signup, **extra)
+def tournament_make(
+    *,
+    slug: str = "aabb-2024",
+    max_duplas: int | None = 16,
+    min_age: int | None = 18,
+    public_signup: bool = True,
+    **extra,
+) -> Tournament:
+    return Tournament.objects.create(
+        name="Olimpíada AABB 2024",
+        slug=slug,
+        date=date(2024, 6, 15),
+        min_age=min_age,
+        max_duplas=max_duplas,
+        preset="aabb",
+        public_signup=public_signup,
+        **extra,
+    )
 
 
 def user_make(username: str, *, tournament: Tournament | None = None, role: str | None = None):
@@ -29,5 +43,7 @@ def csv_bytes(lines: list[str], *, encoding: str = "utf-8", sep: str = ";", head
 
 def people(n: int, *, start: int = 0) -> list[str]:
     """``n`` individual rows of adults with distinct names."""
-    return [f"Atleta {i + 1};{1 + i % 28:02d}/03/1990;a{i + 1}@exemplo.com.br;(11) 98888-{i + 1:04d}"
-            for i in range(start, start + n)]
+    return [
+        f"Atleta {i + 1};{1 + i % 28:02d}/03/1990;a{i + 1}@exemplo.com.br;(11) 98888-{i + 1:04d}"
+        for i in range(start, start + n)
+    ]

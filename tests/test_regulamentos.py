@@ -7,7 +7,7 @@ removed fails here with the article that lost its proof.
 import ast
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -81,7 +81,7 @@ def parse(text: str) -> tuple[dict[str, list[Row]], list[str]]:
     return tables, problems
 
 
-@lru_cache(maxsize=None)
+@cache
 def defined_tests(path: str) -> frozenset[str]:
     """``name`` and ``Class::method`` of every function defined in a test file (read with ast)."""
     tree = ast.parse((ROOT / path).read_text(encoding="utf-8"), filename=path)
@@ -90,8 +90,11 @@ def defined_tests(path: str) -> frozenset[str]:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             names.add(node.name)
         elif isinstance(node, ast.ClassDef):
-            names.update(f"{node.name}::{item.name}" for item in node.body
-                         if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)))
+            names.update(
+                f"{node.name}::{item.name}"
+                for item in node.body
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+            )
     return frozenset(names)
 
 
@@ -237,8 +240,9 @@ def test_the_checker_names_the_article_and_the_missing_test():
     assert "Art. 9" in no_reason and "motivo" in no_reason
     [loose] = row_problems(rows["Art. 12"])
     assert "texto solto" in loose and "solto" in loose
-    assert domain_problems(rows["Art. 7"], {"§4", "§5.1"}) == ["FENACEF 2023 / Art. 7 (docs/regulamentos.md, linha 9): "
-                                                               "a seção §9.9 não existe no DOMAIN.md"]
+    assert domain_problems(rows["Art. 7"], {"§4", "§5.1"}) == [
+        ("FENACEF 2023 / Art. 7 (docs/regulamentos.md, linha 9): a seção §9.9 não existe no DOMAIN.md")
+    ]
     assert domain_problems(rows["Art. 6"], {"§4", "§5.1"}) == []
 
 

@@ -31,8 +31,15 @@ def _free_port() -> int:
 
 
 def _run(args: list[str], env: dict, **kwargs) -> subprocess.CompletedProcess:
-    run = subprocess.run([sys.executable, "manage.py", *args], cwd=BASE_DIR, env=env, capture_output=True,
-                         text=True, timeout=300, **kwargs)
+    run = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        **kwargs,
+    )
     assert run.returncode == 0, (args, run.stdout, run.stderr)
     return run
 
@@ -82,11 +89,21 @@ class Server:
 @pytest.fixture(scope="module")
 def deployment(tmp_path_factory, redis_url):
     folder = tmp_path_factory.mktemp("serving")
-    env = {k: v for k, v in os.environ.items() if k not in {"ZAP_DEV", "DEBUG", "SECRET_KEY", "SITE_URL"}
-           and not k.startswith(("SECURE_", "SESSION_", "CSRF_"))}
-    env |= {"SECRET_KEY": SECRET, "DATABASE_URL": f"sqlite:///{folder / 'zap.sqlite3'}", "REDIS_URL": redis_url,
-            "STATIC_ROOT": str(folder / "static"), "WEB_CONCURRENCY": "2", "GUNICORN_THREADS": "2",
-            "REQUEST_LOG_LEVEL": "WARNING"}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"ZAP_DEV", "DEBUG", "SECRET_KEY", "SITE_URL"}
+        and not k.startswith(("SECURE_", "SESSION_", "CSRF_"))
+    }
+    env |= {
+        "SECRET_KEY": SECRET,
+        "DATABASE_URL": f"sqlite:///{folder / 'zap.sqlite3'}",
+        "REDIS_URL": redis_url,
+        "STATIC_ROOT": str(folder / "static"),
+        "WEB_CONCURRENCY": "2",
+        "GUNICORN_THREADS": "2",
+        "REQUEST_LOG_LEVEL": "WARNING",
+    }
     import redis
 
     redis.Redis.from_url(redis_url).flushdb()
@@ -100,9 +117,13 @@ def deployment(tmp_path_factory, redis_url):
     try:
         for _ in range(2):
             port = _free_port()
-            process = subprocess.Popen([str(GUNICORN), "-c", "config/gunicorn.py", "config.wsgi"], cwd=BASE_DIR,
-                                       env={**env, "PORT": str(port)}, stdout=subprocess.DEVNULL,
-                                       stderr=open(folder / f"gunicorn-{port}.log", "w"))
+            process = subprocess.Popen(
+                [str(GUNICORN), "-c", "config/gunicorn.py", "config.wsgi"],
+                cwd=BASE_DIR,
+                env={**env, "PORT": str(port)},
+                stdout=subprocess.DEVNULL,
+                stderr=open(folder / f"gunicorn-{port}.log", "w"),
+            )
             servers.append(Server(port, process))
         for server in servers:
             for _ in range(200):
@@ -141,16 +162,22 @@ def test_two_servers_serve_the_same_pages_from_one_redis(deployment):
 
 def _tables(html: str) -> str:
     """The classificação's group tables (the live partial), without the event's header."""
-    return html[html.index('id="tabelas"'):]
+    return html[html.index('id="tabelas"') :]
 
 
 def test_a_result_entered_through_one_server_shows_on_the_other(deployment):
     a, b = deployment["servers"]
     jogo, session = deployment["jogo"], deployment["session"]
-    before_jogos, before_table = _page(b, "/torneios/copa-servida/jogos/"), _page(b, "/torneios/copa-servida/classificacao/")
+    before_jogos, before_table = (
+        _page(b, "/torneios/copa-servida/jogos/"),
+        _page(b, "/torneios/copa-servida/classificacao/"),
+    )
     token = "t" * 32
-    headers = {"Content-Type": "application/json", "Cookie": f"sessionid={session}; csrftoken={token}",
-               "X-CSRFToken": token}
+    headers = {
+        "Content-Type": "application/json",
+        "Cookie": f"sessionid={session}; csrftoken={token}",
+        "X-CSRFToken": token,
+    }
     url = f"/api/v1/torneios/copa-servida/jogos/{jogo}/"
     status, _h, body = a.request("POST", url + "resultado/", {"partidas": [[12, 7], [12, 9]]}, headers)
     assert status == 200, body
@@ -161,9 +188,12 @@ def test_a_result_entered_through_one_server_shows_on_the_other(deployment):
     assert _tables(_page(b, "/torneios/copa-servida/classificacao/")) == _tables(before_table)
     assert "em andamento" in _page(b, "/torneios/copa-servida/classificacao/")
     for dupla in ("d1", "d2"):
-        status, _h, body = a.request("POST", url + "confirmacao/", {"dupla": dupla, "pin": PIN[dupla], "via": 1,
-                                                                "accept": True},
-                                     {"Content-Type": "application/json"})
+        status, _h, body = a.request(
+            "POST",
+            url + "confirmacao/",
+            {"dupla": dupla, "pin": PIN[dupla], "via": 1, "accept": True},
+            {"Content-Type": "application/json"},
+        )
         assert status == 200, body
     assert json.loads(body)["status"] == "confirmed"
     # confirmed: it counts, and the other server's standings say so at once

@@ -16,8 +16,14 @@ pytestmark = pytest.mark.django_db
 
 
 def form(name="Ana Souza", **extra):
-    data = {"kind": "individual", "name": name, "birth_date": "1987-03-14", "phone": "(11) 98888-7777", "email": "",
-            "website": ""}
+    data = {
+        "kind": "individual",
+        "name": name,
+        "birth_date": "1987-03-14",
+        "phone": "(11) 98888-7777",
+        "email": "",
+        "website": "",
+    }
     data.update(extra)
     return data
 

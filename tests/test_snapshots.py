@@ -36,14 +36,20 @@ def _count(cup, pair=("d1", "d2")):
     sumula_result_set(tournament=cup, key=key, data={"partidas": [[12, 0], [12, 0]]}, actor=Actor(method="command"))
     jogo = Jogo.objects.select_related("dupla_a", "dupla_b").get(tournament=cup, key=key)
     for dupla in (jogo.dupla_a, jogo.dupla_b):
-        sumula_answer(tournament=cup, key=key, dupla=dupla, via=jogo.via, accept=True, reason=None,
-                      actor=Actor(dupla=dupla, method="pin"))
+        sumula_answer(
+            tournament=cup,
+            key=key,
+            dupla=dupla,
+            via=jogo.via,
+            accept=True,
+            reason=None,
+            actor=Actor(dupla=dupla, method="pin"),
+        )
     cup.refresh_from_db()
 
 
 @pytest.mark.django_db
-def test_a_process_that_starts_with_nothing_reads_the_stored_state_and_replays_the_log(load_file, storing,
-                                                                                       monkeypatch):
+def test_a_process_that_starts_with_nothing_reads_the_stored_state_and_replays_the_log(load_file, storing, monkeypatch):
     cup = cup_setup(load_file, slug="copa-guardada")
     built = tournament_state_get(tournament=cup)  # built from the tables, and stored
     stored = StateSnapshot.objects.get(tournament=cup)
@@ -99,8 +105,7 @@ def test_a_stored_state_that_does_not_fit_is_not_read(load_file, storing, monkey
 
 
 @pytest.mark.django_db
-def test_a_process_stores_at_most_every_so_often_and_never_the_same_version_twice(load_file, storing,
-                                                                                   monkeypatch):
+def test_a_process_stores_at_most_every_so_often_and_never_the_same_version_twice(load_file, storing, monkeypatch):
     cup = cup_setup(load_file, slug="copa-de-vez-em-quando")
     stored = []
     monkeypatch.setattr(snapshots, "state_snapshot_put", lambda **kw: stored.append(kw["version"]))
@@ -123,7 +128,8 @@ def _a_minute_later(cup):
     from django.utils import timezone
 
     StateSnapshot.objects.filter(tournament=cup).update(
-        saved_at=timezone.now() - timedelta(seconds=snapshots.STORE_SECONDS + 1))
+        saved_at=timezone.now() - timedelta(seconds=snapshots.STORE_SECONDS + 1)
+    )
 
 
 @pytest.mark.django_db

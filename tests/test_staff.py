@@ -10,8 +10,7 @@ from django.urls import reverse
 
 from tournaments.models import AuditEntry, Jogo, Mesa, StaffInvitation, StaffRole
 from tournaments.permissions import role_of
-from tournaments.staff.services import (invitation_create, invitation_resend, invitation_revoke, role_grant,
-                                        role_revoke)
+from tournaments.staff.services import invitation_create, invitation_resend, invitation_revoke, role_grant, role_revoke
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 
@@ -19,8 +18,15 @@ ORG, REF = StaffRole.ORGANIZER, StaffRole.REFEREE
 
 
 def minimal_file(slug: str, name: str = "Copa da Equipe") -> dict:
-    return {"format": "truco-torneio", "version": 1, "tournament": {"name": name, "slug": slug, "preset": "aabb"},
-            "players": [], "duplas": [], "stages": [], "jogos": []}
+    return {
+        "format": "truco-torneio",
+        "version": 1,
+        "tournament": {"name": name, "slug": slug, "preset": "aabb"},
+        "players": [],
+        "duplas": [],
+        "stages": [],
+        "jogos": [],
+    }
 
 
 @pytest.fixture
@@ -45,6 +51,7 @@ def _roles(t) -> dict:
 
 
 # --- services -----------------------------------------------------------------------------
+
 
 def test_grant_is_idempotent_and_a_new_role_replaces_the_old(cup, people):
     ana, bia, _caio = people
@@ -85,8 +92,10 @@ def test_revoke_frees_the_mesas_of_that_referee(cup, people):
     Mesa.objects.create(tournament=cup, number=2, referee=ana)
     removal = role_revoke(tournament=cup, user=bia, by=ana)
     assert removal.mesas == (1,) and removal.jogos == 0
-    assert list(Mesa.objects.filter(tournament=cup).values_list("number", "referee__username")) == [(1, None),
-                                                                                                  (2, "ana")]
+    assert list(Mesa.objects.filter(tournament=cup).values_list("number", "referee__username")) == [
+        (1, None),
+        (2, "ana"),
+    ]
     assert role_of(user=bia, tournament=cup) is None
     with pytest.raises(ValidationError, match="não faz parte da equipe"):
         role_revoke(tournament=cup, user=bia, by=ana)
@@ -200,14 +209,16 @@ def test_a_failing_mail_server_leaves_no_invitation_behind(cup, people, monkeypa
 
 # --- the staff page ---------------------------------------------------------------------------
 
+
 def _url(cup, name="desk:staff"):
     return reverse(name, kwargs={"slug": cup.slug})
 
 
 def test_the_staff_page_answers_the_same_whether_an_account_exists(client, cup, people):
-    ana, _bia, caio = people
-    root = get_user_model().objects.create_superuser("root", "root@exemplo.com", "senha-do-root-123",
-                                                      first_name="Raiz", last_name="Secreta")
+    ana, _bia, _caio = people
+    get_user_model().objects.create_superuser(
+        "root", "root@exemplo.com", "senha-do-root-123", first_name="Raiz", last_name="Secreta"
+    )
     client.force_login(ana)
     page = client.get(_url(cup))
     assert page.status_code == 200
@@ -243,8 +254,10 @@ def test_the_staff_page_refuses_a_username_and_resends_and_cancels(client, cup, 
     assert "Convite enviado de novo para gil@exemplo.com" in done.content.decode() and len(mail.outbox) == 2
     invitation = StaffInvitation.objects.get(revoked_at__isnull=True)
     done = client.post(_url(cup, "desk:invitation_revoke"), {"invitation": invitation.pk}, follow=True)
-    assert "cancelado" in done.content.decode() and "gil@exemplo.com" not in done.content.decode().split(
-        "Convidar pessoa")[0].split("cancelado")[1]
+    assert (
+        "cancelado" in done.content.decode()
+        and "gil@exemplo.com" not in done.content.decode().split("Convidar pessoa")[0].split("cancelado")[1]
+    )
     again = client.post(_url(cup, "desk:invitation_revoke"), {"invitation": invitation.pk}, follow=True)
     assert "não está mais pendente" in again.content.decode()
 
@@ -273,7 +286,11 @@ def test_remove_and_the_last_organizer_message(client, cup, people):
     assert _roles(cup) == {"ana": ORG}
     missing = client.post(_url(cup, "desk:staff_remove"), {"user": 999999}, follow=True)
     assert "não faz parte da equipe" in missing.content.decode()
-    for action, field in (("desk:staff_remove", "user"), ("desk:staff", "user"), ("desk:invitation_resend", "invitation")):
+    for action, field in (
+        ("desk:staff_remove", "user"),
+        ("desk:staff", "user"),
+        ("desk:invitation_resend", "invitation"),
+    ):
         data = {field: "1" * 25} | ({"change": "1", "role": ORG} if action == "desk:staff" else {})
         huge = client.post(_url(cup, action), data, follow=True)  # no row has that id (SQLite cannot compare it)
         assert huge.status_code in (200, 400), (action, huge.status_code)
@@ -291,6 +308,7 @@ def test_an_organizer_who_leaves_lands_on_the_desk_home(client, cup, people):
 
 # --- who may ----------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def other_organizer(django_user_model, load_file):
     other = load_file(minimal_file("outra-copa", "Outra Copa"))
@@ -299,16 +317,25 @@ def other_organizer(django_user_model, load_file):
     return dan
 
 
-POSTS = [("desk:staff", {"user": "CAIO", "role": ORG, "change": "1"}),
-         ("desk:staff", {"email": "hugo@exemplo.com", "role": ORG}),
-         ("desk:invitation_revoke", {"invitation": "INV"}), ("desk:invitation_resend", {"invitation": "INV"}),
-         ("desk:staff_remove", {"user": "ANA"}), ("desk:pins", {"confirm": "on"})]
+POSTS = [
+    ("desk:staff", {"user": "CAIO", "role": ORG, "change": "1"}),
+    ("desk:staff", {"email": "hugo@exemplo.com", "role": ORG}),
+    ("desk:invitation_revoke", {"invitation": "INV"}),
+    ("desk:invitation_resend", {"invitation": "INV"}),
+    ("desk:staff_remove", {"user": "ANA"}),
+    ("desk:pins", {"confirm": "on"}),
+]
 
 
 def _snapshot(cup):
-    return (_roles(cup), get_user_model().objects.count(), AuditEntry.objects.filter(tournament=cup).count(),
-            list(cup.duplas.values_list("pin_hash", flat=True)), len(mail.outbox),
-            list(StaffInvitation.objects.values_list("token_hash", "revoked_at")))
+    return (
+        _roles(cup),
+        get_user_model().objects.count(),
+        AuditEntry.objects.filter(tournament=cup).count(),
+        list(cup.duplas.values_list("pin_hash", flat=True)),
+        len(mail.outbox),
+        list(StaffInvitation.objects.values_list("token_hash", "revoked_at")),
+    )
 
 
 @pytest.mark.parametrize("name", ["desk:staff", "desk:pins"])
@@ -319,8 +346,7 @@ def test_anonymous_is_sent_to_the_login_page(client, cup, people, name):
 
 
 @pytest.mark.parametrize("who, status", [(None, 302), ("caio", 404), ("bia", 403), ("dan", 404)])
-def test_nobody_but_an_organizer_of_the_cup_sees_or_changes_anything(client, cup, people, other_organizer, who,
-                                                                     status):
+def test_nobody_but_an_organizer_of_the_cup_sees_or_changes_anything(client, cup, people, other_organizer, who, status):
     ana, _bia, _caio = people
     invitation = invitation_create(tournament=cup, email="zeca@exemplo.com", role=REF, by=ana)
     if who:

@@ -20,9 +20,17 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture
 def cup(load_file):
-    return load_file({"format": "truco-torneio", "version": 1,
-                      "tournament": {"name": "Copa do Comando", "slug": "copa-comando", "preset": "aabb"},
-                      "players": [], "duplas": [], "stages": [], "jogos": []})
+    return load_file(
+        {
+            "format": "truco-torneio",
+            "version": 1,
+            "tournament": {"name": "Copa do Comando", "slug": "copa-comando", "preset": "aabb"},
+            "players": [],
+            "duplas": [],
+            "stages": [],
+            "jogos": [],
+        }
+    )
 
 
 def _run(*args, env_password=None, monkeypatch=None):
@@ -72,11 +80,14 @@ def test_an_existing_user_gets_the_role_updated_and_keeps_the_password(cup, monk
     assert StaffRole.objects.filter(tournament=cup, user=maria).count() == 1
 
 
-@pytest.mark.parametrize("args, message", [
-    (("nao-existe", "ze", "referee"), "torneio 'nao-existe' não encontrado"),
-    (("copa-comando", "ze", "boss"), "papel 'boss' desconhecido"),
-    (("copa-comando", "zé com espaço", "referee"), "nome de usuário"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("nao-existe", "ze", "referee"), "torneio 'nao-existe' não encontrado"),
+        (("copa-comando", "ze", "boss"), "papel 'boss' desconhecido"),
+        (("copa-comando", "zé com espaço", "referee"), "nome de usuário"),
+    ],
+)
 def test_bad_input_is_an_error_and_writes_nothing(cup, monkeypatch, args, message):
     users = get_user_model().objects.count()
     with pytest.raises(CommandError, match=message):
@@ -93,11 +104,29 @@ def test_the_last_organizer_cannot_be_demoted_from_the_command_line(cup, monkeyp
 
 def test_as_a_process_a_bad_slug_exits_non_zero_with_a_portuguese_message_on_stderr(tmp_path):
     env = {**os.environ, "ZAP_DEV": "1", "DATABASE_URL": f"sqlite:///{tmp_path / 'vazio.sqlite3'}"}
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True,
-                   capture_output=True, timeout=120)
-    done = subprocess.run([sys.executable, "manage.py", "staff_add", "nada-aqui", "ze", "referee"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    done = subprocess.run(
+        [sys.executable, "manage.py", "staff_add", "nada-aqui", "ze", "referee"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode != 0 and "torneio 'nada-aqui' não encontrado" in done.stderr and done.stdout == ""
-    done = subprocess.run([sys.executable, "manage.py", "staff_add", "nada-aqui", "ze", "chefe"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "manage.py", "staff_add", "nada-aqui", "ze", "chefe"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode != 0 and "papel 'chefe' desconhecido" in done.stderr

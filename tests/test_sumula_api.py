@@ -13,16 +13,28 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.sumula_support import cup, j1, ref  # noqa: F401 (fixtures)
-from tests.sumula_support import PIN, answer, api, db_snapshot, jogo_between, jogo_duplas, play, post, sign, staff_user
+from tests.sumula_support import (  # noqa: F401 (fixtures)
+    PIN,
+    answer,
+    api,
+    cup,
+    db_snapshot,
+    j1,
+    jogo_between,
+    jogo_duplas,
+    play,
+    post,
+    ref,
+    sign,
+    staff_user,
+)
 from tournaments.interchange.writer import tournament_export
 from tournaments.models import Jogo, Mao, Partida, SumulaEvent, Tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 
 LIST_FIELDS = {"key", "stage", "group", "round", "mesa", "duplas", "status", "score", "current"}
-SUMULA_FIELDS = {"key", "duplas", "best_of", "status", "via", "partidas", "score", "winner", "confirmations",
-                 "version"}
+SUMULA_FIELDS = {"key", "duplas", "best_of", "status", "via", "partidas", "score", "winner", "confirmations", "version"}
 
 
 def standings(tournament) -> dict[str, dict]:
@@ -61,6 +73,7 @@ def mao(client, slug, key, id_, to, points=None, how=None, **extra):
 
 
 # --- reads -----------------------------------------------------------------------------------------------
+
 
 def test_list_has_every_jogo_with_the_contract_fields(cup, ref, j1):
     data = ref.get(api(cup.slug)).json()
@@ -121,6 +134,7 @@ def test_unknown_tournament_jogo_or_via_answer_404_json(cup, ref, j1):
 
 
 # --- mãos ------------------------------------------------------------------------------------------------
+
 
 def test_mao_201_then_same_id_200_with_nothing_added(cup, ref, j1):
     r = mao(ref, cup.slug, j1, "uuid-1", 0, 3)
@@ -194,7 +208,8 @@ def test_the_plain_queries_make_what_the_orm_makes(cup, client, ref, j1):
     _entry, partidas, maos = jogo_record_load(jogo=jogo)
     assert [columns(p) for p in partidas] == [columns(p) for p in Partida.objects.filter(jogo=orm).order_by("number")]
     assert [columns(m) for p in partidas for m in maos.get(p.pk, [])] == [
-        columns(m) for m in Mao.objects.filter(partida__jogo=orm).order_by("partida__number", "order")]
+        columns(m) for m in Mao.objects.filter(partida__jogo=orm).order_by("partida__number", "order")
+    ]
     assert tournament_with_role(user=None, slug="nao-existe") is None
     user = staff_user(None, "outro")
     assert tournament_with_role(user=user, slug=cup.slug).pk == cup.pk and role_of(user=user, tournament=cup) is None
@@ -243,22 +258,33 @@ def test_a_mao_without_id_or_with_a_bad_body_is_refused(cup, ref, j1):
     refused(lambda: post(ref, api(cup.slug, j1, "maos"), [1, 2]), 400)
 
 
-@pytest.mark.parametrize("setup, bad, where, words", [
-    # 99 points: no mão is worth that
-    ([], {"to": 0, "points": 99}, "partida 1, mão 1", "99"),
-    # d1 on 11 (9 + 1 + 1): nobody runs from a mão de onze
-    ([(0, 9, None), (0, 1, None), (0, 1, None)], {"to": 1, "points": 1, "how": "ran"}, "partida 1, mão 4",
-     "mão de onze"),
-    # truco (3) at 11 x 11: the mão de ferro is worth 1 (FENACEF)
-    ([(1, 9, None), (1, 1, None), (0, 9, None), (0, 1, None), (1, 1, None), (0, 1, "refused")],
-     {"to": 0, "points": 3}, "partida 1, mão 7", "mão de ferro"),
-    # an accepted mão de onze is worth 3, not 6
-    ([(1, 9, None), (1, 1, None), (1, 1, None)], {"to": 0, "points": 6}, "partida 1, mão 4", "mão de onze"),
-    # a tie with points
-    ([], {"to": None, "points": 3}, "partida 1, mão 1", "empatadas"),
-    # a penalty needs a reason
-    ([], {"to": 0, "points": 1, "how": "penalty"}, "partida 1, mão 1", "motivo"),
-])
+@pytest.mark.parametrize(
+    "setup, bad, where, words",
+    [
+        # 99 points: no mão is worth that
+        ([], {"to": 0, "points": 99}, "partida 1, mão 1", "99"),
+        # d1 on 11 (9 + 1 + 1): nobody runs from a mão de onze
+        (
+            [(0, 9, None), (0, 1, None), (0, 1, None)],
+            {"to": 1, "points": 1, "how": "ran"},
+            "partida 1, mão 4",
+            "mão de onze",
+        ),
+        # truco (3) at 11 x 11: the mão de ferro is worth 1 (FENACEF)
+        (
+            [(1, 9, None), (1, 1, None), (0, 9, None), (0, 1, None), (1, 1, None), (0, 1, "refused")],
+            {"to": 0, "points": 3},
+            "partida 1, mão 7",
+            "mão de ferro",
+        ),
+        # an accepted mão de onze is worth 3, not 6
+        ([(1, 9, None), (1, 1, None), (1, 1, None)], {"to": 0, "points": 6}, "partida 1, mão 4", "mão de onze"),
+        # a tie with points
+        ([], {"to": None, "points": 3}, "partida 1, mão 1", "empatadas"),
+        # a penalty needs a reason
+        ([], {"to": 0, "points": 1, "how": "penalty"}, "partida 1, mão 1", "motivo"),
+    ],
+)
 def test_rule_breaks_are_422_in_portuguese_naming_partida_and_mao(cup, ref, j1, setup, bad, where, words):
     for k, (to, points, how) in enumerate(setup):
         r = mao(ref, cup.slug, j1, f"s{k}", to, points, how)
@@ -271,8 +297,9 @@ def test_rule_breaks_are_422_in_portuguese_naming_partida_and_mao(cup, ref, j1, 
 
 def test_rule_break_in_the_second_partida_names_partida_2(cup, ref, j1):
     play(ref, cup.slug, j1, [0], "p")
-    for k, (to, points, how) in enumerate([(1, 9, None), (1, 1, None), (0, 9, None), (0, 1, None), (1, 1, None),
-                                           (0, 1, "refused")]):
+    for k, (to, points, how) in enumerate(
+        [(1, 9, None), (1, 1, None), (0, 9, None), (0, 1, None), (1, 1, None), (0, 1, "refused")]
+    ):
         assert mao(ref, cup.slug, j1, f"f{k}", to, points, how).status_code == 201
     s = ref.get(api(cup.slug, j1)).json()
     assert s["current"] == [11, 11]
@@ -284,6 +311,7 @@ def test_rule_break_in_the_second_partida_names_partida_2(cup, ref, j1):
 
 
 # --- undo ------------------------------------------------------------------------------------------------
+
 
 def test_undo_the_last_mao_only(cup, ref, j1):
     for k in range(3):
@@ -331,6 +359,7 @@ def test_undo_after_a_confirmation_is_409(cup, ref, j1):
 
 # --- the whole result at once ----------------------------------------------------------------------------
 
+
 def test_resultado_as_partida_scores(cup, ref, j1):
     r = post(ref, api(cup.slug, j1, "resultado"), {"partidas": [[12, 7], [9, 12], [13, 11]]})
     assert r.status_code == 200, r.content
@@ -370,35 +399,62 @@ def test_resultado_after_a_decided_result_needs_a_correction(cup, ref, j1):
 
 # --- penalties (the API's extension) ---------------------------------------------------------------------
 
+
 def test_penalidade_partida_and_jogo(cup, ref, j1):
     mao(ref, cup.slug, j1, "m0", 0, 3)
-    r = post(ref, api(cup.slug, j1, "penalidade"), {"id": "pen-1", "scope": "partida", "lost_by": "d1",
-                                                     "reason": "trucou com 4 cartas"})
+    r = post(
+        ref,
+        api(cup.slug, j1, "penalidade"),
+        {"id": "pen-1", "scope": "partida", "lost_by": "d1", "reason": "trucou com 4 cartas"},
+    )
     assert r.status_code == 200, r.content
     s = r.json()
     assert s["partidas"][0]["penalty"] == {"lost_by": "d1", "reason": "trucou com 4 cartas"}
     assert s["partidas"][0]["score"] == [0, 12] and s["score"] == [0, 1]
     before = db_snapshot()
-    assert post(ref, api(cup.slug, j1, "penalidade"), {"id": "pen-1", "scope": "partida", "lost_by": "d1",
-                                                       "reason": "trucou com 4 cartas"}).status_code == 200
+    assert (
+        post(
+            ref,
+            api(cup.slug, j1, "penalidade"),
+            {"id": "pen-1", "scope": "partida", "lost_by": "d1", "reason": "trucou com 4 cartas"},
+        ).status_code
+        == 200
+    )
     assert db_snapshot() == before
-    refused(lambda: post(ref, api(cup.slug, j1, "penalidade"), {"id": "pen-2", "scope": "partida",
-                                                                "lost_by": "d1"}), 422)
-    refused(lambda: post(ref, api(cup.slug, j1, "penalidade"), {"id": "pen-2", "scope": "set", "lost_by": "d1",
-                                                                "reason": "x"}), 422)
-    refused(lambda: post(ref, api(cup.slug, j1, "penalidade"), {"id": "pen-2", "scope": "jogo", "lost_by": "d2",
-                                                                "reason": "x"}), 422)
-    r = post(ref, api(cup.slug, j1, "penalidade"), {"id": "pen-2", "scope": "jogo", "lost_by": "d4",
-                                                     "reason": "abandonou a mesa"})
+    refused(
+        lambda: post(ref, api(cup.slug, j1, "penalidade"), {"id": "pen-2", "scope": "partida", "lost_by": "d1"}), 422
+    )
+    refused(
+        lambda: post(
+            ref, api(cup.slug, j1, "penalidade"), {"id": "pen-2", "scope": "set", "lost_by": "d1", "reason": "x"}
+        ),
+        422,
+    )
+    refused(
+        lambda: post(
+            ref, api(cup.slug, j1, "penalidade"), {"id": "pen-2", "scope": "jogo", "lost_by": "d2", "reason": "x"}
+        ),
+        422,
+    )
+    r = post(
+        ref,
+        api(cup.slug, j1, "penalidade"),
+        {"id": "pen-2", "scope": "jogo", "lost_by": "d4", "reason": "abandonou a mesa"},
+    )
     assert r.status_code == 200
     s = r.json()
     assert s["winner"] == "d1" and s["status"] == "awaiting_confirmation" and s["score"] == [2, 0]
     assert s["penalty"] == {"lost_by": "d4", "reason": "abandonou a mesa"}
-    refused(lambda: post(ref, api(cup.slug, j1, "penalidade"), {"id": "pen-3", "scope": "partida",
-                                                                "lost_by": "d1", "reason": "x"}), 409)
+    refused(
+        lambda: post(
+            ref, api(cup.slug, j1, "penalidade"), {"id": "pen-3", "scope": "partida", "lost_by": "d1", "reason": "x"}
+        ),
+        409,
+    )
 
 
 # --- confirmations, contests, homologation ---------------------------------------------------------------
+
 
 def test_confirmation_only_once_the_result_is_complete(cup, client, ref, j1):
     refused(lambda: answer(client, cup.slug, j1, "d1"), 409)
@@ -416,8 +472,12 @@ def test_contest_needs_a_reason(cup, client, ref, j1):
     assert any("motivo" in m for m in messages)
     refused(lambda: answer(client, cup.slug, j1, "d4", accept=False, reason="   "), 422)
     refused(lambda: post(client, api(cup.slug, j1, "confirmacao"), {"dupla": "d4", "pin": PIN["d4"], "via": 1}), 422)
-    refused(lambda: post(client, api(cup.slug, j1, "confirmacao"), {"dupla": "d9", "pin": "123456", "via": 1,
-                                                                    "accept": True}), 422)
+    refused(
+        lambda: post(
+            client, api(cup.slug, j1, "confirmacao"), {"dupla": "d9", "pin": "123456", "via": 1, "accept": True}
+        ),
+        422,
+    )
     r = answer(client, cup.slug, j1, "d4", accept=False, reason="a última mão foi nossa")
     assert r.status_code == 200
     assert r.json()["status"] == "contested" and r.json()["confirmations"] == {"d1": None, "d4": "contested"}
@@ -484,6 +544,7 @@ def test_only_counted_results_reach_the_standings(cup, client, ref, j1):
 
 # --- corrections -----------------------------------------------------------------------------------------
 
+
 def test_correction_makes_a_new_via_and_the_old_one_counts_until_the_new_is_confirmed(cup, client, ref, j1):
     play(ref, cup.slug, j1, [0, 0], "v1")
     refused(lambda: post(ref, api(cup.slug, "nada", "correcao"), {"reason": "x"}), 404)
@@ -496,8 +557,11 @@ def test_correction_makes_a_new_via_and_the_old_one_counts_until_the_new_is_conf
 
     refused(lambda: post(ref, api(cup.slug, j1, "correcao"), {"partidas": [[0, 12], [0, 12]]}), 422)  # no reason
     refused(lambda: post(ref, api(cup.slug, j1, "correcao"), {"reason": "x", "partidas": [[12, 12]]}), 422)
-    r = post(ref, api(cup.slug, j1, "correcao"), {"reason": "placar anotado trocado",
-                                                  "partidas": [[5, 12], [12, 10], [0, 12]]})
+    r = post(
+        ref,
+        api(cup.slug, j1, "correcao"),
+        {"reason": "placar anotado trocado", "partidas": [[5, 12], [12, 10], [0, 12]]},
+    )
     assert r.status_code == 200, r.content
     s = r.json()
     assert s["via"] == 2 and s["via_reason"] == "placar anotado trocado"
@@ -510,8 +574,9 @@ def test_correction_makes_a_new_via_and_the_old_one_counts_until_the_new_is_conf
     e = earlier.json()
     assert e["via"] == 1 and e["status"] == "confirmed" and e["winner"] == "d1"
     assert e["confirmations"] == {"d1": "confirmed", "d4": "confirmed"}
-    assert [[m["id"] for m in p["maos"]] for p in e["partidas"]] == \
-        [[m["id"] for m in p["maos"]] for p in old["partidas"]]
+    assert [[m["id"] for m in p["maos"]] for p in e["partidas"]] == [
+        [m["id"] for m in p["maos"]] for p in old["partidas"]
+    ]
     assert ref.get(api(cup.slug, j1) + "?via=2").json()["winner"] == "d4"
 
     # a queued retry of a via-1 mão still answers 200 and adds nothing to via 2
@@ -545,12 +610,18 @@ def test_correction_only_of_a_decided_sumula_and_twice_gives_via_3(cup, ref, j1)
     refused(lambda: post(ref, api(cup.slug, j1, "correcao"), {"reason": "x", "partidas": [[12, 0], [12, 0]]}), 409)
     assert ref.delete(api(cup.slug, j1, "maos") + "a/").status_code == 200
     post(ref, api(cup.slug, j1, "resultado"), {"walkover": "d4"})
-    r = post(ref, api(cup.slug, j1, "correcao"), {"id": "fix-1", "reason": "d4 chegou a tempo",
-                                                  "partidas": [[12, 3], [12, 4]]})
+    r = post(
+        ref,
+        api(cup.slug, j1, "correcao"),
+        {"id": "fix-1", "reason": "d4 chegou a tempo", "partidas": [[12, 3], [12, 4]]},
+    )
     assert r.status_code == 200 and r.json()["via"] == 2
     before = db_snapshot()
-    again = post(ref, api(cup.slug, j1, "correcao"), {"id": "fix-1", "reason": "d4 chegou a tempo",
-                                                      "partidas": [[12, 3], [12, 4]]})
+    again = post(
+        ref,
+        api(cup.slug, j1, "correcao"),
+        {"id": "fix-1", "reason": "d4 chegou a tempo", "partidas": [[12, 3], [12, 4]]},
+    )
     assert again.status_code == 200 and again.json()["via"] == 2
     assert db_snapshot() == before
     r = post(ref, api(cup.slug, j1, "correcao"), {"reason": "segunda partida 12 x 5", "partidas": [[12, 3], [12, 5]]})
@@ -571,11 +642,14 @@ def _finals():
 def test_final_is_created_only_once_the_deciding_results_are_confirmed(cup, client, ref):
     keys = []
     for i, first in enumerate(GROUP_ORDER):
-        for second in GROUP_ORDER[i + 1:]:
+        for second in GROUP_ORDER[i + 1 :]:
             key = jogo_between(cup, first, second)
             winner = jogo_duplas(cup, key).index(first)
-            r = post(ref, api(cup.slug, key, "resultado"), {"partidas": [[12, 5], [12, 5]] if winner == 0
-                                                            else [[5, 12], [5, 12]]})
+            r = post(
+                ref,
+                api(cup.slug, key, "resultado"),
+                {"partidas": [[12, 5], [12, 5]] if winner == 0 else [[5, 12], [5, 12]]},
+            )
             assert r.status_code == 200 and r.json()["winner"] == first
             keys.append(key)
     # every group jogo decided, none confirmed: provisional, no final
@@ -604,11 +678,14 @@ def test_final_is_created_only_once_the_deciding_results_are_confirmed(cup, clie
 def test_final_also_appears_after_a_referee_decision(cup, client, ref):
     keys = []
     for i, first in enumerate(GROUP_ORDER):
-        for second in GROUP_ORDER[i + 1:]:
+        for second in GROUP_ORDER[i + 1 :]:
             key = jogo_between(cup, first, second)
             winner = jogo_duplas(cup, key).index(first)
-            post(ref, api(cup.slug, key, "resultado"), {"partidas": [[12, 5], [12, 5]] if winner == 0
-                                                        else [[5, 12], [5, 12]]})
+            post(
+                ref,
+                api(cup.slug, key, "resultado"),
+                {"partidas": [[12, 5], [12, 5]] if winner == 0 else [[5, 12], [5, 12]]},
+            )
             keys.append(key)
     for key in keys[:-1]:
         assert sign(ref, cup.slug, key, reason="as duplas saíram sem assinar").status_code == 200
@@ -621,6 +698,7 @@ def test_final_also_appears_after_a_referee_decision(cup, client, ref):
 
 
 # --- errors ----------------------------------------------------------------------------------------------
+
 
 def test_errors_are_always_a_json_list(cup, client, ref, j1):
     cases = [
@@ -641,9 +719,13 @@ def test_errors_are_always_a_json_list(cup, client, ref, j1):
 
 
 def test_a_wrong_method_is_a_json_error_too(cup, ref, j1):
-    for call in (lambda: ref.get(api(cup.slug, j1, "maos")), lambda: ref.put(api(cup.slug, j1, "resultado")),
-                 lambda: ref.post(api(cup.slug, j1)), lambda: ref.get(api(cup.slug, j1, "maos") + "x/"),
-                 lambda: ref.delete(api(cup.slug))):
+    for call in (
+        lambda: ref.get(api(cup.slug, j1, "maos")),
+        lambda: ref.put(api(cup.slug, j1, "resultado")),
+        lambda: ref.post(api(cup.slug, j1)),
+        lambda: ref.get(api(cup.slug, j1, "maos") + "x/"),
+        lambda: ref.delete(api(cup.slug)),
+    ):
         before = db_snapshot()
         r = call()
         assert r.status_code == 405 and r["Allow"]
@@ -651,22 +733,26 @@ def test_a_wrong_method_is_a_json_error_too(cup, ref, j1):
         assert db_snapshot() == before
 
 
-@pytest.mark.parametrize("body", [
-    {"id": "t", "to": True, "points": 1},
-    {"id": "t", "to": 2, "points": 1},
-    {"id": "t", "to": "0", "points": 1},
-    {"id": "t", "to": 0, "points": "3"},
-    {"id": "t", "to": 0, "points": 3.0},
-    {"id": "t", "to": 0, "points": 3, "how": "trucou"},
-    {"id": "t", "to": 0, "points": 3, "reason": 7},
-    {"id": 7, "to": 0, "points": 3},
-    {"id": "t", "to": 0, "points": -3},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"id": "t", "to": True, "points": 1},
+        {"id": "t", "to": 2, "points": 1},
+        {"id": "t", "to": "0", "points": 1},
+        {"id": "t", "to": 0, "points": "3"},
+        {"id": "t", "to": 0, "points": 3.0},
+        {"id": "t", "to": 0, "points": 3, "how": "trucou"},
+        {"id": "t", "to": 0, "points": 3, "reason": 7},
+        {"id": 7, "to": 0, "points": 3},
+        {"id": "t", "to": 0, "points": -3},
+    ],
+)
 def test_malformed_mao_values_are_refused(cup, ref, j1, body):
     refused(lambda: post(ref, api(cup.slug, j1, "maos"), body), 422)
 
 
 # --- knockout corrections --------------------------------------------------------------------------------
+
 
 def _knockout(load_file):
     """Four seeded duplas, semi-finals then the final (best of 3), PINs as in ``PIN``."""
@@ -675,8 +761,15 @@ def _knockout(load_file):
     from tournaments.staff.pins import pin_hash_make
 
     data = cup_file("copa-mata")
-    data["stages"] = [{"key": "mata", "kind": "knockout", "best_of": 3, "entrants": ["d1", "d2", "d3", "d4"],
-                       "draw": {"method": "seeded"}}]
+    data["stages"] = [
+        {
+            "key": "mata",
+            "kind": "knockout",
+            "best_of": 3,
+            "entrants": ["d1", "d2", "d3", "d4"],
+            "draw": {"method": "seeded"},
+        }
+    ]
     data["duplas"] = [d | {"seed": n} for n, d in enumerate(data["duplas"], start=1)]
     tournament = load_file(data)
     for dupla in Dupla.objects.filter(tournament=tournament):
@@ -701,8 +794,11 @@ def test_a_knockout_correction_moves_the_new_winner_into_a_final_not_yet_started
     semi, other = _semis_confirmed(client, tournament)
     final = Jogo.objects.get(tournament=tournament, round=2)
     assert {final.dupla_a.key, final.dupla_b.key} == {semi.dupla_a.key, other.dupla_a.key}
-    r = post(client, api(tournament.slug, semi.key, "correcao"), {"reason": "placar invertido",
-                                                                  "partidas": [[3, 12], [3, 12]]})
+    r = post(
+        client,
+        api(tournament.slug, semi.key, "correcao"),
+        {"reason": "placar invertido", "partidas": [[3, 12], [3, 12]]},
+    )
     assert r.status_code == 200 and r.json()["winner"] == semi.dupla_b.key
     final.refresh_from_db()
     assert semi.dupla_a.key in {final.dupla_a.key, final.dupla_b.key}  # the old via counts until confirmed
@@ -720,10 +816,19 @@ def test_a_knockout_correction_that_changes_a_winner_already_playing_the_final_i
     semi, _other = _semis_confirmed(client, tournament)
     final = Jogo.objects.get(tournament=tournament, round=2)
     assert mao(client, tournament.slug, final.key, "f1", 0, 1).status_code == 201
-    messages = refused(lambda: post(client, api(tournament.slug, semi.key, "correcao"),
-                                    {"reason": "placar invertido", "partidas": [[3, 12], [3, 12]]}), 409)
+    messages = refused(
+        lambda: post(
+            client,
+            api(tournament.slug, semi.key, "correcao"),
+            {"reason": "placar invertido", "partidas": [[3, 12], [3, 12]]},
+        ),
+        409,
+    )
     assert any(final.key in m for m in messages), messages
     # a correction that keeps the winner is fine
-    r = post(client, api(tournament.slug, semi.key, "correcao"), {"reason": "2ª partida 12 x 5",
-                                                                  "partidas": [[12, 3], [12, 5]]})
+    r = post(
+        client,
+        api(tournament.slug, semi.key, "correcao"),
+        {"reason": "2ª partida 12 x 5", "partidas": [[12, 3], [12, 5]]},
+    )
     assert r.status_code == 200 and r.json()["via"] == 2

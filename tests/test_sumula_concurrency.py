@@ -12,15 +12,14 @@ import traceback
 from collections import Counter
 
 import pytest
-
 from django.db import connection, connections
 from django.test import Client
 
+from scoring.jogo import jogo_evaluate
 from tests.sumula_support import api, post, staff_user
 from tournaments.models import Jogo, Mao, StaffRole, SumulaEvent, Tournament
 from tournaments.selectors import tournament_live_version, tournament_settings
 from tournaments.sumula.records import jogo_record_load
-from scoring.jogo import jogo_evaluate
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_passwords")]
 
@@ -30,21 +29,30 @@ THREADS = 50
 @pytest.fixture(autouse=True)
 def _postgresql_only():
     if connection.vendor != "postgresql":
-        pytest.skip(f"needs row locks and concurrent writers (PostgreSQL); this run uses {connection.vendor}: "
-                    "run with DATABASE_URL=postgres://…")
+        pytest.skip(
+            f"needs row locks and concurrent writers (PostgreSQL); this run uses {connection.vendor}: "
+            "run with DATABASE_URL=postgres://…"
+        )
 
 
 def five_duplas_file(slug: str) -> dict:
     """One group of five duplas (best of 3): ten jogos to play at once."""
     names = ["Ana", "Bruno", "Carla", "Davi", "Elisa", "Fábio", "Gabi", "Hugo", "Iara", "João"]
     return {
-        "format": "truco-torneio", "version": 1,
+        "format": "truco-torneio",
+        "version": 1,
         "tournament": {"name": "Copa Simultânea", "slug": slug, "date": "2026-11-28", "preset": "fenacef"},
         "players": [{"key": f"p{i}", "name": n} for i, n in enumerate(names, start=1)],
         "duplas": [{"key": f"d{i}", "players": [f"p{2 * i - 1}", f"p{2 * i}"]} for i in range(1, 6)],
-        "stages": [{"key": "grupos", "kind": "groups", "best_of": 3,
-                    "groups": [{"key": "A", "duplas": [f"d{i}" for i in range(1, 6)]}],
-                    "qualify": {"per_group": 2, "best_others": 0}}],
+        "stages": [
+            {
+                "key": "grupos",
+                "kind": "groups",
+                "best_of": 3,
+                "groups": [{"key": "A", "duplas": [f"d{i}" for i in range(1, 6)]}],
+                "qualify": {"per_group": 2, "best_others": 0},
+            }
+        ],
         "jogos": [],
     }
 
@@ -59,7 +67,7 @@ def run_together(workers: list) -> list:
         try:
             barrier.wait(timeout=60)
             results[i] = workers[i]()
-        except BaseException:  # noqa: BLE001 - reported below, with its traceback
+        except BaseException:
             failures.append(traceback.format_exc())
         finally:
             connections.close_all()
@@ -119,9 +127,10 @@ def test_fifty_threads_post_maos_to_ten_jogos_none_lost_none_doubled(load_file):
                 body = r.json()
                 out.append((key, mao["id"], r.status_code, body))
             return out
+
         return go
 
-    answers = [a for part in run_together([worker(c, s) for c, s in zip(clients, share)]) for a in part]
+    answers = [a for part in run_together([worker(c, s) for c, s in zip(clients, share, strict=False)]) for a in part]
     assert len(answers) == len(sends) == 200
     statuses = Counter(status for _k, _id, status, _b in answers)
     assert set(statuses) <= {200, 201}, [b for _k, _id, s, b in answers if s not in (200, 201)][:3]
@@ -136,7 +145,7 @@ def test_fifty_threads_post_maos_to_ten_jogos_none_lost_none_doubled(load_file):
         rows = list(Mao.objects.filter(partida__jogo=jogo).order_by("order"))
         assert sorted(m.key for m in rows) == sorted(m["id"] for m in plan[key]), key
         assert [m.order for m in rows] == list(range(10)), key
-        entry, result, problems = stored(jogo)
+        _entry, result, problems = stored(jogo)
         assert problems == [], (key, problems)
         assert len(result.partidas) == 1 and result.partidas[0].score == (9, 8), (key, result)
         assert jogo.status == "in_progress" and jogo.version == 10, (key, jogo.status, jogo.version)
@@ -174,9 +183,10 @@ def test_devices_racing_on_one_jogo_never_break_the_rules(load_file):
                 if r.status_code == 409:
                     break
             return key, sent
+
         return go
 
-    results = run_together([device(c, key, d) for c, (key, d) in zip(clients, devices)])
+    results = run_together([device(c, key, d) for c, (key, d) in zip(clients, devices, strict=False)])
     created: dict[str, set[str]] = {key: set() for key in keys}
     for key, sent in results:
         for id_, status, _body in sent:
@@ -223,8 +233,11 @@ def test_confirmations_and_signatures_at_once_make_the_knockout_jogo_once(load_f
     for key in keys:
         jogo = Jogo.objects.select_related("dupla_a", "dupla_b").get(tournament=tournament, key=key)
         first = order.index(jogo.dupla_a.key) < order.index(jogo.dupla_b.key)
-        r = post(ref, api(tournament.slug, key, "resultado"),
-                 {"partidas": [[12, 4], [12, 4]] if first else [[4, 12], [4, 12]]})
+        r = post(
+            ref,
+            api(tournament.slug, key, "resultado"),
+            {"partidas": [[12, 4], [12, 4]] if first else [[4, 12], [4, 12]]},
+        )
         assert r.status_code == 200
     answers = []
     for key in keys:
@@ -235,14 +248,19 @@ def test_confirmations_and_signatures_at_once_make_the_knockout_jogo_once(load_f
     def confirm(key, dupla):
         def go():
             c = Client()
-            return post(c, api(tournament.slug, key, "confirmacao"),
-                        {"dupla": dupla, "pin": PIN[dupla], "via": 1, "accept": True}).status_code
+            return post(
+                c,
+                api(tournament.slug, key, "confirmacao"),
+                {"dupla": dupla, "pin": PIN[dupla], "via": 1, "accept": True},
+            ).status_code
+
         return go
 
     statuses = run_together([confirm(k, d) for k, d in answers])
     assert statuses == [200] * len(answers)
-    assert set(Jogo.objects.filter(tournament=tournament, stage__key="grupos").values_list("status", flat=True)) \
-        == {"confirmed"}
+    assert set(Jogo.objects.filter(tournament=tournament, stage__key="grupos").values_list("status", flat=True)) == {
+        "confirmed"
+    }
     finals = list(Jogo.objects.filter(tournament=tournament, stage__key="final"))
     assert len(finals) == 1 and {finals[0].dupla_a.key, finals[0].dupla_b.key} == {"d1", "d2"}
     assert finals[0].key
@@ -262,8 +280,10 @@ def test_a_burst_of_wrong_pins_at_once_still_gets_only_five_checked(load_file):
     def guess(pin, n):
         def go():
             c = Client(REMOTE_ADDR=f"10.9.{n // 250}.{n % 250 + 1}")
-            return post(c, api(tournament.slug, key, "confirmacao"),
-                        {"dupla": "d1", "pin": pin, "via": 1, "accept": True}).status_code
+            return post(
+                c, api(tournament.slug, key, "confirmacao"), {"dupla": "d1", "pin": pin, "via": 1, "accept": True}
+            ).status_code
+
         return go
 
     statuses = Counter(run_together([guess(pin, n) for n, pin in enumerate(guesses)]))
@@ -282,21 +302,34 @@ def test_confirmations_and_signatures_racing_a_correction_never_land_on_the_new_
     tournament = cup_setup(load_file, slug="copa-corrida-via")
     key = Jogo.objects.get(tournament=tournament, dupla_a__key="d1", dupla_b__key="d4").key
     corrector, signer = referee_clients(tournament, 2)
-    assert post(corrector, api(tournament.slug, key, "resultado"), {"partidas": [[12, 3], [12, 4]]}).status_code \
-        == 200
+    assert post(corrector, api(tournament.slug, key, "resultado"), {"partidas": [[12, 3], [12, 4]]}).status_code == 200
     outcomes = Counter()
     for via in range(1, 9):
+
         def confirm(dupla, via=via):
-            return lambda: post(Client(), api(tournament.slug, key, "confirmacao"),
-                                {"dupla": dupla, "pin": PIN[dupla], "via": via, "accept": True}).status_code
+            return lambda: (
+                post(
+                    Client(),
+                    api(tournament.slug, key, "confirmacao"),
+                    {"dupla": dupla, "pin": PIN[dupla], "via": via, "accept": True},
+                ).status_code
+            )
 
         def correct(via=via):
-            return lambda: post(corrector, api(tournament.slug, key, "correcao"),
-                                {"reason": f"correção {via}", "partidas": [[12, via], [12, 5]]}).status_code
+            return lambda: (
+                post(
+                    corrector,
+                    api(tournament.slug, key, "correcao"),
+                    {"reason": f"correção {via}", "partidas": [[12, via], [12, 5]]},
+                ).status_code
+            )
 
         def sign_it(via=via):
-            return lambda: post(signer, api(tournament.slug, key, "homologacao"),
-                                {"via": via, "reason": "decisão do árbitro"}).status_code
+            return lambda: (
+                post(
+                    signer, api(tournament.slug, key, "homologacao"), {"via": via, "reason": "decisão do árbitro"}
+                ).status_code
+            )
 
         workers = [confirm("d1"), confirm("d4"), correct()] + ([sign_it()] if via % 2 else [])
         statuses = run_together(workers)

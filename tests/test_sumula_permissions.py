@@ -14,8 +14,7 @@ import pytest
 from django.test import Client
 from django.urls import Resolver404, resolve
 
-from tests.sumula_support import cup, j1  # noqa: F401 (fixtures)
-from tests.sumula_support import PIN, answer, api, cup_setup, db_snapshot, post, staff_user
+from tests.sumula_support import PIN, answer, api, cup, cup_setup, db_snapshot, j1, post, staff_user  # noqa: F401 (fixtures)
 from tournaments.models import PinFailure, StaffRole
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
@@ -53,6 +52,7 @@ def setup_client(users):
 
 # --- the staff writes ------------------------------------------------------------------------------------
 
+
 def _nothing(c, slug, key):
     pass
 
@@ -72,8 +72,13 @@ WRITES = {
     "resultado": (_nothing, "post", "resultado", {"partidas": [[12, 3], [12, 4]]}, 200),
     "homologacao": (_decided, "post", "homologacao", {"via": 1, "reason": "as duplas saíram sem confirmar"}, 200),
     "correcao": (_decided, "post", "correcao", {"reason": "placar trocado", "partidas": [[3, 12], [4, 12]]}, 200),
-    "penalidade": (_nothing, "post", "penalidade", {"id": "pen-1", "scope": "jogo", "lost_by": "d4",
-                                                    "reason": "abandonou a mesa"}, 200),
+    "penalidade": (
+        _nothing,
+        "post",
+        "penalidade",
+        {"id": "pen-1", "scope": "jogo", "lost_by": "d4", "reason": "abandonou a mesa"},
+        200,
+    ),
 }
 
 # actor: (user, extra body, status; None = allowed)
@@ -191,16 +196,23 @@ def test_the_pin_of_a_namesake_dupla_of_another_tournament_does_not_open_this_jo
     before = db_snapshot()
     r = post(Client(), api(cup.slug, j1, "confirmacao"), {"dupla": "d1", "pin": "555555", "via": 1, "accept": True})
     assert r.status_code == 403 and db_snapshot() == before
-    r = post(Client(), api(cup.slug, "nao-existe", "confirmacao"), {"dupla": "d1", "pin": PIN["d1"], "via": 1,
-                                                                        "accept": True})
+    r = post(
+        Client(),
+        api(cup.slug, "nao-existe", "confirmacao"),
+        {"dupla": "d1", "pin": PIN["d1"], "via": 1, "accept": True},
+    )
     assert r.status_code == 404 and db_snapshot() == before
 
 
 # --- PIN lockout -----------------------------------------------------------------------------------------
 
+
 def _try(pin, addr, cup, j1, dupla="d1"):
-    return post(Client(REMOTE_ADDR=addr), api(cup.slug, j1, "confirmacao"),
-                {"dupla": dupla, "pin": pin, "via": 1, "accept": True})
+    return post(
+        Client(REMOTE_ADDR=addr),
+        api(cup.slug, j1, "confirmacao"),
+        {"dupla": dupla, "pin": pin, "via": 1, "accept": True},
+    )
 
 
 def _age_failures(minutes: float):
@@ -237,7 +249,7 @@ def test_sixth_wrong_pin_locks_the_dupla_for_ten_minutes_from_any_address(cup, j
 
 def test_wrong_pins_spread_over_more_than_ten_minutes_do_not_lock(cup, j1, setup_client):
     _decided(setup_client, cup.slug, j1)
-    for k in range(5):
+    for _k in range(5):
         assert _try("999999", "10.1.0.1", cup, j1).status_code == 403
     _age_failures(11)
     assert _try("999998", "10.1.0.2", cup, j1).status_code == 403  # only one wrong PIN in the last 10 minutes
@@ -248,7 +260,7 @@ def test_lockout_with_a_patched_clock(cup, j1, setup_client, monkeypatch):
     from django.utils import timezone
 
     _decided(setup_client, cup.slug, j1)
-    for k in range(6):
+    for _k in range(6):
         _try("111112", "10.2.0.1", cup, j1)
     assert _try(PIN["d1"], "10.2.0.2", cup, j1).status_code == 429
     real_now = timezone.now()
@@ -257,6 +269,7 @@ def test_lockout_with_a_patched_clock(cup, j1, setup_client, monkeypatch):
 
 
 # --- the referee's screens under /organizar/<slug>/arbitragem/ (when they exist) -------------------------
+
 
 def _desk_url(slug: str, key: str) -> str:
     url = f"/organizar/{slug}/arbitragem/{key}/"
@@ -275,8 +288,10 @@ DESK_WRITES = {
     "wo": (_nothing, {"op": "wo", "absent": "d4"}),
     "penalidade": (_nothing, {"op": "penalidade", "scope": "jogo", "lost_by": "d4", "reason": "abandonou"}),
     "homologacao": (_decided, {"op": "homologacao", "via": "1", "reason": "as duplas saíram sem confirmar"}),
-    "correcao": (_decided, {"op": "correcao", "reason": "placar trocado", "p1_a": "3", "p1_b": "12",
-                            "p2_a": "4", "p2_b": "12"}),
+    "correcao": (
+        _decided,
+        {"op": "correcao", "reason": "placar trocado", "p1_a": "3", "p1_b": "12", "p2_a": "4", "p2_b": "12"},
+    ),
 }
 
 
@@ -316,7 +331,8 @@ def test_referee_screen_write_by_the_organizer(cup, j1, users):
 
 
 def test_wrong_pins_on_the_referees_phone_count_for_the_api_but_strangers_do_not_lock_the_phone(
-        cup, j1, users, setup_client):
+    cup, j1, users, setup_client
+):
     url = _desk_url(cup.slug, j1)
     _decided(setup_client, cup.slug, j1)
     c = Client()
@@ -333,5 +349,8 @@ def test_wrong_pins_on_the_referees_phone_count_for_the_api_but_strangers_do_not
     # on the referee's phone only its own two failures count: the right PIN still confirms there
     assert c.post(url, answer_form | {"pin": PIN["d1"]}).status_code == 302
     assert Client().get(api(cup.slug, j1)).json()["confirmations"] == {"d1": "confirmed", "d4": None}
-    assert c.post(url, {"op": "confirmacao", "dupla": "d4", "via": "1", "accept": "1", "pin": PIN["d4"]}).status_code == 302
+    assert (
+        c.post(url, {"op": "confirmacao", "dupla": "d4", "via": "1", "accept": "1", "pin": PIN["d4"]}).status_code
+        == 302
+    )
     assert Client().get(api(cup.slug, j1)).json()["confirmations"] == {"d1": "confirmed", "d4": "confirmed"}

@@ -12,7 +12,6 @@ import datetime as dt
 import re
 
 import pytest
-
 from django.test import Client
 from django.urls import reverse
 
@@ -92,6 +91,7 @@ def answer_by_link(client, dupla, key, choice, reason="", via="current"):
 
 # --- the súmula page -----------------------------------------------------------------------------------------
 
+
 def test_the_sumula_shows_every_mao_with_its_running_totals(client, cup, ref, j1):
     play(ref, cup.slug, j1, [0], "a")  # partida 1: d1 12 x 0, four truco mãos
     mao(ref, cup, j1, "b1", 1, 3)  # 0 x 3
@@ -103,8 +103,19 @@ def test_the_sumula_shows_every_mao_with_its_running_totals(client, cup, ref, j1
     assert response.status_code == 200
     html = main_of(response.content.decode())
     # who plays, where, and the status
-    for text in ("Súmula do jogo " + j1, "Ana Souza / Bruno Lima", "Gabi Rocha / Hugo Alves", "Grupo A", "Rodada 1",
-                 "Mesa 1", "melhor de 3", "1ª via", "em andamento", "Partida 1", "Partida 2"):
+    for text in (
+        "Súmula do jogo " + j1,
+        "Ana Souza / Bruno Lima",
+        "Gabi Rocha / Hugo Alves",
+        "Grupo A",
+        "Rodada 1",
+        "Mesa 1",
+        "melhor de 3",
+        "1ª via",
+        "em andamento",
+        "Partida 1",
+        "Partida 2",
+    ):
         assert text in html, text
     # partida 1: four mãos of truco for dupla A, the totals 3, 6, 9, 12 in its column
     first = html.split('id="partida-1"')[1].split('id="partida-2"')[0]
@@ -112,11 +123,20 @@ def test_the_sumula_shows_every_mao_with_its_running_totals(client, cup, ref, j1
     assert [int(n) for n in re.findall(r'<span class="gain">\+3</span>(\d+)</td>', first)] == [3, 6, 9, 12]
     # partida 2: how each mão ended and the running score in two columns
     second = html.split('id="partida-2"')[1]
-    rows = re.findall(r"<tr[^>]*>\s*<td class=\"c-n\">(\d+)</td>\s*<td class=\"c-how\">(.*?)</td>\s*"
-                      r"<td class=\"c-side[^\"]*\">(?:<span class=\"gain\">\+\d+</span>)?(\d+)</td>\s*"
-                      r"<td class=\"c-side[^\"]*\">(?:<span class=\"gain\">\+\d+</span>)?(\d+)</td>", second, re.S)
-    assert [(n, a, b) for n, _how, a, b in rows] == [("1", "0", "3"), ("2", "1", "3"), ("3", "1", "3"),
-                                                    ("4", "2", "3"), ("5", "2", "9")]
+    rows = re.findall(
+        r"<tr[^>]*>\s*<td class=\"c-n\">(\d+)</td>\s*<td class=\"c-how\">(.*?)</td>\s*"
+        r"<td class=\"c-side[^\"]*\">(?:<span class=\"gain\">\+\d+</span>)?(\d+)</td>\s*"
+        r"<td class=\"c-side[^\"]*\">(?:<span class=\"gain\">\+\d+</span>)?(\d+)</td>",
+        second,
+        re.S,
+    )
+    assert [(n, a, b) for n, _how, a, b in rows] == [
+        ("1", "0", "3"),
+        ("2", "1", "3"),
+        ("3", "1", "3"),
+        ("4", "2", "3"),
+        ("5", "2", "9"),
+    ]
     hows = [how for _n, how, _a, _b in rows]
     assert "truco" in hows[0] and "correu do truco" in hows[1] and "Gabi Rocha / Hugo Alves" in hows[1]
     assert "empate" in hows[2] and "penalidade" in hows[3] and "baralho marcado" in hows[3] and "seis" in hows[4]
@@ -157,21 +177,28 @@ def test_provisional_then_confirmed_then_homologated(client, cup, ref, j1):
 
 def test_walkover_and_perda_do_jogo_with_their_reasons(client, cup, ref):
     key = jogo_between(cup, "d2", "d3")
-    a, b = jogo_duplas(cup, key)
+    _a, b = jogo_duplas(cup, key)
     assert post(ref, api(cup.slug, key, "resultado"), {"walkover": b}).status_code == 200
     html = main_of(client.get(sumula_url(cup, key)).content.decode())
     assert "WO: <bdi>" in html and "ausente" in html
     other = jogo_between(cup, "d1", "d2")
-    assert post(ref, api(cup.slug, other, "penalidade"),
-                {"id": "pen1", "scope": "jogo", "lost_by": "d2", "reason": "agressão verbal"}).status_code == 200
+    assert (
+        post(
+            ref,
+            api(cup.slug, other, "penalidade"),
+            {"id": "pen1", "scope": "jogo", "lost_by": "d2", "reason": "agressão verbal"},
+        ).status_code
+        == 200
+    )
     html = main_of(client.get(sumula_url(cup, other)).content.decode())
     assert "Perda do jogo" in html and "agressão verbal" in html
 
 
 def test_a_corrected_sumula_links_its_earlier_via(client, cup, ref, j1):
     play(ref, cup.slug, j1, [0, 0], "v")
-    response = post(ref, api(cup.slug, j1, "correcao"),
-                    {"reason": "a súmula trocou as duplas", "partidas": [[0, 12], [7, 12]]})
+    response = post(
+        ref, api(cup.slug, j1, "correcao"), {"reason": "a súmula trocou as duplas", "partidas": [[0, 12], [7, 12]]}
+    )
     assert response.status_code == 200, response.content
     html = main_of(client.get(sumula_url(cup, j1)).content.decode())
     assert "2ª via — substitui a 1ª: a súmula trocou as duplas" in html
@@ -214,8 +241,11 @@ def test_no_private_data_on_the_sumula_page(client, cup, ref, j1):
     assert answer(Client(), cup.slug, j1, "d1").status_code == 200
     assert answer(Client(), cup.slug, j1, "d4", accept=False, reason="a última mão foi do outro").status_code == 200
     assert sign(ref, cup.slug, j1, reason="mão conferida com a mesa").status_code == 200
-    pages = [html, client.get(sumula_url(cup, j1)).content.decode(),
-             client.get(reverse("tournaments:jogos", kwargs={"slug": cup.slug})).content.decode()]
+    pages = [
+        html,
+        client.get(sumula_url(cup, j1)).content.decode(),
+        client.get(reverse("tournaments:jogos", kwargs={"slug": cup.slug})).content.decode(),
+    ]
     assert "a última mão foi do outro" in pages[1] and "mão conferida com a mesa" in pages[1]
     secrets = [REFEREE_NAME, *PIN.values()]
     for d in Dupla.objects.filter(tournament=cup):
@@ -228,6 +258,7 @@ def test_no_private_data_on_the_sumula_page(client, cup, ref, j1):
 
 
 # --- /jogos/: live scores and provisional results ------------------------------------------------------------
+
 
 def test_jogos_shows_each_mao_without_recomputing_the_standings(client, cup, ref, j1):
     url = reverse("tournaments:jogos", kwargs={"slug": cup.slug})
@@ -289,6 +320,7 @@ def test_standings_count_a_result_only_once_confirmed(client, cup, ref, j1):
 
 # --- the dupla's private page: confirm or contest by its link ------------------------------------------------
 
+
 def test_the_private_page_confirms_and_contests(cup, ref, j1):
     d1, d4 = (Dupla.objects.get(tournament=cup, key=k) for k in ("d1", "d4"))
     browser = Client(enforce_csrf_checks=True)
@@ -347,21 +379,26 @@ def test_another_duplas_link_cannot_answer_a_jogo_it_does_not_play(cup, ref, j1)
     assert "não joga este jogo" in client.get(response["Location"]).content.decode()
     assert Jogo.objects.filter(key=j1).values("status", "confirmations", "version").get() == before
     # nor a jogo of another tournament, nor an unknown one, nor with a made-up link
-    assert "não encontrado" in client.get(answer_by_link(client, d2, "nao-existe", "confirmar")["Location"]
-                                          ).content.decode()
+    assert (
+        "não encontrado"
+        in client.get(answer_by_link(client, d2, "nao-existe", "confirmar")["Location"]).content.decode()
+    )
     assert client.post(f"/d/{'x' * 22}/jogos/{j1}/resposta/", {"resposta": "confirmar"}).status_code == 404
     assert client.get(reverse("privatelink:answer", kwargs={"token": d2.token, "key": j1})).status_code == 405
 
 
 def test_an_answer_to_a_via_that_was_replaced_is_not_taken(cup, ref, j1):
     play(ref, cup.slug, j1, [0, 0], "r")
-    assert post(ref, api(cup.slug, j1, "correcao"), {"reason": "erro", "partidas": [[12, 3], [12, 5]]}
-                ).status_code == 200
+    assert (
+        post(ref, api(cup.slug, j1, "correcao"), {"reason": "erro", "partidas": [[12, 3], [12, 5]]}).status_code == 200
+    )
     d1 = Dupla.objects.get(tournament=cup, key="d1")
     client = Client()
     response = answer_by_link(client, d1, j1, "confirmar", via=1)
-    assert "a súmula mudou: agora é a via 2; confira o resultado e confirme de novo" in client.get(
-        response["Location"]).content.decode()
+    assert (
+        "a súmula mudou: agora é a via 2; confira o resultado e confirme de novo"
+        in client.get(response["Location"]).content.decode()
+    )
     assert Jogo.objects.get(tournament=cup, key=j1).confirmations == {}
     html = dupla_page(client, d1).content.decode()
     assert "2ª via, corrigida pelo árbitro: erro" in html and 'name="via" value="2"' in html

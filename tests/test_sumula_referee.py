@@ -49,11 +49,15 @@ def alerts(html: str) -> list[str]:
 
 
 def maos(key="j1") -> list[tuple]:
-    return list(Mao.objects.filter(partida__jogo__key=key).order_by("partida__number", "order")
-                .values_list("partida__number", "to", "points", "how"))
+    return list(
+        Mao.objects.filter(partida__jogo__key=key)
+        .order_by("partida__number", "order")
+        .values_list("partida__number", "to", "points", "how")
+    )
 
 
 # --- the list ------------------------------------------------------------------------------------------
+
 
 def test_the_referee_sees_the_jogos_of_their_mesa_and_of_their_own(cup, referee, ref_client):
     owner = staff_user(cup, "dona", role=StaffRole.ORGANIZER)
@@ -121,6 +125,7 @@ def test_anonymous_goes_to_the_login(cup):
 
 
 # --- the súmula screen without JS ----------------------------------------------------------------------
+
 
 def test_the_screen_shows_the_buttons_and_hands_the_script_its_data(cup, referee, ref_client):
     response = ref_client.get(screen())
@@ -214,14 +219,18 @@ def test_the_whole_jogo_without_js_confirmed_with_pins_and_signed(cup, referee, 
     assert "O que falta" in page and 'name="pin"' in page
     assert "Decisão do árbitro (obrigatória" in page
     # a wrong PIN: refused, nothing answered
-    response = ref_client.post(screen(), {"op": "confirmacao", "via": "1", "dupla": "d1", "pin": "999999", "accept": "1"})
+    response = ref_client.post(
+        screen(), {"op": "confirmacao", "via": "1", "dupla": "d1", "pin": "999999", "accept": "1"}
+    )
     assert response["Location"] == screen() + "#avisos"
     assert any("PIN incorreto" in a for a in alerts(ref_client.get(screen()).content.decode()))
     assert Jogo.objects.get(pk=jogo.pk).confirmations == {}
     # contesting needs a reason (and costs no PIN try)
     ref_client.post(screen(), {"op": "confirmacao", "via": "1", "dupla": "d4", "pin": PIN["d4"], "accept": "0"})
     assert any("escreva o motivo" in a for a in alerts(ref_client.get(screen()).content.decode()))
-    response = ref_client.post(screen(), {"op": "confirmacao", "via": "1", "dupla": "d1", "pin": PIN["d1"], "accept": "1"})
+    response = ref_client.post(
+        screen(), {"op": "confirmacao", "via": "1", "dupla": "d1", "pin": PIN["d1"], "accept": "1"}
+    )
     assert response["Location"] == screen() + "#confirmacao"
     ref_client.post(screen(), {"op": "confirmacao", "via": "1", "dupla": "d4", "pin": PIN["d4"], "accept": "1"})
     jogo.refresh_from_db()
@@ -248,8 +257,9 @@ def test_quick_result_walkover_penalty_and_correction(cup, referee, ref_client):
     # quick entry: the final scores of the partidas; an impossible score is refused
     page = ref_client.get(ref_client.post(screen(), {"op": "resultado", "p1_a": "12", "p1_b": "12"})["Location"])
     assert any("12 x 12 impossível" in a for a in alerts(page.content.decode()))
-    ref_client.post(screen(), {"op": "resultado", "p1_a": "12", "p1_b": "5", "p2_a": "3", "p2_b": "12",
-                               "p3_a": "12", "p3_b": "10"})
+    ref_client.post(
+        screen(), {"op": "resultado", "p1_a": "12", "p1_b": "5", "p2_a": "3", "p2_b": "12", "p3_a": "12", "p3_b": "10"}
+    )
     jogo = Jogo.objects.get(tournament=cup, key="j1")
     assert jogo.status == "awaiting_confirmation"
     assert ref_client.get(api(SLUG, "j1")).json()["score"] == [2, 1]
@@ -264,8 +274,17 @@ def test_quick_result_walkover_penalty_and_correction(cup, referee, ref_client):
     assert ref_client.get(api(SLUG, "j5")).json()["partidas"][0]["score"] == [12, 0]
     # correction of the signed j1: a new via with its reason
     ref_client.post(screen(), {"op": "homologacao", "via": "1", "reason": "as duplas saíram"})
-    ref_client.post(screen(), {"op": "correcao", "reason": "placar trocado na 2ª partida", "p1_a": "12",
-                               "p1_b": "5", "p2_a": "12", "p2_b": "3"})
+    ref_client.post(
+        screen(),
+        {
+            "op": "correcao",
+            "reason": "placar trocado na 2ª partida",
+            "p1_a": "12",
+            "p1_b": "5",
+            "p2_a": "12",
+            "p2_b": "3",
+        },
+    )
     jogo.refresh_from_db()
     assert (jogo.via, jogo.via_reason, jogo.status) == (2, "placar trocado na 2ª partida", "awaiting_confirmation")
     assert SumulaVia.objects.filter(jogo=jogo, via=1).exists()

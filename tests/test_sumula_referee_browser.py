@@ -7,11 +7,10 @@ Screenshots go to /tmp/zap-shots/sumula-*.png."""
 import re
 
 import pytest
+from django.test import Client
 from playwright.sync_api import expect
 
 from tests.browser_support import VIEWPORTS, browser, shot  # noqa: F401 (fixture)
-from django.test import Client
-
 from tests.sumula_support import PIN, api, cup_setup, post, staff_user
 from tournaments.models import Jogo, Mao, Mesa
 
@@ -41,12 +40,14 @@ def stored_queue(page, tournament):
 
 
 def _maos(partida: int) -> list[tuple]:
-    return list(Mao.objects.filter(partida__jogo__key="j1", partida__number=partida).order_by("order")
-                .values_list("to", "points", "how"))
+    return list(
+        Mao.objects.filter(partida__jogo__key="j1", partida__number=partida)
+        .order_by("order")
+        .values_list("to", "points", "how")
+    )
 
 
-def test_a_referee_records_a_jogo_on_the_phone_through_a_network_cut(browser, live_server, load_file,
-                                                                    fast_passwords):
+def test_a_referee_records_a_jogo_on_the_phone_through_a_network_cut(browser, live_server, load_file, fast_passwords):
     tournament = cup_setup(load_file)
     referee = staff_user(tournament, "arbitra")
     Mesa.objects.create(tournament=tournament, number=1, referee=referee)
@@ -83,8 +84,14 @@ def test_a_referee_records_a_jogo_on_the_phone_through_a_network_cut(browser, li
         shot(page, "sumula-03-mao-de-onze")
         _tap(page, f"{B}: mão de onze recusada (+1)")  # Ana / Bruno refuse: +1 to the other
         _tap(page, f"{A}: venceu a mão de 3")  # accepted and won: 14 x 2
-        assert _maos(1) == [(0, 9, "played"), (0, 1, "played"), (1, 1, "ran"), (0, 1, "played"),
-                            (1, 1, "refused"), (0, 3, "played")]
+        assert _maos(1) == [
+            (0, 9, "played"),
+            (0, 1, "played"),
+            (1, 1, "ran"),
+            (0, 1, "played"),
+            (1, 1, "refused"),
+            (0, 3, "played"),
+        ]
         assert page.locator('[data-bind="won-0"]').inner_text() == "1"
         assert page.locator('[data-bind="partida"]').inner_text() == "Partida 2"
 

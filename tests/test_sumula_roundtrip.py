@@ -19,8 +19,21 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from scoring.errors import RuleViolation
-from tests.sumula_support import cup, j1, ref  # noqa: F401 (fixtures)
-from tests.sumula_support import PIN, answer, api, cup_file, current_via, jogo_between, play, post, sign, staff_user
+from tests.sumula_support import (  # noqa: F401 (fixtures)
+    PIN,
+    answer,
+    api,
+    cup,
+    cup_file,
+    current_via,
+    j1,
+    jogo_between,
+    play,
+    post,
+    ref,
+    sign,
+    staff_user,
+)
 from tournaments.interchange.writer import tournament_export
 from tournaments.models import Jogo, StaffRole, Tournament
 from tournaments.selectors import tournament_state_cache_clear
@@ -29,8 +42,22 @@ from tournaments.services import tournament_import
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 
 COMPARED = ("duplas", "stages", "jogos", "standings", "bracket", "bracket_third_place", "classification")
-SUMULA_COMPARED = ("key", "duplas", "best_of", "status", "via", "via_reason", "vias", "partidas", "score", "winner",
-                   "walkover", "penalty", "confirmations", "current")
+SUMULA_COMPARED = (
+    "key",
+    "duplas",
+    "best_of",
+    "status",
+    "via",
+    "via_reason",
+    "vias",
+    "partidas",
+    "score",
+    "winner",
+    "walkover",
+    "penalty",
+    "confirmations",
+    "current",
+)
 
 
 def export(tournament) -> dict:
@@ -76,18 +103,26 @@ def table(data: dict) -> dict[str, dict]:
 
 # --- explicit round trips --------------------------------------------------------------------------------
 
+
 def test_corrected_sumula_with_history_and_an_awaiting_via_2(cup, ref, j1):
     play(ref, cup.slug, j1, [0, 1, 0], "v1")
     answer(ref, cup.slug, j1, "d1")
     answer(ref, cup.slug, j1, "d4")
     sign(ref, cup.slug, j1)
-    r = post(ref, api(cup.slug, j1, "correcao"), {"reason": "a 3ª partida foi da d4",
-                                                  "partidas": [{"maos": [{"id": "n1", "to": 0, "points": 12}]},
-                                                               [3, 12], [10, 12]]})
+    r = post(
+        ref,
+        api(cup.slug, j1, "correcao"),
+        {
+            "reason": "a 3ª partida foi da d4",
+            "partidas": [{"maos": [{"id": "n1", "to": 0, "points": 12}]}, [3, 12], [10, 12]],
+        },
+    )
     assert r.status_code == 200, r.content
     first, second, twin = roundtrip(cup)
     row = jogo_row(first, j1)
-    assert row["status"] == "awaiting_confirmation" and row["via"] == 2 and row["via_reason"] == "a 3ª partida foi da d4"
+    assert (
+        row["status"] == "awaiting_confirmation" and row["via"] == 2 and row["via_reason"] == "a 3ª partida foi da d4"
+    )
     [old] = row["history"]
     assert old["via"] == 1 and old["status"] == "homologated" and old["by"] in ("arbitro", "referee") and old["at"]
     assert old["confirmations"] == {"d1": "confirmed", "d4": "confirmed"}
@@ -141,8 +176,13 @@ def test_jogo_homologated_by_the_referees_decision(cup, ref, j1):
 
 def test_in_progress_jogo_with_penalties_and_ties(cup, ref, j1):
     post(ref, api(cup.slug, j1, "penalidade"), {"id": "pp", "scope": "partida", "lost_by": "d4", "reason": "celular"})
-    for k, body in enumerate([{"to": None}, {"to": 1, "points": 3, "how": "ran"},
-                              {"to": 0, "points": 1, "how": "penalty", "reason": "falou na mesa"}]):
+    for k, body in enumerate(
+        [
+            {"to": None},
+            {"to": 1, "points": 3, "how": "ran"},
+            {"to": 0, "points": 1, "how": "penalty", "reason": "falou na mesa"},
+        ]
+    ):
         assert post(ref, api(cup.slug, j1, "maos"), {"id": f"m{k}"} | body).status_code == 201
     first, second, twin = roundtrip(cup)
     row = jogo_row(first, j1)
@@ -171,10 +211,14 @@ def _group_played_and_confirmed(cup, ref, order):
     from tests.sumula_support import jogo_duplas
 
     for i, first in enumerate(order):
-        for second in order[i + 1:]:
+        for second in order[i + 1 :]:
             key = jogo_between(cup, first, second)
             won = jogo_duplas(cup, key).index(first)
-            post(ref, api(cup.slug, key, "resultado"), {"partidas": [[12, 5], [12, 5]] if won == 0 else [[5, 12], [5, 12]]})
+            post(
+                ref,
+                api(cup.slug, key, "resultado"),
+                {"partidas": [[12, 5], [12, 5]] if won == 0 else [[5, 12], [5, 12]]},
+            )
             for dupla in jogo_duplas(cup, key):
                 assert answer(ref, cup.slug, key, dupla).status_code == 200
 
@@ -200,7 +244,7 @@ def test_the_exported_bracket_shows_the_live_score_of_a_knockout_jogo_in_play(cu
     final = Jogo.objects.get(tournament=cup, stage__key="final")
     play(ref, cup.slug, final.key, [0, 1], "f")
     assert ref.get(api(cup.slug, final.key)).json()["score"] == [1, 1]
-    first, second, twin = roundtrip(cup)
+    first, second, _twin = roundtrip(cup)
     assert second["bracket"]["final"]["rounds"][0][0]["score"] == [1, 1]  # the copy, computed afresh
     assert first["bracket"]["final"]["rounds"][0][0]["score"] == [1, 1]  # the original, from the live súmula
 
@@ -214,8 +258,11 @@ def test_a_group_correction_that_changes_the_qualifiers_after_the_draw(cup, ref)
     for loser_was, winner in (("d2", "d3"), ("d2", "d4")):
         key = jogo_between(cup, loser_was, winner)
         won = jogo_duplas(cup, key).index(winner)
-        r = post(ref, api(cup.slug, key, "correcao"), {"reason": "súmula trocada",
-                                                       "partidas": [[12, 5], [12, 5]] if won == 0 else [[5, 12], [5, 12]]})
+        r = post(
+            ref,
+            api(cup.slug, key, "correcao"),
+            {"reason": "súmula trocada", "partidas": [[12, 5], [12, 5]] if won == 0 else [[5, 12], [5, 12]]},
+        )
         if r.status_code == 409:  # the second correction would change the qualifiers: refused, nothing written
             assert "classificadas" in r.json()["errors"][0]
             assert "via" not in jogo_row(export(cup), key)
@@ -234,6 +281,7 @@ def test_a_group_correction_that_changes_the_qualifiers_after_the_draw(cup, ref)
 
 
 # --- statuses read from a file ---------------------------------------------------------------------------
+
 
 def _file_with(jogo: dict) -> dict:
     data = cup_file("copa-arquivo")
@@ -257,8 +305,7 @@ def test_an_imported_awaiting_result_does_not_count_and_a_confirmed_one_does():
 
 
 def test_an_imported_awaiting_result_can_be_confirmed_through_the_api(load_file):
-    tournament = load_file(_file_with({"partidas": [[12, 3], [12, 4]], "status": "awaiting_confirmation",
-                                       "key": "jx"}))
+    tournament = load_file(_file_with({"partidas": [[12, 3], [12, 4]], "status": "awaiting_confirmation", "key": "jx"}))
     from tests.sumula_support import PIN as pins
     from tournaments.models import Dupla
     from tournaments.staff.pins import pin_hash_make
@@ -272,26 +319,52 @@ def test_an_imported_awaiting_result_can_be_confirmed_through_the_api(load_file)
     assert table(export(tournament))["d1"]["points"] == 3
 
 
-@pytest.mark.parametrize("jogo, place, words", [
-    ({"status": "confirmed"}, "jogos[0].status", "decidido"),
-    ({"status": "homologated", "partidas": [[12, 3]]}, "jogos[0].status", "decidido"),
-    ({"status": "in_progress"}, "jogos[0].status", "in_progress"),
-    ({"status": "scheduled", "partidas": [[12, 3], [12, 4]]}, "jogos[0].status", "scheduled"),
-    ({"status": "in_progress", "partidas": [[12, 3], [12, 4]]}, "jogos[0].status", "in_progress"),
-    ({"status": "done", "partidas": [[12, 3], [12, 4]]}, "jogos[0].status", "desconhecida"),
-    ({"status": "confirmed", "partidas": [[12, 3], [12, 4]], "confirmations": {"d1": "confirmed", "d2": None}},
-     "jogos[0].confirmations", "awaiting_confirmation"),
-    ({"status": "awaiting_confirmation", "partidas": [[12, 3], [12, 4]], "confirmations": {"d3": "confirmed"}},
-     "jogos[0].confirmations.d3", "não joga"),
-    ({"status": "contested", "partidas": [[12, 3], [12, 4]]}, "jogos[0].confirmations", "contestou"),
-    ({"status": "contested", "partidas": [[12, 3], [12, 4]], "confirmations": {"d1": "confirmed"}},
-     "jogos[0].confirmations", "awaiting_confirmation"),
-    ({"status": "awaiting_confirmation", "partidas": [[12, 3], [12, 4]], "via": 2}, "jogos[0].via", "via"),
-    ({"status": "awaiting_confirmation", "partidas": [[12, 3], [12, 4]],
-      "history": [{"via": 2, "partidas": [[3, 12], [4, 12]]}]}, "jogos[0].history[0].via", "ordem"),
-    ({"status": "awaiting_confirmation", "partidas": [[12, 3], [12, 4]],
-      "history": [{"via": 1, "partidas": [[12, 12]]}]}, "jogos[0].history[0].partidas[0]", "12 x 12"),
-])
+@pytest.mark.parametrize(
+    "jogo, place, words",
+    [
+        ({"status": "confirmed"}, "jogos[0].status", "decidido"),
+        ({"status": "homologated", "partidas": [[12, 3]]}, "jogos[0].status", "decidido"),
+        ({"status": "in_progress"}, "jogos[0].status", "in_progress"),
+        ({"status": "scheduled", "partidas": [[12, 3], [12, 4]]}, "jogos[0].status", "scheduled"),
+        ({"status": "in_progress", "partidas": [[12, 3], [12, 4]]}, "jogos[0].status", "in_progress"),
+        ({"status": "done", "partidas": [[12, 3], [12, 4]]}, "jogos[0].status", "desconhecida"),
+        (
+            {"status": "confirmed", "partidas": [[12, 3], [12, 4]], "confirmations": {"d1": "confirmed", "d2": None}},
+            "jogos[0].confirmations",
+            "awaiting_confirmation",
+        ),
+        (
+            {"status": "awaiting_confirmation", "partidas": [[12, 3], [12, 4]], "confirmations": {"d3": "confirmed"}},
+            "jogos[0].confirmations.d3",
+            "não joga",
+        ),
+        ({"status": "contested", "partidas": [[12, 3], [12, 4]]}, "jogos[0].confirmations", "contestou"),
+        (
+            {"status": "contested", "partidas": [[12, 3], [12, 4]], "confirmations": {"d1": "confirmed"}},
+            "jogos[0].confirmations",
+            "awaiting_confirmation",
+        ),
+        ({"status": "awaiting_confirmation", "partidas": [[12, 3], [12, 4]], "via": 2}, "jogos[0].via", "via"),
+        (
+            {
+                "status": "awaiting_confirmation",
+                "partidas": [[12, 3], [12, 4]],
+                "history": [{"via": 2, "partidas": [[3, 12], [4, 12]]}],
+            },
+            "jogos[0].history[0].via",
+            "ordem",
+        ),
+        (
+            {
+                "status": "awaiting_confirmation",
+                "partidas": [[12, 3], [12, 4]],
+                "history": [{"via": 1, "partidas": [[12, 12]]}],
+            },
+            "jogos[0].history[0].partidas[0]",
+            "12 x 12",
+        ),
+    ],
+)
 def test_import_refuses_a_status_that_does_not_fit(jogo, place, words):
     with pytest.raises(RuleViolation) as exc:
         tournament_import(data=_file_with(jogo))
@@ -311,8 +384,13 @@ RESULTS = [
     {"walkover": 0},
     {"walkover": "both"},
     {"penalty": {"lost_by": 1, "reason": "ofensa"}},
-    {"partidas": [{"maos": [{"to": 0, "points": 12}]}, {"maos": [{"to": 1, "points": 9}, {"to": 1, "points": 3}]},
-                  {"maos": [{"to": 0, "points": 12}]}]},
+    {
+        "partidas": [
+            {"maos": [{"to": 0, "points": 12}]},
+            {"maos": [{"to": 1, "points": 9}, {"to": 1, "points": 3}]},
+            {"maos": [{"to": 0, "points": 12}]},
+        ]
+    },
     {"partidas": [[12, 12]]},  # impossible: refused
     {"partidas": [[12, 3]]},  # not decided: a correction refuses it; resultado takes it (in progress)
 ]
@@ -321,9 +399,14 @@ jogo_index = st.integers(min_value=0, max_value=len(JOGOS) - 1)
 side = st.integers(min_value=0, max_value=1)
 mostly = st.sampled_from([True, True, True, True, False])
 result_index = st.integers(min_value=0, max_value=len(RESULTS) - 1)
-mao_op = st.tuples(st.just("mao"), jogo_index, st.sampled_from([0, 1, 0, 1, None]),
-                   st.sampled_from([3, 3, 6, 9, 12, 12, 1, None]),
-                   st.sampled_from(["played"] * 6 + ["ran", "refused", "penalty"]), st.integers(min_value=0, max_value=5))
+mao_op = st.tuples(
+    st.just("mao"),
+    jogo_index,
+    st.sampled_from([0, 1, 0, 1, None]),
+    st.sampled_from([3, 3, 6, 9, 12, 12, 1, None]),
+    st.sampled_from(["played"] * 6 + ["ran", "refused", "penalty"]),
+    st.integers(min_value=0, max_value=5),
+)
 partida_op = st.tuples(st.just("partida"), jogo_index, side)
 undo_op = st.tuples(st.just("undo"), jogo_index, mostly)
 result_op = st.tuples(st.just("resultado"), jogo_index, result_index)
@@ -333,9 +416,25 @@ homologate_op = st.tuples(st.just("homologate"), jogo_index, st.booleans())
 correct_op = st.tuples(st.just("correct"), jogo_index, result_index, mostly)
 penalty_op = st.tuples(st.just("penalty"), jogo_index, st.sampled_from(["partida", "jogo"]), side)
 # one_of picks a branch uniformly: repeating one weighs it
-ops = st.one_of(mao_op, mao_op, partida_op, partida_op, partida_op, undo_op, result_op, result_op,
-                answer_op, answer_op, answer_op, answer_op, homologate_op, correct_op, correct_op,
-                correct_op, penalty_op)
+ops = st.one_of(
+    mao_op,
+    mao_op,
+    partida_op,
+    partida_op,
+    partida_op,
+    undo_op,
+    result_op,
+    result_op,
+    answer_op,
+    answer_op,
+    answer_op,
+    answer_op,
+    homologate_op,
+    correct_op,
+    correct_op,
+    correct_op,
+    penalty_op,
+)
 
 ALLOWED = {200, 201, 403, 404, 409, 422, 429}
 
@@ -346,6 +445,7 @@ class _Rollback(Exception):
 
 def _named(result: dict, duplas: tuple[str, str]) -> dict:
     """A RESULTS item with its sides (0/1) named by the jogo's dupla keys."""
+
     def name(v):
         return duplas[v] if isinstance(v, int) else v
 
@@ -363,8 +463,11 @@ def _named(result: dict, duplas: tuple[str, str]) -> dict:
 def _apply(op, cup, ref, anon, keys, sent: list[tuple[str, dict]], counter) -> int:
     kind, j = op[0], op[1]
     key = keys[j]
-    duplas = tuple(Jogo.objects.filter(pk=Jogo.objects.get(tournament=cup, key=key).pk)
-                   .values_list("dupla_a__key", "dupla_b__key").get())
+    duplas = tuple(
+        Jogo.objects.filter(pk=Jogo.objects.get(tournament=cup, key=key).pk)
+        .values_list("dupla_a__key", "dupla_b__key")
+        .get()
+    )
     if kind == "mao":
         _k, _j, to, points, how, repeat = op
         earlier = [body for k, body in sent if k == key]
@@ -401,8 +504,12 @@ def _apply(op, cup, ref, anon, keys, sent: list[tuple[str, dict]], counter) -> i
     if kind == "answer":
         _k, _j, who, accept, pin, with_reason = op
         dupla = duplas[who]
-        body = {"dupla": dupla, "pin": PIN[dupla] if pin else "000000", "via": current_via(cup.slug, key),
-                "accept": accept}
+        body = {
+            "dupla": dupla,
+            "pin": PIN[dupla] if pin else "000000",
+            "via": current_via(cup.slug, key),
+            "accept": accept,
+        }
         if with_reason:
             body["reason"] = "o placar está errado"
         return post(anon, api(cup.slug, key, "confirmacao"), body).status_code
@@ -414,8 +521,11 @@ def _apply(op, cup, ref, anon, keys, sent: list[tuple[str, dict]], counter) -> i
             body["reason"] = f"correção {next(counter)}"
         return post(ref, api(cup.slug, key, "correcao"), body).status_code
     if kind == "penalty":
-        return post(ref, api(cup.slug, key, "penalidade"), {"id": f"p{next(counter)}", "scope": op[2],
-                                                            "lost_by": duplas[op[3]], "reason": "penalidade"}).status_code
+        return post(
+            ref,
+            api(cup.slug, key, "penalidade"),
+            {"id": f"p{next(counter)}", "scope": op[2], "lost_by": duplas[op[3]], "reason": "penalidade"},
+        ).status_code
     raise AssertionError(op)
 
 
@@ -424,8 +534,11 @@ def referee(cup):
     return staff_user(cup, "arbitro", StaffRole.REFEREE)
 
 
-@settings(max_examples=int(__import__('os').environ.get('SUMULA_EXAMPLES', 25)), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                 HealthCheck.too_slow])
+@settings(
+    max_examples=int(__import__("os").environ.get("SUMULA_EXAMPLES", 25)),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(script=st.lists(ops, min_size=12, max_size=40))
 def test_any_sequence_of_api_calls_round_trips(cup, referee, script):
     keys = [jogo_between(cup, a, b) for a, b in JOGOS]

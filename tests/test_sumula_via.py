@@ -14,8 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.text import is_blank
-from tests.sumula_support import cup, j1, ref  # noqa: F401 (fixtures)
-from tests.sumula_support import PIN, answer, api, db_snapshot, play, post, sign
+from tests.sumula_support import PIN, answer, api, cup, db_snapshot, j1, play, post, ref, sign  # noqa: F401 (fixtures)
 from tournaments.models import Dupla, Jogo
 from tournaments.result_form import Errors, result_read
 from tournaments.sumula import services
@@ -24,8 +23,9 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 
 STALE = "a súmula mudou: agora é a via 2; confira o resultado e confirme de novo"
 CORRECTION = {"reason": "placar trocado na 2ª partida", "partidas": [[12, 3], [12, 5]]}
-DB_SETTINGS = settings(max_examples=30, deadline=None,
-                       suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+DB_SETTINGS = settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 
 
 def errors_of(response) -> list[str]:
@@ -40,6 +40,7 @@ def corrected(ref, cup, j1) -> None:
 
 
 # --- the API: the via is part of the answer and of the signature --------------------------------------------
+
 
 def test_a_confirmation_for_the_via_before_a_correction_is_refused_and_writes_nothing(cup, ref, j1):
     corrected(ref, cup, j1)
@@ -93,9 +94,15 @@ def test_a_signature_is_for_the_via_it_saw(cup, ref, j1):
 # (a number beyond 64 bits, or a text with a NUL or half a surrogate pair, never reaches the via check: the body
 # reader refuses it, 400 naming the field)
 STORABLE = st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00")
-NOT_A_VIA = st.one_of(st.none(), st.booleans(), st.integers(min_value=-2**63, max_value=0), st.floats(allow_nan=False),
-                      st.text(STORABLE, max_size=5), st.lists(st.integers(-2**63, 2**63 - 1), max_size=2),
-                      st.dictionaries(st.text(STORABLE, max_size=3), st.integers(-2**63, 2**63 - 1), max_size=1))
+NOT_A_VIA = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**63), max_value=0),
+    st.floats(allow_nan=False),
+    st.text(STORABLE, max_size=5),
+    st.lists(st.integers(-(2**63), 2**63 - 1), max_size=2),
+    st.dictionaries(st.text(STORABLE, max_size=3), st.integers(-(2**63), 2**63 - 1), max_size=1),
+)
 
 
 @DB_SETTINGS
@@ -126,6 +133,7 @@ def test_a_malformed_via_or_a_blank_contest_costs_no_pin_try(cup, ref, j1):
 
 
 # --- the race: a correction lands after the dupla saw via 1 and before its answer is written ------------------
+
 
 def test_a_correction_landing_while_a_confirmation_is_on_its_way_wins(cup, ref, j1, monkeypatch):
     """The dupla reads via 1; its answer passes the API's checks (the PIN); then the correction commits; then
@@ -167,8 +175,15 @@ def test_the_service_checks_the_via_after_its_own_checks_of_the_body(cup, ref, j
 
     monkeypatch.setattr(services, "reason_clean", reason_then_correction)
     with pytest.raises(services.SumulaRefused) as refused:
-        services.sumula_answer(tournament=cup, key=j1, dupla=dupla, via=1, accept=True, reason=None,
-                               actor=services.Actor(dupla=dupla, method="pin"))
+        services.sumula_answer(
+            tournament=cup,
+            key=j1,
+            dupla=dupla,
+            via=1,
+            accept=True,
+            reason=None,
+            actor=services.Actor(dupla=dupla, method="pin"),
+        )
     assert refused.value.status == 409
     assert Jogo.objects.get(tournament=cup, key=j1).confirmations == {}
     assert Jogo.objects.get(tournament=cup, key=j1).via == 2
@@ -179,6 +194,7 @@ def test_the_service_checks_the_via_after_its_own_checks_of_the_body(cup, ref, j
 
 
 # --- the referee's screen and the private link send the via they showed -------------------------------------
+
 
 def screen(cup, key):
     return reverse("referee:jogo", args=[cup.slug, key])
@@ -196,9 +212,11 @@ def test_the_referee_screen_sends_the_via_it_showed(cup, ref, j1):
     assert page.count('<input type="hidden" name="via" value="1">') == 3
     assert post(ref, api(cup.slug, j1, "correcao"), CORRECTION).status_code == 200
     before = db_snapshot()
-    for form in ({"op": "confirmacao", "dupla": "d1", "pin": PIN["d1"], "accept": "1", "via": "1"},
-                 {"op": "confirmacao", "dupla": "d4", "pin": PIN["d4"], "accept": "0", "reason": "não", "via": "1"},
-                 {"op": "homologacao", "reason": "as duplas saíram", "via": "1"}):
+    for form in (
+        {"op": "confirmacao", "dupla": "d1", "pin": PIN["d1"], "accept": "1", "via": "1"},
+        {"op": "confirmacao", "dupla": "d4", "pin": PIN["d4"], "accept": "0", "reason": "não", "via": "1"},
+        {"op": "homologacao", "reason": "as duplas saíram", "via": "1"},
+    ):
         response = ref.post(screen(cup, j1), form)
         assert response.status_code == 302 and response["Location"].endswith("#avisos")
         html = alerts(ref, cup, j1)
@@ -225,8 +243,13 @@ def test_the_private_link_refuses_a_stale_or_missing_via(cup, ref, j1):
     assert post(ref, api(cup.slug, j1, "correcao"), CORRECTION).status_code == 200
     url = reverse("privatelink:answer", kwargs={"token": d4.token, "key": j1})
     before = db_snapshot()
-    for form in ({"resposta": "confirmar", "via": "1"}, {"resposta": "contestar", "motivo": "não", "via": "1"},
-                 {"resposta": "confirmar"}, {"resposta": "confirmar", "via": "²"}, {"resposta": "confirmar", "via": ""}):
+    for form in (
+        {"resposta": "confirmar", "via": "1"},
+        {"resposta": "contestar", "motivo": "não", "via": "1"},
+        {"resposta": "confirmar"},
+        {"resposta": "confirmar", "via": "²"},
+        {"resposta": "confirmar", "via": ""},
+    ):
         response = client.post(url, form)
         assert response.status_code == 302
         html = client.get(response["Location"]).content.decode()
@@ -239,12 +262,12 @@ def test_the_private_link_refuses_a_stale_or_missing_via(cup, ref, j1):
 
 # --- item 7: wrong types refused with their field ----------------------------------------------------------
 
+
 @pytest.mark.parametrize("partidas", [False, True, 0, 1, "", "12x3", {}, {"a": 1}])
 def test_partidas_that_is_not_a_list_is_refused_and_wipes_nothing(cup, ref, j1, partidas):
     play(ref, cup.slug, j1, [0, 0], "f")
     before = db_snapshot()
-    for action, body in (("correcao", {"reason": "erro", "partidas": partidas}),
-                         ("resultado", {"partidas": partidas})):
+    for action, body in (("correcao", {"reason": "erro", "partidas": partidas}), ("resultado", {"partidas": partidas})):
         r = post(ref, api(cup.slug, j1, action), body)
         assert r.status_code in (409, 422), r.content
         assert db_snapshot() == before
@@ -265,8 +288,13 @@ def test_a_file_with_partidas_false_is_read_as_an_error_not_as_nothing_played():
 
 
 def other_jogo(cup, j1) -> Jogo:
-    return Jogo.objects.exclude(key=j1).filter(tournament=cup, group__isnull=False, status="scheduled") \
-        .select_related("dupla_a").order_by("id").first()
+    return (
+        Jogo.objects.exclude(key=j1)
+        .filter(tournament=cup, group__isnull=False, status="scheduled")
+        .select_related("dupla_a")
+        .order_by("id")
+        .first()
+    )
 
 
 @pytest.mark.parametrize("how", ["", None, 0, False, [], {}, "PLAYED", " played"])
@@ -289,21 +317,52 @@ def test_a_how_that_is_present_must_be_one_of_the_four(cup, ref, j1, how):
 
 # invisible characters: controls, formats (zero-width space, word joiner, BOM, bidi marks), spaces, separators
 # and lone combining marks
-INVISIBLE = st.sampled_from(["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00a0", "\u2007", "\u202f",
-                             "\u3000", "\u2028", "\u2029", "\u200e", "\u200f", "\u202e", "\u00ad", "\u180e",
-                             "\x01", "\x1f", "\x7f", "\u0085", "\t", "\n", " ", "\u0301", "\u20dd", "\u3164",
-                             "\u2800", "\U000e0020"])
+INVISIBLE = st.sampled_from(
+    [
+        "\u200b",
+        "\u200c",
+        "\u200d",
+        "\u2060",
+        "\ufeff",
+        "\u00a0",
+        "\u2007",
+        "\u202f",
+        "\u3000",
+        "\u2028",
+        "\u2029",
+        "\u200e",
+        "\u200f",
+        "\u202e",
+        "\u00ad",
+        "\u180e",
+        "\x01",
+        "\x1f",
+        "\x7f",
+        "\u0085",
+        "\t",
+        "\n",
+        " ",
+        "\u0301",
+        "\u20dd",
+        "\u3164",
+        "\u2800",
+        "\U000e0020",
+    ]
+)
 BLANK = st.lists(INVISIBLE, max_size=8).map("".join)
-OF_CATEGORY = {cat: [c for c in map(chr, range(0x110000)) if unicodedata.category(c) == cat]
-               for cat in ("Cc", "Cf", "Zs", "Zl", "Zp", "Mn")}
+OF_CATEGORY = {
+    cat: [c for c in map(chr, range(0x110000)) if unicodedata.category(c) == cat]
+    for cat in ("Cc", "Cf", "Zs", "Zl", "Zp", "Mn")
+}
 
 
 @given(blank=BLANK, category=st.sampled_from(["Cc", "Cf", "Zs", "Zl", "Zp", "Mn"]), data=st.data())
 def test_a_text_of_invisible_characters_is_blank_and_one_visible_character_is_not(blank, category, data):
     assert is_blank(blank)
     assert is_blank("".join(data.draw(st.lists(st.sampled_from(OF_CATEGORY[category]), max_size=4))))
-    visible = data.draw(st.characters(categories=["L", "N", "P", "S"]).filter(
-        lambda c: c not in "\u115f\u1160\u3164\uffa0\u2800"))
+    visible = data.draw(
+        st.characters(categories=["L", "N", "P", "S"]).filter(lambda c: c not in "\u115f\u1160\u3164\uffa0\u2800")
+    )
     at = data.draw(st.integers(min_value=0, max_value=len(blank)))
     assert not is_blank(blank[:at] + visible + blank[at:])
     assert is_blank(None) and is_blank(3)  # not a text: no reason either
@@ -321,11 +380,25 @@ def test_a_required_reason_of_invisible_characters_is_missing(cup, ref, j1, blan
         sign(ref, cup.slug, j1, reason=blank),  # a confirmation is missing: the decision needs a reason
         post(ref, api(cup.slug, j1, "penalidade"), {"id": "pen-b", "scope": "jogo", "lost_by": "d4", "reason": blank}),
         post(ref, api(cup.slug, j1, "correcao"), {"reason": "erro", "penalty": {"lost_by": "d4", "reason": blank}}),
-        post(ref, api(cup.slug, j1, "correcao"), {"reason": "erro", "partidas": [
-            {"maos": [{"to": 0, "points": 1, "how": "penalty", "reason": blank}] + [{"to": 0, "points": 3}] * 4},
-            [12, 0]]}),
-        post(ref, api(cup.slug, j1, "correcao"), {"reason": "erro", "partidas": [
-            {"penalty": {"lost_by": "d4", "reason": blank}}, [12, 0]]}),
+        post(
+            ref,
+            api(cup.slug, j1, "correcao"),
+            {
+                "reason": "erro",
+                "partidas": [
+                    {
+                        "maos": [{"to": 0, "points": 1, "how": "penalty", "reason": blank}]
+                        + [{"to": 0, "points": 3}] * 4
+                    },
+                    [12, 0],
+                ],
+            },
+        ),
+        post(
+            ref,
+            api(cup.slug, j1, "correcao"),
+            {"reason": "erro", "partidas": [{"penalty": {"lost_by": "d4", "reason": blank}}, [12, 0]]},
+        ),
     ]
     for n, r in enumerate(refused):
         assert r.status_code in (409, 422), (n, r.content)
@@ -334,12 +407,16 @@ def test_a_required_reason_of_invisible_characters_is_missing(cup, ref, j1, blan
     # a mão de penalidade while playing, and perda da partida/jogo: the same check
     other = other_jogo(cup, j1)
     before = db_snapshot()
-    r = post(ref, api(cup.slug, other.key, "maos"), {"id": "pb", "to": 0, "points": 1, "how": "penalty",
-                                                    "reason": blank})
+    r = post(
+        ref, api(cup.slug, other.key, "maos"), {"id": "pb", "to": 0, "points": 1, "how": "penalty", "reason": blank}
+    )
     assert r.status_code == 422 and any("motivo" in m for m in errors_of(r)), r.content
     for scope in ("partida", "jogo"):
-        r = post(ref, api(cup.slug, other.key, "penalidade"), {"id": f"pen-{scope}", "scope": scope,
-                                                              "lost_by": other.dupla_a.key, "reason": blank})
+        r = post(
+            ref,
+            api(cup.slug, other.key, "penalidade"),
+            {"id": f"pen-{scope}", "scope": scope, "lost_by": other.dupla_a.key, "reason": blank},
+        )
         assert r.status_code == 422 and any("motivo" in m for m in errors_of(r)), r.content
     assert db_snapshot() == before
 
@@ -347,17 +424,22 @@ def test_a_required_reason_of_invisible_characters_is_missing(cup, ref, j1, blan
 def test_the_referee_screen_and_the_private_link_use_the_same_reason_check(cup, ref, j1):
     play(ref, cup.slug, j1, [0, 0], "x")
     before = db_snapshot()
-    ref.post(screen(cup, j1), {"op": "confirmacao", "dupla": "d4", "pin": PIN["d4"], "accept": "0",
-                               "reason": "\u200b\u2060", "via": "1"})
+    ref.post(
+        screen(cup, j1),
+        {"op": "confirmacao", "dupla": "d4", "pin": PIN["d4"], "accept": "0", "reason": "\u200b\u2060", "via": "1"},
+    )
     assert "para contestar, escreva o motivo" in alerts(ref, cup, j1)
     ref.post(screen(cup, j1), {"op": "homologacao", "reason": "\ufeff", "via": "1"})
     assert "registre a decisão do árbitro" in alerts(ref, cup, j1)
-    ref.post(screen(cup, j1), {"op": "correcao", "reason": "\u200b", "p1_a": "12", "p1_b": "3", "p2_a": "12",
-                               "p2_b": "5"})
+    ref.post(
+        screen(cup, j1), {"op": "correcao", "reason": "\u200b", "p1_a": "12", "p1_b": "3", "p2_a": "12", "p2_b": "5"}
+    )
     ref.post(screen(cup, j1), {"op": "penalidade", "scope": "jogo", "lost_by": "d4", "reason": "\u2060"})
     d4 = Dupla.objects.get(tournament=cup, key="d4")
-    Client().post(reverse("privatelink:answer", kwargs={"token": d4.token, "key": j1}),
-                  {"resposta": "contestar", "motivo": "\u00a0\u200b", "via": "1"})
+    Client().post(
+        reverse("privatelink:answer", kwargs={"token": d4.token, "key": j1}),
+        {"resposta": "contestar", "motivo": "\u00a0\u200b", "via": "1"},
+    )
     assert db_snapshot() == before
     from tournaments.models import PinFailure
 

@@ -7,8 +7,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tournaments.interchange.writer import tournament_export
 from tournaments.caching import pages_clear
+from tournaments.interchange.writer import tournament_export
 from tournaments.selectors import tournament_state_cache_clear
 from tournaments.synthetic import synthetic_tournament
 
@@ -24,17 +24,21 @@ def _comparable(export: dict) -> dict:
 
 # --- the generator alone (no database) -----------------------------------------------
 
+
 def test_same_seed_same_file_other_seed_other_file():
     first = synthetic_tournament(duplas=24, seed=5, maos_every=4)
     assert synthetic_tournament(duplas=24, seed=5, maos_every=4) == first
     assert synthetic_tournament(duplas=24, seed=5) != synthetic_tournament(duplas=24, seed=6)
 
 
-@pytest.mark.parametrize("duplas, groups, knockout_jogos", [
-    (16, 4, 8),   # 8 qualifiers: 4 + 2 + 1 jogos and the third-place jogo
-    (40, 10, 20),  # 20 qualifiers in a bracket of 32: 12 byes, 19 jogos and the third-place jogo
-    (10, 3, 6),   # groups of 4, 3 and 3
-])
+@pytest.mark.parametrize(
+    "duplas, groups, knockout_jogos",
+    [
+        (16, 4, 8),  # 8 qualifiers: 4 + 2 + 1 jogos and the third-place jogo
+        (40, 10, 20),  # 20 qualifiers in a bracket of 32: 12 byes, 19 jogos and the third-place jogo
+        (10, 3, 6),  # groups of 4, 3 and 3
+    ],
+)
 def test_shape(duplas, groups, knockout_jogos):
     data = synthetic_tournament(duplas=duplas, maos_every=3)
     stage_groups = data["stages"][0]["groups"]
@@ -57,6 +61,7 @@ def test_refuses_impossible_shapes():
 
 
 # --- with the importer, the export and the pages ----------------------------------------
+
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("duplas", [16, 40])

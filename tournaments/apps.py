@@ -2,4 +2,4 @@ from django.apps import AppConfig
 
 
 class TournamentsConfig(AppConfig):
-    name = 'tournaments'
+    name = "tournaments"

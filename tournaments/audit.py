@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
-import json
 
 from .models import AuditEntry, Tournament
 from .writes import write_required
@@ -18,11 +18,16 @@ def _plain(value: Any) -> Any:
     return json.loads(json.dumps(value, cls=DjangoJSONEncoder, ensure_ascii=False))
 
 
-def audit_record(*, tournament: Tournament, user, action: str, summary: str,
-                 before: Any = None, after: Any = None) -> AuditEntry:
+def audit_record(
+    *, tournament: Tournament, user, action: str, summary: str, before: Any = None, after: Any = None
+) -> AuditEntry:
     """Record one organizer action, inside the action's write (``writes.tournament_write``): both land or neither."""
     write_required(what="audit_record")
     return AuditEntry.objects.create(
-        tournament=tournament, user=user if user is not None and user.is_authenticated else None,
-        action=action, summary=summary[:300], before=_plain(before), after=_plain(after),
+        tournament=tournament,
+        user=user if user is not None and user.is_authenticated else None,
+        action=action,
+        summary=summary[:300],
+        before=_plain(before),
+        after=_plain(after),
     )

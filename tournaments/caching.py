@@ -35,8 +35,8 @@ import pickle
 import threading
 import time
 from collections import OrderedDict
-from pathlib import Path
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -93,8 +93,9 @@ def tournament_key(tournament, *, live: int | str | None = None, version: int | 
     return f"{key}.l{live}" if live is not None else key
 
 
-def page_key(*, tournament, name: str, language: str, params: dict[str, Any] | None = None,
-             live: int | str | None = None) -> str:
+def page_key(
+    *, tournament, name: str, language: str, params: dict[str, Any] | None = None, live: int | str | None = None
+) -> str:
     """The key of a rendered page or sheet: its tournament version, template (or sheet), language and parameters."""
     digest = ""
     if params:

@@ -38,8 +38,14 @@ from scoring.tournament import GroupStageView, KnockoutStageView, Touched, tourn
 from .caching import gc_paused
 from .jogo_keys import jogo_keys_new
 from .models import Draw, Dupla, Jogo, Mao, Partida, ResultPart, Tournament, TournamentChange
-from .state import (TournamentState, _counted_earlier_vias, jogo_entry_from_rows, jogo_order, jogo_record,
-                    tournament_state_load)
+from .state import (
+    TournamentState,
+    _counted_earlier_vias,
+    jogo_entry_from_rows,
+    jogo_order,
+    jogo_record,
+    tournament_state_load,
+)
 
 # What a write says it touched (writes.tournament_write): how much the engine recomputes on its way out.
 RESULTS, STRUCTURE, PAGES, PRIVATE, LIVE = "results", "structure", "pages", "private", "live"
@@ -69,6 +75,7 @@ ALL_PARTS = "*"
 
 # --- parts ------------------------------------------------------------------------------------------
 
+
 def parts_of(view) -> dict[str, object]:
     """Each part of a view by its key, as values that compare equal when the part is the same."""
     out: dict[str, object] = {}
@@ -77,8 +84,13 @@ def parts_of(view) -> dict[str, object]:
         if isinstance(stage_view, GroupStageView):
             for table in stage_view.tables:
                 out[f"g:{key}:{table.key}"] = table
-            out[f"s:{key}"] = (stage_view.others, stage_view.qualifiers, stage_view.complete, stage_view.decided,
-                               stage_view.unused_sorteios)
+            out[f"s:{key}"] = (
+                stage_view.others,
+                stage_view.qualifiers,
+                stage_view.complete,
+                stage_view.decided,
+                stage_view.unused_sorteios,
+            )
         elif isinstance(stage_view, KnockoutStageView):
             out[f"k:{key}"] = (stage_view.order, stage_view.bracket, stage_view.waiting_for)
     out["c"] = (view.finished, view.classification)
@@ -93,20 +105,28 @@ def parts_changed(before, after) -> list[str]:
 
 # --- advancing a state ------------------------------------------------------------------------------
 
+
 def state_advance_to(*, state: TournamentState, tournament: Tournament) -> TournamentState | None:
     """``state`` advanced to ``tournament.results_version`` by replaying the log; None when it cannot be (a
     structural change, a gap in the log, too many changes): then the whole state is built."""
     behind = tournament.results_version - state.version
     if behind <= 0 or behind > REPLAY_MAX:
         return None
-    changes = list(TournamentChange.objects.filter(tournament=tournament, version__gt=state.version,
-                                                   version__lte=tournament.results_version)
-                   .order_by("version").values_list("version", "jogos", "duplas", "parts"))
+    changes = list(
+        TournamentChange.objects.filter(
+            tournament=tournament, version__gt=state.version, version__lte=tournament.results_version
+        )
+        .order_by("version")
+        .values_list("version", "jogos", "duplas", "parts")
+    )
     if len(changes) != behind or any(jogos is None for _v, jogos, _d, _p in changes):
         return None
-    advanced = state_advance(state=state, jogo_ids={i for _v, jogos, _d, _p in changes for i in jogos},
-                             dupla_ids={i for _v, _j, duplas, _p in changes for i in duplas or ()},
-                             tournament=tournament)
+    advanced = state_advance(
+        state=state,
+        jogo_ids={i for _v, jogos, _d, _p in changes for i in jogos},
+        dupla_ids={i for _v, _j, duplas, _p in changes for i in duplas or ()},
+        tournament=tournament,
+    )
     if advanced is not None:
         versions = dict(state.part_versions)
         for version, _jogos, _duplas, parts in changes:
@@ -115,15 +135,17 @@ def state_advance_to(*, state: TournamentState, tournament: Tournament) -> Tourn
     return advanced
 
 
-def state_advance(*, state: TournamentState, jogo_ids: set[int], tournament: Tournament,
-                  dupla_ids: set[int] = frozenset()) -> TournamentState | None:
+def state_advance(
+    *, state: TournamentState, jogo_ids: set[int], tournament: Tournament, dupla_ids: set[int] = frozenset()
+) -> TournamentState | None:
     """See ``_advance``; the cyclic collector paused meanwhile (the copies allocate much and make no cycles)."""
     with gc_paused():
         return _advance(state=state, jogo_ids=jogo_ids, tournament=tournament, dupla_ids=dupla_ids)
 
 
-def _advance(*, state: TournamentState, jogo_ids: set[int], tournament: Tournament,
-             dupla_ids: set[int] = frozenset()) -> TournamentState | None:
+def _advance(
+    *, state: TournamentState, jogo_ids: set[int], tournament: Tournament, dupla_ids: set[int] = frozenset()
+) -> TournamentState | None:
     """``state`` with the records of these jogos (and the public fields of these duplas) read again and the
     parts they touch computed again; labelled with ``tournament``'s version. None when they no longer fit
     the state (a jogo gone or moved stage, a dupla gone): then the whole state is built."""
@@ -139,15 +161,22 @@ def _advance(*, state: TournamentState, jogo_ids: set[int], tournament: Tourname
     by_id = {d.id: d for d in state.duplas.values()}
     stage_key = {s.id: s.key for s in state.stage_models.values()}
     group_key = {gid: g for (_stage, g), gid in state.group_names.items()}
-    if len(rows) != len(ids) or any(r["dupla_a_id"] not in by_id or r["dupla_b_id"] not in by_id
-                                    or r["stage_id"] not in stage_key
-                                    or (r["group_id"] is not None and r["group_id"] not in group_key) for r in rows):
+    if len(rows) != len(ids) or any(
+        r["dupla_a_id"] not in by_id
+        or r["dupla_b_id"] not in by_id
+        or r["stage_id"] not in stage_key
+        or (r["group_id"] is not None and r["group_id"] not in group_key)
+        for r in rows
+    ):
         return None
     partida_rows = list(Partida.objects.filter(jogo_id__in=ids).order_by("jogo_id", "number").values())
     mao_rows: list[dict] = []
     if any(p["mode"] == Partida.MAOS for p in partida_rows):
-        mao_rows = list(Mao.objects.filter(partida__jogo_id__in=ids).order_by("partida_id", "order")
-                        .values("partida_id", "to", "points", "how", "reason", "key"))
+        mao_rows = list(
+            Mao.objects.filter(partida__jogo_id__in=ids)
+            .order_by("partida_id", "order")
+            .values("partida_id", "to", "points", "how", "reason", "key")
+        )
     partidas, maos = dict(state.partidas), dict(state.maos)
     entries, results, record_by_jogo = dict(state.entries), dict(state.results), dict(state.record_by_jogo)
     touched_groups: set[tuple[str, str]] = set()
@@ -169,8 +198,9 @@ def _advance(*, state: TournamentState, jogo_ids: set[int], tournament: Tourname
         entry = jogo_entry_from_rows(jogo=j, partidas=partidas.get(j["id"], []), maos=maos)
         entries[j["id"]] = entry
         results[j["id"]] = result = jogo_evaluate(entry=entry, settings=state.settings)[0] if entry else None
-        record = jogo_record(jogo=j, result=result, earlier=earlier.get(j["id"]), stage_key=stage_key,
-                             group_key=group_key, by_id=by_id)
+        record = jogo_record(
+            jogo=j, result=result, earlier=earlier.get(j["id"]), stage_key=stage_key, group_key=group_key, by_id=by_id
+        )
         touched_duplas.update((by_id[j["dupla_a_id"]].key, by_id[j["dupla_b_id"]].key))
         if j["group_id"] is not None:
             touched_groups.add((stage_key[j["stage_id"]], group_key[j["group_id"]]))
@@ -182,15 +212,31 @@ def _advance(*, state: TournamentState, jogo_ids: set[int], tournament: Tourname
         stage_order = {s.id: s.order for s in state.stage_models.values()}
         jogo_rows = sorted(jogo_rows + list(fresh.values()), key=lambda j: jogo_order(j, stage_order))
     records = [record_by_jogo[j["id"]] for j in jogo_rows if j["id"] in record_by_jogo]
-    view = tournament_compute(settings=state.settings, duplas=state.dupla_infos, stages=state.stage_specs,
-                              jogos=records, previous=state.view,
-                              touched=Touched(groups=frozenset(touched_groups), duplas=frozenset(touched_duplas)))
-    return replace(state, tournament=tournament, version=version, jogo_rows=jogo_rows, entries=entries,
-                   results=results, maos=maos, partidas=partidas, records=records, record_by_jogo=record_by_jogo,
-                   view=view)
+    view = tournament_compute(
+        settings=state.settings,
+        duplas=state.dupla_infos,
+        stages=state.stage_specs,
+        jogos=records,
+        previous=state.view,
+        touched=Touched(groups=frozenset(touched_groups), duplas=frozenset(touched_duplas)),
+    )
+    return replace(
+        state,
+        tournament=tournament,
+        version=version,
+        jogo_rows=jogo_rows,
+        entries=entries,
+        results=results,
+        maos=maos,
+        partidas=partidas,
+        records=records,
+        record_by_jogo=record_by_jogo,
+        view=view,
+    )
 
 
 # --- a write's end ----------------------------------------------------------------------------------
+
 
 def engine_commit(*, write) -> TournamentState | None:
     """The end of a write (``writes.Write``, inside its transaction): recompute what it touched, follow the
@@ -205,8 +251,7 @@ def engine_commit(*, write) -> TournamentState | None:
         return None  # nothing that counts changed (a first confirmation): the live pages follow the jogo's version
     state = None
     if not structural:
-        state = state_advance(state=base, jogo_ids=set(write.jogos), dupla_ids=set(write.duplas),
-                              tournament=tournament)
+        state = state_advance(state=base, jogo_ids=set(write.jogos), dupla_ids=set(write.duplas), tournament=tournament)
         structural = state is None
     if structural:
         state = tournament_state_load(tournament=tournament)
@@ -217,17 +262,23 @@ def engine_commit(*, write) -> TournamentState | None:
         state = tournament_state_load(tournament=tournament)
     elif followed.jogos:
         touched |= followed.jogos
-        state = state_advance(state=state, jogo_ids=followed.jogos, tournament=tournament) \
-            or tournament_state_load(tournament=tournament)
+        state = state_advance(state=state, jogo_ids=followed.jogos, tournament=tournament) or tournament_state_load(
+            tournament=tournament
+        )
     version = tournament.results_version + 1
     finished = state.view.finished if not followed.created else False
     parts = sorted(parts_of(state.view)) if structural else parts_changed(base.view, state.view)
     if not structural and write.duplas:  # a dupla's rows show it (disqualified): the tables it is in change too
         parts = sorted(set(parts) | _group_parts_of(state, write.duplas))
     Tournament.objects.filter(pk=tournament.pk).update(results_version=version, finished=finished)
-    TournamentChange.objects.create(tournament=tournament, version=version, action=write.action[:40],
-                                    jogos=None if structural else sorted(touched),
-                                    duplas=[] if structural else sorted(write.duplas), parts=parts)
+    TournamentChange.objects.create(
+        tournament=tournament,
+        version=version,
+        action=write.action[:40],
+        jogos=None if structural else sorted(touched),
+        duplas=[] if structural else sorted(write.duplas),
+        parts=parts,
+    )
     if structural:
         ResultPart.objects.filter(tournament=tournament).exclude(key__in=parts).delete()
     _parts_save(tournament=tournament, keys=parts, version=version)
@@ -241,36 +292,58 @@ def engine_commit(*, write) -> TournamentState | None:
 
 def _group_parts_of(state: TournamentState, dupla_ids: set[int]) -> set[str]:
     keys = {d.key for d in state.duplas.values() if d.id in dupla_ids}
-    return {f"g:{stage}:{group}" for (stage, group), part in state.view.group_parts.items()
-            if keys & set(part.table.duplas)}
+    return {
+        f"g:{stage}:{group}" for (stage, group), part in state.view.group_parts.items() if keys & set(part.table.duplas)
+    }
 
 
 def _duplas_reread(state: TournamentState, ids: set[int]) -> TournamentState | None:
     """``state`` with these duplas' public fields (disqualification, name, seed) as the database has them."""
-    rows = {row["id"]: row for row in Dupla.objects.filter(pk__in=ids).values(
-        "id", "key", "name", "seed", "disqualified", "disqualified_reason")}
+    rows = {
+        row["id"]: row
+        for row in Dupla.objects.filter(pk__in=ids).values(
+            "id", "key", "name", "seed", "disqualified", "disqualified_reason"
+        )
+    }
     by_id = {d.id: d for d in state.duplas.values()}
     if set(rows) != set(ids) or any(i not in by_id or rows[i]["key"] != by_id[i].key for i in ids):
         return None
     duplas = dict(state.duplas)
     for i in ids:
         row = rows[i]
-        duplas[row["key"]] = replace(by_id[i], name=row["name"], seed=row["seed"], disqualified=row["disqualified"],
-                                     disqualified_reason=row["disqualified_reason"])
+        duplas[row["key"]] = replace(
+            by_id[i],
+            name=row["name"],
+            seed=row["seed"],
+            disqualified=row["disqualified"],
+            disqualified_reason=row["disqualified_reason"],
+        )
     changed = {rows[i]["key"]: duplas[rows[i]["key"]] for i in ids}
-    infos = [replace(info, name=changed[info.key].name, seed=changed[info.key].seed,
-                     disqualified=changed[info.key].disqualified,
-                     disqualified_reason=changed[info.key].disqualified_reason) if info.key in changed else info
-             for info in state.dupla_infos]
+    infos = [
+        replace(
+            info,
+            name=changed[info.key].name,
+            seed=changed[info.key].seed,
+            disqualified=changed[info.key].disqualified,
+            disqualified_reason=changed[info.key].disqualified_reason,
+        )
+        if info.key in changed
+        else info
+        for info in state.dupla_infos
+    ]
     return replace(state, duplas=duplas, dupla_infos=infos)
 
 
 def _parts_save(*, tournament: Tournament, keys: list[str], version: int) -> None:
     if not keys:
         return
-    ResultPart.objects.bulk_create([ResultPart(tournament=tournament, key=k, version=version) for k in keys],
-                                   update_conflicts=True, unique_fields=["tournament", "key"],
-                                   update_fields=["version"], batch_size=500)
+    ResultPart.objects.bulk_create(
+        [ResultPart(tournament=tournament, key=k, version=version) for k in keys],
+        update_conflicts=True,
+        unique_fields=["tournament", "key"],
+        update_fields=["version"],
+        batch_size=500,
+    )
 
 
 class _Followed:
@@ -285,8 +358,11 @@ def _bracket_follow(*, tournament: Tournament, state: TournamentState) -> _Follo
     jogo for every bracket jogo whose duplas are known (winners advance), and the duplas of a jogo not begun
     changed when a corrected result changed who plays it."""
     out = _Followed()
-    existing = {(j["stage_id"], j["round"], j["position"], j["third_place"]): j
-                for j in state.jogo_rows if j["round"] is not None and j["group_id"] is None}
+    existing = {
+        (j["stage_id"], j["round"], j["position"], j["third_place"]): j
+        for j in state.jogo_rows
+        if j["round"] is not None and j["group_id"] is None
+    }
     fresh = None
     to_create: list[Jogo] = []
     to_update: list[Jogo] = []
@@ -296,8 +372,16 @@ def _bracket_follow(*, tournament: Tournament, state: TournamentState) -> _Follo
             continue
         stage = state.stage_models[view.stage.key]
         if view.stage.key not in state.recorded_orders:
-            out.draws.append(Draw(tournament=tournament, kind=Draw.BRACKET, stage=stage, method=stage.draw_method,
-                                  seed=stage.draw_seed, result={"order": view.order}))
+            out.draws.append(
+                Draw(
+                    tournament=tournament,
+                    kind=Draw.BRACKET,
+                    stage=stage,
+                    method=stage.draw_method,
+                    seed=stage.draw_seed,
+                    result={"order": view.order},
+                )
+            )
         for slot in bracket.jogos():
             key = (stage.id, slot.round, slot.position, slot.third_place)
             if slot.bye or None in slot.duplas:
@@ -309,12 +393,22 @@ def _bracket_follow(*, tournament: Tournament, state: TournamentState) -> _Follo
                 continue
             if fresh is None:
                 fresh = jogo_keys_new(taken=(j["key"] for j in state.jogo_rows))
-            to_create.append(Jogo(
-                tournament=tournament, stage=stage, dupla_a_id=state.duplas[slot.duplas[0]].id,
-                dupla_b_id=state.duplas[slot.duplas[1]].id, round=slot.round, position=slot.position,
-                third_place=slot.third_place, best_of=slot.best_of, key=next(fresh),
-                mesa=mesa_rules.knockout_mesa(position=slot.position, third_place=slot.third_place, mesas=tournament.mesas),
-            ))
+            to_create.append(
+                Jogo(
+                    tournament=tournament,
+                    stage=stage,
+                    dupla_a_id=state.duplas[slot.duplas[0]].id,
+                    dupla_b_id=state.duplas[slot.duplas[1]].id,
+                    round=slot.round,
+                    position=slot.position,
+                    third_place=slot.third_place,
+                    best_of=slot.best_of,
+                    key=next(fresh),
+                    mesa=mesa_rules.knockout_mesa(
+                        position=slot.position, third_place=slot.third_place, mesas=tournament.mesas
+                    ),
+                )
+            )
     Draw.objects.bulk_create(out.draws)
     created = Jogo.objects.bulk_create(to_create, batch_size=500)
     Jogo.objects.bulk_update(to_update, ["dupla_a", "dupla_b"])
@@ -327,7 +421,10 @@ def _moved(row: dict, duplas: tuple[str, str], state: TournamentState) -> Jogo |
     """A knockout jogo not begun whose duplas the bracket now says are others (a corrected result changed
     a winner): the jogo with the right duplas, to save; None when nothing moved or it has begun."""
     a, b = state.duplas[duplas[0]].id, state.duplas[duplas[1]].id
-    if (row["dupla_a_id"], row["dupla_b_id"]) == (a, b) or row["status"] != Jogo.SCHEDULED \
-            or state.entries.get(row["id"]) is not None:
+    if (
+        (row["dupla_a_id"], row["dupla_b_id"]) == (a, b)
+        or row["status"] != Jogo.SCHEDULED
+        or state.entries.get(row["id"]) is not None
+    ):
         return None
     return Jogo(pk=row["id"], dupla_a_id=a, dupla_b_id=b)

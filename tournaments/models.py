@@ -25,27 +25,43 @@ class Tournament(models.Model):
     min_age = models.PositiveSmallIntegerField(_("idade mínima"), null=True, blank=True)
     max_duplas = models.PositiveIntegerField(_("limite de duplas"), null=True, blank=True)
     preset = models.CharField(_("regulamento base"), max_length=20, choices=PRESET_CHOICES, default="fenacef")
-    settings = models.JSONField(_("ajustes do regulamento"), default=dict, blank=True,
-                                help_text=_("Valores que diferem do regulamento base."))
+    settings = models.JSONField(
+        _("ajustes do regulamento"), default=dict, blank=True, help_text=_("Valores que diferem do regulamento base.")
+    )
     regulation = models.TextField(_("regulamento"), blank=True)
     allow_self_scoring = models.BooleanField(_("duplas anotam a própria súmula"), default=False)
     # The organizer's desk (DOMAIN.md §2): registration window, format before the draw, tables.
-    format = models.JSONField(_("formato"), default=dict, blank=True,
-                              help_text="The format chosen at the desk, used by the competition draw "
-                                        "(see tournaments/draws/format.py).")
+    format = models.JSONField(
+        _("formato"),
+        default=dict,
+        blank=True,
+        help_text="The format chosen at the desk, used by the competition draw (see tournaments/draws/format.py).",
+    )
     public_signup = models.BooleanField(_("inscrição pelo site"), default=False)
     registration_opens = models.DateTimeField(_("inscrições abrem em"), null=True, blank=True)
     registration_closes = models.DateTimeField(_("inscrições fecham em"), null=True, blank=True)
     registration_closed = models.BooleanField(_("inscrições encerradas"), default=False)
     mesas = models.PositiveSmallIntegerField(_("número de mesas"), null=True, blank=True)
-    created_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                   related_name="+", verbose_name=_("criado por"))
+    created_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("criado por"),
+    )
     results_version = models.PositiveIntegerField(
-        default=0, editable=False,
+        default=0,
+        editable=False,
         help_text="The version of the results: the engine gives one to every write that changes what the pages "
-                  "show (tournaments/engine.py); derived views and pages are cached per version.")
-    finished = models.BooleanField(_("encerrado"), default=False, editable=False,
-                                   help_text="Derived from the results (kept for listing many events).")
+        "show (tournaments/engine.py); derived views and pages are cached per version.",
+    )
+    finished = models.BooleanField(
+        _("encerrado"),
+        default=False,
+        editable=False,
+        help_text="Derived from the results (kept for listing many events).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -70,8 +86,14 @@ class Player(models.Model):
     birth_date = models.DateField(_("data de nascimento"), null=True, blank=True)
     email = models.EmailField(_("e-mail"), blank=True)
     phone = models.CharField(_("telefone"), max_length=40, blank=True)
-    user = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                             related_name="players", verbose_name=_("conta"))
+    user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="players",
+        verbose_name=_("conta"),
+    )
     order = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -91,8 +113,12 @@ class Registration(models.Model):
     STATUS_CHOICES = [(WAITING, _("aguardando")), (PAIRED, _("em dupla")), (WITHDRAWN, _("desistiu"))]
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
     FORM, CSV, DESK, FILE = "form", "csv", "desk", "file"
-    SOURCE_CHOICES = [(FORM, _("formulário público")), (CSV, _("planilha CSV")), (DESK, _("comissão")),
-                      (FILE, _("arquivo do torneio"))]
+    SOURCE_CHOICES = [
+        (FORM, _("formulário público")),
+        (CSV, _("planilha CSV")),
+        (DESK, _("comissão")),
+        (FILE, _("arquivo do torneio")),
+    ]
     order = models.PositiveIntegerField(_("ordem de chegada"))
     player1 = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     player2 = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
@@ -135,8 +161,7 @@ class Dupla(models.Model):
     disqualified_reason = models.CharField(_("motivo da desclassificação"), max_length=300, blank=True)
     # Only a hash of the PIN is stored (Django's password hashers); the PIN is shown once, when made.
     pin_hash = models.CharField(_("código da dupla (hash)"), max_length=200, blank=True, editable=False)
-    token = models.CharField(_("link privado"), max_length=40, unique=True, default=new_private_token,
-                             editable=False)
+    token = models.CharField(_("link privado"), max_length=40, unique=True, default=new_private_token, editable=False)
     order = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -166,12 +191,17 @@ class Stage(models.Model):
     best_of_rounds = models.JSONField(_("melhor de por rodada"), default=dict, blank=True)
     qualify_per_group = models.PositiveSmallIntegerField(_("classificados por grupo"), default=0)
     qualify_best_others = models.PositiveSmallIntegerField(_("melhores demais colocados"), default=0)
-    entrants = models.JSONField(_("participantes"), default=str, blank=True,
-                                help_text=_('"previous" ou a lista de chaves das duplas'))
+    entrants = models.JSONField(
+        _("participantes"), default=str, blank=True, help_text=_('"previous" ou a lista de chaves das duplas')
+    )
     draw_method = models.CharField(_("sorteio da chave"), max_length=10, choices=DRAW_CHOICES, default="seeded")
     draw_seed = models.BigIntegerField(_("semente do sorteio"), null=True, blank=True)
-    round_times = models.JSONField(_("horário das rodadas"), default=dict, blank=True,
-                                   help_text='{"1": "14:00", "2": "15:30"}: the time each round is called')
+    round_times = models.JSONField(
+        _("horário das rodadas"),
+        default=dict,
+        blank=True,
+        help_text='{"1": "14:00", "2": "15:30"}: the time each round is called',
+    )
 
     class Meta:
         ordering = ["tournament", "order"]
@@ -214,13 +244,28 @@ class Jogo(models.Model):
 
     # The súmula's statuses (INTERCHANGE.md, "Súmula API"); the rules between them live in ``scoring.sumula``.
     SCHEDULED, IN_PROGRESS, AWAITING, CONTESTED, CONFIRMED, HOMOLOGATED = (
-        "scheduled", "in_progress", "awaiting_confirmation", "contested", "confirmed", "homologated")
-    STATUS_CHOICES = [(SCHEDULED, _("a jogar")), (IN_PROGRESS, _("em andamento")),
-                      (AWAITING, _("aguarda confirmação")), (CONTESTED, _("contestada")),
-                      (CONFIRMED, _("confirmada")), (HOMOLOGATED, _("homologada"))]
+        "scheduled",
+        "in_progress",
+        "awaiting_confirmation",
+        "contested",
+        "confirmed",
+        "homologated",
+    )
+    STATUS_CHOICES = [
+        (SCHEDULED, _("a jogar")),
+        (IN_PROGRESS, _("em andamento")),
+        (AWAITING, _("aguarda confirmação")),
+        (CONTESTED, _("contestada")),
+        (CONFIRMED, _("confirmada")),
+        (HOMOLOGATED, _("homologada")),
+    ]
     AT_TABLE = (IN_PROGRESS, AWAITING, CONTESTED)  # the duplas are still at the mesa (playing or confirming)
-    WALKOVER_CHOICES = [("", _("não")), ("a", _("dupla A ausente")), ("b", _("dupla B ausente")),
-                        ("both", _("as duas ausentes"))]
+    WALKOVER_CHOICES = [
+        ("", _("não")),
+        ("a", _("dupla A ausente")),
+        ("b", _("dupla B ausente")),
+        ("both", _("as duas ausentes")),
+    ]
     SIDE_CHOICES = [("", "—"), ("a", _("dupla A")), ("b", _("dupla B"))]
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="jogos")
@@ -244,22 +289,38 @@ class Jogo(models.Model):
     # via of the history (a correction waits for its confirmations), or None.
     counted_via = models.PositiveSmallIntegerField(_("via que conta"), null=True, blank=True)
     confirmations = models.JSONField(
-        _("confirmações"), default=dict, blank=True,
+        _("confirmações"),
+        default=dict,
+        blank=True,
         help_text='Per side ("a", "b"): {"answer": "confirmed"|"contested", "reason": str, "at": ISO time, '
-                  '"by": "pin"|"link"|"file"}.')
-    signed_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                  related_name="+", verbose_name=_("homologada por"))
+        '"by": "pin"|"link"|"file"}.',
+    )
+    signed_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("homologada por"),
+    )
     signed_at = models.DateTimeField(_("homologada em"), null=True, blank=True)
     signed_reason = models.CharField(_("decisão do árbitro"), max_length=300, blank=True)
-    version = models.PositiveIntegerField(_("versão"), default=0,
-                                          help_text="Bumped by every write to this súmula (live pages, the API).")
+    version = models.PositiveIntegerField(
+        _("versão"), default=0, help_text="Bumped by every write to this súmula (live pages, the API)."
+    )
     walkover = models.CharField(_("WO"), max_length=4, choices=WALKOVER_CHOICES, blank=True)
     lost_by = models.CharField(_("perda do jogo"), max_length=1, choices=SIDE_CHOICES, blank=True)
     penalty_reason = models.CharField(_("motivo da penalidade"), max_length=300, blank=True)
     entry_order = models.PositiveIntegerField(_("ordem de registro"), null=True, blank=True)
-    referee = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                related_name="+", verbose_name=_("árbitro"),
-                                help_text=_("Vazio: o árbitro da mesa."))
+    referee = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("árbitro"),
+        help_text=_("Vazio: o árbitro da mesa."),
+    )
 
     class Meta:
         ordering = ["tournament", "stage__order", "round", "third_place", "position", "mesa", "id"]
@@ -296,17 +357,28 @@ class Partida(models.Model):
 class Mao(models.Model):
     """One entry of a súmula: a mão or a penalty inside a partida."""
 
-    HOW_CHOICES = [("played", _("jogada")), ("ran", _("correu")), ("refused", _("mão de onze recusada")),
-                   ("penalty", _("penalidade"))]
+    HOW_CHOICES = [
+        ("played", _("jogada")),
+        ("ran", _("correu")),
+        ("refused", _("mão de onze recusada")),
+        ("penalty", _("penalidade")),
+    ]
     partida = models.ForeignKey(Partida, on_delete=models.CASCADE, related_name="maos")
     order = models.PositiveSmallIntegerField(_("ordem"))
-    to = models.PositiveSmallIntegerField(_("para a dupla"), null=True, blank=True,
-                                          help_text=_("0 = dupla A, 1 = dupla B, vazio = mão empatada"))
+    to = models.PositiveSmallIntegerField(
+        _("para a dupla"), null=True, blank=True, help_text=_("0 = dupla A, 1 = dupla B, vazio = mão empatada")
+    )
     points = models.PositiveSmallIntegerField(_("pontos"), null=True, blank=True)
     how = models.CharField(_("como"), max_length=8, choices=HOW_CHOICES, default="played")
     reason = models.CharField(_("motivo"), max_length=300, blank=True)
-    scorer = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                               related_name="+", verbose_name=_("anotado por"))
+    scorer = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("anotado por"),
+    )
     # The client-made ``id`` of the súmula API (idempotent retries from an offline phone); blank for mãos
     # that came otherwise (the API then names them by partida and order).
     key = models.CharField(_("identificador"), max_length=64, blank=True)
@@ -322,8 +394,12 @@ class Draw(models.Model):
     """A recorded random draw (sorteio): who, when, seed and result, so it can be shown and replayed."""
 
     PAIRING, GROUPS, BRACKET, TIEBREAK = "pairing", "groups", "bracket", "tiebreak"
-    KIND_CHOICES = [(PAIRING, _("formação das duplas")), (GROUPS, _("grupos")), (BRACKET, _("chave")),
-                    (TIEBREAK, _("desempate"))]
+    KIND_CHOICES = [
+        (PAIRING, _("formação das duplas")),
+        (GROUPS, _("grupos")),
+        (BRACKET, _("chave")),
+        (TIEBREAK, _("desempate")),
+    ]
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="draws")
     kind = models.CharField(_("tipo"), max_length=10, choices=KIND_CHOICES)
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, null=True, blank=True, related_name="draws")
@@ -331,8 +407,14 @@ class Draw(models.Model):
     method = models.CharField(_("método"), max_length=10, blank=True)
     seed = models.BigIntegerField(_("semente"), null=True, blank=True)
     result = models.JSONField(_("resultado"))
-    performed_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                     related_name="+", verbose_name=_("feito por"))
+    performed_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("feito por"),
+    )
     performed_at = models.DateTimeField(_("feito em"), auto_now_add=True)
     note = models.CharField(_("observação"), max_length=200, blank=True)
 
@@ -354,8 +436,9 @@ class StaffRole(models.Model):
     user = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="staff_roles")
     role = models.CharField(_("papel"), max_length=10, choices=ROLE_CHOICES)
     created_at = models.DateTimeField(auto_now_add=True)
-    added_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                 related_name="+")
+    added_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["tournament", "role", "user__username"]
@@ -377,13 +460,15 @@ class StaffInvitation(models.Model):
     role = models.CharField(_("papel"), max_length=10, choices=StaffRole.ROLE_CHOICES)
     email = models.EmailField(_("e-mail"))
     token_hash = models.CharField(max_length=64, unique=True, editable=False)
-    invited_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
-                                   on_delete=models.SET_NULL, related_name="+")
+    invited_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
     accepted_at = models.DateTimeField(null=True, blank=True)
-    accepted_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
-                                    on_delete=models.SET_NULL, related_name="+")
+    accepted_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     revoked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -400,8 +485,14 @@ class Mesa(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="mesa_rows")
     number = models.PositiveSmallIntegerField(_("mesa"))
-    referee = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                related_name="+", verbose_name=_("árbitro"))
+    referee = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("árbitro"),
+    )
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -414,8 +505,14 @@ class AuditEntry(models.Model):
     """One organizer action: who, when, what, and the data before and after."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
-    user = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                             related_name="+", verbose_name=_("quem"))
+    user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("quem"),
+    )
     at = models.DateTimeField(_("quando"), auto_now_add=True, db_index=True)
     action = models.CharField(_("ação"), max_length=40)
     summary = models.CharField(_("o quê"), max_length=300)
@@ -459,10 +556,17 @@ class SumulaEvent(models.Model):
     action = models.CharField(_("ação"), max_length=20)
     # the API's client-made id of a mão: recorded once per jogo, so a retry never adds it twice
     client_id = models.CharField(_("identificador"), max_length=64, null=True, blank=True)
-    user = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                             related_name="+", verbose_name=_("quem"))
-    dupla = models.ForeignKey(Dupla, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
-                              verbose_name=_("dupla"))
+    user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("quem"),
+    )
+    dupla = models.ForeignKey(
+        Dupla, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("dupla")
+    )
     method = models.CharField(_("como"), max_length=10, blank=True, help_text="session, pin or link")
     device = models.CharField(_("aparelho"), max_length=300, blank=True)
     at = models.DateTimeField(_("quando"), auto_now_add=True)
@@ -487,8 +591,9 @@ class PinFailure(models.Model):
     at = models.DateTimeField(db_index=True)
     address = models.CharField(max_length=64, blank=True, default="")
     staff = models.BooleanField(default=False)
-    user = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                             related_name="+")
+    user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     cleared_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

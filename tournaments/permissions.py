@@ -42,8 +42,12 @@ def role_of(*, user, tournament: Tournament) -> str | None:
         cache = user._zap_roles = {}
     if tournament.pk not in cache:
         # (tournament, user) is unique: no ordering (the model's default joins the tournament and the user)
-        cache[tournament.pk] = next(iter(StaffRole.objects.filter(user=user, tournament=tournament).order_by()
-                                         .values_list("role", flat=True)[:1]), None)
+        cache[tournament.pk] = next(
+            iter(
+                StaffRole.objects.filter(user=user, tournament=tournament).order_by().values_list("role", flat=True)[:1]
+            ),
+            None,
+        )
     return cache[tournament.pk]
 
 
@@ -55,8 +59,10 @@ def tournament_with_role(*, user, slug: str) -> Tournament | None:
     alias = router.db_for_read(Tournament)
     connection = connections[alias]
     with connection.cursor() as cursor:
-        cursor.execute(made(("tournament_with_role", connection.vendor), lambda: _tournament_with_role_sql(connection)),
-                       [user.pk if asks else None, slug])
+        cursor.execute(
+            made(("tournament_with_role", connection.vendor), lambda: _tournament_with_role_sql(connection)),
+            [user.pk if asks else None, slug],
+        )
         row = cursor.fetchone()
     if row is None:
         return None
@@ -71,10 +77,14 @@ def tournament_with_role(*, user, slug: str) -> Tournament | None:
 
 def _tournament_with_role_sql(connection) -> str:
     q = connection.ops.quote_name
-    role = (f"(SELECT r.{q('role')} FROM {q(StaffRole._meta.db_table)} r "
-            f"WHERE r.{q('tournament_id')} = t.{q('id')} AND r.{q('user_id')} = %s)")  # (tournament, user) is unique
-    return (f"SELECT {', '.join(columns(Tournament, 't', connection))}, {role} "
-            f"FROM {q(Tournament._meta.db_table)} t WHERE t.{q('slug')} = %s")
+    role = (
+        f"(SELECT r.{q('role')} FROM {q(StaffRole._meta.db_table)} r "
+        f"WHERE r.{q('tournament_id')} = t.{q('id')} AND r.{q('user_id')} = %s)"
+    )  # (tournament, user) is unique
+    return (
+        f"SELECT {', '.join(columns(Tournament, 't', connection))}, {role} "
+        f"FROM {q(Tournament._meta.db_table)} t WHERE t.{q('slug')} = %s"
+    )
 
 
 def roles_prefetch(*, user, tournaments) -> None:
@@ -120,15 +130,20 @@ def tournament_creation_refusal(*, user) -> str | None:
     if user.is_superuser or user.is_staff:
         return None
     if settings.ZAP_EVENT_CREATORS != "anyone":
-        return _("Neste site, só as contas de organizadores cadastradas pelos administradores criam torneios. "
-                 "Para organizar um torneio, peça a um administrador do site, ou peça à comissão de um torneio "
-                 "que convide você para a equipe dele.")
+        return _(
+            "Neste site, só as contas de organizadores cadastradas pelos administradores criam torneios. "
+            "Para organizar um torneio, peça a um administrador do site, ou peça à comissão de um torneio "
+            "que convide você para a equipe dele."
+        )
     limit = settings.ZAP_EVENTS_PER_ACCOUNT
     if Tournament.objects.filter(created_by=user).count() >= limit:
-        return ngettext("Você já criou %(n)d torneio, o limite por conta neste site. Para criar outro, peça a "
-                        "um administrador do site.",
-                        "Você já criou %(n)d torneios, o limite por conta neste site. Para criar outro, peça a "
-                        "um administrador do site.", limit) % {"n": limit}
+        return ngettext(
+            "Você já criou %(n)d torneio, o limite por conta neste site. Para criar outro, peça a "
+            "um administrador do site.",
+            "Você já criou %(n)d torneios, o limite por conta neste site. Para criar outro, peça a "
+            "um administrador do site.",
+            limit,
+        ) % {"n": limit}
     return None
 
 
@@ -176,6 +191,7 @@ def desk_view(need: str = ORGANIZE):
     that is not enough → 403. The view gets the Tournament instead of the slug.
     The desk, the referee's screen and the desk's printing all come in here.
     """
+
     def decorate(view):
         @login_required
         @wraps(view)
@@ -183,6 +199,8 @@ def desk_view(need: str = ORGANIZE):
             tournament = desk_tournament_get(user=request.user, slug=slug, need=need)
             request.desk_tournament = tournament
             return view(request, tournament, *args, **kwargs)
+
         wrapper.desk_need = need
         return wrapper
+
     return decorate

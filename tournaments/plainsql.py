@@ -8,7 +8,7 @@ order, the ORM's converters applied (JSON, and on SQLite booleans and datetimes)
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from django.db import models
 
@@ -42,6 +42,7 @@ def _converters(model: type[models.Model], connection) -> list[tuple[int, list, 
             if functions:
                 found.append((i, functions, col))
         return found
+
     return made(("converters", connection.vendor, model), make)
 
 
@@ -69,8 +70,11 @@ def insert(instance: models.Model, *, db: str, connection, unless: tuple[str, ..
     def make():
         q = connection.ops.quote_name
         conflict = f" ON CONFLICT ({', '.join(q(c) for c in unless)}) DO NOTHING" if unless else ""
-        return (f"INSERT INTO {q(model._meta.db_table)} ({', '.join(q(f.column) for f in fields)}) "
-                f"VALUES ({', '.join(['%s'] * len(fields))}){conflict} RETURNING {q(model._meta.pk.column)}")
+        return (
+            f"INSERT INTO {q(model._meta.db_table)} ({', '.join(q(f.column) for f in fields)}) "
+            f"VALUES ({', '.join(['%s'] * len(fields))}){conflict} RETURNING {q(model._meta.pk.column)}"
+        )
+
     with connection.cursor() as cursor:
         cursor.execute(made(("insert", connection.vendor, model, unless), make), values)
         row = cursor.fetchone()
@@ -88,5 +92,8 @@ def update(instance: models.Model, attnames: list[str], *, connection) -> None:
     q = connection.ops.quote_name
     values = [f.get_db_prep_save(getattr(instance, f.attname), connection=connection) for f in fields]
     with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {q(model._meta.db_table)} SET {', '.join(f'{q(f.column)} = %s' for f in fields)} "
-                       f"WHERE {q(model._meta.pk.column)} = %s", values + [instance.pk])
+        cursor.execute(
+            f"UPDATE {q(model._meta.db_table)} SET {', '.join(f'{q(f.column)} = %s' for f in fields)} "
+            f"WHERE {q(model._meta.pk.column)} = %s",
+            values + [instance.pk],
+        )

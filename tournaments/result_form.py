@@ -9,15 +9,16 @@ pairs and mão sides follow the order of the jogo's ``duplas``.
 from dataclasses import replace
 from typing import Any
 
+from scoring.errors import RuleError
 from scoring.jogo import WALKOVER_BOTH, JogoEntry, PartidaEntry
 from scoring.partida import HOW_CHOICES, Mao
-from scoring.errors import RuleError
 from scoring.text import is_blank
 
-from .models import Jogo, Mao as MaoRow, Partida
+from .models import Jogo, Partida
+from .models import Mao as MaoRow
 
 MAO_KEY_MAX = 64
-HOW_MESSAGE = ("'how' deve ser played, ran, refused ou penalty (sem 'how', a mão foi jogada: played)")
+HOW_MESSAGE = "'how' deve ser played, ran, refused ou penalty (sem 'how', a mão foi jogada: played)"
 
 
 class Errors(list):
@@ -64,17 +65,25 @@ def result_read(j: dict, place: str, duplas: tuple[str, str], best_of: int, erro
         w = j["walkover"]
         walkover = WALKOVER_BOTH if w == WALKOVER_BOTH else _side_of(w, duplas)
         if walkover is None:
-            errors.add(f"{place}.walkover", f"WO deve ser a chave da dupla ausente ({duplas[0]!r} ou {duplas[1]!r}) ou 'both'")
+            errors.add(
+                f"{place}.walkover", f"WO deve ser a chave da dupla ausente ({duplas[0]!r} ou {duplas[1]!r}) ou 'both'"
+            )
             return None
         return JogoEntry(best_of=best_of, walkover=walkover)
     lost_by, reason = None, ""
     if j.get("penalty") is not None:
         pen = j["penalty"]
         lost_by = _side_of(pen.get("lost_by") if isinstance(pen, dict) else None, duplas)
-        reason = reason_read(pen.get("reason") if isinstance(pen, dict) else None, f"{place}.penalty.reason", errors,
-                         (Jogo, "penalty_reason"))
+        reason = reason_read(
+            pen.get("reason") if isinstance(pen, dict) else None,
+            f"{place}.penalty.reason",
+            errors,
+            (Jogo, "penalty_reason"),
+        )
         if lost_by is None:
-            errors.add(f"{place}.penalty.lost_by", f"perda do jogo: informe a dupla punida ({duplas[0]!r} ou {duplas[1]!r})")
+            errors.add(
+                f"{place}.penalty.lost_by", f"perda do jogo: informe a dupla punida ({duplas[0]!r} ou {duplas[1]!r})"
+            )
             return None
         if not reason:
             errors.add(f"{place}.penalty.reason", "toda penalidade precisa de um motivo")
@@ -97,7 +106,10 @@ def result_read(j: dict, place: str, duplas: tuple[str, str], best_of: int, erro
             pen = p["penalty"] if isinstance(p["penalty"], dict) else {}
             side = _side_of(pen.get("lost_by"), duplas)
             if side is None:
-                errors.add(f"{pplace}.penalty.lost_by", f"perda da partida: informe a dupla punida ({duplas[0]!r} ou {duplas[1]!r})")
+                errors.add(
+                    f"{pplace}.penalty.lost_by",
+                    f"perda da partida: informe a dupla punida ({duplas[0]!r} ou {duplas[1]!r})",
+                )
                 return None
             why = reason_read(pen.get("reason"), f"{pplace}.penalty.reason", errors, (Partida, "penalty_reason"))
             partidas.append(PartidaEntry(lost_by=side, reason=why))
@@ -111,30 +123,41 @@ def result_read(j: dict, place: str, duplas: tuple[str, str], best_of: int, erro
                 if how not in HOW_CHOICES:
                     errors.add(f"{pplace}.maos[{m}].how", HOW_MESSAGE)
                     return None
-                maos.append(Mao(to=mao.get("to"), points=mao.get("points"), how=how,
-                                reason=reason_read(mao.get("reason"), f"{pplace}.maos[{m}].reason", errors,
-                                                   (MaoRow, "reason")),
-                                key=_mao_key_read(mao, f"{pplace}.maos[{m}]", errors)))
+                maos.append(
+                    Mao(
+                        to=mao.get("to"),
+                        points=mao.get("points"),
+                        how=how,
+                        reason=reason_read(mao.get("reason"), f"{pplace}.maos[{m}].reason", errors, (MaoRow, "reason")),
+                        key=_mao_key_read(mao, f"{pplace}.maos[{m}]", errors),
+                    )
+                )
             partidas.append(PartidaEntry(maos=tuple(maos)))
         else:
             errors.add(pplace, "uma partida é um placar [a, b], um objeto com 'maos' ou um objeto com 'penalty'")
             return None
     # perda do jogo overrides what was played: the jogo is recorded as lost by ⌈N/2⌉ x 0
-    return JogoEntry(best_of=best_of, partidas=tuple(partidas) if lost_by is None else (), lost_by=lost_by,
-                     reason=reason)
+    return JogoEntry(
+        best_of=best_of, partidas=tuple(partidas) if lost_by is None else (), lost_by=lost_by, reason=reason
+    )
 
 
 def entry_flipped(entry: JogoEntry) -> JogoEntry:
     """The same record seen with the duplas the other way round."""
+
     def side(v):
         return v if v is None or v == WALKOVER_BOTH else 1 - v
 
     partidas = []
     for p in entry.partidas:
-        partidas.append(PartidaEntry(
-            score=None if p.score is None else (p.score[1], p.score[0]),
-            maos=None if p.maos is None else tuple(replace(m, to=side(m.to)) for m in p.maos),
-            lost_by=side(p.lost_by), reason=p.reason))
+        partidas.append(
+            PartidaEntry(
+                score=None if p.score is None else (p.score[1], p.score[0]),
+                maos=None if p.maos is None else tuple(replace(m, to=side(m.to)) for m in p.maos),
+                lost_by=side(p.lost_by),
+                reason=p.reason,
+            )
+        )
     return replace(entry, partidas=tuple(partidas), walkover=side(entry.walkover), lost_by=side(entry.lost_by))
 
 

@@ -32,8 +32,9 @@ def person_label(user) -> str:
 
 def _role_check(role: str) -> None:
     if role not in ROLES:
-        raise ValidationError(_("papel desconhecido: %(role)s (use organizer ou referee)") % {"role": role},
-                              code="role")
+        raise ValidationError(
+            _("papel desconhecido: %(role)s (use organizer ou referee)") % {"role": role}, code="role"
+        )
 
 
 def _forget_cached_roles(*users) -> None:
@@ -50,12 +51,20 @@ def _lock(tournament: Tournament) -> None:
 
 def _keep_an_organizer(*, tournament: Tournament, user) -> None:
     """Refuse when ``user`` is the tournament's last (active) organizer."""
-    others = (StaffRole.objects.filter(tournament=tournament, role=ORGANIZER, user__is_active=True)
-              .exclude(user=user).exists())
+    others = (
+        StaffRole.objects.filter(tournament=tournament, role=ORGANIZER, user__is_active=True)
+        .exclude(user=user)
+        .exists()
+    )
     if not others:
         raise ValidationError(
-            _("%(name)s é a única pessoa da comissão organizadora deste torneio: ponha outra pessoa na comissão "
-              "antes de tirá-la.") % {"name": person_label(user)}, code="last_organizer")
+            _(
+                "%(name)s é a única pessoa da comissão organizadora deste torneio: ponha outra pessoa na comissão "
+                "antes de tirá-la."
+            )
+            % {"name": person_label(user)},
+            code="last_organizer",
+        )
 
 
 def role_grant(*, tournament: Tournament, user, role: str, by=None) -> StaffRole:
@@ -65,7 +74,7 @@ def role_grant(*, tournament: Tournament, user, role: str, by=None) -> StaffRole
     Demoting the last organizer to referee is refused (``ValidationError``).
     """
     _role_check(role)
-    with tournament_write(tournament=tournament, action="staff.role", user=by, kind=PRIVATE) as write:
+    with tournament_write(tournament=tournament, action="staff.role", user=by, kind=PRIVATE):
         _lock(tournament)
         current = StaffRole.objects.filter(tournament=tournament, user=user).first()
         if current is not None and current.role == role:
@@ -73,21 +82,32 @@ def role_grant(*, tournament: Tournament, user, role: str, by=None) -> StaffRole
         name = person_label(user)
         if current is None:
             current = StaffRole.objects.create(
-                tournament=tournament, user=user, role=role,
-                added_by=by if by is not None and by.is_authenticated else None)
-            audit_record(tournament=tournament, user=by, action="staff_add",
-                         summary=_("%(name)s entrou na equipe: %(role)s") % {"name": name, "role": role_label(role)},
-                         after={"user": user.get_username(), "role": role})
+                tournament=tournament,
+                user=user,
+                role=role,
+                added_by=by if by is not None and by.is_authenticated else None,
+            )
+            audit_record(
+                tournament=tournament,
+                user=by,
+                action="staff_add",
+                summary=_("%(name)s entrou na equipe: %(role)s") % {"name": name, "role": role_label(role)},
+                after={"user": user.get_username(), "role": role},
+            )
         else:
             if current.role == ORGANIZER:
                 _keep_an_organizer(tournament=tournament, user=user)
             before = current.role
             current.role = role
             current.save(update_fields=["role"])
-            audit_record(tournament=tournament, user=by, action="staff_role",
-                         summary=_("Papel de %(name)s: %(before)s → %(after)s") % {
-                             "name": name, "before": role_label(before), "after": role_label(role)},
-                         before={"user": user.get_username(), "role": before},
-                         after={"user": user.get_username(), "role": role})
+            audit_record(
+                tournament=tournament,
+                user=by,
+                action="staff_role",
+                summary=_("Papel de %(name)s: %(before)s → %(after)s")
+                % {"name": name, "before": role_label(before), "after": role_label(role)},
+                before={"user": user.get_username(), "role": before},
+                after={"user": user.get_username(), "role": role},
+            )
     _forget_cached_roles(user, by)
     return current

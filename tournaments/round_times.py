@@ -15,7 +15,7 @@ MAX_ROUND = 64
 
 
 def time_clean(value: str) -> str | None:
-    """"9:05", "09:05" or "9h05" as "09:05"; None when it is not a time of day."""
+    """ "9:05", "09:05" or "9h05" as "09:05"; None when it is not a time of day."""
     match = _TIME.match(value.strip()) if isinstance(value, str) else None
     if not match:
         return None
@@ -36,8 +36,9 @@ def round_times_check(raw) -> tuple[dict[str, str], list[tuple[str, str]]]:
     for key, value in raw.items():
         number = str(key).strip()
         if not number.isdigit() or not 1 <= int(number) <= MAX_ROUND:
-            problems.append((str(key), _("rodada %(r)r inválida: use 1 para a primeira rodada, 2 para a segunda…")
-                             % {"r": key}))
+            problems.append(
+                (str(key), _("rodada %(r)r inválida: use 1 para a primeira rodada, 2 para a segunda…") % {"r": key})
+            )
             continue
         if value in (None, ""):
             continue

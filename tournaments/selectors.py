@@ -9,14 +9,20 @@ from django.db.models import QuerySet, Sum
 
 from scoring.jogo import jogo_evaluate
 
-from .caching import (STATES, one_at_a_time, shares_wait, state_key, state_share, state_shared_get,
-                      tournament_ident)
+from .caching import STATES, one_at_a_time, shares_wait, state_key, state_share, state_shared_get, tournament_ident
 from .engine import state_advance_to, write_current
 from .models import Jogo, Mao, Mesa, Partida, Tournament
 from .plainsql import columns, instance, made
 from .snapshots import snapshots_forget, state_store, state_stored_get
-from .state import (SIDE_INDEX, DuplaRef, PlayerRef, TournamentState, jogo_entry_from_rows,  # noqa: F401
-                    tournament_settings, tournament_state_load)
+from .state import (  # noqa: F401
+    SIDE_INDEX,
+    DuplaRef,
+    PlayerRef,
+    TournamentState,
+    jogo_entry_from_rows,
+    tournament_settings,
+    tournament_state_load,
+)
 
 
 def tournament_by_slug(*, slug: str) -> Tournament | None:
@@ -28,8 +34,10 @@ def tournament_by_slug(*, slug: str) -> Tournament | None:
 
     def sql() -> str:
         q = connection.ops.quote_name
-        return (f"SELECT {', '.join(columns(Tournament, 't', connection))} FROM {q(Tournament._meta.db_table)} t "
-                f"WHERE t.{q('slug')} = %s")
+        return (
+            f"SELECT {', '.join(columns(Tournament, 't', connection))} FROM {q(Tournament._meta.db_table)} t "
+            f"WHERE t.{q('slug')} = %s"
+        )
 
     with connection.cursor() as cursor:
         cursor.execute(made(("tournament_by_slug", connection.vendor), sql), [slug])
@@ -170,8 +178,11 @@ def _live_merge(state: TournamentState) -> TournamentState:
         return state
     ids = [j["id"] for j in rows]
     partida_rows = list(Partida.objects.filter(jogo_id__in=ids).order_by("jogo_id", "number").values())
-    mao_rows = list(Mao.objects.filter(partida__jogo_id__in=ids).order_by("partida_id", "order")
-                    .values("partida_id", "to", "points", "how", "reason", "key"))
+    mao_rows = list(
+        Mao.objects.filter(partida__jogo_id__in=ids)
+        .order_by("partida_id", "order")
+        .values("partida_id", "to", "points", "how", "reason", "key")
+    )
     fresh = {j["id"]: j for j in rows}
     partidas = dict(state.partidas)
     maos = dict(state.maos)
@@ -191,5 +202,3 @@ def _live_merge(state: TournamentState) -> TournamentState:
         results[j["id"]] = jogo_evaluate(entry=entry, settings=state.settings)[0] if entry is not None else None
     jogo_rows = [fresh.get(j["id"], j) for j in state.jogo_rows]
     return replace(state, jogo_rows=jogo_rows, partidas=partidas, maos=maos, entries=entries, results=results)
-
-

@@ -16,8 +16,21 @@ from scoring.tournament import GROUPS, group_best_of, knockout_best_of
 
 from .interchange.reader import JogoPlan, TournamentPlan, plan_read
 from .jogo_keys import jogo_keys_new
-from .models import (Draw, Dupla, Group, GroupEntry, Jogo, Mao, Partida, Player, Registration, Stage, StaffRole,
-                     SumulaVia, Tournament)
+from .models import (
+    Draw,
+    Dupla,
+    Group,
+    GroupEntry,
+    Jogo,
+    Mao,
+    Partida,
+    Player,
+    Registration,
+    StaffRole,
+    Stage,
+    SumulaVia,
+    Tournament,
+)
 from .roles import role_grant
 from .writes import tournament_write
 
@@ -67,10 +80,20 @@ def _tournament_create(plan: TournamentPlan, created_by=None) -> Tournament:
         try:
             with transaction.atomic():
                 return Tournament.objects.create(
-                    name=plan.name, slug=slug, date=plan.date, start_time=plan.start_time, venue=plan.venue, city=plan.city,
-                    category=plan.category, min_age=plan.min_age, max_duplas=plan.max_duplas,
-                    preset=plan.preset, settings=plan.overrides, regulation=plan.regulation,
-                    registration_closed=True, created_by=created_by,
+                    name=plan.name,
+                    slug=slug,
+                    date=plan.date,
+                    start_time=plan.start_time,
+                    venue=plan.venue,
+                    city=plan.city,
+                    category=plan.category,
+                    min_age=plan.min_age,
+                    max_duplas=plan.max_duplas,
+                    preset=plan.preset,
+                    settings=plan.overrides,
+                    regulation=plan.regulation,
+                    registration_closed=True,
+                    created_by=created_by,
                 )
         except IntegrityError:
             if not Tournament.objects.filter(slug=slug).exists():
@@ -80,56 +103,123 @@ def _tournament_create(plan: TournamentPlan, created_by=None) -> Tournament:
 
 def _plan_write(plan: TournamentPlan, performed_by) -> Tournament:
     tournament = _tournament_create(plan, created_by=performed_by)
-    players = Player.objects.bulk_create([
-        Player(tournament=tournament, key=p.key, name=p.name, birth_date=p.birth_date, email=p.email,
-               phone=p.phone, order=i)
-        for i, p in enumerate(plan.players)
-    ])
+    players = Player.objects.bulk_create(
+        [
+            Player(
+                tournament=tournament,
+                key=p.key,
+                name=p.name,
+                birth_date=p.birth_date,
+                email=p.email,
+                phone=p.phone,
+                order=i,
+            )
+            for i, p in enumerate(plan.players)
+        ]
+    )
     player = {p.key: p for p in players}
-    Registration.objects.bulk_create([
-        Registration(tournament=tournament, order=i + 1, player1=player[r.players[0]],
-                     player2=player[r.players[1]] if len(r.players) > 1 else None,
-                     status=Registration.WAITING if r.waiting else Registration.PAIRED)
-        for i, r in enumerate(plan.registrations)
-    ])
-    duplas = Dupla.objects.bulk_create([
-        Dupla(tournament=tournament, key=d.key, name=d.name, player1=player[d.players[0]],
-              player2=player[d.players[1]], seed=d.seed, disqualified=d.disqualified,
-              disqualified_reason=d.disqualified_reason, order=i)
-        for i, d in enumerate(plan.duplas)
-    ])
+    Registration.objects.bulk_create(
+        [
+            Registration(
+                tournament=tournament,
+                order=i + 1,
+                player1=player[r.players[0]],
+                player2=player[r.players[1]] if len(r.players) > 1 else None,
+                status=Registration.WAITING if r.waiting else Registration.PAIRED,
+            )
+            for i, r in enumerate(plan.registrations)
+        ]
+    )
+    duplas = Dupla.objects.bulk_create(
+        [
+            Dupla(
+                tournament=tournament,
+                key=d.key,
+                name=d.name,
+                player1=player[d.players[0]],
+                player2=player[d.players[1]],
+                seed=d.seed,
+                disqualified=d.disqualified,
+                disqualified_reason=d.disqualified_reason,
+                order=i,
+            )
+            for i, d in enumerate(plan.duplas)
+        ]
+    )
     dupla = {d.key: d for d in duplas}
     draws: list[Draw] = []
     if plan.pairing_result is not None:
-        draws.append(Draw(tournament=tournament, kind=Draw.PAIRING, method="random", seed=plan.pairing_seed,
-                          result=plan.pairing_result, performed_by=performed_by, note="importado do arquivo"))
-    stages = Stage.objects.bulk_create([
-        Stage(tournament=tournament, key=s.key, name=s.name, order=i, kind=s.kind, best_of=s.best_of,
-              best_of_rounds={str(k): v for k, v in s.best_of_rounds.items()}, qualify_per_group=s.per_group,
-              qualify_best_others=s.best_others,
-              entrants=s.entrants if isinstance(s.entrants, str) else list(s.entrants),
-              draw_method=s.draw_method, draw_seed=s.draw_seed, round_times=plan.round_times.get(s.key, {}))
-        for i, s in enumerate(plan.stages)
-    ])
+        draws.append(
+            Draw(
+                tournament=tournament,
+                kind=Draw.PAIRING,
+                method="random",
+                seed=plan.pairing_seed,
+                result=plan.pairing_result,
+                performed_by=performed_by,
+                note="importado do arquivo",
+            )
+        )
+    stages = Stage.objects.bulk_create(
+        [
+            Stage(
+                tournament=tournament,
+                key=s.key,
+                name=s.name,
+                order=i,
+                kind=s.kind,
+                best_of=s.best_of,
+                best_of_rounds={str(k): v for k, v in s.best_of_rounds.items()},
+                qualify_per_group=s.per_group,
+                qualify_best_others=s.best_others,
+                entrants=s.entrants if isinstance(s.entrants, str) else list(s.entrants),
+                draw_method=s.draw_method,
+                draw_seed=s.draw_seed,
+                round_times=plan.round_times.get(s.key, {}),
+            )
+            for i, s in enumerate(plan.stages)
+        ]
+    )
     stage = {s.key: s for s in stages}
-    group_rows = Group.objects.bulk_create([
-        Group(stage=stage[s.key], key=g.key, order=i) for s in plan.stages for i, g in enumerate(s.groups)
-    ])
+    group_rows = Group.objects.bulk_create(
+        [Group(stage=stage[s.key], key=g.key, order=i) for s in plan.stages for i, g in enumerate(s.groups)]
+    )
     group = {(g.stage.key, g.key): g for g in group_rows}
-    GroupEntry.objects.bulk_create([
-        GroupEntry(group=group[(s.key, g.key)], dupla=dupla[d], order=i)
-        for s in plan.stages for g in s.groups for i, d in enumerate(g.duplas)
-    ])
+    GroupEntry.objects.bulk_create(
+        [
+            GroupEntry(group=group[(s.key, g.key)], dupla=dupla[d], order=i)
+            for s in plan.stages
+            for g in s.groups
+            for i, d in enumerate(g.duplas)
+        ]
+    )
     for spec in plan.stages:
         for group_key, order in spec.sorteios:
-            draws.append(Draw(tournament=tournament, kind=Draw.TIEBREAK, stage=stage[spec.key],
-                              group=group[(spec.key, group_key)] if group_key else None, method="fixed",
-                              result={"order": list(order)}, performed_by=performed_by, note="importado do arquivo"))
+            draws.append(
+                Draw(
+                    tournament=tournament,
+                    kind=Draw.TIEBREAK,
+                    stage=stage[spec.key],
+                    group=group[(spec.key, group_key)] if group_key else None,
+                    method="fixed",
+                    result={"order": list(order)},
+                    performed_by=performed_by,
+                    note="importado do arquivo",
+                )
+            )
         if spec.key in plan.stage_orders:
-            draws.append(Draw(tournament=tournament, kind=Draw.BRACKET, stage=stage[spec.key],
-                              method=spec.draw_method, seed=spec.draw_seed,
-                              result={"order": plan.stage_orders[spec.key]}, performed_by=performed_by,
-                              note="importado do arquivo"))
+            draws.append(
+                Draw(
+                    tournament=tournament,
+                    kind=Draw.BRACKET,
+                    stage=stage[spec.key],
+                    method=spec.draw_method,
+                    seed=spec.draw_seed,
+                    result={"order": plan.stage_orders[spec.key]},
+                    performed_by=performed_by,
+                    note="importado do arquivo",
+                )
+            )
     Draw.objects.bulk_create(draws)
 
     jogos = _group_schedule(plan) + [j for j in plan.jogos if j.group is None]
@@ -178,54 +268,96 @@ def _jogos_write(tournament, jogos: list[JogoPlan], stage, group, dupla, plan: T
         mesa = j.mesa
         if mesa is None and j.group is None:
             mesa = knockout_mesa(position=j.position, third_place=j.third_place, mesas=tournament.mesas)
-        rows.append(Jogo(
-            tournament=tournament, stage=stage[j.stage], group=group.get((j.stage, j.group)) if j.group else None,
-            dupla_a=dupla[j.duplas[0]], dupla_b=dupla[j.duplas[1]], round=j.round, mesa=mesa, position=j.position,
-            third_place=j.third_place, best_of=best_of, walkover=walkover,
-            lost_by=SIDE[entry.lost_by] if entry is not None else "", penalty_reason=entry.reason if entry else "",
-            entry_order=j.entry_order, key=j.key or next(fresh), referee_id=referees.get(j.referee),
-            **_sumula_fields(j.sumula),
-        ))
+        rows.append(
+            Jogo(
+                tournament=tournament,
+                stage=stage[j.stage],
+                group=group.get((j.stage, j.group)) if j.group else None,
+                dupla_a=dupla[j.duplas[0]],
+                dupla_b=dupla[j.duplas[1]],
+                round=j.round,
+                mesa=mesa,
+                position=j.position,
+                third_place=j.third_place,
+                best_of=best_of,
+                walkover=walkover,
+                lost_by=SIDE[entry.lost_by] if entry is not None else "",
+                penalty_reason=entry.reason if entry else "",
+                entry_order=j.entry_order,
+                key=j.key or next(fresh),
+                referee_id=referees.get(j.referee),
+                **_sumula_fields(j.sumula),
+            )
+        )
     created = Jogo.objects.bulk_create(rows, batch_size=500)
-    SumulaVia.objects.bulk_create([
-        SumulaVia(jogo=row, via=v.via, via_reason=v.via_reason, by=v.by, at=v.at or timezone.now(), status=v.status,
-                  result=v.result, confirmations=answers_store(v.answers, source="file"))
-        for row, j in zip(created, jogos) if j.sumula is not None for v in j.sumula.history
-    ], batch_size=500)
+    SumulaVia.objects.bulk_create(
+        [
+            SumulaVia(
+                jogo=row,
+                via=v.via,
+                via_reason=v.via_reason,
+                by=v.by,
+                at=v.at or timezone.now(),
+                status=v.status,
+                result=v.result,
+                confirmations=answers_store(v.answers, source="file"),
+            )
+            for row, j in zip(created, jogos, strict=False)
+            if j.sumula is not None
+            for v in j.sumula.history
+        ],
+        batch_size=500,
+    )
     partidas: list[Partida] = []
     maos_for: list[tuple[int, tuple]] = []
-    for row, j in zip(created, jogos):
+    for row, j in zip(created, jogos, strict=False):
         if j.entry is None:
             continue
         for n, p in enumerate(j.entry.partidas, start=1):
             if p.lost_by is not None:
-                partidas.append(Partida(jogo=row, number=n, mode=Partida.PENALTY, lost_by=SIDE[p.lost_by],
-                                        penalty_reason=p.reason))
+                partidas.append(
+                    Partida(jogo=row, number=n, mode=Partida.PENALTY, lost_by=SIDE[p.lost_by], penalty_reason=p.reason)
+                )
             elif p.maos is not None:
                 partidas.append(Partida(jogo=row, number=n, mode=Partida.MAOS))
                 maos_for.append((len(partidas) - 1, p.maos))
             else:
-                partidas.append(Partida(jogo=row, number=n, mode=Partida.SCORE, score_a=p.score[0],
-                                        score_b=p.score[1]))
+                partidas.append(Partida(jogo=row, number=n, mode=Partida.SCORE, score_a=p.score[0], score_b=p.score[1]))
     created_partidas = Partida.objects.bulk_create(partidas, batch_size=1000)
-    Mao.objects.bulk_create([
-        Mao(partida=created_partidas[index], order=k, to=m.to, points=m.points, how=m.how, reason=m.reason,
-            key=m.key)
-        for index, maos in maos_for for k, m in enumerate(maos)
-    ], batch_size=2000)
+    Mao.objects.bulk_create(
+        [
+            Mao(
+                partida=created_partidas[index],
+                order=k,
+                to=m.to,
+                points=m.points,
+                how=m.how,
+                reason=m.reason,
+                key=m.key,
+            )
+            for index, maos in maos_for
+            for k, m in enumerate(maos)
+        ],
+        batch_size=2000,
+    )
 
 
 def _sumula_fields(sumula) -> dict:
     """A jogo row's súmula columns from the file's (``sumula_reader.SumulaPlan``; None: a jogo still to play)."""
     if sumula is None:
         return {"status": Jogo.SCHEDULED}
-    return {"status": sumula.status, "via": sumula.via, "via_reason": sumula.via_reason,
-            "counted_via": sumula.counted_via, "confirmations": answers_store(sumula.answers, source="file")}
+    return {
+        "status": sumula.status,
+        "via": sumula.via,
+        "via_reason": sumula.via_reason,
+        "counted_via": sumula.counted_via,
+        "confirmations": answers_store(sumula.answers, source="file"),
+    }
 
 
 def answers_store(answers: tuple[str | None, str | None], *, source: str) -> dict:
     """The duplas' answers (per side) as a jogo's ``confirmations`` column."""
-    return {side: {"answer": answer, "by": source} for side, answer in zip("ab", answers) if answer}
+    return {side: {"answer": answer, "by": source} for side, answer in zip("ab", answers, strict=False) if answer}
 
 
 def _referees_grant(*, tournament: Tournament, usernames: set[str]) -> dict[str, int]:

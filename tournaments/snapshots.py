@@ -52,9 +52,13 @@ def state_stored_get(*, tournament: Tournament):
     if not settings.ZAP_STORE_STATES:
         return None
     try:
-        row = (StateSnapshot.objects.filter(tournament=tournament, key=snapshot_key(tournament),
-                                            version__lte=tournament.results_version)
-               .values_list("version", "data").first())
+        row = (
+            StateSnapshot.objects.filter(
+                tournament=tournament, key=snapshot_key(tournament), version__lte=tournament.results_version
+            )
+            .values_list("version", "data")
+            .first()
+        )
     except DatabaseError as exc:  # e.g. the table not there yet during a deploy: build instead
         logger.warning("estado guardado do torneio %s: não foi possível ler (%s)", tournament.pk, exc)
         return None
@@ -64,7 +68,7 @@ def state_stored_get(*, tournament: Tournament):
     try:
         with gc_paused():  # hundreds of thousands of new objects and no cycles
             state = pickle.loads(zlib.decompress(bytes(data)))
-    except Exception as exc:  # noqa: BLE001 - a damaged snapshot is only a slower start, never an error page
+    except Exception as exc:
         logger.warning("estado guardado do torneio %s (v%s) ilegível: %r", tournament.pk, version, exc)
         return None
     if getattr(state, "version", None) != version:
@@ -102,7 +106,7 @@ def _store(tournament_id: int, key: str, state) -> None:
         state_snapshot_put(tournament_id=tournament_id, key=key, version=state.version, data=data)
         with _LOCK:
             _stored_versions[tournament_id] = (key, state.version)
-    except Exception as exc:  # noqa: BLE001 - a snapshot not stored is only a slower start for another process
+    except Exception as exc:
         logger.warning("estado do torneio %s (v%s) não guardado: %r", tournament_id, state.version, exc)
     finally:
         if threading.current_thread() is not threading.main_thread():
@@ -133,15 +137,16 @@ def _store_claim(*, tournament_id: int, key: str, version: int) -> bool:
 def state_snapshot_put(*, tournament_id: int, key: str, version: int, data: bytes) -> None:
     """Put a snapshot unless one as new (of this release and tournament) is there already."""
     now = timezone.now()
-    moved = (StateSnapshot.objects.filter(tournament_id=tournament_id)
-             .filter(Q(version__lt=version) | ~Q(key=key))
-             .update(key=key, version=version, data=data, saved_at=now))
+    moved = (
+        StateSnapshot.objects.filter(tournament_id=tournament_id)
+        .filter(Q(version__lt=version) | ~Q(key=key))
+        .update(key=key, version=version, data=data, saved_at=now)
+    )
     if moved:
         return
     try:
         with transaction.atomic():
-            StateSnapshot.objects.create(tournament_id=tournament_id, key=key, version=version, data=data,
-                                         saved_at=now)
+            StateSnapshot.objects.create(tournament_id=tournament_id, key=key, version=version, data=data, saved_at=now)
     except IntegrityError:  # one as new is there already (another process), or the tournament is gone
         pass
 

@@ -22,7 +22,7 @@ SIDE_INDEX = {"a": 0, "b": 1, "": None}
 
 
 def tournament_settings(*, tournament: Tournament) -> RuleSettings:
-    settings, errors = settings_build(preset=tournament.preset, overrides=tournament.settings or {})
+    settings, _errors = settings_build(preset=tournament.preset, overrides=tournament.settings or {})
     if settings is None:  # stored overrides are validated on the way in; fall back to the preset
         settings, _ = settings_build(preset=tournament.preset)
     return settings
@@ -107,29 +107,56 @@ def _state_build(tournament: Tournament) -> TournamentState:
     # newer than their versions (a fragment cached early), never older (a stale fragment under a new version)
     part_versions = dict(ResultPart.objects.filter(tournament=tournament).values_list("key", "version"))
     duplas = [
-        DuplaRef(id=row["id"], key=row["key"], name=row["name"], seed=row["seed"], disqualified=row["disqualified"],
-                 disqualified_reason=row["disqualified_reason"],
-                 player1=PlayerRef(row["player1_id"], row["player1__key"], row["player1__name"]),
-                 player2=PlayerRef(row["player2_id"], row["player2__key"], row["player2__name"]))
-        for row in Dupla.objects.filter(tournament=tournament).order_by("order", "id").values(
-            "id", "key", "name", "seed", "disqualified", "disqualified_reason", "player1_id", "player1__key", "player1__name",
-            "player2_id", "player2__key", "player2__name")
+        DuplaRef(
+            id=row["id"],
+            key=row["key"],
+            name=row["name"],
+            seed=row["seed"],
+            disqualified=row["disqualified"],
+            disqualified_reason=row["disqualified_reason"],
+            player1=PlayerRef(row["player1_id"], row["player1__key"], row["player1__name"]),
+            player2=PlayerRef(row["player2_id"], row["player2__key"], row["player2__name"]),
+        )
+        for row in Dupla.objects.filter(tournament=tournament)
+        .order_by("order", "id")
+        .values(
+            "id",
+            "key",
+            "name",
+            "seed",
+            "disqualified",
+            "disqualified_reason",
+            "player1_id",
+            "player1__key",
+            "player1__name",
+            "player2_id",
+            "player2__key",
+            "player2__name",
+        )
     ]
     by_id = {d.id: d for d in duplas}
     stages = list(Stage.objects.filter(tournament=tournament).order_by("order"))
     stage_by_id = {s.id: s for s in stages}
-    group_entries = list(GroupEntry.objects.filter(group__stage__tournament=tournament)
-                         .select_related("group").order_by("group__stage_id", "group__order", "order")
-                         .values("group_id", "group__key", "group__stage_id", "group__order", "dupla_id"))
-    draw_rows = list(Draw.objects.filter(tournament=tournament, kind__in=[Draw.BRACKET, Draw.TIEBREAK])
-                     .order_by("performed_at", "id").values("kind", "stage_id", "group_id", "result", "performed_at",
-                                                            "performed_by__username"))
+    group_entries = list(
+        GroupEntry.objects.filter(group__stage__tournament=tournament)
+        .select_related("group")
+        .order_by("group__stage_id", "group__order", "order")
+        .values("group_id", "group__key", "group__stage_id", "group__order", "dupla_id")
+    )
+    draw_rows = list(
+        Draw.objects.filter(tournament=tournament, kind__in=[Draw.BRACKET, Draw.TIEBREAK])
+        .order_by("performed_at", "id")
+        .values("kind", "stage_id", "group_id", "result", "performed_at", "performed_by__username")
+    )
     jogo_rows = list(Jogo.objects.filter(tournament=tournament).values())
     partida_rows = list(Partida.objects.filter(jogo__tournament=tournament).order_by("jogo_id", "number").values())
     mao_rows: list[dict] = []
     if any(p["mode"] == Partida.MAOS for p in partida_rows):
-        mao_rows = list(Mao.objects.filter(partida__jogo__tournament=tournament).order_by("partida_id", "order")
-                        .values("partida_id", "to", "points", "how", "reason", "key"))
+        mao_rows = list(
+            Mao.objects.filter(partida__jogo__tournament=tournament)
+            .order_by("partida_id", "order")
+            .values("partida_id", "to", "points", "how", "reason", "key")
+        )
 
     stage_order = {s.id: s.order for s in stages}
     jogo_rows.sort(key=lambda j: jogo_order(j, stage_order))
@@ -138,7 +165,9 @@ def _state_build(tournament: Tournament) -> TournamentState:
     group_ids: dict[tuple[str, str], int] = {}
     for e in group_entries:
         group_key_by_id[e["group_id"]] = e["group__key"]
-        groups_by_stage.setdefault(e["group__stage_id"], {}).setdefault(e["group__key"], []).append(by_id[e["dupla_id"]].key)
+        groups_by_stage.setdefault(e["group__stage_id"], {}).setdefault(e["group__key"], []).append(
+            by_id[e["dupla_id"]].key
+        )
         group_ids[(stage_by_id[e["group__stage_id"]].key, e["group__key"])] = e["group_id"]
     recorded: dict[str, list] = {}
     sorteios: dict[int, list] = {}
@@ -147,22 +176,41 @@ def _state_build(tournament: Tournament) -> TournamentState:
             recorded[stage_by_id[d["stage_id"]].key] = d["result"]["order"]
         elif d["kind"] == Draw.TIEBREAK and d["stage_id"] in stage_by_id:
             sorteios.setdefault(d["stage_id"], []).append(
-                (group_key_by_id.get(d["group_id"]), tuple(d["result"]["order"])))
+                (group_key_by_id.get(d["group_id"]), tuple(d["result"]["order"]))
+            )
 
     specs: list[StageSpec] = []
     for s in stages:
         if s.kind == Stage.GROUPS:
             groups = tuple(GroupSpec(key=k, duplas=tuple(v)) for k, v in groups_by_stage.get(s.id, {}).items())
-            specs.append(StageSpec(key=s.key, kind=s.kind, name=s.name, best_of=s.best_of, groups=groups,
-                                   per_group=s.qualify_per_group, best_others=s.qualify_best_others,
-                                   sorteios=tuple(sorteios.get(s.id, ()))))
+            specs.append(
+                StageSpec(
+                    key=s.key,
+                    kind=s.kind,
+                    name=s.name,
+                    best_of=s.best_of,
+                    groups=groups,
+                    per_group=s.qualify_per_group,
+                    best_others=s.qualify_best_others,
+                    sorteios=tuple(sorteios.get(s.id, ())),
+                )
+            )
         else:
             entrants = s.entrants if s.entrants == "previous" else tuple(s.entrants or ())
             order = recorded.get(s.key)
-            specs.append(StageSpec(key=s.key, kind=s.kind, name=s.name, best_of=s.best_of,
-                                   best_of_rounds={int(k): v for k, v in (s.best_of_rounds or {}).items()},
-                                   entrants=entrants, draw_method=s.draw_method, draw_seed=s.draw_seed,
-                                   draw_order=tuple(order) if order is not None else None))
+            specs.append(
+                StageSpec(
+                    key=s.key,
+                    kind=s.kind,
+                    name=s.name,
+                    best_of=s.best_of,
+                    best_of_rounds={int(k): v for k, v in (s.best_of_rounds or {}).items()},
+                    entrants=entrants,
+                    draw_method=s.draw_method,
+                    draw_seed=s.draw_seed,
+                    draw_order=tuple(order) if order is not None else None,
+                )
+            )
 
     maos_by_partida: dict[int, list[dict]] = {}
     for m in mao_rows:
@@ -180,34 +228,77 @@ def _state_build(tournament: Tournament) -> TournamentState:
         entry = jogo_entry_from_rows(jogo=j, partidas=partidas_by_jogo.get(j["id"], []), maos=maos_by_partida)
         entries[j["id"]] = entry
         results[j["id"]] = result = jogo_evaluate(entry=entry, settings=settings)[0] if entry is not None else None
-        record = jogo_record(jogo=j, result=result, earlier=earlier.get(j["id"]), stage_key=stage_key,
-                             group_key=group_key_by_id, by_id=by_id)
+        record = jogo_record(
+            jogo=j,
+            result=result,
+            earlier=earlier.get(j["id"]),
+            stage_key=stage_key,
+            group_key=group_key_by_id,
+            by_id=by_id,
+        )
         if record is not None:
             record_by_jogo[j["id"]] = record
     records = [record_by_jogo[j["id"]] for j in jogo_rows if j["id"] in record_by_jogo]
-    infos = [DuplaInfo(key=d.key, players=(d.player1.key, d.player2.key), name=d.name, seed=d.seed,
-                       disqualified=d.disqualified, disqualified_reason=d.disqualified_reason) for d in duplas]
+    infos = [
+        DuplaInfo(
+            key=d.key,
+            players=(d.player1.key, d.player2.key),
+            name=d.name,
+            seed=d.seed,
+            disqualified=d.disqualified,
+            disqualified_reason=d.disqualified_reason,
+        )
+        for d in duplas
+    ]
     view = tournament_compute(settings=settings, duplas=infos, stages=specs, jogos=records)
     return TournamentState(
-        tournament=tournament, settings=settings, duplas={d.key: d for d in duplas},
-        stage_models={s.key: s for s in stages}, group_names=group_ids, jogo_rows=jogo_rows, entries=entries,
-        results=results, maos=maos_by_partida, partidas=partidas_by_jogo, recorded_orders=recorded,
-        sorteio_draws=[d for d in draw_rows if d["kind"] == Draw.TIEBREAK], view=view, stage_specs=specs,
-        records=records, record_by_jogo=record_by_jogo, version=tournament.results_version, dupla_infos=infos,
+        tournament=tournament,
+        settings=settings,
+        duplas={d.key: d for d in duplas},
+        stage_models={s.key: s for s in stages},
+        group_names=group_ids,
+        jogo_rows=jogo_rows,
+        entries=entries,
+        results=results,
+        maos=maos_by_partida,
+        partidas=partidas_by_jogo,
+        recorded_orders=recorded,
+        sorteio_draws=[d for d in draw_rows if d["kind"] == Draw.TIEBREAK],
+        view=view,
+        stage_specs=specs,
+        records=records,
+        record_by_jogo=record_by_jogo,
+        version=tournament.results_version,
+        dupla_infos=infos,
         part_versions=part_versions,
     )
 
 
 def jogo_order(row: dict, stage_order: dict[int, int]) -> tuple:
     """Where a jogo comes in a tournament's list: stage, round, third place last, position, mesa (none first)."""
+
     def n(value):
         return (0, 0) if value is None else (1, value)
-    return (stage_order.get(row["stage_id"], 0), n(row["round"]), row["third_place"], n(row["position"]),
-            n(row["mesa"]), row["id"])
+
+    return (
+        stage_order.get(row["stage_id"], 0),
+        n(row["round"]),
+        row["third_place"],
+        n(row["position"]),
+        n(row["mesa"]),
+        row["id"],
+    )
 
 
-def jogo_record(*, jogo: dict, result: JogoResult | None, earlier: JogoResult | None, stage_key: dict[int, str],
-                group_key: dict[int, str], by_id: dict) -> JogoRecord | None:
+def jogo_record(
+    *,
+    jogo: dict,
+    result: JogoResult | None,
+    earlier: JogoResult | None,
+    stage_key: dict[int, str],
+    group_key: dict[int, str],
+    by_id: dict,
+) -> JogoRecord | None:
     """What a jogo hands to ``scoring``: its result from "confirmed" on, else an earlier via that counted; None
     otherwise (nothing recorded, or a result still to be confirmed: what counts moves only with what counts, so
     a mão never changes the standings' state; the live pages show the score from ``tournament_live_get``)."""
@@ -215,16 +306,24 @@ def jogo_record(*, jogo: dict, result: JogoResult | None, earlier: JogoResult | 
         result = earlier
     if result is None:
         return None
-    return JogoRecord(stage=stage_key[jogo["stage_id"]], group=group_key.get(jogo["group_id"]),
-                      duplas=(by_id[jogo["dupla_a_id"]].key, by_id[jogo["dupla_b_id"]].key), result=result,
-                      round=jogo["round"] if jogo["group_id"] is None else None,
-                      position=jogo["position"], third_place=jogo["third_place"])
+    return JogoRecord(
+        stage=stage_key[jogo["stage_id"]],
+        group=group_key.get(jogo["group_id"]),
+        duplas=(by_id[jogo["dupla_a_id"]].key, by_id[jogo["dupla_b_id"]].key),
+        result=result,
+        round=jogo["round"] if jogo["group_id"] is None else None,
+        position=jogo["position"],
+        third_place=jogo["third_place"],
+    )
 
 
 def _counted_earlier_vias(jogo_rows: list[dict], *, by_id: dict, settings: RuleSettings) -> dict[int, JogoResult]:
     """The counted result of each jogo whose current via is still to be confirmed after a correction."""
-    waiting = {j["id"]: j for j in jogo_rows
-               if j["counted_via"] is not None and j["counted_via"] != j["via"] and not counts(j["status"])}
+    waiting = {
+        j["id"]: j
+        for j in jogo_rows
+        if j["counted_via"] is not None and j["counted_via"] != j["via"] and not counts(j["status"])
+    }
     if not waiting:
         return {}
     out: dict[int, JogoResult] = {}
@@ -242,8 +341,10 @@ def _counted_earlier_vias(jogo_rows: list[dict], *, by_id: dict, settings: RuleS
 def jogo_entry_from_rows(*, jogo: dict, partidas: list[dict], maos: dict[int, list[dict]]) -> JogoEntry | None:
     """A stored jogo as the record ``scoring`` checks; None while nothing is recorded."""
     if jogo["walkover"]:
-        return JogoEntry(best_of=jogo["best_of"],
-                         walkover=WALKOVER_BOTH if jogo["walkover"] == "both" else SIDE_INDEX[jogo["walkover"]])
+        return JogoEntry(
+            best_of=jogo["best_of"],
+            walkover=WALKOVER_BOTH if jogo["walkover"] == "both" else SIDE_INDEX[jogo["walkover"]],
+        )
     if jogo["lost_by"]:
         return JogoEntry(best_of=jogo["best_of"], lost_by=SIDE_INDEX[jogo["lost_by"]], reason=jogo["penalty_reason"])
     if not partidas:
@@ -253,9 +354,14 @@ def jogo_entry_from_rows(*, jogo: dict, partidas: list[dict], maos: dict[int, li
         if p["mode"] == Partida.PENALTY:
             out.append(PartidaEntry(lost_by=SIDE_INDEX[p["lost_by"]], reason=p["penalty_reason"]))
         elif p["mode"] == Partida.MAOS:
-            out.append(PartidaEntry(maos=tuple(MaoRecord(to=m["to"], points=m["points"], how=m["how"],
-                                                         reason=m["reason"], key=m["key"])
-                                               for m in maos.get(p["id"], []))))
+            out.append(
+                PartidaEntry(
+                    maos=tuple(
+                        MaoRecord(to=m["to"], points=m["points"], how=m["how"], reason=m["reason"], key=m["key"])
+                        for m in maos.get(p["id"], [])
+                    )
+                )
+            )
         else:
             out.append(PartidaEntry(score=(p["score_a"], p["score_b"])))
     return JogoEntry(best_of=jogo["best_of"], partidas=tuple(out))

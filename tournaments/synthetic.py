@@ -15,26 +15,130 @@ from scoring.bracket_draw import bracket_size
 from scoring.jogo import JogoEntry, JogoResult, PartidaEntry, jogo_evaluate
 from scoring.partida import MAO_DE_FERRO, MAO_DE_ONZE, Mao, final_score_error, is_finished, mao_gain, situation
 from scoring.rules import RuleSettings, settings_build, wins_needed
-from scoring.tournament import (GROUPS, KNOCKOUT, PREVIOUS, DuplaInfo, GroupSpec, JogoRecord, StageSpec,
-                                groups_stage_compute, knockout_draw, knockout_stage_compute)
+from scoring.tournament import (
+    GROUPS,
+    KNOCKOUT,
+    PREVIOUS,
+    DuplaInfo,
+    GroupSpec,
+    JogoRecord,
+    StageSpec,
+    groups_stage_compute,
+    knockout_draw,
+    knockout_stage_compute,
+)
 
 FIRST_NAMES = (
-    "Ana", "Beatriz", "Camila", "Daniela", "Eduarda", "Fernanda", "Gabriela", "Helena", "Isabela", "Juliana",
-    "Larissa", "Mariana", "Natália", "Patrícia", "Raquel", "Sílvia", "Tatiane", "Vanessa", "Aline", "Bruna",
-    "Antônio", "Bruno", "Carlos", "Diego", "Eduardo", "Fábio", "Gustavo", "Henrique", "Igor", "João",
-    "Leandro", "Marcelo", "Nelson", "Otávio", "Paulo", "Rafael", "Sérgio", "Thiago", "Vinícius", "Wagner",
-    "José", "Luiz", "Francisco", "Sebastião", "Benedito", "Raimundo", "Márcia", "Cláudia", "Rosângela", "Zé",
+    "Ana",
+    "Beatriz",
+    "Camila",
+    "Daniela",
+    "Eduarda",
+    "Fernanda",
+    "Gabriela",
+    "Helena",
+    "Isabela",
+    "Juliana",
+    "Larissa",
+    "Mariana",
+    "Natália",
+    "Patrícia",
+    "Raquel",
+    "Sílvia",
+    "Tatiane",
+    "Vanessa",
+    "Aline",
+    "Bruna",
+    "Antônio",
+    "Bruno",
+    "Carlos",
+    "Diego",
+    "Eduardo",
+    "Fábio",
+    "Gustavo",
+    "Henrique",
+    "Igor",
+    "João",
+    "Leandro",
+    "Marcelo",
+    "Nelson",
+    "Otávio",
+    "Paulo",
+    "Rafael",
+    "Sérgio",
+    "Thiago",
+    "Vinícius",
+    "Wagner",
+    "José",
+    "Luiz",
+    "Francisco",
+    "Sebastião",
+    "Benedito",
+    "Raimundo",
+    "Márcia",
+    "Cláudia",
+    "Rosângela",
+    "Zé",
 )
 SURNAMES = (
-    "Silva", "Santos", "Oliveira", "Souza", "Rodrigues", "Ferreira", "Alves", "Pereira", "Lima", "Gomes",
-    "Costa", "Ribeiro", "Martins", "Carvalho", "Almeida", "Lopes", "Soares", "Fernandes", "Vieira", "Barbosa",
-    "Rocha", "Dias", "Nascimento", "Andrade", "Moreira", "Nunes", "Marques", "Machado", "Mendes", "Freitas",
-    "Cardoso", "Ramos", "Gonçalves", "Santana", "Teixeira", "Araújo", "Pinto", "Campos", "Correia", "Batista",
+    "Silva",
+    "Santos",
+    "Oliveira",
+    "Souza",
+    "Rodrigues",
+    "Ferreira",
+    "Alves",
+    "Pereira",
+    "Lima",
+    "Gomes",
+    "Costa",
+    "Ribeiro",
+    "Martins",
+    "Carvalho",
+    "Almeida",
+    "Lopes",
+    "Soares",
+    "Fernandes",
+    "Vieira",
+    "Barbosa",
+    "Rocha",
+    "Dias",
+    "Nascimento",
+    "Andrade",
+    "Moreira",
+    "Nunes",
+    "Marques",
+    "Machado",
+    "Mendes",
+    "Freitas",
+    "Cardoso",
+    "Ramos",
+    "Gonçalves",
+    "Santana",
+    "Teixeira",
+    "Araújo",
+    "Pinto",
+    "Campos",
+    "Correia",
+    "Batista",
 )
 DUPLA_NAMES = (
-    "Os Zapeiros", "Copas de Ouro", "Sete Belo", "Espadilha Afiada", "Pica-Fumo", "Truco Seco", "Mão de Ferro",
-    "Os Blefadores", "Manilha Velha", "Dupla do Seis", "Os Corredores", "Vira e Mexe", "Quatro de Paus",
-    "Zap Zap", "Os Marrecos", "Onze Pontos",
+    "Os Zapeiros",
+    "Copas de Ouro",
+    "Sete Belo",
+    "Espadilha Afiada",
+    "Pica-Fumo",
+    "Truco Seco",
+    "Mão de Ferro",
+    "Os Blefadores",
+    "Manilha Velha",
+    "Dupla do Seis",
+    "Os Corredores",
+    "Vira e Mexe",
+    "Quatro de Paus",
+    "Zap Zap",
+    "Os Marrecos",
+    "Onze Pontos",
 )
 
 GROUP_STAGE, KNOCKOUT_STAGE = "grupos", "mata"
@@ -63,6 +167,7 @@ def _group_sizes(duplas: int, group_size: int) -> list[int]:
 
 
 # --- results -----------------------------------------------------------------------
+
 
 def _final_score(rng: random.Random, winner: int, settings: RuleSettings) -> list[int]:
     """A final score the rules accept (DOMAIN.md §3), winner side first in the pair's order."""
@@ -103,8 +208,7 @@ def _maos(rng: random.Random, settings: RuleSettings) -> tuple[list[dict], int]:
             mao = {"to": side, "points": 1, "how": "penalty", "reason": "falou durante a mão"}
         else:
             mao = {"to": side, "points": rng.choice((1, 1, 1, 1, 3, 3, 3, 6, 9, 12))}
-        record = Mao(to=mao["to"], points=mao.get("points"), how=mao.get("how", "played"),
-                     reason=mao.get("reason", ""))
+        record = Mao(to=mao["to"], points=mao.get("points"), how=mao.get("how", "played"), reason=mao.get("reason", ""))
         gain, problem = mao_gain(score=score, mao=record, settings=settings)
         if problem:  # cannot happen with the choices above; keep the generator honest
             raise AssertionError(f"mão inválida gerada em {score}: {mao} ({problem})")
@@ -113,8 +217,15 @@ def _maos(rng: random.Random, settings: RuleSettings) -> tuple[list[dict], int]:
     return maos, (0 if score[0] > score[1] else 1)
 
 
-def _jogo_result(rng: random.Random, *, best_of: int, settings: RuleSettings, walkover_rate: float,
-                 as_maos: bool, duplas: tuple[str, str]) -> tuple[dict, JogoResult]:
+def _jogo_result(
+    rng: random.Random,
+    *,
+    best_of: int,
+    settings: RuleSettings,
+    walkover_rate: float,
+    as_maos: bool,
+    duplas: tuple[str, str],
+) -> tuple[dict, JogoResult]:
     """The result part of a jogo in the file, and the engine's reading of it."""
     if walkover_rate and rng.random() < walkover_rate:
         absent = rng.randrange(2)
@@ -132,8 +243,14 @@ def _jogo_result(rng: random.Random, *, best_of: int, settings: RuleSettings, wa
         if as_maos:
             maos, winner = _maos(rng, settings)
             partidas.append({"maos": maos})
-            entries.append(PartidaEntry(maos=tuple(Mao(to=m["to"], points=m.get("points"), how=m.get("how", "played"),
-                                                       reason=m.get("reason", "")) for m in maos)))
+            entries.append(
+                PartidaEntry(
+                    maos=tuple(
+                        Mao(to=m["to"], points=m.get("points"), how=m.get("how", "played"), reason=m.get("reason", ""))
+                        for m in maos
+                    )
+                )
+            )
         else:
             winner = favourite if rng.random() < strength else 1 - favourite
             score = _final_score(rng, winner, settings)
@@ -147,8 +264,10 @@ def _jogo_result(rng: random.Random, *, best_of: int, settings: RuleSettings, wa
 
 # --- the file ------------------------------------------------------------------------
 
-def synthetic_tournament(*, duplas: int, group_size: int = 4, per_group: int = 2, seed: int = 0,
-                         maos_every: int = 0) -> dict:
+
+def synthetic_tournament(
+    *, duplas: int, group_size: int = 4, per_group: int = 2, seed: int = 0, maos_every: int = 0
+) -> dict:
     """A complete, valid tournament file of ``duplas`` duplas (INTERCHANGE.md), deterministic for ``seed``.
 
     Groups of ``group_size`` (sizes spread evenly when ``duplas`` does not
@@ -199,10 +318,11 @@ def synthetic_tournament(*, duplas: int, group_size: int = 4, per_group: int = 2
     groups: list[GroupSpec] = []
     start = 0
     for i, size in enumerate(sizes):
-        groups.append(GroupSpec(key=_group_key(i), duplas=tuple(order[start:start + size])))
+        groups.append(GroupSpec(key=_group_key(i), duplas=tuple(order[start : start + size])))
         start += size
-    group_stage = StageSpec(key=GROUP_STAGE, kind=GROUPS, best_of=GROUP_BEST_OF, groups=tuple(groups),
-                            per_group=per_group)
+    group_stage = StageSpec(
+        key=GROUP_STAGE, kind=GROUPS, best_of=GROUP_BEST_OF, groups=tuple(groups), per_group=per_group
+    )
 
     jogos: list[dict] = []
     records: list[JogoRecord] = []
@@ -212,8 +332,9 @@ def synthetic_tournament(*, duplas: int, group_size: int = 4, per_group: int = 2
         nonlocal counter
         counter += 1
         as_maos = maos_every > 0 and counter % maos_every == 0
-        result_part, result = _jogo_result(rng, best_of=best_of, settings=settings, walkover_rate=walkover_rate,
-                                           as_maos=as_maos, duplas=pair)
+        result_part, result = _jogo_result(
+            rng, best_of=best_of, settings=settings, walkover_rate=walkover_rate, as_maos=as_maos, duplas=pair
+        )
         row: dict[str, Any] = {"stage": stage}
         if group is not None:
             row["group"] = group
@@ -225,7 +346,7 @@ def synthetic_tournament(*, duplas: int, group_size: int = 4, per_group: int = 2
         pairs = [(g.duplas[a], g.duplas[b]) for a in range(len(g.duplas)) for b in range(a + 1, len(g.duplas))]
         one_group = StageSpec(key=GROUP_STAGE, kind=GROUPS, best_of=GROUP_BEST_OF, groups=(g,), per_group=per_group)
         saved = counter
-        for attempt in range(MAX_REROLLS):
+        for _attempt in range(MAX_REROLLS):
             counter = saved
             rows, recs = [], []
             for a, b in pairs:
@@ -247,10 +368,15 @@ def synthetic_tournament(*, duplas: int, group_size: int = 4, per_group: int = 2
     # knockout: drawn from the qualifiers, played round by round as the bracket produces the jogos
     rounds_total = bracket_size(len(view.qualifiers)).bit_length() - 1
     best_of_rounds = {rounds_total: FINAL_BEST_OF} if rounds_total > 1 else {}
-    knockout = StageSpec(key=KNOCKOUT_STAGE, kind=KNOCKOUT, best_of=KNOCKOUT_BEST_OF, best_of_rounds=best_of_rounds,
-                         entrants=PREVIOUS, draw_method="seeded")
-    bracket_order, problems = knockout_draw(stage=knockout, entrants=view.qualifiers,
-                                            duplas={d.key: d for d in infos})
+    knockout = StageSpec(
+        key=KNOCKOUT_STAGE,
+        kind=KNOCKOUT,
+        best_of=KNOCKOUT_BEST_OF,
+        best_of_rounds=best_of_rounds,
+        entrants=PREVIOUS,
+        draw_method="seeded",
+    )
+    bracket_order, problems = knockout_draw(stage=knockout, entrants=view.qualifiers, duplas={d.key: d for d in infos})
     assert bracket_order is not None, problems
     while True:
         bracket = knockout_stage_compute(stage=knockout, order=bracket_order, jogos=records, settings=settings).bracket
@@ -261,8 +387,16 @@ def synthetic_tournament(*, duplas: int, group_size: int = 4, per_group: int = 2
             pair = (slot.duplas[0], slot.duplas[1])
             row, result = play(KNOCKOUT_STAGE, None, pair, slot.best_of, 0.0)
             jogos.append(row)
-            records.append(JogoRecord(stage=KNOCKOUT_STAGE, duplas=pair, result=result, round=slot.round,
-                                      position=slot.position, third_place=slot.third_place))
+            records.append(
+                JogoRecord(
+                    stage=KNOCKOUT_STAGE,
+                    duplas=pair,
+                    result=result,
+                    round=slot.round,
+                    position=slot.position,
+                    third_place=slot.third_place,
+                )
+            )
     assert bracket.finished, "a chave deveria ter terminado"
 
     knockout_row: dict[str, Any] = {"key": KNOCKOUT_STAGE, "kind": "knockout", "best_of": KNOCKOUT_BEST_OF}
@@ -270,20 +404,30 @@ def synthetic_tournament(*, duplas: int, group_size: int = 4, per_group: int = 2
         knockout_row["best_of_rounds"] = {str(r): n for r, n in best_of_rounds.items()}
     knockout_row |= {"entrants": PREVIOUS, "draw": {"method": "seeded"}}
     return {
-        "format": "truco-torneio", "version": 1,
+        "format": "truco-torneio",
+        "version": 1,
         "tournament": {
             "name": f"Torneio sintético de {duplas} duplas (semente {seed})",
             "slug": f"sintetico-{duplas}-s{seed}",
-            "date": "2024-04-27", "start_time": "14:00", "venue": "Clube de Truco Sintético",
-            "category": "Mista, a partir de 18 anos", "min_age": 18, "max_duplas": duplas,
-            "preset": PRESET, "settings": dict(SETTINGS_OVERRIDES),
+            "date": "2024-04-27",
+            "start_time": "14:00",
+            "venue": "Clube de Truco Sintético",
+            "category": "Mista, a partir de 18 anos",
+            "min_age": 18,
+            "max_duplas": duplas,
+            "preset": PRESET,
+            "settings": dict(SETTINGS_OVERRIDES),
         },
         "players": players,
         "duplas": dupla_rows,
         "stages": [
-            {"key": GROUP_STAGE, "kind": "groups", "best_of": GROUP_BEST_OF,
-             "groups": [{"key": g.key, "duplas": list(g.duplas)} for g in groups],
-             "qualify": {"per_group": per_group, "best_others": 0}},
+            {
+                "key": GROUP_STAGE,
+                "kind": "groups",
+                "best_of": GROUP_BEST_OF,
+                "groups": [{"key": g.key, "duplas": list(g.duplas)} for g in groups],
+                "qualify": {"per_group": per_group, "best_others": 0},
+            },
             knockout_row,
         ],
         "jogos": jogos,

@@ -51,6 +51,7 @@ def read_only(view):
         if response.get("Content-Type", "").startswith(COMPRESSED_TYPES):
             response = _gzipped(request, response)
         return response
+
     return compressed
 
 
@@ -89,6 +90,7 @@ def _gzipped(request, response):
 
 # --- conditional GETs -----------------------------------------------------------------------------------------
 
+
 def etag_make(*parts: object) -> str:
     """A strong entity tag from what decides an answer's content (the cache key, the minute shown…)."""
     return '"' + hashlib.sha256("\x1f".join(map(str, parts)).encode()).hexdigest()[:32] + '"'
@@ -105,6 +107,7 @@ def not_modified(request: HttpRequest, *, etag: str) -> HttpResponse | None:
 
 
 # --- PDF responses --------------------------------------------------------------------------------------------
+
 
 def pdf_filename(*parts: str) -> str:
     """``aabb-2024-chave.pdf``: the parts, each made file-name safe, joined by dashes."""
@@ -126,6 +129,7 @@ def print_error(request, message: str, *, back_url: str = "", status: int = 400)
 
 
 # --- the client's address -------------------------------------------------------------------------------------
+
 
 def _trusted_proxy(address: str | None) -> bool:
     if not address:

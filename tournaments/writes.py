@@ -31,10 +31,11 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from django.db import transaction
 
@@ -42,8 +43,22 @@ from .engine import KINDS, LIVE, PAGES, PRIVATE, RESULTS, STRUCTURE, engine_comm
 from .models import Jogo, Tournament
 from .selectors import tournament_state_get, tournament_state_remember
 
-__all__ = ["KINDS", "LIVE", "PAGES", "PRIVATE", "RESULTS", "STRUCTURE", "Write", "tournament_write", "write_current",
-           "tournament_rebuild", "write_required", "write_guard", "UnguardedWrite", "engine_refresh"]
+__all__ = [
+    "KINDS",
+    "LIVE",
+    "PAGES",
+    "PRIVATE",
+    "RESULTS",
+    "STRUCTURE",
+    "UnguardedWrite",
+    "Write",
+    "engine_refresh",
+    "tournament_rebuild",
+    "tournament_write",
+    "write_current",
+    "write_guard",
+    "write_required",
+]
 # how much a kind asks the engine to do, least first: joined writes take the most any of them asked
 _WEIGHT = {PRIVATE: 0, LIVE: 1, PAGES: 2, RESULTS: 3, STRUCTURE: 4}
 
@@ -80,8 +95,9 @@ class Write:
 
 
 @contextmanager
-def tournament_write(*, tournament: Tournament | None, action: str, user: Any = None,
-                     kind: str = STRUCTURE) -> Iterator[Write]:
+def tournament_write(
+    *, tournament: Tournament | None, action: str, user: Any = None, kind: str = STRUCTURE
+) -> Iterator[Write]:
     """Run the body as one write of ``tournament`` (None: a tournament being created; set ``write.tournament``).
 
     All or nothing: one transaction. The tournament's row is locked first (except for ``LIVE`` writes, whose
@@ -129,8 +145,7 @@ def _commit(write: Write) -> None:
         transaction.on_commit(lambda: tournament_state_remember(state=state, share=write.structural))
     if write.tournament is not None and write.kind == LIVE and write.jogos_started:
         tournament_id, started = write.tournament.pk, frozenset(write.jogos_started)
-        transaction.on_commit(lambda: event_status_follow(tournament_id=tournament_id, jogo_ids=started),
-                              robust=True)
+        transaction.on_commit(lambda: event_status_follow(tournament_id=tournament_id, jogo_ids=started), robust=True)
 
 
 def write_required(*, what: str) -> Write:
@@ -144,8 +159,7 @@ def write_required(*, what: str) -> Write:
 
 def tournament_lock(*, tournament: Tournament) -> None:
     """Lock the tournament's row until the transaction ends, and read its versions as they now stand."""
-    row = (Tournament.objects.select_for_update().filter(pk=tournament.pk)
-           .values("results_version", "finished").first())
+    row = Tournament.objects.select_for_update().filter(pk=tournament.pk).values("results_version", "finished").first()
     if row is not None:
         tournament.results_version = row["results_version"]
         tournament.finished = row["finished"]
@@ -187,6 +201,7 @@ def tournament_rebuild(*, tournament: Tournament, action: str = "rebuild", user:
 
 # --- the guard: no write to a tournament outside the one path ------------------------------------------
 
+
 class UnguardedWrite(RuntimeError):
     """Site code changed a tournament's data outside ``tournament_write``."""
 
@@ -202,8 +217,12 @@ def write_guard(execute, sql, params, many, context):
     """A database execute wrapper (``connection.execute_wrapper``) that refuses, with ``UnguardedWrite``, a
     statement that writes a tournament's table (``tournaments_*``) outside a write when it comes from the
     site's code (not from a test's own setup or a migration). The test suite runs under it."""
-    if (write_current() is None and sql.lstrip()[:6].upper() in _WRITES and '"tournaments_' in sql
-            and _DERIVED not in sql):
+    if (
+        write_current() is None
+        and sql.lstrip()[:6].upper() in _WRITES
+        and '"tournaments_' in sql
+        and _DERIVED not in sql
+    ):
         origin = _origin()
         if origin is not None:
             raise UnguardedWrite(f"{origin} writes outside writes.tournament_write: {sql[:120]}")

@@ -9,8 +9,18 @@ from scoring.jogo import WALKOVER_BOTH, JogoEntry, PartidaEntry, jogo_evaluate
 from scoring.partida import MAO_DE_FERRO, MAO_DE_ONZE, Mao, partida_from_maos, situation
 from scoring.ranking import LEVELS, player_level, player_score
 from scoring.rules import PRESETS, settings_build
-from scoring.tournament import (GROUPS, KNOCKOUT, DuplaInfo, GroupSpec, JogoRecord, StageSpec, group_best_of,
-                                knockout_best_of, ranking_compute, tournament_compute)
+from scoring.tournament import (
+    GROUPS,
+    KNOCKOUT,
+    DuplaInfo,
+    GroupSpec,
+    JogoRecord,
+    StageSpec,
+    group_best_of,
+    knockout_best_of,
+    ranking_compute,
+    tournament_compute,
+)
 
 FENACEF = PRESETS["fenacef"]
 ONLINE = PRESETS["online"]
@@ -30,11 +40,14 @@ def info(*keys, disqualified=()):
 # --- FENACEF Art.3 a, Art.4 §2; AABB Art.4: best-of per stage and round ----------------------------------
 
 
-@pytest.mark.parametrize("preset,groups,rounds", [
-    ("fenacef", 3, [5, 5, 5, 5]),   # FENACEF Art.3 a and Art.4 §2: 3 in the groups, first to 3 wins in the knockout
-    ("aabb", 3, [5, 3, 3, 3]),      # AABB Art.4: best of 5 in the first phase, best of 3 after
-    ("online", 3, [3, 3, 3, 3]),    # DOMAIN §6 (Online has no tournament format of its own)
-])
+@pytest.mark.parametrize(
+    "preset,groups,rounds",
+    [
+        ("fenacef", 3, [5, 5, 5, 5]),  # FENACEF Art.3 a and Art.4 §2: 3 in the groups, first to 3 wins in the knockout
+        ("aabb", 3, [5, 3, 3, 3]),  # AABB Art.4: best of 5 in the first phase, best of 3 after
+        ("online", 3, [3, 3, 3, 3]),  # DOMAIN §6 (Online has no tournament format of its own)
+    ],
+)
 def test_best_of_of_each_stage_and_round_comes_from_the_preset(preset, groups, rounds):
     settings = PRESETS[preset]
     ko = StageSpec(key="mata", kind=KNOCKOUT)
@@ -49,20 +62,26 @@ def test_best_of_of_each_stage_and_round_comes_from_the_preset(preset, groups, r
 
 
 def test_average_counts_every_jogo_of_the_event_except_walkovers():
-    groups = StageSpec(key="g", kind=GROUPS, best_of=3, per_group=2,
-                       groups=(GroupSpec("A", ("a", "b", "c")), GroupSpec("B", ("x", "y", "z"))))
+    groups = StageSpec(
+        key="g",
+        kind=GROUPS,
+        best_of=3,
+        per_group=2,
+        groups=(GroupSpec("A", ("a", "b", "c")), GroupSpec("B", ("x", "y", "z"))),
+    )
     ko = StageSpec(key="k", kind=KNOCKOUT, best_of=3, draw_method="fixed", draw_order=("a", "y", "x", "b"))
     jogos = [
         JogoRecord("g", ("a", "b"), result((12, 5), (12, 7)), group="A"),
-        JogoRecord("g", ("a", "c"), result(walkover=1), group="A"),           # c absent: no pontos-partida
+        JogoRecord("g", ("a", "c"), result(walkover=1), group="A"),  # c absent: no pontos-partida
         JogoRecord("g", ("b", "c"), result((12, 0), (3, 12), (12, 10)), group="A"),
         JogoRecord("g", ("x", "y"), result((12, 9), (12, 9)), group="B"),
         JogoRecord("g", ("x", "z"), result((12, 1), (12, 1)), group="B"),
         JogoRecord("g", ("y", "z"), result((12, 2), (12, 2)), group="B"),
         JogoRecord("k", ("a", "y"), result((12, 11), (10, 12), (12, 4)), round=1, position=1),
     ]
-    view = tournament_compute(settings=FENACEF, duplas=info("a", "b", "c", "x", "y", "z"), stages=[groups, ko],
-                              jogos=jogos)
+    view = tournament_compute(
+        settings=FENACEF, duplas=info("a", "b", "c", "x", "y", "z"), stages=[groups, ko], jogos=jogos
+    )
     a = view.stats["a"]
     # group: 24 for, 12 against; WO against c adds nothing; knockout semi-final: 34 for, 27 against
     assert (a.points_for, a.points_against) == (24 + 34, 12 + 27)
@@ -76,8 +95,7 @@ def test_average_counts_every_jogo_of_the_event_except_walkovers():
 
 
 def test_disqualification_keeps_the_results_already_played():
-    stage = StageSpec(key="rr", kind=GROUPS, best_of=3, per_group=0,
-                      groups=(GroupSpec("A", ("p", "q", "r", "s")),))
+    stage = StageSpec(key="rr", kind=GROUPS, best_of=3, per_group=0, groups=(GroupSpec("A", ("p", "q", "r", "s")),))
     jogos = [
         JogoRecord("rr", ("p", "q"), result((12, 3), (12, 3)), group="A"),
         JogoRecord("rr", ("p", "r"), result((12, 8), (5, 12), (12, 6)), group="A"),
@@ -87,8 +105,9 @@ def test_disqualification_keeps_the_results_already_played():
         JogoRecord("rr", ("r", "s"), result((12, 4), (12, 4)), group="A"),
     ]
     plain = tournament_compute(settings=FENACEF, duplas=info("p", "q", "r", "s"), stages=[stage], jogos=jogos)
-    disq = tournament_compute(settings=FENACEF, duplas=info("p", "q", "r", "s", disqualified=("p",)),
-                              stages=[stage], jogos=jogos)
+    disq = tournament_compute(
+        settings=FENACEF, duplas=info("p", "q", "r", "s", disqualified=("p",)), stages=[stage], jogos=jogos
+    )
 
     def table(view):
         return [(r.rank, r.dupla, r.points, r.partidas_won, r.saldo) for r in view.stages[0].tables[0].rows]
@@ -100,7 +119,11 @@ def test_disqualification_keeps_the_results_already_played():
     # only the places change: p takes none, the others move up
     assert [(c.place, c.dupla) for c in plain.classification] == [(1, "p"), (2, "q"), (3, "r"), (4, "s")]
     assert [(c.place, c.dupla, c.medal) for c in disq.classification] == [
-        (1, "q", "gold"), (2, "r", "silver"), (3, "s", "bronze"), (None, "p", None)]
+        (1, "q", "gold"),
+        (2, "r", "silver"),
+        (3, "s", "bronze"),
+        (None, "p", None),
+    ]
 
 
 # --- Truco Online, Mão de 11: the other dupla that reaches exactly 11 leads to the mão de ferro -------------
@@ -137,9 +160,9 @@ def test_ranking_counts_finished_jogos_and_walkovers_as_abandonment():
     duplas = info("d1", "d2", "d3", "d4")
     jogos = [
         JogoRecord("k", ("d1", "d2"), result((12, 5), (12, 7)), round=1, position=1),
-        JogoRecord("k", ("d3", "d2"), result(walkover=1), round=1, position=2),            # d2 absent: abandono
+        JogoRecord("k", ("d3", "d2"), result(walkover=1), round=1, position=2),  # d2 absent: abandono
         JogoRecord("k", ("d3", "d4"), result(walkover=WALKOVER_BOTH), round=1, position=3),  # both absent
-        JogoRecord("k", ("d1", "d4"), result((12, 5)), round=1, position=4),                # not finished: ignored
+        JogoRecord("k", ("d1", "d4"), result((12, 5)), round=1, position=4),  # not finished: ignored
     ]
     rows = {r.player: r for r in ranking_compute(duplas=duplas, jogos=jogos)}
     expected = {"d1": (1, 1, 0), "d2": (2, 0, 1), "d3": (2, 1, 1), "d4": (1, 0, 1)}
@@ -157,13 +180,14 @@ def test_ranking_counts_finished_jogos_and_walkovers_as_abandonment():
 def test_a_lost_jogo_never_raises_the_level():
     # Online Ranking §4: "apenas os jogadores vencedores recebem aumento de nível"
     order = [name for name, _ in LEVELS]
-    for played in range(0, 120):
-        for won in range(0, played + 1):
+    for played in range(120):
+        for won in range(played + 1):
             for abandoned in {0, (played - won) // 2, played - won}:
                 before = player_level(score=player_score(played=played, won=won, walkovers_lost=abandoned))
                 for extra_abandon in (0, 1):  # the loss on the pitch, or by walkover
-                    after = player_level(score=player_score(played=played + 1, won=won,
-                                                            walkovers_lost=abandoned + extra_abandon))
+                    after = player_level(
+                        score=player_score(played=played + 1, won=won, walkovers_lost=abandoned + extra_abandon)
+                    )
                     assert order.index(after) <= order.index(before), (played, won, abandoned, extra_abandon)
 
 

@@ -26,11 +26,7 @@ def first_round(order):
 
 
 def same_group_meetings(order, group_of) -> int:
-    return sum(
-        1
-        for a, b in first_round(order)
-        if a is not None and b is not None and group_of[a] == group_of[b]
-    )
+    return sum(1 for a, b in first_round(order) if a is not None and b is not None and group_of[a] == group_of[b])
 
 
 def check_bracket_shape(order, entrants):

@@ -4,8 +4,16 @@ import pytest
 
 from scoring.jogo import WALKOVER_BOTH, JogoEntry, PartidaEntry, jogo_evaluate
 from scoring.rules import settings_build
-from scoring.tournament import (GROUPS, KNOCKOUT, DuplaInfo, GroupSpec, JogoRecord, KnockoutStageView, StageSpec,
-                                tournament_compute)
+from scoring.tournament import (
+    GROUPS,
+    KNOCKOUT,
+    DuplaInfo,
+    GroupSpec,
+    JogoRecord,
+    KnockoutStageView,
+    StageSpec,
+    tournament_compute,
+)
 
 
 def rules(third_place):
@@ -46,10 +54,14 @@ def places(view):
 # Knockout results are given in bracket order (the order of the bracket's duplas, as the importer
 # and the selectors store them): tournament_compute reads a knockout result by (round, position).
 
-GROUP_STAGE = StageSpec(key="grupos", kind=GROUPS, best_of=3, per_group=2,
-                        groups=(GroupSpec("A", ("a1", "a2", "a3")), GroupSpec("B", ("b1", "b2", "b3"))))
-KO_STAGE = StageSpec(key="mata", kind=KNOCKOUT, best_of=3, draw_method="fixed",
-                     draw_order=("a1", "b2", "b1", "a2"))
+GROUP_STAGE = StageSpec(
+    key="grupos",
+    kind=GROUPS,
+    best_of=3,
+    per_group=2,
+    groups=(GroupSpec("A", ("a1", "a2", "a3")), GroupSpec("B", ("b1", "b2", "b3"))),
+)
+KO_STAGE = StageSpec(key="mata", kind=KNOCKOUT, best_of=3, draw_method="fixed", draw_order=("a1", "b2", "b1", "a2"))
 DUPLAS = ("a1", "a2", "a3", "b1", "b2", "b3")
 
 
@@ -73,8 +85,12 @@ def knockout_jogos(b2_semi_points=0, b1_semi_points=0):
 
 
 def compute(third_place, jogos, disqualified=()):
-    return tournament_compute(settings=rules(third_place), duplas=info(*DUPLAS, disqualified=disqualified),
-                              stages=[GROUP_STAGE, KO_STAGE], jogos=jogos)
+    return tournament_compute(
+        settings=rules(third_place),
+        duplas=info(*DUPLAS, disqualified=disqualified),
+        stages=[GROUP_STAGE, KO_STAGE],
+        jogos=jogos,
+    )
 
 
 def test_groups_qualify_and_the_bracket_is_built():
@@ -90,8 +106,14 @@ def test_third_place_match():
     view = compute("match", group_jogos(a3_loses_by=11) + knockout_jogos() + [third])
     assert view.finished
     # a3: 12 + 22 for, 48 against (0.708); b3: 12 for, 48 against (0.25)
-    assert places(view) == [(1, "a2", "gold"), (2, "a1", "silver"), (3, "b2", "bronze"), (4, "b1", None),
-                            (5, "a3", None), (6, "b3", None)]
+    assert places(view) == [
+        (1, "a2", "gold"),
+        (2, "a1", "silver"),
+        (3, "b2", "bronze"),
+        (4, "b1", None),
+        (5, "a3", None),
+        (6, "b3", None),
+    ]
     assert view.classification[0].players == ("a2-1", "a2-2")
 
 
@@ -113,8 +135,14 @@ def test_third_place_by_average():
 def test_third_place_shared():
     view = compute("shared", group_jogos() + knockout_jogos(b1_semi_points=11))
     assert view.finished
-    assert places(view) == [(1, "a2", "gold"), (2, "a1", "silver"), (3, "b1", "bronze"), (3, "b2", "bronze"),
-                            (5, "a3", None), (5, "b3", None)]
+    assert places(view) == [
+        (1, "a2", "gold"),
+        (2, "a1", "silver"),
+        (3, "b1", "bronze"),
+        (3, "b2", "bronze"),
+        (5, "a3", None),
+        (5, "b3", None),
+    ]
 
 
 def test_knockout_duplas_precede_group_eliminated_ones_whatever_their_average():
@@ -142,8 +170,14 @@ def test_group_eliminated_ordered_by_average():
 def test_disqualified_dupla_gets_no_place_and_the_others_move_up():
     third = JogoRecord("mata", ("b2", "b1"), win(), round=2, position=1, third_place=True)
     view = compute("match", group_jogos(a3_loses_by=11) + knockout_jogos() + [third], disqualified=("a1",))
-    assert places(view) == [(1, "a2", "gold"), (2, "b2", "silver"), (3, "b1", "bronze"), (4, "a3", None),
-                            (5, "b3", None), (None, "a1", None)]
+    assert places(view) == [
+        (1, "a2", "gold"),
+        (2, "b2", "silver"),
+        (3, "b1", "bronze"),
+        (4, "a3", None),
+        (5, "b3", None),
+        (None, "a1", None),
+    ]
 
 
 def test_disqualified_semi_finalist_with_shared_third_place():
@@ -157,8 +191,9 @@ def test_disqualified_semi_finalist_with_shared_third_place():
 
 def test_knockout_only_round_reached_then_average():
     keys = [f"d{i}" for i in range(1, 9)]
-    stage = StageSpec(key="ko", kind=KNOCKOUT, best_of=3, entrants=tuple(keys), draw_method="fixed",
-                      draw_order=tuple(keys))
+    stage = StageSpec(
+        key="ko", kind=KNOCKOUT, best_of=3, entrants=tuple(keys), draw_method="fixed", draw_order=tuple(keys)
+    )
     jogos = [
         # quarter-finals: losers d2 (0), d4 (11), d6 (5), d8 (5)
         JogoRecord("ko", ("d1", "d2"), win(0), round=1, position=1),
@@ -173,16 +208,25 @@ def test_knockout_only_round_reached_then_average():
     view = tournament_compute(settings=rules("average"), duplas=info(*keys), stages=[stage], jogos=jogos)
     assert view.finished
     # d3: 24+20 for, 22+24 against → 0.957; d7: 24+4 for, 10+24 against → 0.824
-    assert places(view) == [(1, "d5", "gold"), (2, "d1", "silver"), (3, "d3", "bronze"), (4, "d7", None),
-                            (5, "d4", None), (6, "d6", None), (6, "d8", None), (8, "d2", None)]
+    assert places(view) == [
+        (1, "d5", "gold"),
+        (2, "d1", "silver"),
+        (3, "d3", "bronze"),
+        (4, "d7", None),
+        (5, "d4", None),
+        (6, "d6", None),
+        (6, "d8", None),
+        (8, "d2", None),
+    ]
 
 
 def test_knockout_with_a_walkover_semi():
     keys = ["w", "x", "y", "z"]
-    stage = StageSpec(key="ko", kind=KNOCKOUT, best_of=3, entrants=tuple(keys), draw_method="fixed",
-                      draw_order=tuple(keys))
+    stage = StageSpec(
+        key="ko", kind=KNOCKOUT, best_of=3, entrants=tuple(keys), draw_method="fixed", draw_order=tuple(keys)
+    )
     jogos = [
-        JogoRecord("ko", ("w", "x"), result(walkover=1), round=1, position=1),   # x absent: average 0 ÷ 0
+        JogoRecord("ko", ("w", "x"), result(walkover=1), round=1, position=1),  # x absent: average 0 ÷ 0
         JogoRecord("ko", ("y", "z"), win(3), round=1, position=2),
         JogoRecord("ko", ("w", "y"), win(3), round=2, position=1),
     ]
@@ -192,18 +236,22 @@ def test_knockout_with_a_walkover_semi():
 
 def _four_ko(jogos, third_place):
     keys = ["w", "x", "y", "z"]
-    stage = StageSpec(key="ko", kind=KNOCKOUT, best_of=3, entrants=tuple(keys), draw_method="fixed",
-                      draw_order=tuple(keys))
+    stage = StageSpec(
+        key="ko", kind=KNOCKOUT, best_of=3, entrants=tuple(keys), draw_method="fixed", draw_order=tuple(keys)
+    )
     return tournament_compute(settings=rules(third_place), duplas=info(*keys), stages=[stage], jogos=jogos)
 
 
 @pytest.mark.parametrize("third_place", ["shared", "average"])
 def test_both_absent_in_the_final(third_place):
-    view = _four_ko([
-        JogoRecord("ko", ("w", "x"), win(3), round=1, position=1),
-        JogoRecord("ko", ("y", "z"), win(3), round=1, position=2),
-        JogoRecord("ko", ("w", "y"), result(walkover=WALKOVER_BOTH), round=2, position=1),
-    ], third_place)
+    view = _four_ko(
+        [
+            JogoRecord("ko", ("w", "x"), win(3), round=1, position=1),
+            JogoRecord("ko", ("y", "z"), win(3), round=1, position=2),
+            JogoRecord("ko", ("w", "y"), result(walkover=WALKOVER_BOTH), round=2, position=1),
+        ],
+        third_place,
+    )
     assert view.finished
     place = {r.dupla: r.place for r in view.classification}
     assert set(place) == {"w", "x", "y", "z"}
@@ -211,10 +259,13 @@ def test_both_absent_in_the_final(third_place):
 
 
 def test_both_absent_in_a_semi_with_a_third_place_match():
-    view = _four_ko([
-        JogoRecord("ko", ("w", "x"), result(walkover=WALKOVER_BOTH), round=1, position=1),
-        JogoRecord("ko", ("y", "z"), win(3), round=1, position=2),
-    ], "match")
+    view = _four_ko(
+        [
+            JogoRecord("ko", ("w", "x"), result(walkover=WALKOVER_BOTH), round=1, position=1),
+            JogoRecord("ko", ("y", "z"), win(3), round=1, position=2),
+        ],
+        "match",
+    )
     assert view.stage("ko").bracket.final.winner == "y"
     assert view.finished
 
@@ -249,8 +300,14 @@ def test_single_round_robin_with_a_tie_awaiting_the_sorteio():
 
 
 def test_single_round_robin_after_the_sorteio():
-    stage = StageSpec(key="rr", kind=GROUPS, best_of=3, per_group=1, groups=(GroupSpec("A", ("p", "q", "r")),),
-                      sorteios=(("A", ("r", "q")),))
+    stage = StageSpec(
+        key="rr",
+        kind=GROUPS,
+        best_of=3,
+        per_group=1,
+        groups=(GroupSpec("A", ("p", "q", "r")),),
+        sorteios=(("A", ("r", "q")),),
+    )
     jogos = [
         JogoRecord("rr", ("p", "q"), win(0), group="A"),
         JogoRecord("rr", ("p", "r"), win(0), group="A"),
@@ -262,18 +319,28 @@ def test_single_round_robin_after_the_sorteio():
 
 
 def test_knockout_results_recorded_the_other_way_round_read_the_same():
-    forward = _four_ko([
-        JogoRecord("ko", ("w", "x"), win(3), round=1, position=1),
-        JogoRecord("ko", ("y", "z"), lose(5), round=1, position=2),
-        JogoRecord("ko", ("w", "z"), lose(7), round=2, position=1),
-    ], "shared")
-    backward = _four_ko([
-        JogoRecord("ko", ("x", "w"), lose(3), round=1, position=1),
-        JogoRecord("ko", ("z", "y"), win(5), round=1, position=2),
-        JogoRecord("ko", ("z", "w"), win(7), round=2, position=1),
-    ], "shared")
+    forward = _four_ko(
+        [
+            JogoRecord("ko", ("w", "x"), win(3), round=1, position=1),
+            JogoRecord("ko", ("y", "z"), lose(5), round=1, position=2),
+            JogoRecord("ko", ("w", "z"), lose(7), round=2, position=1),
+        ],
+        "shared",
+    )
+    backward = _four_ko(
+        [
+            JogoRecord("ko", ("x", "w"), lose(3), round=1, position=1),
+            JogoRecord("ko", ("z", "y"), win(5), round=1, position=2),
+            JogoRecord("ko", ("z", "w"), win(7), round=2, position=1),
+        ],
+        "shared",
+    )
     assert forward.stage("ko").bracket.final.winner == "z"
-    assert places(backward) == places(forward) == [(1, "z", "gold"), (2, "w", "silver"), (3, "x", "bronze"), (3, "y", "bronze")]
+    assert (
+        places(backward)
+        == places(forward)
+        == [(1, "z", "gold"), (2, "w", "silver"), (3, "x", "bronze"), (3, "y", "bronze")]
+    )
     assert backward.stage("ko").bracket.rounds[0][0].score == (2, 0)
 
 
@@ -282,19 +349,25 @@ def test_duplas_absent_from_their_semi_final_keep_the_place_they_reached(third_p
     # Both duplas of a semi-final absent: y goes through to the final as on a bye and is champion. The
     # three others were all knocked out in the semi-finals; z played, so its average ranks it first; w
     # and x (0 ÷ 0) share the next place, and absent duplas keep a place's medal (DOMAIN §5.4).
-    view = _four_ko([
-        JogoRecord("ko", ("w", "x"), result(walkover=WALKOVER_BOTH), round=1, position=1),
-        JogoRecord("ko", ("y", "z"), win(3), round=1, position=2),
-    ], third_place)
+    view = _four_ko(
+        [
+            JogoRecord("ko", ("w", "x"), result(walkover=WALKOVER_BOTH), round=1, position=1),
+            JogoRecord("ko", ("y", "z"), win(3), round=1, position=2),
+        ],
+        third_place,
+    )
     assert view.finished
     assert places(view) == [(1, "y", "gold"), (2, "z", "silver"), (3, "w", "bronze"), (3, "x", "bronze")]
 
 
 def test_duplas_absent_from_their_semi_final_share_the_place_with_shared_third_place():
-    view = _four_ko([
-        JogoRecord("ko", ("w", "x"), result(walkover=WALKOVER_BOTH), round=1, position=1),
-        JogoRecord("ko", ("y", "z"), win(3), round=1, position=2),
-    ], "shared")
+    view = _four_ko(
+        [
+            JogoRecord("ko", ("w", "x"), result(walkover=WALKOVER_BOTH), round=1, position=1),
+            JogoRecord("ko", ("y", "z"), win(3), round=1, position=2),
+        ],
+        "shared",
+    )
     # nobody lost the final, so the three semi-final losers share the place after the champion
     assert places(view) == [(1, "y", "gold"), (2, "w", "silver"), (2, "x", "silver"), (2, "z", "silver")]
 
@@ -316,10 +389,13 @@ def test_finalist_absent_from_the_final_is_second_with_silver():
 
 
 def test_shared_third_place_absent_semifinal_loser_keeps_bronze():
-    view = _four_ko([
-        JogoRecord("ko", ("w", "x"), result(walkover=1), round=1, position=1),  # x absent from its semi-final
-        JogoRecord("ko", ("y", "z"), win(3), round=1, position=2),
-        JogoRecord("ko", ("w", "y"), win(3), round=2, position=1),
-    ], "shared")
+    view = _four_ko(
+        [
+            JogoRecord("ko", ("w", "x"), result(walkover=1), round=1, position=1),  # x absent from its semi-final
+            JogoRecord("ko", ("y", "z"), win(3), round=1, position=2),
+            JogoRecord("ko", ("w", "y"), win(3), round=2, position=1),
+        ],
+        "shared",
+    )
     assert view.finished
     assert places(view) == [(1, "w", "gold"), (2, "y", "silver"), (3, "x", "bronze"), (3, "z", "bronze")]

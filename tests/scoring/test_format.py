@@ -6,8 +6,14 @@ from hypothesis import strategies as st
 from scoring.draws import groups_draw
 from scoring.format import format_check, format_notes, group_sizes, qualifiers_count, sizes_text
 
-GK = {"kind": "groups_knockout", "group_size": 4, "per_group": 2, "best_others": 0, "best_of_rounds": {},
-      "bracket_method": "seeded"}
+GK = {
+    "kind": "groups_knockout",
+    "group_size": 4,
+    "per_group": 2,
+    "best_others": 0,
+    "best_of_rounds": {},
+    "bracket_method": "seeded",
+}
 
 
 def test_thirteen_in_groups_of_four_is_three_of_three_and_one_of_four():
@@ -50,7 +56,7 @@ def test_sizes_sum_to_n_stay_between_3_and_5_with_as_many_fours_as_possible(n):
 def test_any_preferred_size_gives_an_even_split_near_it_or_none(n, preferred):
     sizes = group_sizes(n, preferred)
     if sizes is None:
-        assert n < 3 or preferred == 3 and n == 5
+        assert n < 3 or (preferred == 3 and n == 5)
         return
     assert sum(sizes) == n and min(sizes) >= 3 and max(sizes) - min(sizes) <= 1
     assert max(sizes) <= preferred + 1
@@ -59,14 +65,19 @@ def test_any_preferred_size_gives_an_even_split_near_it_or_none(n, preferred):
 @given(st.integers(min_value=6, max_value=200), st.integers(min_value=0, max_value=2**31 - 1))
 def test_groups_draw_deals_exactly_the_proposed_sizes(n, seed):
     sizes = group_sizes(n, 4)
-    groups = groups_draw(duplas=[f"d{i}" for i in range(n)], group_count=len(sizes), seed=seed,
-                         seeded=[f"d{i}" for i in range(min(n, 5))])
+    groups = groups_draw(
+        duplas=[f"d{i}" for i in range(n)],
+        group_count=len(sizes),
+        seed=seed,
+        seeded=[f"d{i}" for i in range(min(n, 5))],
+    )
     assert sorted(len(g) for g in groups) == sorted(sizes)
 
 
 def test_problems_name_the_field_and_propose():
     assert format_check(GK | {"per_group": 3}, 13) == [
-        "Classificadas por grupo: 3, mas o menor grupo terá 3 duplas (3 grupos de 3 e 1 de 4); use no máximo 2."]
+        "Classificadas por grupo: 3, mas o menor grupo terá 3 duplas (3 grupos de 3 e 1 de 4); use no máximo 2."
+    ]
     problems = format_check(GK | {"group_size": 3, "per_group": 1}, 5)
     assert problems and problems[0].startswith("Duplas por grupo: 5 duplas não se dividem em grupos de 3")
     assert "Proposta: 1 grupo de 5" in problems[0]
@@ -75,13 +86,18 @@ def test_problems_name_the_field_and_propose():
     assert format_check({"kind": "liga"}, 8)[0].startswith("Formato: tipo 'liga' desconhecido")
     assert format_check({"kind": "knockout", "best_of_knockout": 4}, 8)[0].startswith("Melhor de, no mata-mata:")
     assert format_check({"kind": "knockout", "best_of_rounds": {"4": 3}}, 8) == [
-        "Melhor de por rodada: a rodada 4 não existe; com 8 duplas a chave tem 3 rodadas."]
+        "Melhor de por rodada: a rodada 4 não existe; com 8 duplas a chave tem 3 rodadas."
+    ]
     assert format_check(GK | {"bracket_method": "fixed"}, 16)[0].startswith("Posições na chave: a ordem fixa")
     assert format_check(GK | {"best_others": 9}, 16) == [
-        "Melhores demais colocadas: 9, mas só 8 duplas ficam fora das vagas diretas; use no máximo 8."]
+        "Melhores demais colocadas: 9, mas só 8 duplas ficam fora das vagas diretas; use no máximo 8."
+    ]
     assert format_check(GK | {"per_group": 1}, 3) == [
-        "Classificadas: só 1 dupla passaria ao mata-mata; são precisas pelo menos 2 (aumente as classificadas "
-        "por grupo ou as melhores demais)."]
+        (
+            "Classificadas: só 1 dupla passaria ao mata-mata; são precisas pelo menos 2 (aumente as classificadas "
+            "por grupo ou as melhores demais)."
+        )
+    ]
     assert format_check({"kind": "round_robin"}, 65)[0].startswith("Formato: todos contra todos com 65 duplas")
 
 
@@ -93,6 +109,7 @@ def test_the_format_alone_is_checked_without_a_count():
 def test_qualifiers_and_byes_in_the_notes():
     assert qualifiers_count([4, 3, 3, 3], 2, 1) == 9
     notes = format_notes({"kind": "knockout", "bracket_method": "seeded"}, 13)
-    assert notes == ["13 duplas no mata-mata; chave de 16 com 3 byes para os cabeças de chave (passam direto à "
-                     "2ª rodada)."]
+    assert notes == [
+        ("13 duplas no mata-mata; chave de 16 com 3 byes para os cabeças de chave (passam direto à 2ª rodada).")
+    ]
     assert format_notes({"kind": "round_robin"}, 5) == ["5 duplas num grupo só: 10 jogos em 5 rodadas."]

@@ -2,14 +2,30 @@
 and the rule presets (DOMAIN.md §6, scoring/rules.py)."""
 
 import pytest
-from hypothesis import given, settings as hsettings
+from hypothesis import given
+from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from scoring.jogo import (WALKOVER_BOTH, JogoEntry, JogoResult, PartidaEntry, class_points, jogo_evaluate,
-                          jogo_summary, partida_evaluate)
+from scoring.jogo import (
+    WALKOVER_BOTH,
+    JogoEntry,
+    JogoResult,
+    PartidaEntry,
+    class_points,
+    jogo_evaluate,
+    jogo_summary,
+    partida_evaluate,
+)
 from scoring.partida import Mao, PartidaScore
-from scoring.rules import (PRESETS, ClassPoints, best_of_error, settings_as_dict, settings_build,
-                           settings_overrides, wins_needed)
+from scoring.rules import (
+    PRESETS,
+    ClassPoints,
+    best_of_error,
+    settings_as_dict,
+    settings_build,
+    settings_overrides,
+    wins_needed,
+)
 
 FENACEF = PRESETS["fenacef"]
 POINTS = FENACEF.class_points
@@ -134,7 +150,7 @@ def test_perda_da_partida_is_recorded_twelve_to_nothing():
 
 @pytest.mark.parametrize("reason", ["", "  ", None])
 def test_perda_da_partida_needs_a_reason(reason):
-    result, errors = partida_evaluate(entry=PartidaEntry(lost_by=1, reason=reason), settings=FENACEF)
+    _result, errors = partida_evaluate(entry=PartidaEntry(lost_by=1, reason=reason), settings=FENACEF)
     assert [e.place for e in errors] == ["penalty.reason"]
     assert "motivo" in errors[0].message
     _, errors = evaluate(3, [PartidaEntry(lost_by=1, reason=reason)])
@@ -214,20 +230,25 @@ def test_perda_do_jogo_needs_a_side():
 # --- classification points ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("partidas,expected", [
-    ([sc(12, 5), sc(12, 7)], (3, 0)),
-    ([sc(5, 12), sc(7, 12)], (0, 3)),
-    ([sc(12, 5), sc(5, 12), sc(12, 7)], (2, 1)),
-    ([sc(12, 5), sc(5, 12), sc(7, 12)], (1, 2)),
-])
+@pytest.mark.parametrize(
+    "partidas,expected",
+    [
+        ([sc(12, 5), sc(12, 7)], (3, 0)),
+        ([sc(5, 12), sc(7, 12)], (0, 3)),
+        ([sc(12, 5), sc(5, 12), sc(12, 7)], (2, 1)),
+        ([sc(12, 5), sc(5, 12), sc(7, 12)], (1, 2)),
+    ],
+)
 def test_class_points_default_table(partidas, expected):
     assert class_points(result=good(3, partidas), points=POINTS) == expected
 
 
 def test_class_points_best_of_five_and_one():
     assert class_points(result=good(5, [sc(12, 0)] * 3), points=POINTS) == (3, 0)
-    assert class_points(result=good(5, [sc(0, 12), sc(12, 0), sc(12, 0), sc(0, 12), sc(0, 12)]),
-                        points=POINTS) == (1, 2)
+    assert class_points(result=good(5, [sc(0, 12), sc(12, 0), sc(12, 0), sc(0, 12), sc(0, 12)]), points=POINTS) == (
+        1,
+        2,
+    )
     assert class_points(result=good(1, [sc(0, 12)]), points=POINTS) == (0, 3)
 
 
@@ -276,7 +297,11 @@ def test_finished_jogos_property(case):
 def test_preset_table():
     f, a, o = PRESETS["fenacef"], PRESETS["aabb"], PRESETS["online"]
     assert (f.format, f.best_of_groups, f.best_of_first_knockout, f.best_of_later_knockout) == (
-        "groups_knockout", 3, 5, 5)
+        "groups_knockout",
+        3,
+        5,
+        5,
+    )
     assert (a.format, a.best_of_first_knockout, a.best_of_later_knockout) == ("knockout", 5, 3)
     assert (o.best_of_groups, o.best_of_first_knockout, o.best_of_later_knockout) == (3, 3, 3)
     assert (f.manilha, a.manilha, o.manilha) == ("fixed", "variable", "variable")
@@ -291,34 +316,49 @@ def test_preset_table():
 def test_settings_build_defaults_and_overrides():
     s, errors = settings_build(preset="aabb")
     assert errors == [] and s == PRESETS["aabb"]
-    s, errors = settings_build(preset="aabb", overrides={"mao_de_onze_tie": "nobody", "mao_de_ferro_value": 3,
-                                                          "third_place": "shared", "best_of_groups": 5,
-                                                          "class_points": {"close_loss": 0}})
+    s, errors = settings_build(
+        preset="aabb",
+        overrides={
+            "mao_de_onze_tie": "nobody",
+            "mao_de_ferro_value": 3,
+            "third_place": "shared",
+            "best_of_groups": 5,
+            "class_points": {"close_loss": 0},
+        },
+    )
     assert errors == []
     assert (s.mao_de_onze_tie, s.mao_de_ferro_value, s.third_place, s.best_of_groups) == ("nobody", 3, "shared", 5)
     assert s.class_points == ClassPoints(3, 0, 2, 0, 3, 0)
-    assert settings_overrides(s) == {"mao_de_onze_tie": "nobody", "mao_de_ferro_value": 3, "third_place": "shared",
-                                     "best_of_groups": 5, "class_points": {"close_loss": 0}}
+    assert settings_overrides(s) == {
+        "mao_de_onze_tie": "nobody",
+        "mao_de_ferro_value": 3,
+        "third_place": "shared",
+        "best_of_groups": 5,
+        "class_points": {"close_loss": 0},
+    }
     assert settings_as_dict(s)["class_points"]["close_loss"] == 0
 
 
-@pytest.mark.parametrize("overrides,place", [
-    ({"mao_de_ferro_value": 2}, "settings.mao_de_ferro_value"),
-    ({"mao_de_ferro_value": True}, "settings.mao_de_ferro_value"),
-    ({"mao_de_ferro_value": 1.0}, "settings.mao_de_ferro_value"),
-    ({"mao_de_ferro_value": 3.0}, "settings.mao_de_ferro_value"),
-    ({"mao_de_onze_tie": "both"}, "settings.mao_de_onze_tie"),
-    ({"third_place": "coin"}, "settings.third_place"),
-    ({"best_of_groups": 4}, "settings.best_of_groups"),
-    ({"best_of_first_knockout": 3.0}, "settings.best_of_first_knockout"),
-    ({"deck": "limpo"}, "settings.deck"),
-    ({"preset": "online"}, "settings.preset"),
-    ({"colour": "red"}, "settings.colour"),
-    ({"class_points": {"draw": 1}}, "settings.class_points.draw"),
-    ({"class_points": {"clean_win": -1}}, "settings.class_points.clean_win"),
-    ({"class_points": {"clean_win": 2.5}}, "settings.class_points.clean_win"),
-    ({"class_points": 3}, "settings.class_points"),
-])
+@pytest.mark.parametrize(
+    "overrides,place",
+    [
+        ({"mao_de_ferro_value": 2}, "settings.mao_de_ferro_value"),
+        ({"mao_de_ferro_value": True}, "settings.mao_de_ferro_value"),
+        ({"mao_de_ferro_value": 1.0}, "settings.mao_de_ferro_value"),
+        ({"mao_de_ferro_value": 3.0}, "settings.mao_de_ferro_value"),
+        ({"mao_de_onze_tie": "both"}, "settings.mao_de_onze_tie"),
+        ({"third_place": "coin"}, "settings.third_place"),
+        ({"best_of_groups": 4}, "settings.best_of_groups"),
+        ({"best_of_first_knockout": 3.0}, "settings.best_of_first_knockout"),
+        ({"deck": "limpo"}, "settings.deck"),
+        ({"preset": "online"}, "settings.preset"),
+        ({"colour": "red"}, "settings.colour"),
+        ({"class_points": {"draw": 1}}, "settings.class_points.draw"),
+        ({"class_points": {"clean_win": -1}}, "settings.class_points.clean_win"),
+        ({"class_points": {"clean_win": 2.5}}, "settings.class_points.clean_win"),
+        ({"class_points": 3}, "settings.class_points"),
+    ],
+)
 def test_settings_build_refuses_bad_overrides(overrides, place):
     s, errors = settings_build(preset="fenacef", overrides=overrides)
     assert s is None
@@ -334,19 +374,25 @@ def test_settings_build_unknown_preset_and_bad_overrides_object():
 
 
 @hsettings(max_examples=200, deadline=None)
-@given(preset=st.sampled_from(sorted(PRESETS)),
-       overrides=st.fixed_dictionaries({}, optional={
-           "format": st.sampled_from(["groups_knockout", "knockout"]),
-           "best_of_groups": st.sampled_from([1, 3, 5]),
-           "best_of_first_knockout": st.sampled_from([1, 3, 5, 7]),
-           "best_of_later_knockout": st.sampled_from([1, 3, 5]),
-           "manilha": st.sampled_from(["fixed", "variable"]),
-           "mao_de_onze_tie": st.sampled_from(["opponent", "nobody"]),
-           "mao_de_ferro_value": st.sampled_from([1, 3]),
-           "third_place": st.sampled_from(["match", "average", "shared"]),
-           "class_points": st.fixed_dictionaries({}, optional={
-               "clean_win": st.integers(0, 5), "close_loss": st.integers(0, 5)}),
-       }))
+@given(
+    preset=st.sampled_from(sorted(PRESETS)),
+    overrides=st.fixed_dictionaries(
+        {},
+        optional={
+            "format": st.sampled_from(["groups_knockout", "knockout"]),
+            "best_of_groups": st.sampled_from([1, 3, 5]),
+            "best_of_first_knockout": st.sampled_from([1, 3, 5, 7]),
+            "best_of_later_knockout": st.sampled_from([1, 3, 5]),
+            "manilha": st.sampled_from(["fixed", "variable"]),
+            "mao_de_onze_tie": st.sampled_from(["opponent", "nobody"]),
+            "mao_de_ferro_value": st.sampled_from([1, 3]),
+            "third_place": st.sampled_from(["match", "average", "shared"]),
+            "class_points": st.fixed_dictionaries(
+                {}, optional={"clean_win": st.integers(0, 5), "close_loss": st.integers(0, 5)}
+            ),
+        },
+    ),
+)
 def test_settings_overrides_round_trip(preset, overrides):
     s, errors = settings_build(preset=preset, overrides=overrides)
     assert errors == []

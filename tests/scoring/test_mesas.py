@@ -13,8 +13,18 @@ from scoring.mesas import knockout_mesa, mesas_spread
 def test_ten_jogos_on_four_mesas_take_three_turns_in_order():
     jogos = [(f"a{i}", f"b{i}") for i in range(10)]
     slots = mesas_spread(jogos=jogos, mesas=4)
-    assert [(s.mesa, s.turn) for s in slots] == [(1, 1), (2, 1), (3, 1), (4, 1), (1, 2), (2, 2), (3, 2), (4, 2),
-                                                 (1, 3), (2, 3)]
+    assert [(s.mesa, s.turn) for s in slots] == [
+        (1, 1),
+        (2, 1),
+        (3, 1),
+        (4, 1),
+        (1, 2),
+        (2, 2),
+        (3, 2),
+        (4, 2),
+        (1, 3),
+        (2, 3),
+    ]
 
 
 def test_without_a_number_every_jogo_has_its_own_mesa():
@@ -44,13 +54,16 @@ def test_knockout_mesas_take_turns_and_the_third_place_sits_beside_the_final():
     assert knockout_mesa(position=1, third_place=True, mesas=1) == 1
 
 
-@given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)).filter(lambda p: p[0] != p[1]), max_size=60),
-       st.one_of(st.none(), st.integers(1, 12)), st.sets(st.integers(1, 12), max_size=4))
+@given(
+    st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)).filter(lambda p: p[0] != p[1]), max_size=60),
+    st.one_of(st.none(), st.integers(1, 12)),
+    st.sets(st.integers(1, 12), max_size=4),
+)
 def test_no_dupla_plays_twice_in_a_turn_no_mesa_holds_two_and_order_is_kept(jogos, mesas, busy):
     slots = mesas_spread(jogos=jogos, mesas=mesas, busy=busy)
     assert len(slots) == len(jogos)
     seen: dict[int, set] = {}
-    for (a, b), slot in zip(jogos, slots):
+    for (a, b), slot in zip(jogos, slots, strict=False):
         here = seen.setdefault(slot.turn, set())
         assert a not in here and b not in here
         here.update((a, b))

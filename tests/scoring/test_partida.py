@@ -13,11 +13,23 @@ import itertools
 from collections import deque
 
 import pytest
-from hypothesis import given, settings as hsettings
+from hypothesis import given
+from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from scoring.partida import (MAO_DE_FERRO, MAO_DE_ONZE, NORMAL, Mao, PartidaScore, final_score_error, is_finished,
-                             mao_gain, partida_from_maos, perda_da_partida_score, situation)
+from scoring.partida import (
+    MAO_DE_FERRO,
+    MAO_DE_ONZE,
+    NORMAL,
+    Mao,
+    PartidaScore,
+    final_score_error,
+    is_finished,
+    mao_gain,
+    partida_from_maos,
+    perda_da_partida_score,
+    situation,
+)
 from scoring.rules import PRESETS, settings_build
 
 PRESET_NAMES = tuple(PRESETS)
@@ -41,11 +53,12 @@ FERRO3 = rules("fenacef", ferro=3)
 
 # Every entry a súmula could carry (also malformed ones), for the exhaustive searches.
 ALL_TO = (0, 1, None)
-ALL_POINTS = (None, *range(0, 13))
+ALL_POINTS = (None, *range(13))
 ALL_HOW = ("played", "ran", "refused", "penalty")
 ALL_REASONS = ("", "xingou o adversário")
-ALL_MAOS = tuple(Mao(to=t, points=p, how=h, reason=r)
-                 for t, p, h, r in itertools.product(ALL_TO, ALL_POINTS, ALL_HOW, ALL_REASONS))
+ALL_MAOS = tuple(
+    Mao(to=t, points=p, how=h, reason=r) for t, p, h, r in itertools.product(ALL_TO, ALL_POINTS, ALL_HOW, ALL_REASONS)
+)
 
 
 def gain(score, mao, s=FENACEF):
@@ -162,7 +175,7 @@ def test_mao_gain_survives_a_reason_that_is_not_text():
 # --- the key test: the final-score check is exactly the reachable set ------------------------
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def terminal_scores(preset, ferro, tie):
     """Every final score some valid sequence of mãos reaches, by breadth-first search from 0 x 0."""
     s = rules(preset, ferro, tie)
@@ -200,7 +213,7 @@ def hand_computed_finals(ferro):
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: "-".join(map(str, v)))
 def test_final_score_check_matches_exhaustive_search(variant):
-    preset, ferro, tie = variant
+    _preset, ferro, _tie = variant
     s = rules(*variant)
     finals = terminal_scores(*variant)
     assert finals == hand_computed_finals(ferro)
@@ -255,14 +268,32 @@ def test_every_valid_sumula_ends_on_an_accepted_final_score(case):
 # --- concrete final scores -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("score", [(12, 12), (24, 3), (22, 11), (3, 24), (11, 22), (23, 0), (15, 11), (14, 11),
-                                   (11, 11), (11, 0), (0, 0), (13, 12), (30, 30)])
+@pytest.mark.parametrize(
+    "score",
+    [
+        (12, 12),
+        (24, 3),
+        (22, 11),
+        (3, 24),
+        (11, 22),
+        (23, 0),
+        (15, 11),
+        (14, 11),
+        (11, 11),
+        (11, 0),
+        (0, 0),
+        (13, 12),
+        (30, 30),
+    ],
+)
 def test_impossible_final_scores_are_refused(score):
     assert final_score_error(score=score, settings=FENACEF) is not None
 
 
-@pytest.mark.parametrize("score", [(22, 10), (12, 11), (13, 11), (14, 8), (10, 22), (11, 12), (11, 13), (8, 14),
-                                   (12, 0), (0, 12), (14, 10), (21, 4)])
+@pytest.mark.parametrize(
+    "score",
+    [(22, 10), (12, 11), (13, 11), (14, 8), (10, 22), (11, 12), (11, 13), (8, 14), (12, 0), (0, 12), (14, 10), (21, 4)],
+)
 def test_possible_final_scores_are_accepted(score):
     for s in (FENACEF, ONLINE, FERRO3, rules("aabb")):
         assert final_score_error(score=score, settings=s) is None
@@ -289,8 +320,9 @@ def test_final_score_messages_name_the_rule():
     assert "12, 13 ou 14" in final_score_error(score=(15, 11), settings=FERRO3)
 
 
-@pytest.mark.parametrize("score", [(-1, 12), (12, -1), (12.0, 3), (True, 12), ("12", 3), (None, 12),
-                                   (12,), (12, 3, 1), None, 12])
+@pytest.mark.parametrize(
+    "score", [(-1, 12), (12, -1), (12.0, 3), (True, 12), ("12", 3), (None, 12), (12,), (12, 3, 1), None, 12]
+)
 def test_malformed_final_scores_are_refused_not_crashing(score):
     problem = final_score_error(score=score, settings=FENACEF)
     assert isinstance(problem, str) and "placar" in problem

@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 
 from scoring.ranking import LEVELS, UNRANKED_LEVEL, player_level, player_score, wilson_lower_bound
 
-
 # --- wilson_lower_bound ----------------------------------------------------------------
 
 

@@ -7,7 +7,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.draws import pairing_draw
-from scoring.registration import Arrival, Placement, Withdrawal, age_on, name_key, person_key, places_assign, places_replay
+from scoring.registration import (
+    Arrival,
+    Placement,
+    Withdrawal,
+    age_on,
+    name_key,
+    person_key,
+    places_assign,
+    places_replay,
+)
 
 ACCEPT = Placement(accepted=True)
 
@@ -44,14 +53,14 @@ places = st.one_of(st.none(), st.integers(min_value=0, max_value=60))
 def test_capacity_rule_properties(sizes, places):
     out = places_assign(sizes, places)
     assert len(out) == len(sizes)
-    accepted = sum(s for s, p in zip(sizes, out) if p.accepted)
+    accepted = sum(s for s, p in zip(sizes, out, strict=False) if p.accepted)
     if places is None:
         assert all(p.accepted for p in out)
         return
     assert accepted <= places
     # whoever waits did not fit in what was left at its turn
     used = 0
-    for size, p in zip(sizes, out):
+    for size, p in zip(sizes, out, strict=False):
         if p.accepted:
             used += size
         else:
@@ -70,11 +79,11 @@ def test_the_pairing_draw_accepts_exactly_the_same_registrations(sizes, max_dupl
     out = places_assign(sizes, 2 * max_duplas)
     result = pairing_draw(registrations=regs, seed=7, max_duplas=max_duplas)
     in_dupla = {p for d in result.duplas for p in d}
-    for reg, placement in zip(regs, out):
+    for reg, placement in zip(regs, out, strict=False):
         if not placement.accepted:
             assert not in_dupla & set(reg)
     # every accepted player is in a dupla, but for one odd individual left over by the draw
-    accepted_players = {p for reg, pl in zip(regs, out) if pl.accepted for p in reg}
+    accepted_players = {p for reg, pl in zip(regs, out, strict=False) if pl.accepted for p in reg}
     assert len(accepted_players - in_dupla) <= 1
 
 
@@ -85,12 +94,15 @@ def test_name_key_ignores_case_accents_and_spaces():
     assert person_key("Ana Souza", date(1990, 1, 2)) != person_key("Ana Souza", date(1990, 1, 3))
 
 
-@pytest.mark.parametrize(("birth", "day", "age"), [
-    (date(2006, 6, 10), date(2024, 6, 10), 18),  # birthday on the day: already 18
-    (date(2006, 6, 11), date(2024, 6, 10), 17),
-    (date(2004, 2, 29), date(2022, 2, 28), 17),
-    (date(2004, 2, 29), date(2022, 3, 1), 18),
-])
+@pytest.mark.parametrize(
+    ("birth", "day", "age"),
+    [
+        (date(2006, 6, 10), date(2024, 6, 10), 18),  # birthday on the day: already 18
+        (date(2006, 6, 11), date(2024, 6, 10), 17),
+        (date(2004, 2, 29), date(2022, 2, 28), 17),
+        (date(2004, 2, 29), date(2022, 3, 1), 18),
+    ],
+)
 def test_age_on_a_day(birth, day, age):
     assert age_on(birth, day) == age
 
@@ -101,12 +113,21 @@ def test_replay_the_first_that_fits_moves_up():
     assert places_replay(events + [Withdrawal("b")], 2) == {"c": ACCEPT, "pair": wait(1)}
     assert places_replay(events + [Withdrawal("b"), Withdrawal("c")], 2) == {"pair": ACCEPT}
     # freed places go down the list: the pair first, then an individual
-    events = [Arrival("x", 2), Arrival("y", 2), Arrival("p", 2), Arrival("i", 1), Arrival("j", 1), Withdrawal("x"),
-              Withdrawal("y")]
+    events = [
+        Arrival("x", 2),
+        Arrival("y", 2),
+        Arrival("p", 2),
+        Arrival("i", 1),
+        Arrival("j", 1),
+        Withdrawal("x"),
+        Withdrawal("y"),
+    ]
     assert places_replay(events, 4) == {"p": ACCEPT, "i": ACCEPT, "j": ACCEPT}
     # a waiting registration that withdraws leaves the list; a withdrawal before its arrival cancels it
     assert places_replay([Arrival("a", 2), Arrival("b", 2), Arrival("c", 1), Withdrawal("b")], 2) == {
-        "a": ACCEPT, "c": wait(1)}
+        "a": ACCEPT,
+        "c": wait(1),
+    }
     assert places_replay([Withdrawal("a"), Arrival("a", 1)], None) == {}
 
 
@@ -143,6 +164,6 @@ def test_replay_properties(events, places):
     # a withdrawal never sends anyone accepted back to the waiting list
     for cut in range(1, len(events) + 1):
         if isinstance(events[cut - 1], Withdrawal):
-            before = places_replay(events[:cut - 1], places)
+            before = places_replay(events[: cut - 1], places)
             after = places_replay(events[:cut], places)
             assert all(after[k].accepted for k, p in before.items() if p.accepted and k in after)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import hashlib
 
+from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
-from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
@@ -24,8 +24,14 @@ from tournaments.web import client_ip
 
 from ..permissions import organizer_signup_open
 from ..roles import role_label
-from ..staff.services import (INVITATION_PROBLEMS, UNKNOWN, VALID, invitation_accept, invitation_by_token,
-                              invitation_state)
+from ..staff.services import (
+    INVITATION_PROBLEMS,
+    UNKNOWN,
+    VALID,
+    invitation_accept,
+    invitation_by_token,
+    invitation_state,
+)
 
 HOUR = 3600
 
@@ -76,11 +82,13 @@ class ThrottledPasswordResetView(auth_views.PasswordResetView):
 
 # --- /conta/nova/: the organizers' open sign-up (ZAP_EVENT_CREATORS=anyone) -------------------------------
 
+
 class OrganizerSignupForm(UserCreationForm):
     """An account to organize events: username, e-mail (for the password reset) and password."""
 
-    email = forms.EmailField(label=_("E-mail"), max_length=254,
-                             help_text=_("Para recuperar a senha. Não aparece em nenhuma página pública."))
+    email = forms.EmailField(
+        label=_("E-mail"), max_length=254, help_text=_("Para recuperar a senha. Não aparece em nenhuma página pública.")
+    )
 
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
@@ -99,19 +107,22 @@ def organizer_signup(request):
     status = 200
     if request.method == "POST" and form.is_valid():
         if _over_limit(f"zap:signup:ip:{client_ip(request) or '-'}", settings.ZAP_SIGNUPS_PER_HOUR):
-            form.add_error(None, _("Muitas contas criadas a partir deste endereço na última hora. Tente de novo "
-                                   "mais tarde."))
+            form.add_error(
+                None, _("Muitas contas criadas a partir deste endereço na última hora. Tente de novo mais tarde.")
+            )
             status = 429
         else:
             user = form.save()
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, _("Conta criada. Agora crie o seu torneio."))
             return redirect("desk:new")
-    return render(request, "accounts/form.html", {"form": form, "title": _("Criar uma conta de organizador")},
-                  status=status)
+    return render(
+        request, "accounts/form.html", {"form": form, "title": _("Criar uma conta de organizador")}, status=status
+    )
 
 
 # --- /convites/<token>/: accept an invitation to a tournament's staff -------------------------------------
+
 
 class InvitationSignupForm(UserCreationForm):
     """A new account for someone invited: username and password (Django's validators)."""
@@ -122,11 +133,19 @@ class InvitationSignupForm(UserCreationForm):
 
 
 def _invitation_page(request, *, invitation, form=None, problem: str = "", status: int = 200):
-    return render(request, "accounts/invitation.html", {
-        "invitation": invitation, "problem": problem, "form": form, "title": _("Convite para a equipe"),
-        "role": role_label(invitation.role) if invitation is not None else "",
-        "login_url": f"{reverse('accounts:login')}?next={request.path}",
-    }, status=status)
+    return render(
+        request,
+        "accounts/invitation.html",
+        {
+            "invitation": invitation,
+            "problem": problem,
+            "form": form,
+            "title": _("Convite para a equipe"),
+            "role": role_label(invitation.role) if invitation is not None else "",
+            "login_url": f"{reverse('accounts:login')}?next={request.path}",
+        },
+        status=status,
+    )
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -135,8 +154,9 @@ def invitation(request, token: str):
     found = invitation_by_token(token=token)
     state = invitation_state(found)
     if state != VALID:
-        return _invitation_page(request, invitation=None, problem=INVITATION_PROBLEMS[state](),
-                                status=404 if state == UNKNOWN else 410)
+        return _invitation_page(
+            request, invitation=None, problem=INVITATION_PROBLEMS[state](), status=404 if state == UNKNOWN else 410
+        )
     signed_in = request.user.is_authenticated
     form = None if signed_in else InvitationSignupForm()
     if request.method == "POST":
@@ -158,7 +178,10 @@ def invitation(request, token: str):
             return _invitation_page(request, invitation=None, problem=" ".join(exc.messages), status=410)
         if not signed_in:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Convite aceito: agora você faz parte da equipe de %(name)s (%(role)s).") % {
-            "name": accepted.tournament.name, "role": role_label(accepted.role)})
+        messages.success(
+            request,
+            _("Convite aceito: agora você faz parte da equipe de %(name)s (%(role)s).")
+            % {"name": accepted.tournament.name, "role": role_label(accepted.role)},
+        )
         return redirect("desk:home")
     return _invitation_page(request, invitation=found, form=form)

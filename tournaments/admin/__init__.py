@@ -22,10 +22,23 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from ..jogo_keys import jogo_keys_new
-from ..models import (Draw, Dupla, Group, GroupEntry, Jogo, Mao, Partida, Player, Registration, Stage, SumulaEvent,
-                      SumulaVia, Tournament)
-from . import forms
+from ..models import (
+    Draw,
+    Dupla,
+    Group,
+    GroupEntry,
+    Jogo,
+    Mao,
+    Partida,
+    Player,
+    Registration,
+    Stage,
+    SumulaEvent,
+    SumulaVia,
+    Tournament,
+)
 from ..writes import PRIVATE, tournament_write
+from . import forms
 from .guard import GuardRefused, guard_forget, tournaments_check
 
 REFUSED_ATTR = "_zap_admin_refused"
@@ -37,6 +50,7 @@ def _refused_clean(problems: list[str]):
         for problem in problems:
             self.add_error(None, problem)
         return cleaned
+
     return clean
 
 
@@ -52,7 +66,7 @@ class GuardedAdmin(admin.ModelAdmin):
     def _tournament_id(self, obj) -> int | None:
         try:
             return self.tournament_of(obj)
-        except Exception:  # noqa: BLE001 - a half-built object belongs to no tournament yet
+        except Exception:
             return None
 
     # --- forms ----------------------------------------------------------------------
@@ -103,8 +117,7 @@ class GuardedAdmin(admin.ModelAdmin):
         that jogo (a deadlock)."""
         if request.method != "POST":
             return view(request, *args)
-        with tournament_write(tournament=None, action=f"admin.{self.opts.model_name}", user=request.user,
-                              kind=PRIVATE):
+        with tournament_write(tournament=None, action=f"admin.{self.opts.model_name}", user=request.user, kind=PRIVATE):
             ids = sorted(i for i in self._tournaments_named(request, object_id) if i is not None)
             if ids:
                 list(Tournament.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk"))
@@ -125,8 +138,9 @@ class GuardedAdmin(admin.ModelAdmin):
         if request.method != "POST":
             return super().changeform_view(request, object_id, form_url, extra_context)
         try:
-            return self._written(request, super().changeform_view, object_id, form_url, extra_context,
-                                 object_id=object_id)
+            return self._written(
+                request, super().changeform_view, object_id, form_url, extra_context, object_id=object_id
+            )
         except (GuardRefused, DatabaseError) as exc:
             guard_forget()
             problems = _problems_of(exc)
@@ -171,8 +185,20 @@ class GuardedInline:
 
 RESULT_MODELS = (Partida, Mao, SumulaVia, SumulaEvent)
 # a jogo's result as the súmula keeps it: shown in the admin, changed only through the súmula
-JOGO_RESULT_FIELDS = ("status", "walkover", "lost_by", "penalty_reason", "via", "via_reason", "counted_via",
-                      "confirmations", "signed_by", "signed_at", "signed_reason", "version")
+JOGO_RESULT_FIELDS = (
+    "status",
+    "walkover",
+    "lost_by",
+    "penalty_reason",
+    "via",
+    "via_reason",
+    "counted_via",
+    "confirmations",
+    "signed_by",
+    "signed_at",
+    "signed_reason",
+    "version",
+)
 
 
 def referee_url(jogo: Jogo) -> str:
@@ -181,14 +207,20 @@ def referee_url(jogo: Jogo) -> str:
 
 def sumula_note(jogo: Jogo | None):
     """The admin's pointer to where a result is changed (the referee screen of this jogo, when there is one)."""
-    text = ("Os resultados (mãos, partidas, WO, penalidades, confirmações, homologação) não se alteram pelo admin. "
-            "Para anotar ou corrigir, use a tela de arbitragem")
+    text = (
+        "Os resultados (mãos, partidas, WO, penalidades, confirmações, homologação) não se alteram pelo admin. "
+        "Para anotar ou corrigir, use a tela de arbitragem"
+    )
     if jogo is None or not jogo.pk or not jogo.key:
-        return format_html("{}: /organizar/&lt;torneio&gt;/arbitragem/&lt;jogo&gt;/ (a correção cria uma nova via "
-                           "da súmula e fica registrada).", text)
+        return format_html(
+            "{}: /organizar/&lt;torneio&gt;/arbitragem/&lt;jogo&gt;/ (a correção cria uma nova via "
+            "da súmula e fica registrada).",
+            text,
+        )
     url = referee_url(jogo)
-    return format_html('{}: <a href="{}">{}</a> (a correção cria uma nova via da súmula e fica registrada).',
-                       text, url, url)
+    return format_html(
+        '{}: <a href="{}">{}</a> (a correção cria uma nova via da súmula e fica registrada).', text, url, url
+    )
 
 
 class ReadOnlyAdminMixin:
@@ -213,8 +245,19 @@ def _without_result_perms(perms_needed: set) -> set:
 class StageInline(GuardedInline, admin.TabularInline):
     model = Stage
     form = forms.StageForm
-    fields = ("order", "key", "name", "kind", "best_of", "best_of_rounds", "qualify_per_group", "qualify_best_others",
-              "entrants", "draw_method", "draw_seed")
+    fields = (
+        "order",
+        "key",
+        "name",
+        "kind",
+        "best_of",
+        "best_of_rounds",
+        "qualify_per_group",
+        "qualify_best_others",
+        "entrants",
+        "draw_method",
+        "draw_seed",
+    )
 
 
 @admin.register(Tournament)
@@ -309,8 +352,15 @@ class JogoAdmin(GuardedAdmin):
     derived_fields = ("round", "position", "third_place", "best_of", "entry_order")
     list_display = ("__str__", "tournament", "stage", "group", "round", "mesa", "status")
     list_filter = ("tournament", "status", "stage__kind")
-    list_select_related = ("tournament", "stage", "group", "dupla_a__player1", "dupla_a__player2",
-                           "dupla_b__player1", "dupla_b__player2")
+    list_select_related = (
+        "tournament",
+        "stage",
+        "group",
+        "dupla_a__player1",
+        "dupla_a__player2",
+        "dupla_b__player1",
+        "dupla_b__player2",
+    )
     raw_id_fields = ("dupla_a", "dupla_b")
     readonly_fields = ("sumula", "key", *JOGO_RESULT_FIELDS)
     inlines = [PartidaInline]
@@ -325,15 +375,15 @@ class JogoAdmin(GuardedAdmin):
 
     def has_delete_permission(self, request, obj=None):
         """A jogo with a result is not deleted here (that would drop the result without a trace)."""
-        if obj is not None and (obj.status != Jogo.SCHEDULED or obj.walkover or obj.lost_by
-                                or obj.partidas.exists()):
+        if obj is not None and (obj.status != Jogo.SCHEDULED or obj.walkover or obj.lost_by or obj.partidas.exists()):
             return False
         return super().has_delete_permission(request, obj)
 
     def save_model(self, request, obj, form, change):
         if not obj.key:  # a jogo added here gets its key as every jogo the site makes
-            obj.key = next(jogo_keys_new(taken=Jogo.objects.filter(tournament_id=obj.tournament_id)
-                                         .values_list("key", flat=True)))
+            obj.key = next(
+                jogo_keys_new(taken=Jogo.objects.filter(tournament_id=obj.tournament_id).values_list("key", flat=True))
+            )
         super().save_model(request, obj, form, change)
 
 
@@ -352,8 +402,12 @@ class PartidaAdmin(ReadOnlyAdminMixin, GuardedAdmin):
 
     list_display = ("__str__", "mode", "score_a", "score_b")
     list_filter = ("jogo__tournament",)
-    list_select_related = ("jogo__dupla_a__player1", "jogo__dupla_a__player2", "jogo__dupla_b__player1",
-                           "jogo__dupla_b__player2")
+    list_select_related = (
+        "jogo__dupla_a__player1",
+        "jogo__dupla_a__player2",
+        "jogo__dupla_b__player1",
+        "jogo__dupla_b__player2",
+    )
     fields = ("sumula", "jogo", "number", "mode", "score_a", "score_b", "lost_by", "penalty_reason")
     readonly_fields = fields
     inlines = [MaoInline]
@@ -369,8 +423,12 @@ class SumulaViaAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     list_display = ("jogo", "via", "status", "by", "at", "via_reason")
     list_filter = ("jogo__tournament", "status")
-    list_select_related = ("jogo__dupla_a__player1", "jogo__dupla_a__player2", "jogo__dupla_b__player1",
-                           "jogo__dupla_b__player2")
+    list_select_related = (
+        "jogo__dupla_a__player1",
+        "jogo__dupla_a__player2",
+        "jogo__dupla_b__player1",
+        "jogo__dupla_b__player2",
+    )
     search_fields = ("jogo__key", "via_reason", "by")
     date_hierarchy = "at"
 
@@ -381,8 +439,15 @@ class SumulaEventAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     list_display = ("jogo", "via", "action", "who", "method", "at")
     list_filter = ("jogo__tournament", "action", "method")
-    list_select_related = ("jogo__dupla_a__player1", "jogo__dupla_a__player2", "jogo__dupla_b__player1",
-                           "jogo__dupla_b__player2", "user", "dupla__player1", "dupla__player2")
+    list_select_related = (
+        "jogo__dupla_a__player1",
+        "jogo__dupla_a__player2",
+        "jogo__dupla_b__player1",
+        "jogo__dupla_b__player2",
+        "user",
+        "dupla__player1",
+        "dupla__player2",
+    )
     search_fields = ("jogo__key", "client_id", "user__username", "dupla__key")
     date_hierarchy = "at"
 

@@ -77,7 +77,9 @@ class TournamentForm(forms.ModelForm):
         if value in (None, ""):
             return {}
         if not isinstance(value, dict):
-            raise ValidationError('os ajustes do regulamento devem ser um objeto JSON, por exemplo {"third_place": "match"}')
+            raise ValidationError(
+                'os ajustes do regulamento devem ser um objeto JSON, por exemplo {"third_place": "match"}'
+            )
         return value
 
     def clean(self):
@@ -88,8 +90,9 @@ class TournamentForm(forms.ModelForm):
             if max_duplas < 2:
                 self.add_error("max_duplas", "o limite de duplas deve ser pelo menos 2")
             elif self.instance.pk and self.instance.duplas.count() > max_duplas:
-                self.add_error("max_duplas", f"o torneio já tem {self.instance.duplas.count()} duplas; "
-                                             f"o limite não pode ser menor")
+                self.add_error(
+                    "max_duplas", f"o torneio já tem {self.instance.duplas.count()} duplas; o limite não pode ser menor"
+                )
         if len(cleaned.get("regulation") or "") > MAX_REGULATION:
             self.add_error("regulation", f"regulamento longo demais (máximo {MAX_REGULATION} caracteres)")
         if "settings" in cleaned and cleaned.get("preset"):
@@ -114,8 +117,10 @@ class PlayerForm(forms.ModelForm):
             day = tournament.date
             age = day.year - birth.year - ((day.month, day.day) < (birth.month, birth.day))
             if age < tournament.min_age:
-                self.add_error("birth_date", f"terá {age} anos em {day:%d/%m/%Y}; a categoria exige a partir de "
-                                             f"{tournament.min_age} anos")
+                self.add_error(
+                    "birth_date",
+                    f"terá {age} anos em {day:%d/%m/%Y}; a categoria exige a partir de {tournament.min_age} anos",
+                )
         return cleaned
 
 
@@ -153,8 +158,11 @@ class DuplaForm(forms.ModelForm):
         _two_players(self, tournament, same="uma dupla tem dois atletas diferentes")
         _range(self, "seed", 1, MAX_SEED, "a cabeça de chave")
         seed = cleaned.get("seed")
-        if seed is not None and tournament is not None and \
-                Dupla.objects.filter(tournament=tournament, seed=seed).exclude(pk=self.instance.pk).exists():
+        if (
+            seed is not None
+            and tournament is not None
+            and Dupla.objects.filter(tournament=tournament, seed=seed).exclude(pk=self.instance.pk).exists()
+        ):
             self.add_error("seed", f"outra dupla deste torneio já é a cabeça de chave {seed}")
         if cleaned.get("disqualified_reason", "").strip() and not cleaned.get("disqualified"):
             self.add_error("disqualified_reason", "só uma dupla desclassificada tem motivo de desclassificação")
@@ -259,8 +267,11 @@ class GroupEntryForm(forms.ModelForm):
         dupla, group = cleaned.get("dupla"), self.instance.group if self.instance.group_id else None
         if dupla is not None and group is not None and dupla.tournament_id != group.stage.tournament_id:
             self.add_error("dupla", f"a dupla {dupla.key} pertence a outro torneio")
-        elif dupla is not None and group is not None and GroupEntry.objects.filter(
-                group__stage=group.stage, dupla=dupla).exclude(group=group).exists():
+        elif (
+            dupla is not None
+            and group is not None
+            and GroupEntry.objects.filter(group__stage=group.stage, dupla=dupla).exclude(group=group).exists()
+        ):
             self.add_error("dupla", f"a dupla {dupla.key} já está em outro grupo desta fase")
         _range(self, "order", 0, MAX_ORDER, "a ordem")
         return cleaned
@@ -327,19 +338,24 @@ class DrawForm(forms.ModelForm):
             return
         unknown_keys = sorted(set(result) - {"order"})
         if unknown_keys:
-            self.add_error("result", f"campos desconhecidos no resultado: {', '.join(map(str, unknown_keys))}; "
-                                     'use só "order"')
+            self.add_error(
+                "result", f'campos desconhecidos no resultado: {", ".join(map(str, unknown_keys))}; use só "order"'
+            )
         order = result.get("order")
         if not isinstance(order, list):
             self.add_error("result", 'informe a ordem sorteada em "order" (uma lista de chaves de duplas)')
             return
         keys = [d for d in order if d is not None]
         if kind == Draw.TIEBREAK and (len(order) < 2 or len(keys) != len(order)):
-            self.add_error("result", "o sorteio de desempate lista pelo menos 2 duplas empatadas, da melhor para a pior")
+            self.add_error(
+                "result", "o sorteio de desempate lista pelo menos 2 duplas empatadas, da melhor para a pior"
+            )
             return
         if not all(isinstance(d, str) for d in keys):
-            self.add_error("result", "a ordem lista chaves de duplas (texto)" +
-                           (" ou null para um bye" if kind == Draw.BRACKET else ""))
+            self.add_error(
+                "result",
+                "a ordem lista chaves de duplas (texto)" + (" ou null para um bye" if kind == Draw.BRACKET else ""),
+            )
             return
         if len(set(keys)) != len(keys):
             self.add_error("result", "uma dupla aparece duas vezes na ordem")

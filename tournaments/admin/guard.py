@@ -57,10 +57,14 @@ def tournament_problems(*, tournament_id: int | None) -> list[str]:
             presenters.standings_present(state)
             presenters.bracket_present(state)
             presenters.jogos_present(state)
-    except Exception:  # noqa: BLE001 - any crash here means a page would crash too
+    except Exception:
         logger.exception("admin guard: tournament %s cannot be exported or shown", tournament_id)
-        return [f"o torneio «{name}» ficaria num estado que o site não consegue exportar nem exibir "
-                "(as páginas dariam erro); confira os valores informados"]
+        return [
+            (
+                f"o torneio «{name}» ficaria num estado que o site não consegue exportar nem exibir "
+                "(as páginas dariam erro); confira os valores informados"
+            )
+        ]
     return []
 
 

@@ -21,7 +21,6 @@ from django.http.request import RawPostDataException
 from django.utils.translation import gettext as _
 
 from scoring.errors import RuleViolation
-
 from tournaments.interchange.jsonfile import json_depth_exceeded, json_loads_checked
 
 JSON_BODY_MAX_DEPTH = 20  # the deepest body the API takes nests 5 levels (a result's partidas > maos)
@@ -56,22 +55,31 @@ def json_body_parse(*, raw: bytes, content_type: str) -> dict[str, Any]:
     text = text.removeprefix("\ufeff")
     position = json_depth_exceeded(text=text, max_depth=JSON_BODY_MAX_DEPTH)  # before json.loads recurses
     if position is not None:
-        raise JsonBodyRefused(400, _("corpo JSON inválido na linha %(line)d, coluna %(column)d: aninhamento "
-                                     "profundo demais (o máximo é %(n)d níveis)")
-                              % {"line": position[0], "column": position[1], "n": JSON_BODY_MAX_DEPTH})
+        raise JsonBodyRefused(
+            400,
+            _(
+                "corpo JSON inválido na linha %(line)d, coluna %(column)d: aninhamento "
+                "profundo demais (o máximo é %(n)d níveis)"
+            )
+            % {"line": position[0], "column": position[1], "n": JSON_BODY_MAX_DEPTH},
+        )
     try:
         data = json_loads_checked(text=text, max_depth=JSON_BODY_MAX_DEPTH)
     except RuleViolation as exc:
         raise JsonBodyRefused(400, *_problem_messages(exc)) from exc
     if not isinstance(data, dict):
-        raise JsonBodyRefused(400, _("o corpo deve ser um objeto JSON ({…}), não %(what)s")
-                              % {"what": _json_kind(data)})
+        raise JsonBodyRefused(
+            400, _("o corpo deve ser um objeto JSON ({…}), não %(what)s") % {"what": _json_kind(data)}
+        )
     return data
 
 
 def _not_json(content_type: str) -> JsonBodyRefused:
-    return JsonBodyRefused(400, _("o corpo deve ser JSON, enviado com Content-Type: application/json "
-                                  "(recebido: %(type)s)") % {"type": content_type[:80] or _("nenhum")})
+    return JsonBodyRefused(
+        400,
+        _("o corpo deve ser JSON, enviado com Content-Type: application/json (recebido: %(type)s)")
+        % {"type": content_type[:80] or _("nenhum")},
+    )
 
 
 def json_body_read(*, request: HttpRequest) -> dict[str, Any]:
@@ -79,8 +87,9 @@ def json_body_read(*, request: HttpRequest) -> dict[str, Any]:
     try:
         raw = request.body
     except RequestDataTooBig as exc:
-        raise JsonBodyRefused(400, _("corpo grande demais: o máximo é %(n)d bytes")
-                              % {"n": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}) from exc
+        raise JsonBodyRefused(
+            400, _("corpo grande demais: o máximo é %(n)d bytes") % {"n": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
+        ) from exc
     except RawPostDataException as exc:  # a form body someone already parsed: it was not JSON
         raise _not_json(request.content_type or "") from exc
     return json_body_parse(raw=raw, content_type=request.META.get("CONTENT_TYPE", ""))

@@ -17,11 +17,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from tournaments.web import request_device
-
-from tournaments.caching import tournament_key
-from tournaments.web import etag_make, not_modified
 from tournaments.api.body import JsonBodyRefused, json_body_read
+from tournaments.caching import tournament_key
 from tournaments.models import Dupla, Jogo, Tournament
 from tournaments.permissions import may_referee, may_see_desk, tournament_with_role
 from tournaments.selectors import tournament_live_get, tournament_live_version
@@ -29,6 +26,7 @@ from tournaments.sumula import services
 from tournaments.sumula.pins import pin_source, pin_verify
 from tournaments.sumula.selectors import jogo_for_sumula, sumula_get
 from tournaments.sumula.services import Actor, SumulaRefused
+from tournaments.web import etag_make, not_modified, request_device
 
 
 def _errors(status: int, *messages: str) -> JsonResponse:
@@ -39,7 +37,6 @@ def _json(data, status: int = 200) -> JsonResponse:
     response = JsonResponse(data, status=status, json_dumps_params={"ensure_ascii": False})
     response["Cache-Control"] = "no-store"
     return response
-
 
 
 def _body(request) -> dict:
@@ -82,8 +79,7 @@ def _staff(request, tournament: Tournament) -> Actor:
     return Actor(user=user, method="session", device=request_device(request))
 
 
-def _answer(tournament: Tournament, key: str, status: int = 200, via: int | None = None,
-            written=None) -> JsonResponse:
+def _answer(tournament: Tournament, key: str, status: int = 200, via: int | None = None, written=None) -> JsonResponse:
     if written is not None and written.record is not None:  # the súmula as just written: no need to read it again
         return _json(sumula_get(tournament=tournament, jogo=written.jogo, record=written.record), status=status)
     jogo = jogo_for_sumula(tournament=tournament, key=key)
@@ -97,6 +93,7 @@ def _answer(tournament: Tournament, key: str, status: int = 200, via: int | None
 
 def _api(view):
     """Refusals become ``{"errors": [...]}`` with their status; the view itself stays about the súmula."""
+
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         try:
@@ -105,14 +102,19 @@ def _api(view):
             return _errors(refused.status, *refused.errors)
         if isinstance(response, HttpResponseNotAllowed):  # errors are always {"errors": [...]}
             allowed = response["Allow"]
-            response = _errors(405, _("método %(method)s não aceito aqui: use %(allowed)s")
-                               % {"method": request.method, "allowed": allowed})
+            response = _errors(
+                405,
+                _("método %(method)s não aceito aqui: use %(allowed)s")
+                % {"method": request.method, "allowed": allowed},
+            )
             response["Allow"] = allowed
         return response
+
     return csrf_exempt(wrapper)
 
 
 # --- reads -----------------------------------------------------------------------------------------------
+
 
 @_api
 @require_http_methods(["GET", "HEAD"])
@@ -135,13 +137,21 @@ def jogos_list(request, slug: str):
         current = None
         if result is not None and not result.finished and result.partidas and not result.partidas[-1].finished:
             current = list(result.partidas[-1].score)
-        jogos.append({
-            "key": j["key"], "stage": stage_key[j["stage_id"]], "group": group_key.get(j["group_id"]),
-            "round": j["round"], "mesa": j["mesa"], "duplas": [key_of[j["dupla_a_id"]], key_of[j["dupla_b_id"]]],
-            "status": j["status"], "via": j["via"], "version": j["version"],
-            "score": list(result.partidas_won) if result is not None and result.started else [0, 0],
-            "current": current,
-        })
+        jogos.append(
+            {
+                "key": j["key"],
+                "stage": stage_key[j["stage_id"]],
+                "group": group_key.get(j["group_id"]),
+                "round": j["round"],
+                "mesa": j["mesa"],
+                "duplas": [key_of[j["dupla_a_id"]], key_of[j["dupla_b_id"]]],
+                "status": j["status"],
+                "via": j["via"],
+                "version": j["version"],
+                "score": list(result.partidas_won) if result is not None and result.started else [0, 0],
+                "current": current,
+            }
+        )
     response = _json({"jogos": jogos, "live_version": live_version})
     response["ETag"], response["Cache-Control"] = etag, "no-cache"  # kept, but asked again each time: 304
     return response
@@ -161,6 +171,7 @@ def jogo_detail(request, slug: str, key: str):
 
 
 # --- writes ----------------------------------------------------------------------------------------------
+
 
 def _staff_write(request, slug: str, key: str, write):
     """A staff write whose body is the service's ``data`` (a whole result, a correction, a penalty)."""
@@ -201,23 +212,29 @@ def confirmation(request, slug: str, key: str):
     tournament = _tournament(slug)
     data = _body(request)
     dupla_key = data.get("dupla")
-    dupla = (Dupla.objects.filter(tournament=tournament, key=dupla_key).first()
-             if isinstance(dupla_key, str) else None)
+    dupla = Dupla.objects.filter(tournament=tournament, key=dupla_key).first() if isinstance(dupla_key, str) else None
     if dupla is None:
         raise SumulaRefused(422, _("informe 'dupla': a chave de uma das duplas do jogo"))
     if not isinstance(data.get("accept"), bool):
         raise SumulaRefused(422, _("informe 'accept': true para confirmar, false para contestar (com 'reason')"))
     # before the PIN: a malformed body costs no PIN try
     via = services.via_read(data.get("via"))
-    services.reason_clean(data.get("reason"),
-                          missing=None if data["accept"] else _("para contestar, diga o motivo ('reason')"))
+    services.reason_clean(
+        data.get("reason"), missing=None if data["accept"] else _("para contestar, diga o motivo ('reason')")
+    )
     if not Jogo.objects.filter(tournament=tournament, key=key).exists():
         raise SumulaRefused(404, _("jogo %(key)s não encontrado neste torneio") % {"key": key})
     pin_verify(dupla=dupla, pin=data.get("pin"), **pin_source(request))
     user = request.user if request.user.is_authenticated else None
     written = services.sumula_answer(
-        tournament=tournament, key=key, dupla=dupla, via=via, accept=data["accept"], reason=data.get("reason"),
-        actor=Actor(user=user, dupla=dupla, method="pin", device=request_device(request)))
+        tournament=tournament,
+        key=key,
+        dupla=dupla,
+        via=via,
+        accept=data["accept"],
+        reason=data.get("reason"),
+        actor=Actor(user=user, dupla=dupla, method="pin", device=request_device(request)),
+    )
     return _answer(tournament, key, written=written)
 
 
@@ -228,8 +245,7 @@ def homologation(request, slug: str, key: str):
     tournament = _tournament(slug, request)
     actor = _staff(request, tournament)
     data = _body(request)
-    services.sumula_sign(tournament=tournament, key=key, via=data.get("via"), reason=data.get("reason"),
-                         actor=actor)
+    services.sumula_sign(tournament=tournament, key=key, via=data.get("via"), reason=data.get("reason"), actor=actor)
     return _answer(tournament, key)
 
 

@@ -17,10 +17,16 @@ def _id_choices(pairs) -> list[tuple[str, str]]:
 
 
 class DuplaEditForm(forms.Form):
-    name = forms.CharField(label=_("Nome da dupla"), max_length=200, required=False,
-                           help_text=_("Vazio: os nomes dos dois atletas."))
-    seed = forms.IntegerField(label=_("Cabeça de chave"), min_value=1, max_value=9999, required=False,
-                              help_text=_("1 = a melhor. Vazio: sem cabeça de chave."))
+    name = forms.CharField(
+        label=_("Nome da dupla"), max_length=200, required=False, help_text=_("Vazio: os nomes dos dois atletas.")
+    )
+    seed = forms.IntegerField(
+        label=_("Cabeça de chave"),
+        min_value=1,
+        max_value=9999,
+        required=False,
+        help_text=_("1 = a melhor. Vazio: sem cabeça de chave."),
+    )
 
 
 class SwapForm(forms.Form):
@@ -43,8 +49,13 @@ class SwapForm(forms.Form):
 
 class DuplaAddForm(forms.Form):
     registration_1 = forms.TypedChoiceField(label=_("Inscrição"), coerce=int)
-    registration_2 = forms.TypedChoiceField(label=_("com a inscrição"), coerce=int, required=False, empty_value=None,
-                                            help_text=_("Vazio quando a primeira já é uma inscrição em dupla."))
+    registration_2 = forms.TypedChoiceField(
+        label=_("com a inscrição"),
+        coerce=int,
+        required=False,
+        empty_value=None,
+        help_text=_("Vazio quando a primeira já é uma inscrição em dupla."),
+    )
 
     def __init__(self, *args, waiting=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -74,8 +85,9 @@ class PreviewForm(forms.Form):
         self.positions = positions
         choices = [(BYE, _("— bye —"))] + [(key, name) for key, name in duplas]
         for i in range(1, positions + 1):
-            self.fields[f"pos_{i}"] = forms.ChoiceField(label=_("Posição %(n)d") % {"n": i}, choices=choices,
-                                                        required=False)
+            self.fields[f"pos_{i}"] = forms.ChoiceField(
+                label=_("Posição %(n)d") % {"n": i}, choices=choices, required=False
+            )
 
     def position_fields(self):
         return [self[f"pos_{i}"] for i in range(1, self.positions + 1)]
@@ -87,8 +99,13 @@ class PreviewForm(forms.Form):
 
 
 class MesasForm(forms.Form):
-    mesas = forms.IntegerField(label=_("Número de mesas"), min_value=1, max_value=MESAS_MAX, required=False,
-                               help_text=_("Os jogos de cada rodada se revezam nessas mesas. Vazio: uma mesa por jogo."))
+    mesas = forms.IntegerField(
+        label=_("Número de mesas"),
+        min_value=1,
+        max_value=MESAS_MAX,
+        required=False,
+        help_text=_("Os jogos de cada rodada se revezam nessas mesas. Vazio: uma mesa por jogo."),
+    )
 
     def __init__(self, *args, shown: int = 0, staff=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -96,8 +113,12 @@ class MesasForm(forms.Form):
         choices = _id_choices(staff)
         for i in range(1, shown + 1):
             self.fields[f"referee_{i}"] = forms.TypedChoiceField(
-                label=_("Árbitro da mesa %(n)d") % {"n": i}, choices=choices, coerce=int, required=False,
-                empty_value=None)
+                label=_("Árbitro da mesa %(n)d") % {"n": i},
+                choices=choices,
+                coerce=int,
+                required=False,
+                empty_value=None,
+            )
 
     def referee_fields(self):
         return [self[f"referee_{i}"] for i in range(1, self.shown + 1)]

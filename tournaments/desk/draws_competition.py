@@ -23,14 +23,17 @@ from ..draws.pairing import SEED_LIMIT
 from ..draws.plan import CompetitionPlan, competition_plan
 from ..draws.tiebreak import ties_awaiting
 from ..models import Draw, Registration, Stage
-from ..selectors import tournament_state_get
 from ..permissions import desk_view
+from ..selectors import tournament_state_get
 from .draw_forms import PreviewForm, ReasonForm, TiebreakForm
 
 
 def _positions(plan: CompetitionPlan) -> int:
-    return bracket_size(len(plan.entrants)) if plan.kind == "knockout" and plan.method == "fixed" \
-        and len(plan.entrants) >= 2 else 0
+    return (
+        bracket_size(len(plan.entrants))
+        if plan.kind == "knockout" and plan.method == "fixed" and len(plan.entrants) >= 2
+        else 0
+    )
 
 
 def _preview_form(plan: CompetitionPlan, data=None) -> PreviewForm:
@@ -43,15 +46,27 @@ def _preview_form(plan: CompetitionPlan, data=None) -> PreviewForm:
 
 def _preview(plan: CompetitionPlan, form: PreviewForm) -> dict:
     """What the template shows of a plan: groups with their rounds, or the first-round pairs of the bracket."""
-    groups = [{"key": g.key, "duplas": [plan.name(d) for d in g.duplas],
-               "rounds": [[(plan.name(a), plan.name(b)) for a, b in r] for r in g.rounds]} for g in plan.groups]
+    groups = [
+        {
+            "key": g.key,
+            "duplas": [plan.name(d) for d in g.duplas],
+            "rounds": [[(plan.name(a), plan.name(b)) for a, b in r] for r in g.rounds],
+        }
+        for g in plan.groups
+    ]
     pairs = []
     if plan.order is not None:
         fields = form.position_fields()
         for j in range(len(plan.order) // 2):
             a, b = plan.order[2 * j], plan.order[2 * j + 1]
-            pairs.append({"number": j + 1, "a": plan.name(a) if a else None, "b": plan.name(b) if b else None,
-                          "fields": fields[2 * j:2 * j + 2] if fields else None})
+            pairs.append(
+                {
+                    "number": j + 1,
+                    "a": plan.name(a) if a else None,
+                    "b": plan.name(b) if b else None,
+                    "fields": fields[2 * j : 2 * j + 2] if fields else None,
+                }
+            )
     return {"groups": groups, "pairs": pairs, "seeded": [plan.name(d) for d in plan.seeded]}
 
 
@@ -61,27 +76,48 @@ def _drawn(tournament) -> dict:
     name = {k: d.display_name for k, d in state.duplas.items()}
     stages = []
     for spec in state.stage_specs:
-        row = {"key": spec.key, "name": spec.name or spec.key, "kind": spec.kind,
-               "groups": [{"key": g.key, "duplas": [name.get(d, d) for d in g.duplas]} for g in spec.groups]}
+        row = {
+            "key": spec.key,
+            "name": spec.name or spec.key,
+            "kind": spec.kind,
+            "groups": [{"key": g.key, "duplas": [name.get(d, d) for d in g.duplas]} for g in spec.groups],
+        }
         order = state.recorded_orders.get(spec.key)
         if order:
-            row["pairs"] = [(j + 1, name.get(order[2 * j]) if order[2 * j] else None,
-                             name.get(order[2 * j + 1]) if order[2 * j + 1] else None) for j in range(len(order) // 2)]
+            row["pairs"] = [
+                (
+                    j + 1,
+                    name.get(order[2 * j]) if order[2 * j] else None,
+                    name.get(order[2 * j + 1]) if order[2 * j + 1] else None,
+                )
+                for j in range(len(order) // 2)
+            ]
         stages.append(row)
-    draws = list(Draw.objects.filter(tournament=tournament, kind__in=[Draw.GROUPS, Draw.BRACKET, Draw.TIEBREAK])
-                 .select_related("performed_by", "stage", "group").order_by("performed_at", "id"))
+    draws = list(
+        Draw.objects.filter(tournament=tournament, kind__in=[Draw.GROUPS, Draw.BRACKET, Draw.TIEBREAK])
+        .select_related("performed_by", "stage", "group")
+        .order_by("performed_at", "id")
+    )
     labels = {"seeded": _("cabeças de chave"), "random": _("sorteio"), "fixed": _("ordem fixa")}
     for d in draws:
         d.method_label = labels.get(d.method, d.method)
     return {"stages": stages, "draws": draws, "ties": ties_awaiting(state=state)}
 
 
-def _render(request, tournament, *, plan: CompetitionPlan, form: PreviewForm | None = None, undo_form=None,
-            status: int = 200):
+def _render(
+    request, tournament, *, plan: CompetitionPlan, form: PreviewForm | None = None, undo_form=None, status: int = 200
+):
     drawn = Stage.objects.filter(tournament=tournament).exists()
     waiting = Registration.objects.filter(tournament=tournament, status=Registration.WAITING).count()
-    context = {"desk_tab": "competition", "plan": plan, "facts": format_facts(tournament=tournament, fmt=plan.fmt),
-               "drawn": drawn, "waiting": waiting, "form": form, "undo_form": undo_form or ReasonForm()}
+    context = {
+        "desk_tab": "competition",
+        "plan": plan,
+        "facts": format_facts(tournament=tournament, fmt=plan.fmt),
+        "drawn": drawn,
+        "waiting": waiting,
+        "form": form,
+        "undo_form": undo_form or ReasonForm(),
+    }
     if form is not None and plan.seed is not None:
         context["preview"] = _preview(plan, form)
     if drawn:
@@ -106,7 +142,9 @@ def competition(request, tournament):
         return _render(request, tournament, plan=plan, form=None if plan.problems else _preview_form(plan))
     # "Publicar": the preview's inputs, computed again and written
     bare = competition_plan(tournament=tournament, seed=None)
-    form = PreviewForm(request.POST, positions=_positions(bare), duplas=[(k, bare.duplas[k].name) for k in bare.entrants])
+    form = PreviewForm(
+        request.POST, positions=_positions(bare), duplas=[(k, bare.duplas[k].name) for k in bare.entrants]
+    )
     if not form.is_valid():
         if bare.problems:  # why no preview can be published (e.g. the draw already was): not "sorteie de novo"
             _problems_as_messages(request, bare)
@@ -115,8 +153,13 @@ def competition(request, tournament):
         return _render(request, tournament, plan=bare)
     seed, order = form.cleaned_data["seed"], form.order()
     try:
-        services.competition_publish(tournament=tournament, user=request.user, seed=seed, fixed_order=order,
-                                     check=form.cleaned_data["check"] or None)
+        services.competition_publish(
+            tournament=tournament,
+            user=request.user,
+            seed=seed,
+            fixed_order=order,
+            check=form.cleaned_data["check"] or None,
+        )
     except services.DrawRefused as exc:
         for message in exc.messages:
             messages.error(request, message)
@@ -125,8 +168,10 @@ def competition(request, tournament):
         if isinstance(exc, services.PlanChanged):
             fresh = _preview_form(plan)  # the new fingerprint, so that publishing this preview is possible
         return _render(request, tournament, plan=plan, form=fresh if not plan.problems else None)
-    messages.success(request, _("Sorteio publicado (semente %(seed)d). As páginas públicas já mostram os grupos e a "
-                                "chave.") % {"seed": seed})
+    messages.success(
+        request,
+        _("Sorteio publicado (semente %(seed)d). As páginas públicas já mostram os grupos e a chave.") % {"seed": seed},
+    )
     return redirect("desk:competition", slug=tournament.slug)
 
 
@@ -152,8 +197,13 @@ def tiebreak(request, tournament):
     form = TiebreakForm(request.POST)
     if form.is_valid():
         try:
-            draw = services.tiebreak_run(tournament=tournament, user=request.user, stage=form.cleaned_data["stage"],
-                                         group=form.cleaned_data["group"] or None, duplas=form.dupla_keys())
+            draw = services.tiebreak_run(
+                tournament=tournament,
+                user=request.user,
+                stage=form.cleaned_data["stage"],
+                group=form.cleaned_data["group"] or None,
+                duplas=form.dupla_keys(),
+            )
         except services.DrawRefused as exc:
             for message in exc.messages:
                 messages.error(request, message)

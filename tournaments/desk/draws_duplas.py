@@ -46,9 +46,17 @@ def _page(request, tournament, *, swap_form=None, add_form=None, status=200):
         add_form = None
     swap_form = swap_form or SwapForm(players=listing.players)
     add_form = add_form or DuplaAddForm(waiting=_waiting_choices(listing))
-    return render(request, "desk/draws/duplas.html", {
-        "desk_tab": "duplas", "listing": listing, "swap_form": swap_form, "add_form": add_form,
-    }, status=status)
+    return render(
+        request,
+        "desk/draws/duplas.html",
+        {
+            "desk_tab": "duplas",
+            "listing": listing,
+            "swap_form": swap_form,
+            "add_form": add_form,
+        },
+        status=status,
+    )
 
 
 @desk_view()
@@ -68,8 +76,9 @@ def dupla_edit(request, tournament, dupla: int):
     form = DuplaEditForm(request.POST or None, initial={"name": row.name, "seed": row.seed})
     if request.method == "POST" and form.is_valid():
         try:
-            services.dupla_edit(dupla=row, user=request.user, name=form.cleaned_data["name"],
-                                seed=form.cleaned_data["seed"])
+            services.dupla_edit(
+                dupla=row, user=request.user, name=form.cleaned_data["name"], seed=form.cleaned_data["seed"]
+            )
         except services.DrawRefused as exc:
             for message in exc.messages:
                 form.add_error(None, message)
@@ -86,16 +95,20 @@ def duplas_swap(request, tournament):
     form = SwapForm(request.POST, players=listing.players)
     if form.is_valid():
         try:
-            first, second = services.duplas_swap(tournament=tournament, user=request.user,
-                                                 player_a=form.cleaned_data["player_a"],
-                                                 player_b=form.cleaned_data["player_b"],
-                                                 reason=form.cleaned_data["reason"])
+            first, second = services.duplas_swap(
+                tournament=tournament,
+                user=request.user,
+                player_a=form.cleaned_data["player_a"],
+                player_b=form.cleaned_data["player_b"],
+                reason=form.cleaned_data["reason"],
+            )
         except services.DrawRefused as exc:
             for message in exc.messages:
                 form.add_error(None, message)
         else:
-            messages.success(request, _("Troca feita: %(a)s e %(b)s.") % {"a": first.display_name,
-                                                                          "b": second.display_name})
+            messages.success(
+                request, _("Troca feita: %(a)s e %(b)s.") % {"a": first.display_name, "b": second.display_name}
+            )
             return redirect("desk:duplas", slug=tournament.slug)
     return _page(request, tournament, swap_form=form)
 
@@ -107,15 +120,18 @@ def dupla_add(request, tournament):
     form = DuplaAddForm(request.POST, waiting=_waiting_choices(listing))
     if form.is_valid():
         try:
-            row = services.dupla_add(tournament=tournament, user=request.user,
-                                     registrations=[form.cleaned_data["registration_1"],
-                                                    form.cleaned_data.get("registration_2")])
+            row = services.dupla_add(
+                tournament=tournament,
+                user=request.user,
+                registrations=[form.cleaned_data["registration_1"], form.cleaned_data.get("registration_2")],
+            )
         except services.DrawRefused as exc:
             for message in exc.messages:
                 form.add_error(None, message)
         else:
-            messages.success(request, _("Dupla %(key)s formada: %(name)s.") % {"key": row.key,
-                                                                              "name": row.display_name})
+            messages.success(
+                request, _("Dupla %(key)s formada: %(name)s.") % {"key": row.key, "name": row.display_name}
+            )
             return redirect("desk:duplas", slug=tournament.slug)
     return _page(request, tournament, add_form=form)
 

@@ -22,9 +22,17 @@ def pairing(request, tournament):
             for message in exc.messages:
                 messages.error(request, message)  # shown on this very page (200), nothing written
         else:
-            messages.success(request, _("Duplas sorteadas (semente %(seed)d): %(n)d duplas formadas.")
-                             % {"seed": draw.seed, "n": len(draw.result["duplas"])})
+            messages.success(
+                request,
+                _("Duplas sorteadas (semente %(seed)d): %(n)d duplas formadas.")
+                % {"seed": draw.seed, "n": len(draw.result["duplas"])},
+            )
             return redirect("desk:pairing", slug=tournament.slug)
-    return render(request, "desk/draws/pairing.html", {
-        "desk_tab": "duplas", "overview": pairing_overview(tournament=tournament),
-    })
+    return render(
+        request,
+        "desk/draws/pairing.html",
+        {
+            "desk_tab": "duplas",
+            "overview": pairing_overview(tournament=tournament),
+        },
+    )

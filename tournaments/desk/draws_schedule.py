@@ -40,16 +40,16 @@ def mesas(request, tournament):
     form = MesasForm(request.POST or None, initial=initial, shown=shown, staff=staff)
     if request.method == "POST" and form.is_valid():
         try:
-            moved = services.mesas_save(tournament=tournament, user=request.user, count=form.cleaned_data["mesas"],
-                                        referees=form.referees())
+            moved = services.mesas_save(
+                tournament=tournament, user=request.user, count=form.cleaned_data["mesas"], referees=form.referees()
+            )
         except services.DrawRefused as exc:
             for message in exc.messages:
                 form.add_error(None, message)
         else:
             messages.success(request, _("Mesas salvas; %(n)d jogos mudaram de mesa.") % {"n": moved})
             return redirect("desk:mesas", slug=tournament.slug)
-    return render(request, "desk/draws/mesas.html", {"desk_tab": "mesas", "form": form, "staff": staff,
-                                                      "shown": shown})
+    return render(request, "desk/draws/mesas.html", {"desk_tab": "mesas", "form": form, "staff": staff, "shown": shown})
 
 
 @desk_view(need=REFEREE_DESK)
@@ -61,10 +61,16 @@ def schedule(request, tournament):
 def _schedule_page(request, tournament):
     data = schedule_get(tournament=tournament)
     organizer = may_organize(user=request.user, tournament=tournament)
-    return render(request, "desk/draws/schedule.html", {
-        "desk_tab": "schedule", "schedule": data, "may_organize": organizer,
-        "referee_choices": [("", _("o da mesa"))] + [(str(pk), name) for pk, name in data.staff],
-    })
+    return render(
+        request,
+        "desk/draws/schedule.html",
+        {
+            "desk_tab": "schedule",
+            "schedule": data,
+            "may_organize": organizer,
+            "referee_choices": [("", _("o da mesa"))] + [(str(pk), name) for pk, name in data.staff],
+        },
+    )
 
 
 @desk_view()
@@ -74,8 +80,9 @@ def jogo_referee(request, tournament, jogo: int):
     form = JogoRefereeForm(request.POST, staff=staff)
     if form.is_valid():
         try:
-            services.jogo_referee_set(tournament=tournament, user=request.user, jogo_id=jogo,
-                                      referee_id=form.cleaned_data["referee"])
+            services.jogo_referee_set(
+                tournament=tournament, user=request.user, jogo_id=jogo, referee_id=form.cleaned_data["referee"]
+            )
         except services.DrawRefused as exc:
             for message in exc.messages:
                 messages.error(request, message)
@@ -97,12 +104,18 @@ def round_time(request, tournament):
             messages.error(request, _("Horário da rodada: rodada inválida."))
         for field, name in (("fase", _("fase")), ("horario", _("horário"))):
             for problem in form.errors.get(field, ()):
-                messages.error(request, _("Horário da rodada: %(field)s: %(problem)s") % {"field": name,
-                                                                                        "problem": problem})
+                messages.error(
+                    request, _("Horário da rodada: %(field)s: %(problem)s") % {"field": name, "problem": problem}
+                )
         return _schedule_page(request, tournament)  # the message on the page itself (200), nothing written
     try:
-        services.round_time_set(tournament=tournament, user=request.user, stage_key=form.cleaned_data["fase"],
-                                round_number=form.cleaned_data["rodada"], time=form.cleaned_data["horario"])
+        services.round_time_set(
+            tournament=tournament,
+            user=request.user,
+            stage_key=form.cleaned_data["fase"],
+            round_number=form.cleaned_data["rodada"],
+            time=form.cleaned_data["horario"],
+        )
     except services.DrawRefused as exc:
         for message in exc.messages:
             messages.error(request, message)

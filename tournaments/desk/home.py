@@ -20,13 +20,20 @@ def dashboard(request):
 @desk_view(need=REFEREE_DESK)
 @require_safe
 def overview(request, tournament):
-    return render(request, "desk/overview.html", {
-        "desk_tab": "overview", "summary": progress.tournament_summary(tournament=tournament, user=request.user),
-    })
+    return render(
+        request,
+        "desk/overview.html",
+        {
+            "desk_tab": "overview",
+            "summary": progress.tournament_summary(tournament=tournament, user=request.user),
+        },
+    )
 
 
 @desk_view()
 @require_safe
 def audit_list(request, tournament):
-    page = Paginator(tournament.audit.select_related("user").order_by("-at", "-id"), 50).get_page(request.GET.get("pagina"))
+    page = Paginator(tournament.audit.select_related("user").order_by("-at", "-id"), 50).get_page(
+        request.GET.get("pagina")
+    )
     return render(request, "desk/audit.html", {"desk_tab": "audit", "page": page})

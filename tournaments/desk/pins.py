@@ -16,14 +16,14 @@ from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from ..printing.cards import cards_pdf
-from ..web import pdf_filename, pdf_response
-from ..printing.qr import qr_svg
 from ..models import Dupla
+from ..permissions import desk_view
+from ..printing.cards import cards_pdf
+from ..printing.qr import qr_svg
 from ..staff.pins import pin_reset, pins_reset
 from ..staff.selectors import dupla_cards
-from ..permissions import desk_view
 from ..sumula.pins import pin_locked_duplas
+from ..web import pdf_filename, pdf_response
 from .staff_forms import PinResetOneForm, PinsResetForm
 
 USED_KEY = "zap_pin_batches_used"  # the batch codes already used in this session (the last 20)
@@ -40,8 +40,9 @@ def _batch_new() -> str:
 
 
 def _duplas(tournament):
-    return list(Dupla.objects.filter(tournament=tournament).select_related("player1", "player2")
-                .order_by("order", "id"))
+    return list(
+        Dupla.objects.filter(tournament=tournament).select_related("player1", "player2").order_by("order", "id")
+    )
 
 
 def _form_page(request, tournament, form=None, *, notice: str = "", one_form=None):
@@ -51,10 +52,21 @@ def _form_page(request, tournament, form=None, *, notice: str = "", one_form=Non
         form = PinsResetForm(initial={"batch": _batch_new()})
     if one_form is None:
         one_form = PinResetOneForm(initial={"batch": _batch_new()}, duplas=_duplas(tournament))
-    return _no_store(render(request, "desk/staff/pins.html", {
-        "desk_tab": "duplas", "form": form, "duplas": duplas, "with_pin": with_pin, "notice": notice,
-        "one_form": one_form, "locked": pin_locked_duplas(tournament=tournament),
-    }))
+    return _no_store(
+        render(
+            request,
+            "desk/staff/pins.html",
+            {
+                "desk_tab": "duplas",
+                "form": form,
+                "duplas": duplas,
+                "with_pin": with_pin,
+                "notice": notice,
+                "one_form": one_form,
+                "locked": pin_locked_duplas(tournament=tournament),
+            },
+        )
+    )
 
 
 def _batch_used(request, batch: str) -> bool:
@@ -69,8 +81,12 @@ def _batch_mark(request, batch: str) -> None:
 def _cards(request, tournament, codes):
     cards = dupla_cards(tournament=tournament, pins=codes)
     if request.POST.get("formato") == "pdf":  # the same cards, as the A4 sheet with cut lines
-        return _no_store(pdf_response(cards_pdf(tournament_name=tournament.name, cards=cards),
-                                      filename=pdf_filename(tournament.slug, "cartoes")))
+        return _no_store(
+            pdf_response(
+                cards_pdf(tournament_name=tournament.name, cards=cards),
+                filename=pdf_filename(tournament.slug, "cartoes"),
+            )
+        )
     for card in cards:
         card["qr"] = qr_svg(card["link"], label=_("Link privado da dupla %(name)s") % {"name": card["name"]})
     return _no_store(render(request, "desk/staff/pin_cards.html", {"desk_tab": "duplas", "cards": cards}))
@@ -84,9 +100,14 @@ def _reset_one(request, tournament):
         return _form_page(request, tournament, one_form=form)
     batch = form.cleaned_data["batch"]
     if _batch_used(request, batch):
-        return _form_page(request, tournament, notice=_(
-            "Esse PIN já foi refeito e mostrado (o navegador reenviou o formulário). Ele continua valendo; "
-            "para fazer outro, use o formulário abaixo."))
+        return _form_page(
+            request,
+            tournament,
+            notice=_(
+                "Esse PIN já foi refeito e mostrado (o navegador reenviou o formulário). Ele continua valendo; "
+                "para fazer outro, use o formulário abaixo."
+            ),
+        )
     dupla = next(d for d in duplas if d.key == form.cleaned_data["dupla"])
     pin = pin_reset(tournament=tournament, dupla=dupla, by=request.user)
     _batch_mark(request, batch)
@@ -107,9 +128,14 @@ def pins(request, tournament):
         return _form_page(request, tournament, form)
     batch = form.cleaned_data["batch"]
     if _batch_used(request, batch):
-        return _form_page(request, tournament, notice=_(
-            "Esses PINs já foram feitos e mostrados (o navegador reenviou o formulário). Eles continuam valendo; "
-            "para fazer outros, use o botão abaixo."))
+        return _form_page(
+            request,
+            tournament,
+            notice=_(
+                "Esses PINs já foram feitos e mostrados (o navegador reenviou o formulário). Eles continuam valendo; "
+                "para fazer outros, use o botão abaixo."
+            ),
+        )
     if not tournament.duplas.exists():
         return _form_page(request, tournament)
     codes = pins_reset(tournament=tournament, by=request.user)

@@ -14,11 +14,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from tournaments.permissions import ORGANIZE, REFEREE_DESK, desk_view, may_organize
-from tournaments.web import pdf_filename, pdf_response, print_error
 from tournaments.printing.medals import certificates_pdf, medals_pdf
 from tournaments.printing.page import Footer
 from tournaments.printing.selectors import SelectionError, batch_choices, ceremony_get, sumula_batch_get
 from tournaments.printing.sumula import sumulas_pdf
+from tournaments.web import pdf_filename, pdf_response, print_error
 
 
 @desk_view(need=REFEREE_DESK)
@@ -27,14 +27,21 @@ def print_page(request, tournament):
     choices = batch_choices(tournament=tournament)
     stages: dict[str, dict] = {}
     for choice in choices:
-        stage = stages.setdefault(choice.stage, {"key": choice.stage, "title": choice.stage_title, "count": 0,
-                                                 "rounds": []})
+        stage = stages.setdefault(
+            choice.stage, {"key": choice.stage, "title": choice.stage_title, "count": 0, "rounds": []}
+        )
         stage["count"] += choice.count
         stage["rounds"].append(choice)
-    return render(request, "printing/desk.html", {
-        "desk_tab": "print", "stages": list(stages.values()), "total": sum(c.count for c in choices),
-        "organizer": may_organize(user=request.user, tournament=tournament),
-    })
+    return render(
+        request,
+        "printing/desk.html",
+        {
+            "desk_tab": "print",
+            "stages": list(stages.values()),
+            "total": sum(c.count for c in choices),
+            "organizer": may_organize(user=request.user, tournament=tournament),
+        },
+    )
 
 
 def _round_param(value: str | None) -> int | None:
@@ -55,16 +62,22 @@ def sumulas(request, tournament):
         sheets = sumula_batch_get(tournament=tournament, stage=stage, round_number=round_number)
     except SelectionError as exc:
         return print_error(request, str(exc), back_url=reverse("printing:desk", kwargs={"slug": tournament.slug}))
-    body = sumulas_pdf(sheets=sheets, footer=Footer.now(tournament.name),
-                       title=_("Súmulas · %(name)s") % {"name": tournament.name})
+    body = sumulas_pdf(
+        sheets=sheets, footer=Footer.now(tournament.name), title=_("Súmulas · %(name)s") % {"name": tournament.name}
+    )
     parts = [tournament.slug, "sumulas", stage or "", f"rodada-{round_number}" if round_number else ""]
     return pdf_response(body, filename=pdf_filename(*parts))
 
 
 def _ceremony_sheet(tournament, draw, title: str, name: str):
     event, placed, finished = ceremony_get(tournament=tournament)
-    body = draw(event=event, placed=placed, finished=finished, footer=Footer.now(tournament.name),
-                title=title % {"name": tournament.name})
+    body = draw(
+        event=event,
+        placed=placed,
+        finished=finished,
+        footer=Footer.now(tournament.name),
+        title=title % {"name": tournament.name},
+    )
     return pdf_response(body, filename=pdf_filename(tournament.slug, name))
 
 

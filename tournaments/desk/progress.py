@@ -49,18 +49,30 @@ class Summary:
 
 def _counts(tournament_ids: list[int]) -> dict[int, dict[str, int]]:
     """Per tournament: registrations, waiting, duplas, stages, jogos, played. Three queries for any number."""
-    out = {pk: {"registrations": 0, "waiting": 0, "duplas": 0, "stages": 0, "jogos": 0, "played": 0}
-           for pk in tournament_ids}
+    out = {
+        pk: {"registrations": 0, "waiting": 0, "duplas": 0, "stages": 0, "jogos": 0, "played": 0}
+        for pk in tournament_ids
+    }
     if not tournament_ids:
         return out
-    for row in (Registration.objects.filter(tournament_id__in=tournament_ids).exclude(status=Registration.WITHDRAWN)
-                .values("tournament_id").annotate(n=Count("id"), w=Count("id", filter=Q(status=Registration.WAITING)))):
+    for row in (
+        Registration.objects.filter(tournament_id__in=tournament_ids)
+        .exclude(status=Registration.WITHDRAWN)
+        .values("tournament_id")
+        .annotate(n=Count("id"), w=Count("id", filter=Q(status=Registration.WAITING)))
+    ):
         out[row["tournament_id"]].update(registrations=row["n"], waiting=row["w"])
-    for row in (Tournament.objects.filter(pk__in=tournament_ids)
-                .annotate(nd=Count("duplas", distinct=True), ns=Count("stages", distinct=True)).values("pk", "nd", "ns")):
+    for row in (
+        Tournament.objects.filter(pk__in=tournament_ids)
+        .annotate(nd=Count("duplas", distinct=True), ns=Count("stages", distinct=True))
+        .values("pk", "nd", "ns")
+    ):
         out[row["pk"]].update(duplas=row["nd"], stages=row["ns"])
-    for row in (Jogo.objects.filter(tournament_id__in=tournament_ids).values("tournament_id")
-                .annotate(n=Count("id"), p=Count("id", filter=~Q(status=Jogo.SCHEDULED)))):
+    for row in (
+        Jogo.objects.filter(tournament_id__in=tournament_ids)
+        .values("tournament_id")
+        .annotate(n=Count("id"), p=Count("id", filter=~Q(status=Jogo.SCHEDULED)))
+    ):
         out[row["tournament_id"]].update(jogos=row["n"], played=row["p"])
     return out
 
@@ -108,9 +120,18 @@ def _next_step(tournament: Tournament, state: str, c: dict[str, int], role: str 
 
 def _summary(tournament: Tournament, c: dict[str, int], role: str | None) -> Summary:
     state = _state(tournament, c)
-    return Summary(tournament=tournament, state=state, state_label=str(STATES[state]), role=role,
-                   registrations=c["registrations"], waiting=c["waiting"], duplas=c["duplas"], jogos=c["jogos"],
-                   played=c["played"], next_step=_next_step(tournament, state, c, role))
+    return Summary(
+        tournament=tournament,
+        state=state,
+        state_label=str(STATES[state]),
+        role=role,
+        registrations=c["registrations"],
+        waiting=c["waiting"],
+        duplas=c["duplas"],
+        jogos=c["jogos"],
+        played=c["played"],
+        next_step=_next_step(tournament, state, c, role),
+    )
 
 
 def dashboard_rows(*, user, tournaments: list[Tournament]) -> list[Summary]:
@@ -123,4 +144,4 @@ def tournament_summary(*, tournament: Tournament, user) -> Summary:
     return _summary(tournament, _counts([tournament.pk])[tournament.pk], role_of(user=user, tournament=tournament))
 
 
-__all__ = ["STATES", "Summary", "NextStep", "dashboard_rows", "tournament_summary", "may_organize"]
+__all__ = ["STATES", "NextStep", "Summary", "dashboard_rows", "may_organize", "tournament_summary"]

@@ -17,24 +17,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from tournaments.web import request_device
-
 from scoring.partida import NORMAL_VALUES, RAN_VALUES
 from scoring.sumula import AWAITING, CONFIRMED, CONTESTED, HOMOLOGATED, IN_PROGRESS, SCHEDULED
 from scoring.tournament import KnockoutStageView
-
-from tournaments.permissions import REFEREE_DESK, desk_view, may_organize
-from tournaments.models import Jogo, Stage
-from tournaments.presenters import round_name
-from tournaments.selectors import (
-    jogo_referee,
-    mesa_referees,
-    tournament_live_get,
-    tournament_settings,
-    tournament_state_get,
-)
-from tournaments.sumula import services
-from tournaments.sumula.pins import pin_source, pin_verify
 from tournaments.desk.referee_forms import (
     AnswerForm,
     CorrectionForm,
@@ -47,16 +32,41 @@ from tournaments.desk.referee_forms import (
     form_errors,
     server_id,
 )
+from tournaments.models import Jogo, Stage
+from tournaments.permissions import REFEREE_DESK, desk_view, may_organize
+from tournaments.presenters import round_name
+from tournaments.selectors import (
+    jogo_referee,
+    mesa_referees,
+    tournament_live_get,
+    tournament_settings,
+    tournament_state_get,
+)
+from tournaments.sumula import services
+from tournaments.sumula.pins import pin_source, pin_verify
 from tournaments.sumula.selectors import jogo_for_sumula, sumula_get
 from tournaments.sumula.services import Actor, SumulaRefused
+from tournaments.web import request_device
 
 STATUS_LABELS = dict(Jogo.STATUS_CHOICES)
 # where a jogo goes on the referee's list: at the table (or waiting for the signature), to play, done
 TABLE, TO_PLAY, DONE = "table", "to_play", "done"
-SECTION_OF = {IN_PROGRESS: TABLE, AWAITING: TABLE, CONTESTED: TABLE, CONFIRMED: TABLE, SCHEDULED: TO_PLAY,
-              HOMOLOGATED: DONE}
-PILL = {SCHEDULED: "upcoming", IN_PROGRESS: "live", AWAITING: "awaiting", CONTESTED: "contested",
-        CONFIRMED: "confirmed", HOMOLOGATED: "finished"}
+SECTION_OF = {
+    IN_PROGRESS: TABLE,
+    AWAITING: TABLE,
+    CONTESTED: TABLE,
+    CONFIRMED: TABLE,
+    SCHEDULED: TO_PLAY,
+    HOMOLOGATED: DONE,
+}
+PILL = {
+    SCHEDULED: "upcoming",
+    IN_PROGRESS: "live",
+    AWAITING: "awaiting",
+    CONTESTED: "contested",
+    CONFIRMED: "confirmed",
+    HOMOLOGATED: "finished",
+}
 
 
 # --- shared pieces ---------------------------------------------------------------------------------------
@@ -69,8 +79,12 @@ def _first_name(name: str) -> str:
 def dupla_names(dupla) -> dict:
     """What the screen says of a dupla (a ``Dupla`` or a ``DuplaRef``): its name, a short one, its players."""
     players = f"{dupla.player1.name} / {dupla.player2.name}"
-    return {"key": dupla.key, "name": dupla.name or players, "players": players,
-            "short": dupla.name or f"{_first_name(dupla.player1.name)} / {_first_name(dupla.player2.name)}"}
+    return {
+        "key": dupla.key,
+        "name": dupla.name or players,
+        "players": players,
+        "short": dupla.name or f"{_first_name(dupla.player1.name)} / {_first_name(dupla.player2.name)}",
+    }
 
 
 def _knockout_rounds(state) -> dict[str, int]:
@@ -82,8 +96,9 @@ def _knockout_rounds(state) -> dict[str, int]:
     return out
 
 
-def jogo_title(*, stage: Stage, group: str | None, round_number: int | None, third_place: bool,
-               rounds: dict[str, int]) -> str:
+def jogo_title(
+    *, stage: Stage, group: str | None, round_number: int | None, third_place: bool, rounds: dict[str, int]
+) -> str:
     """``Grupo A · Rodada 2``, ``Semifinal``, ``Disputa de 3º lugar``."""
     if stage.kind == Stage.KNOCKOUT:
         if third_place:
@@ -97,6 +112,7 @@ def jogo_title(*, stage: Stage, group: str | None, round_number: int | None, thi
 
 
 # --- the list ------------------------------------------------------------------------------------------
+
 
 @desk_view(need=REFEREE_DESK)
 @require_safe
@@ -127,30 +143,55 @@ def referee_list(request, tournament):
             current = list(result.partidas[-1].score)
         stage = stages[j["stage_id"]]
         referee_id = referee_of[j["id"]]
-        sections[SECTION_OF.get(j["status"], TO_PLAY)].append({
-            "key": j["key"], "mesa": j["mesa"], "status": j["status"],
-            "status_label": STATUS_LABELS.get(j["status"], j["status"]), "pill": PILL.get(j["status"], "upcoming"),
-            "title": jogo_title(stage=stage, group=groups.get(j["group_id"]), round_number=j["round"],
-                                third_place=j["third_place"], rounds=rounds),
-            "sides": [{"dupla": dupla_names(duplas[j[f"dupla_{s}_id"]]),
-                       "won": result.partidas_won[i] if started else None,
-                       "winner": started and result.finished and result.winner == i} for i, s in enumerate("ab")],
-            "current": current,
-            "referee": names.get(referee_id, ""),
-            "order": (stage.order, j["round"] or 0, j["third_place"], j["mesa"] or 10_000, j["id"]),
-        })
+        sections[SECTION_OF.get(j["status"], TO_PLAY)].append(
+            {
+                "key": j["key"],
+                "mesa": j["mesa"],
+                "status": j["status"],
+                "status_label": STATUS_LABELS.get(j["status"], j["status"]),
+                "pill": PILL.get(j["status"], "upcoming"),
+                "title": jogo_title(
+                    stage=stage,
+                    group=groups.get(j["group_id"]),
+                    round_number=j["round"],
+                    third_place=j["third_place"],
+                    rounds=rounds,
+                ),
+                "sides": [
+                    {
+                        "dupla": dupla_names(duplas[j[f"dupla_{s}_id"]]),
+                        "won": result.partidas_won[i] if started else None,
+                        "winner": started and result.finished and result.winner == i,
+                    }
+                    for i, s in enumerate("ab")
+                ],
+                "current": current,
+                "referee": names.get(referee_id, ""),
+                "order": (stage.order, j["round"] or 0, j["third_place"], j["mesa"] or 10_000, j["id"]),
+            }
+        )
     sections[TABLE].sort(key=lambda r: (r["order"][3], r["order"]))
     for key in (TO_PLAY, DONE):
         sections[key].sort(key=lambda r: r["order"])
-    return render(request, "sumula/referee_list.html", {
-        "desk_tab": "referee", "show_all": show_all, "mine_count": mine_count,
-        "sections": [(TABLE, _("Na mesa"), sections[TABLE]), (TO_PLAY, _("A jogar"), sections[TO_PLAY]),
-                     (DONE, _("Encerrados"), sections[DONE])],
-        "total": len(shown),
-    })
+    return render(
+        request,
+        "sumula/referee_list.html",
+        {
+            "desk_tab": "referee",
+            "show_all": show_all,
+            "mine_count": mine_count,
+            "sections": [
+                (TABLE, _("Na mesa"), sections[TABLE]),
+                (TO_PLAY, _("A jogar"), sections[TO_PLAY]),
+                (DONE, _("Encerrados"), sections[DONE]),
+            ],
+            "total": len(shown),
+        },
+    )
 
 
 # --- the súmula screen -----------------------------------------------------------------------------------
+
 
 def _jogo_or_404(tournament, key: str) -> Jogo:
     jogo = jogo_for_sumula(tournament=tournament, key=key)
@@ -182,8 +223,9 @@ def _op_mao(request, tournament, jogo):
 
 def _op_undo(request, tournament, jogo):
     form = _valid(UndoForm(request.POST))
-    services.sumula_mao_undo(tournament=tournament, key=jogo.key, mao=form.cleaned_data["mao"],
-                             actor=_staff_actor(request))
+    services.sumula_mao_undo(
+        tournament=tournament, key=jogo.key, mao=form.cleaned_data["mao"], actor=_staff_actor(request)
+    )
     return _("Última mão desfeita."), "placar"
 
 
@@ -214,8 +256,9 @@ def _op_answer(request, tournament, jogo):
         raise SumulaRefused(422, _("escolha uma das duplas do jogo"))
     accept = form.cleaned_data["accept"]
     # before the PIN (a missing reason costs no PIN try), with the súmula's one reason check
-    reason = services.reason_clean(form.cleaned_data.get("reason"),
-                                   missing=None if accept else _("para contestar, escreva o motivo"))
+    reason = services.reason_clean(
+        form.cleaned_data.get("reason"), missing=None if accept else _("para contestar, escreva o motivo")
+    )
     name = dupla_names(dupla)["name"]
     try:
         pin_verify(dupla=dupla, pin=form.cleaned_data["pin"], **pin_source(request, referee_screen=True))
@@ -223,29 +266,48 @@ def _op_answer(request, tournament, jogo):
         if refused.status == 403:  # the API names the dupla by its key; the screen by its name
             raise SumulaRefused(403, _("PIN incorreto para %(dupla)s") % {"dupla": name}) from None
         raise
-    services.sumula_answer(tournament=tournament, key=jogo.key, dupla=dupla, via=form.cleaned_data["via"],
-                           accept=accept, reason=reason,
-                           actor=Actor(user=request.user, dupla=dupla, method="pin", device=request_device(request)))
-    return ((_("%(dupla)s confirmou a súmula.") if accept else _("%(dupla)s contestou a súmula."))
-            % {"dupla": name}), "confirmacao"
+    services.sumula_answer(
+        tournament=tournament,
+        key=jogo.key,
+        dupla=dupla,
+        via=form.cleaned_data["via"],
+        accept=accept,
+        reason=reason,
+        actor=Actor(user=request.user, dupla=dupla, method="pin", device=request_device(request)),
+    )
+    return (
+        (_("%(dupla)s confirmou a súmula.") if accept else _("%(dupla)s contestou a súmula.")) % {"dupla": name}
+    ), "confirmacao"
 
 
 def _op_sign(request, tournament, jogo):
     form = _valid(SignForm(request.POST))
-    services.sumula_sign(tournament=tournament, key=jogo.key, via=form.cleaned_data["via"],
-                         reason=form.cleaned_data.get("reason") or "", actor=_staff_actor(request))
+    services.sumula_sign(
+        tournament=tournament,
+        key=jogo.key,
+        via=form.cleaned_data["via"],
+        reason=form.cleaned_data.get("reason") or "",
+        actor=_staff_actor(request),
+    )
     return _("Súmula homologada."), "placar"
 
 
 def _op_correct(request, tournament, jogo):
     form = _valid(CorrectionForm(request.POST, best_of=jogo.best_of))
-    services.sumula_correct(tournament=tournament, key=jogo.key, data=form.correction(),
-                            actor=_staff_actor(request))
+    services.sumula_correct(tournament=tournament, key=jogo.key, data=form.correction(), actor=_staff_actor(request))
     return _("Súmula corrigida: nova via."), "placar"
 
 
-ACTIONS = {"mao": _op_mao, "desfazer": _op_undo, "resultado": _op_result, "wo": _op_walkover,
-           "penalidade": _op_penalty, "confirmacao": _op_answer, "homologacao": _op_sign, "correcao": _op_correct}
+ACTIONS = {
+    "mao": _op_mao,
+    "desfazer": _op_undo,
+    "resultado": _op_result,
+    "wo": _op_walkover,
+    "penalidade": _op_penalty,
+    "confirmacao": _op_answer,
+    "homologacao": _op_sign,
+    "correcao": _op_correct,
+}
 
 
 @desk_view(need=REFEREE_DESK)
@@ -294,13 +356,27 @@ def _sheet(data: dict, duplas: list[dict]) -> list[dict]:
     out = []
     for p in data["partidas"]:
         rows = []
-        for n, (m, gain) in enumerate(zip(p["maos"], _gains(p)), start=1):
+        for n, (m, gain) in enumerate(zip(p["maos"], _gains(p), strict=False), start=1):
             note = _("empate") if m["to"] is None else how.get(m["how"], "")
-            rows.append({"n": n, "id": m["id"], "note": note, "reason": m.get("reason", ""),
-                         "cells": [{"gain": gain[i], "total": m["score"][i]} for i in (0, 1)]})
-        out.append({"number": p["number"], "score": p["score"], "finished": p["finished"], "rows": rows,
-                    "penalty": _penalty_named(p.get("penalty"), duplas),
-                    "quick": not p["maos"] and not p.get("penalty")})
+            rows.append(
+                {
+                    "n": n,
+                    "id": m["id"],
+                    "note": note,
+                    "reason": m.get("reason", ""),
+                    "cells": [{"gain": gain[i], "total": m["score"][i]} for i in (0, 1)],
+                }
+            )
+        out.append(
+            {
+                "number": p["number"],
+                "score": p["score"],
+                "finished": p["finished"],
+                "rows": rows,
+                "penalty": _penalty_named(p.get("penalty"), duplas),
+                "quick": not p["maos"] and not p.get("penalty"),
+            }
+        )
     return out
 
 
@@ -317,18 +393,26 @@ def _pad(options: dict | None, duplas: list[dict]) -> dict | None:
         return None
     sides = []
     for side in (0, 1):
-        sides.append({
-            "side": side, "who": duplas[side]["short"],
-            "played": [{"points": v, "enabled": v in options["played"], "id": server_id()} for v in NORMAL_VALUES],
-            "ran": [{"points": v, "enabled": v in options["ran"], "id": server_id()} for v in RAN_VALUES],
-            "refused": {"enabled": options["refuse_by"] == 1 - side, "id": server_id()},
-        })
+        sides.append(
+            {
+                "side": side,
+                "who": duplas[side]["short"],
+                "played": [{"points": v, "enabled": v in options["played"], "id": server_id()} for v in NORMAL_VALUES],
+                "ran": [{"points": v, "enabled": v in options["ran"], "id": server_id()} for v in RAN_VALUES],
+                "refused": {"enabled": options["refuse_by"] == 1 - side, "id": server_id()},
+            }
+        )
     for s in sides:
         s["played_any"] = any(b["enabled"] for b in s["played"])
         s["ran_any"] = any(b["enabled"] for b in s["ran"])
-    return {"sides": sides, "tie": {"enabled": options["tie"], "id": server_id()},
-            "penalty": [{"points": v, "enabled": v in options["penalty"]} for v in NORMAL_VALUES],
-            "penalty_id": server_id(), "situation": options["situation"], "refuse_by": options["refuse_by"]}
+    return {
+        "sides": sides,
+        "tie": {"enabled": options["tie"], "id": server_id()},
+        "penalty": [{"points": v, "enabled": v in options["penalty"]} for v in NORMAL_VALUES],
+        "penalty_id": server_id(),
+        "situation": options["situation"],
+        "refuse_by": options["refuse_by"],
+    }
 
 
 def _phase(status: str) -> str:
@@ -340,23 +424,34 @@ def _phase(status: str) -> str:
 def _strings(duplas: list[dict]) -> dict:
     """The words the script shows (pt-BR from the catalogs, like the template's)."""
     return {
-        "pending": _("pendente"), "sending": _("enviando…"), "online": _("conectado"),
+        "pending": _("pendente"),
+        "sending": _("enviando…"),
+        "online": _("conectado"),
         "all_sent": _("tudo enviado"),
-        "offline": _("sem conexão"), "offline_one": _("sem conexão — %(n)s anotação pendente"),
+        "offline": _("sem conexão"),
+        "offline_one": _("sem conexão — %(n)s anotação pendente"),
         "offline_many": _("sem conexão — %(n)s anotações pendentes"),
-        "waiting_one": _("%(n)s anotação pendente"), "waiting_many": _("%(n)s anotações pendentes"),
-        "partida": _("Partida %(n)s"), "tie": _("empate"), "ran": _("a outra correu"), "refused": _("onze recusada"),
-        "penalty": _("penalidade"), "normal": _("Mão normal"),
+        "waiting_one": _("%(n)s anotação pendente"),
+        "waiting_many": _("%(n)s anotações pendentes"),
+        "partida": _("Partida %(n)s"),
+        "tie": _("empate"),
+        "ran": _("a outra correu"),
+        "refused": _("onze recusada"),
+        "penalty": _("penalidade"),
+        "normal": _("Mão normal"),
         "onze": _("Mão de onze: %(dupla)s decide — aceita vale 3; recusa dá 1 ponto à outra dupla"),
         "ferro": _("Mão de ferro (11 x 11): quem vencer a mão vence a partida"),
         "decided_pending": _("Jogo decidido (falta enviar as anotações pendentes)"),
         "decided": _("Jogo decidido: falta a confirmação das duplas"),
         "flush_first": _("Há anotações pendentes: espere o envio antes de fazer isto."),
-        "login": _("Sua sessão expirou ou o token de segurança mudou: entre de novo; "
-                   "as anotações continuam guardadas."),
+        "login": _(
+            "Sua sessão expirou ou o token de segurança mudou: entre de novo; as anotações continuam guardadas."
+        ),
         "server": _("O servidor não aceitou agora (%(status)s); tentando de novo."),
-        "quick": _("placar final, sem mãos"), "lost_partida": _("perda da partida (%(dupla)s): %(reason)s"),
-        "close": _("fechar"), "no_maos": _("nenhuma mão ainda"),
+        "quick": _("placar final, sem mãos"),
+        "lost_partida": _("perda da partida (%(dupla)s): %(reason)s"),
+        "close": _("fechar"),
+        "no_maos": _("nenhuma mão ainda"),
         "status": {k: str(v) for k, v in STATUS_LABELS.items()},
         "duplas": [d["short"] for d in duplas],
     }
@@ -380,8 +475,13 @@ def _screen(request, tournament, jogo: Jogo, data: dict) -> dict:
         partida_number, points = (last["number"], last["score"]) if last else (None, None)
     settings = tournament_settings(tournament=tournament)
     state = tournament_state_get(tournament=tournament)
-    title = jogo_title(stage=jogo.stage, group=jogo.group.key if jogo.group_id else None, round_number=jogo.round,
-                       third_place=jogo.third_place, rounds=_knockout_rounds(state))
+    title = jogo_title(
+        stage=jogo.stage,
+        group=jogo.group.key if jogo.group_id else None,
+        round_number=jogo.round,
+        third_place=jogo.third_place,
+        rounds=_knockout_rounds(state),
+    )
     options = data["options"]
     onze_side = None
     if options and options["situation"] == "mao_de_onze":
@@ -391,38 +491,76 @@ def _screen(request, tournament, jogo: Jogo, data: dict) -> dict:
     strings = _strings(duplas)
     situation = ""
     if options and phase == "entry":
-        situation = {"normal": strings["normal"], "mao_de_ferro": strings["ferro"],
-                     "mao_de_onze": strings["onze"] % {"dupla": duplas[onze_side]["short"] if onze_side is not None
-                                                       else ""}}[options["situation"]]
+        situation = {
+            "normal": strings["normal"],
+            "mao_de_ferro": strings["ferro"],
+            "mao_de_onze": strings["onze"] % {"dupla": duplas[onze_side]["short"] if onze_side is not None else ""},
+        }[options["situation"]]
     confirmations = []
     for i, d in enumerate(duplas):
         detail = answers.get(d["key"])
-        confirmations.append({"dupla": d, "side": i, "answer": detail["answer"] if detail else None,
-                              "reason": (detail or {}).get("reason") or ""})
+        confirmations.append(
+            {
+                "dupla": d,
+                "side": i,
+                "answer": detail["answer"] if detail else None,
+                "reason": (detail or {}).get("reason") or "",
+            }
+        )
     client = {
         "storage": f"zap-sumula:{tournament.slug}:{jogo.key}",
-        "api": {"jogo": reverse("api:jogo", args=[tournament.slug, jogo.key]),
-                "maos": reverse("api:maos", args=[tournament.slug, jogo.key]),
-                "mao": reverse("api:mao", args=[tournament.slug, jogo.key, "__ID__"])},
+        "api": {
+            "jogo": reverse("api:jogo", args=[tournament.slug, jogo.key]),
+            "maos": reverse("api:maos", args=[tournament.slug, jogo.key]),
+            "mao": reverse("api:mao", args=[tournament.slug, jogo.key, "__ID__"]),
+        },
         "rules": {"ferro": settings.mao_de_ferro_value, "onze_tie": settings.mao_de_onze_tie},
-        "duplas": duplas, "sumula": data, "t": strings,
+        "duplas": duplas,
+        "sumula": data,
+        "t": strings,
     }
     return {
-        "desk_tab": "referee", "jogo": jogo, "title": title, "sumula": data, "duplas": duplas, "phase": phase,
-        "status_label": STATUS_LABELS.get(status, status), "pill": PILL.get(status, "upcoming"),
-        "partida_number": partida_number, "points": points, "won": data["score"],
-        "winner_side": winner_side, "situation": situation,
-        "board": [{"side": i, "dupla": duplas[i], "won": data["score"][i],
-                   "points": points[i] if points else None, "winner": winner_side == i} for i in (0, 1)],
-        "pad": _pad(options, duplas) if phase == "entry" else None, "onze_side": onze_side,
-        "sheet": _sheet(data, duplas), "last_mao": last_mao,
+        "desk_tab": "referee",
+        "jogo": jogo,
+        "title": title,
+        "sumula": data,
+        "duplas": duplas,
+        "phase": phase,
+        "status_label": STATUS_LABELS.get(status, status),
+        "pill": PILL.get(status, "upcoming"),
+        "partida_number": partida_number,
+        "points": points,
+        "won": data["score"],
+        "winner_side": winner_side,
+        "situation": situation,
+        "board": [
+            {
+                "side": i,
+                "dupla": duplas[i],
+                "won": data["score"][i],
+                "points": points[i] if points else None,
+                "winner": winner_side == i,
+            }
+            for i in (0, 1)
+        ],
+        "pad": _pad(options, duplas) if phase == "entry" else None,
+        "onze_side": onze_side,
+        "sheet": _sheet(data, duplas),
+        "last_mao": last_mao,
         "may_undo": bool(last_mao) and not answered and status not in (CONFIRMED, HOMOLOGATED),
         "empty": not partidas and data["walkover"] is None and data["penalty"] is None,
-        "walkover": data["walkover"], "jogo_penalty": data["penalty"],
-        "walkover_name": (_("as duas duplas") if data["walkover"] == "both"
-                          else _side_name(jogo, data["walkover"]) if data["walkover"] else ""),
+        "walkover": data["walkover"],
+        "jogo_penalty": data["penalty"],
+        "walkover_name": (
+            _("as duas duplas")
+            if data["walkover"] == "both"
+            else _side_name(jogo, data["walkover"])
+            if data["walkover"]
+            else ""
+        ),
         "penalty_name": _side_name(jogo, data["penalty"]["lost_by"]) if data["penalty"] else "",
-        "confirmations": confirmations, "answered": answered,
+        "confirmations": confirmations,
+        "answered": answered,
         "need_reason": status in (AWAITING, CONTESTED),
         "score_rows": list(range(1, jogo.best_of + 1)),
         "ids": {k: server_id() for k in ("resultado", "wo_a", "wo_b", "wo_both", "penalidade", "correcao")},

@@ -16,8 +16,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.partida import HOW_CHOICES
-
 from tournaments.sumula.inputs import REASON_MAX
+
 _SERVER_ID = re.compile(r"^srv-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 
@@ -35,8 +35,9 @@ class MaoForm(forms.Form):
     """One entry of the partida being played: a mão, a dupla that ran, a refused mão de onze, a tie, a penalty."""
 
     id = forms.CharField(required=False)
-    to = forms.TypedChoiceField(choices=[("0", "0"), ("1", "1"), ("", "")], coerce=int, empty_value=None,
-                                required=False)
+    to = forms.TypedChoiceField(
+        choices=[("0", "0"), ("1", "1"), ("", "")], coerce=int, empty_value=None, required=False
+    )
     points = forms.IntegerField(required=False, min_value=0, max_value=99)
     how = forms.ChoiceField(choices=[(h, h) for h in HOW_CHOICES], required=False)
     reason = forms.CharField(required=False, max_length=REASON_MAX, strip=True)
@@ -44,8 +45,9 @@ class MaoForm(forms.Form):
     def clean_how(self) -> str:
         """Only a form without 'how' is a mão played; an empty 'how' is refused, as in the API."""
         if "how" in self.data and not self.data.get("how"):
-            raise forms.ValidationError(_("'how' deve ser played, ran, refused ou penalty (sem 'how', a mão foi "
-                                          "jogada: played)"))
+            raise forms.ValidationError(
+                _("'how' deve ser played, ran, refused ou penalty (sem 'how', a mão foi jogada: played)")
+            )
         return self.cleaned_data.get("how") or "played"
 
     def mao(self) -> dict:
@@ -114,20 +116,29 @@ class PenaltyForm(forms.Form):
     """Perda da partida or perda do jogo, always with a reason."""
 
     id = forms.CharField(required=False)
-    scope = forms.ChoiceField(choices=[("partida", "partida"), ("jogo", "jogo")],
-                              error_messages={"required": gettext_lazy("escolha: perda da partida ou do jogo"),
-                                              "invalid_choice": gettext_lazy("escolha: perda da partida ou do jogo")})
+    scope = forms.ChoiceField(
+        choices=[("partida", "partida"), ("jogo", "jogo")],
+        error_messages={
+            "required": gettext_lazy("escolha: perda da partida ou do jogo"),
+            "invalid_choice": gettext_lazy("escolha: perda da partida ou do jogo"),
+        },
+    )
     lost_by = forms.CharField(max_length=60, error_messages={"required": gettext_lazy("escolha a dupla punida")})
-    reason = forms.CharField(max_length=REASON_MAX, strip=True,
-                             error_messages={"required": gettext_lazy("toda penalidade precisa de um motivo")})
+    reason = forms.CharField(
+        max_length=REASON_MAX,
+        strip=True,
+        error_messages={"required": gettext_lazy("toda penalidade precisa de um motivo")},
+    )
 
     def penalty(self) -> dict:
         d = self.cleaned_data
         return {"id": posted_id(d.get("id")), "scope": d["scope"], "lost_by": d["lost_by"], "reason": d["reason"]}
 
 
-_VIA_ERRORS = {k: gettext_lazy("'via': falta o número da via da súmula conferida; recarregue a página")
-               for k in ("required", "invalid", "min_value", "max_value")}
+_VIA_ERRORS = {
+    k: gettext_lazy("'via': falta o número da via da súmula conferida; recarregue a página")
+    for k in ("required", "invalid", "min_value", "max_value")
+}
 
 
 def _via_field() -> forms.IntegerField:
@@ -141,8 +152,7 @@ class AnswerForm(forms.Form):
 
     dupla = forms.CharField(max_length=60)
     via = _via_field()
-    pin = forms.CharField(max_length=20, strip=True,
-                          error_messages={"required": gettext_lazy("digite o PIN da dupla")})
+    pin = forms.CharField(max_length=20, strip=True, error_messages={"required": gettext_lazy("digite o PIN da dupla")})
     accept = forms.TypedChoiceField(choices=[("1", "1"), ("0", "0")], coerce=lambda v: v == "1")
     reason = forms.CharField(required=False, max_length=REASON_MAX, strip=True)
 
@@ -155,8 +165,11 @@ class SignForm(forms.Form):
 class CorrectionForm(ResultForm):
     """A new via: the reason and the whole new result (final scores of the partidas)."""
 
-    reason = forms.CharField(max_length=REASON_MAX, strip=True,
-                             error_messages={"required": gettext_lazy("toda correção precisa de um motivo")})
+    reason = forms.CharField(
+        max_length=REASON_MAX,
+        strip=True,
+        error_messages={"required": gettext_lazy("toda correção precisa de um motivo")},
+    )
 
     def correction(self) -> dict:
         return self.result() | {"reason": self.cleaned_data["reason"]}
@@ -167,6 +180,9 @@ def form_errors(form: forms.Form) -> list[str]:
     out = []
     for field, errors in form.errors.items():
         for e in errors:
-            out.append(str(e) if field == "__all__" or field in ("pin", "reason", "scope", "lost_by", "via", "how")
-                       else f"{field}: {e}")
+            out.append(
+                str(e)
+                if field == "__all__" or field in ("pin", "reason", "scope", "lost_by", "via", "how")
+                else f"{field}: {e}"
+            )
     return out

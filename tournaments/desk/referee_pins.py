@@ -38,6 +38,8 @@ def pin_unlock_view(request, tournament, dupla: str):
     if target is None:
         raise Http404("dupla não encontrada")
     pin_unlock(tournament=tournament, dupla=target, by=request.user)
-    messages.success(request, _("PIN da dupla %(dupla)s desbloqueado: ela já pode digitar o PIN de novo.")
-                     % {"dupla": target.display_name})
+    messages.success(
+        request,
+        _("PIN da dupla %(dupla)s desbloqueado: ela já pode digitar o PIN de novo.") % {"dupla": target.display_name},
+    )
     return redirect(_back(request, tournament))

@@ -3,8 +3,7 @@
 from django.urls import path
 
 from tournaments import converters  # noqa: F401 (registers jogokey, maoid, …)
-from tournaments.desk import referee
-from tournaments.desk import referee_pins
+from tournaments.desk import referee, referee_pins
 
 app_name = "referee"
 

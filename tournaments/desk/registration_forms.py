@@ -20,16 +20,22 @@ class DeskRegistrationForm(RegistrationFields):
 
 
 class UploadForm(forms.Form):
-    file = forms.FileField(label=_lazy("Planilha CSV"), help_text=_lazy(
-        "Colunas: nome, nascimento, email, telefone e, para quem se inscreve em dupla, parceiro, "
-        "parceiro_nascimento, parceiro_email, parceiro_telefone. Separador , ou ; — UTF-8 ou Windows-1252."),
-        widget=forms.ClearableFileInput(attrs={"accept": ".csv,text/csv,text/plain"}))
+    file = forms.FileField(
+        label=_lazy("Planilha CSV"),
+        help_text=_lazy(
+            "Colunas: nome, nascimento, email, telefone e, para quem se inscreve em dupla, parceiro, "
+            "parceiro_nascimento, parceiro_email, parceiro_telefone. Separador , ou ; — UTF-8 ou Windows-1252."
+        ),
+        widget=forms.ClearableFileInput(attrs={"accept": ".csv,text/csv,text/plain"}),
+    )
 
     def clean_file(self) -> bytes:
         upload = self.cleaned_data["file"]
         if upload.size > MAX_BYTES:
-            raise forms.ValidationError(_("Arquivo grande demais: %(kb)d KB; o máximo é %(max)d KB. Divida-o em partes.")
-                                        % {"kb": upload.size // 1000, "max": MAX_BYTES // 1000})
+            raise forms.ValidationError(
+                _("Arquivo grande demais: %(kb)d KB; o máximo é %(max)d KB. Divida-o em partes.")
+                % {"kb": upload.size // 1000, "max": MAX_BYTES // 1000}
+            )
         content = upload.read(MAX_BYTES + 1)
         if not content.strip():
             raise forms.ValidationError(_("O arquivo está vazio."))
@@ -43,8 +49,11 @@ def _salt(tournament_id: int, user_id: int) -> str:
 
 def file_sign(*, content: bytes, filename: str, tournament_id: int, user_id: int) -> str:
     """The previewed file, signed for this tournament and organizer, to come back with the confirmation."""
-    return signing.dumps({"f": filename, "c": base64.b64encode(content).decode("ascii")},
-                         salt=_salt(tournament_id, user_id), compress=True)
+    return signing.dumps(
+        {"f": filename, "c": base64.b64encode(content).decode("ascii")},
+        salt=_salt(tournament_id, user_id),
+        compress=True,
+    )
 
 
 class ConfirmForm(forms.Form):

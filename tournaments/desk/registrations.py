@@ -16,12 +16,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from ..models import Registration
+from ..permissions import desk_view
 from ..registrations import services
 from ..registrations.csv_export import registrations_csv
 from ..registrations.csv_import import csv_preview
 from ..registrations.selectors import registration_list, registration_row_get, search_query
 from ..registrations.window import public_signup_is_open, registration_is_open
-from ..permissions import desk_view
 from .registration_forms import ConfirmForm, DeskRegistrationForm, UploadForm, file_sign
 
 
@@ -54,11 +54,18 @@ def _situation_text(row) -> str:
 @require_safe
 def registration_list_view(request, tournament):
     listing = registration_list(tournament=tournament, q=request.GET.get("q", ""))
-    return render(request, "desk/registrations/list.html", {
-        "desk_tab": "registrations", "listing": listing, "rows": listing.rows, "counts": listing.counts,
-        "is_open": registration_is_open(tournament=tournament),
-        "public_open": public_signup_is_open(tournament=tournament),
-    })
+    return render(
+        request,
+        "desk/registrations/list.html",
+        {
+            "desk_tab": "registrations",
+            "listing": listing,
+            "rows": listing.rows,
+            "counts": listing.counts,
+            "is_open": registration_is_open(tournament=tournament),
+            "public_open": public_signup_is_open(tournament=tournament),
+        },
+    )
 
 
 @desk_view()
@@ -66,21 +73,29 @@ def registration_add(request, tournament):
     form = DeskRegistrationForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         try:
-            reg = services.registration_add(tournament=tournament, players=form.people(), source=Registration.DESK,
-                                            user=request.user)
+            reg = services.registration_add(
+                tournament=tournament, players=form.people(), source=Registration.DESK, user=request.user
+            )
         except services.RegistrationRefused as exc:
             form.problems_show(exc.problems, exc.messages)
         else:
             row = registration_row_get(registration=reg)
-            messages.success(request, _("Inscrição de %(who)s adicionada: %(where)s.") % {
-                "who": reg, "where": _situation_text(row)})
+            messages.success(
+                request, _("Inscrição de %(who)s adicionada: %(where)s.") % {"who": reg, "where": _situation_text(row)}
+            )
             if "another" in request.POST:
                 return redirect("desk:registration_add", tournament.slug)
             return redirect(_list_url(tournament, anchor=f"r{reg.pk}"))
-    return render(request, "desk/registrations/form.html", {
-        "desk_tab": "registrations", "form": form, "adding": True,
-        "closed": not registration_is_open(tournament=tournament),
-    })
+    return render(
+        request,
+        "desk/registrations/form.html",
+        {
+            "desk_tab": "registrations",
+            "form": form,
+            "adding": True,
+            "closed": not registration_is_open(tournament=tournament),
+        },
+    )
 
 
 @desk_view()
@@ -89,8 +104,9 @@ def registration_edit(request, tournament, pk: int):
     if reg.status == Registration.WITHDRAWN:
         messages.error(request, _("A inscrição de %(who)s foi retirada; não pode ser alterada.") % {"who": reg})
         return redirect(_list_url(tournament))
-    form = DeskRegistrationForm(request.POST or None, tournament=tournament,
-                                initial=DeskRegistrationForm.initial_of(reg))
+    form = DeskRegistrationForm(
+        request.POST or None, tournament=tournament, initial=DeskRegistrationForm.initial_of(reg)
+    )
     if request.method == "POST" and form.is_valid():
         try:
             services.registration_edit(registration=reg, players=form.people(), user=request.user)
@@ -99,10 +115,17 @@ def registration_edit(request, tournament, pk: int):
         else:
             messages.success(request, _("Inscrição alterada."))
             return redirect(_list_url(tournament, anchor=f"r{reg.pk}"))
-    return render(request, "desk/registrations/form.html", {
-        "desk_tab": "registrations", "form": form, "adding": False, "registration": reg,
-        "paired": reg.status == Registration.PAIRED,
-    })
+    return render(
+        request,
+        "desk/registrations/form.html",
+        {
+            "desk_tab": "registrations",
+            "form": form,
+            "adding": False,
+            "registration": reg,
+            "paired": reg.status == Registration.PAIRED,
+        },
+    )
 
 
 @desk_view()
@@ -124,9 +147,15 @@ def registration_withdraw(request, tournament, pk: int):
         return redirect(_list_url(tournament, request.POST.get("q", "")))
     if request.method not in ("GET", "HEAD"):
         return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
-    return render(request, "desk/registrations/withdraw.html", {
-        "desk_tab": "registrations", "registration": reg, "row": registration_row_get(registration=reg),
-    })
+    return render(
+        request,
+        "desk/registrations/withdraw.html",
+        {
+            "desk_tab": "registrations",
+            "registration": reg,
+            "row": registration_row_get(registration=reg),
+        },
+    )
 
 
 CHECKIN = {"1": True, "0": False, "clear": None}
@@ -139,8 +168,11 @@ def registration_checkin(request, tournament, pk: int):
     value, q = request.POST.get("present", ""), search_query(request.POST.get("q", ""))
     if value not in CHECKIN:
         if request.htmx:
-            return HttpResponse(_("Presença inválida: use presente, ausente ou desmarcar."), status=400,
-                                content_type="text/plain; charset=utf-8")
+            return HttpResponse(
+                _("Presença inválida: use presente, ausente ou desmarcar."),
+                status=400,
+                content_type="text/plain; charset=utf-8",
+            )
         messages.error(request, _("Presença inválida: use presente, ausente ou desmarcar."))
         return redirect(_list_url(tournament, q))
     try:
@@ -164,12 +196,22 @@ def registrations_close(request, tournament):
         if registration_is_open(tournament=tournament):
             messages.success(request, _("Inscrições reabertas."))
         else:
-            messages.warning(request, _("Inscrições reabertas pela comissão, mas fora do período definido no "
-                                        "torneio (abertura/encerramento): ajuste as datas em “Torneio”."))
+            messages.warning(
+                request,
+                _(
+                    "Inscrições reabertas pela comissão, mas fora do período definido no "
+                    "torneio (abertura/encerramento): ajuste as datas em “Torneio”."
+                ),
+            )
     else:
         services.registration_close(tournament=tournament, user=request.user)
-        messages.success(request, _("Inscrições encerradas: o formulário do site não aceita mais inscrições; "
-                                    "a comissão ainda pode adicionar."))
+        messages.success(
+            request,
+            _(
+                "Inscrições encerradas: o formulário do site não aceita mais inscrições; "
+                "a comissão ainda pode adicionar."
+            ),
+        )
     return redirect(_list_url(tournament))
 
 
@@ -192,8 +234,11 @@ def registrations_upload(request, tournament):
             context["preview"] = csv_preview(tournament=tournament, content=content)
             context["filename"] = filename
             return render(request, "desk/registrations/upload.html", context)
-        messages.success(request, _("%(n)d inscrições adicionadas de %(f)s: %(a)d aceitas, %(w)d na lista de espera.")
-                         % {"n": len(result.registrations), "f": filename, "a": result.accepted, "w": result.waiting})
+        messages.success(
+            request,
+            _("%(n)d inscrições adicionadas de %(f)s: %(a)d aceitas, %(w)d na lista de espera.")
+            % {"n": len(result.registrations), "f": filename, "a": result.accepted, "w": result.waiting},
+        )
         return redirect(_list_url(tournament))
     if request.method == "POST":
         form = UploadForm(request.POST, request.FILES)
@@ -203,8 +248,9 @@ def registrations_upload(request, tournament):
             preview = csv_preview(tournament=tournament, content=content)
             context |= {"preview": preview, "filename": form.filename, "form": UploadForm()}
             if preview.ok:
-                context["payload"] = file_sign(content=content, filename=form.filename, tournament_id=tournament.pk,
-                                               user_id=request.user.pk)
+                context["payload"] = file_sign(
+                    content=content, filename=form.filename, tournament_id=tournament.pk, user_id=request.user.pk
+                )
     elif request.method not in ("GET", "HEAD"):
         return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
     return render(request, "desk/registrations/upload.html", context)

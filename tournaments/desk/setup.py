@@ -43,8 +43,9 @@ def tournament_new(request):
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
-            tournament = services.tournament_create(user=request.user, starter=d["starter"], name=d["name"],
-                                                    date=d["date"], venue=d["venue"])
+            tournament = services.tournament_create(
+                user=request.user, starter=d["starter"], name=d["name"], date=d["date"], venue=d["venue"]
+            )
         except PermissionDenied as exc:  # the limit was reached by another request a moment ago
             return _not_allowed(request, str(exc))
         messages.success(request, _("Torneio criado. Confira os dados e abra as inscrições."))
@@ -80,9 +81,16 @@ def format_edit(request, tournament):
         else:
             messages.success(request, _("Formato salvo."))
             return redirect("desk:format", slug=tournament.slug)
-    return render(request, "desk/setup/format.html", {
-        "form": form, "desk_tab": "edit", "problems": problems, "drawn": tournament.stages.exists(),
-    })
+    return render(
+        request,
+        "desk/setup/format.html",
+        {
+            "form": form,
+            "desk_tab": "edit",
+            "problems": problems,
+            "drawn": tournament.stages.exists(),
+        },
+    )
 
 
 @desk_view()
@@ -100,16 +108,19 @@ def tournament_duplicate(request, tournament):
 def tournament_file(request, tournament):
     """The tournament file with the private data (birth dates, contacts) the organizer holds; no PINs."""
     data = tournament_export(tournament=tournament, include_private=True)
-    response = HttpResponse(json.dumps(data, ensure_ascii=False, indent=2), content_type="application/json; charset=utf-8")
+    response = HttpResponse(
+        json.dumps(data, ensure_ascii=False, indent=2), content_type="application/json; charset=utf-8"
+    )
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}.json"'
     response["Cache-Control"] = "private, no-store"
     return response
 
 
 class UploadForm(forms.Form):
-    file = forms.FileField(label=gettext_lazy("Arquivo do torneio (.json)"),
-                           help_text=gettext_lazy("O arquivo baixado de outro Zap ou preparado numa planilha "
-                                                  "(formato truco-torneio)."))
+    file = forms.FileField(
+        label=gettext_lazy("Arquivo do torneio (.json)"),
+        help_text=gettext_lazy("O arquivo baixado de outro Zap ou preparado numa planilha (formato truco-torneio)."),
+    )
 
 
 @login_required
@@ -132,11 +143,16 @@ def tournament_upload(request):
         else:
             messages.success(request, _("Torneio criado a partir do arquivo."))
             if upload.referees_unassigned:
-                messages.warning(request, ngettext(
-                    "%(n)d jogo do arquivo nomeava um árbitro: ficou sem árbitro. Um arquivo enviado pelo site "
-                    "não dá papel a nenhuma conta; convide os árbitros na página Equipe e escolha-os nas mesas.",
-                    "%(n)d jogos do arquivo nomeavam um árbitro: ficaram sem árbitro. Um arquivo enviado pelo site "
-                    "não dá papel a nenhuma conta; convide os árbitros na página Equipe e escolha-os nas mesas.",
-                    upload.referees_unassigned) % {"n": upload.referees_unassigned})
+                messages.warning(
+                    request,
+                    ngettext(
+                        "%(n)d jogo do arquivo nomeava um árbitro: ficou sem árbitro. Um arquivo enviado pelo site "
+                        "não dá papel a nenhuma conta; convide os árbitros na página Equipe e escolha-os nas mesas.",
+                        "%(n)d jogos do arquivo nomeavam um árbitro: ficaram sem árbitro. Um arquivo enviado pelo site "
+                        "não dá papel a nenhuma conta; convide os árbitros na página Equipe e escolha-os nas mesas.",
+                        upload.referees_unassigned,
+                    )
+                    % {"n": upload.referees_unassigned},
+                )
             return redirect("desk:overview", slug=upload.tournament.slug)
     return render(request, "desk/setup/upload.html", {"form": form, "problems": problems})

@@ -20,8 +20,11 @@ BEST_OF = [DEFAULT, ("1", "1"), ("3", "3"), ("5", "5"), ("7", "7")]
 
 class TournamentNewForm(forms.Form):
     starter = forms.ChoiceField(label=_("Modelo"), choices=starter_choices, widget=forms.RadioSelect, initial="aabb")
-    name = forms.CharField(label=_("Nome do torneio"), max_length=200,
-                           widget=forms.TextInput(attrs={"placeholder": _("Olimpíada AABB-SP 2024 - Truco")}))
+    name = forms.CharField(
+        label=_("Nome do torneio"),
+        max_length=200,
+        widget=forms.TextInput(attrs={"placeholder": _("Olimpíada AABB-SP 2024 - Truco")}),
+    )
     date = forms.DateField(label=_("Data"), widget=DATE, input_formats=["%Y-%m-%d", "%d/%m/%Y"])
     venue = forms.CharField(label=_("Local"), max_length=200, required=False)
 
@@ -29,26 +32,56 @@ class TournamentNewForm(forms.Form):
 class TournamentEditForm(forms.ModelForm):
     """Every setting of the event; the rule overrides are folded into ``settings``."""
 
-    mao_de_onze_tie = forms.ChoiceField(label=_("Mão de onze com as três rodadas empatadas"), required=False,
-                                        choices=[DEFAULT, ("opponent", _("a outra dupla marca 3")),
-                                                 ("nobody", _("ninguém marca"))])
-    mao_de_ferro_value = forms.ChoiceField(label=_("Valor da mão de ferro"), required=False,
-                                           choices=[DEFAULT, ("1", "1"), ("3", "3")])
-    third_place = forms.ChoiceField(label=_("3º lugar"), required=False,
-                                    choices=[DEFAULT, ("match", _("jogo de 3º lugar")),
-                                             ("average", _("pela média (FENACEF Art. 7)")),
-                                             ("shared", _("dividido: as duas perdedoras das semifinais ganham bronze"))])
+    mao_de_onze_tie = forms.ChoiceField(
+        label=_("Mão de onze com as três rodadas empatadas"),
+        required=False,
+        choices=[DEFAULT, ("opponent", _("a outra dupla marca 3")), ("nobody", _("ninguém marca"))],
+    )
+    mao_de_ferro_value = forms.ChoiceField(
+        label=_("Valor da mão de ferro"), required=False, choices=[DEFAULT, ("1", "1"), ("3", "3")]
+    )
+    third_place = forms.ChoiceField(
+        label=_("3º lugar"),
+        required=False,
+        choices=[
+            DEFAULT,
+            ("match", _("jogo de 3º lugar")),
+            ("average", _("pela média (FENACEF Art. 7)")),
+            ("shared", _("dividido: as duas perdedoras das semifinais ganham bronze")),
+        ],
+    )
 
     class Meta:
         model = Tournament
-        fields = ["name", "date", "start_time", "venue", "city", "category", "min_age", "max_duplas", "preset",
-                  "public_signup", "registration_opens", "registration_closes", "allow_self_scoring", "regulation"]
-        widgets = {"date": DATE, "start_time": TIME, "registration_opens": DATETIME, "registration_closes": DATETIME,
-                   "regulation": forms.Textarea(attrs={"rows": 6})}
+        fields = [
+            "name",
+            "date",
+            "start_time",
+            "venue",
+            "city",
+            "category",
+            "min_age",
+            "max_duplas",
+            "preset",
+            "public_signup",
+            "registration_opens",
+            "registration_closes",
+            "allow_self_scoring",
+            "regulation",
+        ]
+        widgets = {
+            "date": DATE,
+            "start_time": TIME,
+            "registration_opens": DATETIME,
+            "registration_closes": DATETIME,
+            "regulation": forms.Textarea(attrs={"rows": 6}),
+        }
         help_texts = {
             "min_age": _("Idade completa na data do torneio. Vazio: sem idade mínima."),
             "max_duplas": _("Vagas para 2 atletas por dupla; quem passar do limite vai para a lista de espera."),
-            "public_signup": _("Os atletas se inscrevem sozinhos pela página do torneio enquanto as inscrições estão abertas."),
+            "public_signup": _(
+                "Os atletas se inscrevem sozinhos pela página do torneio enquanto as inscrições estão abertas."
+            ),
             "registration_opens": _("Vazio: abertas desde já."),
             "registration_closes": _("Vazio: até a comissão encerrar."),
         }
@@ -72,12 +105,15 @@ class TournamentEditForm(forms.ModelForm):
         if value is not None and value < 2:
             raise forms.ValidationError(_("O limite precisa ser de pelo menos 2 duplas."))
         if value is not None and value > limits.MAX_DUPLAS:
-            raise forms.ValidationError(_("O limite pode ser de no máximo %(max)d duplas.") % {"max": limits.MAX_DUPLAS})
+            raise forms.ValidationError(
+                _("O limite pode ser de no máximo %(max)d duplas.") % {"max": limits.MAX_DUPLAS}
+            )
         if value is not None and self.instance.pk:
             formed = self.instance.duplas.count()
             if value < formed:
                 raise forms.ValidationError(
-                    _("Já há %(n)d duplas formadas: o limite não pode ficar abaixo disso.") % {"n": formed})
+                    _("Já há %(n)d duplas formadas: o limite não pode ficar abaixo disso.") % {"n": formed}
+                )
         return value
 
     def clean_min_age(self):
@@ -109,21 +145,37 @@ class TournamentEditForm(forms.ModelForm):
 
 
 class FormatForm(forms.Form):
-    KIND = [("knockout", _("só mata-mata")), ("groups_knockout", _("grupos e depois mata-mata")),
-            ("round_robin", _("todos contra todos (um grupo só)"))]
-    METHOD = [("seeded", _("cabeças de chave nas posições de praxe")), ("random", _("sorteio")),
-              ("fixed", _("eu escolho a posição de cada dupla"))]
+    KIND = [
+        ("knockout", _("só mata-mata")),
+        ("groups_knockout", _("grupos e depois mata-mata")),
+        ("round_robin", _("todos contra todos (um grupo só)")),
+    ]
+    METHOD = [
+        ("seeded", _("cabeças de chave nas posições de praxe")),
+        ("random", _("sorteio")),
+        ("fixed", _("eu escolho a posição de cada dupla")),
+    ]
     kind = forms.ChoiceField(label=_("Formato"), choices=KIND, widget=forms.RadioSelect)
-    group_size = forms.TypedChoiceField(label=_("Duplas por grupo (preferido)"), coerce=int,
-                                        choices=[(3, "3"), (4, "4"), (5, "5")], initial=4,
-                                        help_text=_("Se a conta não fechar, o sorteio propõe grupos de 3 ou 5."))
+    group_size = forms.TypedChoiceField(
+        label=_("Duplas por grupo (preferido)"),
+        coerce=int,
+        choices=[(3, "3"), (4, "4"), (5, "5")],
+        initial=4,
+        help_text=_("Se a conta não fechar, o sorteio propõe grupos de 3 ou 5."),
+    )
     per_group = forms.IntegerField(label=_("Classificadas por grupo"), min_value=1, max_value=4, initial=2)
-    best_others = forms.IntegerField(label=_("Melhores demais colocadas"), min_value=0, max_value=16, initial=0,
-                                     help_text=_("Vagas a mais no mata-mata, pelos critérios entre grupos."))
+    best_others = forms.IntegerField(
+        label=_("Melhores demais colocadas"),
+        min_value=0,
+        max_value=16,
+        initial=0,
+        help_text=_("Vagas a mais no mata-mata, pelos critérios entre grupos."),
+    )
     best_of_groups = forms.ChoiceField(label=_("Melhor de, nos grupos"), choices=BEST_OF, required=False)
     best_of_first = forms.ChoiceField(label=_("Melhor de, 1ª rodada do mata-mata"), choices=BEST_OF, required=False)
-    best_of_later = forms.ChoiceField(label=_("Melhor de, da 2ª rodada em diante (final e 3º lugar inclusive)"),
-                                      choices=BEST_OF, required=False)
+    best_of_later = forms.ChoiceField(
+        label=_("Melhor de, da 2ª rodada em diante (final e 3º lugar inclusive)"), choices=BEST_OF, required=False
+    )
     bracket_method = forms.ChoiceField(label=_("Posições na chave"), choices=METHOD, widget=forms.RadioSelect)
 
     @classmethod
@@ -131,24 +183,36 @@ class FormatForm(forms.Form):
         rounds = fmt.get("best_of_rounds") or {}
         later = fmt.get("best_of_knockout")
         first = rounds.get("1", later)
-        return {"kind": fmt.get("kind", "knockout"), "group_size": fmt.get("group_size", 4),
-                "per_group": fmt.get("per_group", 2), "best_others": fmt.get("best_others", 0),
-                "best_of_groups": str(fmt.get("best_of_groups") or ""), "best_of_first": str(first or ""),
-                "best_of_later": str(later or ""), "bracket_method": fmt.get("bracket_method", "seeded")}
+        return {
+            "kind": fmt.get("kind", "knockout"),
+            "group_size": fmt.get("group_size", 4),
+            "per_group": fmt.get("per_group", 2),
+            "best_others": fmt.get("best_others", 0),
+            "best_of_groups": str(fmt.get("best_of_groups") or ""),
+            "best_of_first": str(first or ""),
+            "best_of_later": str(later or ""),
+            "bracket_method": fmt.get("bracket_method", "seeded"),
+        }
 
     def clean(self):
         data = super().clean()
         if data.get("best_of_first") and not data.get("best_of_later"):
-            self.add_error("best_of_later", _("Escolha também o melhor de das rodadas seguintes "
-                                              "(ou deixe as duas como no regulamento)."))
+            self.add_error(
+                "best_of_later",
+                _("Escolha também o melhor de das rodadas seguintes (ou deixe as duas como no regulamento)."),
+            )
         return data
 
     def format(self) -> dict:
         d = self.cleaned_data
         first = int(d["best_of_first"]) if d.get("best_of_first") else None
         later = int(d["best_of_later"]) if d.get("best_of_later") else None
-        fmt = {"kind": d["kind"], "bracket_method": d["bracket_method"],
-               "best_of_knockout": later, "best_of_rounds": {"1": first} if first and first != later else {}}
+        fmt = {
+            "kind": d["kind"],
+            "bracket_method": d["bracket_method"],
+            "best_of_knockout": later,
+            "best_of_rounds": {"1": first} if first and first != later else {},
+        }
         if d["kind"] != "knockout":
             fmt["best_of_groups"] = int(d["best_of_groups"]) if d.get("best_of_groups") else None
         if d["kind"] == "groups_knockout":

@@ -8,25 +8,41 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from ..permissions import desk_view, may_see_desk
 from ..staff.selectors import invitations_pending, staff_list
-from ..staff.services import (invitation_create, invitation_resend, invitation_revoke, person_label, role_grant,
-                              role_label, role_revoke)
+from ..staff.services import (
+    invitation_create,
+    invitation_resend,
+    invitation_revoke,
+    person_label,
+    role_grant,
+    role_label,
+    role_revoke,
+)
 from .staff_forms import InvitationActionForm, StaffAddForm, StaffRemoveForm, StaffRoleForm
 
 
 def _page(request, tournament, form, status=200):
-    return render(request, "desk/staff/staff.html", {
-        "desk_tab": "staff", "form": form, "people": staff_list(tournament=tournament),
-        "invitations": invitations_pending(tournament=tournament),
-    }, status=status)
+    return render(
+        request,
+        "desk/staff/staff.html",
+        {
+            "desk_tab": "staff",
+            "form": form,
+            "people": staff_list(tournament=tournament),
+            "invitations": invitations_pending(tournament=tournament),
+        },
+        status=status,
+    )
 
 
 def _member(request, tournament, form):
     """The member of the staff a list button names (its form's ``user``), or None after saying so."""
-    role = (tournament.staff.filter(user_id=form.cleaned_data["user"]).select_related("user").first()
-            if form.is_valid() else None)
+    role = (
+        tournament.staff.filter(user_id=form.cleaned_data["user"]).select_related("user").first()
+        if form.is_valid()
+        else None
+    )
     if role is None:
-        messages.error(request, _("Essa pessoa não faz parte da equipe deste torneio (talvez já tenha sido "
-                                  "removida)."))
+        messages.error(request, _("Essa pessoa não faz parte da equipe deste torneio (talvez já tenha sido removida)."))
         return None
     return role.user
 
@@ -49,8 +65,10 @@ def staff(request, tournament):
         except ValidationError as exc:
             messages.error(request, " ".join(exc.messages))
         else:
-            messages.success(request, _("%(name)s agora tem o papel de %(role)s.") % {
-                "name": person_label(user), "role": role_label(role)})
+            messages.success(
+                request,
+                _("%(name)s agora tem o papel de %(role)s.") % {"name": person_label(user), "role": role_label(role)},
+            )
         return redirect("desk:staff", tournament.slug)
     form = StaffAddForm(request.POST)
     if form.is_valid():
@@ -61,8 +79,11 @@ def staff(request, tournament):
             form.add_error("email", exc)
         else:
             # the same answer whether or not an account has that address
-            messages.success(request, _("Convite enviado para %(email)s (%(role)s). A pessoa entra na equipe quando "
-                                        "aceitar.") % {"email": email, "role": role_label(role)})
+            messages.success(
+                request,
+                _("Convite enviado para %(email)s (%(role)s). A pessoa entra na equipe quando aceitar.")
+                % {"email": email, "role": role_label(role)},
+            )
             return redirect("desk:staff", tournament.slug)
     return _page(request, tournament, form)
 
@@ -81,8 +102,11 @@ def invitation_action(request, tournament, action: str):
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:
-        text = (_("Convite enviado de novo para %(email)s, com um link novo.") if action == "reenviar"
-                else _("Convite para %(email)s cancelado: o link deixou de valer."))
+        text = (
+            _("Convite enviado de novo para %(email)s, com um link novo.")
+            if action == "reenviar"
+            else _("Convite para %(email)s cancelado: o link deixou de valer.")
+        )
         messages.success(request, text % {"email": invitation.email})
     return redirect("desk:staff", tournament.slug)
 

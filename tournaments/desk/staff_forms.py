@@ -8,12 +8,17 @@ from ..models import StaffRole
 
 class StaffAddForm(forms.Form):
     email = forms.EmailField(
-        label=_("E-mail da pessoa"), max_length=254,
-        help_text=_("A pessoa recebe um convite com um link. Ela entra na equipe quando aceitar: com a conta que "
-                    "já tem, ou criando uma ali mesmo."),
-        widget=forms.EmailInput(attrs={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"}))
-    role = forms.ChoiceField(label=_("Papel"), choices=StaffRole.ROLE_CHOICES, initial=StaffRole.REFEREE,
-                             widget=forms.RadioSelect)
+        label=_("E-mail da pessoa"),
+        max_length=254,
+        help_text=_(
+            "A pessoa recebe um convite com um link. Ela entra na equipe quando aceitar: com a conta que "
+            "já tem, ou criando uma ali mesmo."
+        ),
+        widget=forms.EmailInput(attrs={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"}),
+    )
+    role = forms.ChoiceField(
+        label=_("Papel"), choices=StaffRole.ROLE_CHOICES, initial=StaffRole.REFEREE, widget=forms.RadioSelect
+    )
 
 
 ROW_ID_MAX = 2**63 - 1  # a BigAutoField: a larger number names no row (and SQLite cannot even compare it)
@@ -25,6 +30,7 @@ def _row_id_field() -> forms.IntegerField:
 
 class StaffRoleForm(forms.Form):
     """A button of the list: give a member of the staff the other role."""
+
     user = _row_id_field()
     role = forms.ChoiceField(choices=StaffRole.ROLE_CHOICES, widget=forms.HiddenInput)
 
@@ -40,7 +46,8 @@ class StaffRemoveForm(forms.Form):
 class PinsResetForm(forms.Form):
     confirm = forms.BooleanField(
         label=_("Entendo que os PINs atuais deixam de valer e que os novos aparecem só uma vez."),
-        error_messages={"required": _("Marque a confirmação: os PINs atuais deixam de valer.")})
+        error_messages={"required": _("Marque a confirmação: os PINs atuais deixam de valer.")},
+    )
     batch = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
 
 
@@ -50,7 +57,8 @@ class PinResetOneForm(forms.Form):
     dupla = forms.ChoiceField(label=_("Dupla"))
     confirm_one = forms.BooleanField(
         label=_("Entendo que o PIN e o link privado desta dupla deixam de valer e que os novos aparecem só uma vez."),
-        error_messages={"required": _("Marque a confirmação: o PIN e o link atuais da dupla deixam de valer.")})
+        error_messages={"required": _("Marque a confirmação: o PIN e o link atuais da dupla deixam de valer.")},
+    )
     batch = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
 
     def __init__(self, *args, duplas=(), **kwargs):

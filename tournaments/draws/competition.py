@@ -18,10 +18,10 @@ from ..audit import audit_record
 from ..jogo_keys import jogo_keys_new
 from ..models import Draw, Dupla, Group, GroupEntry, Jogo, Partida, Stage, Tournament
 from ..selectors import tournament_settings
+from ..writes import STRUCTURE, tournament_write
 from .errors import DrawRefused
 from .format import STAGE_GROUPS, STAGE_KNOCKOUT
 from .plan import CompetitionPlan, competition_plan
-from ..writes import STRUCTURE, tournament_write
 
 __all__ = ["competition_publish", "competition_undo", "jogos_with_result"]
 
@@ -38,29 +38,38 @@ def _user(user):
     return user if user is not None and user.is_authenticated else None
 
 
-def competition_publish(*, tournament: Tournament, user, seed: int, fixed_order: list[str | None] | None = None,
-                        check: str | None = None) -> CompetitionPlan:
+def competition_publish(
+    *, tournament: Tournament, user, seed: int, fixed_order: list[str | None] | None = None, check: str | None = None
+) -> CompetitionPlan:
     """Compute the plan from ``seed`` (and a fixed bracket order) again and write it; refused with every problem.
 
     ``check``: the preview's fingerprint; when the duplas or the format changed
     since, ``PlanChanged`` is raised and nothing is written.
     """
-    with tournament_write(tournament=tournament, action="competition.publish", user=user, kind=STRUCTURE) as write:
+    with tournament_write(tournament=tournament, action="competition.publish", user=user, kind=STRUCTURE):
         tournament = _lock(tournament)
         plan = competition_plan(tournament=tournament, seed=seed, fixed_order=fixed_order)
         if plan.problems:
             raise DrawRefused(*plan.problems)
         if check is not None and check != plan.check:
-            raise PlanChanged(_("As duplas ou o formato mudaram desde a prévia: confira a nova prévia e publique de novo."))
+            raise PlanChanged(
+                _("As duplas ou o formato mudaram desde a prévia: confira a nova prévia e publique de novo.")
+            )
         if plan.order_problems:
             raise DrawRefused(*[_("Chave: %(p)s") % {"p": p} for p in plan.order_problems])
         dupla_ids = dict(Dupla.objects.filter(tournament=tournament).values_list("key", "id"))
         user = _user(user)
         if plan.kind == "knockout":
             stage = _knockout_stage(tournament, plan, order=0, entrants=list(plan.entrants))
-            Draw.objects.create(tournament=tournament, kind=Draw.BRACKET, stage=stage, method=plan.method,
-                                seed=None if plan.method == "fixed" else seed, result={"order": plan.order},
-                                performed_by=user)
+            Draw.objects.create(
+                tournament=tournament,
+                kind=Draw.BRACKET,
+                stage=stage,
+                method=plan.method,
+                seed=None if plan.method == "fixed" else seed,
+                result={"order": plan.order},
+                performed_by=user,
+            )
             summary = _("Chave sorteada e publicada: %(n)d duplas") % {"n": len(plan.entrants)}
             after = {"seed": seed, "method": plan.method, "order": plan.order}
         else:
@@ -68,11 +77,17 @@ def competition_publish(*, tournament: Tournament, user, seed: int, fixed_order:
             if plan.kind == "groups_knockout":
                 _knockout_stage(tournament, plan, order=1, entrants="previous")
             summary = _("Grupos sorteados e publicados: %(g)d grupos, %(n)d duplas") % {
-                "g": len(plan.groups), "n": len(plan.entrants)}
-            after = {"seed": seed, "groups": {g.key: g.duplas for g in plan.groups},
-                     "stage": groups_stage.key}
-        audit_record(tournament=tournament, user=user, action="competition_publish", summary=summary,
-                     after=after | {"format": plan.fmt})
+                "g": len(plan.groups),
+                "n": len(plan.entrants),
+            }
+            after = {"seed": seed, "groups": {g.key: g.duplas for g in plan.groups}, "stage": groups_stage.key}
+        audit_record(
+            tournament=tournament,
+            user=user,
+            action="competition_publish",
+            summary=summary,
+            after=after | {"format": plan.fmt},
+        )
     return plan
 
 
@@ -80,8 +95,15 @@ def _knockout_stage(tournament: Tournament, plan: CompetitionPlan, *, order: int
     method = plan.method if plan.kind == "knockout" else ("random" if plan.method == "random" else "seeded")
     rounds = {str(k): v for k, v in (plan.fmt.get("best_of_rounds") or {}).items()}
     return Stage.objects.create(
-        tournament=tournament, key=STAGE_KNOCKOUT[0], name=STAGE_KNOCKOUT[1], order=order, kind=Stage.KNOCKOUT,
-        best_of=plan.fmt.get("best_of_knockout"), best_of_rounds=rounds, entrants=entrants, draw_method=method,
+        tournament=tournament,
+        key=STAGE_KNOCKOUT[0],
+        name=STAGE_KNOCKOUT[1],
+        order=order,
+        kind=Stage.KNOCKOUT,
+        best_of=plan.fmt.get("best_of_knockout"),
+        best_of_rounds=rounds,
+        entrants=entrants,
+        draw_method=method,
         draw_seed=None if method == "fixed" or (plan.kind != "knockout" and method == "seeded") else plan.seed,
     )
 
@@ -89,33 +111,64 @@ def _knockout_stage(tournament: Tournament, plan: CompetitionPlan, *, order: int
 def _groups_stage(tournament: Tournament, plan: CompetitionPlan, dupla_ids: dict[str, int], user) -> Stage:
     knockout_follows = plan.kind == "groups_knockout"
     stage = Stage.objects.create(
-        tournament=tournament, key=STAGE_GROUPS[0], name=STAGE_GROUPS[1], order=0, kind=Stage.GROUPS,
+        tournament=tournament,
+        key=STAGE_GROUPS[0],
+        name=STAGE_GROUPS[1],
+        order=0,
+        kind=Stage.GROUPS,
         best_of=plan.fmt.get("best_of_groups"),
         qualify_per_group=plan.fmt.get("per_group", 0) if knockout_follows else 0,
         qualify_best_others=plan.fmt.get("best_others", 0) if knockout_follows else 0,
     )
     groups = Group.objects.bulk_create([Group(stage=stage, key=g.key, order=i) for i, g in enumerate(plan.groups)])
-    GroupEntry.objects.bulk_create([GroupEntry(group=row, dupla_id=dupla_ids[d], order=i)
-                                    for row, g in zip(groups, plan.groups) for i, d in enumerate(g.duplas)],
-                                   batch_size=1000)
-    best_of = group_best_of(stage=StageSpec(key=stage.key, kind="groups", best_of=stage.best_of),
-                            settings=tournament_settings(tournament=tournament))
+    GroupEntry.objects.bulk_create(
+        [
+            GroupEntry(group=row, dupla_id=dupla_ids[d], order=i)
+            for row, g in zip(groups, plan.groups, strict=False)
+            for i, d in enumerate(g.duplas)
+        ],
+        batch_size=1000,
+    )
+    best_of = group_best_of(
+        stage=StageSpec(key=stage.key, kind="groups", best_of=stage.best_of),
+        settings=tournament_settings(tournament=tournament),
+    )
     jogos: list[Jogo] = []
     rounds = max((len(g.rounds) for g in plan.groups), default=0)
     for r in range(rounds):
-        pairs = [(row, pair) for row, g in zip(groups, plan.groups) if r < len(g.rounds) for pair in g.rounds[r]]
+        pairs = [
+            (row, pair)
+            for row, g in zip(groups, plan.groups, strict=False)
+            if r < len(g.rounds)
+            for pair in g.rounds[r]
+        ]
         slots = mesas_spread(jogos=[pair for _row, pair in pairs], mesas=tournament.mesas)
-        jogos += [Jogo(tournament=tournament, stage=stage, group=row, dupla_a_id=dupla_ids[a], dupla_b_id=dupla_ids[b],
-                       round=r + 1, mesa=slot.mesa, best_of=best_of)
-                  for (row, (a, b)), slot in zip(pairs, slots)]
+        jogos += [
+            Jogo(
+                tournament=tournament,
+                stage=stage,
+                group=row,
+                dupla_a_id=dupla_ids[a],
+                dupla_b_id=dupla_ids[b],
+                round=r + 1,
+                mesa=slot.mesa,
+                best_of=best_of,
+            )
+            for (row, (a, b)), slot in zip(pairs, slots, strict=False)
+        ]
     taken = Jogo.objects.filter(tournament=tournament).values_list("key", flat=True)
-    for jogo, key in zip(jogos, jogo_keys_new(taken=taken)):
+    for jogo, key in zip(jogos, jogo_keys_new(taken=taken), strict=False):
         jogo.key = key
     Jogo.objects.bulk_create(jogos, batch_size=500)
-    Draw.objects.create(tournament=tournament, kind=Draw.GROUPS, stage=stage,
-                        method="seeded" if plan.seeded else "random", seed=plan.seed, performed_by=user,
-                        result={"groups": [{"key": g.key, "duplas": g.duplas} for g in plan.groups],
-                                "seeded": plan.seeded})
+    Draw.objects.create(
+        tournament=tournament,
+        kind=Draw.GROUPS,
+        stage=stage,
+        method="seeded" if plan.seeded else "random",
+        seed=plan.seed,
+        performed_by=user,
+        result={"groups": [{"key": g.key, "duplas": g.duplas} for g in plan.groups], "seeded": plan.seeded},
+    )
     return stage
 
 
@@ -125,7 +178,8 @@ def jogos_with_result(*, tournament: Tournament):
 
     started = Partida.objects.filter(jogo__tournament=tournament).values("jogo_id")
     return Jogo.objects.filter(tournament=tournament).filter(
-        ~Q(status=Jogo.SCHEDULED) | ~Q(walkover="") | ~Q(lost_by="") | Q(pk__in=started))
+        ~Q(status=Jogo.SCHEDULED) | ~Q(walkover="") | ~Q(lost_by="") | Q(pk__in=started)
+    )
 
 
 def competition_undo(*, tournament: Tournament, user, reason: str) -> None:
@@ -133,24 +187,34 @@ def competition_undo(*, tournament: Tournament, user, reason: str) -> None:
     reason = (reason or "").strip()
     if is_blank(reason):  # invisible characters only: no reason
         raise DrawRefused(_("Refazer sorteio: diga o motivo."))
-    with tournament_write(tournament=tournament, action="competition.undo", user=user, kind=STRUCTURE) as write:
+    with tournament_write(tournament=tournament, action="competition.undo", user=user, kind=STRUCTURE):
         tournament = _lock(tournament)
         stages = list(Stage.objects.filter(tournament=tournament).order_by("order"))
         if not stages:
             raise DrawRefused(_("Refazer sorteio: ainda não há sorteio publicado."))
         played = jogos_with_result(tournament=tournament).select_related("dupla_a", "dupla_b").first()
         if played is not None:
-            raise DrawRefused(_("Refazer sorteio: o jogo %(jogo)s já tem resultado; o sorteio não pode mais ser "
-                                "refeito.") % {"jogo": f"{played.dupla_a.display_name} x {played.dupla_b.display_name}"})
+            raise DrawRefused(
+                _("Refazer sorteio: o jogo %(jogo)s já tem resultado; o sorteio não pode mais ser refeito.")
+                % {"jogo": f"{played.dupla_a.display_name} x {played.dupla_b.display_name}"}
+            )
         before = {
             "stages": [s.key for s in stages],
-            "draws": list(Draw.objects.filter(tournament=tournament, kind__in=[Draw.GROUPS, Draw.BRACKET, Draw.TIEBREAK])
-                          .values("kind", "method", "seed", "result")),
+            "draws": list(
+                Draw.objects.filter(tournament=tournament, kind__in=[Draw.GROUPS, Draw.BRACKET, Draw.TIEBREAK]).values(
+                    "kind", "method", "seed", "result"
+                )
+            ),
             "jogos": Jogo.objects.filter(tournament=tournament).count(),
         }
         Draw.objects.filter(tournament=tournament, kind__in=[Draw.GROUPS, Draw.BRACKET, Draw.TIEBREAK]).delete()
         Jogo.objects.filter(tournament=tournament).delete()
         Stage.objects.filter(tournament=tournament).delete()
-        audit_record(tournament=tournament, user=user, action="competition_undo",
-                     summary=_("Sorteio de grupos e chave desfeito. Motivo: %(reason)s") % {"reason": reason},
-                     before=before, after={"reason": reason})
+        audit_record(
+            tournament=tournament,
+            user=user,
+            action="competition_undo",
+            summary=_("Sorteio de grupos e chave desfeito. Motivo: %(reason)s") % {"reason": reason},
+            before=before,
+            after={"reason": reason},
+        )

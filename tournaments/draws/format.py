@@ -22,16 +22,30 @@ from ..interchange import limits
 from ..models import Tournament
 from ..selectors import tournament_settings
 
-__all__ = ["FORMAT_DEFAULTS", "format_defaults", "format_effective", "format_problems", "format_notes_for",
-           "format_facts", "STAGE_GROUPS", "STAGE_KNOCKOUT"]
+__all__ = [
+    "FORMAT_DEFAULTS",
+    "STAGE_GROUPS",
+    "STAGE_KNOCKOUT",
+    "format_defaults",
+    "format_effective",
+    "format_facts",
+    "format_notes_for",
+    "format_problems",
+]
 
 # Stage keys and names the competition draw writes.
 STAGE_GROUPS = ("grupos", "Fase de grupos")
 STAGE_KNOCKOUT = ("mata", "Mata-mata")
 
 _BASE: dict[str, Any] = {
-    "kind": "groups_knockout", "group_size": 4, "per_group": 2, "best_others": 0,
-    "best_of_groups": None, "best_of_knockout": None, "best_of_rounds": {}, "bracket_method": "seeded",
+    "kind": "groups_knockout",
+    "group_size": 4,
+    "per_group": 2,
+    "best_others": 0,
+    "best_of_groups": None,
+    "best_of_knockout": None,
+    "best_of_rounds": {},
+    "bracket_method": "seeded",
 }
 
 # The format an empty ``Tournament.format`` stands for, per preset. Best-of values stay None: the preset
@@ -69,8 +83,11 @@ def format_notes_for(tournament: Tournament, n_duplas: int) -> list[str]:
     return format_notes(format_effective(tournament=tournament), n_duplas)
 
 
-METHOD_LABELS = {"seeded": gettext_lazy("cabeças de chave nas posições de praxe"), "random": gettext_lazy("sorteio"),
-                 "fixed": gettext_lazy("ordem escolhida pela comissão")}
+METHOD_LABELS = {
+    "seeded": gettext_lazy("cabeças de chave nas posições de praxe"),
+    "random": gettext_lazy("sorteio"),
+    "fixed": gettext_lazy("ordem escolhida pela comissão"),
+}
 
 
 def format_facts(*, tournament: Tournament, fmt: dict[str, Any] | None = None) -> list[tuple[str, str]]:
@@ -93,7 +110,9 @@ def format_facts(*, tournament: Tournament, fmt: dict[str, Any] | None = None) -
         stage_best = fmt.get("best_of_knockout")
         first = rounds.get(1, stage_best or settings.best_of_first_knockout)
         later = stage_best or settings.best_of_later_knockout
-        text = (_("%(a)s na 1ª rodada, %(b)s nas seguintes") % {"a": first, "b": later}) if first != later else str(first)
+        text = (
+            (_("%(a)s na 1ª rodada, %(b)s nas seguintes") % {"a": first, "b": later}) if first != later else str(first)
+        )
         extra = [_("%(v)s na %(k)sª rodada") % {"v": v, "k": k} for k, v in sorted(rounds.items()) if k > 1]
         facts.append((_("Melhor de, no mata-mata"), ", ".join([text, *extra])))
         if kind == "knockout":

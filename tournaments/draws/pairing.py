@@ -18,13 +18,13 @@ from scoring.text import is_blank
 from ..audit import audit_record
 from ..models import Draw, Dupla, Jogo, Registration, Stage, Tournament
 from ..registrations.window import registration_is_open
-from .errors import DrawRefused
 from ..writes import RESULTS, STRUCTURE, tournament_write
+from .errors import DrawRefused
 
 SEED_LIMIT = 2**31
 _R_KEY = re.compile(r"^r(\d+)$")
 
-__all__ = ["pairing_run", "dupla_edit", "duplas_swap", "dupla_add", "dupla_disqualify", "SEED_LIMIT"]
+__all__ = ["SEED_LIMIT", "dupla_add", "dupla_disqualify", "dupla_edit", "duplas_swap", "pairing_run"]
 
 
 def _lock(tournament: Tournament) -> Tournament:
@@ -37,8 +37,13 @@ def _drawn(tournament: Tournament) -> bool:
 
 def _refuse_if_drawn(tournament: Tournament, what: str) -> None:
     if _drawn(tournament):
-        raise DrawRefused(_("%(what)s: o sorteio dos grupos e da chave já foi publicado. Refaça o sorteio "
-                            "(página Sorteio) para mudar as duplas.") % {"what": what})
+        raise DrawRefused(
+            _(
+                "%(what)s: o sorteio dos grupos e da chave já foi publicado. Refaça o sorteio "
+                "(página Sorteio) para mudar as duplas."
+            )
+            % {"what": what}
+        )
 
 
 def _next_keys(tournament: Tournament, count: int) -> tuple[list[str], int]:
@@ -63,48 +68,83 @@ def pairing_run(*, tournament: Tournament, user, seed: int | None = None) -> Dra
     ``seed`` (made with ``secrets`` when None) replays the same duplas.
     """
     seed = secrets.randbelow(SEED_LIMIT) if seed is None else seed
-    with tournament_write(tournament=tournament, action="draw.pairing", user=user, kind=STRUCTURE) as write:
+    with tournament_write(tournament=tournament, action="draw.pairing", user=user, kind=STRUCTURE):
         tournament = _lock(tournament)
         if registration_is_open(tournament=tournament):
-            raise DrawRefused(_("Sorteio das duplas: as inscrições ainda estão abertas. Encerre as inscrições "
-                                "(página Inscrições) antes de sortear."))
+            raise DrawRefused(
+                _(
+                    "Sorteio das duplas: as inscrições ainda estão abertas. Encerre as inscrições "
+                    "(página Inscrições) antes de sortear."
+                )
+            )
         _refuse_if_drawn(tournament, _("Sorteio das duplas"))
-        regs = list(Registration.objects.filter(tournament=tournament, status=Registration.WAITING)
-                    .exclude(present=False).select_related("player1", "player2").order_by("order", "id"))
+        regs = list(
+            Registration.objects.filter(tournament=tournament, status=Registration.WAITING)
+            .exclude(present=False)
+            .select_related("player1", "player2")
+            .order_by("order", "id")
+        )
         singles = sum(1 for r in regs if r.player2_id is None)
         pairs = len(regs) - singles
         if singles < 2 and not pairs:
-            raise DrawRefused(_("Sorteio das duplas: há %(n)d inscrição individual aguardando; são precisas pelo "
-                                "menos 2 para formar uma dupla.") % {"n": singles})
+            raise DrawRefused(
+                _(
+                    "Sorteio das duplas: há %(n)d inscrição individual aguardando; são precisas pelo "
+                    "menos 2 para formar uma dupla."
+                )
+                % {"n": singles}
+            )
         existing = Dupla.objects.filter(tournament=tournament).count()
         room = None if tournament.max_duplas is None else max(0, tournament.max_duplas - existing)
         if room == 0:
-            raise DrawRefused(_("Sorteio das duplas: o limite de %(max)d duplas já foi atingido; quem aguarda fica "
-                                "na lista de espera.") % {"max": tournament.max_duplas})
+            raise DrawRefused(
+                _(
+                    "Sorteio das duplas: o limite de %(max)d duplas já foi atingido; quem aguarda fica "
+                    "na lista de espera."
+                )
+                % {"max": tournament.max_duplas}
+            )
         lists = [[p.key for p in r.players()] for r in regs]
         result = pairing_draw(registrations=lists, seed=seed, max_duplas=room)
         if not result.duplas:
             raise DrawRefused(_("Sorteio das duplas: nenhuma dupla pode ser formada com as inscrições que aguardam."))
         player = {p.key: p for r in regs for p in r.players()}
         keys, order = _next_keys(tournament, len(result.duplas))
-        duplas = Dupla.objects.bulk_create([
-            Dupla(tournament=tournament, key=key, player1=player[a], player2=player[b], order=order + i)
-            for i, (key, (a, b)) in enumerate(zip(keys, result.duplas))
-        ])
+        duplas = Dupla.objects.bulk_create(
+            [
+                Dupla(tournament=tournament, key=key, player1=player[a], player2=player[b], order=order + i)
+                for i, (key, (a, b)) in enumerate(zip(keys, result.duplas, strict=False))
+            ]
+        )
         in_dupla = {p for pair in result.duplas for p in pair}
         paired = [r.pk for r in regs if all(p.key in in_dupla for p in r.players())]
         Registration.objects.filter(pk__in=paired).update(status=Registration.PAIRED)
         draw = Draw.objects.create(
-            tournament=tournament, kind=Draw.PAIRING, method="random", seed=seed, performed_by=_user(user),
-            result={"duplas": [list(d) for d in result.duplas], "waiting_list": list(result.waiting_list),
-                    "registrations": lists, "max_duplas": room, "dupla_keys": keys},
+            tournament=tournament,
+            kind=Draw.PAIRING,
+            method="random",
+            seed=seed,
+            performed_by=_user(user),
+            result={
+                "duplas": [list(d) for d in result.duplas],
+                "waiting_list": list(result.waiting_list),
+                "registrations": lists,
+                "max_duplas": room,
+                "dupla_keys": keys,
+            },
         )
-        audit_record(tournament=tournament, user=user, action="pairing_draw",
-                     summary=_("Sorteio das duplas: %(n)d duplas formadas, %(w)d na lista de espera (semente %(seed)d)")
-                     % {"n": len(duplas), "w": len(result.waiting_list), "seed": seed},
-                     after={"seed": seed, "duplas": {k: [player[a].name, player[b].name]
-                                                     for k, (a, b) in zip(keys, result.duplas)},
-                            "waiting_list": [player[p].name for p in result.waiting_list]})
+        audit_record(
+            tournament=tournament,
+            user=user,
+            action="pairing_draw",
+            summary=_("Sorteio das duplas: %(n)d duplas formadas, %(w)d na lista de espera (semente %(seed)d)")
+            % {"n": len(duplas), "w": len(result.waiting_list), "seed": seed},
+            after={
+                "seed": seed,
+                "duplas": {k: [player[a].name, player[b].name] for k, (a, b) in zip(keys, result.duplas, strict=False)},
+                "waiting_list": [player[p].name for p in result.waiting_list],
+            },
+        )
     return draw
 
 
@@ -119,7 +159,7 @@ def _names(dupla: Dupla) -> list[str]:
 def dupla_edit(*, dupla: Dupla, user, name: str, seed: int | None) -> Dupla:
     """Rename a dupla and set its seed (cabeça de chave; only before the competition draw)."""
     name = (name or "").strip()
-    with tournament_write(tournament=dupla.tournament, action="dupla.edit", user=user, kind=STRUCTURE) as write:
+    with tournament_write(tournament=dupla.tournament, action="dupla.edit", user=user, kind=STRUCTURE):
         tournament = _lock(dupla.tournament)
         dupla = Dupla.objects.select_for_update().select_related("player1", "player2").get(pk=dupla.pk)
         if seed != dupla.seed:
@@ -127,17 +167,24 @@ def dupla_edit(*, dupla: Dupla, user, name: str, seed: int | None) -> Dupla:
             if seed is not None:
                 other = Dupla.objects.filter(tournament=tournament, seed=seed).exclude(pk=dupla.pk).first()
                 if other is not None:
-                    raise DrawRefused(_("Cabeça de chave: o número %(seed)d já é da dupla %(other)s.")
-                                      % {"seed": seed, "other": other.display_name})
+                    raise DrawRefused(
+                        _("Cabeça de chave: o número %(seed)d já é da dupla %(other)s.")
+                        % {"seed": seed, "other": other.display_name}
+                    )
         before = {"name": dupla.name, "seed": dupla.seed}
         after = {"name": name, "seed": seed}
         if before == after:
             return dupla
         dupla.name, dupla.seed = name, seed
         dupla.save(update_fields=["name", "seed"])
-        audit_record(tournament=tournament, user=user, action="dupla_edit",
-                     summary=_("Dupla %(key)s editada: %(name)s") % {"key": dupla.key, "name": dupla.display_name},
-                     before=before, after=after)
+        audit_record(
+            tournament=tournament,
+            user=user,
+            action="dupla_edit",
+            summary=_("Dupla %(key)s editada: %(name)s") % {"key": dupla.key, "name": dupla.display_name},
+            before=before,
+            after=after,
+        )
     return dupla
 
 
@@ -146,20 +193,30 @@ def duplas_swap(*, tournament: Tournament, user, player_a: int, player_b: int, r
     reason = (reason or "").strip()
     if is_blank(reason):  # invisible characters only: no reason
         raise DrawRefused(_("Troca de atletas: diga o motivo da troca."))
-    with tournament_write(tournament=tournament, action="duplas.swap", user=user, kind=STRUCTURE) as write:
+    with tournament_write(tournament=tournament, action="duplas.swap", user=user, kind=STRUCTURE):
         tournament = _lock(tournament)
         _refuse_if_drawn(tournament, _("Troca de atletas"))
         found = {}
         for pid in (player_a, player_b):
-            dupla = (Dupla.objects.select_for_update().select_related("player1", "player2")
-                     .filter(tournament=tournament).filter(Q(player1_id=pid) | Q(player2_id=pid)).first())
+            dupla = (
+                Dupla.objects.select_for_update()
+                .select_related("player1", "player2")
+                .filter(tournament=tournament)
+                .filter(Q(player1_id=pid) | Q(player2_id=pid))
+                .first()
+            )
             if dupla is None:
                 raise DrawRefused(_("Troca de atletas: o atleta escolhido não está em nenhuma dupla deste torneio."))
             found[pid] = dupla
         first, second = found[player_a], found[player_b]
         if first.pk == second.pk:
-            raise DrawRefused(_("Troca de atletas: os dois atletas estão na mesma dupla (%(dupla)s); escolha atletas "
-                                "de duplas diferentes.") % {"dupla": first.display_name})
+            raise DrawRefused(
+                _(
+                    "Troca de atletas: os dois atletas estão na mesma dupla (%(dupla)s); escolha atletas "
+                    "de duplas diferentes."
+                )
+                % {"dupla": first.display_name}
+            )
         before = {first.key: _names(first), second.key: _names(second)}
         a_slot = "player1" if first.player1_id == player_a else "player2"
         b_slot = "player1" if second.player1_id == player_b else "player2"
@@ -168,45 +225,70 @@ def duplas_swap(*, tournament: Tournament, user, player_a: int, player_b: int, r
         setattr(second, b_slot, pa)
         Dupla.objects.bulk_update([first, second], [a_slot] if a_slot == b_slot else ["player1", "player2"])
         after = {first.key: _names(first), second.key: _names(second)}
-        audit_record(tournament=tournament, user=user, action="duplas_swap",
-                     summary=_("Troca: %(a)s e %(b)s trocaram de dupla (%(da)s, %(db)s). Motivo: %(reason)s")
-                     % {"a": pa.name, "b": pb.name, "da": first.key, "db": second.key, "reason": reason},
-                     before=before | {"reason": reason}, after=after | {"reason": reason})
+        audit_record(
+            tournament=tournament,
+            user=user,
+            action="duplas_swap",
+            summary=_("Troca: %(a)s e %(b)s trocaram de dupla (%(da)s, %(db)s). Motivo: %(reason)s")
+            % {"a": pa.name, "b": pb.name, "da": first.key, "db": second.key, "reason": reason},
+            before=before | {"reason": reason},
+            after=after | {"reason": reason},
+        )
     return first, second
 
 
 def dupla_add(*, tournament: Tournament, user, registrations: list[int]) -> Dupla:
     """A dupla made by hand from waiting registrations: two individuals, or one pair (DOMAIN.md §2 step 3)."""
     ids = [r for r in dict.fromkeys(registrations) if r]
-    with tournament_write(tournament=tournament, action="dupla.add", user=user, kind=STRUCTURE) as write:
+    with tournament_write(tournament=tournament, action="dupla.add", user=user, kind=STRUCTURE):
         tournament = _lock(tournament)
         _refuse_if_drawn(tournament, _("Nova dupla"))
-        regs = list(Registration.objects.filter(tournament=tournament, pk__in=ids)
-                    .select_related("player1", "player2").order_by("order"))
+        regs = list(
+            Registration.objects.filter(tournament=tournament, pk__in=ids)
+            .select_related("player1", "player2")
+            .order_by("order")
+        )
         if len(regs) != len(ids):
             raise DrawRefused(_("Nova dupla: inscrição não encontrada neste torneio."))
         for r in regs:
             if r.status != Registration.WAITING:
-                raise DrawRefused(_("Nova dupla: %(who)s não está aguardando dupla (%(status)s).")
-                                  % {"who": r, "status": r.get_status_display()})
+                raise DrawRefused(
+                    _("Nova dupla: %(who)s não está aguardando dupla (%(status)s).")
+                    % {"who": r, "status": r.get_status_display()}
+                )
             if r.present is False:
                 raise DrawRefused(_("Nova dupla: %(who)s está marcado como ausente.") % {"who": r})
         players = [p for r in regs for p in r.players()]
         if len(players) != 2:
-            raise DrawRefused(_("Nova dupla: escolha duas inscrições individuais, ou uma inscrição em dupla "
-                                "(foram escolhidos %(n)d atletas).") % {"n": len(players)})
+            raise DrawRefused(
+                _(
+                    "Nova dupla: escolha duas inscrições individuais, ou uma inscrição em dupla "
+                    "(foram escolhidos %(n)d atletas)."
+                )
+                % {"n": len(players)}
+            )
         existing = Dupla.objects.filter(tournament=tournament).count()
         if tournament.max_duplas is not None and existing >= tournament.max_duplas:
-            raise DrawRefused(_("Nova dupla: o limite de %(max)d duplas já foi atingido; aumente o limite "
-                                "(página Torneio) para formar mais uma.") % {"max": tournament.max_duplas})
+            raise DrawRefused(
+                _(
+                    "Nova dupla: o limite de %(max)d duplas já foi atingido; aumente o limite "
+                    "(página Torneio) para formar mais uma."
+                )
+                % {"max": tournament.max_duplas}
+            )
         (key,), order = _next_keys(tournament, 1)
-        dupla = Dupla.objects.create(tournament=tournament, key=key, player1=players[0], player2=players[1],
-                                     order=order)
+        dupla = Dupla.objects.create(
+            tournament=tournament, key=key, player1=players[0], player2=players[1], order=order
+        )
         Registration.objects.filter(pk__in=[r.pk for r in regs]).update(status=Registration.PAIRED)
-        audit_record(tournament=tournament, user=user, action="dupla_add",
-                     summary=_("Dupla %(key)s formada pela comissão: %(a)s / %(b)s")
-                     % {"key": key, "a": players[0].name, "b": players[1].name},
-                     after={"key": key, "players": [p.name for p in players], "registrations": [r.order for r in regs]})
+        audit_record(
+            tournament=tournament,
+            user=user,
+            action="dupla_add",
+            summary=_("Dupla %(key)s formada pela comissão: %(a)s / %(b)s")
+            % {"key": key, "a": players[0].name, "b": players[1].name},
+            after={"key": key, "players": [p.name for p in players], "registrations": [r.order for r in regs]},
+        )
     return dupla
 
 
@@ -227,19 +309,24 @@ def dupla_disqualify(*, dupla: Dupla, user, reason: str) -> Dupla:
         walkovers = _remaining_walkovers(dupla)
         write.duplas_touched([dupla.pk])  # it takes no place; its jogos not begun are WO
         write.jogos_touched(walkovers)
-        audit_record(tournament=tournament, user=user, action="dupla_disqualify",
-                     summary=_("Dupla %(d)s desclassificada. Motivo: %(reason)s") % {"d": dupla.display_name,
-                                                                                     "reason": reason},
-                     before={"disqualified": False}, after={"disqualified": True, "reason": reason,
-                                                            "walkovers": walkovers})
+        audit_record(
+            tournament=tournament,
+            user=user,
+            action="dupla_disqualify",
+            summary=_("Dupla %(d)s desclassificada. Motivo: %(reason)s") % {"d": dupla.display_name, "reason": reason},
+            before={"disqualified": False},
+            after={"disqualified": True, "reason": reason, "walkovers": walkovers},
+        )
     return dupla
 
 
 def _remaining_walkovers(dupla: Dupla) -> list[int]:
     """Its jogos not begun (no partida, no WO, no penalty) become walkovers against it."""
-    jogos = list(Jogo.objects.filter(Q(dupla_a=dupla) | Q(dupla_b=dupla), status=Jogo.SCHEDULED, walkover="",
-                                     lost_by="").exclude(partidas__isnull=False)
-                 .select_related("dupla_a", "dupla_b"))
+    jogos = list(
+        Jogo.objects.filter(Q(dupla_a=dupla) | Q(dupla_b=dupla), status=Jogo.SCHEDULED, walkover="", lost_by="")
+        .exclude(partidas__isnull=False)
+        .select_related("dupla_a", "dupla_b")
+    )
     for j in jogos:
         side = "a" if j.dupla_a_id == dupla.pk else "b"
         other = j.dupla_b if side == "a" else j.dupla_a

@@ -25,7 +25,6 @@ from ..registrations.window import registration_is_open
 from .format import format_effective, format_notes_for, format_problems
 
 
-
 @dataclass(frozen=True)
 class DuplaBrief:
     key: str
@@ -77,19 +76,24 @@ def group_key(index: int) -> str:
 
 
 def _duplas(tournament: Tournament) -> tuple[list[str], dict[str, DuplaBrief]]:
-    rows = (Dupla.objects.filter(tournament=tournament).order_by("order", "id")
-            .values("key", "name", "seed", "disqualified", "player1__name", "player2__name"))
+    rows = (
+        Dupla.objects.filter(tournament=tournament)
+        .order_by("order", "id")
+        .values("key", "name", "seed", "disqualified", "player1__name", "player2__name")
+    )
     entrants, briefs = [], {}
     for r in rows:
-        briefs[r["key"]] = DuplaBrief(key=r["key"], name=r["name"] or f"{r['player1__name']} / {r['player2__name']}",
-                                      seed=r["seed"])
+        briefs[r["key"]] = DuplaBrief(
+            key=r["key"], name=r["name"] or f"{r['player1__name']} / {r['player2__name']}", seed=r["seed"]
+        )
         if not r["disqualified"]:
             entrants.append(r["key"])
     return entrants, briefs
 
 
-def competition_plan(*, tournament: Tournament, seed: int | None,
-                     fixed_order: list[str | None] | None = None) -> CompetitionPlan:
+def competition_plan(
+    *, tournament: Tournament, seed: int | None, fixed_order: list[str | None] | None = None
+) -> CompetitionPlan:
     """The draw that ``seed`` (and a fixed order) makes of the tournament as it is now.
 
     With ``seed`` None only the problems, notes and check are computed (the page before "Sortear").
@@ -105,12 +109,21 @@ def competition_plan(*, tournament: Tournament, seed: int | None,
     if n < 2:
         problems.append(_("Duplas: são precisas pelo menos 2 duplas para o sorteio; há %(n)d.") % {"n": n})
     problems += [p for p in format_problems(tournament, n) if n >= 2 or not p.startswith("Duplas:")]
-    seeded = [key for _s, _i, key in sorted((briefs[k].seed, i, k) for i, k in enumerate(entrants)
-                                             if briefs[k].seed is not None)]
+    seeded = [
+        key
+        for _s, _i, key in sorted((briefs[k].seed, i, k) for i, k in enumerate(entrants) if briefs[k].seed is not None)
+    ]
     fingerprint = json.dumps([fmt, [(k, briefs[k].seed) for k in entrants]], sort_keys=True, default=str)
-    plan = CompetitionPlan(fmt=fmt, seed=seed, entrants=entrants, duplas=briefs, problems=problems,
-                           notes=format_notes_for(tournament, n) if n >= 2 else [],
-                           check=hashlib.sha256(fingerprint.encode()).hexdigest()[:16], seeded=seeded)
+    plan = CompetitionPlan(
+        fmt=fmt,
+        seed=seed,
+        entrants=entrants,
+        duplas=briefs,
+        problems=problems,
+        notes=format_notes_for(tournament, n) if n >= 2 else [],
+        check=hashlib.sha256(fingerprint.encode()).hexdigest()[:16],
+        seeded=seeded,
+    )
     if problems or seed is None:
         return plan
     if plan.kind == "knockout":
@@ -125,10 +138,12 @@ def _groups_plan(plan: CompetitionPlan) -> None:
         groups = [list(plan.entrants)]
     else:
         sizes = group_sizes(len(plan.entrants), plan.fmt["group_size"])
-        groups = draw_rules.groups_draw(duplas=plan.entrants, group_count=len(sizes), seed=plan.seed,
-                                        seeded=plan.seeded)
-    plan.groups = [GroupPlan(key=group_key(i), duplas=g, rounds=draw_rules.round_robin(duplas=g))
-                   for i, g in enumerate(groups)]
+        groups = draw_rules.groups_draw(
+            duplas=plan.entrants, group_count=len(sizes), seed=plan.seed, seeded=plan.seeded
+        )
+    plan.groups = [
+        GroupPlan(key=group_key(i), duplas=g, rounds=draw_rules.round_robin(duplas=g)) for i, g in enumerate(groups)
+    ]
 
 
 def _bracket_plan(plan: CompetitionPlan, fixed_order: list[str | None] | None) -> None:
@@ -137,18 +152,25 @@ def _bracket_plan(plan: CompetitionPlan, fixed_order: list[str | None] | None) -
     entrants = [(k, None) for k in plan.entrants]
     if method == "fixed":
         if fixed_order is None:  # the starting proposal: the seeded order, unseeded drawn with the seed
-            spec = StageSpec(key="mata", kind="knockout", entrants=tuple(plan.entrants), draw_method="seeded",
-                             draw_seed=plan.seed)
+            spec = StageSpec(
+                key="mata", kind="knockout", entrants=tuple(plan.entrants), draw_method="seeded", draw_seed=plan.seed
+            )
             plan.order, _errors = knockout_draw(stage=spec, entrants=entrants, duplas=infos)
             return
-        spec = StageSpec(key="mata", kind="knockout", entrants=tuple(plan.entrants), draw_method="fixed",
-                         draw_order=tuple(fixed_order))
-        order, errors = knockout_draw(stage=spec, entrants=entrants, duplas=infos)
+        spec = StageSpec(
+            key="mata",
+            kind="knockout",
+            entrants=tuple(plan.entrants),
+            draw_method="fixed",
+            draw_order=tuple(fixed_order),
+        )
+        _order, errors = knockout_draw(stage=spec, entrants=entrants, duplas=infos)
         plan.order = list(fixed_order)
         plan.order_problems = [_named(e.message, plan) for e in errors]
         return
-    spec = StageSpec(key="mata", kind="knockout", entrants=tuple(plan.entrants), draw_method=method,
-                     draw_seed=plan.seed)
+    spec = StageSpec(
+        key="mata", kind="knockout", entrants=tuple(plan.entrants), draw_method=method, draw_seed=plan.seed
+    )
     plan.order, _errors = knockout_draw(stage=spec, entrants=entrants, duplas=infos)
 
 

@@ -43,24 +43,33 @@ class PairingOverview:
 
 
 def pairing_overview(*, tournament: Tournament) -> PairingOverview:
-    counts = (Registration.objects.filter(tournament=tournament, status=Registration.WAITING)
-              .aggregate(singles=Count("id", filter=Q(player2__isnull=True) & ~Q(present=False)),
-                         pairs=Count("id", filter=Q(player2__isnull=False) & ~Q(present=False)),
-                         absent=Count("id", filter=Q(present=False))))
-    draws = list(Draw.objects.filter(tournament=tournament, kind=Draw.PAIRING).select_related("performed_by")
-                 .order_by("-performed_at", "-id")[:20])
-    out = PairingOverview(is_open=registration_is_open(tournament=tournament),
-                          drawn=Stage.objects.filter(tournament=tournament).exists(),
-                          singles=counts["singles"], pairs=counts["pairs"], absent=counts["absent"],
-                          duplas=Dupla.objects.filter(tournament=tournament).count(),
-                          max_duplas=tournament.max_duplas, draws=draws)
+    counts = Registration.objects.filter(tournament=tournament, status=Registration.WAITING).aggregate(
+        singles=Count("id", filter=Q(player2__isnull=True) & ~Q(present=False)),
+        pairs=Count("id", filter=Q(player2__isnull=False) & ~Q(present=False)),
+        absent=Count("id", filter=Q(present=False)),
+    )
+    draws = list(
+        Draw.objects.filter(tournament=tournament, kind=Draw.PAIRING)
+        .select_related("performed_by")
+        .order_by("-performed_at", "-id")[:20]
+    )
+    out = PairingOverview(
+        is_open=registration_is_open(tournament=tournament),
+        drawn=Stage.objects.filter(tournament=tournament).exists(),
+        singles=counts["singles"],
+        pairs=counts["pairs"],
+        absent=counts["absent"],
+        duplas=Dupla.objects.filter(tournament=tournament).count(),
+        max_duplas=tournament.max_duplas,
+        draws=draws,
+    )
     if draws:
         result = draws[0].result or {}
         pairs = [p for p in result.get("duplas", []) if isinstance(p, list) and len(p) == 2]
         keys = result.get("dupla_keys") or [""] * len(pairs)
         wanted = {k for p in pairs for k in p} | set(result.get("waiting_list", []))
         names = dict(Player.objects.filter(tournament=tournament, key__in=wanted).values_list("key", "name"))
-        out.last_duplas = [(k, names.get(a, a), names.get(b, b)) for k, (a, b) in zip(keys, pairs)]
+        out.last_duplas = [(k, names.get(a, a), names.get(b, b)) for k, (a, b) in zip(keys, pairs, strict=False)]
         out.last_waiting = [names.get(p, p) for p in result.get("waiting_list", [])]
     return out
 
@@ -78,9 +87,14 @@ class DuplasListing:
 
 
 def duplas_listing(*, tournament: Tournament) -> DuplasListing:
-    duplas = list(Dupla.objects.filter(tournament=tournament).select_related("player1", "player2").order_by("order", "id"))
-    waiting = list(Registration.objects.filter(tournament=tournament, status=Registration.WAITING)
-                   .select_related("player1", "player2").order_by("order", "id"))
+    duplas = list(
+        Dupla.objects.filter(tournament=tournament).select_related("player1", "player2").order_by("order", "id")
+    )
+    waiting = list(
+        Registration.objects.filter(tournament=tournament, status=Registration.WAITING)
+        .select_related("player1", "player2")
+        .order_by("order", "id")
+    )
     return DuplasListing(duplas=duplas, waiting=waiting, drawn=Stage.objects.filter(tournament=tournament).exists())
 
 
@@ -141,8 +155,10 @@ def schedule_get(*, tournament: Tournament) -> Schedule:
     stage_of = {s.id: s for s in state.stage_models.values()}
     turns: dict[tuple, int] = defaultdict(int)
     blocks: dict[tuple, ScheduleBlock] = {}
-    rows = sorted(state.jogo_rows, key=lambda j: (stage_of[j["stage_id"]].order, j["round"] or 0,
-                                                  j["third_place"], j["position"] or 0, j["id"]))
+    rows = sorted(
+        state.jogo_rows,
+        key=lambda j: (stage_of[j["stage_id"]].order, j["round"] or 0, j["third_place"], j["position"] or 0, j["id"]),
+    )
     for j in rows:
         stage = stage_of[j["stage_id"]]
         knockout = stage.kind == Stage.KNOCKOUT
@@ -156,21 +172,34 @@ def schedule_get(*, tournament: Tournament) -> Schedule:
         block = blocks.get(block_key)
         if block is None:
             block = blocks[block_key] = ScheduleBlock(
-                stage=stage.name or stage.key, title=title, rows=[], stage_key=stage.key, round=j["round"],
-                time=round_time_of(stage, j["round"]))
+                stage=stage.name or stage.key,
+                title=title,
+                rows=[],
+                stage_key=stage.key,
+                round=j["round"],
+                time=round_time_of(stage, j["round"]),
+            )
         turn_key = (stage.id, j["round"], j["mesa"])
         turns[turn_key] += 1
         referee_id = jogo_referee(j, mesa_referee)
-        block.rows.append(ScheduleRow(
-            id=j["id"], mesa=j["mesa"], turn=turns[turn_key], dupla_a=names.get(j["dupla_a_id"], "?"),
-            dupla_b=names.get(j["dupla_b_id"], "?"), group=group_key.get(j["group_id"]), status=j["status"],
-            status_label=str(STATUS_LABELS.get(j["status"], j["status"])), referee_id=j["referee_id"],
-            referee=usernames.get(referee_id, "") if referee_id else ""))
+        block.rows.append(
+            ScheduleRow(
+                id=j["id"],
+                mesa=j["mesa"],
+                turn=turns[turn_key],
+                dupla_a=names.get(j["dupla_a_id"], "?"),
+                dupla_b=names.get(j["dupla_b_id"], "?"),
+                group=group_key.get(j["group_id"]),
+                status=j["status"],
+                status_label=str(STATUS_LABELS.get(j["status"], j["status"])),
+                referee_id=j["referee_id"],
+                referee=usernames.get(referee_id, "") if referee_id else "",
+            )
+        )
     ordered = [blocks[k] for k in sorted(blocks)]
     for block in ordered:
         block.rows.sort(key=lambda r: (r.turn, r.mesa or 0, r.id))
     return Schedule(blocks=ordered, staff=staff, mesas=tournament.mesas, waiting=waiting)
-
 
 
 def draws_public(*, tournament: Tournament, state=None) -> list[dict]:
@@ -180,54 +209,88 @@ def draws_public(*, tournament: Tournament, state=None) -> list[dict]:
     Names come from ``state`` (the tournament's derived state) when given; one query for the draws, and
     one more only when a draw names a player in no dupla (the pairing draw's waiting list) or no state is given.
     """
-    draws = list(Draw.objects.filter(tournament=tournament).select_related("performed_by", "stage", "group")
-                 .order_by("performed_at", "id"))
+    draws = list(
+        Draw.objects.filter(tournament=tournament)
+        .select_related("performed_by", "stage", "group")
+        .order_by("performed_at", "id")
+    )
     if not draws:
         return []
     if state is not None:
         duplas = {k: d.display_name for k, d in state.duplas.items()}
         players = {p.key: p.name for d in state.duplas.values() for p in (d.player1, d.player2)}
     else:
-        duplas = {d.key: d.display_name for d in Dupla.objects.filter(tournament=tournament)
-                  .select_related("player1", "player2")}
+        duplas = {
+            d.key: d.display_name
+            for d in Dupla.objects.filter(tournament=tournament).select_related("player1", "player2")
+        }
         players = {}
-    named = {p for d in draws if d.kind == Draw.PAIRING
-             for p in [*(k for pair in (d.result or {}).get("duplas", []) for k in pair),
-                       *(d.result or {}).get("waiting_list", [])]}
+    named = {
+        p
+        for d in draws
+        if d.kind == Draw.PAIRING
+        for p in [
+            *(k for pair in (d.result or {}).get("duplas", []) for k in pair),
+            *(d.result or {}).get("waiting_list", []),
+        ]
+    }
     if named - set(players):
-        players.update(Player.objects.filter(tournament=tournament, key__in=named - set(players))
-                       .values_list("key", "name"))
+        players.update(
+            Player.objects.filter(tournament=tournament, key__in=named - set(players)).values_list("key", "name")
+        )
 
     def dupla(key):
         return duplas.get(key, key) if key is not None else _("folga")
 
-    methods = {"random": _("aleatório"), "seeded": _("com cabeças de chave"), "fixed": _("ordem dada"),
-               "standard": _("posições padrão")}
+    methods = {
+        "random": _("aleatório"),
+        "seeded": _("com cabeças de chave"),
+        "fixed": _("ordem dada"),
+        "standard": _("posições padrão"),
+    }
     out = []
     for d in draws:
         r = d.result or {}
         lines: list[str] = []
         if d.kind == Draw.PAIRING:
-            lines = [_("%(a)s e %(b)s") % {"a": players.get(pair[0], pair[0]), "b": players.get(pair[1], pair[1])}
-                     if len(pair) == 2 else ", ".join(players.get(p, p) for p in pair) for pair in r.get("duplas", [])]
+            lines = [
+                _("%(a)s e %(b)s") % {"a": players.get(pair[0], pair[0]), "b": players.get(pair[1], pair[1])}
+                if len(pair) == 2
+                else ", ".join(players.get(p, p) for p in pair)
+                for pair in r.get("duplas", [])
+            ]
             waiting = [players.get(p, p) for p in r.get("waiting_list", [])]
             if waiting:
                 lines.append(_("lista de espera: %(names)s") % {"names": ", ".join(waiting)})
         elif d.kind == Draw.GROUPS:
-            lines = [_("Grupo %(g)s: %(duplas)s") % {"g": g.get("key"), "duplas": ", ".join(dupla(k) for k in g.get("duplas", []))}
-                     for g in r.get("groups", [])]
+            lines = [
+                _("Grupo %(g)s: %(duplas)s")
+                % {"g": g.get("key"), "duplas": ", ".join(dupla(k) for k in g.get("duplas", []))}
+                for g in r.get("groups", [])
+            ]
         elif d.kind == Draw.BRACKET:
             order = r.get("order") or []
-            lines = [f"{dupla(order[i])} x {dupla(order[i + 1]) if i + 1 < len(order) else '—'}"
-                     for i in range(0, len(order), 2)]
+            lines = [
+                f"{dupla(order[i])} x {dupla(order[i + 1]) if i + 1 < len(order) else '—'}"
+                for i in range(0, len(order), 2)
+            ]
         else:  # tiebreak: the tied duplas, best first
             lines = [f"{n}º {dupla(k)}" for n, k in enumerate(r.get("order", []), start=1)]
         who = d.performed_by.get_full_name().strip() if d.performed_by else ""
         where = d.stage.name or d.stage.key if d.stage else ""
         if d.group:
             where += " · " + _("Grupo %(g)s") % {"g": d.group.key}
-        out.append({"kind": d.get_kind_display(), "where": where,
-                    "when": timezone.localtime(d.performed_at).strftime("%d/%m/%Y %H:%M"),
-                    "who": who, "seed": d.seed, "method": methods.get(d.method, d.method), "note": d.note,
-                    "lines": lines, "imported": not d.performed_by and bool(d.note)})
+        out.append(
+            {
+                "kind": d.get_kind_display(),
+                "where": where,
+                "when": timezone.localtime(d.performed_at).strftime("%d/%m/%Y %H:%M"),
+                "who": who,
+                "seed": d.seed,
+                "method": methods.get(d.method, d.method),
+                "note": d.note,
+                "lines": lines,
+                "imported": not d.performed_by and bool(d.note),
+            }
+        )
     return out

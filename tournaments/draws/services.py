@@ -9,6 +9,18 @@ from .pairing import dupla_add, dupla_disqualify, dupla_edit, duplas_swap, pairi
 from .tables import jogo_referee_set, mesas_save, round_time_set
 from .tiebreak import tiebreak_run
 
-__all__ = ["DrawRefused", "PlanChanged", "pairing_run", "dupla_edit", "duplas_swap", "dupla_add", "dupla_disqualify",
-           "competition_publish", "competition_undo", "mesas_save", "jogo_referee_set", "round_time_set",
-           "tiebreak_run"]
+__all__ = [
+    "DrawRefused",
+    "PlanChanged",
+    "competition_publish",
+    "competition_undo",
+    "dupla_add",
+    "dupla_disqualify",
+    "dupla_edit",
+    "duplas_swap",
+    "jogo_referee_set",
+    "mesas_save",
+    "pairing_run",
+    "round_time_set",
+    "tiebreak_run",
+]

@@ -17,11 +17,11 @@ from scoring.mesas import knockout_mesa, mesas_spread
 from ..audit import audit_record
 from ..models import Jogo, Mesa, StaffRole, Stage, Tournament
 from ..round_times import round_times_check
+from ..writes import STRUCTURE, tournament_write, write_required
 from .competition import jogos_with_result
 from .errors import DrawRefused
-from ..writes import STRUCTURE, tournament_write, write_required
 
-__all__ = ["MESAS_MAX", "mesas_save", "jogos_respread", "jogo_referee_set", "round_time_set", "staff_users"]
+__all__ = ["MESAS_MAX", "jogo_referee_set", "jogos_respread", "mesas_save", "round_time_set", "staff_users"]
 
 MESAS_MAX = 200
 
@@ -32,13 +32,19 @@ def _lock(tournament: Tournament) -> Tournament:
 
 def staff_users(*, tournament: Tournament):
     """The people who may referee a mesa or a jogo of this tournament: its organizers and referees."""
-    return (get_user_model().objects.filter(staff_roles__tournament=tournament, is_active=True)
-            .order_by("username").distinct())
+    return (
+        get_user_model()
+        .objects.filter(staff_roles__tournament=tournament, is_active=True)
+        .order_by("username")
+        .distinct()
+    )
 
 
 def _referee_names(tournament: Tournament) -> dict[int, str]:
-    return {m.number: (m.referee.get_username() if m.referee else None)
-            for m in Mesa.objects.filter(tournament=tournament).select_related("referee")}
+    return {
+        m.number: (m.referee.get_username() if m.referee else None)
+        for m in Mesa.objects.filter(tournament=tournament).select_related("referee")
+    }
 
 
 def mesas_save(*, tournament: Tournament, user, count: int | None, referees: dict[int, int | None]) -> int:
@@ -48,7 +54,7 @@ def mesas_save(*, tournament: Tournament, user, count: int | None, referees: dic
     """
     if count is not None and not 1 <= count <= MESAS_MAX:
         raise DrawRefused(_("Mesas: use de 1 a %(max)d mesas (ou deixe vazio).") % {"max": MESAS_MAX})
-    with tournament_write(tournament=tournament, action="mesas.save", user=user, kind=STRUCTURE) as write:
+    with tournament_write(tournament=tournament, action="mesas.save", user=user, kind=STRUCTURE):
         tournament = _lock(tournament)
         allowed = set(staff_users(tournament=tournament).values_list("pk", flat=True))
         for number, uid in referees.items():
@@ -73,10 +79,15 @@ def mesas_save(*, tournament: Tournament, user, count: int | None, referees: dic
         moved = jogos_respread(tournament=tournament)
         after = {"mesas": count, "referees": _referee_names(tournament), "jogos_moved": moved}
         if before != {k: after[k] for k in ("mesas", "referees")} or moved:
-            audit_record(tournament=tournament, user=user, action="mesas_save",
-                         summary=_("Mesas: %(n)s; %(m)d jogos redistribuídos")
-                         % {"n": count if count else _("sem número fixo"), "m": moved},
-                         before=before, after=after)
+            audit_record(
+                tournament=tournament,
+                user=user,
+                action="mesas_save",
+                summary=_("Mesas: %(n)s; %(m)d jogos redistribuídos")
+                % {"n": count if count else _("sem número fixo"), "m": moved},
+                before=before,
+                after=after,
+            )
     return moved
 
 
@@ -85,36 +96,58 @@ def jogos_respread(*, tournament: Tournament) -> int:
     write_required(what="jogos_respread")
     begun = set(jogos_with_result(tournament=tournament).values_list("pk", flat=True))
     rounds: dict[tuple, list[dict]] = defaultdict(list)
-    for j in (Jogo.objects.filter(tournament=tournament)
-              .values("id", "stage_id", "group_id", "round", "position", "third_place", "mesa", "dupla_a_id",
-                      "dupla_b_id", "status").order_by("stage__order", "round", "third_place", "position", "id")):
+    for j in (
+        Jogo.objects.filter(tournament=tournament)
+        .values(
+            "id",
+            "stage_id",
+            "group_id",
+            "round",
+            "position",
+            "third_place",
+            "mesa",
+            "dupla_a_id",
+            "dupla_b_id",
+            "status",
+        )
+        .order_by("stage__order", "round", "third_place", "position", "id")
+    ):
         rounds[(j["stage_id"], j["round"], j["group_id"] is None)].append(j)
     changed: list[Jogo] = []
     for (_stage, _round, knockout), jogos in rounds.items():
         waiting = [j for j in jogos if j["id"] not in begun]
         if knockout:
-            new = [knockout_mesa(position=j["position"] or 1, third_place=j["third_place"], mesas=tournament.mesas)
-                   for j in waiting]
+            new = [
+                knockout_mesa(position=j["position"] or 1, third_place=j["third_place"], mesas=tournament.mesas)
+                for j in waiting
+            ]
         else:
             busy = {j["mesa"] for j in jogos if j["id"] in begun and j["status"] in Jogo.AT_TABLE and j["mesa"]}
-            slots = mesas_spread(jogos=[(j["dupla_a_id"], j["dupla_b_id"]) for j in waiting], mesas=tournament.mesas,
-                                 busy=busy)
+            slots = mesas_spread(
+                jogos=[(j["dupla_a_id"], j["dupla_b_id"]) for j in waiting], mesas=tournament.mesas, busy=busy
+            )
             new = [s.mesa for s in slots]
-        changed += [Jogo(pk=j["id"], mesa=m) for j, m in zip(waiting, new) if j["mesa"] != m]
+        changed += [Jogo(pk=j["id"], mesa=m) for j, m in zip(waiting, new, strict=False) if j["mesa"] != m]
     Jogo.objects.bulk_update(changed, ["mesa"], batch_size=500)
     return len(changed)
 
 
 def jogo_referee_set(*, tournament: Tournament, user, jogo_id: int, referee_id: int | None) -> Jogo:
     """The referee of one jogo (None: the referee of its mesa)."""
-    with tournament_write(tournament=tournament, action="jogo.referee", user=user, kind=STRUCTURE) as write:
+    with tournament_write(tournament=tournament, action="jogo.referee", user=user, kind=STRUCTURE):
         tournament = _lock(tournament)
-        jogo = (Jogo.objects.select_for_update(of=("self",)).select_related("dupla_a", "dupla_b", "referee")
-                .filter(tournament=tournament, pk=jogo_id).first())
+        jogo = (
+            Jogo.objects.select_for_update(of=("self",))
+            .select_related("dupla_a", "dupla_b", "referee")
+            .filter(tournament=tournament, pk=jogo_id)
+            .first()
+        )
         if jogo is None:
             raise DrawRefused(_("Árbitro do jogo: jogo não encontrado neste torneio."))
-        if referee_id is not None and not StaffRole.objects.filter(tournament=tournament, user_id=referee_id,
-                                                                   user__is_active=True).exists():
+        if (
+            referee_id is not None
+            and not StaffRole.objects.filter(tournament=tournament, user_id=referee_id, user__is_active=True).exists()
+        ):
             raise DrawRefused(_("Árbitro do jogo: a pessoa escolhida não tem papel neste torneio."))
         if jogo.referee_id == referee_id:
             return jogo
@@ -123,11 +156,15 @@ def jogo_referee_set(*, tournament: Tournament, user, jogo_id: int, referee_id: 
         jogo.save(update_fields=["referee"])
         jogo.refresh_from_db(fields=["referee"])
         after = jogo.referee.get_username() if jogo.referee else None
-        audit_record(tournament=tournament, user=user, action="jogo_referee",
-                     summary=_("Árbitro do jogo %(a)s x %(b)s: %(who)s") % {
-                         "a": jogo.dupla_a.display_name, "b": jogo.dupla_b.display_name,
-                         "who": after or _("o da mesa")},
-                     before={"referee": before}, after={"referee": after})
+        audit_record(
+            tournament=tournament,
+            user=user,
+            action="jogo_referee",
+            summary=_("Árbitro do jogo %(a)s x %(b)s: %(who)s")
+            % {"a": jogo.dupla_a.display_name, "b": jogo.dupla_b.display_name, "who": after or _("o da mesa")},
+            before={"referee": before},
+            after={"referee": after},
+        )
     return jogo
 
 
@@ -136,7 +173,7 @@ def round_time_set(*, tournament: Tournament, user, stage_key: str, round_number
     times, problems = round_times_check({str(round_number): time})
     if problems:
         raise DrawRefused(*[_("Horário da rodada: %(p)s") % {"p": message} for _where, message in problems])
-    with tournament_write(tournament=tournament, action="round.time", user=user, kind=STRUCTURE) as write:
+    with tournament_write(tournament=tournament, action="round.time", user=user, kind=STRUCTURE):
         tournament = _lock(tournament)
         stage = Stage.objects.select_for_update().filter(tournament=tournament, key=stage_key).first()
         if stage is None:
@@ -148,9 +185,17 @@ def round_time_set(*, tournament: Tournament, user, stage_key: str, round_number
             return stage
         stage.round_times = after
         stage.save(update_fields=["round_times"])
-        audit_record(tournament=tournament, user=user, action="round_time",
-                     summary=_("Horário da rodada %(n)d (%(stage)s): %(time)s") % {
-                         "n": round_number, "stage": stage.name or stage.key, "time": times.get(str(round_number))
-                         or _("sem horário")},
-                     before={"round_times": before}, after={"round_times": after})
+        audit_record(
+            tournament=tournament,
+            user=user,
+            action="round_time",
+            summary=_("Horário da rodada %(n)d (%(stage)s): %(time)s")
+            % {
+                "n": round_number,
+                "stage": stage.name or stage.key,
+                "time": times.get(str(round_number)) or _("sem horário"),
+            },
+            before={"round_times": before},
+            after={"round_times": after},
+        )
     return stage

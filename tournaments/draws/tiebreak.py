@@ -21,12 +21,11 @@ from scoring.tournament import GroupStageView
 from ..audit import audit_record
 from ..models import Draw, Group, Tournament
 from ..selectors import TournamentState, tournament_state_get
+from ..writes import STRUCTURE, tournament_write
 from .errors import DrawRefused
 from .pairing import SEED_LIMIT
-from ..writes import STRUCTURE, tournament_write
 
-
-__all__ = ["TieBlock", "ties_awaiting", "tiebreak_run"]
+__all__ = ["TieBlock", "tiebreak_run", "ties_awaiting"]
 
 
 @dataclass(frozen=True)
@@ -69,39 +68,79 @@ def ties_awaiting(*, state: TournamentState) -> list[TieBlock]:
             if not table.complete:
                 continue
             for rank, duplas, cut in _blocks(table.rows, stage.per_group):
-                out.append(TieBlock(stage=stage.key, stage_name=name, group=table.key, rank=rank, duplas=duplas,
-                                    names=tuple(state.duplas[d].display_name for d in duplas), decides_cut=cut))
+                out.append(
+                    TieBlock(
+                        stage=stage.key,
+                        stage_name=name,
+                        group=table.key,
+                        rank=rank,
+                        duplas=duplas,
+                        names=tuple(state.duplas[d].display_name for d in duplas),
+                        decides_cut=cut,
+                    )
+                )
         if view.complete and view.others:
             for rank, duplas, cut in _blocks(view.others, stage.best_others):
-                out.append(TieBlock(stage=stage.key, stage_name=name, group=None, rank=rank, duplas=duplas,
-                                    names=tuple(state.duplas[d].display_name for d in duplas), decides_cut=cut))
+                out.append(
+                    TieBlock(
+                        stage=stage.key,
+                        stage_name=name,
+                        group=None,
+                        rank=rank,
+                        duplas=duplas,
+                        names=tuple(state.duplas[d].display_name for d in duplas),
+                        decides_cut=cut,
+                    )
+                )
     return out
 
 
-def tiebreak_run(*, tournament: Tournament, user, stage: str, group: str | None, duplas: list[str],
-                 seed: int | None = None) -> Draw:
+def tiebreak_run(
+    *, tournament: Tournament, user, stage: str, group: str | None, duplas: list[str], seed: int | None = None
+) -> Draw:
     """Draw the order of one tied block with a ``secrets`` seed (or the one given), record it and refresh."""
     seed = secrets.randbelow(SEED_LIMIT) if seed is None else seed
-    with tournament_write(tournament=tournament, action="draw.tiebreak", user=user, kind=STRUCTURE) as write:
+    with tournament_write(tournament=tournament, action="draw.tiebreak", user=user, kind=STRUCTURE):
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         state = tournament_state_get(tournament=tournament, cached=False)
         wanted = tuple(sorted(duplas))
-        block = next((b for b in ties_awaiting(state=state)
-                      if b.stage == stage and b.group == (group or None) and b.duplas == wanted), None)
+        block = next(
+            (
+                b
+                for b in ties_awaiting(state=state)
+                if b.stage == stage and b.group == (group or None) and b.duplas == wanted
+            ),
+            None,
+        )
         if block is None:
-            raise DrawRefused(_("Sorteio de desempate: esse empate não está aguardando sorteio (a classificação "
-                                "mudou ou o sorteio já foi feito)."))
+            raise DrawRefused(
+                _(
+                    "Sorteio de desempate: esse empate não está aguardando sorteio (a classificação "
+                    "mudou ou o sorteio já foi feito)."
+                )
+            )
         order = list(block.duplas)
         random.Random(seed).shuffle(order)
         stage_row = state.stage_models[stage]
         group_row = Group.objects.get(stage=stage_row, key=block.group) if block.group else None
-        draw = Draw.objects.create(tournament=tournament, kind=Draw.TIEBREAK, stage=stage_row, group=group_row,
-                                   method="random", seed=seed, result={"order": order},
-                                   performed_by=user if user is not None and user.is_authenticated else None)
+        draw = Draw.objects.create(
+            tournament=tournament,
+            kind=Draw.TIEBREAK,
+            stage=stage_row,
+            group=group_row,
+            method="random",
+            seed=seed,
+            result={"order": order},
+            performed_by=user if user is not None and user.is_authenticated else None,
+        )
         where = _("grupo %(g)s") % {"g": block.group} if block.group else _("entre grupos")
         names = [state.duplas[d].display_name for d in order]
-        audit_record(tournament=tournament, user=user, action="tiebreak_draw",
-                     summary=_("Sorteio de desempate (%(stage)s, %(where)s): %(order)s") % {
-                         "stage": block.stage_name, "where": where, "order": ", ".join(names)},
-                     after={"stage": stage, "group": block.group, "seed": seed, "order": order})
+        audit_record(
+            tournament=tournament,
+            user=user,
+            action="tiebreak_draw",
+            summary=_("Sorteio de desempate (%(stage)s, %(where)s): %(order)s")
+            % {"stage": block.stage_name, "where": where, "order": ", ".join(names)},
+            after={"stage": stage, "group": block.group, "seed": seed, "order": order},
+        )
     return draw

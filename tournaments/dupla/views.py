@@ -20,15 +20,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
-from tournaments.web import request_device
-
 from scoring.sumula import ACCEPTED, AWAITING, CONFIRMED, CONTEST, CONTESTED
-
 from tournaments.models import Dupla, Jogo
-from tournaments.staff.selectors import dupla_by_token, dupla_page, link_replaced
 from tournaments.presenters.sumula import status_view, via_name
+from tournaments.staff.selectors import dupla_by_token, dupla_page, link_replaced
 from tournaments.sumula.selectors import sumula_get
 from tournaments.sumula.services import Actor, SumulaRefused, sumula_answer
+from tournaments.web import request_device
 
 CONFIRM, CONTEST_CHOICE = "confirmar", "contestar"
 REASON_MAX = 300
@@ -48,22 +46,30 @@ def _not_found(request, token: str):
     raise Http404("link não encontrado")
 
 
-
 def _to_answer(dupla: Dupla) -> list[dict]:
     """This dupla's decided jogos still waiting for its answer: not yet answered, or contested by it.
 
     Read from the súmulas as they stand (not from the cached derived views), with a compact summary
     from the dupla's side: the opponent, the partidas, the status, the via.
     """
-    jogos = (Jogo.objects.filter(tournament_id=dupla.tournament_id, status__in=(AWAITING, CONTESTED))
-             .filter(Q(dupla_a=dupla) | Q(dupla_b=dupla))
-             .select_related("dupla_a__player1", "dupla_a__player2", "dupla_b__player1", "dupla_b__player2",
-                             "stage", "group", "signed_by")
-             .order_by("entry_order", "id"))
+    jogos = (
+        Jogo.objects.filter(tournament_id=dupla.tournament_id, status__in=(AWAITING, CONTESTED))
+        .filter(Q(dupla_a=dupla) | Q(dupla_b=dupla))
+        .select_related(
+            "dupla_a__player1",
+            "dupla_a__player2",
+            "dupla_b__player1",
+            "dupla_b__player2",
+            "stage",
+            "group",
+            "signed_by",
+        )
+        .order_by("entry_order", "id")
+    )
     out = []
     for jogo in jogos:
         mine, theirs = ("a", "b") if jogo.dupla_a_id == dupla.pk else ("b", "a")
-        my_answer = (jogo.confirmations.get(mine) or {})
+        my_answer = jogo.confirmations.get(mine) or {}
         if my_answer.get("answer") == ACCEPTED:
             continue
         data = sumula_get(tournament=dupla.tournament, jogo=jogo)
@@ -83,17 +89,28 @@ def _to_answer(dupla: Dupla) -> list[dict]:
             note = _("perda do jogo (%(who)s): %(reason)s") % {"who": who, "reason": data["penalty"]["reason"]}
         their_answer = (jogo.confirmations.get(theirs) or {}).get("answer")
         won = data["score"][me], data["score"][1 - me]
-        out.append({
-            "key": jogo.key, "via": jogo.via, "via_name": via_name(jogo.via), "via_reason": jogo.via_reason,
-            "status": status_view(jogo.status), "mesa": jogo.mesa,
-            "group": jogo.group.key if jogo.group_id else "", "round": jogo.round,
-            "opponent": opponent.display_name, "partidas": ", ".join(partidas), "won": won,
-            "outcome": "won" if data["winner"] == dupla.key else "lost" if data["winner"] else "",
-            "note": note, "contested": my_answer.get("answer") == CONTEST, "my_reason": my_answer.get("reason", ""),
-            "their_answer": their_answer or "",
-            "sumula_url": reverse("tournaments:sumula", kwargs={"slug": dupla.tournament.slug, "key": jogo.key}),
-            "answer_url": reverse("privatelink:answer", kwargs={"token": dupla.token, "key": jogo.key}),
-        })
+        out.append(
+            {
+                "key": jogo.key,
+                "via": jogo.via,
+                "via_name": via_name(jogo.via),
+                "via_reason": jogo.via_reason,
+                "status": status_view(jogo.status),
+                "mesa": jogo.mesa,
+                "group": jogo.group.key if jogo.group_id else "",
+                "round": jogo.round,
+                "opponent": opponent.display_name,
+                "partidas": ", ".join(partidas),
+                "won": won,
+                "outcome": "won" if data["winner"] == dupla.key else "lost" if data["winner"] else "",
+                "note": note,
+                "contested": my_answer.get("answer") == CONTEST,
+                "my_reason": my_answer.get("reason", ""),
+                "their_answer": their_answer or "",
+                "sumula_url": reverse("tournaments:sumula", kwargs={"slug": dupla.tournament.slug, "key": jogo.key}),
+                "answer_url": reverse("privatelink:answer", kwargs={"token": dupla.token, "key": jogo.key}),
+            }
+        )
     return out
 
 
@@ -130,19 +147,33 @@ def dupla_answer_view(request, token: str, key: str):
         return _private(redirect(back))
     shown = request.POST.get("via", "")
     if not re.fullmatch(r"[0-9]{1,9}", shown):
-        messages.error(request, _("Não foi possível responder à súmula do jogo %(key)s: falta a via que a página "
-                                  "mostrou ('via'); confira a súmula abaixo e responda de novo.") % {"key": key})
+        messages.error(
+            request,
+            _(
+                "Não foi possível responder à súmula do jogo %(key)s: falta a via que a página "
+                "mostrou ('via'); confira a súmula abaixo e responda de novo."
+            )
+            % {"key": key},
+        )
         return _private(redirect(back))
     try:
         # the via is checked under the jogo's lock: if the súmula was corrected after this page was opened, even
         # while this answer was on its way, nothing is answered (the dupla reads the new via first)
-        written = sumula_answer(tournament=dupla.tournament, key=key, dupla=dupla, via=int(shown),
-                                accept=choice == CONFIRM, reason=reason,
-                                actor=Actor(dupla=dupla, method="link", device=request_device(request)))
+        written = sumula_answer(
+            tournament=dupla.tournament,
+            key=key,
+            dupla=dupla,
+            via=int(shown),
+            accept=choice == CONFIRM,
+            reason=reason,
+            actor=Actor(dupla=dupla, method="link", device=request_device(request)),
+        )
     except SumulaRefused as refused:
         for error in refused.errors:
-            messages.error(request, _("Não foi possível responder à súmula do jogo %(key)s: %(error)s")
-                           % {"key": key, "error": error})
+            messages.error(
+                request,
+                _("Não foi possível responder à súmula do jogo %(key)s: %(error)s") % {"key": key, "error": error},
+            )
         return _private(redirect(back))
     if choice == CONFIRM:
         text = _("Sua dupla confirmou a súmula do jogo %(key)s.")

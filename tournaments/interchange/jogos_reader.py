@@ -6,8 +6,17 @@ from django.contrib.auth import get_user_model
 
 from scoring.bracket import Bracket, BracketJogo
 from scoring.jogo import jogo_evaluate
-from scoring.tournament import (GROUPS, KNOCKOUT, JogoRecord, StageSpec, group_best_of, groups_stage_compute,
-                                knockout_draw, knockout_stage_compute, stage_entrants)
+from scoring.tournament import (
+    GROUPS,
+    KNOCKOUT,
+    JogoRecord,
+    StageSpec,
+    group_best_of,
+    groups_stage_compute,
+    knockout_draw,
+    knockout_stage_compute,
+    stage_entrants,
+)
 from tournaments.models import Jogo
 
 from ..result_form import entry_flipped, result_read
@@ -40,8 +49,12 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
             errors.add(f"{place}.stage", f"fase {j.get('stage')!r} não existe")
             continue
         duplas = j.get("duplas")
-        if not isinstance(duplas, list) or len(duplas) != 2 or duplas[0] == duplas[1] \
-                or not all(isinstance(d, str) and d in info for d in duplas):
+        if (
+            not isinstance(duplas, list)
+            or len(duplas) != 2
+            or duplas[0] == duplas[1]
+            or not all(isinstance(d, str) and d in info for d in duplas)
+        ):
             errors.add(f"{place}.duplas", "um jogo tem duas duplas diferentes, pelas chaves de duplas")
             continue
         duplas = (duplas[0], duplas[1])
@@ -65,7 +78,9 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
                 continue
             pair_key = (stage.key, frozenset(duplas))
             if pair_key in group_pairs:
-                errors.add(place, f"jogo repetido: {duplas[0]} x {duplas[1]} já consta em jogos[{group_pairs[pair_key]}]")
+                errors.add(
+                    place, f"jogo repetido: {duplas[0]} x {duplas[1]} já consta em jogos[{group_pairs[pair_key]}]"
+                )
                 continue
             group_pairs[pair_key] = i
             best_of = group_best_of(stage=stage, settings=settings)
@@ -75,8 +90,20 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
                 result, problems = jogo_evaluate(entry=entry, settings=settings)
                 errors.extend(p.nested(place) for p in problems)
             sumula = sumula_read(j, place, duplas, duplas, best_of, result, settings, errors)
-            plan.jogos.append(JogoPlan(stage=stage.key, group=group.key, duplas=duplas, entry=entry, result=result,
-                                       mesa=mesa, entry_order=i, key=key, referee=referee, sumula=sumula))
+            plan.jogos.append(
+                JogoPlan(
+                    stage=stage.key,
+                    group=group.key,
+                    duplas=duplas,
+                    entry=entry,
+                    result=result,
+                    mesa=mesa,
+                    entry_order=i,
+                    key=key,
+                    referee=referee,
+                    sumula=sumula,
+                )
+            )
             if sumula.counted is not None and len(errors) == before:
                 records.append(JogoRecord(stage=stage.key, group=group.key, duplas=duplas, result=sumula.counted))
             continue
@@ -101,8 +128,9 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
             slot = _find_slot(brackets[stage.key].jogos(), duplas, used_slots, stage.key)
         if slot is None:
             stage_records = [r for r in records if r.stage == stage.key]
-            brackets[stage.key] = knockout_stage_compute(stage=stage, order=order, jogos=stage_records,
-                                                         settings=settings).bracket
+            brackets[stage.key] = knockout_stage_compute(
+                stage=stage, order=order, jogos=stage_records, settings=settings
+            ).bracket
             slot = _find_slot(brackets[stage.key].jogos(), duplas, used_slots, stage.key)
         if slot is None:
             errors.add(f"{place}.duplas", _no_slot_message(brackets[stage.key].jogos(), duplas))
@@ -120,12 +148,34 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
                 result, _ = jogo_evaluate(entry=entry, settings=settings)
         bracket_duplas = (slot.duplas[0], slot.duplas[1])
         sumula = sumula_read(j, place, duplas, bracket_duplas, slot.best_of, result, settings, errors)
-        plan.jogos.append(JogoPlan(stage=stage.key, group=None, duplas=bracket_duplas, entry=entry, result=result,
-                                   round=slot.round, position=slot.position, third_place=slot.third_place,
-                                   mesa=mesa, entry_order=i, key=key, referee=referee, sumula=sumula))
+        plan.jogos.append(
+            JogoPlan(
+                stage=stage.key,
+                group=None,
+                duplas=bracket_duplas,
+                entry=entry,
+                result=result,
+                round=slot.round,
+                position=slot.position,
+                third_place=slot.third_place,
+                mesa=mesa,
+                entry_order=i,
+                key=key,
+                referee=referee,
+                sumula=sumula,
+            )
+        )
         if sumula.counted is not None and len(errors) == before:
-            records.append(JogoRecord(stage=stage.key, duplas=bracket_duplas, result=sumula.counted, round=slot.round,
-                                      position=slot.position, third_place=slot.third_place))
+            records.append(
+                JogoRecord(
+                    stage=stage.key,
+                    duplas=bracket_duplas,
+                    result=sumula.counted,
+                    round=slot.round,
+                    position=slot.position,
+                    third_place=slot.third_place,
+                )
+            )
 
     _referees_check(referees, errors)
     if errors:
@@ -145,8 +195,10 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
             for group, order in view.unused_sorteios:
                 k = stage.sorteios.index((group, order))
                 where = f"no grupo {group!r}" if group else "entre os grupos"
-                errors.add(f"stages[{i}].sorteios[{k}]",
-                           f"o sorteio lista duplas que não estão empatadas após o saldo {where}: {', '.join(order)}")
+                errors.add(
+                    f"stages[{i}].sorteios[{k}]",
+                    f"o sorteio lista duplas que não estão empatadas após o saldo {where}: {', '.join(order)}",
+                )
 
 
 def _key_read(j: dict, index: int, keys: dict[str, int], errors: Errors) -> str | None:
@@ -156,8 +208,10 @@ def _key_read(j: dict, index: int, keys: dict[str, int], errors: Errors) -> str 
     if key is None:
         return None
     if not KEY_PATTERN.fullmatch(key):
-        errors.add(f"{place}.key", f"chave {key!r}: use só letras, números, '-', '_' ou '.' "
-                                   "(ela vai no endereço da súmula do jogo)")
+        errors.add(
+            f"{place}.key",
+            f"chave {key!r}: use só letras, números, '-', '_' ou '.' (ela vai no endereço da súmula do jogo)",
+        )
         return None
     if key in keys:
         errors.add(f"{place}.key", f"chave {key!r} repetida: já é a de jogos[{keys[key]}]")
@@ -173,8 +227,11 @@ def _referees_check(referees: dict[str, str], errors: Errors) -> None:
     known = set(get_user_model().objects.filter(username__in=list(referees)).values_list("username", flat=True))
     for username, place in referees.items():
         if username not in known:
-            errors.add(place, f"árbitro {username!r} não tem conta neste site: crie-a antes "
-                              f"(manage.py staff_add SLUG {username} referee) ou tire o campo")
+            errors.add(
+                place,
+                f"árbitro {username!r} não tem conta neste site: crie-a antes "
+                f"(manage.py staff_add SLUG {username} referee) ou tire o campo",
+            )
 
 
 def _previous_view(plan: TournamentPlan, index: int, records: list[JogoRecord]):
@@ -183,12 +240,14 @@ def _previous_view(plan: TournamentPlan, index: int, records: list[JogoRecord]):
     prev = plan.stages[index - 1]
     if prev.kind == GROUPS:
         return groups_stage_compute(stage=prev, jogos=records, settings=plan.settings)
-    return knockout_stage_compute(stage=prev, order=plan.stage_orders.get(prev.key), jogos=records,
-                                  settings=plan.settings)
+    return knockout_stage_compute(
+        stage=prev, order=plan.stage_orders.get(prev.key), jogos=records, settings=plan.settings
+    )
 
 
-def _draw_from_previous(plan: TournamentPlan, stage: StageSpec, records: list[JogoRecord], errors: Errors,
-                        place: str, info: dict) -> list[str | None] | None:
+def _draw_from_previous(
+    plan: TournamentPlan, stage: StageSpec, records: list[JogoRecord], errors: Errors, place: str, info: dict
+) -> list[str | None] | None:
     index = plan.stages.index(stage)
     previous = _previous_view(plan, index, records)
     entrants = stage_entrants(stage=stage, previous=previous)
@@ -197,11 +256,17 @@ def _draw_from_previous(plan: TournamentPlan, stage: StageSpec, records: list[Jo
         if errors:
             pass  # a consequence of the problems already reported, not a problem of its own
         elif getattr(previous, "complete", False):
-            errors.add(place, f"a chave da fase {stage.key!r} ainda não foi sorteada: há um empate na fase "
-                              f"{prev.key!r} que decide uma vaga e aguarda o sorteio (informe-o em sorteios)")
+            errors.add(
+                place,
+                f"a chave da fase {stage.key!r} ainda não foi sorteada: há um empate na fase "
+                f"{prev.key!r} que decide uma vaga e aguarda o sorteio (informe-o em sorteios)",
+            )
         else:
-            errors.add(place, f"a chave da fase {stage.key!r} ainda não foi sorteada: a fase {prev.key!r} "
-                              "não terminou (todos os jogos precisam de resultado antes)")
+            errors.add(
+                place,
+                f"a chave da fase {stage.key!r} ainda não foi sorteada: a fase {prev.key!r} "
+                "não terminou (todos os jogos precisam de resultado antes)",
+            )
         return None
     order, problems = knockout_draw(stage=stage, entrants=entrants, duplas=info)
     errors.extend(p.nested(f"stages[{index}]") for p in problems)
@@ -210,7 +275,11 @@ def _draw_from_previous(plan: TournamentPlan, stage: StageSpec, records: list[Jo
 
 def _find_slot(jogos: list[BracketJogo], duplas: tuple[str, str], used: set, stage: str) -> BracketJogo | None:
     for slot in jogos:
-        if slot.ready and set(slot.duplas) == set(duplas) and (stage, slot.round, slot.position, slot.third_place) not in used:
+        if (
+            slot.ready
+            and set(slot.duplas) == set(duplas)
+            and (stage, slot.round, slot.position, slot.third_place) not in used
+        ):
             return slot
     return None
 

@@ -95,8 +95,10 @@ def json_depth_exceeded(*, text: str, max_depth: int = JSON_MAX_DEPTH) -> tuple[
 
 
 def json_depth_problem(*, line: int, column: int, max_depth: int = JSON_MAX_DEPTH) -> RuleError:
-    return RuleError("", f"JSON inválido na linha {line}, coluna {column}: "
-                         f"aninhamento profundo demais (o máximo é {max_depth} níveis)")
+    return RuleError(
+        "",
+        f"JSON inválido na linha {line}, coluna {column}: aninhamento profundo demais (o máximo é {max_depth} níveis)",
+    )
 
 
 def json_loads_checked(*, text: str, max_depth: int = JSON_MAX_DEPTH) -> Any:
@@ -110,7 +112,9 @@ def json_loads_checked(*, text: str, max_depth: int = JSON_MAX_DEPTH) -> Any:
         data = json.loads(text, object_pairs_hook=_object, parse_int=_int, parse_constant=_constant)
     except json.JSONDecodeError as exc:
         message = next((pt for en, pt in _JSON_MESSAGES.items() if exc.msg.startswith(en)), exc.msg)
-        raise RuleViolation([RuleError("", f"JSON inválido na linha {exc.lineno}, coluna {exc.colno}: {message}")]) from exc
+        raise RuleViolation(
+            [RuleError("", f"JSON inválido na linha {exc.lineno}, coluna {exc.colno}: {message}")]
+        ) from exc
     except RecursionError as exc:
         line, column = json_depth_exceeded(text=text, max_depth=max_depth) or (1, 1)
         raise RuleViolation([json_depth_problem(line=line, column=column, max_depth=max_depth)]) from exc
@@ -124,9 +128,17 @@ def tournament_file_parse(*, raw: bytes | str) -> Any:
     """The data of a tournament file (UTF-8 JSON, BOM allowed); RuleViolation with every problem found."""
     size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
     if size > FILE_MAX_BYTES:
-        raise RuleViolation([RuleError("arquivo", f"grande demais: {size} bytes; o máximo é "
-                                           f"{FILE_MAX_BYTES // (1024 * 1024)} MiB ({FILE_MAX_BYTES} bytes)")])
+        raise RuleViolation(
+            [
+                RuleError(
+                    "arquivo",
+                    f"grande demais: {size} bytes; o máximo é "
+                    f"{FILE_MAX_BYTES // (1024 * 1024)} MiB ({FILE_MAX_BYTES} bytes)",
+                )
+            ]
+        )
     from .values import sizes_precheck  # values reads the models: imported once Django is set up
+
     if oversized := sizes_precheck(raw=raw):  # lists beyond the limits: refused before the slow, checked parse
         raise RuleViolation(oversized)
     if isinstance(raw, bytes):
@@ -178,8 +190,10 @@ def tree_check(*, data: Any, max_depth: int = JSON_MAX_DEPTH) -> list[RuleError]
                 add(place, f"aninhamento profundo demais (o máximo é {max_depth} níveis)")
                 continue
             for key in getattr(node, "repeated", ()):
-                add(_child(place, key) if _text_problem(key) is None else place,
-                    "campo repetido neste objeto: cada campo aparece uma vez")
+                add(
+                    _child(place, key) if _text_problem(key) is None else place,
+                    "campo repetido neste objeto: cada campo aparece uma vez",
+                )
             children = []
             for key, value in node.items():
                 if not isinstance(key, str):
@@ -213,6 +227,7 @@ def tree_check(*, data: Any, max_depth: int = JSON_MAX_DEPTH) -> list[RuleError]
         else:
             add(place, f"valor de tipo {type(node).__name__} não é aceito num arquivo de torneio")
     if unlisted:
-        problems.append(RuleError("arquivo", f"mais {unlisted} problema(s) como estes; corrija os listados "
-                                       "e importe de novo"))
+        problems.append(
+            RuleError("arquivo", f"mais {unlisted} problema(s) como estes; corrija os listados e importe de novo")
+        )
     return problems

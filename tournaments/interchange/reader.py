@@ -12,18 +12,27 @@ from typing import Any
 from scoring import draws as draw_rules
 from scoring.errors import RuleError
 from scoring.rules import best_of_error, settings_build
-from scoring.tournament import (DRAW_METHODS, GROUPS, KNOCKOUT, PREVIOUS, DuplaInfo, GroupSpec, StageSpec,
-                                knockout_draw)
+from scoring.tournament import DRAW_METHODS, GROUPS, KNOCKOUT, PREVIOUS, DuplaInfo, GroupSpec, StageSpec, knockout_draw
 from tournaments.models import Draw, Dupla, Group, Player, Stage, Tournament
 from tournaments.round_times import round_times_check
 
 from . import limits
+from .jogos_reader import jogos_read
 from .jsonfile import tree_check
 from .limits import column_max_length
-from .jogos_reader import jogos_read
 from .plan import JogoPlan, PlayerPlan, RegistrationPlan, TournamentPlan
-from .values import (Errors, best_of_problem, bounded_int, is_int, iso_read, keyed_read, list_read, sizes_check,
-                     text_read, time_of_day)
+from .values import (
+    Errors,
+    best_of_problem,
+    bounded_int,
+    is_int,
+    iso_read,
+    keyed_read,
+    list_read,
+    sizes_check,
+    text_read,
+    time_of_day,
+)
 
 __all__ = ["FORMAT", "VERSION", "JogoPlan", "PlayerPlan", "RegistrationPlan", "TournamentPlan", "plan_read"]
 
@@ -66,6 +75,7 @@ def plan_read(data: Any) -> tuple[TournamentPlan | None, list[RuleError]]:
 
 # --- tournament ---------------------------------------------------------------------
 
+
 def _settings_limits(overrides: Any, errors: Errors) -> None:
     """Override values the rules accept but no real event (nor a column) holds."""
     if not isinstance(overrides, dict):
@@ -78,36 +88,64 @@ def _settings_limits(overrides: Any, errors: Errors) -> None:
     if isinstance(points, dict):
         for key, value in points.items():
             if is_int(value) and value > limits.MAX_CLASS_POINTS:
-                errors.add(f"tournament.settings.class_points.{key}",
-                           f"pontos classificatórios demais: {value} (o máximo é {limits.MAX_CLASS_POINTS})")
+                errors.add(
+                    f"tournament.settings.class_points.{key}",
+                    f"pontos classificatórios demais: {value} (o máximo é {limits.MAX_CLASS_POINTS})",
+                )
 
 
 def _read_tournament(t: dict, errors: Errors) -> TournamentPlan | None:
     name = text_read(t, "name", "tournament", errors, column=(Tournament, "name"), required=True)
     slug = text_read(t, "slug", "tournament", errors, column=(Tournament, "slug"))
     date = iso_read(t, "date", "tournament", errors, dt.date.fromisoformat, "data inválida {!r}: use AAAA-MM-DD")
-    start_time = iso_read(t, "start_time", "tournament", errors, time_of_day,
-                      "horário inválido {!r}: use HH:MM (hora local, sem fuso horário)")
+    start_time = iso_read(
+        t,
+        "start_time",
+        "tournament",
+        errors,
+        time_of_day,
+        "horário inválido {!r}: use HH:MM (hora local, sem fuso horário)",
+    )
     min_age = t.get("min_age")
     if min_age is not None:
-        min_age = bounded_int(min_age, "tournament.min_age", errors, column=(Tournament, "min_age"),
-                               what="a idade mínima", low=0, high=120)
+        min_age = bounded_int(
+            min_age,
+            "tournament.min_age",
+            errors,
+            column=(Tournament, "min_age"),
+            what="a idade mínima",
+            low=0,
+            high=120,
+        )
     max_duplas = t.get("max_duplas")
     if max_duplas is not None:
-        max_duplas = bounded_int(max_duplas, "tournament.max_duplas", errors, column=(Tournament, "max_duplas"),
-                                  what="o limite de duplas", low=2, high=limits.MAX_DUPLAS)
+        max_duplas = bounded_int(
+            max_duplas,
+            "tournament.max_duplas",
+            errors,
+            column=(Tournament, "max_duplas"),
+            what="o limite de duplas",
+            low=2,
+            high=limits.MAX_DUPLAS,
+        )
     _settings_limits(t.get("settings"), errors)
     settings, problems = settings_build(preset=t.get("preset"), overrides=t.get("settings"))
     errors.extend(p.nested("tournament") for p in problems)
     if settings is None:
         return None
     return TournamentPlan(
-        name=name, slug=slug, date=date, start_time=start_time,
+        name=name,
+        slug=slug,
+        date=date,
+        start_time=start_time,
         venue=text_read(t, "venue", "tournament", errors, column=(Tournament, "venue")),
         city=text_read(t, "city", "tournament", errors, column=(Tournament, "city")),
         category=text_read(t, "category", "tournament", errors, column=(Tournament, "category")),
-        min_age=min_age, max_duplas=max_duplas, preset=settings.preset,
-        overrides=dict(t.get("settings") or {}), settings=settings,
+        min_age=min_age,
+        max_duplas=max_duplas,
+        preset=settings.preset,
+        overrides=dict(t.get("settings") or {}),
+        settings=settings,
         regulation=text_read(t, "regulation", "tournament", errors, max_len=limits.REGULATION_MAX_CHARS),
     )
 
@@ -118,20 +156,29 @@ def _age_on(birth: dt.date, day: dt.date) -> int:
 
 # --- players, registrations, pairing, duplas ----------------------------------------
 
+
 def _read_people(data: dict, plan: TournamentPlan, errors: Errors) -> None:
     players: dict[str, PlayerPlan] = {}
-    for _, place, p, key in keyed_read(list_read(data, "players", "players", errors), "players", "atleta", errors,
-                                   (Player, "key")):
+    for _, place, p, key in keyed_read(
+        list_read(data, "players", "players", errors), "players", "atleta", errors, (Player, "key")
+    ):
         name = text_read(p, "name", place, errors, column=(Player, "name"), required=True)
         birth = iso_read(p, "birth_date", place, errors, dt.date.fromisoformat, "data inválida {!r}: use AAAA-MM-DD")
         if birth and plan.min_age is not None and plan.date is not None:
             age = _age_on(birth, plan.date)
             if age < plan.min_age:
-                errors.add(f"{place}.birth_date", f"{name} terá {age} anos em {plan.date:%d/%m/%Y}; "
-                                                   f"a categoria exige a partir de {plan.min_age} anos")
-        players[key] = PlayerPlan(key=key, name=name, birth_date=birth,
-                                  email=text_read(p, "email", place, errors, column=(Player, "email")),
-                                  phone=text_read(p, "phone", place, errors, column=(Player, "phone")))
+                errors.add(
+                    f"{place}.birth_date",
+                    f"{name} terá {age} anos em {plan.date:%d/%m/%Y}; "
+                    f"a categoria exige a partir de {plan.min_age} anos",
+                )
+        players[key] = PlayerPlan(
+            key=key,
+            name=name,
+            birth_date=birth,
+            email=text_read(p, "email", place, errors, column=(Player, "email")),
+            phone=text_read(p, "phone", place, errors, column=(Player, "phone")),
+        )
     plan.players = list(players.values())
 
     used: dict[str, str] = {}  # player -> where it is used
@@ -141,7 +188,9 @@ def _read_people(data: dict, plan: TournamentPlan, errors: Errors) -> None:
             errors.add(place, f"atleta {player!r} não existe em players")
             return False
         if player in used:
-            errors.add(place, f"o atleta {player!r} já está em {used[player]}: cada atleta se inscreve uma vez por torneio")
+            errors.add(
+                place, f"o atleta {player!r} já está em {used[player]}: cada atleta se inscreve uma vez por torneio"
+            )
             return False
         used[player] = place.rsplit(".", 1)[0]
         return True
@@ -155,7 +204,7 @@ def _read_people(data: dict, plan: TournamentPlan, errors: Errors) -> None:
         if not isinstance(members, list) or len(members) != 2:
             errors.add(f"{place}.players", "uma dupla tem exatamente 2 atletas")
             continue
-        ok = all([take(m, f"{place}.players[{j}]") for j, m in enumerate(members)])
+        ok = all([take(m, f"{place}.players[{j}]") for j, m in enumerate(members)])  # noqa: C419 (every member is taken, each problem reported)
         seed = d.get("seed")
         if seed is not None:
             seed = bounded_int(seed, f"{place}.seed", errors, column=(Dupla, "seed"), what="a cabeça de chave", low=1)
@@ -167,9 +216,16 @@ def _read_people(data: dict, plan: TournamentPlan, errors: Errors) -> None:
         if reason and not disq:
             errors.add(f"{place}.disqualified_reason", "só uma dupla desclassificada tem motivo de desclassificação")
         if ok:
-            explicit.append(DuplaInfo(key=key, players=tuple(members), name=text_read(d, "name", place, errors,
-                                                                                  column=(Dupla, "name")),
-                                      seed=seed, disqualified=disq, disqualified_reason=reason if disq else ""))
+            explicit.append(
+                DuplaInfo(
+                    key=key,
+                    players=tuple(members),
+                    name=text_read(d, "name", place, errors, column=(Dupla, "name")),
+                    seed=seed,
+                    disqualified=disq,
+                    disqualified_reason=reason if disq else "",
+                )
+            )
     seeds = [d.seed for d in explicit if d.seed is not None]
     if len(seeds) != len(set(seeds)):
         errors.add("duplas", "duas duplas com o mesmo número de cabeça de chave")
@@ -181,7 +237,7 @@ def _read_people(data: dict, plan: TournamentPlan, errors: Errors) -> None:
         if not isinstance(members, list) or len(members) not in (1, 2):
             errors.add(f"{place}.players", "uma inscrição é individual (1 atleta) ou em dupla (2 atletas)")
             continue
-        if all([take(m, f"{place}.players[{j}]") for j, m in enumerate(members)]):
+        if all([take(m, f"{place}.players[{j}]") for j, m in enumerate(members)]):  # noqa: C419 (every member is taken, each problem reported)
             regs.append(tuple(members))
 
     pairing = data.get("pairing")
@@ -189,8 +245,10 @@ def _read_people(data: dict, plan: TournamentPlan, errors: Errors) -> None:
     if pairing is not None:
         if not isinstance(pairing, dict) or not is_int(pairing.get("seed")):
             errors.add("pairing.seed", "o sorteio das duplas precisa de uma semente inteira ('seed')")
-        elif bounded_int(pairing["seed"], "pairing.seed", errors, column=(Draw, "seed"),
-                          what="a semente do sorteio") is None:
+        elif (
+            bounded_int(pairing["seed"], "pairing.seed", errors, column=(Draw, "seed"), what="a semente do sorteio")
+            is None
+        ):
             pass
         elif regs:
             capacity = None if plan.max_duplas is None else max(0, plan.max_duplas - len(explicit))
@@ -202,20 +260,28 @@ def _read_people(data: dict, plan: TournamentPlan, errors: Errors) -> None:
                     errors.add("pairing", f"a dupla sorteada {key!r} colide com uma chave de duplas; renomeie a dupla")
                 formed.append(DuplaInfo(key=key, players=tuple(pair)))
             waiting = set(result.waiting_list)
-            plan.registrations = [RegistrationPlan(players=r, waiting=r[0] in waiting or (len(r) == 2 and r[1] in waiting))
-                                  for r in regs]
-            plan.pairing_result = {"duplas": [list(p) for p in result.duplas], "waiting_list": list(result.waiting_list)}
+            plan.registrations = [
+                RegistrationPlan(players=r, waiting=r[0] in waiting or (len(r) == 2 and r[1] in waiting)) for r in regs
+            ]
+            plan.pairing_result = {
+                "duplas": [list(p) for p in result.duplas],
+                "waiting_list": list(result.waiting_list),
+            }
     if pairing is None or not regs:
         plan.registrations = [RegistrationPlan(players=r, waiting=True) for r in regs]
     plan.duplas = explicit + formed
     if len(plan.duplas) > limits.MAX_DUPLAS:
-        errors.add("duplas", f"duplas demais: {len(plan.duplas)} com as sorteadas "
-                             f"(o máximo num arquivo de torneio é {limits.MAX_DUPLAS})")
+        errors.add(
+            "duplas",
+            f"duplas demais: {len(plan.duplas)} com as sorteadas "
+            f"(o máximo num arquivo de torneio é {limits.MAX_DUPLAS})",
+        )
     if plan.max_duplas is not None and len(plan.duplas) > plan.max_duplas:
         errors.add("duplas", f"{len(plan.duplas)} duplas passam do limite de {plan.max_duplas} do torneio")
 
 
 # --- stages -------------------------------------------------------------------------
+
 
 def _read_stages(data: dict, plan: TournamentPlan, errors: Errors) -> None:
     known = {d.key for d in plan.duplas}
@@ -241,17 +307,25 @@ def _read_stages(data: dict, plan: TournamentPlan, errors: Errors) -> None:
             plan.round_times[key] = times
         if stage is not None:
             stage = replace(stage, name=text_read(s, "name", place, errors, column=(Stage, "name")))
-            if stage.kind == KNOCKOUT and stage.entrants == PREVIOUS and stages and stages[-1].kind == GROUPS \
-                    and stages[-1].per_group + stages[-1].best_others < 1:
+            if (
+                stage.kind == KNOCKOUT
+                and stage.entrants == PREVIOUS
+                and stages
+                and stages[-1].kind == GROUPS
+                and stages[-1].per_group + stages[-1].best_others < 1
+            ):
                 errors.add(f"stages[{i - 1}].qualify", "informe quantas duplas se classificam (qualify.per_group)")
             stages.append(stage)
     plan.stages = stages
     if errors:
         return
-    scheduled = sum(len(g.duplas) * (len(g.duplas) - 1) // 2 for s in stages for g in s.groups) \
-        + sum(len(s.entrants) if s.entrants != PREVIOUS else len(plan.duplas) for s in stages if s.kind == KNOCKOUT)
+    scheduled = sum(len(g.duplas) * (len(g.duplas) - 1) // 2 for s in stages for g in s.groups) + sum(
+        len(s.entrants) if s.entrants != PREVIOUS else len(plan.duplas) for s in stages if s.kind == KNOCKOUT
+    )
     if scheduled > limits.MAX_JOGOS:
-        errors.add("stages", f"as fases dão até {scheduled} jogos; o máximo num arquivo de torneio é {limits.MAX_JOGOS}")
+        errors.add(
+            "stages", f"as fases dão até {scheduled} jogos; o máximo num arquivo de torneio é {limits.MAX_JOGOS}"
+        )
         return
     info = {d.key: d for d in plan.duplas}
     for i, stage in enumerate(stages):  # knockouts with a known list of entrants are drawn at once
@@ -274,8 +348,11 @@ def _read_groups_stage(s: dict, place: str, key: str, best_of, known: set[str], 
             errors.add(gplace, "cada grupo precisa de uma chave ('key') e das duplas")
             continue
         if len(g["key"]) > column_max_length(model=Group, field="key"):
-            errors.add(f"{gplace}.key", f"chave longa demais: {len(g['key'])} caracteres "
-                                        f"(máximo {column_max_length(model=Group, field='key')})")
+            errors.add(
+                f"{gplace}.key",
+                f"chave longa demais: {len(g['key'])} caracteres "
+                f"(máximo {column_max_length(model=Group, field='key')})",
+            )
             continue
         if any(x.key == g["key"] for x in groups):
             errors.add(f"{gplace}.key", f"grupo {g['key']!r} repetido")
@@ -304,7 +381,9 @@ def _read_groups_stage(s: dict, place: str, key: str, best_of, known: set[str], 
         errors.add(f"{place}.qualify", "per_group e best_others devem ser inteiros ≥ 0")
         per_group, best_others = 0, 0
     elif groups and per_group > min(len(g.duplas) for g in groups):
-        errors.add(f"{place}.qualify.per_group", f"{per_group} classificados por grupo é mais do que as duplas do menor grupo")
+        errors.add(
+            f"{place}.qualify.per_group", f"{per_group} classificados por grupo é mais do que as duplas do menor grupo"
+        )
     elif groups and best_others > sum(len(g.duplas) - per_group for g in groups):
         errors.add(f"{place}.qualify.best_others", "não há duplas suficientes para tantos melhores colocados")
     sorteios: list[tuple[str | None, tuple[str, ...]]] = []
@@ -315,9 +394,16 @@ def _read_groups_stage(s: dict, place: str, key: str, best_of, known: set[str], 
         if group is not None and not isinstance(group, str):
             errors.add(f"{dplace}.group", "o grupo deve ser a chave (texto) de um grupo desta fase")
             continue
-        if not isinstance(order, list) or len(order) < 2 or not all(isinstance(d, str) for d in order) \
-                or len(set(order)) != len(order):
-            errors.add(f"{dplace}.order", "o resultado do sorteio lista as duplas empatadas, sem repetir, da melhor para a pior")
+        if (
+            not isinstance(order, list)
+            or len(order) < 2
+            or not all(isinstance(d, str) for d in order)
+            or len(set(order)) != len(order)
+        ):
+            errors.add(
+                f"{dplace}.order",
+                "o resultado do sorteio lista as duplas empatadas, sem repetir, da melhor para a pior",
+            )
             continue
         if group is not None:
             spec = next((g for g in groups if g.key == group), None)
@@ -332,16 +418,24 @@ def _read_groups_stage(s: dict, place: str, key: str, best_of, known: set[str], 
             errors.add(f"{dplace}.order", "o sorteio entre grupos lista duplas que não estão nesta fase")
             continue
         sorteios.append((group, tuple(order)))
-    return StageSpec(key=key, kind=GROUPS, best_of=best_of, groups=tuple(groups), per_group=per_group,
-                     best_others=best_others, sorteios=tuple(sorteios))
+    return StageSpec(
+        key=key,
+        kind=GROUPS,
+        best_of=best_of,
+        groups=tuple(groups),
+        per_group=per_group,
+        best_others=best_others,
+        sorteios=tuple(sorteios),
+    )
 
 
-def _read_knockout_stage(s: dict, place: str, key: str, best_of, known: set[str], has_previous: bool,
-                         errors: Errors) -> StageSpec | None:
+def _read_knockout_stage(
+    s: dict, place: str, key: str, best_of, known: set[str], has_previous: bool, errors: Errors
+) -> StageSpec | None:
     rounds: dict[int, int] = {}
     raw_rounds = s.get("best_of_rounds") or {}
     if not isinstance(raw_rounds, dict):
-        errors.add(f"{place}.best_of_rounds", "deve ser um objeto {\"rodada\": melhor de}")
+        errors.add(f"{place}.best_of_rounds", 'deve ser um objeto {"rodada": melhor de}')
         raw_rounds = {}
     for r, n in raw_rounds.items():
         try:
@@ -349,8 +443,11 @@ def _read_knockout_stage(s: dict, place: str, key: str, best_of, known: set[str]
         except (TypeError, ValueError):
             number = 0
         if not 1 <= number <= limits.MAX_KNOCKOUT_ROUNDS:
-            errors.add(f"{place}.best_of_rounds", f"rodada {r!r} inválida: use 1 para a primeira rodada, 2 para a "
-                                                  f"seguinte… (no máximo {limits.MAX_KNOCKOUT_ROUNDS})")
+            errors.add(
+                f"{place}.best_of_rounds",
+                f"rodada {r!r} inválida: use 1 para a primeira rodada, 2 para a "
+                f"seguinte… (no máximo {limits.MAX_KNOCKOUT_ROUNDS})",
+            )
         elif best_of_problem(n):
             errors.add(f"{place}.best_of_rounds.{r}", best_of_problem(n))
         else:
@@ -393,5 +490,13 @@ def _read_knockout_stage(s: dict, place: str, key: str, best_of, known: set[str]
             order = None
         else:
             order = tuple(order)
-    return StageSpec(key=key, kind=KNOCKOUT, best_of=best_of, best_of_rounds=rounds, entrants=entrants,
-                     draw_method=method, draw_seed=seed, draw_order=order)
+    return StageSpec(
+        key=key,
+        kind=KNOCKOUT,
+        best_of=best_of,
+        best_of_rounds=rounds,
+        entrants=entrants,
+        draw_method=method,
+        draw_seed=seed,
+        draw_order=order,
+    )

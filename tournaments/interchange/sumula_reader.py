@@ -51,8 +51,16 @@ def default_status(result: JogoResult | None) -> str:
     return HOMOLOGATED if result.finished else "in_progress"
 
 
-def sumula_read(j: dict, place: str, duplas: tuple[str, str], stored: tuple[str, str], best_of: int,
-                result: JogoResult | None, settings: RuleSettings, errors: Errors) -> SumulaPlan:
+def sumula_read(
+    j: dict,
+    place: str,
+    duplas: tuple[str, str],
+    stored: tuple[str, str],
+    best_of: int,
+    result: JogoResult | None,
+    settings: RuleSettings,
+    errors: Errors,
+) -> SumulaPlan:
     """The súmula fields of jogo ``j`` (written with ``duplas``; stored with ``stored``, the bracket's order)."""
     status = j.get("status")
     if status is None:
@@ -68,8 +76,10 @@ def sumula_read(j: dict, place: str, duplas: tuple[str, str], stored: tuple[str,
     if answers is None:
         answers = (ACCEPTED, ACCEPTED) if status == "confirmed" else (None, None)
         if status == "contested":  # the status is derived from the answers: someone must have contested
-            errors.add(f"{place}.confirmations", "'contested' pede as confirmações, com a dupla que contestou "
-                                                 "({dupla: 'contested'})")
+            errors.add(
+                f"{place}.confirmations",
+                "'contested' pede as confirmações, com a dupla que contestou ({dupla: 'contested'})",
+            )
     elif status not in (HOMOLOGATED, "scheduled", "in_progress") and result is not None:
         implied = sumula_status(result=result, answers=answers, signed=False)
         if implied != status:
@@ -79,8 +89,10 @@ def sumula_read(j: dict, place: str, duplas: tuple[str, str], stored: tuple[str,
     if j.get("via") is not None:
         given = bounded_int(j.get("via"), f"{place}.via", errors, column=(Jogo, "via"), what="a via", low=1)
         if given is not None and given != via:
-            errors.add(f"{place}.via", f"via {given}, mas o histórico tem {len(history)} via(s) anterior(es): "
-                                       f"esta é a via {via}")
+            errors.add(
+                f"{place}.via",
+                f"via {given}, mas o histórico tem {len(history)} via(s) anterior(es): esta é a via {via}",
+            )
     via_reason = text_read(j, "via_reason", place, errors, column=(Jogo, "via_reason"))
     plan = SumulaPlan(status=status, answers=answers, via=via, via_reason=via_reason, history=history)
     if counts(status):
@@ -95,8 +107,9 @@ def sumula_read(j: dict, place: str, duplas: tuple[str, str], stored: tuple[str,
     return plan
 
 
-def _answers_read(raw: Any, place: str, duplas: tuple[str, str], stored: tuple[str, str],
-                  errors: Errors) -> tuple[str | None, str | None] | None:
+def _answers_read(
+    raw: Any, place: str, duplas: tuple[str, str], stored: tuple[str, str], errors: Errors
+) -> tuple[str | None, str | None] | None:
     if raw is None:
         return None
     if not isinstance(raw, dict):
@@ -113,8 +126,15 @@ def _answers_read(raw: Any, place: str, duplas: tuple[str, str], stored: tuple[s
     return (out[0], out[1])
 
 
-def _history_read(raw: Any, place: str, duplas: tuple[str, str], stored: tuple[str, str], best_of: int,
-                  settings: RuleSettings, errors: Errors) -> list[ViaPlan]:
+def _history_read(
+    raw: Any,
+    place: str,
+    duplas: tuple[str, str],
+    stored: tuple[str, str],
+    best_of: int,
+    settings: RuleSettings,
+    errors: Errors,
+) -> list[ViaPlan]:
     if raw is None:
         return []
     if not isinstance(raw, list):
@@ -151,9 +171,15 @@ def _history_read(raw: Any, place: str, duplas: tuple[str, str], stored: tuple[s
                 errors.add(f"{hplace}.at", f"data e hora {at!r} inválida: use o formato ISO (AAAA-MM-DDTHH:MM:SS)")
         if entry is not None and stored != duplas:
             entry = entry_flipped(entry)
-        out.append(ViaPlan(via=k + 1, via_reason=text_read(item, "via_reason", hplace, errors,
-                                                           column=(SumulaVia, "via_reason")),
-                           by=text_read(item, "by", hplace, errors, column=(SumulaVia, "by")), at=when,
-                           status=status if status in STATUSES else HOMOLOGATED,
-                           result=result_dict(entry, stored), answers=answers or (None, None)))
+        out.append(
+            ViaPlan(
+                via=k + 1,
+                via_reason=text_read(item, "via_reason", hplace, errors, column=(SumulaVia, "via_reason")),
+                by=text_read(item, "by", hplace, errors, column=(SumulaVia, "by")),
+                at=when,
+                status=status if status in STATUSES else HOMOLOGATED,
+                result=result_dict(entry, stored),
+                answers=answers or (None, None),
+            )
+        )
     return out

@@ -28,8 +28,16 @@ def text_limit(column: tuple[type, str] | None, max_len: int | None) -> int:
     return max_len
 
 
-def text_read(obj: dict, name: str, place: str, errors: Errors, *, column: tuple[type, str] | None = None,
-          required: bool = False, max_len: int | None = None) -> str:
+def text_read(
+    obj: dict,
+    name: str,
+    place: str,
+    errors: Errors,
+    *,
+    column: tuple[type, str] | None = None,
+    required: bool = False,
+    max_len: int | None = None,
+) -> str:
     value = obj.get(name)
     if value is None or value == "":
         if required:
@@ -45,8 +53,16 @@ def text_read(obj: dict, name: str, place: str, errors: Errors, *, column: tuple
     return value
 
 
-def bounded_int(value: Any, place: str, errors: Errors, *, column: tuple[type, str], what: str,
-                 low: int | None = None, high: int | None = None) -> int | None:
+def bounded_int(
+    value: Any,
+    place: str,
+    errors: Errors,
+    *,
+    column: tuple[type, str],
+    what: str,
+    low: int | None = None,
+    high: int | None = None,
+) -> int | None:
     """``value`` if it is an integer the column (and the rule, ``low``..``high``) accepts; else None, noted."""
     lo, hi = column_int_range(model=column[0], field=column[1])
     lo = lo if low is None else max(lo, low)
@@ -106,6 +122,7 @@ def keyed_read(raw: list, kind: str, what: str, errors: Errors, column: tuple[ty
 
 # --- sizes --------------------------------------------------------------------------
 
+
 def too_many(value: Any, place: str, most: int, what: str, errors: Errors) -> bool:
     if isinstance(value, list) and len(value) > most:
         errors.add(place, f"{what} demais: {len(value)} (o máximo num arquivo de torneio é {most})")
@@ -125,12 +142,18 @@ def sizes_check(data: dict, errors: Errors) -> None:
                 continue
             place = f"stages[{i}]"
             groups = s.get("groups")
-            if isinstance(groups, list) and not too_many(groups, f"{place}.groups", limits.MAX_DUPLAS // 2, "grupos",
-                                                          errors):
+            if isinstance(groups, list) and not too_many(
+                groups, f"{place}.groups", limits.MAX_DUPLAS // 2, "grupos", errors
+            ):
                 for k, g in enumerate(groups):
                     if isinstance(g, dict):
-                        too_many(g.get("duplas"), f"{place}.groups[{k}].duplas", limits.MAX_GROUP_DUPLAS,
-                                  "duplas num grupo", errors)
+                        too_many(
+                            g.get("duplas"),
+                            f"{place}.groups[{k}].duplas",
+                            limits.MAX_GROUP_DUPLAS,
+                            "duplas num grupo",
+                            errors,
+                        )
             too_many(s.get("sorteios"), f"{place}.sorteios", limits.MAX_DUPLAS, "sorteios", errors)
             too_many(s.get("entrants"), f"{place}.entrants", limits.MAX_DUPLAS, "duplas na chave", errors)
             draw = s.get("draw")
@@ -142,17 +165,21 @@ def sizes_check(data: dict, errors: Errors) -> None:
     maos_total = 0
     for i, j in enumerate(jogos):
         partidas = j.get("partidas") if isinstance(j, dict) else None
-        if not isinstance(partidas, list) or too_many(partidas, f"jogos[{i}].partidas", limits.MAX_BEST_OF,
-                                                       "partidas num jogo", errors):
+        if not isinstance(partidas, list) or too_many(
+            partidas, f"jogos[{i}].partidas", limits.MAX_BEST_OF, "partidas num jogo", errors
+        ):
             continue
         for k, p in enumerate(partidas):
             maos = p.get("maos") if isinstance(p, dict) else None
             if isinstance(maos, list):
-                too_many(maos, f"jogos[{i}].partidas[{k}].maos", limits.MAX_MAOS_PER_PARTIDA, "mãos numa partida",
-                          errors)
+                too_many(
+                    maos, f"jogos[{i}].partidas[{k}].maos", limits.MAX_MAOS_PER_PARTIDA, "mãos numa partida", errors
+                )
                 maos_total += len(maos)
     if maos_total > limits.MAX_MAOS:
-        errors.add("jogos", f"mãos demais: {maos_total} no arquivo (o máximo num arquivo de torneio é {limits.MAX_MAOS})")
+        errors.add(
+            "jogos", f"mãos demais: {maos_total} no arquivo (o máximo num arquivo de torneio é {limits.MAX_MAOS})"
+        )
 
 
 def sizes_precheck(*, raw: bytes | str) -> Errors:

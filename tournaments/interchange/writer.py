@@ -9,9 +9,9 @@ from scoring.rules import settings_as_dict
 from scoring.tournament import GroupStageView, KnockoutStageView
 
 from ..models import Player, Registration, SumulaVia
+from ..result_form import result_dict
 from ..selectors import TournamentState, tournament_live_get
 from .reader import FORMAT, VERSION
-from ..result_form import result_dict
 
 SETTINGS_IN_FILE = ("mao_de_onze_tie", "mao_de_ferro_value", "third_place")
 
@@ -20,10 +20,14 @@ def tournament_export(*, tournament, include_private: bool = False) -> dict[str,
     """The tournament file of ``tournament``. Private data (birth dates, contacts, PINs) only on request."""
     state = tournament_live_get(tournament=tournament)
     players = list(Player.objects.filter(tournament=tournament).order_by("order", "id"))
-    registrations = list(Registration.objects.filter(tournament=tournament, status=Registration.WAITING)
-                         .select_related("player1", "player2").order_by("order"))
-    return tournament_file_build(state=state, players=players, registrations=registrations,
-                                 include_private=include_private)
+    registrations = list(
+        Registration.objects.filter(tournament=tournament, status=Registration.WAITING)
+        .select_related("player1", "player2")
+        .order_by("order")
+    )
+    return tournament_file_build(
+        state=state, players=players, registrations=registrations, include_private=include_private
+    )
 
 
 def _average(value: float | None) -> float | str | None:
@@ -34,19 +38,26 @@ def _average(value: float | None) -> float | str | None:
     return value
 
 
-def tournament_file_build(*, state: TournamentState, players: list[Player], registrations: list[Registration],
-                          include_private: bool) -> dict[str, Any]:
+def tournament_file_build(
+    *, state: TournamentState, players: list[Player], registrations: list[Registration], include_private: bool
+) -> dict[str, Any]:
     t = state.tournament
     all_settings = settings_as_dict(state.settings)
     overrides = dict(t.settings or {})
     for name in SETTINGS_IN_FILE:
         overrides.setdefault(name, all_settings[name])
     tournament: dict[str, Any] = {
-        "name": t.name, "slug": t.slug,
+        "name": t.name,
+        "slug": t.slug,
         "date": t.date.isoformat() if t.date else None,
         "start_time": t.start_time.strftime("%H:%M") if t.start_time else None,
-        "venue": t.venue, **({"city": t.city} if t.city else {}), "category": t.category, "min_age": t.min_age, "max_duplas": t.max_duplas,
-        "preset": t.preset, "settings": overrides,
+        "venue": t.venue,
+        **({"city": t.city} if t.city else {}),
+        "category": t.category,
+        "min_age": t.min_age,
+        "max_duplas": t.max_duplas,
+        "preset": t.preset,
+        "settings": overrides,
     }
     if t.regulation:
         tournament["regulation"] = t.regulation
@@ -105,7 +116,9 @@ def tournament_file_build(*, state: TournamentState, players: list[Player], regi
             if spec.key in state.recorded_orders:
                 row["draw"] = {"method": "fixed", "order": state.recorded_orders[spec.key]}
             else:
-                row["draw"] = {"method": stage.draw_method} | ({"seed": stage.draw_seed} if stage.draw_seed is not None else {})
+                row["draw"] = {"method": stage.draw_method} | (
+                    {"seed": stage.draw_seed} if stage.draw_seed is not None else {}
+                )
         if stage.round_times:
             row["round_times"] = dict(stage.round_times)
         out_stages.append(row)
@@ -135,8 +148,9 @@ def _usernames(ids: set[int]) -> dict[int, str]:
     return dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username")) if ids else {}
 
 
-def _jogo_row(j: dict, state: TournamentState, key_of, stage_key, group_key, referees,
-              history: dict[int, list[dict]]) -> dict[str, Any]:
+def _jogo_row(
+    j: dict, state: TournamentState, key_of, stage_key, group_key, referees, history: dict[int, list[dict]]
+) -> dict[str, Any]:
     duplas = (key_of[j["dupla_a_id"]], key_of[j["dupla_b_id"]])
     row: dict[str, Any] = {"key": j["key"], "stage": stage_key[j["stage_id"]]}
     if j["group_id"]:
@@ -160,7 +174,7 @@ def _jogo_row(j: dict, state: TournamentState, key_of, stage_key, group_key, ref
 
 def answers_by_dupla(confirmations: dict, duplas: tuple[str, str]) -> dict[str, str | None]:
     """A jogo's ``confirmations`` column as the file and the API write it: per dupla key, the answer or null."""
-    return {key: (confirmations.get(side) or {}).get("answer") for side, key in zip("ab", duplas)}
+    return {key: (confirmations.get(side) or {}).get("answer") for side, key in zip("ab", duplas, strict=False)}
 
 
 def via_history(*, jogo_ids: list[int], key_of: dict[int, str], rows: dict[int, dict]) -> dict[int, list[dict]]:
@@ -171,8 +185,13 @@ def via_history(*, jogo_ids: list[int], key_of: dict[int, str], rows: dict[int, 
     for v in SumulaVia.objects.filter(jogo_id__in=jogo_ids).order_by("jogo_id", "via"):
         j = rows[v.jogo_id]
         duplas = (key_of[j["dupla_a_id"]], key_of[j["dupla_b_id"]])
-        item: dict[str, Any] = {"via": v.via, "via_reason": v.via_reason or None, "by": v.by,
-                                "at": v.at.isoformat(), "status": v.status}
+        item: dict[str, Any] = {
+            "via": v.via,
+            "via_reason": v.via_reason or None,
+            "by": v.by,
+            "at": v.at.isoformat(),
+            "status": v.status,
+        }
         answers = answers_by_dupla(v.confirmations, duplas)
         if any(answers.values()):
             item["confirmations"] = answers
@@ -200,8 +219,10 @@ def computed_sections(*, state: TournamentState, waiting: list[str]) -> dict[str
         "standings": standings,
         "bracket": bracket,
         "bracket_third_place": third,
-        "classification": [{"place": c.place, "dupla": c.dupla, "players": list(c.players), "medal": c.medal}
-                           for c in view.classification],
+        "classification": [
+            {"place": c.place, "dupla": c.dupla, "players": list(c.players), "medal": c.medal}
+            for c in view.classification
+        ],
         "waiting_list": waiting,
         "ranking": [{"player": r.player, "score": r.score, "level": r.level} for r in view.ranking],
     }
@@ -209,10 +230,23 @@ def computed_sections(*, state: TournamentState, waiting: list[str]) -> dict[str
 
 def standing_row(r) -> dict[str, Any]:
     s = r.stats
-    return {"rank": r.rank, "dupla": r.dupla, "points": s.points, "jogos": s.jogos, "won": s.won, "lost": s.lost,
-            "partidas_won": s.partidas_won, "partidas_lost": s.partidas_lost, "points_for": s.points_for,
-            "points_against": s.points_against, "saldo": s.saldo, "average": _average(s.average),
-            "decided_by": r.decided_by, "tied": r.tied, "qualified": r.qualified}
+    return {
+        "rank": r.rank,
+        "dupla": r.dupla,
+        "points": s.points,
+        "jogos": s.jogos,
+        "won": s.won,
+        "lost": s.lost,
+        "partidas_won": s.partidas_won,
+        "partidas_lost": s.partidas_lost,
+        "points_for": s.points_for,
+        "points_against": s.points_against,
+        "saldo": s.saldo,
+        "average": _average(s.average),
+        "decided_by": r.decided_by,
+        "tied": r.tied,
+        "qualified": r.qualified,
+    }
 
 
 def _live_scores(state: TournamentState, stage_key: str) -> dict[tuple, list[int]]:
@@ -233,5 +267,11 @@ def bracket_jogo(s, live: dict | None = None) -> dict[str, Any]:
     score = list(s.score) if s.score is not None else None
     if s.winner is None and live:  # not decided (or not counted yet): the súmula's live score
         score = live.get((s.round, s.position, s.third_place), score)
-    return {"position": s.position, "duplas": list(s.duplas), "best_of": s.best_of, "bye": s.bye,
-            "winner": s.winner, "score": score}
+    return {
+        "position": s.position,
+        "duplas": list(s.duplas),
+        "best_of": s.best_of,
+        "bye": s.bye,
+        "winner": s.winner,
+        "score": score,
+    }

@@ -22,7 +22,6 @@ the parameters it was given were all valid (``canonical``): the views cache
 only those pages.
 """
 
-
 from .bracket import BRACKET_CLASSIFICATION_ROWS, BRACKET_PAGED_OVER, bracket_present
 from .dupla import dupla_present, duplas_find
 from .duplas import dupla_refs, dupla_url, unknown_dupla
@@ -35,9 +34,31 @@ from .standings import GROUPS_PER_PAGE, classification_present, standings_presen
 from .tv import tv_present
 
 __all__ = [
-    "BRACKET_CLASSIFICATION_ROWS", "BRACKET_PAGED_OVER", "GROUPS_PER_PAGE", "JOGOS_PAGED_OVER",
-    "best_of_label", "bracket_present", "classification_present", "date_br", "dupla_present", "dupla_refs",
-    "dupla_url", "duplas_find", "event_head", "now_present",
-    "event_present", "jogo_place", "jogos_present", "round_name", "rule_texts", "standings_present",
-    "status_of", "time_br", "tv_present", "tournament_list_rows", "tournament_list_sections", "tournament_status", "unknown_dupla",
+    "BRACKET_CLASSIFICATION_ROWS",
+    "BRACKET_PAGED_OVER",
+    "GROUPS_PER_PAGE",
+    "JOGOS_PAGED_OVER",
+    "best_of_label",
+    "bracket_present",
+    "classification_present",
+    "date_br",
+    "dupla_present",
+    "dupla_refs",
+    "dupla_url",
+    "duplas_find",
+    "event_head",
+    "event_present",
+    "jogo_place",
+    "jogos_present",
+    "now_present",
+    "round_name",
+    "rule_texts",
+    "standings_present",
+    "status_of",
+    "time_br",
+    "tournament_list_rows",
+    "tournament_list_sections",
+    "tournament_status",
+    "tv_present",
+    "unknown_dupla",
 ]

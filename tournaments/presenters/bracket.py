@@ -1,6 +1,5 @@
 """The bracket, drawn as a bracket: rounds side by side, sections for big brackets."""
 
-
 from dataclasses import replace
 from typing import Any
 
@@ -22,8 +21,10 @@ BRACKET_CLASSIFICATION_ROWS = 32  # a sectioned bracket lists the final classifi
 
 # --- the bracket -------------------------------------------------------------------
 
-def bracket_jogo(state, jogo, refs: dict, rows_by_slot: dict, stage_id: int | None, total: int,
-                  labels: dict | None = None) -> dict:
+
+def bracket_jogo(
+    state, jogo, refs: dict, rows_by_slot: dict, stage_id: int | None, total: int, labels: dict | None = None
+) -> dict:
     labels = labels or page_labels()
     row = rows_by_slot.get((stage_id, jogo.round, 0 if jogo.third_place else jogo.position, jogo.third_place))
     partida_rows = state.partidas.get(row["id"], []) if row else []
@@ -42,10 +43,17 @@ def bracket_jogo(state, jogo, refs: dict, rows_by_slot: dict, stage_id: int | No
             label = labels["bye_slot"] if jogo.bye else labels["to_define"]
         else:
             label = ref["name"]
-        slots.append({"dupla": ref, "label": label, "empty": key is None, "bye": jogo.bye and key is None,
-                      "score": score[side] if score is not None and not jogo.bye else None,
-                      "winner": bool(jogo.decided and key is not None and jogo.winner == key),
-                      "absent": shown.get("walkover_side") == side})
+        slots.append(
+            {
+                "dupla": ref,
+                "label": label,
+                "empty": key is None,
+                "bye": jogo.bye and key is None,
+                "score": score[side] if score is not None and not jogo.bye else None,
+                "winner": bool(jogo.decided and key is not None and jogo.winner == key),
+                "absent": shown.get("walkover_side") == side,
+            }
+        )
     if jogo.bye:
         status = labels["bye"]
     elif jogo.decided and jogo.winner is None:
@@ -55,12 +63,20 @@ def bracket_jogo(state, jogo, refs: dict, rows_by_slot: dict, stage_id: int | No
     else:
         status = shown["status"]
     return {
-        "round": jogo.round, "position": jogo.position, "third_place": jogo.third_place,
+        "round": jogo.round,
+        "position": jogo.position,
+        "third_place": jogo.third_place,
         "name": labels["third"] if jogo.third_place else round_name(round_number=jogo.round, total_rounds=total),
-        "slots": slots, "bye": jogo.bye, "decided": jogo.decided, "status": status,
-        "mesa": row["mesa"] if row else None, "key": row["key"] if row else "", "best_of": jogo.best_of,
+        "slots": slots,
+        "bye": jogo.bye,
+        "decided": jogo.decided,
+        "status": status,
+        "mesa": row["mesa"] if row else None,
+        "key": row["key"] if row else "",
+        "best_of": jogo.best_of,
         "best_of_label": labels["best_of"] % {"n": jogo.best_of} if jogo.best_of else "",
-        "live": shown["live"], "partidas": shown["partidas"],
+        "live": shown["live"],
+        "partidas": shown["partidas"],
         "score_text": ", ".join(p["text"] for p in shown["partidas"]),
         "walkover": status.get("code") == "wo" or shown["status"]["code"] == "wo",
         "sources": [],
@@ -68,9 +84,13 @@ def bracket_jogo(state, jogo, refs: dict, rows_by_slot: dict, stage_id: int | No
 
 
 def _bracket_round(number: int, total: int, rnd: list, jogos: list[dict], labels: dict) -> dict:
-    return {"number": number, "name": round_name(round_number=number, total_rounds=total),
-            "best_of_label": labels["best_of"] % {"n": rnd[0].best_of} if rnd and rnd[0].best_of else "",
-            "jogos": jogos, "pairs": [jogos[i:i + 2] for i in range(0, len(jogos), 2)]}
+    return {
+        "number": number,
+        "name": round_name(round_number=number, total_rounds=total),
+        "best_of_label": labels["best_of"] % {"n": rnd[0].best_of} if rnd and rnd[0].best_of else "",
+        "jogos": jogos,
+        "pairs": [jogos[i : i + 2] for i in range(0, len(jogos), 2)],
+    }
 
 
 def bracket_present(state, *, secao=None, whole: bool = False) -> dict:
@@ -92,9 +112,18 @@ def bracket_present(state, *, secao=None, whole: bool = False) -> dict:
         if not isinstance(view, KnockoutStageView):
             continue
         stage_id = model.id if model else None
-        out: dict[str, Any] = {"key": view.stage.key, "slug": slugify(view.stage.key), "title": title,
-               "drawn": view.bracket is not None, "rounds": [], "third": None, "champion": None, "waiting": "",
-               "sections": [], "section": None}
+        out: dict[str, Any] = {
+            "key": view.stage.key,
+            "slug": slugify(view.stage.key),
+            "title": title,
+            "drawn": view.bracket is not None,
+            "rounds": [],
+            "third": None,
+            "champion": None,
+            "waiting": "",
+            "sections": [],
+            "section": None,
+        }
         stages.append(out)
         if view.bracket is None:
             out["waiting"] = _(view.waiting_for) if view.waiting_for else labels["not_drawn"]
@@ -111,23 +140,35 @@ def bracket_present(state, *, secao=None, whole: bool = False) -> dict:
             count = 2 * len(b.rounds[cut - 1])
             for s in range(1, count + 1):
                 feeder = b.rounds[cut - 2][s - 1]
-                winner = (refs.get(feeder.winner) or unknown_dupla(feeder.winner))["name"] \
-                    if feeder.decided and feeder.winner else ""
-                out["sections"].append({"number": offset + s, "label": labels["section"] % {"n": offset + s},
-                                        "url": f"?secao={offset + s}", "winner": winner,
-                                        "current": wanted == offset + s})
+                winner = (
+                    (refs.get(feeder.winner) or unknown_dupla(feeder.winner))["name"]
+                    if feeder.decided and feeder.winner
+                    else ""
+                )
+                out["sections"].append(
+                    {
+                        "number": offset + s,
+                        "label": labels["section"] % {"n": offset + s},
+                        "url": f"?secao={offset + s}",
+                        "winner": winner,
+                        "current": wanted == offset + s,
+                    }
+                )
             if wanted is not None and offset < wanted <= offset + count:
                 chosen, s = out, wanted - offset
                 for r in range(1, cut):
                     size = 2 ** (cut - 1 - r)
-                    part = b.rounds[r - 1][(s - 1) * size:s * size]
+                    part = b.rounds[r - 1][(s - 1) * size : s * size]
                     out["rounds"].append(_bracket_round(r, total, part, [present(j) for j in part], labels))
                 target = b.rounds[cut - 1][(s - 1) // 2]
                 out["rounds"].append(_bracket_round(cut, total, b.rounds[cut - 1], [present(target)], labels))
                 sections = out["sections"]
                 out["section"] = {
-                    "number": wanted, "label": labels["section"] % {"n": wanted}, "slot_round": out["rounds"][-1]["name"],
-                    "previous": sections[s - 2] if s > 1 else None, "next": sections[s] if s < count else None,
+                    "number": wanted,
+                    "label": labels["section"] % {"n": wanted},
+                    "slot_round": out["rounds"][-1]["name"],
+                    "previous": sections[s - 2] if s > 1 else None,
+                    "next": sections[s] if s < count else None,
                     "winner": sections[s - 1]["winner"],
                 }
                 offset += count
@@ -136,7 +177,7 @@ def bracket_present(state, *, secao=None, whole: bool = False) -> dict:
                 jogos = [present(j) for j in b.rounds[r - 1]]
                 if r == cut:
                     for p, item in enumerate(jogos):
-                        item["sources"] = out["sections"][2 * p:2 * p + 2]
+                        item["sources"] = out["sections"][2 * p : 2 * p + 2]
                 out["rounds"].append(_bracket_round(r, total, b.rounds[r - 1], jogos, labels))
             offset += count
         else:
@@ -150,14 +191,26 @@ def bracket_present(state, *, secao=None, whole: bool = False) -> dict:
 
     canonical = secao is None or (chosen is not None and plain_param(secao, wanted))
     if chosen is not None:  # a section page shows that section only
-        return {"stages": [chosen], "classification": [], "classification_total": 0, "classification_cut": False,
-                "section": chosen["section"], "canonical": canonical, "query": f"?secao={wanted}"}
+        return {
+            "stages": [chosen],
+            "classification": [],
+            "classification_total": 0,
+            "classification_cut": False,
+            "section": chosen["section"],
+            "canonical": canonical,
+            "query": f"?secao={wanted}",
+        }
     classification = classification_present(state, refs=refs)
     total_rows = len(classification)
     cut_rows = any(s["sections"] for s in stages) and total_rows > BRACKET_CLASSIFICATION_ROWS
     if cut_rows:
         classification = [r for r in classification if r["place"] and r["place"] <= BRACKET_CLASSIFICATION_ROWS]
-    return {"stages": stages, "classification": classification, "classification_total": total_rows,
-            "classification_cut": cut_rows, "section": None, "canonical": canonical, "query": ""}
-
-
+    return {
+        "stages": stages,
+        "classification": classification,
+        "classification_total": total_rows,
+        "classification_cut": cut_rows,
+        "section": None,
+        "canonical": canonical,
+        "query": "",
+    }

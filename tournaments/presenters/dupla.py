@@ -5,7 +5,6 @@ The public page (/torneios/<slug>/duplas/<key>/) and the dupla's private page
 built here once. Public data only.
 """
 
-
 from django.utils.translation import gettext as _
 
 from scoring.registration import name_key
@@ -33,7 +32,7 @@ def from_my_side(j: dict, key: str) -> None:
     parts = []
     for p in j["partidas"]:
         a, b = me_first(p["a"], p["b"])
-        parts.append(f"{a}x{b}" + (p["text"][len(f"{p['a']}x{p['b']}"):] if p["penalty"] else ""))
+        parts.append(f"{a}x{b}" + (p["text"][len(f"{p['a']}x{p['b']}") :] if p["penalty"] else ""))
     j["my_partidas"] = ", ".join(parts)
     j["my_live"] = me_first(j["live"]["a"], j["live"]["b"]) if j["live"] else None
     winner = j["winner"]
@@ -49,8 +48,10 @@ def _next_jogo(state, key: str) -> dict | None:
     codes = {r["id"]: status_code(state.results.get(r["id"]), r) for r in mine}
     order = {m.id: m.order for m in state.stage_models.values()}
     playing = [r for r in mine if codes[r["id"]] == "live"]
-    to_play = sorted((r for r in mine if codes[r["id"]] == "upcoming"),
-                     key=lambda r: (order.get(r["stage_id"], 0), r["round"] or 0, r["mesa"] or 0, r["id"]))
+    to_play = sorted(
+        (r for r in mine if codes[r["id"]] == "upcoming"),
+        key=lambda r: (order.get(r["stage_id"], 0), r["round"] or 0, r["mesa"] or 0, r["id"]),
+    )
     row = (playing or to_play or [None])[0]
     if row is None:
         return None
@@ -73,10 +74,13 @@ def group_tables(state, key: str) -> list[dict]:
         for stage in page["stages"]:
             for table in stage["tables"]:
                 if any(row["dupla"]["key"] == key for row in table["rows"]):
-                    rows = [{**row, "cls": (row["cls"] + " is-me").strip()} if row["dupla"]["key"] == key else row
-                            for row in table["rows"]]
-                    out.append({**table, "rows": rows, "stage_title": stage["title"],
-                                "show_stage": len(page["stages"]) > 1})
+                    rows = [
+                        {**row, "cls": (row["cls"] + " is-me").strip()} if row["dupla"]["key"] == key else row
+                        for row in table["rows"]
+                    ]
+                    out.append(
+                        {**table, "rows": rows, "stage_title": stage["title"], "show_stage": len(page["stages"]) > 1}
+                    )
     return out
 
 
@@ -101,20 +105,32 @@ def bracket_path(state, key: str) -> list[dict]:
             outcome = ""
             if jogo.decided and not jogo.bye:
                 outcome = "won" if jogo.winner == key else "lost"
-            steps.append({
-                **shown, "opponent": other["dupla"], "opponent_label": other["label"],
-                "mine_score": mine_score, "their_score": their_score, "outcome": outcome,
-                "sort": (1, jogo.round) if jogo.third_place else (0, jogo.round),
-            })
+            steps.append(
+                {
+                    **shown,
+                    "opponent": other["dupla"],
+                    "opponent_label": other["label"],
+                    "mine_score": mine_score,
+                    "their_score": their_score,
+                    "outcome": outcome,
+                    "sort": (1, jogo.round) if jogo.third_place else (0, jogo.round),
+                }
+            )
         if not steps:
             continue
         steps.sort(key=lambda s: s["sort"])
         final = view.bracket.final
         champion = final.decided and final.winner == key
         out_of_it = any(s["outcome"] == "lost" and not s["third_place"] for s in steps)
-        out.append({"title": title, "steps": steps, "champion": champion,
-                    "eliminated": out_of_it and not champion,
-                    "round_names": [round_name(round_number=r, total_rounds=total) for r in range(1, total + 1)]})
+        out.append(
+            {
+                "title": title,
+                "steps": steps,
+                "champion": champion,
+                "eliminated": out_of_it and not champion,
+                "round_names": [round_name(round_number=r, total_rounds=total) for r in range(1, total + 1)],
+            }
+        )
     return out
 
 
@@ -133,9 +149,15 @@ def dupla_present(state, key: str) -> dict:
     if state.view.finished:
         place = next((row for row in classification_present(state, refs=refs) if row["dupla"]["key"] == key), None)
     return {
-        "found": True, "dupla": me, "next": _next_jogo(state, key), "jogos": jogos,
-        "tables": group_tables(state, key), "path": bracket_path(state, key), "place": place,
-        "finished": state.view.finished, "canonical": True,
+        "found": True,
+        "dupla": me,
+        "next": _next_jogo(state, key),
+        "jogos": jogos,
+        "tables": group_tables(state, key),
+        "path": bracket_path(state, key),
+        "place": place,
+        "finished": state.view.finished,
+        "canonical": True,
         "title": _("Dupla %(name)s") % {"name": me["name"]},
     }
 
@@ -148,5 +170,4 @@ def duplas_find(state, *, q: str | None) -> dict:
     rows = sorted(refs.values(), key=lambda r: r["name"].casefold())
     if wanted:
         rows = [r for r in rows if wanted in name_key(" ".join((r["name"], *r["player_names"])))]
-    return {"query": query, "rows": rows,
-            "total": len(refs), "canonical": not query}
+    return {"query": query, "rows": rows, "total": len(refs), "canonical": not query}

@@ -8,6 +8,7 @@ from .labels import page_labels
 
 # --- duplas ------------------------------------------------------------------------
 
+
 def dupla_url(slug: str, key: str) -> str:
     """The dupla's public page."""
     return f"/torneios/{slug}/duplas/{quote(key, safe='')}/"
@@ -67,7 +68,14 @@ def player_names(state) -> dict[str, str]:
 
 
 def unknown_dupla(key: str | None) -> dict:
-    return {"key": key or "", "name": key or "—", "players": "", "player_names": (), "has_name": False,
-            "seed": None, "disqualified": False, "filter_url": "?dupla=" + quote(key or "", safe="/"), "url": ""}
-
-
+    return {
+        "key": key or "",
+        "name": key or "—",
+        "players": "",
+        "player_names": (),
+        "has_name": False,
+        "seed": None,
+        "disqualified": False,
+        "filter_url": "?dupla=" + quote(key or "", safe="/"),
+        "url": "",
+    }

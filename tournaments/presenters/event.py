@@ -1,7 +1,7 @@
 """The list of events and the event page."""
 
 import datetime as dt
-from typing import Iterable
+from collections.abc import Iterable
 
 from django.db.models import Count, Q
 from django.utils.translation import gettext as _
@@ -27,8 +27,11 @@ def tournament_list_rows(tournaments: Iterable[Tournament]) -> list[dict]:
     started: dict[int, int] = {}
     duplas: dict[int, int] = {}
     if ids:
-        for row in (Jogo.objects.filter(tournament_id__in=ids).values("tournament_id")
-                    .annotate(started=Count("id", filter=~Q(status=Jogo.SCHEDULED)))):
+        for row in (
+            Jogo.objects.filter(tournament_id__in=ids)
+            .values("tournament_id")
+            .annotate(started=Count("id", filter=~Q(status=Jogo.SCHEDULED)))
+        ):
             started[row["tournament_id"]] = row["started"]
         for row in Dupla.objects.filter(tournament_id__in=ids).values("tournament_id").annotate(n=Count("id")):
             duplas[row["tournament_id"]] = row["n"]
@@ -40,10 +43,21 @@ def tournament_list_rows(tournaments: Iterable[Tournament]) -> list[dict]:
             status = status_of("live")
         else:
             status = status_of("upcoming")
-        rows.append({"tournament": t, "name": t.name, "slug": t.slug, "url": t.get_absolute_url(),
-                     "date": date_br(t.date), "date_iso": t.date.isoformat() if t.date else "",
-                     "venue": t.venue, "city": t.city, "category": t.category, "status": status,
-                     "duplas": duplas.get(t.id, 0)})
+        rows.append(
+            {
+                "tournament": t,
+                "name": t.name,
+                "slug": t.slug,
+                "url": t.get_absolute_url(),
+                "date": date_br(t.date),
+                "date_iso": t.date.isoformat() if t.date else "",
+                "venue": t.venue,
+                "city": t.city,
+                "category": t.category,
+                "status": status,
+                "duplas": duplas.get(t.id, 0),
+            }
+        )
     return rows
 
 
@@ -61,11 +75,16 @@ def tournament_list_sections(rows: list[dict], *, q: str | None = None) -> dict:
 
     live = sorted((r for r in rows if r["status"]["code"] == "live"), key=by_date)
     upcoming = sorted((r for r in rows if r["status"]["code"] == "upcoming"), key=by_date)
-    finished = sorted((r for r in rows if r["status"]["code"] == "finished"),
-                      key=lambda r: (r["tournament"].date or dt.date.min, r["name"].casefold()), reverse=True)
-    sections = [{"key": "ao-vivo", "title": _("Ao vivo agora"), "rows": live},
-                {"key": "proximos", "title": _("Próximos"), "rows": upcoming},
-                {"key": "encerrados", "title": _("Encerrados"), "rows": finished}]
+    finished = sorted(
+        (r for r in rows if r["status"]["code"] == "finished"),
+        key=lambda r: (r["tournament"].date or dt.date.min, r["name"].casefold()),
+        reverse=True,
+    )
+    sections = [
+        {"key": "ao-vivo", "title": _("Ao vivo agora"), "rows": live},
+        {"key": "proximos", "title": _("Próximos"), "rows": upcoming},
+        {"key": "encerrados", "title": _("Encerrados"), "rows": finished},
+    ]
     return {"query": query, "sections": [s for s in sections if s["rows"]], "count": len(rows)}
 
 
@@ -89,16 +108,26 @@ def event_present(state, *, entrants: dict | None = None, draws: list | None = N
     slug = t.slug
     now = now_present(state) if phase != "after" and state.jogo_rows else None
     return {
-        "name": t.name, "slug": slug,
-        "date": date_br(t.date), "weekday": weekday_br(t.date), "start_time": time_br(t.start_time),
-        "venue": t.venue, "city": t.city, "category": t.category, "min_age": t.min_age, "max_duplas": t.max_duplas,
+        "name": t.name,
+        "slug": slug,
+        "date": date_br(t.date),
+        "weekday": weekday_br(t.date),
+        "start_time": time_br(t.start_time),
+        "venue": t.venue,
+        "city": t.city,
+        "category": t.category,
+        "min_age": t.min_age,
+        "max_duplas": t.max_duplas,
         "regulation_text": t.regulation,
         "duplas_count": len(refs),
         "duplas": duplas[:DUPLAS_LISTED_UP_TO],
         "duplas_cut": len(duplas) > DUPLAS_LISTED_UP_TO,
-        "status": status, "phase": phase, "now": now,
+        "status": status,
+        "phase": phase,
+        "now": now,
         "podium": podium,
-        "entrants": entrants or {}, "draws": draws or [],
+        "entrants": entrants or {},
+        "draws": draws or [],
         # the form itself says when sign-up opens or has closed (the page is cached, the clock moves on)
         "signup": t.public_signup and not t.registration_closed and not refs,
         **rules_present(state),

@@ -1,7 +1,7 @@
 """Schedule and results, by stage, round and mesa, with live scores."""
 
 from collections import defaultdict
-from typing import Callable
+from collections.abc import Callable
 from urllib.parse import quote
 
 from django.utils.html import escape
@@ -28,6 +28,7 @@ JOGOS_PAGED_OVER = 100  # more jogos than this: /jogos/ shows one round at a tim
 
 # --- jogos: results and live scores --------------------------------------------------
 
+
 def jogo_rows_by_slot(state) -> dict[tuple, dict]:
     out = {}
     for j in state.jogo_rows:
@@ -53,8 +54,17 @@ def status_code(result, row: dict | None) -> str:
 def result_view(result, row: dict | None, partida_rows: list[dict], labels: dict | None = None) -> dict:
     """Status, partidas and live score of a jogo (row: the stored jogo, may be None)."""
     labels = labels or page_labels()
-    out = {"status": labels["to_play"], "won": None, "winner": None,
-           "partidas": [], "live": None, "walkover": "", "walkover_side": None, "penalty": "", "best_of": None}
+    out = {
+        "status": labels["to_play"],
+        "won": None,
+        "winner": None,
+        "partidas": [],
+        "live": None,
+        "walkover": "",
+        "walkover_side": None,
+        "penalty": "",
+        "best_of": None,
+    }
     if row is not None:
         out["best_of"] = row["best_of"]
         if row["status"] == Jogo.IN_PROGRESS:
@@ -76,7 +86,9 @@ def result_view(result, row: dict | None, partida_rows: list[dict], labels: dict
         return out
     out["won"] = result.partidas_won
     if result.lost_by is not None:
-        out["penalty"] = labels["lost_jogo"] + (f": {row['penalty_reason']}" if row and row.get("penalty_reason") else "")
+        out["penalty"] = labels["lost_jogo"] + (
+            f": {row['penalty_reason']}" if row and row.get("penalty_reason") else ""
+        )
         out["partidas"] = []
         return out
     aligned = len(partida_rows) == len(result.partidas)
@@ -85,8 +97,15 @@ def result_view(result, row: dict | None, partida_rows: list[dict], labels: dict
         text = f"{p.score[0]}x{p.score[1]}"
         if penalty:
             text += " (" + labels["lost_partida"] + ")"
-        item = {"number": i + 1, "a": p.score[0], "b": p.score[1], "finished": p.finished,
-                "winner": p.winner, "text": text, "penalty": penalty}
+        item = {
+            "number": i + 1,
+            "a": p.score[0],
+            "b": p.score[1],
+            "finished": p.finished,
+            "winner": p.winner,
+            "text": text,
+            "penalty": penalty,
+        }
         if p.finished:
             out["partidas"].append(item)
         elif not result.finished:
@@ -94,17 +113,21 @@ def result_view(result, row: dict | None, partida_rows: list[dict], labels: dict
     return out
 
 
-def jogo_item(state, row: dict, refs: dict, key_of: dict, group_titles: dict, round_title: str,
-               labels: dict) -> dict:
+def jogo_item(state, row: dict, refs: dict, key_of: dict, group_titles: dict, round_title: str, labels: dict) -> dict:
     a = key_of.get(row["dupla_a_id"])
     b = key_of.get(row["dupla_b_id"])
     view = result_view(state.results.get(row["id"]), row, state.partidas.get(row["id"], []), labels)
     won, winner, absent = view["won"], view["winner"], view["walkover_side"]
     item = {
-        "id": as_is(row["id"]), "mesa": row["mesa"], "mesa_text": as_is(row["mesa"] or "—"), "round_title": round_title,
+        "id": as_is(row["id"]),
+        "mesa": row["mesa"],
+        "mesa_text": as_is(row["mesa"] or "—"),
+        "round_title": round_title,
         "group": group_titles.get(row["group_id"], ""),
-        "a": refs.get(a) or unknown_dupla(a), "b": refs.get(b) or unknown_dupla(b),
-        "third_place": row["third_place"], **view,
+        "a": refs.get(a) or unknown_dupla(a),
+        "b": refs.get(b) or unknown_dupla(b),
+        "third_place": row["third_place"],
+        **view,
         "sumula_url": f"/torneios/{state.tournament.slug}/jogos/{row['key']}/",
     }
     item["cls"] = as_is("jogo jogo-" + view["status"]["code"])
@@ -165,8 +188,11 @@ def jogos_present(state, *, dupla: str | None = None, rodada=None) -> dict:
                 elif row["third_place"]:
                     name = labels["third"]
                 else:
-                    name = (round_name(round_number=number, total_rounds=total) if total and number
-                            else labels["round"] % {"n": number or "?"})
+                    name = (
+                        round_name(round_number=number, total_rounds=total)
+                        if total and number
+                        else labels["round"] % {"n": number or "?"}
+                    )
                 block = by_sort[sort] = {"title": name, "round": number, "rows": []}
             if selected and selected not in (key_of.get(row["dupla_a_id"]), key_of.get(row["dupla_b_id"])):
                 continue
@@ -174,8 +200,14 @@ def jogos_present(state, *, dupla: str | None = None, rodada=None) -> dict:
         waiting = ""
         if isinstance(view, KnockoutStageView) and view.bracket is None:
             waiting = _(view.waiting_for) if view.waiting_for else labels["not_drawn"]
-        stage = {"key": view.stage.key, "title": title, "kind": "groups" if is_groups else "knockout",
-                 "waiting": waiting, "view": view, "blocks": []}
+        stage = {
+            "key": view.stage.key,
+            "title": title,
+            "kind": "groups" if is_groups else "knockout",
+            "waiting": waiting,
+            "view": view,
+            "blocks": [],
+        }
         for sort in sorted(by_sort):
             block = by_sort[sort]
             if not block["rows"]:
@@ -191,7 +223,9 @@ def jogos_present(state, *, dupla: str | None = None, rodada=None) -> dict:
 
     wanted = positive_int(rodada)
     valid_round = paged and wanted is not None and wanted <= len(blocks)
-    canonical = (dupla is None or selected is not None) and (rodada is None or (valid_round and plain_param(rodada, wanted)))
+    canonical = (dupla is None or selected is not None) and (
+        rodada is None or (valid_round and plain_param(rodada, wanted))
+    )
     current = None
     if paged:
         current = blocks[wanted - 1] if valid_round else next((b for b in blocks if not b["done"]), blocks[-1])
@@ -203,25 +237,50 @@ def jogos_present(state, *, dupla: str | None = None, rodada=None) -> dict:
         rest = []
         if stage["kind"] == "groups" and not selected and block["round"] is not None:
             rest = _rests(stage["view"], block["rows"], refs, key_of, group_key, labels)
-        return {"title": block["title"], "number": block["number"], "jogos": jogos, "rest": rest,
-                "live": block["live"], "done": block["done"]}
+        return {
+            "title": block["title"],
+            "number": block["number"],
+            "jogos": jogos,
+            "rest": rest,
+            "live": block["live"],
+            "done": block["done"],
+        }
 
     sections = []
     for stage in stages:
         shown = [b for b in stage["blocks"] if current is None or b is current]
         if current is not None and not shown:
             continue
-        sections.append({"key": stage["key"], "title": stage["title"], "kind": stage["kind"],
-                         "waiting": "" if current is not None else stage["waiting"],
-                         "rounds": [build(b) for b in shown]})
+        sections.append(
+            {
+                "key": stage["key"],
+                "title": stage["title"],
+                "kind": stage["kind"],
+                "waiting": "" if current is not None else stage["waiting"],
+                "rounds": [build(b) for b in shown],
+            }
+        )
 
     nav, previous, following = [], None, None
     if current is not None:
         for stage in stages:
-            nav.append({"title": stage["title"], "waiting": stage["waiting"],
-                        "rounds": [{"number": b["number"], "title": b["title"], "url": f"?rodada={b['number']}",
-                                    "current": b is current, "live": b["live"], "done": b["done"]}
-                                   for b in stage["blocks"]]})
+            nav.append(
+                {
+                    "title": stage["title"],
+                    "waiting": stage["waiting"],
+                    "rounds": [
+                        {
+                            "number": b["number"],
+                            "title": b["title"],
+                            "url": f"?rodada={b['number']}",
+                            "current": b is current,
+                            "live": b["live"],
+                            "done": b["done"],
+                        }
+                        for b in stage["blocks"]
+                    ],
+                }
+            )
         links = [r for s in nav for r in s["rounds"]]
         previous = links[current["number"] - 2] if current["number"] > 1 else None
         following = links[current["number"]] if current["number"] < len(links) else None
@@ -231,13 +290,24 @@ def jogos_present(state, *, dupla: str | None = None, rodada=None) -> dict:
         query = "?dupla=" + quote(selected, safe="")
     else:
         query = f"?rodada={wanted}" if valid_round else ""
-    return {"sections": sections, "live_count": sum(b["live"] for b in blocks), "duplas": choices,
-            "options": [(r["key"], r["name"], r["key"] == selected) for r in choices],
-            "selected": refs.get(selected) if selected else None, "selected_key": selected or "",
-            "has_jogos": bool(blocks), "paged": current is not None, "nav": nav,
-            "current": {"number": current["number"], "title": current["title"], "stage": current["stage"]["title"]}
-            if current is not None else None,
-            "previous": previous, "next": following, "canonical": canonical, "query": query}
+    return {
+        "sections": sections,
+        "live_count": sum(b["live"] for b in blocks),
+        "duplas": choices,
+        "options": [(r["key"], r["name"], r["key"] == selected) for r in choices],
+        "selected": refs.get(selected) if selected else None,
+        "selected_key": selected or "",
+        "has_jogos": bool(blocks),
+        "paged": current is not None,
+        "nav": nav,
+        "current": {"number": current["number"], "title": current["title"], "stage": current["stage"]["title"]}
+        if current is not None
+        else None,
+        "previous": previous,
+        "next": following,
+        "canonical": canonical,
+        "query": query,
+    }
 
 
 def _rests(view, rows: list[dict], refs: dict, key_of: dict, group_key: dict, labels: dict) -> list[dict]:
@@ -270,8 +340,11 @@ def jogo_place(state) -> Callable[[dict], tuple[str, str, str]]:
         number = row["round"]
         if row["group_id"] is not None:
             group = groups.get(row["group_id"], "")
-            return title, labels["group"] % {"key": group} if group else "", (
-                labels["round"] % {"n": number} if number else "")
+            return (
+                title,
+                labels["group"] % {"key": group} if group else "",
+                (labels["round"] % {"n": number} if number else ""),
+            )
         if row["third_place"]:
             return title, "", labels["third"]
         if number is None:
@@ -279,9 +352,8 @@ def jogo_place(state) -> Callable[[dict], tuple[str, str, str]]:
         if isinstance(view, KnockoutStageView) and view.bracket is not None:
             return title, "", round_name(round_number=number, total_rounds=len(view.bracket.rounds))
         return title, "", labels["nth_round"] % {"n": number}
+
     return place
-
-
 
 
 def jogo_item_maker(state) -> Callable[[dict], dict]:
@@ -301,4 +373,5 @@ def jogo_item_maker(state) -> Callable[[dict], dict]:
         item["stage_title"] = stage_title
         item["time"] = round_time_of(stage_of.get(row["stage_id"]), row["round"])
         return item
+
     return make

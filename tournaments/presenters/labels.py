@@ -18,15 +18,31 @@ from ..models import Jogo, Stage
 
 # --- labels, translated once per language -------------------------------------------------
 
-WEEKDAYS = (gettext_noop("segunda-feira"), gettext_noop("terça-feira"), gettext_noop("quarta-feira"),
-            gettext_noop("quinta-feira"), gettext_noop("sexta-feira"), gettext_noop("sábado"), gettext_noop("domingo"))
+WEEKDAYS = (
+    gettext_noop("segunda-feira"),
+    gettext_noop("terça-feira"),
+    gettext_noop("quarta-feira"),
+    gettext_noop("quinta-feira"),
+    gettext_noop("sexta-feira"),
+    gettext_noop("sábado"),
+    gettext_noop("domingo"),
+)
 MEDAL_EMOJI = {"gold": "🥇", "silver": "🥈", "bronze": "🥉"}
-STATUS_LABELS = {"finished": gettext_noop("encerrado"), "live": gettext_noop("em andamento"),
-                 "upcoming": gettext_noop("a começar"), "awaiting": gettext_noop("provisório: aguarda confirmação"),
-                 "contested": gettext_noop("provisório: contestado"), "confirmed": gettext_noop("confirmado")}
+STATUS_LABELS = {
+    "finished": gettext_noop("encerrado"),
+    "live": gettext_noop("em andamento"),
+    "upcoming": gettext_noop("a começar"),
+    "awaiting": gettext_noop("provisório: aguarda confirmação"),
+    "contested": gettext_noop("provisório: contestado"),
+    "confirmed": gettext_noop("confirmado"),
+}
 # a decided jogo's status code by its súmula's status (a result counts from "confirmed" on)
-DECIDED_CODES = {Jogo.AWAITING: "awaiting", Jogo.CONTESTED: "contested", Jogo.CONFIRMED: "confirmed",
-                 Jogo.HOMOLOGATED: "finished"}
+DECIDED_CODES = {
+    Jogo.AWAITING: "awaiting",
+    Jogo.CONTESTED: "contested",
+    Jogo.CONFIRMED: "confirmed",
+    Jogo.HOMOLOGATED: "finished",
+}
 
 
 @functools.lru_cache(maxsize=8)
@@ -50,7 +66,8 @@ def _labels_for(language: str | None) -> dict[str, Any]:
         "restart_notes": {
             ("head_to_head", "saldo"): _("decidido por confronto direto após saldo"),
             ("head_to_head", "head_to_head"): _(
-                "decidido por confronto direto entre as duplas que seguiram empatadas no confronto direto"),
+                "decidido por confronto direto entre as duplas que seguiram empatadas no confronto direto"
+            ),
         },
         "decided_after": _("decidido por %(criterion)s após %(after)s"),
         "decided_by": _("decidido por %(criterion)s"),
@@ -64,8 +81,13 @@ def _labels_for(language: str | None) -> dict[str, Any]:
         "round": _("Rodada %(n)s"),
         "jogos": _("Jogos"),
         "third": _("Disputa de 3º lugar"),
-        "rounds_from_end": {1: _("Final"), 2: _("Semifinal"), 3: _("Quartas de final"), 4: _("Oitavas de final"),
-                            5: _("16-avos de final")},
+        "rounds_from_end": {
+            1: _("Final"),
+            2: _("Semifinal"),
+            3: _("Quartas de final"),
+            4: _("Oitavas de final"),
+            5: _("16-avos de final"),
+        },
         "nth_round": _("%(n)sª rodada"),
         "best_of": _("melhor de %(n)s"),
         "best_of_escaped": {n: escape(_("melhor de %(n)s") % {"n": n}) for n in range(1, 16)},
@@ -98,6 +120,7 @@ def as_is(value) -> SafeString:
 
 
 # --- small formats -----------------------------------------------------------------
+
 
 def date_br(value: dt.date | None) -> str:
     return value.strftime("%d/%m/%Y") if value else ""
@@ -143,7 +166,9 @@ def criterion_note(code: str | None, after: str | None = None, labels: dict | No
     labels = labels or page_labels()
     if after:
         return labels["restart_notes"].get((code, after)) or labels["decided_after"] % {
-            "criterion": CRITERION_LABELS.get(code, code), "after": CRITERION_LABELS.get(after, after)}
+            "criterion": CRITERION_LABELS.get(code, code),
+            "after": CRITERION_LABELS.get(after, after),
+        }
     return labels["notes"].get(code) or labels["decided_by"] % {"criterion": CRITERION_LABELS.get(code, code)}
 
 
@@ -186,6 +211,3 @@ def positive_int(value) -> int | None:
 def plain_param(value, number: int | None) -> bool:
     """The parameter is written as its number is ('3', not '03' or '+3'): one way to ask for each page."""
     return number is not None and str(value) == str(number)
-
-
-

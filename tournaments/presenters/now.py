@@ -6,7 +6,6 @@ Long lists are cut (a 1,024-dupla event has 512 jogos in a round): the page
 links to /jogos/ for the rest.
 """
 
-
 from .jogos import jogo_item_maker, status_code
 
 IN_PLAY_SHOWN = 24  # jogos at the mesas shown on the event page (the TV shows them all, page by page)
@@ -19,8 +18,13 @@ def _mesa_order(row: dict) -> tuple:
     return row["mesa"] is None, row["mesa"] or 0, row["id"]
 
 
-def now_present(state, *, in_play_limit: int | None = IN_PLAY_SHOWN, next_limit: int | None = NEXT_SHOWN,
-                latest_limit: int = LATEST_SHOWN) -> dict:
+def now_present(
+    state,
+    *,
+    in_play_limit: int | None = IN_PLAY_SHOWN,
+    next_limit: int | None = NEXT_SHOWN,
+    latest_limit: int = LATEST_SHOWN,
+) -> dict:
     """The jogos at the mesas (by mesa), the next ones called (the earliest round with jogos still to play,
     by mesa), and the latest results (the last súmulas entered). ``None`` limits: every one."""
     codes = {row["id"]: status_code(state.results.get(row["id"]), row) for row in state.jogo_rows}
@@ -30,8 +34,9 @@ def now_present(state, *, in_play_limit: int | None = IN_PLAY_SHOWN, next_limit:
     called: list[dict] = []
     if to_play:
         first = min((stage_order.get(r["stage_id"], 0), r["round"] or 0) for r in to_play)
-        called = sorted((r for r in to_play if (stage_order.get(r["stage_id"], 0), r["round"] or 0) == first),
-                        key=_mesa_order)
+        called = sorted(
+            (r for r in to_play if (stage_order.get(r["stage_id"], 0), r["round"] or 0) == first), key=_mesa_order
+        )
     decided = [r for r in state.jogo_rows if codes[r["id"]] in DECIDED and r["entry_order"] is not None]
     decided.sort(key=lambda r: r["entry_order"], reverse=True)
     in_play_shown = at_table if in_play_limit is None else at_table[:in_play_limit]
@@ -39,8 +44,10 @@ def now_present(state, *, in_play_limit: int | None = IN_PLAY_SHOWN, next_limit:
     make = jogo_item_maker(state)
     next_items = [make(r) for r in next_shown]
     return {
-        "in_play": [make(r) for r in in_play_shown], "in_play_total": len(at_table),
-        "next": next_items, "next_total": len(called),
+        "in_play": [make(r) for r in in_play_shown],
+        "in_play_total": len(at_table),
+        "next": next_items,
+        "next_total": len(called),
         "next_title": next_items[0]["round_title"] if next_items else "",
         "latest": [make(r) for r in decided[:latest_limit]],
         "any": bool(at_table or called or decided),

@@ -26,6 +26,7 @@ from .labels import (
 
 # --- status ------------------------------------------------------------------------
 
+
 def status_of(code: str) -> dict:
     return page_labels()["status"][code]
 
@@ -40,11 +41,12 @@ def tournament_status(state) -> dict:
 
 # --- the event ---------------------------------------------------------------------
 
+
 def stage_views(state) -> list[tuple[Any, Stage | None, str]]:
     """(view, model, title) for every stage, in order."""
     views = list(state.view.stages)
     out = []
-    for i, view in enumerate(views):
+    for _i, view in enumerate(views):
         kind = Stage.GROUPS if isinstance(view, GroupStageView) else Stage.KNOCKOUT
         same_kind = [v for v in views if isinstance(v, type(view))]
         position = next(k for k, v in enumerate(same_kind) if v is view)
@@ -74,15 +76,21 @@ def _round_plan(state, index: int) -> list[dict]:
     view = state.view.stages[index]
     if view.bracket is not None:
         total = len(view.bracket.rounds)
-        return [{"name": round_name(round_number=r + 1, total_rounds=total), "best_of": rnd[0].best_of if rnd else None}
-                for r, rnd in enumerate(view.bracket.rounds)]
+        return [
+            {"name": round_name(round_number=r + 1, total_rounds=total), "best_of": rnd[0].best_of if rnd else None}
+            for r, rnd in enumerate(view.bracket.rounds)
+        ]
     n = _knockout_size_guess(state, index)
     if not n or n < 2:
         return []
     total = bracket_size(n).bit_length() - 1
-    return [{"name": round_name(round_number=r, total_rounds=total),
-             "best_of": knockout_best_of(stage=view.stage, round_number=r, settings=state.settings)}
-            for r in range(1, total + 1)]
+    return [
+        {
+            "name": round_name(round_number=r, total_rounds=total),
+            "best_of": knockout_best_of(stage=view.stage, round_number=r, settings=state.settings),
+        }
+        for r in range(1, total + 1)
+    ]
 
 
 def rule_texts(s) -> dict[str, str]:
@@ -90,9 +98,11 @@ def rule_texts(s) -> dict[str, str]:
     return {
         "onze_tie": _("a outra dupla ganha 3 pontos") if s.mao_de_onze_tie == "opponent" else _("ninguém pontua"),
         "ferro": ngettext("%(n)s ponto", "%(n)s pontos", s.mao_de_ferro_value) % {"n": s.mao_de_ferro_value},
-        "third": {"match": _("decidido em jogo, com o mesmo número de partidas da final"),
-                  "average": _("pelo average (sem jogo de 3º lugar)"),
-                  "shared": _("bronze para as duas duplas eliminadas na semifinal")}.get(s.third_place, s.third_place),
+        "third": {
+            "match": _("decidido em jogo, com o mesmo número de partidas da final"),
+            "average": _("pelo average (sem jogo de 3º lugar)"),
+            "shared": _("bronze para as duas duplas eliminadas na semifinal"),
+        }.get(s.third_place, s.third_place),
         "manilha": _("fixa (velha): 4♣ 7♥ A♠ 7♦") if s.manilha == "fixed" else _("variável (vira)"),
         "deck": _("sujo (40 cartas)") if s.deck == "sujo" else s.deck,
     }
@@ -102,46 +112,87 @@ def rules_present(state) -> dict:
     s = state.settings
     cp = s.class_points
     stages = []
-    for i, (view, model, title) in enumerate(stage_views(state)):
+    for i, (view, _model, title) in enumerate(stage_views(state)):
         if isinstance(view, GroupStageView):
             per, others = view.stage.per_group, view.stage.best_others
             qualify = ngettext("%(n)s classificada por grupo", "%(n)s classificadas por grupo", per) % {"n": per}
             if others:
-                qualify += " + " + ngettext("%(n)s melhor entre os demais colocados",
-                                            "%(n)s melhores entre os demais colocados", others) % {"n": others}
-            stages.append({"title": title, "kind": "groups",
-                           "groups": len(view.tables),
-                           "best_of": best_of_label(group_best_of(stage=view.stage, settings=s)),
-                           "qualify": qualify if per or others else "", "rounds": []})
+                qualify += " + " + ngettext(
+                    "%(n)s melhor entre os demais colocados", "%(n)s melhores entre os demais colocados", others
+                ) % {"n": others}
+            stages.append(
+                {
+                    "title": title,
+                    "kind": "groups",
+                    "groups": len(view.tables),
+                    "best_of": best_of_label(group_best_of(stage=view.stage, settings=s)),
+                    "qualify": qualify if per or others else "",
+                    "rounds": [],
+                }
+            )
         else:
             rounds = _round_plan(state, i)
-            stages.append({"title": title, "kind": "knockout", "groups": 0, "qualify": "",
-                           "best_of": "" if rounds else best_of_label(
-                               knockout_best_of(stage=view.stage, round_number=1, settings=s)),
-                           "rounds": [{"name": r["name"], "best_of": best_of_label(r["best_of"])} for r in rounds]})
+            stages.append(
+                {
+                    "title": title,
+                    "kind": "knockout",
+                    "groups": 0,
+                    "qualify": "",
+                    "best_of": ""
+                    if rounds
+                    else best_of_label(knockout_best_of(stage=view.stage, round_number=1, settings=s)),
+                    "rounds": [{"name": r["name"], "best_of": best_of_label(r["best_of"])} for r in rounds],
+                }
+            )
     texts = rule_texts(s)
     onze, ferro, third, manilha = texts["onze_tie"], texts["ferro"], texts["third"], texts["manilha"]
     rules = [
         {"label": _("Manilha"), "value": manilha},
         {"label": _("Baralho"), "value": texts["deck"]},
         {"label": _("Mão de onze com as três rodadas empatadas"), "value": onze},
-        {"label": _("Mão de ferro (11 x 11)"), "value": _("vale %(pontos)s; quem vence a mão vence a partida") % {"pontos": ferro}},
+        {
+            "label": _("Mão de ferro (11 x 11)"),
+            "value": _("vale %(pontos)s; quem vence a mão vence a partida") % {"pontos": ferro},
+        },
         {"label": _("3º lugar"), "value": third},
     ]
     if any(isinstance(v, GroupStageView) for v in state.view.stages):
-        rules.append({"label": _("Pontos classificatórios"),
-                      "value": _("vitória sem perder partida %(a)s x %(b)s; vitória perdendo partida %(c)s x %(d)s; "
-                                 "WO %(e)s x %(f)s") % {"a": cp.clean_win, "b": cp.clean_loss, "c": cp.close_win,
-                                                         "d": cp.close_loss, "e": cp.walkover_win, "f": cp.walkover_loss}})
-        rules.append({"label": _("Desempate nos grupos"),
-                      "value": _("partidas vencidas, confronto direto, saldo de pontos-partida, sorteio")})
+        rules.append(
+            {
+                "label": _("Pontos classificatórios"),
+                "value": _(
+                    "vitória sem perder partida %(a)s x %(b)s; vitória perdendo partida %(c)s x %(d)s; WO %(e)s x %(f)s"
+                )
+                % {
+                    "a": cp.clean_win,
+                    "b": cp.clean_loss,
+                    "c": cp.close_win,
+                    "d": cp.close_loss,
+                    "e": cp.walkover_win,
+                    "f": cp.walkover_loss,
+                },
+            }
+        )
+        rules.append(
+            {
+                "label": _("Desempate nos grupos"),
+                "value": _("partidas vencidas, confronto direto, saldo de pontos-partida, sorteio"),
+            }
+        )
     return {"preset": preset_label(state.tournament.preset), "stages": stages, "rules": rules}
 
 
 def event_head(state) -> dict:
     """What every event page shows on top: name, date, venue, status."""
     t = state.tournament
-    return {"name": t.name, "slug": t.slug, "date": date_br(t.date), "start_time": time_br(t.start_time),
-            "venue": t.venue, "city": t.city, "status": tournament_status(state),
-            "has_groups": any(isinstance(v, GroupStageView) for v in state.view.stages),
-            "has_knockout": any(isinstance(v, KnockoutStageView) for v in state.view.stages)}
+    return {
+        "name": t.name,
+        "slug": t.slug,
+        "date": date_br(t.date),
+        "start_time": time_br(t.start_time),
+        "venue": t.venue,
+        "city": t.city,
+        "status": tournament_status(state),
+        "has_groups": any(isinstance(v, GroupStageView) for v in state.view.stages),
+        "has_knockout": any(isinstance(v, KnockoutStageView) for v in state.view.stages),
+    }

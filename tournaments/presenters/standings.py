@@ -26,6 +26,7 @@ CLASSIFICATION_TOP_PLACES = 8
 
 # --- standings ---------------------------------------------------------------------
 
+
 def _standing_row(row, refs: dict, labels: dict, *, group: str = "", ranked: bool = True) -> dict:
     """One line of a table. ``ranked`` False (nothing played yet): no rank, no tie flag, no tiebreak note,
     since every dupla would otherwise be "1º" and "tied" on zeros."""
@@ -35,15 +36,25 @@ def _standing_row(row, refs: dict, labels: dict, *, group: str = "", ranked: boo
     tied = row.tied and ranked
     dupla = refs.get(row.dupla) or unknown_dupla(row.dupla)
     return {
-        "rank": row.rank if ranked else None, "rank_label": ordinal(row.rank) if ranked else "",
+        "rank": row.rank if ranked else None,
+        "rank_label": ordinal(row.rank) if ranked else "",
         "dupla": dupla,
         "group": labels["group"] % {"key": group} if group else "",
-        "points": as_is(s.points), "jogos": as_is(s.jogos), "won": as_is(s.won), "lost": as_is(s.lost),
-        "partidas_won": as_is(s.partidas_won), "partidas_lost": as_is(s.partidas_lost),
-        "points_for": as_is(s.points_for), "points_against": as_is(s.points_against),
-        "saldo": signed(s.saldo), "average": average_br(s.average),
-        "note": note, "decided_by": decided_by or "", "decided_after": (row.decided_after or "") if ranked else "",
-        "tied": tied, "qualified": row.qualified,
+        "points": as_is(s.points),
+        "jogos": as_is(s.jogos),
+        "won": as_is(s.won),
+        "lost": as_is(s.lost),
+        "partidas_won": as_is(s.partidas_won),
+        "partidas_lost": as_is(s.partidas_lost),
+        "points_for": as_is(s.points_for),
+        "points_against": as_is(s.points_against),
+        "saldo": signed(s.saldo),
+        "average": average_br(s.average),
+        "note": note,
+        "decided_by": decided_by or "",
+        "decided_after": (row.decided_after or "") if ranked else "",
+        "tied": tied,
+        "qualified": row.qualified,
         "cls": ("is-qualified" if row.qualified else "") + (" is-tied" if tied else ""),
         "tags": bool(row.qualified or tied or note or dupla.get("disqualified")),
     }
@@ -90,11 +101,11 @@ def standings_present(state, *, pagina=None, ver=None, whole: bool = False) -> d
     canonical = pagina is None or (valid and plain_param(pagina, wanted))
     current = wanted if valid else 1
     first = (current - 1) * GROUPS_PER_PAGE
-    shown = everything[first:first + GROUPS_PER_PAGE] if paged else everything
+    shown = everything[first : first + GROUPS_PER_PAGE] if paged else everything
     shown_ids = {id(t) for _si, t in shown}
 
     stages = []
-    for si, (view, title) in enumerate(group_stages):
+    for _si, (view, title) in enumerate(group_stages):
         tables_here = [t for t in view.tables if id(t) in shown_ids]
         last_here = not paged or (view.tables and id(view.tables[-1]) in shown_ids)
         if paged and not tables_here and not (not view.tables and current == 1):
@@ -102,24 +113,44 @@ def standings_present(state, *, pagina=None, ver=None, whole: bool = False) -> d
         group_of = {d: t.key for t in view.tables for d in t.duplas}
         tables = []
         for t in tables_here:
-            tables.append({
-                "part": part_ref(state, f"g:{view.stage.key}:{t.key}"),
-                "key": t.key, "title": labels["group"] % {"key": t.key}, "anchor": _group_anchor(view.stage.key, t.key),
-                "complete": t.complete, "jogos_done": t.jogos_done, "jogos_total": t.jogos_total,
-                "progress": labels["progress"] % {"done": t.jogos_done, "total": t.jogos_total},
-                "state": "finished" if t.complete else ("live" if t.jogos_done else "upcoming"),
-                "rows": ([_standing_row(r, refs, labels) for r in t.rows] if t.jogos_done
-                         else [_standing_row(r, refs, labels, ranked=False) for r in _unplayed_rows(t)]),
-                "awaiting_draw": bool(t.jogos_done) and any(r.tied for r in t.rows),
-            })
+            tables.append(
+                {
+                    "part": part_ref(state, f"g:{view.stage.key}:{t.key}"),
+                    "key": t.key,
+                    "title": labels["group"] % {"key": t.key},
+                    "anchor": _group_anchor(view.stage.key, t.key),
+                    "complete": t.complete,
+                    "jogos_done": t.jogos_done,
+                    "jogos_total": t.jogos_total,
+                    "progress": labels["progress"] % {"done": t.jogos_done, "total": t.jogos_total},
+                    "state": "finished" if t.complete else ("live" if t.jogos_done else "upcoming"),
+                    "rows": (
+                        [_standing_row(r, refs, labels) for r in t.rows]
+                        if t.jogos_done
+                        else [_standing_row(r, refs, labels, ranked=False) for r in _unplayed_rows(t)]
+                    ),
+                    "awaiting_draw": bool(t.jogos_done) and any(r.tied for r in t.rows),
+                }
+            )
         played = any(t.jogos_done for t in view.tables)
-        others = ([_standing_row(r, refs, labels, group=group_of.get(r.dupla, ""), ranked=played) for r in view.others]
-                  if last_here else [])
-        stages.append({
-            "key": view.stage.key, "slug": slugify(view.stage.key), "title": title, "tables": tables, "others": others,
-            "per_group": view.stage.per_group, "best_others": view.stage.best_others,
-            "complete": view.complete, "decided": view.decided,
-        })
+        others = (
+            [_standing_row(r, refs, labels, group=group_of.get(r.dupla, ""), ranked=played) for r in view.others]
+            if last_here
+            else []
+        )
+        stages.append(
+            {
+                "key": view.stage.key,
+                "slug": slugify(view.stage.key),
+                "title": title,
+                "tables": tables,
+                "others": others,
+                "per_group": view.stage.per_group,
+                "best_others": view.stage.best_others,
+                "complete": view.complete,
+                "decided": view.decided,
+            }
+        )
 
     classification_shown = bool(state.view.finished and state.view.classification)  # on page 1
     classification = classification_present(state, refs=refs) if current == 1 else []
@@ -127,20 +158,40 @@ def standings_present(state, *, pagina=None, ver=None, whole: bool = False) -> d
     cut = not whole and total_rows > CLASSIFICATION_WHOLE_UP_TO
     if cut:
         classification = [r for r in classification if r["place"] and r["place"] <= CLASSIFICATION_TOP_PLACES]
-    out = {"stages": stages, "classification": classification, "finished": state.view.finished, "general": False,
-           "classification_cut": cut, "classification_total": total_rows,
-           "has_stages": bool(group_stages), "show_stage_titles": len(group_stages) > 1 or classification_shown,
-           "paged": paged, "canonical": canonical, "query": f"?pagina={current}" if valid else "",
-           "pages": [], "jump": [], "previous": None, "next": None, "page_number": current, "page_count": page_count}
+    out = {
+        "stages": stages,
+        "classification": classification,
+        "finished": state.view.finished,
+        "general": False,
+        "classification_cut": cut,
+        "classification_total": total_rows,
+        "has_stages": bool(group_stages),
+        "show_stage_titles": len(group_stages) > 1 or classification_shown,
+        "paged": paged,
+        "canonical": canonical,
+        "query": f"?pagina={current}" if valid else "",
+        "pages": [],
+        "jump": [],
+        "previous": None,
+        "next": None,
+        "page_number": current,
+        "page_count": page_count,
+    }
     if paged:
         for n in range(1, page_count + 1):
-            part = everything[(n - 1) * GROUPS_PER_PAGE:n * GROUPS_PER_PAGE]
+            part = everything[(n - 1) * GROUPS_PER_PAGE : n * GROUPS_PER_PAGE]
             keys = [t.key for _si, t in part]
             url = f"?pagina={n}"
             if n == 1 and classification_shown:  # past the complete classification, to the groups
                 url += f"#{_group_anchor(group_stages[part[0][0]][0].stage.key, part[0][1].key)}"
-            out["pages"].append({"number": n, "url": url, "current": n == current,
-                                 "label": keys[0] if len(keys) == 1 else f"{keys[0]}–{keys[-1]}"})
+            out["pages"].append(
+                {
+                    "number": n,
+                    "url": url,
+                    "current": n == current,
+                    "label": keys[0] if len(keys) == 1 else f"{keys[0]}–{keys[-1]}",
+                }
+            )
         out["previous"] = out["pages"][current - 2] if current > 1 else None
         out["next"] = out["pages"][current] if current < page_count else None
         position = 0
@@ -149,8 +200,13 @@ def standings_present(state, *, pagina=None, ver=None, whole: bool = False) -> d
             for t in view.tables:
                 n = position // GROUPS_PER_PAGE + 1
                 anchor = _group_anchor(view.stage.key, t.key)
-                groups.append({"key": t.key, "url": f"#{anchor}" if n == current else f"?pagina={n}#{anchor}",
-                               "complete": t.complete})
+                groups.append(
+                    {
+                        "key": t.key,
+                        "url": f"#{anchor}" if n == current else f"?pagina={n}#{anchor}",
+                        "complete": t.complete,
+                    }
+                )
                 position += 1
             others_url = ""
             if view.others:
@@ -164,10 +220,25 @@ def standings_present(state, *, pagina=None, ver=None, whole: bool = False) -> d
 def _general_page(state, refs: dict, *, canonical: bool) -> dict:
     """``?ver=geral``: the whole general classification, nothing else (a big event's list is long)."""
     rows = classification_present(state, refs=refs)
-    return {"stages": [], "classification": rows, "finished": state.view.finished, "general": True,
-            "classification_cut": False, "classification_total": len(rows), "has_stages": False,
-            "show_stage_titles": False, "paged": False, "canonical": canonical, "query": "?ver=geral",
-            "pages": [], "jump": [], "previous": None, "next": None, "page_number": 1, "page_count": 1}
+    return {
+        "stages": [],
+        "classification": rows,
+        "finished": state.view.finished,
+        "general": True,
+        "classification_cut": False,
+        "classification_total": len(rows),
+        "has_stages": False,
+        "show_stage_titles": False,
+        "paged": False,
+        "canonical": canonical,
+        "query": "?ver=geral",
+        "pages": [],
+        "jump": [],
+        "previous": None,
+        "next": None,
+        "page_number": 1,
+        "page_count": 1,
+    }
 
 
 def classification_present(state, *, refs: dict | None = None, medals_only: bool = False) -> list[dict]:
@@ -182,15 +253,20 @@ def classification_present(state, *, refs: dict | None = None, medals_only: bool
             continue
         names = [players.get(p, p) for p in c.players]
         dupla = refs.get(c.dupla) or unknown_dupla(c.dupla)
-        rows.append({
-            "place": c.place, "place_label": ordinal(c.place), "dupla": dupla,
-            "players": names, "players_text": (labels["players"] % {"a": names[0], "b": names[1]} if len(names) == 2
-                                              else ", ".join(names)),
-            # a dupla without its own name is called by its players already: do not print them twice
-            "show_players": bool(dupla["has_name"] or tuple(names) != tuple(dupla["player_names"])),
-            "medal": c.medal or "", "medal_emoji": MEDAL_EMOJI.get(c.medal or "", ""),
-            "medal_label": labels["medal"].get(c.medal or "", ""),
-        })
+        rows.append(
+            {
+                "place": c.place,
+                "place_label": ordinal(c.place),
+                "dupla": dupla,
+                "players": names,
+                "players_text": (
+                    labels["players"] % {"a": names[0], "b": names[1]} if len(names) == 2 else ", ".join(names)
+                ),
+                # a dupla without its own name is called by its players already: do not print them twice
+                "show_players": bool(dupla["has_name"] or tuple(names) != tuple(dupla["player_names"])),
+                "medal": c.medal or "",
+                "medal_emoji": MEDAL_EMOJI.get(c.medal or "", ""),
+                "medal_label": labels["medal"].get(c.medal or "", ""),
+            }
+        )
     return rows
-
-

@@ -12,13 +12,26 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from scoring.sumula import (AWAITING, CONFIRMED, CONTESTED, HOMOLOGATED, IN_PROGRESS, MAO_FERRO, MAO_ONZE, MAO_PENALTY,
-                            MAO_RAN, MAO_REFUSED, MAO_TIE, SCHEDULED, mao_kind)
-
-from tournaments.models import Jogo, SumulaVia, Tournament
+from scoring.sumula import (
+    AWAITING,
+    CONFIRMED,
+    CONTESTED,
+    HOMOLOGATED,
+    IN_PROGRESS,
+    MAO_FERRO,
+    MAO_ONZE,
+    MAO_PENALTY,
+    MAO_RAN,
+    MAO_REFUSED,
+    MAO_TIE,
+    SCHEDULED,
+    mao_kind,
+)
+from tournaments.models import Dupla, Jogo, SumulaVia, Tournament
 from tournaments.permissions import REFEREE, role_of
 from tournaments.presenters.jogos import jogo_place
 from tournaments.presenters.labels import best_of_label
+from tournaments.state import TournamentState
 
 # the súmula's status as the public reads it: (CSS class of the pill, label)
 STATUS = {
@@ -31,8 +44,12 @@ STATUS = {
 }
 VALUE_NAMES = {3: gettext_noop("truco"), 6: gettext_noop("seis"), 9: gettext_noop("nove"), 12: gettext_noop("doze")}
 # a dupla that runs gives the value before the raise it refused: from 1 it ran from the truco, …
-RAN_FROM = {1: gettext_noop("correu do truco"), 3: gettext_noop("correu do seis"), 6: gettext_noop("correu do nove"),
-            9: gettext_noop("correu do doze")}
+RAN_FROM = {
+    1: gettext_noop("correu do truco"),
+    3: gettext_noop("correu do seis"),
+    6: gettext_noop("correu do nove"),
+    9: gettext_noop("correu do doze"),
+}
 RAN = gettext_noop("correu")
 METHODS = {"pin": gettext_noop("pelo PIN"), "link": gettext_noop("pelo link")}
 
@@ -52,7 +69,7 @@ def when_br(value: str | dt.datetime | None) -> str:
         except ValueError:
             return ""
     if timezone.is_naive(value):
-        value = timezone.make_aware(value, dt.timezone.utc)
+        value = timezone.make_aware(value, dt.UTC)
     local = timezone.localtime(value)
     return _("%(date)s às %(time)s") % {"date": local.strftime("%d/%m/%Y"), "time": local.strftime("%H:%M")}
 
@@ -62,6 +79,7 @@ def via_name(n: int) -> str:
 
 
 # --- the sheet --------------------------------------------------------------------------------------
+
 
 def _mao_row(number: int, mao: dict, before: tuple[int, int], names: tuple[str, str]) -> dict:
     """One line of the sheet: what happened in the mão, who scored how much, the totals after it."""
@@ -79,7 +97,7 @@ def _mao_row(number: int, mao: dict, before: tuple[int, int], names: tuple[str, 
     elif kind == MAO_REFUSED:
         text = _("%(dupla)s recusou a mão de onze") % {"dupla": loser}
     elif kind == MAO_RAN:
-        text = f"{loser} {_(RAN_FROM.get(mao.get('points'), RAN))}"
+        text = f"{loser} {_(RAN_FROM.get(mao.get('points') or 0, RAN))}"
     elif kind == MAO_TIE:
         text = _("mão de onze empatada") if points else _("empate: ninguém marca")
         tag = "tie"
@@ -89,8 +107,16 @@ def _mao_row(number: int, mao: dict, before: tuple[int, int], names: tuple[str, 
         text = _("mão de onze jogada")
     else:
         text = _("jogada") + (f" · {_(VALUE_NAMES[points])}" if points in VALUE_NAMES else "")
-    return {"number": number, "text": text, "reason": mao.get("reason", ""), "tag": tag, "scorer": scorer,
-            "points": points, "a": after[0], "b": after[1]}
+    return {
+        "number": number,
+        "text": text,
+        "reason": mao.get("reason", ""),
+        "tag": tag,
+        "scorer": scorer,
+        "points": points,
+        "a": after[0],
+        "b": after[1],
+    }
 
 
 def _partida_view(p: dict, keys: tuple[str, str], names: tuple[str, str], jogo_live: bool) -> dict:
@@ -104,16 +130,28 @@ def _partida_view(p: dict, keys: tuple[str, str], names: tuple[str, str], jogo_l
     if p.get("penalty"):
         lost = side.get(p["penalty"]["lost_by"])
         penalty = {"dupla": names[lost] if lost is not None else "", "reason": p["penalty"]["reason"]}
-    return {"number": p["number"], "a": p["score"][0], "b": p["score"][1], "finished": p["finished"],
-            "winner": winner, "winner_name": names[winner] if winner is not None else "",
-            "live": jogo_live and not p["finished"], "maos": rows, "penalty": penalty,
-            "score_only": not rows and penalty is None}
+    return {
+        "number": p["number"],
+        "a": p["score"][0],
+        "b": p["score"][1],
+        "finished": p["finished"],
+        "winner": winner,
+        "winner_name": names[winner] if winner is not None else "",
+        "live": jogo_live and not p["finished"],
+        "maos": rows,
+        "penalty": penalty,
+        "score_only": not rows and penalty is None,
+    }
 
 
-def _dupla_view(dupla) -> dict:
+def _dupla_view(dupla: Dupla) -> dict:
     p1, p2 = dupla.player1.name, dupla.player2.name
-    return {"key": dupla.key, "name": dupla.display_name, "has_name": bool(dupla.name),
-            "players": _("%(a)s e %(b)s") % {"a": p1, "b": p2}}
+    return {
+        "key": dupla.key,
+        "name": dupla.display_name,
+        "has_name": bool(dupla.name),
+        "players": _("%(a)s e %(b)s") % {"a": p1, "b": p2},
+    }
 
 
 def _signature(tournament: Tournament, jogo: Jogo) -> dict:
@@ -126,7 +164,7 @@ def _signature(tournament: Tournament, jogo: Jogo) -> dict:
     return {"text": text, "reason": jogo.signed_reason}
 
 
-def sumula_present(*, state, tournament: Tournament, jogo: Jogo, data: dict) -> dict[str, Any]:
+def sumula_present(*, state: TournamentState, tournament: Tournament, jogo: Jogo, data: dict) -> dict[str, Any]:
     """What the súmula page shows, as plain values (no account names, no private data)."""
     keys = tuple(data["duplas"])
     duplas = (_dupla_view(jogo.dupla_a), _dupla_view(jogo.dupla_b))
@@ -137,8 +175,10 @@ def sumula_present(*, state, tournament: Tournament, jogo: Jogo, data: dict) -> 
     winner = side.get(data["winner"]) if data["winner"] else None
     walkover = None
     if data["walkover"]:
-        walkover = {"both": data["walkover"] == "both",
-                    "absent": names[side[data["walkover"]]] if data["walkover"] in side else ""}
+        walkover = {
+            "both": data["walkover"] == "both",
+            "absent": names[side[data["walkover"]]] if data["walkover"] in side else "",
+        }
     penalty = None
     if data["penalty"]:
         lost = side.get(data["penalty"]["lost_by"])
@@ -148,33 +188,64 @@ def sumula_present(*, state, tournament: Tournament, jogo: Jogo, data: dict) -> 
     for i, key in enumerate(keys):
         detail = (data["confirmation_details"] or {}).get(key)
         answer = detail.get("answer") if detail else None
-        answers.append({"dupla": names[i], "answer": answer or "",
-                        "when": when_br(detail.get("at")) if detail else "",
-                        "method": _(METHODS[detail["by"]]) if detail and detail.get("by") in METHODS else "",
-                        "reason": (detail.get("reason") or "") if detail else ""})
+        answers.append(
+            {
+                "dupla": names[i],
+                "answer": answer or "",
+                "when": when_br(detail.get("at")) if detail else "",
+                "method": _(METHODS[detail["by"]]) if detail and detail.get("by") in METHODS else "",
+                "reason": (detail.get("reason") or "") if detail else "",
+            }
+        )
     via, vias = data["via"], data["vias"]
     reading_old = via != jogo.via
     # an earlier via's signature is not kept apart from its replacement: only the current one is told
     signed = _signature(tournament, jogo) if not reading_old and jogo.signed_at is not None else None
     base = f"/torneios/{tournament.slug}/jogos/{jogo.key}/"
-    stage, group, round_title = jogo_place(state)({
-        "stage_id": jogo.stage_id, "group_id": jogo.group_id, "round": jogo.round, "third_place": jogo.third_place})
+    stage, group, round_title = jogo_place(state)(
+        {"stage_id": jogo.stage_id, "group_id": jogo.group_id, "round": jogo.round, "third_place": jogo.third_place}
+    )
     earlier = []
     replaced_at = {}
     if vias > 1:
         for row in SumulaVia.objects.filter(jogo=jogo).order_by("via").values("via", "at", "via_reason"):
             replaced_at[row["via"]] = when_br(row["at"])
-            earlier.append({"via": row["via"], "name": via_name(row["via"]), "url": f"{base}?via={row['via']}",
-                            "current": row["via"] == via})
+            earlier.append(
+                {
+                    "via": row["via"],
+                    "name": via_name(row["via"]),
+                    "url": f"{base}?via={row['via']}",
+                    "current": row["via"] == via,
+                }
+            )
     return {
-        "key": jogo.key, "url": base, "duplas": duplas, "won": data["score"], "winner": winner,
+        "key": jogo.key,
+        "url": base,
+        "duplas": duplas,
+        "won": data["score"],
+        "winner": winner,
         "winner_name": names[winner] if winner is not None else "",
-        "stage": stage, "group": group, "round": round_title, "mesa": jogo.mesa, "best_of": best_of_label(jogo.best_of),
-        "status": status, "decided": decided, "live": data["status"] == IN_PROGRESS and not reading_old,
-        "partidas": partidas, "walkover": walkover, "penalty": penalty, "answers": answers, "signed": signed,
-        "via": via, "via_name": via_name(via), "via_reason": data["via_reason"] or "",
-        "replaces": f"{via - 1}ª" if via > 1 else "", "vias": vias, "earlier": earlier,
-        "reading_old": reading_old, "replaced_at": replaced_at.get(via, ""),
+        "stage": stage,
+        "group": group,
+        "round": round_title,
+        "mesa": jogo.mesa,
+        "best_of": best_of_label(jogo.best_of),
+        "status": status,
+        "decided": decided,
+        "live": data["status"] == IN_PROGRESS and not reading_old,
+        "partidas": partidas,
+        "walkover": walkover,
+        "penalty": penalty,
+        "answers": answers,
+        "signed": signed,
+        "via": via,
+        "via_name": via_name(via),
+        "via_reason": data["via_reason"] or "",
+        "replaces": f"{via - 1}ª" if via > 1 else "",
+        "vias": vias,
+        "earlier": earlier,
+        "reading_old": reading_old,
+        "replaced_at": replaced_at.get(via, ""),
         "latest_name": via_name(vias),
         "poll": not reading_old and data["status"] != HOMOLOGATED,
         "has_result": bool(partidas or walkover or penalty),

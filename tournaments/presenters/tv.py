@@ -24,45 +24,67 @@ BRACKET_ROUNDS = 4  # quarterfinals on (the last 4 rounds: round of 16, quarters
 
 
 def _chunks(items: list, size: int, limit: int) -> list[list]:
-    return [items[i:i + size] for i in range(0, len(items), size)][:limit]
+    return [items[i : i + size] for i in range(0, len(items), size)][:limit]
 
 
 def _jogo_slides(kind: str, title: str, jogos: list[dict]) -> list[dict]:
     parts = _chunks(jogos, JOGOS_PER_SLIDE, JOGOS_SLIDES_MAX)
-    return [{"kind": kind, "title": title + (f" ({n}/{len(parts)})" if len(parts) > 1 else ""), "jogos": part}
-            for n, part in enumerate(parts, start=1)]
+    return [
+        {"kind": kind, "title": title + (f" ({n}/{len(parts)})" if len(parts) > 1 else ""), "jogos": part}
+        for n, part in enumerate(parts, start=1)
+    ]
 
 
 def tv_present(state) -> dict:
     slides: list[dict] = []
     if not state.view.finished:
-        now = now_present(state, in_play_limit=JOGOS_PER_SLIDE * JOGOS_SLIDES_MAX,
-                          next_limit=JOGOS_PER_SLIDE * JOGOS_SLIDES_MAX)
+        now = now_present(
+            state, in_play_limit=JOGOS_PER_SLIDE * JOGOS_SLIDES_MAX, next_limit=JOGOS_PER_SLIDE * JOGOS_SLIDES_MAX
+        )
         slides += _jogo_slides("jogos", _("Jogos nas mesas"), now["in_play"])
         if now["next"]:
             slides += _jogo_slides("jogos", _("Próximos jogos") + " · " + now["next_title"], now["next"])
         if now["latest"]:
             slides.append({"kind": "jogos", "title": _("Últimos resultados"), "jogos": now["latest"]})
         standings = standings_present(state)  # the first page of groups: a screen shows a few of them
-        tables = [{**table, "stage_title": stage["title"]} for stage in standings["stages"] for table in stage["tables"]]
+        tables = [
+            {**table, "stage_title": stage["title"]} for stage in standings["stages"] for table in stage["tables"]
+        ]
         parts = _chunks(tables, TABLES_PER_SLIDE, STANDINGS_SLIDES_MAX)
         for part in parts:
             keys = [t["key"] for t in part]
-            slides.append({"kind": "tables", "tables": part,
-                           "title": _("Classificação") + " · " + (part[0]["title"] if len(part) == 1
-                                                                   else _("Grupos %(a)s a %(b)s") % {"a": keys[0], "b": keys[-1]})})
+            slides.append(
+                {
+                    "kind": "tables",
+                    "tables": part,
+                    "title": _("Classificação")
+                    + " · "
+                    + (
+                        part[0]["title"]
+                        if len(part) == 1
+                        else _("Grupos %(a)s a %(b)s") % {"a": keys[0], "b": keys[-1]}
+                    ),
+                }
+            )
     else:
         rows = classification_present(state)
         if rows:
-            slides.append({"kind": "classification", "title": _("Classificação final"),
-                           "rows": rows[:CLASSIFICATION_ROWS]})
+            slides.append(
+                {"kind": "classification", "title": _("Classificação final"), "rows": rows[:CLASSIFICATION_ROWS]}
+            )
     if any(isinstance(v, KnockoutStageView) and v.bracket is not None for v in state.view.stages):
         bracket = bracket_present(state)  # a big bracket: from the round of 32 on
         for stage in bracket["stages"]:
             if stage["rounds"]:
-                slides.append({"kind": "bracket", "title": _("Chave") + (" · " + stage["title"] if len(bracket["stages"]) > 1 else ""),
-                               "rounds": stage["rounds"][-BRACKET_ROUNDS:], "third": stage["third"],
-                               "champion": stage["champion"]})
+                slides.append(
+                    {
+                        "kind": "bracket",
+                        "title": _("Chave") + (" · " + stage["title"] if len(bracket["stages"]) > 1 else ""),
+                        "rounds": stage["rounds"][-BRACKET_ROUNDS:],
+                        "third": stage["third"],
+                        "champion": stage["champion"],
+                    }
+                )
     for n, slide in enumerate(slides, start=1):
         slide["number"] = n
     return {"slides": slides, "canonical": True}

@@ -18,8 +18,23 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
 
-from .page import (BOLD, GREY, INK, LANDSCAPE, LIGHT, MARGIN, NARROW, NARROW_BOLD, REGULAR, SHADE, Footer, fit,
-                   fit_size, sheet_canvas, wrap)
+from .page import (
+    BOLD,
+    GREY,
+    INK,
+    LANDSCAPE,
+    LIGHT,
+    MARGIN,
+    NARROW,
+    NARROW_BOLD,
+    REGULAR,
+    SHADE,
+    Footer,
+    fit,
+    fit_size,
+    sheet_canvas,
+    wrap,
+)
 
 ROUNDS_PER_PAGE = 5  # 32 places in the first column of a page
 HEAD_H = 17 * mm  # title lines on top of each page
@@ -112,8 +127,11 @@ def _page_draw(c, tournament: str, stage: dict, plan: PagePlan, page_of: dict, *
     names = [rounds[r - 1]["name"] for r in (plan.first, plan.last)]
     subtitle = names[0] if span == 1 else _("%(a)s a %(b)s") % {"a": names[0], "b": names[1]}
     if plan.parts > 1:
-        subtitle = _("Seção %(n)s de %(total)s · %(rounds)s") % {"n": plan.index + 1, "total": plan.parts,
-                                                                "rounds": subtitle}
+        subtitle = _("Seção %(n)s de %(total)s · %(rounds)s") % {
+            "n": plan.index + 1,
+            "total": plan.parts,
+            "rounds": subtitle,
+        }
     _head(c, tournament, title, subtitle)
 
     left, right = MARGIN, width - MARGIN
@@ -131,7 +149,7 @@ def _page_draw(c, tournament: str, stage: dict, plan: PagePlan, page_of: dict, *
         r = plan.first + col
         count = 2 ** (span - 1 - col)
         start = plan.index * count
-        jogos = rounds[r - 1]["jogos"][start:start + count]
+        jogos = rounds[r - 1]["jogos"][start : start + count]
         x = left + col * col_w
         if col == 0:
             new = [top - (i + 0.5) * pitch for i in range(count)]
@@ -143,13 +161,13 @@ def _page_draw(c, tournament: str, stage: dict, plan: PagePlan, page_of: dict, *
         c.drawString(x, top + 2 * mm, fit(rounds[r - 1]["name"], BOLD, 7.5, box_w))
         c.setFont(REGULAR, 6.5)
         c.drawRightString(x + box_w, top + 2 * mm, rounds[r - 1]["best_of_label"])
-        for i, (jogo, cy) in enumerate(zip(jogos, new)):
+        for i, (jogo, cy) in enumerate(zip(jogos, new, strict=False)):
             sources = None
             if col == 0 and plan.first > 1:  # places filled by the winners of the pages before
                 position = start + i  # 0-based in its round
                 feeder_first = plan.first - ROUNDS_PER_PAGE
                 sources = [page_of.get((plan.stage, feeder_first, 2 * position + s)) for s in (0, 1)]
-            _jogo_draw(c, jogo, x, cy, box_w, slot_h, size, sources=sources, label_room=pitch * 2 ** col)
+            _jogo_draw(c, jogo, x, cy, box_w, slot_h, size, sources=sources, label_room=pitch * 2**col)
         if col == span - 1 and not is_top:
             nxt = page_of.get((plan.stage, plan.last + 1, plan.index // 2 ** min(ROUNDS_PER_PAGE, total - plan.last)))
             position = plan.index // 2 + 1
@@ -157,8 +175,11 @@ def _page_draw(c, tournament: str, stage: dict, plan: PagePlan, page_of: dict, *
             c.setFont(BOLD, 7)
             c.drawString(x, new[0] - slot_h - 4.5 * mm, _("o vencedor segue na página %(page)s") % {"page": nxt})
             c.setFont(REGULAR, 7)
-            c.drawString(x, new[0] - slot_h - 8 * mm,
-                         _("%(round)s, jogo %(n)s") % {"round": rounds[plan.last]["name"], "n": position})
+            c.drawString(
+                x,
+                new[0] - slot_h - 8 * mm,
+                _("%(round)s, jogo %(n)s") % {"round": rounds[plan.last]["name"], "n": position},
+            )
         centres = new
 
     if is_top and extra:
@@ -182,8 +203,9 @@ def _connectors(c, x0: float, x1: float, before: list[float], after: list[float]
     c.drawPath(path, stroke=1, fill=0)
 
 
-def _jogo_draw(c, jogo: dict, x: float, cy: float, w: float, slot_h: float, size: float, *,
-               sources: list | None, label_room: float) -> None:
+def _jogo_draw(
+    c, jogo: dict, x: float, cy: float, w: float, slot_h: float, size: float, *, sources: list | None, label_room: float
+) -> None:
     """One jogo: two places (name and partidas won), the winner in bold on a shaded place; key and mesa above."""
     score_w = 6 * mm
     y_top = cy + slot_h
@@ -228,8 +250,9 @@ def _jogo_draw(c, jogo: dict, x: float, cy: float, w: float, slot_h: float, size
             c.drawString(x + 0.5 * mm, cy + slot_h + 1.2, fit(" · ".join(bits), REGULAR, 5.8, w))
 
 
-def _podium_draw(c, stage: dict, classification: list, x: float, top: float, right: float, bottom: float,
-                 slot_h: float, size: float) -> None:
+def _podium_draw(
+    c, stage: dict, classification: list, x: float, top: float, right: float, bottom: float, slot_h: float, size: float
+) -> None:
     w = right - x
     y = top - 4 * mm
     if stage["champion"]:
@@ -249,8 +272,9 @@ def _podium_draw(c, stage: dict, classification: list, x: float, top: float, rig
         c.drawString(x, y, _("Pódio"))
         y -= 4.5 * mm
         for row in medals:
-            for i, line in enumerate(wrap(f"{row['place']}º · {row['dupla']['name']}", NARROW, 7.5, w - 3 * mm,
-                                          lines=2)):
+            for i, line in enumerate(
+                wrap(f"{row['place']}º · {row['dupla']['name']}", NARROW, 7.5, w - 3 * mm, lines=2)
+            ):
                 c.setFont(NARROW, 7.5)
                 c.drawString(x + (3 * mm if i else 0), y, line)
                 y -= 3.4 * mm
@@ -260,5 +284,6 @@ def _podium_draw(c, stage: dict, classification: list, x: float, top: float, rig
         c.setFillColor(INK)
         c.setFont(BOLD, 8)
         c.drawString(x, bottom + 2 * slot_h + 4 * mm, _("Disputa de 3º lugar"))
-        _jogo_draw(c, stage["third"], x, bottom + slot_h + 1 * mm, min(w, 55 * mm), slot_h, size, sources=None,
-                   label_room=0)
+        _jogo_draw(
+            c, stage["third"], x, bottom + slot_h + 1 * mm, min(w, 55 * mm), slot_h, size, sources=None, label_room=0
+        )

@@ -22,12 +22,16 @@ QR_SIZE = 34 * mm
 
 
 def card_labels(*, tournament_name: str) -> dict:
-    return {"pin": _("PIN da dupla"), "title": _("Cartões das duplas · %(name)s") % {"name": tournament_name},
-            "hint": _("Abra o link (ou o QR code) para ver os jogos da dupla; o PIN confirma as súmulas.")}
+    return {
+        "pin": _("PIN da dupla"),
+        "title": _("Cartões das duplas · %(name)s") % {"name": tournament_name},
+        "hint": _("Abra o link (ou o QR code) para ver os jogos da dupla; o PIN confirma as súmulas."),
+    }
 
 
-def cards_pdf(*, tournament_name: str, cards: list[dict], labels: dict | None = None,
-              footer: Footer | None = None) -> bytes:
+def cards_pdf(
+    *, tournament_name: str, cards: list[dict], labels: dict | None = None, footer: Footer | None = None
+) -> bytes:
     """The cards (``staff.selectors.dupla_cards``) as an A4 PDF, ``COLUMNS × ROWS`` a page, in the order given.
 
     ``labels``: ``pin`` (the caption over the PIN), ``hint`` (one line on what the
@@ -41,7 +45,7 @@ def cards_pdf(*, tournament_name: str, cards: list[dict], labels: dict | None = 
     h = (page_h - FOOTER_STRIP) / ROWS
     per_page = COLUMNS * ROWS
     for start in range(0, max(len(cards), 1), per_page):
-        for i, card in enumerate(cards[start:start + per_page]):
+        for i, card in enumerate(cards[start : start + per_page]):
             col, row = i % COLUMNS, i // COLUMNS
             _card_draw(c, card, tournament_name, col * w, page_h - (row + 1) * h, w, h, labels)
         _cut_lines(c, page_w, page_h, w, h)

@@ -18,8 +18,22 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 from reportlab.lib.units import mm
 
-from .page import (BOLD, GREY, INK, LANDSCAPE, LIGHT, MARGIN, PORTRAIT, REGULAR, SHADE, Footer, fit, fit_size,
-                   sheet_canvas, wrap)
+from .page import (
+    BOLD,
+    GREY,
+    INK,
+    LANDSCAPE,
+    LIGHT,
+    MARGIN,
+    PORTRAIT,
+    REGULAR,
+    SHADE,
+    Footer,
+    fit,
+    fit_size,
+    sheet_canvas,
+    wrap,
+)
 
 MEDALS = {"gold": gettext_noop("ouro"), "silver": gettext_noop("prata"), "bronze": gettext_noop("bronze")}
 
@@ -49,6 +63,7 @@ def medal_label(medal: str) -> str:
 
 # --- the medal list ----------------------------------------------------------------------------------------------
 
+
 def medals_pdf(*, event: Event, placed: list[Placed], finished: bool, footer: Footer, title: str) -> bytes:
     buffer = io.BytesIO()
     c = sheet_canvas(buffer, footer=footer, title=title)
@@ -57,8 +72,11 @@ def medals_pdf(*, event: Event, placed: list[Placed], finished: bool, footer: Fo
     y = height - MARGIN
     c.setFillColor(GREY)
     c.setFont(REGULAR, 8.5)
-    c.drawString(left, y - 9, fit(" · ".join(x for x in (event.name, event.category, event.when, event.venue) if x),
-                                  REGULAR, 8.5, inner))
+    c.drawString(
+        left,
+        y - 9,
+        fit(" · ".join(x for x in (event.name, event.category, event.when, event.venue) if x), REGULAR, 8.5, inner),
+    )
     c.setFillColor(INK)
     c.setFont(BOLD, 18)
     c.drawString(left, y - 30, _("Lista de medalhas"))
@@ -66,9 +84,17 @@ def medals_pdf(*, event: Event, placed: list[Placed], finished: bool, footer: Fo
     medalists = [p for p in placed if p.medal]
     if not finished or not medalists:
         c.setFont(REGULAR, 10)
-        for line in wrap(_("A classificação final ainda não está definida: o Zap completa esta lista quando o "
-                           "último jogo que decide o pódio for confirmado. Até lá, as linhas abaixo podem ser "
-                           "preenchidas à mão."), REGULAR, 10, inner, lines=3):
+        for line in wrap(
+            _(
+                "A classificação final ainda não está definida: o Zap completa esta lista quando o "
+                "último jogo que decide o pódio for confirmado. Até lá, as linhas abaixo podem ser "
+                "preenchidas à mão."
+            ),
+            REGULAR,
+            10,
+            inner,
+            lines=3,
+        ):
             c.drawString(left, y - 10, line)
             y -= 13
         y -= 8
@@ -79,8 +105,11 @@ def medals_pdf(*, event: Event, placed: list[Placed], finished: bool, footer: Fo
         return buffer.getvalue()
 
     counts = {m: sum(len(p.athletes) for p in medalists if p.medal == m) for m in MEDALS}
-    summary = ", ".join(ngettext("%(n)s medalha de %(kind)s", "%(n)s medalhas de %(kind)s", n) % {
-        "n": n, "kind": medal_label(m)} for m, n in counts.items() if n)
+    summary = ", ".join(
+        ngettext("%(n)s medalha de %(kind)s", "%(n)s medalhas de %(kind)s", n) % {"n": n, "kind": medal_label(m)}
+        for m, n in counts.items()
+        if n
+    )
     c.setFont(REGULAR, 9.5)
     c.drawString(left, y - 10, fit(_("A separar: %(summary)s.") % {"summary": summary}, REGULAR, 9.5, inner))
     y -= 22
@@ -143,6 +172,7 @@ def _blank_place(c, x: float, y: float, w: float, place: int, medal: str) -> flo
 
 # --- the certificates --------------------------------------------------------------------------------------------
 
+
 def certificates_pdf(*, event: Event, placed: list[Placed], finished: bool, footer: Footer, title: str) -> bytes:
     """One landscape page per athlete of the classification, best place first."""
     buffer = io.BytesIO()
@@ -152,12 +182,18 @@ def certificates_pdf(*, event: Event, placed: list[Placed], finished: bool, foot
         _certificate_draw(c, event, p, i)
         c.showPage()
     if not people:
-        width, height = LANDSCAPE
+        _width, height = LANDSCAPE
         c.setFont(BOLD, 16)
         c.drawString(MARGIN, height - MARGIN - 20, _("Certificados"))
         c.setFont(REGULAR, 11)
-        c.drawString(MARGIN, height - MARGIN - 42, _("A classificação final ainda não está definida: os certificados "
-                                                     "ficam prontos quando o torneio terminar."))
+        c.drawString(
+            MARGIN,
+            height - MARGIN - 42,
+            _(
+                "A classificação final ainda não está definida: os certificados "
+                "ficam prontos quando o torneio terminar."
+            ),
+        )
         c.showPage()
     c.save()
     return buffer.getvalue()
@@ -186,8 +222,10 @@ def _certificate_draw(c, event: Event, p: Placed, index: int) -> None:
     c.setFont(BOLD, size)
     c.drawCentredString(centre, height - 95 * mm, fit(athlete, BOLD, size, room))
     if p.medal:
-        feat = _("conquistou o %(place)sº lugar, com medalha de %(kind)s,") % {"place": p.place,
-                                                                            "kind": medal_label(p.medal)}
+        feat = _("conquistou o %(place)sº lugar, com medalha de %(kind)s,") % {
+            "place": p.place,
+            "kind": medal_label(p.medal),
+        }
     else:
         feat = _("participou e classificou-se em %(place)sº lugar") % {"place": p.place}
     partner = [a for i, a in enumerate(p.athletes) if i != index]

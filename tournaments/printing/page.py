@@ -30,8 +30,12 @@ rl_config.useA85 = 0  # streams stay binary: smaller files, written faster (no A
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 REGULAR, BOLD = "DejaVuSans", "DejaVuSans-Bold"
 NARROW, NARROW_BOLD = "DejaVuSansCondensed", "DejaVuSansCondensed-Bold"
-FONT_FILES = {REGULAR: "DejaVuSans.ttf", BOLD: "DejaVuSans-Bold.ttf", NARROW: "DejaVuSansCondensed.ttf",
-              NARROW_BOLD: "DejaVuSansCondensed-Bold.ttf"}
+FONT_FILES = {
+    REGULAR: "DejaVuSans.ttf",
+    BOLD: "DejaVuSans-Bold.ttf",
+    NARROW: "DejaVuSansCondensed.ttf",
+    NARROW_BOLD: "DejaVuSansCondensed-Bold.ttf",
+}
 
 PORTRAIT, LANDSCAPE = A4, landscape(A4)
 MARGIN = 12 * mm
@@ -63,8 +67,11 @@ class Footer:
     @classmethod
     def now(cls, tournament: str, when: dt.datetime | None = None) -> Footer:
         local = timezone.localtime(when or timezone.now())
-        return cls(tournament=tournament, generated=_("gerado em %(date)s às %(time)s") % {
-            "date": local.strftime("%d/%m/%Y"), "time": local.strftime("%H:%M")})
+        return cls(
+            tournament=tournament,
+            generated=_("gerado em %(date)s às %(time)s")
+            % {"date": local.strftime("%d/%m/%Y"), "time": local.strftime("%H:%M")},
+        )
 
 
 class SheetCanvas(canvas.Canvas):
@@ -76,7 +83,7 @@ class SheetCanvas(canvas.Canvas):
         self._footer = footer
         self._held: list[dict] = []
 
-    def showPage(self):  # noqa: N802 - reportlab's name
+    def showPage(self):
         self._held.append(dict(self.__dict__))
         self._startPage()
 
@@ -118,10 +125,12 @@ def canvas_maker(footer: Footer):
     def make(*args, **kwargs):
         kwargs.setdefault("pageCompression", 1)
         return SheetCanvas(*args, footer=footer, **kwargs)
+
     return make
 
 
 # --- text helpers -----------------------------------------------------------------------------------------
+
 
 def fit(text: str, font: str, size: float, width: float) -> str:
     """``text`` cut with an ellipsis so it fits in ``width`` points (never wider than its box)."""
@@ -175,8 +184,9 @@ def caption_box(c: canvas.Canvas, x: float, y: float, w: float, h: float, captio
     c.drawString(x + 1.5 * mm, y + h - 2.6 * mm, fit(caption, REGULAR, 6, w - 3 * mm))
 
 
-def box_value(c: canvas.Canvas, x: float, y: float, w: float, value: str, *, size: float = 10,
-              bold: bool = True) -> None:
+def box_value(
+    c: canvas.Canvas, x: float, y: float, w: float, value: str, *, size: float = 10, bold: bool = True
+) -> None:
     """The value of a ``caption_box`` at (x, y) of width ``w``, made smaller (then cut) to fit."""
     c.setFillColor(INK)
     font = BOLD if bold else REGULAR

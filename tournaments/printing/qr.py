@@ -16,9 +16,10 @@ def qr_code(text: str) -> segno.QRCode:
 
 def qr_svg(text: str, *, label: str = "") -> SafeString:
     """The QR code of ``text`` as inline SVG markup that scales with CSS (no fixed size)."""
-    svg = qr_code(text).svg_inline(scale=1, border=QUIET, omitsize=True, title=label or None, svgclass="qr",
-                                   lineclass=None)
-    return mark_safe(svg)  # noqa: S308 - segno's own markup; ``label`` is escaped by segno
+    svg = qr_code(text).svg_inline(
+        scale=1, border=QUIET, omitsize=True, title=label or None, svgclass="qr", lineclass=None
+    )
+    return mark_safe(svg)
 
 
 def qr_draw(c: canvas.Canvas, text: str, x: float, y: float, size: float, *, link: bool = True) -> None:

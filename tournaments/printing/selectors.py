@@ -14,20 +14,24 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from scoring.sumula import MAO_FERRO, MAO_ONZE, MAO_PENALTY, MAO_PLAYED, MAO_RAN, MAO_REFUSED, MAO_TIE, mao_kind
+from tournaments.presenters.sumula import sumula_present
 
 from .. import presenters
 from ..models import Jogo, Tournament
-from ..selectors import (TournamentState, jogo_referee, mesa_referees, tournament_live_get,
-                         tournament_state_get)
-from tournaments.presenters.sumula import sumula_present
+from ..selectors import TournamentState, jogo_referee, mesa_referees, tournament_live_get, tournament_state_get
 from ..sumula.selectors import sumula_get
 from .medals import Event, Placed
 from .sumula import Side, SumulaSheet
 from .sumula_grids import MaoLine, PartidaBox
 
-KIND_NOTES = {MAO_PENALTY: gettext_noop("penalidade"), MAO_REFUSED: gettext_noop("recusou o onze"),
-              MAO_RAN: gettext_noop("correu"), MAO_TIE: gettext_noop("empate"), MAO_FERRO: gettext_noop("mão de ferro"),
-              MAO_ONZE: gettext_noop("mão de onze")}
+KIND_NOTES = {
+    MAO_PENALTY: gettext_noop("penalidade"),
+    MAO_REFUSED: gettext_noop("recusou o onze"),
+    MAO_RAN: gettext_noop("correu"),
+    MAO_TIE: gettext_noop("empate"),
+    MAO_FERRO: gettext_noop("mão de ferro"),
+    MAO_ONZE: gettext_noop("mão de onze"),
+}
 VALUE_NOTES = {3: gettext_noop("truco"), 6: gettext_noop("seis"), 9: gettext_noop("nove"), 12: gettext_noop("doze")}
 
 
@@ -60,10 +64,15 @@ def reminders(state: TournamentState) -> tuple[str, ...]:
     """The preset's rules a table needs at hand, one line each (DOMAIN.md §3, §6)."""
     texts = presenters.rule_texts(state.settings)
     return (
-        _("Valores da mão: 1 · truco 3 · seis 6 · nove 9 · doze 12. Quem corre dá à outra dupla o valor de antes do "
-          "pedido (1, 3, 6 ou 9). Partida de 12 pontos."),
-        _("Mão de onze (uma dupla com 11): essa dupla vê as cartas e decide; se recusar, a outra marca 1; se jogar, "
-          "vale 3, sem truco. Três rodadas empatadas: %(tie)s.") % {"tie": texts["onze_tie"]},
+        _(
+            "Valores da mão: 1 · truco 3 · seis 6 · nove 9 · doze 12. Quem corre dá à outra dupla o valor de antes do "
+            "pedido (1, 3, 6 ou 9). Partida de 12 pontos."
+        ),
+        _(
+            "Mão de onze (uma dupla com 11): essa dupla vê as cartas e decide; se recusar, a outra marca 1; se jogar, "
+            "vale 3, sem truco. Três rodadas empatadas: %(tie)s."
+        )
+        % {"tie": texts["onze_tie"]},
         _("Mão de ferro (11 x 11): sem truco e sem recusa, vale %(ferro)s; quem vence a mão vence a partida.")
         % {"ferro": texts["ferro"]},
         _("Manilha: %(manilha)s. Baralho: %(deck)s.") % {"manilha": texts["manilha"], "deck": texts["deck"]},
@@ -71,8 +80,12 @@ def reminders(state: TournamentState) -> tuple[str, ...]:
 
 
 def _side(letter: str, dupla) -> Side:
-    return Side(letter=letter, name=dupla.display_name, players=(dupla.player1.name, dupla.player2.name),
-                has_name=bool(dupla.name))
+    return Side(
+        letter=letter,
+        name=dupla.display_name,
+        players=(dupla.player1.name, dupla.player2.name),
+        has_name=bool(dupla.name),
+    )
 
 
 def _referee_names(ids: set[int]) -> dict[int, str]:
@@ -90,20 +103,36 @@ def _batch_rows(state: TournamentState, *, stage: str | None, round_number: int 
         model = state.stage_models.get(stage)
         if model is None:
             known = ", ".join(state.stage_models) or _("nenhuma")
-            raise SelectionError(_("stage: a fase “%(stage)s” não existe neste torneio (fases: %(known)s)")
-                                 % {"stage": stage, "known": known})
+            raise SelectionError(
+                _("stage: a fase “%(stage)s” não existe neste torneio (fases: %(known)s)")
+                % {"stage": stage, "known": known}
+            )
         stage_id = model.id
     order = {m.id: m.order for m in state.stage_models.values()}
-    rows = [j for j in state.jogo_rows if j["status"] == Jogo.SCHEDULED
-            and (stage_id is None or j["stage_id"] == stage_id)
-            and (round_number is None or j["round"] == round_number)]
-    rows.sort(key=lambda j: (order.get(j["stage_id"], 0), j["round"] or 0, j["third_place"], j["mesa"] is None,
-                             j["mesa"] or 0, j["position"] or 0, j["id"]))
+    rows = [
+        j
+        for j in state.jogo_rows
+        if j["status"] == Jogo.SCHEDULED
+        and (stage_id is None or j["stage_id"] == stage_id)
+        and (round_number is None or j["round"] == round_number)
+    ]
+    rows.sort(
+        key=lambda j: (
+            order.get(j["stage_id"], 0),
+            j["round"] or 0,
+            j["third_place"],
+            j["mesa"] is None,
+            j["mesa"] or 0,
+            j["position"] or 0,
+            j["id"],
+        )
+    )
     return rows
 
 
-def sumula_batch_get(*, tournament: Tournament, stage: str | None = None,
-                     round_number: int | None = None) -> list[SumulaSheet]:
+def sumula_batch_get(
+    *, tournament: Tournament, stage: str | None = None, round_number: int | None = None
+) -> list[SumulaSheet]:
     """Blank súmulas, pre-filled, of the scheduled jogos (of ``stage``, of its round ``round_number``)."""
     state = tournament_live_get(tournament=tournament)
     rows = _batch_rows(state, stage=stage, round_number=round_number)
@@ -116,11 +145,19 @@ def sumula_batch_get(*, tournament: Tournament, stage: str | None = None,
     sheets = []
     for j in rows:
         stage_title, group, round_title = place(j)
-        sheets.append(SumulaSheet(
-            key=j["key"], url=jogo_url(tournament=tournament, key=j["key"]), stage=stage_title,
-            group_round=" · ".join(x for x in (group, round_title) if x), mesa=str(j["mesa"] or ""),
-            best_of=j["best_of"], sides=(_side("A", by_id[j["dupla_a_id"]]), _side("B", by_id[j["dupla_b_id"]])),
-            referee=referees.get(referee_of[j["id"]], ""), **common))
+        sheets.append(
+            SumulaSheet(
+                key=j["key"],
+                url=jogo_url(tournament=tournament, key=j["key"]),
+                stage=stage_title,
+                group_round=" · ".join(x for x in (group, round_title) if x),
+                mesa=str(j["mesa"] or ""),
+                best_of=j["best_of"],
+                sides=(_side("A", by_id[j["dupla_a_id"]]), _side("B", by_id[j["dupla_b_id"]])),
+                referee=referees.get(referee_of[j["id"]], ""),
+                **common,
+            )
+        )
     return sheets
 
 
@@ -137,25 +174,39 @@ def batch_choices(*, tournament: Tournament) -> list[BatchChoice]:
     for j in _batch_rows(state, stage=None, round_number=None):
         stage = by_stage[j["stage_id"]]
         stage_title, _group, round_title = place(j)
-        batch = out.setdefault((stage.order, j["round"] or 0, stage.key), {
-            "stage": stage.key, "stage_title": stage_title, "round": j["round"], "titles": [], "count": 0})
-        title = (_("Rodada %(n)s") % {"n": j["round"]} if j["group_id"] is not None else round_title) \
-            if j["round"] is not None else _("sem rodada")
+        batch = out.setdefault(
+            (stage.order, j["round"] or 0, stage.key),
+            {"stage": stage.key, "stage_title": stage_title, "round": j["round"], "titles": [], "count": 0},
+        )
+        title = (
+            (_("Rodada %(n)s") % {"n": j["round"]} if j["group_id"] is not None else round_title)
+            if j["round"] is not None
+            else _("sem rodada")
+        )
         if title not in batch["titles"]:
             batch["titles"].append(title)
         batch["count"] += 1
-    return [BatchChoice(stage=b["stage"], stage_title=b["stage_title"], round=b["round"],
-                        title=_joined(b["titles"]), count=b["count"]) for _k, b in sorted(out.items())]
+    return [
+        BatchChoice(
+            stage=b["stage"],
+            stage_title=b["stage_title"],
+            round=b["round"],
+            title=_joined(b["titles"]),
+            count=b["count"],
+        )
+        for _k, b in sorted(out.items())
+    ]
 
 
 def _joined(titles: list[str]) -> str:
-    """"Final", "Final e Disputa de 3º lugar"."""
+    """ "Final", "Final e Disputa de 3º lugar"."""
     if len(titles) == 1:
         return titles[0]
     return _("%(a)s e %(b)s") % {"a": ", ".join(titles[:-1]), "b": titles[-1]}
 
 
 # --- the filled súmula ------------------------------------------------------------------------------------------
+
 
 def _note(how: str, to, points, before: tuple[int, int]) -> str:
     """What a mão was, in a word or two (the sheet's 'obs.' column)."""
@@ -168,25 +219,39 @@ def _note(how: str, to, points, before: tuple[int, int]) -> str:
 def _partida_box(p: dict, keys: tuple[str, str], letters: dict[str, str], notes: list[str]) -> PartidaBox:
     lines, before = [], (0, 0)
     for n, mao in enumerate(p["maos"], start=1):
-        lines.append(MaoLine(number=n, a=mao["score"][0], b=mao["score"][1],
-                             note=_note(mao["how"], mao["to"], mao.get("points"), before)))
+        lines.append(
+            MaoLine(
+                number=n,
+                a=mao["score"][0],
+                b=mao["score"][1],
+                note=_note(mao["how"], mao["to"], mao.get("points"), before),
+            )
+        )
         if mao["how"] == "penalty":
             to = keys[mao["to"]] if mao["to"] in (0, 1) else None
-            notes.append(_("Partida %(p)s, mão %(n)s: penalidade de %(points)s a favor da dupla %(to)s: %(reason)s")
-                         % {"p": p["number"], "n": n, "points": mao.get("points"), "to": letters.get(to, "?"),
-                            "reason": mao.get("reason", "")})
+            notes.append(
+                _("Partida %(p)s, mão %(n)s: penalidade de %(points)s a favor da dupla %(to)s: %(reason)s")
+                % {
+                    "p": p["number"],
+                    "n": n,
+                    "points": mao.get("points"),
+                    "to": letters.get(to, "?"),
+                    "reason": mao.get("reason", ""),
+                }
+            )
         before = tuple(mao["score"])
     note = ""
     if p.get("penalty"):
         lost = letters.get(p["penalty"]["lost_by"], "?")
         note = _("perda da partida pela dupla %(d)s") % {"d": lost}
-        notes.append(_("Partida %(p)s: perda da partida pela dupla %(d)s: %(reason)s")
-                     % {"p": p["number"], "d": lost, "reason": p["penalty"]["reason"]})
+        notes.append(
+            _("Partida %(p)s: perda da partida pela dupla %(d)s: %(reason)s")
+            % {"p": p["number"], "d": lost, "reason": p["penalty"]["reason"]}
+        )
     elif not p["maos"] and p["finished"]:
         note = _("resultado anotado sem as mãos")
     winner = keys.index(p["winner"]) if p["winner"] in keys else None
-    return PartidaBox(number=p["number"], lines=tuple(lines), score=tuple(p["score"]),
-                      winner=winner, note=note)
+    return PartidaBox(number=p["number"], lines=tuple(lines), score=tuple(p["score"]), winner=winner, note=note)
 
 
 def sumula_sheet_get(*, tournament: Tournament, jogo: Jogo, via: int | None = None) -> SumulaSheet | None:
@@ -201,7 +266,7 @@ def sumula_sheet_get(*, tournament: Tournament, jogo: Jogo, via: int | None = No
     view = sumula_present(state=state, tournament=tournament, jogo=jogo, data=data)
     keys = tuple(data["duplas"])
     sides = (_side("A", jogo.dupla_a), _side("B", jogo.dupla_b))
-    letters = dict(zip(keys, ("A", "B")))
+    letters = dict(zip(keys, ("A", "B"), strict=False))
     notes: list[str] = []
     partidas = tuple(_partida_box(p, keys, letters, notes) for p in data["partidas"])
     result = ""
@@ -210,20 +275,27 @@ def sumula_sheet_get(*, tournament: Tournament, jogo: Jogo, via: int | None = No
             result = _("WO: as duas duplas ausentes")
         else:
             result = _("WO: %(absent)s ausente · vencedora: %(winner)s") % {
-                "absent": view["walkover"]["absent"], "winner": view["winner_name"]}
+                "absent": view["walkover"]["absent"],
+                "winner": view["winner_name"],
+            }
         notes.insert(0, result)
     elif view["penalty"]:
         result = _("Perda do jogo: %(dupla)s · vencedora: %(winner)s") % {
-            "dupla": view["penalty"]["dupla"], "winner": view["winner_name"]}
+            "dupla": view["penalty"]["dupla"],
+            "winner": view["winner_name"],
+        }
         notes.insert(0, _("Perda do jogo por %(dupla)s: %(reason)s") % view["penalty"])
     elif view["has_result"]:
         score = _("A %(a)s x %(b)s B") % {"a": data["score"][0], "b": data["score"][1]}
         if view["winner_name"]:
             result = _("%(score)s · vencedora: dupla %(letter)s, %(name)s") % {
-                "score": score, "letter": "AB"[view["winner"]], "name": view["winner_name"]}
+                "score": score,
+                "letter": "AB"[view["winner"]],
+                "name": view["winner_name"],
+            }
         else:
             result = _("%(score)s · em andamento") % {"score": score}
-    for letter, answer in zip("AB", view["answers"]):
+    for letter, answer in zip("AB", view["answers"], strict=False):
         if answer["answer"] == "confirmed":
             text = _("Dupla %(l)s confirmou %(method)s em %(when)s.")
         elif answer["answer"] == "contested":
@@ -232,36 +304,76 @@ def sumula_sheet_get(*, tournament: Tournament, jogo: Jogo, via: int | None = No
             text = _("Dupla %(l)s ainda não confirmou.")
         else:
             continue
-        notes.append((text % {"l": letter, "method": answer["method"], "when": answer["when"],
-                              "reason": answer["reason"]}).replace("  ", " "))
+        notes.append(
+            (
+                text % {"l": letter, "method": answer["method"], "when": answer["when"], "reason": answer["reason"]}
+            ).replace("  ", " ")
+        )
     if view["signed"]:
-        notes.append(view["signed"]["text"] + (" " + _("Decisão: %(reason)s") % {"reason": view["signed"]["reason"]}
-                                               if view["signed"]["reason"] else ""))
+        notes.append(
+            view["signed"]["text"]
+            + (
+                " " + _("Decisão: %(reason)s") % {"reason": view["signed"]["reason"]}
+                if view["signed"]["reason"]
+                else ""
+            )
+        )
     replaces = ""
     if view["replaces"]:
         replaces = _("%(via)s — substitui a %(old)s: %(reason)s") % {
-            "via": view["via_name"], "old": view["replaces"], "reason": view["via_reason"] or _("sem motivo")}
+            "via": view["via_name"],
+            "old": view["replaces"],
+            "reason": view["via_reason"] or _("sem motivo"),
+        }
     elif view["reading_old"]:
         replaces = _("%(via)s — substituída pela %(latest)s em %(when)s") % {
-            "via": view["via_name"], "latest": view["latest_name"], "when": view["replaced_at"]}
+            "via": view["via_name"],
+            "latest": view["latest_name"],
+            "when": view["replaced_at"],
+        }
     group_round = " · ".join(x for x in (view["group"], view["round"]) if x)
     return SumulaSheet(
-        key=jogo.key, url=jogo_url(tournament=tournament, key=jogo.key), tournament=tournament.name,
-        when_where=when_where(tournament), stage=view["stage"], group_round=group_round, mesa=str(jogo.mesa or ""),
-        best_of=jogo.best_of, sides=sides, reminders=reminders(state), filled=True, via=view["via_name"],
-        replaces=replaces, status=view["status"]["label"], partidas=partidas,
-        won=tuple(data["score"]) if view["has_result"] else None, result=result, notes=tuple(notes),
+        key=jogo.key,
+        url=jogo_url(tournament=tournament, key=jogo.key),
+        tournament=tournament.name,
+        when_where=when_where(tournament),
+        stage=view["stage"],
+        group_round=group_round,
+        mesa=str(jogo.mesa or ""),
+        best_of=jogo.best_of,
+        sides=sides,
+        reminders=reminders(state),
+        filled=True,
+        via=view["via_name"],
+        replaces=replaces,
+        status=view["status"]["label"],
+        partidas=partidas,
+        won=tuple(data["score"]) if view["has_result"] else None,
+        result=result,
+        notes=tuple(notes),
     )
 
 
 # --- the ceremony: medal list and certificates -------------------------------------------------------------------
 
+
 def ceremony_get(*, tournament: Tournament) -> tuple[Event, list[Placed], bool]:
     """The event, its final classification (every dupla with its athletes) and whether it is final."""
     state = tournament_state_get(tournament=tournament)
-    event = Event(name=tournament.name, category=tournament.category, when=presenters.date_br(tournament.date),
-                  venue=tournament.venue)
-    placed = [Placed(place=row["place"], medal=row["medal"], dupla=row["dupla"]["name"],
-                     has_name=row["dupla"]["has_name"], athletes=tuple(row["players"]))
-              for row in presenters.classification_present(state)]
+    event = Event(
+        name=tournament.name,
+        category=tournament.category,
+        when=presenters.date_br(tournament.date),
+        venue=tournament.venue,
+    )
+    placed = [
+        Placed(
+            place=row["place"],
+            medal=row["medal"],
+            dupla=row["dupla"]["name"],
+            has_name=row["dupla"]["has_name"],
+            athletes=tuple(row["players"]),
+        )
+        for row in presenters.classification_present(state)
+    ]
     return event, placed, bool(state.view.finished)

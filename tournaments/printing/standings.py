@@ -18,8 +18,21 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from .page import (BOLD, GREY, INK, LIGHT, MARGIN, NARROW, NARROW_BOLD, PORTRAIT, REGULAR, SHADE, Footer,
-                   canvas_maker, fonts_register)
+from .page import (
+    BOLD,
+    GREY,
+    INK,
+    LIGHT,
+    MARGIN,
+    NARROW,
+    NARROW_BOLD,
+    PORTRAIT,
+    REGULAR,
+    SHADE,
+    Footer,
+    canvas_maker,
+    fonts_register,
+)
 
 STYLES = {
     "title": ParagraphStyle("title", fontName=BOLD, fontSize=15, leading=18, spaceAfter=1 * mm),
@@ -44,27 +57,57 @@ TABLE_STYLE = [
     ("TOPPADDING", (0, 0), (-1, -1), 1.6),
     ("BOTTOMPADDING", (0, 0), (-1, -1), 2.2),
 ]
-NUMBER_KEYS = ("points", "jogos", "won", "lost", "partidas_won", "partidas_lost", "points_for", "points_against",
-               "saldo", "average")
+NUMBER_KEYS = (
+    "points",
+    "jogos",
+    "won",
+    "lost",
+    "partidas_won",
+    "partidas_lost",
+    "points_for",
+    "points_against",
+    "saldo",
+    "average",
+)
 
 
 def standings_pdf(*, standings: dict, tournament: str, when_where: str, footer: Footer, title: str) -> bytes:
     fonts_register()
     buffer = io.BytesIO()
-    doc = SimpleDocTemplate(buffer, pagesize=PORTRAIT, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
-                            bottomMargin=MARGIN + 2 * mm, title=title, author="Zap", creator="Zap",
-                            subject=tournament)
-    story: list = [Paragraph(escape(_("Classificação")), STYLES["title"]),
-                   Paragraph(escape(" · ".join(x for x in (tournament, when_where) if x)), STYLES["event"])]
+    doc = SimpleDocTemplate(
+        buffer,
+        pagesize=PORTRAIT,
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=MARGIN,
+        bottomMargin=MARGIN + 2 * mm,
+        title=title,
+        author="Zap",
+        creator="Zap",
+        subject=tournament,
+    )
+    story: list = [
+        Paragraph(escape(_("Classificação")), STYLES["title"]),
+        Paragraph(escape(" · ".join(x for x in (tournament, when_where) if x)), STYLES["event"]),
+    ]
     if standings["classification"]:
         story.append(Paragraph(escape(_("Classificação geral")), STYLES["stage"]))
         story.append(_classification_table(standings["classification"]))
     stages = standings["stages"]
     if stages:
         story.append(Spacer(1, 3 * mm))
-        story.append(Paragraph(escape(_("P pontos classificatórios · J jogos · V vitórias · D derrotas · PV partidas "
-                                        "vencidas · PP partidas perdidas · PF pontos-partida a favor · PC pontos-partida "
-                                        "contra · ✓ classificada")), STYLES["hint"]))
+        story.append(
+            Paragraph(
+                escape(
+                    _(
+                        "P pontos classificatórios · J jogos · V vitórias · D derrotas · PV partidas "
+                        "vencidas · PP partidas perdidas · PF pontos-partida a favor · PC pontos-partida "
+                        "contra · ✓ classificada"
+                    )
+                ),
+                STYLES["hint"],
+            )
+        )
     for stage in stages:
         story.extend(_stage_flowables(stage, titled=standings["show_stage_titles"] or len(stages) > 1))
     if not stages and not standings["classification"]:
@@ -78,29 +121,51 @@ def _stage_flowables(stage: dict, *, titled: bool) -> list:
     if titled:
         out.append(Paragraph(escape(stage["title"]), STYLES["stage"]))
     if stage["per_group"] or stage["best_others"]:
-        text = ngettext("Classifica-se %(n)s dupla por grupo", "Classificam-se %(n)s duplas por grupo",
-                        stage["per_group"]) % {"n": stage["per_group"]}
+        text = ngettext(
+            "Classifica-se %(n)s dupla por grupo", "Classificam-se %(n)s duplas por grupo", stage["per_group"]
+        ) % {"n": stage["per_group"]}
         if stage["best_others"]:
-            text += ", " + ngettext("mais %(n)s melhor entre os demais colocados",
-                                    "mais %(n)s melhores entre os demais colocados",
-                                    stage["best_others"]) % {"n": stage["best_others"]}
+            text += ", " + ngettext(
+                "mais %(n)s melhor entre os demais colocados",
+                "mais %(n)s melhores entre os demais colocados",
+                stage["best_others"],
+            ) % {"n": stage["best_others"]}
         out.append(Paragraph(escape(text + "."), STYLES["hint"]))
     for table in stage["tables"]:
         state = _("grupo encerrado") if table["complete"] else table["progress"]
-        parts = [Paragraph(f"{escape(table['title'])} <font name='{REGULAR}' size='8' color='#606060'>· "
-                           f"{escape(state)}</font>", STYLES["group"]),
-                 _group_table(table["rows"], show_group=False)]
+        parts = [
+            Paragraph(
+                f"{escape(table['title'])} <font name='{REGULAR}' size='8' color='#606060'>· {escape(state)}</font>",
+                STYLES["group"],
+            ),
+            _group_table(table["rows"], show_group=False),
+        ]
         if table["awaiting_draw"]:
-            parts.append(Paragraph(escape(_("Há duplas empatadas em tudo: a ordem será decidida por sorteio da "
-                                            "organização.")), STYLES["hint"]))
+            parts.append(
+                Paragraph(
+                    escape(_("Há duplas empatadas em tudo: a ordem será decidida por sorteio da organização.")),
+                    STYLES["hint"],
+                )
+            )
         out.append(KeepTogether(parts))
     if stage["others"]:
-        heading = ngettext("Comparação entre grupos: %(n)s vaga para os demais colocados",
-                           "Comparação entre grupos: %(n)s vagas para os demais colocados",
-                           stage["best_others"]) % {"n": stage["best_others"]}
+        heading = ngettext(
+            "Comparação entre grupos: %(n)s vaga para os demais colocados",
+            "Comparação entre grupos: %(n)s vagas para os demais colocados",
+            stage["best_others"],
+        ) % {"n": stage["best_others"]}
         out.append(Paragraph(escape(heading), STYLES["group"]))
-        out.append(Paragraph(escape(_("Entre grupos: pontos; com grupos do mesmo tamanho, partidas vencidas e saldo; "
-                                      "com tamanhos diferentes, average; por fim, sorteio.")), STYLES["hint"]))
+        out.append(
+            Paragraph(
+                escape(
+                    _(
+                        "Entre grupos: pontos; com grupos do mesmo tamanho, partidas vencidas e saldo; "
+                        "com tamanhos diferentes, average; por fim, sorteio."
+                    )
+                ),
+                STYLES["hint"],
+            )
+        )
         out.append(_group_table(stage["others"], show_group=True))
     out.append(Spacer(1, 2 * mm))
     return out
@@ -126,9 +191,20 @@ def _dupla_cell(row: dict) -> Paragraph:
 
 
 def _group_table(rows: list[dict], *, show_group: bool) -> Table:
-    head = ["#", _("Dupla"), pgettext("coluna", "P"), pgettext("coluna", "J"), pgettext("coluna", "V"),
-            pgettext("coluna", "D"), pgettext("coluna", "PV"), pgettext("coluna", "PP"), pgettext("coluna", "PF"),
-            pgettext("coluna", "PC"), _("Saldo"), _("Average")]
+    head = [
+        "#",
+        _("Dupla"),
+        pgettext("coluna", "P"),
+        pgettext("coluna", "J"),
+        pgettext("coluna", "V"),
+        pgettext("coluna", "D"),
+        pgettext("coluna", "PV"),
+        pgettext("coluna", "PP"),
+        pgettext("coluna", "PF"),
+        pgettext("coluna", "PC"),
+        _("Saldo"),
+        _("Average"),
+    ]
     if show_group:
         head.insert(2, _("Grupo"))
     data = [head]

@@ -17,8 +17,24 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
 
-from .page import (BOLD, GREY, INK, LIGHT, MARGIN, NARROW, PORTRAIT, REGULAR, SHADE, Footer,
-                   box_value, caption_box, fit, fit_size, sheet_canvas, wrap)
+from .page import (
+    BOLD,
+    GREY,
+    INK,
+    LIGHT,
+    MARGIN,
+    NARROW,
+    PORTRAIT,
+    REGULAR,
+    SHADE,
+    Footer,
+    box_value,
+    caption_box,
+    fit,
+    fit_size,
+    sheet_canvas,
+    wrap,
+)
 from .qr import qr_draw
 from .sumula_grids import Grid, PartidaBox, grid_fill, grid_frame, grids_plan
 
@@ -146,10 +162,24 @@ def _layout(s: SumulaSheet) -> Layout:
     notes, size = _notes_fitted(s.notes if s.filled else (), inner - 4 * mm)
     obs_h = max(OBS_H, min(OBS_MAX_H, 4.5 * mm + len(notes) * (size + NOTE_LEADING)))
     res_y = obs_y + obs_h + 2 * mm
-    return Layout(left=MARGIN, inner=inner, top=top, info_y=info_y, sides_y=sides_y, reminder_lines=lines,
-                  reminders_y=rem_y, reminders_h=rem_h, signatures_top=sig_top, observations_y=obs_y,
-                  observations_h=obs_h, note_lines=notes, note_size=size,
-                  result_y=res_y, grids_bottom=res_y + RESULT_H + 3 * mm, grids_top=rem_y - 3 * mm)
+    return Layout(
+        left=MARGIN,
+        inner=inner,
+        top=top,
+        info_y=info_y,
+        sides_y=sides_y,
+        reminder_lines=lines,
+        reminders_y=rem_y,
+        reminders_h=rem_h,
+        signatures_top=sig_top,
+        observations_y=obs_y,
+        observations_h=obs_h,
+        note_lines=notes,
+        note_size=size,
+        result_y=res_y,
+        grids_bottom=res_y + RESULT_H + 3 * mm,
+        grids_top=rem_y - 3 * mm,
+    )
 
 
 def _static_draw(c, s: SumulaSheet, k: Layout) -> None:
@@ -173,7 +203,7 @@ def _static_draw(c, s: SumulaSheet, k: Layout) -> None:
 
     captions = (_("Fase"), _("Grupo / rodada"), _("Mesa"), _("Jogo (código)"), _("Disputa"))
     x = left
-    for share, caption in zip(INFO_SHARES, captions):
+    for share, caption in zip(INFO_SHARES, captions, strict=False):
         caption_box(c, x, k.info_y, inner * share, INFO_H, caption)
         x += inner * share
     half = (inner - 3 * mm) / 2
@@ -217,7 +247,7 @@ def _own_draw(c, s: SumulaSheet, k: Layout) -> None:
                 c.drawString(left, top - 56 - i * 9.5, line)
     values = (s.stage, s.group_round, s.mesa, s.key, _("melhor de %(n)s") % {"n": s.best_of})
     x = left
-    for share, value in zip(INFO_SHARES, values):
+    for share, value in zip(INFO_SHARES, values, strict=False):
         box_value(c, x, k.info_y, inner * share, value or "—", size=10)
         x += inner * share
     half = (inner - 3 * mm) / 2
@@ -233,8 +263,9 @@ def _own_draw(c, s: SumulaSheet, k: Layout) -> None:
 
 
 def _grids(s: SumulaSheet, k: Layout) -> list[Grid]:
-    return grids_plan(best_of=s.best_of, partidas=s.partidas, left=k.left, inner=k.inner, bottom=k.grids_bottom,
-                      top=k.grids_top)
+    return grids_plan(
+        best_of=s.best_of, partidas=s.partidas, left=k.left, inner=k.inner, bottom=k.grids_bottom, top=k.grids_top
+    )
 
 
 def _side_frame(c, letter: str, x: float, y: float, w: float, h: float) -> None:
@@ -269,6 +300,7 @@ def _side_names(c, side: Side, x: float, y: float, w: float, h: float) -> None:
 
 # --- the bottom of the sheet --------------------------------------------------------------------------------
 
+
 def _result_frame(c, s: SumulaSheet, x: float, y: float, w: float, h: float) -> None:
     caption_box(c, x, y, w, h, _("Resultado do jogo (partidas vencidas)"))
     if s.filled:
@@ -297,8 +329,9 @@ def _result_text(c, s: SumulaSheet, x: float, y: float, w: float, h: float) -> N
 
 
 def _observations_frame(c, s: SumulaSheet, x: float, y: float, w: float, h: float) -> None:
-    caption_box(c, x, y, w, h, _("Observações (penalidades com o motivo, WO, ocorrências, contestação e decisão do "
-                                 "árbitro)"))
+    caption_box(
+        c, x, y, w, h, _("Observações (penalidades com o motivo, WO, ocorrências, contestação e decisão do árbitro)")
+    )
     if s.filled and s.notes:
         return
     c.setStrokeColor(LIGHT)
@@ -326,7 +359,7 @@ def _observations_text(c, k: Layout, x: float, y: float) -> None:
     lines = list(k.note_lines)
     room = _notes_room(k)
     if len(lines) > room:  # never dropped: the rest follows on a page of its own
-        lines = lines[:room - 1] + [_("(as observações continuam na página seguinte)")]
+        lines = lines[: room - 1] + [_("(as observações continuam na página seguinte)")]
     c.setFillColor(INK)
     c.setFont(REGULAR, k.note_size)
     for i, line in enumerate(lines):
@@ -344,7 +377,7 @@ def _notes_continued(c, s: SumulaSheet, k: Layout) -> bool:
     c.drawString(MARGIN, height - MARGIN - 12, _("Súmula do jogo %(key)s — observações (continuação)") % {"key": s.key})
     step = k.note_size + NOTE_LEADING + 1
     y = height - MARGIN - 30
-    for line in k.note_lines[room - 1:]:  # wrapped to the sheet's width: the same width here
+    for line in k.note_lines[room - 1 :]:  # wrapped to the sheet's width: the same width here
         if y < MARGIN + 10 * mm:
             c.showPage()
             y = height - MARGIN - 12
@@ -368,13 +401,25 @@ def _signature_slots(x: float, w: float, top: float, y: float):
 def _signatures_frame(c, x: float, y: float, w: float, top: float) -> None:
     c.setFillColor(INK)
     c.setFont(BOLD, 7)
-    c.drawString(x, top - 3 * mm, _("Assinaturas: os atletas conferem e assinam; o árbitro e o coordenador técnico "
-                                    "assinam depois (FENACEF Art.38)"))
-    roles = (_("jogador 1 · dupla A"), _("jogador 2 · dupla A"), _("árbitro"), _("jogador 1 · dupla B"),
-             _("jogador 2 · dupla B"), _("coordenador técnico"))
+    c.drawString(
+        x,
+        top - 3 * mm,
+        _(
+            "Assinaturas: os atletas conferem e assinam; o árbitro e o coordenador técnico "
+            "assinam depois (FENACEF Art.38)"
+        ),
+    )
+    roles = (
+        _("jogador 1 · dupla A"),
+        _("jogador 2 · dupla A"),
+        _("árbitro"),
+        _("jogador 1 · dupla B"),
+        _("jogador 2 · dupla B"),
+        _("coordenador técnico"),
+    )
     c.setLineWidth(0.5)
     c.setStrokeColor(INK)
-    for (sx, line_y, slot_w), role in zip(_signature_slots(x, w, top, y), roles):
+    for (sx, line_y, slot_w), role in zip(_signature_slots(x, w, top, y), roles, strict=False):
         c.line(sx, line_y, sx + slot_w, line_y)
         c.setFillColor(GREY)
         c.setFont(REGULAR, 6)
@@ -386,6 +431,6 @@ def _signature_names(c, s: SumulaSheet, x: float, w: float, top: float) -> None:
     names = (a.players[0], a.players[1], s.referee, b.players[0], b.players[1], "")  # the order of the slots
     c.setFillColor(INK)
     c.setFont(REGULAR, 7)
-    for (sx, line_y, slot_w), name in zip(_signature_slots(x, w, top, MARGIN), names):
+    for (sx, line_y, slot_w), name in zip(_signature_slots(x, w, top, MARGIN), names, strict=False):
         if name:
             c.drawString(sx, line_y - 3 * mm, fit(name, REGULAR, 7, slot_w))

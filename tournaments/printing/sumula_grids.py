@@ -88,8 +88,17 @@ def grids_plan(*, best_of: int, partidas, left: float, inner: float, bottom: flo
         total_w = grid_w * len(band) + gap * (len(band) - 1)
         x = left + (inner - total_w) / 2
         for i in band:
-            out.append(Grid(number=i + 1, x=x, y=band_top - band_h, w=grid_w, h=band_h, rows=rows,
-                            filled_rows=filled.get(i + 1, 0)))
+            out.append(
+                Grid(
+                    number=i + 1,
+                    x=x,
+                    y=band_top - band_h,
+                    w=grid_w,
+                    h=band_h,
+                    rows=rows,
+                    filled_rows=filled.get(i + 1, 0),
+                )
+            )
             x += grid_w + gap
     return out
 

@@ -1,10 +1,10 @@
 from django.urls import path
 
 from tournaments import converters  # noqa: F401 (registers jogokey, maoid, …)
-from tournaments.public import views
 from tournaments.public import sheet_urls as printing_urls
 from tournaments.public import signup_urls as signup_urls
 from tournaments.public import sumula as sumula_public
+from tournaments.public import views
 
 app_name = "tournaments"
 

@@ -60,6 +60,7 @@ class Doc:
 
 # --- rendering ---------------------------------------------------------------------------------------------
 
+
 def _link(url: str | None) -> str | None:
     """A link written between the Markdown files, as the site serves it; anything else unchanged."""
     if not url or url.startswith(("/", "#")) or _SCHEME.match(url):
@@ -117,8 +118,11 @@ class _SitePathsExtension(Extension):
 @lru_cache(maxsize=64)
 def _render(path: str, mtime_ns: int) -> Doc:
     """One Markdown file as HTML; ``mtime_ns`` is part of the key, so an edited file is rendered again."""
-    md = markdown.Markdown(extensions=["tables", "fenced_code", "toc", _SitePathsExtension()],
-                           extension_configs={"toc": {"toc_depth": "2-3"}}, output_format="html")
+    md = markdown.Markdown(
+        extensions=["tables", "fenced_code", "toc", _SitePathsExtension()],
+        extension_configs={"toc": {"toc_depth": "2-3"}},
+        output_format="html",
+    )
     source = Path(path).read_text(encoding="utf-8")
     html = md.convert(source)
     heading, rest = "", html
@@ -149,8 +153,10 @@ def doc_get(slug: str) -> Doc | None:
 
 def docs_all() -> list[Doc]:
     """Every page but the index, in reading order."""
-    slugs = sorted((p.stem for p in docs_dir().glob("*.md") if p.stem != INDEX and SLUG.fullmatch(p.stem)),
-                   key=lambda s: (ORDER.index(s) if s in ORDER else len(ORDER), s))
+    slugs = sorted(
+        (p.stem for p in docs_dir().glob("*.md") if p.stem != INDEX and SLUG.fullmatch(p.stem)),
+        key=lambda s: (ORDER.index(s) if s in ORDER else len(ORDER), s),
+    )
     return [doc for doc in (doc_get(s) for s in slugs) if doc is not None]
 
 
@@ -196,17 +202,26 @@ def _versioned(html: str) -> str:
         extra = f' width="{size[0]}" height="{size[1]}"' if size else ""
         return f'<img{m["before"]}src="{prefix}{m["name"]}?v={_image_version(path)}"{extra}{m["after"]}>'
 
-    return re.sub(r'<img(?P<before>\s[^>]*?)src="' + re.escape(prefix) + r'(?P<name>[^"?#]+)"(?P<after>[^>]*)>',
-                  add, html)
+    return re.sub(
+        r'<img(?P<before>\s[^>]*?)src="' + re.escape(prefix) + r'(?P<name>[^"?#]+)"(?P<after>[^>]*)>', add, html
+    )
 
 
 # --- views ---------------------------------------------------------------------------------------------------
 
+
 def _show(request, doc: Doc, *, is_index: bool):
-    return render(request, "help/page.html", {
-        "doc": doc, "heading": mark_safe(doc.heading), "body": mark_safe(_versioned(doc.html)), "docs": docs_all(),
-        "is_index": is_index,
-    })
+    return render(
+        request,
+        "help/page.html",
+        {
+            "doc": doc,
+            "heading": mark_safe(doc.heading),
+            "body": mark_safe(_versioned(doc.html)),
+            "docs": docs_all(),
+            "is_index": is_index,
+        },
+    )
 
 
 @read_only
@@ -234,6 +249,7 @@ def image(request, name: str):
         raise Http404(_("Imagem não encontrada."))
     current = request.GET.get("v") == _image_version(path)
     response = FileResponse(path.open("rb"), content_type="image/png")
-    response["Cache-Control"] = (f"public, max-age={IMAGE_MAX_AGE}, immutable" if current
-                                 else f"public, max-age={IMAGE_MAX_AGE_UNVERSIONED}")
+    response["Cache-Control"] = (
+        f"public, max-age={IMAGE_MAX_AGE}, immutable" if current else f"public, max-age={IMAGE_MAX_AGE_UNVERSIONED}"
+    )
     return response

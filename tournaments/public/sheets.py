@@ -16,15 +16,14 @@ from django.utils.translation import gettext as _
 from tournaments import presenters
 from tournaments.caching import page_get, page_key, page_put
 from tournaments.models import Tournament
-from tournaments.selectors import tournament_state_get
-from tournaments.public.sumula import sumula_jogo_or_404, via_param
-from tournaments.web import read_only
 from tournaments.printing.bracket import bracket_pdf
-from tournaments.web import pdf_filename, pdf_response
 from tournaments.printing.page import Footer
 from tournaments.printing.selectors import sumula_sheet_get, when_where
 from tournaments.printing.standings import standings_pdf
 from tournaments.printing.sumula import sumulas_pdf
+from tournaments.public.sumula import sumula_jogo_or_404, via_param
+from tournaments.selectors import tournament_state_get
+from tournaments.web import pdf_filename, pdf_response, read_only
 
 
 def _cached_pdf(tournament: Tournament, name: str, build) -> bytes:
@@ -40,19 +39,32 @@ def _cached_pdf(tournament: Tournament, name: str, build) -> bytes:
 @read_only
 def bracket_sheet(request, slug: str):
     tournament = get_object_or_404(Tournament, slug=slug)
-    body = _cached_pdf(tournament, "chave.pdf", lambda state: bracket_pdf(
-        bracket=presenters.bracket_present(state, whole=True), footer=Footer.now(tournament.name),
-        title=_("Chave · %(name)s") % {"name": tournament.name}))
+    body = _cached_pdf(
+        tournament,
+        "chave.pdf",
+        lambda state: bracket_pdf(
+            bracket=presenters.bracket_present(state, whole=True),
+            footer=Footer.now(tournament.name),
+            title=_("Chave · %(name)s") % {"name": tournament.name},
+        ),
+    )
     return pdf_response(body, filename=pdf_filename(tournament.slug, "chave"))
 
 
 @read_only
 def standings_sheet(request, slug: str):
     tournament = get_object_or_404(Tournament, slug=slug)
-    body = _cached_pdf(tournament, "classificacao.pdf", lambda state: standings_pdf(
-        standings=presenters.standings_present(state, whole=True), tournament=tournament.name,
-        when_where=when_where(tournament), footer=Footer.now(tournament.name),
-        title=_("Classificação · %(name)s") % {"name": tournament.name}))
+    body = _cached_pdf(
+        tournament,
+        "classificacao.pdf",
+        lambda state: standings_pdf(
+            standings=presenters.standings_present(state, whole=True),
+            tournament=tournament.name,
+            when_where=when_where(tournament),
+            footer=Footer.now(tournament.name),
+            title=_("Classificação · %(name)s") % {"name": tournament.name},
+        ),
+    )
     return pdf_response(body, filename=pdf_filename(tournament.slug, "classificacao"))
 
 
@@ -64,7 +76,10 @@ def sumula_sheet(request, slug: str, key: str):
     sheet = sumula_sheet_get(tournament=tournament, jogo=jogo, via=via)
     if sheet is None:
         raise Http404("via inexistente")
-    body = sumulas_pdf(sheets=[sheet], footer=Footer.now(tournament.name),
-                       title=_("Súmula %(key)s · %(name)s") % {"key": jogo.key, "name": tournament.name})
+    body = sumulas_pdf(
+        sheets=[sheet],
+        footer=Footer.now(tournament.name),
+        title=_("Súmula %(key)s · %(name)s") % {"key": jogo.key, "name": tournament.name},
+    )
     name = pdf_filename(tournament.slug, "sumula", jogo.key, f"via-{via}" if via else "")
     return pdf_response(body, filename=name)

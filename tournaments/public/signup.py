@@ -24,13 +24,12 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.views.decorators.cache import never_cache
 
-from tournaments.web import client_ip
-
 from tournaments.models import AuditEntry, Registration, Tournament
+from tournaments.public.signup_forms import SignupForm
 from tournaments.registrations.selectors import registration_row_get
 from tournaments.registrations.services import RegistrationRefused, registration_add
 from tournaments.registrations.window import public_signup_is_open
-from tournaments.public.signup_forms import SignupForm
+from tournaments.web import client_ip
 
 SIGNUPS_PER_HOUR = 10
 TOKEN_SALT = "zap.signup.done"
@@ -43,8 +42,10 @@ def client_hash(request) -> str:
 
 def rate_limited(*, client: str) -> bool:
     since = timezone.now() - timedelta(hours=1)
-    return AuditEntry.objects.filter(action="registration_add", at__gte=since,
-                                     after__client=client).count() >= SIGNUPS_PER_HOUR
+    return (
+        AuditEntry.objects.filter(action="registration_add", at__gte=since, after__client=client).count()
+        >= SIGNUPS_PER_HOUR
+    )
 
 
 def token_make(registration: Registration) -> str:
@@ -61,8 +62,11 @@ def _tournament(slug: str) -> Tournament:
 @never_cache
 def signup(request, slug: str):
     tournament = _tournament(slug)
-    opens_later = bool(not tournament.registration_closed and tournament.registration_opens
-                       and timezone.now() < tournament.registration_opens)
+    opens_later = bool(
+        not tournament.registration_closed
+        and tournament.registration_opens
+        and timezone.now() < tournament.registration_opens
+    )
     context = {"tournament": tournament, "opens_later": opens_later}
     if not public_signup_is_open(tournament=tournament):
         return render(request, "signup/closed.html", context)
@@ -77,8 +81,9 @@ def signup(request, slug: str):
             return render(request, "signup/done.html", {**context, "fake": True})
         if form.is_valid():
             try:
-                reg = registration_add(tournament=tournament, players=form.people(), source=Registration.FORM,
-                                       client=client)
+                reg = registration_add(
+                    tournament=tournament, players=form.people(), source=Registration.FORM, client=client
+                )
             except RegistrationRefused as exc:
                 if not public_signup_is_open(tournament=Tournament.objects.get(pk=tournament.pk)):
                     return render(request, "signup/closed.html", context)
@@ -96,7 +101,11 @@ def signup_done(request, slug: str, token: str):
         pk = signing.loads(token, salt=TOKEN_SALT)
     except signing.BadSignature:
         raise Http404("confirmação inválida") from None
-    reg = get_object_or_404(Registration.objects.select_related("player1", "player2", "tournament"),
-                            pk=pk, tournament=tournament)
-    return render(request, "signup/done.html", {"tournament": tournament, "registration": reg,
-                                                "row": registration_row_get(registration=reg)})
+    reg = get_object_or_404(
+        Registration.objects.select_related("player1", "player2", "tournament"), pk=pk, tournament=tournament
+    )
+    return render(
+        request,
+        "signup/done.html",
+        {"tournament": tournament, "registration": reg, "row": registration_row_get(registration=reg)},
+    )

@@ -12,12 +12,21 @@ INDIVIDUAL, PAIR = "individual", "pair"
 
 
 class SignupForm(RegistrationFields):
-    kind = forms.ChoiceField(label=_lazy("Como você se inscreve?"), widget=forms.RadioSelect, initial=INDIVIDUAL,
-                             choices=[(INDIVIDUAL, _lazy("Sozinho(a): a dupla sai no sorteio")),
-                                      (PAIR, _lazy("Em dupla, com meu(minha) parceiro(a)"))])
+    kind = forms.ChoiceField(
+        label=_lazy("Como você se inscreve?"),
+        widget=forms.RadioSelect,
+        initial=INDIVIDUAL,
+        choices=[
+            (INDIVIDUAL, _lazy("Sozinho(a): a dupla sai no sorteio")),
+            (PAIR, _lazy("Em dupla, com meu(minha) parceiro(a)")),
+        ],
+    )
     # Hidden from people by the ``honeypot`` CSS class; a bot that fills every field fills this one.
-    website = forms.CharField(label=_lazy("Não preencha este campo"), required=False,
-                              widget=forms.TextInput(attrs={"autocomplete": "off", "tabindex": "-1"}))
+    website = forms.CharField(
+        label=_lazy("Não preencha este campo"),
+        required=False,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "tabindex": "-1"}),
+    )
 
     field_order = ["kind", "name", "birth_date", "phone", "email"]
 

@@ -13,24 +13,23 @@ polls every 10 s (the page works without JavaScript: a reload shows the same).
 
 from __future__ import annotations
 
-
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 
-
 from tournaments import presenters
 from tournaments.models import Jogo, Tournament
-from tournaments.selectors import tournament_live_get
-from tournaments.web import read_only
 from tournaments.presenters.sumula import sumula_present
+from tournaments.selectors import tournament_live_get
 from tournaments.sumula.selectors import jogo_for_sumula, sumula_get
+from tournaments.web import read_only
 
 PARTIAL = "sumula-conteudo"
 POLL_SECONDS = 10
 
 # --- the view ------------------------------------------------------------------------------------------
+
 
 def via_param(value: str | None) -> int | None:
     """``?via=N`` as a number; absent → None; anything but a via number → 404."""
@@ -61,8 +60,14 @@ def sumula_page(request, slug: str, key: str):
     name = "tournaments/sumula.html"
     if request.htmx and request.htmx.target == PARTIAL:
         name += "#" + PARTIAL
-    context = {"event": presenters.event_head(state), "tab": "jogos", "sheet": sheet, "poll_seconds": POLL_SECONDS,
-               "updated_at": timezone.localtime().strftime("%H:%M"), "self_url": request.get_full_path()}
+    context = {
+        "event": presenters.event_head(state),
+        "tab": "jogos",
+        "sheet": sheet,
+        "poll_seconds": POLL_SECONDS,
+        "updated_at": timezone.localtime().strftime("%H:%M"),
+        "self_url": request.get_full_path(),
+    }
     response: HttpResponse = render(request, name, context)
     patch_vary_headers(response, ["HX-Request", "HX-Target"])
     return response

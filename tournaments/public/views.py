@@ -29,18 +29,18 @@ from django.utils.safestring import SafeString
 
 from tournaments import presenters
 from tournaments.caching import list_key, one_at_a_time, page_get, page_key, page_put, tournament_ident
-from tournaments.web import etag_make, not_modified, read_only
 from tournaments.draws.selectors import draws_public
 from tournaments.interchange.writer import tournament_export
 from tournaments.models import Jogo, Tournament
 from tournaments.registrations.selectors import registrations_public
-from tournaments.selectors import tournament_list as tournaments_all
 from tournaments.selectors import (
     tournament_by_slug,
     tournament_live_get,
     tournament_live_version,
     tournament_state_get,
 )
+from tournaments.selectors import tournament_list as tournaments_all
+from tournaments.web import etag_make, not_modified, read_only
 
 # "Atualizado às HH:MM" is the time of the request, not of the rendering: filled in on the way out.
 NOW_MARK = "<!--zap:agora-->"
@@ -69,8 +69,7 @@ def tournament_list(request):
     return response
 
 
-def _event_page(request, *, slug: str, template: str, tab: str, build, partial: str = "", live: bool = False,
-                **params):
+def _event_page(request, *, slug: str, template: str, tab: str, build, partial: str = "", live: bool = False, **params):
     """Render an event page, or only its live ``partial`` when htmx polls that element.
 
     ``params`` are the page's query parameters, as given (None when absent):
@@ -91,15 +90,13 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
     if live and settings.ZAP_LIVE_COALESCE_SECONDS > 0:
         # the live scores of the last second: every page that polls during a busy round is not one rendering
         # per mão; the results (results_version, in this key) are never coalesced
-        recent = page_key(tournament=tournament, name=f"{tab}:{name}", language=language, params=params,
-                          live="recent")
+        recent = page_key(tournament=tournament, name=f"{tab}:{name}", language=language, params=params, live="recent")
         kept = _recent_get(recent)
         if kept is not None:
             key, _sep, body = kept.partition(b"\n")
             return _not_modified(request, key=key.decode(), now=now) or _page_response(key.decode(), body, now)
     live_version = tournament_live_version(tournament=tournament) if live else None
-    key = page_key(tournament=tournament, name=f"{tab}:{name}", language=language, params=params,
-                   live=live_version)
+    key = page_key(tournament=tournament, name=f"{tab}:{name}", language=language, params=params, live=live_version)
     unchanged = _not_modified(request, key=key, now=now)
     if unchanged is not None:
         return unchanged
@@ -108,8 +105,17 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
         with one_at_a_time(f"page:{key}"):  # the threads asking for it meanwhile wait, then read it
             body = page_get(key)
             if body is None:
-                body = _event_page_render(request, tournament=tournament, name=name, tab=tab, build=build,
-                                          live_version=live_version, key=key, recent=recent, params=params)
+                body = _event_page_render(
+                    request,
+                    tournament=tournament,
+                    name=name,
+                    tab=tab,
+                    build=build,
+                    live_version=live_version,
+                    key=key,
+                    recent=recent,
+                    params=params,
+                )
                 return _page_response(key, body, now)
     if recent is not None:
         _recent_put(recent, key.encode() + b"\n" + body)
@@ -157,19 +163,29 @@ def _recent_keep(recent: str, kept: tuple[float, bytes]) -> None:
             _RECENT.popitem(last=False)
 
 
-def _event_page_render(request, *, tournament, name: str, tab: str, build, live_version, key: str,
-                       recent: str | None, params: dict) -> bytes:
+def _event_page_render(
+    request, *, tournament, name: str, tab: str, build, live_version, key: str, recent: str | None, params: dict
+) -> bytes:
     """Render an event page and keep it (when it is the page its parameters ask for) under ``key``, and as the
     live page of the last second under ``recent``."""
     live = live_version is not None
-    state = (tournament_live_get(tournament=tournament, live=live_version) if live
-             else tournament_state_get(tournament=tournament))
+    state = (
+        tournament_live_get(tournament=tournament, live=live_version)
+        if live
+        else tournament_state_get(tournament=tournament)
+    )
     page = build(state, **params)
     poll = POLL_SECONDS
     if live and any(j["status"] in Jogo.AT_TABLE for j in state.jogo_rows):
         poll = POLL_SECONDS_AT_TABLE
-    context = {"state": state, "tab": tab, "event": presenters.event_head(state), "page": page,
-               "updated_at": SafeString(NOW_MARK), "poll_seconds": poll}
+    context = {
+        "state": state,
+        "tab": tab,
+        "event": presenters.event_head(state),
+        "page": page,
+        "updated_at": SafeString(NOW_MARK),
+        "poll_seconds": poll,
+    }
     body = render(request, name, context).content
     if not isinstance(page, dict) or page.get("canonical", True):
         page_put(key, body)
@@ -197,59 +213,105 @@ def _page_response(key: str, body: bytes, now: str) -> HttpResponse:
 @read_only
 def tournament_detail(request, slug: str):
     """The event: before it, who registered and the draws; on event day, what is happening now; after, the podium."""
+
     def build(state):
         tournament = state.tournament
         before = presenters.tournament_status(state)["code"] == "upcoming"  # who registered: before the event only
-        return presenters.event_present(state, entrants=registrations_public(tournament=tournament) if before else None,
-                                        draws=draws_public(tournament=tournament, state=state))
-    return _event_page(request, slug=slug, template="tournaments/detail.html", tab="detail", build=build,
-                       partial="agora", live=True)
+        return presenters.event_present(
+            state,
+            entrants=registrations_public(tournament=tournament) if before else None,
+            draws=draws_public(tournament=tournament, state=state),
+        )
+
+    return _event_page(
+        request, slug=slug, template="tournaments/detail.html", tab="detail", build=build, partial="agora", live=True
+    )
 
 
 @read_only
 def tournament_duplas(request, slug: str):
     """Every dupla of the event, or those whose name or players' names match ``?q=`` ("encontre sua dupla")."""
-    return _event_page(request, slug=slug, template="tournaments/duplas.html", tab="duplas",
-                       build=presenters.duplas_find, q=request.GET.get("q"))
+    return _event_page(
+        request,
+        slug=slug,
+        template="tournaments/duplas.html",
+        tab="duplas",
+        build=presenters.duplas_find,
+        q=request.GET.get("q"),
+    )
 
 
 @read_only
 def tournament_dupla(request, slug: str, key: str):
     """One dupla: its next jogo and mesa, its jogos, its group table, its path in the bracket (live)."""
+
     def build(state, key):
         page = presenters.dupla_present(state, key)
         if not page["found"]:
             raise Http404("dupla")
         return page
-    return _event_page(request, slug=slug, template="tournaments/dupla.html", tab="duplas", build=build,
-                       partial="dupla-corpo", live=True, key=key)
+
+    return _event_page(
+        request,
+        slug=slug,
+        template="tournaments/dupla.html",
+        tab="duplas",
+        build=build,
+        partial="dupla-corpo",
+        live=True,
+        key=key,
+    )
 
 
 @read_only
 def tournament_standings(request, slug: str):
-    return _event_page(request, slug=slug, template="tournaments/standings.html", tab="standings",
-                       build=presenters.standings_present, partial="tabelas", pagina=request.GET.get("pagina"),
-                       ver=request.GET.get("ver"))
+    return _event_page(
+        request,
+        slug=slug,
+        template="tournaments/standings.html",
+        tab="standings",
+        build=presenters.standings_present,
+        partial="tabelas",
+        pagina=request.GET.get("pagina"),
+        ver=request.GET.get("ver"),
+    )
 
 
 @read_only
 def tournament_bracket(request, slug: str):
-    return _event_page(request, slug=slug, template="tournaments/bracket.html", tab="bracket",
-                       build=presenters.bracket_present, partial="chave", live=True, secao=request.GET.get("secao"))
+    return _event_page(
+        request,
+        slug=slug,
+        template="tournaments/bracket.html",
+        tab="bracket",
+        build=presenters.bracket_present,
+        partial="chave",
+        live=True,
+        secao=request.GET.get("secao"),
+    )
 
 
 @read_only
 def tournament_jogos(request, slug: str):
-    return _event_page(request, slug=slug, template="tournaments/jogos.html", tab="jogos",
-                       build=presenters.jogos_present, partial="jogos-lista", live=True,
-                       dupla=request.GET.get("dupla") or None, rodada=request.GET.get("rodada"))
+    return _event_page(
+        request,
+        slug=slug,
+        template="tournaments/jogos.html",
+        tab="jogos",
+        build=presenters.jogos_present,
+        partial="jogos-lista",
+        live=True,
+        dupla=request.GET.get("dupla") or None,
+        rodada=request.GET.get("rodada"),
+    )
 
 
 @read_only
 def tournament_tv(request, slug: str):
     """The TV mode: full screen, large type, cycling between the live jogos, the standings and the bracket."""
-    return _event_page(request, slug=slug, template="tournaments/tv.html", tab="tv", build=presenters.tv_present,
-                       live=True)
+    return _event_page(
+        request, slug=slug, template="tournaments/tv.html", tab="tv", build=presenters.tv_present, live=True
+    )
 
 
 @read_only
@@ -257,6 +319,8 @@ def tournament_export_json(request, slug: str):
     """The tournament file, public data only (no PINs, birth dates or contacts)."""
     tournament = get_object_or_404(Tournament, slug=slug)
     data = tournament_export(tournament=tournament, include_private=False)
-    response = HttpResponse(json.dumps(data, ensure_ascii=False, indent=2), content_type="application/json; charset=utf-8")
+    response = HttpResponse(
+        json.dumps(data, ensure_ascii=False, indent=2), content_type="application/json; charset=utf-8"
+    )
     response["Content-Disposition"] = f'inline; filename="{tournament.slug}.json"'
     return response

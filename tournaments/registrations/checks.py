@@ -45,9 +45,13 @@ class PersonIn:
     email: str = ""
     phone: str = ""
 
-    def cleaned(self) -> "PersonIn":
-        return PersonIn(name=" ".join(self.name.split()), birth_date=self.birth_date,
-                        email=self.email.strip(), phone=" ".join(self.phone.split()))
+    def cleaned(self) -> PersonIn:
+        return PersonIn(
+            name=" ".join(self.name.split()),
+            birth_date=self.birth_date,
+            email=self.email.strip(),
+            phone=" ".join(self.phone.split()),
+        )
 
 
 @dataclass
@@ -80,21 +84,36 @@ def _value_problems(person: PersonIn, *, tournament: Tournament, day: date) -> l
     if not person.name:
         out.append((NAME, _("obrigatório")))
     elif len(person.name) > NAME_MAX:
-        out.append((NAME, _("longo demais (%(n)d caracteres; o máximo é %(max)d)") % {"n": len(person.name), "max": NAME_MAX}))
+        out.append(
+            (NAME, _("longo demais (%(n)d caracteres; o máximo é %(max)d)") % {"n": len(person.name), "max": NAME_MAX})
+        )
     elif _CONTROL.search(person.name):
         out.append((NAME, _("tem caracteres de controle")))
     birth = person.birth_date
     if birth is None:
         if tournament.min_age:
-            out.append((BIRTH, _("obrigatória: o torneio tem idade mínima de %(age)d anos") % {"age": tournament.min_age}))
+            out.append(
+                (BIRTH, _("obrigatória: o torneio tem idade mínima de %(age)d anos") % {"age": tournament.min_age})
+            )
     elif birth > timezone.localdate():
         out.append((BIRTH, _("%(d)s está no futuro") % {"d": birth.strftime("%d/%m/%Y")}))
     elif birth.year < OLDEST_YEAR:
-        out.append((BIRTH, _("%(d)s: ano antes de %(y)d, confira") % {"d": birth.strftime("%d/%m/%Y"), "y": OLDEST_YEAR}))
+        out.append(
+            (BIRTH, _("%(d)s: ano antes de %(y)d, confira") % {"d": birth.strftime("%d/%m/%Y"), "y": OLDEST_YEAR})
+        )
     elif tournament.min_age and age_on(birth, day) < tournament.min_age:
-        out.append((BIRTH, _("nascido(a) em %(d)s, tem %(age)d anos em %(day)s, dia do torneio; a idade mínima é %(min)d anos") % {
-            "d": birth.strftime("%d/%m/%Y"), "age": age_on(birth, day), "day": day.strftime("%d/%m/%Y"),
-            "min": tournament.min_age}))
+        out.append(
+            (
+                BIRTH,
+                _("nascido(a) em %(d)s, tem %(age)d anos em %(day)s, dia do torneio; a idade mínima é %(min)d anos")
+                % {
+                    "d": birth.strftime("%d/%m/%Y"),
+                    "age": age_on(birth, day),
+                    "day": day.strftime("%d/%m/%Y"),
+                    "min": tournament.min_age,
+                },
+            )
+        )
     if person.email:
         try:
             if len(person.email) > EMAIL_MAX:
@@ -105,8 +124,13 @@ def _value_problems(person: PersonIn, *, tournament: Tournament, day: date) -> l
     if person.phone:
         digits = sum(c.isdigit() for c in person.phone)
         if len(person.phone) > PHONE_MAX or not _PHONE_CHARS.match(person.phone) or not 8 <= digits <= 15:
-            out.append((PHONE, _("“%(v)s” não parece um telefone (use DDD e número, ex.: (11) 98888-7777)") % {
-                "v": person.phone[:60]}))
+            out.append(
+                (
+                    PHONE,
+                    _("“%(v)s” não parece um telefone (use DDD e número, ex.: (11) 98888-7777)")
+                    % {"v": person.phone[:60]},
+                )
+            )
     return out
 
 
@@ -115,8 +139,9 @@ def existing_people(*, tournament: Tournament, exclude_registration: Registratio
     excluded: set[int] = set()
     if exclude_registration is not None:
         excluded = {pk for pk in (exclude_registration.player1_id, exclude_registration.player2_id) if pk}
-    regs = list(Registration.objects.filter(tournament=tournament)
-                .values_list("order", "status", "player1_id", "player2_id"))
+    regs = list(
+        Registration.objects.filter(tournament=tournament).values_list("order", "status", "player1_id", "player2_id")
+    )
     withdrawn = {pk for order, status, p1, p2 in regs if status == Registration.WITHDRAWN for pk in (p1, p2) if pk}
     active_order = {}
     for order, status, p1, p2 in regs:
@@ -132,8 +157,13 @@ def existing_people(*, tournament: Tournament, exclude_registration: Registratio
     return out
 
 
-def entries_check(*, tournament: Tournament, entries: Sequence[EntryIn], require_contact: bool = False,
-                  exclude_registration: Registration | None = None) -> list[Problem]:
+def entries_check(
+    *,
+    tournament: Tournament,
+    entries: Sequence[EntryIn],
+    require_contact: bool = False,
+    exclude_registration: Registration | None = None,
+) -> list[Problem]:
     """Every problem of ``entries`` (already ``cleaned``), in order; an empty list means they may be written."""
     day = reference_day(tournament)
     problems: list[Problem] = []
@@ -141,7 +171,9 @@ def entries_check(*, tournament: Tournament, entries: Sequence[EntryIn], require
     seen: dict[tuple, int] = {}  # person key → index of the first entry of this batch holding it
     for index, entry in enumerate(entries):
         if len(entry.players) not in (1, 2):
-            problems.append(Problem(index, None, "", _("uma inscrição é individual (1 atleta) ou em dupla (2 atletas)")))
+            problems.append(
+                Problem(index, None, "", _("uma inscrição é individual (1 atleta) ou em dupla (2 atletas)"))
+            )
             continue
         for position, person in enumerate(entry.players):
             for where, message in _value_problems(person, tournament=tournament, day=day):
@@ -155,15 +187,25 @@ def entries_check(*, tournament: Tournament, entries: Sequence[EntryIn], require
                 continue
             key = person_key(person.name, person.birth_date)
             if key in keys_here:
-                problems.append(Problem(index, position, NAME, _("é a mesma pessoa que o primeiro atleta desta inscrição")))
+                problems.append(
+                    Problem(index, position, NAME, _("é a mesma pessoa que o primeiro atleta desta inscrição"))
+                )
             elif key in seen:
                 problems.append(Problem(index, position, NAME, _("já inscrito"), earlier=seen[key]))
             elif key in known:
                 number = known[key]
-                where = (_(" (inscrição nº %(n)d)") % {"n": number}) if number is not None else _(" (já está numa dupla)")
-                problems.append(Problem(index, position, NAME, _(
-                    "%(name)s já está inscrito(a) neste torneio com a mesma data de nascimento%(where)s") % {
-                    "name": person.name, "where": where}))
+                where = (
+                    (_(" (inscrição nº %(n)d)") % {"n": number}) if number is not None else _(" (já está numa dupla)")
+                )
+                problems.append(
+                    Problem(
+                        index,
+                        position,
+                        NAME,
+                        _("%(name)s já está inscrito(a) neste torneio com a mesma data de nascimento%(where)s")
+                        % {"name": person.name, "where": where},
+                    )
+                )
             keys_here[key] = position
         for key in keys_here:
             seen.setdefault(key, index)
@@ -175,5 +217,8 @@ def size_problem(*, tournament: Tournament, new_players: int) -> str | None:
     have = Player.objects.filter(tournament=tournament).count()
     if have + new_players > limits.MAX_PLAYERS:
         return _("o torneio passaria de %(max)d atletas (tem %(have)d; chegariam %(new)d)") % {
-            "max": limits.MAX_PLAYERS, "have": have, "new": new_players}
+            "max": limits.MAX_PLAYERS,
+            "have": have,
+            "new": new_players,
+        }
     return None

@@ -51,7 +51,14 @@ def registrations_csv(*, tournament: Tournament) -> str:
                 cells += ["", "", "", ""]
             else:
                 cells += [_cell(person.name), _date(person.birth_date), _cell(person.email), _cell(person.phone)]
-        cells += [str(reg.order), SITUATION[row.situation], str(row.waiting_position or ""),
-                  reg.get_source_display(), PRESENCE[reg.present], _when(reg.created_at), _when(reg.withdrawn_at)]
+        cells += [
+            str(reg.order),
+            SITUATION[row.situation],
+            str(row.waiting_position or ""),
+            reg.get_source_display(),
+            PRESENCE[reg.present],
+            _when(reg.created_at),
+            _when(reg.withdrawn_at),
+        ]
         writer.writerow(cells)
     return out.getvalue()

@@ -75,8 +75,13 @@ def problem_text(problem: Problem, rows: list[CsvRow]) -> str:
 def csv_preview(*, tournament: Tournament, content: bytes) -> CsvPreview:
     """Read and check ``content`` against ``tournament``; writes nothing."""
     read: CsvRead = csv_read(content, min_age=tournament.min_age)
-    preview = CsvPreview(file_problems=list(read.problems), notices=list(read.notices), columns=read.columns,
-                         encoding=read.encoding, separator=read.separator)
+    preview = CsvPreview(
+        file_problems=list(read.problems),
+        notices=list(read.notices),
+        columns=read.columns,
+        encoding=read.encoding,
+        separator=read.separator,
+    )
     rows = read.rows
     if rows:
         for problem in entries_check(tournament=tournament, entries=[r.entry for r in rows]):
@@ -88,6 +93,5 @@ def csv_preview(*, tournament: Tournament, content: bytes) -> CsvPreview:
     placed: list[Placement | None] = [None] * len(rows)
     if rows and not preview.problems:
         placed = placements_after(tournament=tournament, sizes=[len(r.entry.players) for r in rows])
-    preview.rows = [PreviewRow(row=r, placement=p) for r, p in zip(rows, placed)]
+    preview.rows = [PreviewRow(row=r, placement=p) for r, p in zip(rows, placed, strict=False)]
     return preview
-

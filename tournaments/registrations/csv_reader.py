@@ -24,14 +24,29 @@ MAX_BYTES = 1_000_000  # about 8,000 rows of a typical file
 MAX_ROWS = 2_000  # registrations per file
 MAX_FIELDS = 64  # columns per line
 
-COLUMNS = ["nome", "nascimento", "email", "telefone", "parceiro", "parceiro_nascimento", "parceiro_email",
-           "parceiro_telefone"]
+COLUMNS = [
+    "nome",
+    "nascimento",
+    "email",
+    "telefone",
+    "parceiro",
+    "parceiro_nascimento",
+    "parceiro_email",
+    "parceiro_telefone",
+]
 PARTNER_COLUMNS = COLUMNS[5:]
 ALIASES = {"e_mail": "email", "parceiro_e_mail": "parceiro_email"}
 # (player, value) → column
-COLUMN_OF = {(0, NAME): "nome", (0, BIRTH): "nascimento", (0, EMAIL): "email", (0, PHONE): "telefone",
-             (1, NAME): "parceiro", (1, BIRTH): "parceiro_nascimento", (1, EMAIL): "parceiro_email",
-             (1, PHONE): "parceiro_telefone"}
+COLUMN_OF = {
+    (0, NAME): "nome",
+    (0, BIRTH): "nascimento",
+    (0, EMAIL): "email",
+    (0, PHONE): "telefone",
+    (1, NAME): "parceiro",
+    (1, BIRTH): "parceiro_nascimento",
+    (1, EMAIL): "parceiro_email",
+    (1, PHONE): "parceiro_telefone",
+}
 
 _BR_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
 _ISO_DATE = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
@@ -87,9 +102,11 @@ def decode(content: bytes, read: CsvRead) -> str | None:
             text = content.decode("cp1252")
             read.encoding = "Windows-1252"
         except UnicodeDecodeError:
-            line = content[:utf8_error.start].count(b"\n") + 1
-            read.problems.append(_("linha %(n)d: o texto não está em UTF-8 nem em Windows-1252; salve a planilha "
-                                   "como “CSV UTF-8”") % {"n": line})
+            line = content[: utf8_error.start].count(b"\n") + 1
+            read.problems.append(
+                _("linha %(n)d: o texto não está em UTF-8 nem em Windows-1252; salve a planilha como “CSV UTF-8”")
+                % {"n": line}
+            )
             return None
     return text.removeprefix("\ufeff")
 
@@ -117,13 +134,16 @@ def _header(cells: list[str], read: CsvRead, min_age: int | None) -> dict[int, s
     present = set(where.values())
     if "nome" not in present:
         if not present:
-            read.problems.append(_("linha 1: a primeira linha deve ser o cabeçalho, com as colunas %(c)s; "
-                                   "falta a coluna nome") % {"c": ", ".join(COLUMNS)})
+            read.problems.append(
+                _("linha 1: a primeira linha deve ser o cabeçalho, com as colunas %(c)s; falta a coluna nome")
+                % {"c": ", ".join(COLUMNS)}
+            )
         else:
             read.problems.append(_("linha 1: falta a coluna nome"))
     if min_age and present and "nascimento" not in present:
-        read.problems.append(_("linha 1: falta a coluna nascimento: o torneio tem idade mínima de %(a)d anos") % {
-            "a": min_age})
+        read.problems.append(
+            _("linha 1: falta a coluna nascimento: o torneio tem idade mínima de %(a)d anos") % {"a": min_age}
+        )
     for column in PARTNER_COLUMNS:
         if column in present and "parceiro" not in present:
             read.problems.append(_("linha 1: a coluna %(c)s precisa da coluna parceiro") % {"c": column})
@@ -141,10 +161,16 @@ def _person(values: dict[str, str], prefix: str, position: int, row: CsvRow, unr
             birth = date_read(text)
         except ValueError:
             unreadable.add((position, BIRTH))
-            row.problems.append(_("linha %(n)d: coluna %(c)s: “%(v)s” não é uma data válida (use DD/MM/AAAA ou "
-                                  "AAAA-MM-DD)") % {"n": row.line, "c": birth_col, "v": text[:40]})
-    return PersonIn(name=values.get(name_col, ""), birth_date=birth, email=values.get(f"{prefix}email", ""),
-                    phone=values.get(f"{prefix}telefone", "")).cleaned()
+            row.problems.append(
+                _("linha %(n)d: coluna %(c)s: “%(v)s” não é uma data válida (use DD/MM/AAAA ou AAAA-MM-DD)")
+                % {"n": row.line, "c": birth_col, "v": text[:40]}
+            )
+    return PersonIn(
+        name=values.get(name_col, ""),
+        birth_date=birth,
+        email=values.get(f"{prefix}email", ""),
+        phone=values.get(f"{prefix}telefone", ""),
+    ).cleaned()
 
 
 def _row(line: int, cells: list[str], where: dict[int, str], width: int) -> CsvRow:
@@ -152,16 +178,19 @@ def _row(line: int, cells: list[str], where: dict[int, str], width: int) -> CsvR
     row = CsvRow(line=line, values=values, entry=EntryIn(players=[]))
     extra = [c for c in cells[width:] if c.strip()]
     if extra:
-        row.problems.append(_("linha %(n)d: %(k)d valores, mas o cabeçalho tem %(w)d colunas (um valor com o "
-                              "separador sem aspas?)") % {"n": line, "k": len(cells), "w": width})
+        row.problems.append(
+            _("linha %(n)d: %(k)d valores, mas o cabeçalho tem %(w)d colunas (um valor com o separador sem aspas?)")
+            % {"n": line, "k": len(cells), "w": width}
+        )
     unreadable: set[tuple[int, str]] = set()
     players = [_person(values, "", 0, row, unreadable)]
     partner_values = [c for c in PARTNER_COLUMNS if values.get(c)]
     if values.get("parceiro"):
         players.append(_person(values, "parceiro_", 1, row, unreadable))
     elif partner_values:
-        row.problems.append(_("linha %(n)d: coluna parceiro vazia, mas %(c)s preenchido") % {
-            "n": line, "c": ", ".join(partner_values)})
+        row.problems.append(
+            _("linha %(n)d: coluna parceiro vazia, mas %(c)s preenchido") % {"n": line, "c": ", ".join(partner_values)}
+        )
     row.entry = EntryIn(players=players, unreadable=unreadable)
     return row
 
@@ -170,16 +199,22 @@ def csv_read(content: bytes, *, min_age: int | None = None) -> CsvRead:
     """Every row of the file as an entry, with the problems of reading it (``linha N: …``)."""
     read = CsvRead()
     if len(content) > MAX_BYTES:
-        read.problems.append(_("arquivo grande demais: %(kb)d KB; o máximo é %(max)d KB (cerca de %(rows)d "
-                               "inscrições); divida-o em partes") % {
-            "kb": len(content) // 1000, "max": MAX_BYTES // 1000, "rows": MAX_ROWS})
+        read.problems.append(
+            _(
+                "arquivo grande demais: %(kb)d KB; o máximo é %(max)d KB (cerca de %(rows)d "
+                "inscrições); divida-o em partes"
+            )
+            % {"kb": len(content) // 1000, "max": MAX_BYTES // 1000, "rows": MAX_ROWS}
+        )
         return read
     text = decode(content, read)
     if text is None:
         return read
     if not text.strip():
-        read.problems.append(_("linha 1: o arquivo está vazio; a primeira linha deve ser o cabeçalho (%(c)s)") % {
-            "c": ", ".join(COLUMNS)})
+        read.problems.append(
+            _("linha 1: o arquivo está vazio; a primeira linha deve ser o cabeçalho (%(c)s)")
+            % {"c": ", ".join(COLUMNS)}
+        )
         return read
     first_line = text.splitlines()[0] if text.splitlines() else ""
     read.separator = _separator(first_line)
@@ -191,8 +226,10 @@ def csv_read(content: bytes, *, min_age: int | None = None) -> CsvRead:
         for cells in reader:
             start, last_line = last_line + 1, reader.line_num
             if len(cells) > MAX_FIELDS:
-                read.problems.append(_("linha %(n)d: %(k)d colunas; o máximo é %(max)d") % {
-                    "n": start, "k": len(cells), "max": MAX_FIELDS})
+                read.problems.append(
+                    _("linha %(n)d: %(k)d colunas; o máximo é %(max)d")
+                    % {"n": start, "k": len(cells), "max": MAX_FIELDS}
+                )
                 return read
             if where is None:
                 width = len(cells)
@@ -203,13 +240,17 @@ def csv_read(content: bytes, *, min_age: int | None = None) -> CsvRead:
             if not any(c.strip() for c in cells):
                 continue  # a blank line
             if len(read.rows) >= MAX_ROWS:
-                read.problems.append(_("linha %(n)d: mais de %(max)d inscrições num arquivo; divida-o em partes") % {
-                    "n": start, "max": MAX_ROWS})
+                read.problems.append(
+                    _("linha %(n)d: mais de %(max)d inscrições num arquivo; divida-o em partes")
+                    % {"n": start, "max": MAX_ROWS}
+                )
                 return read
             read.rows.append(_row(start, cells, where, width))
     except csv.Error as exc:
-        read.problems.append(_("linha %(n)d: não foi possível ler a linha (%(e)s)") % {
-            "n": max(reader.line_num, last_line + 1), "e": str(exc)[:120]})
+        read.problems.append(
+            _("linha %(n)d: não foi possível ler a linha (%(e)s)")
+            % {"n": max(reader.line_num, last_line + 1), "e": str(exc)[:120]}
+        )
         return read
     if where is not None and not read.rows and not read.problems:
         read.problems.append(_("linha 2: nenhuma inscrição no arquivo, só o cabeçalho"))

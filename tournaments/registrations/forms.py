@@ -17,9 +17,17 @@ from ..models import Registration, Tournament
 from .checks import BIRTH, CONTACT, EMAIL, NAME, PHONE, PersonIn, Problem
 
 DATE_FORMATS = ["%Y-%m-%d", "%d/%m/%Y"]
-FIELD_OF = {(0, NAME): "name", (0, BIRTH): "birth_date", (0, EMAIL): "email", (0, PHONE): "phone",
-            (0, CONTACT): "phone", (1, NAME): "partner_name", (1, BIRTH): "partner_birth_date",
-            (1, EMAIL): "partner_email", (1, PHONE): "partner_phone"}
+FIELD_OF = {
+    (0, NAME): "name",
+    (0, BIRTH): "birth_date",
+    (0, EMAIL): "email",
+    (0, PHONE): "phone",
+    (0, CONTACT): "phone",
+    (1, NAME): "partner_name",
+    (1, BIRTH): "partner_birth_date",
+    (1, EMAIL): "partner_email",
+    (1, PHONE): "partner_phone",
+}
 PARTNER_FIELDS = ("partner_name", "partner_birth_date", "partner_email", "partner_phone")
 
 
@@ -28,19 +36,34 @@ def _date_widget():
 
 
 class RegistrationFields(forms.Form):
-    name = forms.CharField(label=_lazy("Nome completo"), max_length=200,
-                           widget=forms.TextInput(attrs={"autocomplete": "name"}))
-    birth_date = forms.DateField(label=_lazy("Data de nascimento"), required=False, widget=_date_widget(),
-                                 input_formats=DATE_FORMATS)
-    phone = forms.CharField(label=_lazy("Telefone (WhatsApp)"), max_length=40, required=False,
-                            widget=forms.TextInput(attrs={"type": "tel", "autocomplete": "tel", "inputmode": "tel"}))
-    email = forms.EmailField(label=_lazy("E-mail"), max_length=254, required=False,
-                             widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    name = forms.CharField(
+        label=_lazy("Nome completo"), max_length=200, widget=forms.TextInput(attrs={"autocomplete": "name"})
+    )
+    birth_date = forms.DateField(
+        label=_lazy("Data de nascimento"), required=False, widget=_date_widget(), input_formats=DATE_FORMATS
+    )
+    phone = forms.CharField(
+        label=_lazy("Telefone (WhatsApp)"),
+        max_length=40,
+        required=False,
+        widget=forms.TextInput(attrs={"type": "tel", "autocomplete": "tel", "inputmode": "tel"}),
+    )
+    email = forms.EmailField(
+        label=_lazy("E-mail"), max_length=254, required=False, widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )
     partner_name = forms.CharField(label=_lazy("Nome completo do(a) parceiro(a)"), max_length=200, required=False)
-    partner_birth_date = forms.DateField(label=_lazy("Data de nascimento do(a) parceiro(a)"), required=False,
-                                         widget=_date_widget(), input_formats=DATE_FORMATS)
-    partner_phone = forms.CharField(label=_lazy("Telefone do(a) parceiro(a)"), max_length=40, required=False,
-                                    widget=forms.TextInput(attrs={"type": "tel", "inputmode": "tel"}))
+    partner_birth_date = forms.DateField(
+        label=_lazy("Data de nascimento do(a) parceiro(a)"),
+        required=False,
+        widget=_date_widget(),
+        input_formats=DATE_FORMATS,
+    )
+    partner_phone = forms.CharField(
+        label=_lazy("Telefone do(a) parceiro(a)"),
+        max_length=40,
+        required=False,
+        widget=forms.TextInput(attrs={"type": "tel", "inputmode": "tel"}),
+    )
     partner_email = forms.EmailField(label=_lazy("E-mail do(a) parceiro(a)"), max_length=254, required=False)
 
     def __init__(self, *args, tournament: Tournament, **kwargs):
@@ -65,11 +88,20 @@ class RegistrationFields(forms.Form):
 
     def people(self) -> list[PersonIn]:
         d = self.cleaned_data
-        players = [PersonIn(name=d["name"], birth_date=d.get("birth_date"), email=d.get("email") or "",
-                            phone=d.get("phone") or "")]
+        players = [
+            PersonIn(
+                name=d["name"], birth_date=d.get("birth_date"), email=d.get("email") or "", phone=d.get("phone") or ""
+            )
+        ]
         if self.wants_partner():
-            players.append(PersonIn(name=d.get("partner_name") or "", birth_date=d.get("partner_birth_date"),
-                                    email=d.get("partner_email") or "", phone=d.get("partner_phone") or ""))
+            players.append(
+                PersonIn(
+                    name=d.get("partner_name") or "",
+                    birth_date=d.get("partner_birth_date"),
+                    email=d.get("partner_email") or "",
+                    phone=d.get("partner_phone") or "",
+                )
+            )
         return players
 
     def problems_show(self, problems: Sequence[Problem], messages: Sequence[str] = ()) -> None:
@@ -86,6 +118,10 @@ class RegistrationFields(forms.Form):
         p1, p2 = registration.player1, registration.player2
         data = {"name": p1.name, "birth_date": p1.birth_date, "email": p1.email, "phone": p1.phone}
         if p2 is not None:
-            data |= {"partner_name": p2.name, "partner_birth_date": p2.birth_date, "partner_email": p2.email,
-                     "partner_phone": p2.phone}
+            data |= {
+                "partner_name": p2.name,
+                "partner_birth_date": p2.birth_date,
+                "partner_email": p2.email,
+                "partner_phone": p2.phone,
+            }
         return data

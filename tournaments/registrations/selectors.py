@@ -95,8 +95,10 @@ def pairing_done(*, tournament: Tournament) -> bool:
 def arrival_events(regs: list[Registration]) -> list[Arrival | Withdrawal]:
     """Arrivals (by ``order``) and withdrawals (by ``withdrawn_at``) of the registrations not in a dupla, merged."""
     arrivals = sorted((r for r in regs if r.status != Registration.PAIRED), key=lambda r: (r.order, r.pk))
+
     def left(r):  # a withdrawal without a time counts as right after the arrival
         return max(r.withdrawn_at or r.created_at, r.created_at)
+
     gone = sorted((r for r in arrivals if r.status == Registration.WITHDRAWN), key=lambda r: (left(r), r.order))
     events: list[Arrival | Withdrawal] = []
     j = 0
@@ -114,14 +116,17 @@ def placements(*, events: list[Arrival | Withdrawal], places: int | None, paired
     if paired_draw:
         present = [e.key for e in events if isinstance(e, Arrival)]
         gone = {e.key for e in events if isinstance(e, Withdrawal)}
-        return {k: Placement(accepted=False, waiting_position=i + 1)
-                for i, k in enumerate(k for k in present if k not in gone)}
+        return {
+            k: Placement(accepted=False, waiting_position=i + 1)
+            for i, k in enumerate(k for k in present if k not in gone)
+        }
     return places_replay(events, places)
 
 
 def _registrations(tournament: Tournament) -> list[Registration]:
-    return list(Registration.objects.filter(tournament=tournament)
-                .select_related("player1", "player2").order_by("order", "id"))
+    return list(
+        Registration.objects.filter(tournament=tournament).select_related("player1", "player2").order_by("order", "id")
+    )
 
 
 def registration_rows(*, tournament: Tournament) -> list[RegistrationRow]:
@@ -151,8 +156,11 @@ def _rows(tournament: Tournament) -> tuple[list[RegistrationRow], int | None, bo
 def placements_after(*, tournament: Tournament, sizes: list[int]) -> list[Placement]:
     """Where registrations of ``sizes`` players, arriving now, would stand (after every one there is)."""
     new = [Arrival(("new", i), size) for i, size in enumerate(sizes)]
-    placed = placements(events=[*arrival_events(_registrations(tournament)), *new],
-                        places=free_places(tournament=tournament), paired_draw=pairing_done(tournament=tournament))
+    placed = placements(
+        events=[*arrival_events(_registrations(tournament)), *new],
+        places=free_places(tournament=tournament),
+        paired_draw=pairing_done(tournament=tournament),
+    )
     return [placed[a.key] for a in new]
 
 
@@ -165,8 +173,11 @@ def registrations_for_pairing(*, tournament: Tournament, exclude_absent: bool = 
     the places they leave free (absent players) go to the first on the waiting
     list that fits, the same rule as a withdrawal.
     """
-    rows = [r for r in registration_rows(tournament=tournament) if r.situation in (ACCEPTED, WAITING)
-            and not (exclude_absent and r.registration.present is False)]
+    rows = [
+        r
+        for r in registration_rows(tournament=tournament)
+        if r.situation in (ACCEPTED, WAITING) and not (exclude_absent and r.registration.present is False)
+    ]
     rows.sort(key=lambda r: (r.situation != ACCEPTED, r.waiting_position or 0, r.registration.order))
     return [r.registration for r in rows]
 
@@ -182,9 +193,12 @@ def registration_row_get(*, registration: Registration) -> RegistrationRow:
 def counts_of(rows: list[RegistrationRow]) -> Counts:
     active = [r for r in rows if r.situation != WITHDRAWN]
     return Counts(
-        total=len(active), players=sum(len(r.players) for r in active),
-        accepted=sum(r.situation == ACCEPTED for r in rows), waiting=sum(r.situation == WAITING for r in rows),
-        paired=sum(r.situation == PAIRED for r in rows), withdrawn=len(rows) - len(active),
+        total=len(active),
+        players=sum(len(r.players) for r in active),
+        accepted=sum(r.situation == ACCEPTED for r in rows),
+        waiting=sum(r.situation == WAITING for r in rows),
+        paired=sum(r.situation == PAIRED for r in rows),
+        withdrawn=len(rows) - len(active),
         present=sum(r.registration.present is True for r in active),
         absent=sum(r.registration.present is False for r in active),
         unchecked=sum(r.registration.present is None for r in active),
@@ -207,8 +221,9 @@ def registration_list(*, tournament: Tournament, q: str = "") -> RegistrationLis
     if query:
         needle = name_key(query)
         shown = [r for r in rows if any(needle in name_key(p.name) for p in r.players)]
-    return RegistrationList(rows=shown, all_rows=rows, counts=counts_of(rows), places=places, pairing_done=drawn,
-                            query=query)
+    return RegistrationList(
+        rows=shown, all_rows=rows, counts=counts_of(rows), places=places, pairing_done=drawn, query=query
+    )
 
 
 def registrations_public(*, tournament: Tournament) -> dict:
@@ -224,7 +239,13 @@ def registrations_public(*, tournament: Tournament) -> dict:
         return " e ".join(p.name for p in row.players)
 
     entrants = [names(r) for r in rows if r.situation == ACCEPTED]
-    waiting = sorted((r for r in rows if r.situation == WAITING), key=lambda r: (r.waiting_position or 0, r.position or 0))
-    return {"entrants": entrants, "entrants_players": sum(len(r.players) for r in rows if r.situation == ACCEPTED),
-            "waiting": [{"name": names(r), "position": r.waiting_position} for r in waiting],
-            "paired": sum(1 for r in rows if r.situation == PAIRED), "pairing_done": drawn}
+    waiting = sorted(
+        (r for r in rows if r.situation == WAITING), key=lambda r: (r.waiting_position or 0, r.position or 0)
+    )
+    return {
+        "entrants": entrants,
+        "entrants_players": sum(len(r.players) for r in rows if r.situation == ACCEPTED),
+        "waiting": [{"name": names(r), "position": r.waiting_position} for r in waiting],
+        "paired": sum(1 for r in rows if r.situation == PAIRED),
+        "pairing_done": drawn,
+    }

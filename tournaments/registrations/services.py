@@ -17,14 +17,19 @@ from django.utils.translation import ngettext
 
 from ..audit import audit_record
 from ..models import Player, Registration, Tournament
+from ..writes import PAGES, tournament_write
 from .checks import EntryIn, PersonIn, Problem, entries_check, size_problem
 from .csv_import import csv_preview
 from .selectors import ACCEPTED, WAITING, registration_rows
 from .window import public_signup_is_open
-from ..writes import PAGES, tournament_write
 
-FIELD_LABELS = {"name": "nome", "birth_date": "data de nascimento", "email": "e-mail", "phone": "telefone",
-                "contact": "contato"}
+FIELD_LABELS = {
+    "name": "nome",
+    "birth_date": "data de nascimento",
+    "email": "e-mail",
+    "phone": "telefone",
+    "contact": "contato",
+}
 _KEY = re.compile(r"^p(\d+)$")
 
 
@@ -37,7 +42,7 @@ class RegistrationRefused(Exception):
         super().__init__("\n".join(self.messages))
 
     @classmethod
-    def of(cls, problems: Sequence[Problem]) -> "RegistrationRefused":
+    def of(cls, problems: Sequence[Problem]) -> RegistrationRefused:
         return cls([problem_label(p) for p in problems], problems)
 
 
@@ -86,25 +91,35 @@ def _moves_text(promoted: list[Registration], demoted: list[Registration]) -> st
     text = ""
     if promoted:
         text += "; " + ngettext("%(who)s sai da lista de espera", "%(who)s saem da lista de espera", len(promoted)) % {
-            "who": " e ".join(_names(r) for r in promoted)}
+            "who": " e ".join(_names(r) for r in promoted)
+        }
     if demoted:
-        text += "; " + ngettext("%(who)s volta para a lista de espera", "%(who)s voltam para a lista de espera",
-                                len(demoted)) % {"who": " e ".join(_names(r) for r in demoted)}
+        text += "; " + ngettext(
+            "%(who)s volta para a lista de espera", "%(who)s voltam para a lista de espera", len(demoted)
+        ) % {"who": " e ".join(_names(r) for r in demoted)}
     return text
 
 
 def _snapshot(reg: Registration) -> dict:
-    return {"order": reg.order, "status": reg.status, "source": reg.source, "present": reg.present,
-            "players": [{"key": p.key, "name": p.name, "birth_date": p.birth_date, "email": p.email, "phone": p.phone}
-                        for p in reg.players()]}
+    return {
+        "order": reg.order,
+        "status": reg.status,
+        "source": reg.source,
+        "present": reg.present,
+        "players": [
+            {"key": p.key, "name": p.name, "birth_date": p.birth_date, "email": p.email, "phone": p.phone}
+            for p in reg.players()
+        ],
+    }
 
 
 def _write(tournament: Tournament, entries: Sequence[EntryIn], source: str) -> list[Registration]:
     """Players and registrations of ``entries``, arriving after every registration there is."""
     last = Registration.objects.filter(tournament=tournament).order_by("-order").values_list("order", flat=True).first()
     keys = set(Player.objects.filter(tournament=tournament).values_list("key", flat=True))
-    player_order = (Player.objects.filter(tournament=tournament).order_by("-order")
-                    .values_list("order", flat=True).first() or 0)
+    player_order = (
+        Player.objects.filter(tournament=tournament).order_by("-order").values_list("order", flat=True).first() or 0
+    )
     n = max((int(m.group(1)) for k in keys if (m := _KEY.match(k))), default=0)
     players: list[Player] = []
     for entry in entries:
@@ -113,31 +128,51 @@ def _write(tournament: Tournament, entries: Sequence[EntryIn], source: str) -> l
             while f"p{n}" in keys:
                 n += 1
             player_order += 1
-            players.append(Player(tournament=tournament, key=f"p{n}", name=person.name, birth_date=person.birth_date,
-                                  email=person.email, phone=person.phone, order=player_order))
+            players.append(
+                Player(
+                    tournament=tournament,
+                    key=f"p{n}",
+                    name=person.name,
+                    birth_date=person.birth_date,
+                    email=person.email,
+                    phone=person.phone,
+                    order=player_order,
+                )
+            )
     players = Player.objects.bulk_create(players)
     made, i, order = [], 0, last or 0
     for entry in entries:
         order += 1
-        pair = players[i:i + len(entry.players)]
+        pair = players[i : i + len(entry.players)]
         i += len(entry.players)
-        made.append(Registration(tournament=tournament, order=order, player1=pair[0],
-                                 player2=pair[1] if len(pair) > 1 else None, status=Registration.WAITING, source=source))
+        made.append(
+            Registration(
+                tournament=tournament,
+                order=order,
+                player1=pair[0],
+                player2=pair[1] if len(pair) > 1 else None,
+                status=Registration.WAITING,
+                source=source,
+            )
+        )
     return Registration.objects.bulk_create(made)
 
 
-def _checked(tournament: Tournament, players: Sequence[PersonIn], *, require_contact: bool,
-             exclude: Registration | None = None) -> EntryIn:
+def _checked(
+    tournament: Tournament, players: Sequence[PersonIn], *, require_contact: bool, exclude: Registration | None = None
+) -> EntryIn:
     entry = EntryIn(players=[p.cleaned() for p in players])
-    problems = entries_check(tournament=tournament, entries=[entry], require_contact=require_contact,
-                             exclude_registration=exclude)
+    problems = entries_check(
+        tournament=tournament, entries=[entry], require_contact=require_contact, exclude_registration=exclude
+    )
     if problems:
         raise RegistrationRefused.of(problems)
     return entry
 
 
-def registration_add(*, tournament: Tournament, players: Sequence[PersonIn], source: str = Registration.DESK,
-                     user=None, client: str = "") -> Registration:
+def registration_add(
+    *, tournament: Tournament, players: Sequence[PersonIn], source: str = Registration.DESK, user=None, client: str = ""
+) -> Registration:
     """One registration (1 player, or a pair registering together), after every check of DOMAIN §2 step 2.
 
     ``source`` ``form`` is the public sign-up: only while ``public_signup_is_open``
@@ -145,7 +180,7 @@ def registration_add(*, tournament: Tournament, players: Sequence[PersonIn], sou
     ``client`` (a keyed hash of the sign-up's address) is kept in the audit record for the rate limit.
     """
     public = source == Registration.FORM
-    with tournament_write(tournament=tournament, action="registration.add", user=user, kind=PAGES) as write:
+    with tournament_write(tournament=tournament, action="registration.add", user=user, kind=PAGES):
         tournament = _lock(tournament)
         if public and not public_signup_is_open(tournament=tournament):
             raise RegistrationRefused([_("As inscrições pelo site estão encerradas para este torneio.")])
@@ -156,32 +191,47 @@ def registration_add(*, tournament: Tournament, players: Sequence[PersonIn], sou
         (reg,) = _write(tournament, [entry], source)
         situation = _situations(tournament)[reg.pk][0]
         how = {Registration.FORM: _("recebida pelo site"), Registration.CSV: _("importada")}.get(
-            source, _("adicionada pela comissão"))
+            source, _("adicionada pela comissão")
+        )
         where = _("aceita") if situation == ACCEPTED else _("na lista de espera")
-        audit_record(tournament=tournament, user=user, action="registration_add",
-                     summary=_("Inscrição de %(who)s %(how)s (%(where)s)") % {"who": _names(reg), "how": how,
-                                                                              "where": where},
-                     after={**_snapshot(reg), "situation": situation, **({"client": client} if client else {})})
+        audit_record(
+            tournament=tournament,
+            user=user,
+            action="registration_add",
+            summary=_("Inscrição de %(who)s %(how)s (%(where)s)") % {"who": _names(reg), "how": how, "where": where},
+            after={**_snapshot(reg), "situation": situation, **({"client": client} if client else {})},
+        )
     return reg
 
 
 def registration_edit(*, registration: Registration, players: Sequence[PersonIn], user) -> Registration:
     """Correct the players of a registration; a registration not yet in a dupla may also gain or lose the partner."""
-    with tournament_write(tournament=registration.tournament, action="registration.edit", user=user, kind=PAGES) as write:
+    with tournament_write(
+        tournament=registration.tournament, action="registration.edit", user=user, kind=PAGES
+    ) as write:
         tournament = _lock(registration.tournament)
         reg = Registration.objects.select_related("player1", "player2").get(pk=registration.pk, tournament=tournament)
         if reg.status == Registration.WITHDRAWN:
-            raise RegistrationRefused([_("A inscrição de %(who)s foi retirada; não pode ser alterada.") % {
-                "who": _names(reg)}])
+            raise RegistrationRefused(
+                [_("A inscrição de %(who)s foi retirada; não pode ser alterada.") % {"who": _names(reg)}]
+            )
         if reg.status == Registration.PAIRED and len(players) != len(reg.players()):
-            raise RegistrationRefused([_("A inscrição de %(who)s já está em dupla: para trocar atletas, use a "
-                                         "página de duplas.") % {"who": _names(reg)}])
+            raise RegistrationRefused(
+                [
+                    _("A inscrição de %(who)s já está em dupla: para trocar atletas, use a página de duplas.")
+                    % {"who": _names(reg)}
+                ]
+            )
         entry = _checked(tournament, players, require_contact=False, exclude=reg)
         before_state, snapshot = _situations(tournament), _snapshot(reg)
-        renamed = any(p.name != q.name for p, q in zip(reg.players(), entry.players))
-        for player, person in zip(reg.players(), entry.players):
+        renamed = any(p.name != q.name for p, q in zip(reg.players(), entry.players, strict=False))
+        for player, person in zip(reg.players(), entry.players, strict=False):
             player.name, player.birth_date, player.email, player.phone = (
-                person.name, person.birth_date, person.email, person.phone)
+                person.name,
+                person.birth_date,
+                person.email,
+                person.phone,
+            )
             player.save(update_fields=["name", "birth_date", "email", "phone"])
         if len(entry.players) == 2 and reg.player2 is None:
             size_error = size_problem(tournament=tournament, new_players=1)
@@ -196,10 +246,18 @@ def registration_edit(*, registration: Registration, players: Sequence[PersonIn]
             reg.save(update_fields=["player2"])
             old.delete()
         promoted, demoted = _moves(before_state, _situations(tournament))
-        audit_record(tournament=tournament, user=user, action="registration_edit",
-                     summary=_("Inscrição de %(who)s alterada") % {"who": _names(reg)} + _moves_text(promoted, demoted),
-                     before=snapshot, after={**_snapshot(reg), "promoted": [_names(r) for r in promoted],
-                                             "demoted": [_names(r) for r in demoted]})
+        audit_record(
+            tournament=tournament,
+            user=user,
+            action="registration_edit",
+            summary=_("Inscrição de %(who)s alterada") % {"who": _names(reg)} + _moves_text(promoted, demoted),
+            before=snapshot,
+            after={
+                **_snapshot(reg),
+                "promoted": [_names(r) for r in promoted],
+                "demoted": [_names(r) for r in demoted],
+            },
+        )
         if reg.status == Registration.PAIRED and renamed:  # the public pages show the players' names of the duplas
             write.structure_changed()
     return reg
@@ -211,35 +269,57 @@ def _write_partner(tournament: Tournament, person: PersonIn) -> Player:
     while f"p{n}" in keys:
         n += 1
     last = Player.objects.filter(tournament=tournament).order_by("-order").values_list("order", flat=True).first()
-    return Player.objects.create(tournament=tournament, key=f"p{n}", name=person.name, birth_date=person.birth_date,
-                                 email=person.email, phone=person.phone, order=(last or 0) + 1)
+    return Player.objects.create(
+        tournament=tournament,
+        key=f"p{n}",
+        name=person.name,
+        birth_date=person.birth_date,
+        email=person.email,
+        phone=person.phone,
+        order=(last or 0) + 1,
+    )
 
 
 def registration_withdraw(*, registration: Registration, user) -> WithdrawResult:
     """Withdraw a registration not yet in a dupla; the first on the waiting list that now fits moves up (recorded)."""
-    with tournament_write(tournament=registration.tournament, action="registration.withdraw", user=user, kind=PAGES) as write:
+    with tournament_write(tournament=registration.tournament, action="registration.withdraw", user=user, kind=PAGES):
         tournament = _lock(registration.tournament)
         reg = Registration.objects.select_related("player1", "player2").get(pk=registration.pk, tournament=tournament)
         if reg.status == Registration.PAIRED:
-            raise RegistrationRefused([_("%(who)s já está em dupla: a inscrição não pode ser retirada aqui. Troque "
-                                         "os atletas na página de duplas.") % {"who": _names(reg)}])
+            raise RegistrationRefused(
+                [
+                    _(
+                        "%(who)s já está em dupla: a inscrição não pode ser retirada aqui. Troque "
+                        "os atletas na página de duplas."
+                    )
+                    % {"who": _names(reg)}
+                ]
+            )
         if reg.status == Registration.WITHDRAWN:
             raise RegistrationRefused([_("A inscrição de %(who)s já foi retirada.") % {"who": _names(reg)}])
         before = _situations(tournament)
         reg.status, reg.withdrawn_at = Registration.WITHDRAWN, timezone.now()
         reg.save(update_fields=["status", "withdrawn_at"])
         promoted, demoted = _moves(before, _situations(tournament))
-        audit_record(tournament=tournament, user=user, action="registration_withdraw",
-                     summary=_("Inscrição de %(who)s retirada") % {"who": _names(reg)} + _moves_text(promoted, demoted),
-                     before={"order": reg.order, "status": Registration.WAITING, "situation": before[reg.pk][0]},
-                     after={"order": reg.order, "status": Registration.WITHDRAWN,
-                            "promoted": [_names(r) for r in promoted], "demoted": [_names(r) for r in demoted]})
+        audit_record(
+            tournament=tournament,
+            user=user,
+            action="registration_withdraw",
+            summary=_("Inscrição de %(who)s retirada") % {"who": _names(reg)} + _moves_text(promoted, demoted),
+            before={"order": reg.order, "status": Registration.WAITING, "situation": before[reg.pk][0]},
+            after={
+                "order": reg.order,
+                "status": Registration.WITHDRAWN,
+                "promoted": [_names(r) for r in promoted],
+                "demoted": [_names(r) for r in demoted],
+            },
+        )
     return WithdrawResult(registration=reg, promoted=promoted, demoted=demoted)
 
 
 def registration_checkin(*, registration: Registration, present: bool | None, user) -> Registration:
     """Check-in on the day: present (True), absent (False) or not checked yet (None)."""
-    with tournament_write(tournament=registration.tournament, action="registration.checkin", user=user, kind=PAGES) as write:
+    with tournament_write(tournament=registration.tournament, action="registration.checkin", user=user, kind=PAGES):
         tournament = _lock(registration.tournament)
         reg = Registration.objects.select_related("player1", "player2").get(pk=registration.pk, tournament=tournament)
         if reg.status == Registration.WITHDRAWN:
@@ -248,20 +328,31 @@ def registration_checkin(*, registration: Registration, present: bool | None, us
         reg.present = present
         reg.save(update_fields=["present"])
         label = {True: _("presente"), False: _("ausente"), None: _("presença desmarcada")}[present]
-        audit_record(tournament=tournament, user=user, action="registration_checkin",
-                     summary=f"{_names(reg)}: {label}", before={"present": before}, after={"present": present})
+        audit_record(
+            tournament=tournament,
+            user=user,
+            action="registration_checkin",
+            summary=f"{_names(reg)}: {label}",
+            before={"present": before},
+            after={"present": present},
+        )
     return reg
 
 
 def _registration_closed_set(tournament: Tournament, closed: bool, user) -> Tournament:
-    with tournament_write(tournament=tournament, action="registration.closed", user=user, kind=PAGES) as write:
+    with tournament_write(tournament=tournament, action="registration.closed", user=user, kind=PAGES):
         tournament = _lock(tournament)
         before = tournament.registration_closed
         tournament.registration_closed = closed
         tournament.save(update_fields=["registration_closed", "updated_at"])
-        audit_record(tournament=tournament, user=user, action="registration_close" if closed else "registration_reopen",
-                     summary=_("Inscrições encerradas") if closed else _("Inscrições reabertas"),
-                     before={"registration_closed": before}, after={"registration_closed": closed})
+        audit_record(
+            tournament=tournament,
+            user=user,
+            action="registration_close" if closed else "registration_reopen",
+            summary=_("Inscrições encerradas") if closed else _("Inscrições reabertas"),
+            before={"registration_closed": before},
+            after={"registration_closed": closed},
+        )
     return tournament
 
 
@@ -276,7 +367,7 @@ def registration_reopen(*, tournament: Tournament, user) -> Tournament:
 
 def registrations_import_csv(*, tournament: Tournament, content: bytes, user=None) -> ImportResult:
     """Every row of a registration CSV, or nothing: RegistrationRefused lists every problem (``linha N: …``)."""
-    with tournament_write(tournament=tournament, action="registrations.import", user=user, kind=PAGES) as write:
+    with tournament_write(tournament=tournament, action="registrations.import", user=user, kind=PAGES):
         tournament = _lock(tournament)
         preview = csv_preview(tournament=tournament, content=content)
         if not preview.ok:
@@ -285,9 +376,18 @@ def registrations_import_csv(*, tournament: Tournament, content: bytes, user=Non
         summary = ngettext(
             "%(n)d inscrição importada de planilha CSV: %(a)d aceita(s), %(w)d na lista de espera",
             "%(n)d inscrições importadas de planilha CSV: %(a)d aceita(s), %(w)d na lista de espera",
-            len(regs)) % {"n": len(regs), "a": preview.accepted, "w": preview.waiting}
-        audit_record(tournament=tournament, user=user, action="registrations_import", summary=summary,
-                     after={"registrations": [{"order": r.order, "players": [p.key for p in r.players()],
-                                               "line": pr.line} for r, pr in zip(regs, preview.rows)]})
-    return ImportResult(registrations=regs, accepted=preview.accepted, waiting=preview.waiting,
-                        notices=preview.notices)
+            len(regs),
+        ) % {"n": len(regs), "a": preview.accepted, "w": preview.waiting}
+        audit_record(
+            tournament=tournament,
+            user=user,
+            action="registrations_import",
+            summary=summary,
+            after={
+                "registrations": [
+                    {"order": r.order, "players": [p.key for p in r.players()], "line": pr.line}
+                    for r, pr in zip(regs, preview.rows, strict=False)
+                ]
+            },
+        )
+    return ImportResult(registrations=regs, accepted=preview.accepted, waiting=preview.waiting, notices=preview.notices)

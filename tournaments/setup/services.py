@@ -16,16 +16,31 @@ from scoring.format import format_check, format_jogos
 from ..audit import audit_record
 from ..draws.format import format_effective
 from ..interchange import limits
-from ..permissions import tournament_creation_refusal
 from ..models import Jogo, StaffRole, Tournament
-from ..services import slug_make
+from ..permissions import tournament_creation_refusal
 from ..roles import role_grant
-from .starters import STARTERS
+from ..services import slug_make
 from ..writes import PRIVATE, STRUCTURE, tournament_write
+from .starters import STARTERS
 
 # Tournament fields the edit form may change, as recorded in the audit trail.
-EDITABLE = ("name", "date", "start_time", "venue", "city", "category", "min_age", "max_duplas", "preset", "settings",
-            "regulation", "public_signup", "registration_opens", "registration_closes", "allow_self_scoring")
+EDITABLE = (
+    "name",
+    "date",
+    "start_time",
+    "venue",
+    "city",
+    "category",
+    "min_age",
+    "max_duplas",
+    "preset",
+    "settings",
+    "regulation",
+    "public_signup",
+    "registration_opens",
+    "registration_closes",
+    "allow_self_scoring",
+)
 # Fields that change how results are scored: frozen once a jogo has a result.
 RULE_FIELDS = ("preset", "settings")
 
@@ -62,20 +77,29 @@ def tournament_create(*, user, starter: str, name: str, date, venue: str = "") -
     """A new tournament from a starter (AABB, FENACEF, blank); ``user`` becomes its organizer."""
     spec = STARTERS[starter]
     return _tournament_start(
-        user=user, name=name, summary=_("Torneio criado a partir do modelo “%(modelo)s”") % {"modelo": spec.label},
-        fields={"date": date, "venue": venue, "format": copy.deepcopy(spec.format), **copy.deepcopy(spec.fields)})
+        user=user,
+        name=name,
+        summary=_("Torneio criado a partir do modelo “%(modelo)s”") % {"modelo": spec.label},
+        fields={"date": date, "venue": venue, "format": copy.deepcopy(spec.format), **copy.deepcopy(spec.fields)},
+    )
 
 
 def _tournament_start(*, user, name: str, fields: dict[str, Any], summary: str) -> Tournament:
     """Create the tournament under a free slug, make ``user`` its organizer, record it: one transaction."""
     _creation_check(user=user)
     with tournament_write(tournament=None, action="tournament.create", user=user, kind=STRUCTURE) as write:
-        tournament = _with_free_slug(lambda slug: Tournament.objects.create(
-            name=name, slug=slug, created_by=user, **fields), name=name)
+        tournament = _with_free_slug(
+            lambda slug: Tournament.objects.create(name=name, slug=slug, created_by=user, **fields), name=name
+        )
         write.tournament = tournament
         _organizer_make(tournament=tournament, user=user)
-        audit_record(tournament=tournament, user=user, action="tournament_create", summary=summary,
-                     after=_snapshot(tournament) | {"format": tournament.format})
+        audit_record(
+            tournament=tournament,
+            user=user,
+            action="tournament_create",
+            summary=summary,
+            after=_snapshot(tournament) | {"format": tournament.format},
+        )
     return tournament
 
 
@@ -92,9 +116,13 @@ def _size_problems(tournament: Tournament) -> list[str]:
         return []  # a format the draw cannot use yet: its page says why
     jogos = format_jogos(fmt, n)
     if jogos > limits.MAX_JOGOS:
-        return [_("Formato: com %(n)d duplas (o limite de duplas) este formato daria até %(jogos)d jogos; o máximo "
-                  "num torneio é %(max)d. Diminua o limite de duplas ou use grupos menores.") % {
-                      "n": n, "jogos": jogos, "max": limits.MAX_JOGOS}]
+        return [
+            _(
+                "Formato: com %(n)d duplas (o limite de duplas) este formato daria até %(jogos)d jogos; o máximo "
+                "num torneio é %(max)d. Diminua o limite de duplas ou use grupos menores."
+            )
+            % {"n": n, "jogos": jogos, "max": limits.MAX_JOGOS}
+        ]
     return []
 
 
@@ -104,34 +132,51 @@ def results_exist(*, tournament: Tournament) -> bool:
 
 def tournament_update(*, tournament: Tournament, user, changes: dict[str, Any]) -> Tournament:
     """Apply the edit form's ``changes``; the rules cannot change once a jogo has a result."""
-    with tournament_write(tournament=tournament, action="tournament.edit", user=user, kind=STRUCTURE) as write:
+    with tournament_write(tournament=tournament, action="tournament.edit", user=user, kind=STRUCTURE):
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         before = _snapshot(tournament)
         changed = {k: v for k, v in changes.items() if k in EDITABLE and before[k] != v}
         if not changed:
             return tournament
         if any(k in RULE_FIELDS for k in changed) and results_exist(tournament=tournament):
-            raise RuleViolation([_("o regulamento não pode mudar depois que um jogo tem resultado: "
-                                   "os resultados já lançados foram conferidos com ele")])
+            raise RuleViolation(
+                [
+                    _(
+                        "o regulamento não pode mudar depois que um jogo tem resultado: "
+                        "os resultados já lançados foram conferidos com ele"
+                    )
+                ]
+            )
         for name, value in changed.items():
             setattr(tournament, name, value)
         if "max_duplas" in changed and (problems := _size_problems(tournament)):
             raise RuleViolation(problems)
         tournament.save()
-        audit_record(tournament=tournament, user=user, action="tournament_edit",
-                     summary=_("Dados do torneio alterados: %(campos)s") % {
-                         "campos": ", ".join(str(Tournament._meta.get_field(k).verbose_name) for k in changed)},
-                     before={k: before[k] for k in changed}, after=_snapshot(tournament, changed))
+        audit_record(
+            tournament=tournament,
+            user=user,
+            action="tournament_edit",
+            summary=_("Dados do torneio alterados: %(campos)s")
+            % {"campos": ", ".join(str(Tournament._meta.get_field(k).verbose_name) for k in changed)},
+            before={k: before[k] for k in changed},
+            after=_snapshot(tournament, changed),
+        )
     return tournament
 
 
 def format_update(*, tournament: Tournament, user, format: dict[str, Any]) -> Tournament:
     """The format the competition draw will use; frozen once the draw is published."""
-    with tournament_write(tournament=tournament, action="format.edit", user=user, kind=PRIVATE) as write:
+    with tournament_write(tournament=tournament, action="format.edit", user=user, kind=PRIVATE):
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if tournament.stages.exists():
-            raise RuleViolation([_("o sorteio já foi publicado: para mudar o formato, refaça o sorteio "
-                                   "(só é possível antes do primeiro resultado)")])
+            raise RuleViolation(
+                [
+                    _(
+                        "o sorteio já foi publicado: para mudar o formato, refaça o sorteio "
+                        "(só é possível antes do primeiro resultado)"
+                    )
+                ]
+            )
         before = copy.deepcopy(tournament.format)
         if before == format:
             return tournament
@@ -139,8 +184,14 @@ def format_update(*, tournament: Tournament, user, format: dict[str, Any]) -> To
         if problems := _size_problems(tournament):
             raise RuleViolation(problems)
         tournament.save(update_fields=["format", "updated_at"])
-        audit_record(tournament=tournament, user=user, action="format_edit", summary=_("Formato alterado"),
-                     before=before, after=format)
+        audit_record(
+            tournament=tournament,
+            user=user,
+            action="format_edit",
+            summary=_("Formato alterado"),
+            before=before,
+            after=format,
+        )
     return tournament
 
 
@@ -150,8 +201,12 @@ def tournament_duplicate(*, tournament: Tournament, user) -> Tournament:
     name = _("%(nome)s (cópia)") % {"nome": tournament.name}
     fields.update(registration_opens=None, registration_closes=None)
     fields.update(format=copy.deepcopy(tournament.format), mesas=tournament.mesas)
-    return _tournament_start(user=user, name=name[:200], fields=fields,
-                             summary=_("Torneio criado como cópia de “%(nome)s”") % {"nome": tournament.name})
+    return _tournament_start(
+        user=user,
+        name=name[:200],
+        fields=fields,
+        summary=_("Torneio criado como cópia de “%(nome)s”") % {"nome": tournament.name},
+    )
 
 
 @dataclass(frozen=True)
@@ -189,10 +244,14 @@ def tournament_upload(*, user, data: Any) -> Upload:
 
     _creation_check(user=user)
     data, dropped = _referees_strip(data=data, user=user)
-    with tournament_write(tournament=None, action="tournament.upload", user=user, kind=STRUCTURE) as write:
+    with tournament_write(tournament=None, action="tournament.upload", user=user, kind=STRUCTURE):
         tournament = tournament_import(data=data, performed_by=user)
         _organizer_make(tournament=tournament, user=user)
-        audit_record(tournament=tournament, user=user, action="tournament_upload",
-                     summary=_("Torneio criado a partir de um arquivo do torneio"),
-                     after={"referees_unassigned": dropped} if dropped else None)
+        audit_record(
+            tournament=tournament,
+            user=user,
+            action="tournament_upload",
+            summary=_("Torneio criado a partir de um arquivo do torneio"),
+            after={"referees_unassigned": dropped} if dropped else None,
+        )
     return Upload(tournament=tournament, referees_unassigned=dropped)

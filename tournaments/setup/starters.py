@@ -17,33 +17,54 @@ class Starter:
     format: dict[str, Any] = field(default_factory=dict)  # Tournament.format
 
 
-STARTERS: dict[str, Starter] = {s.key: s for s in (
-    Starter(
-        key="aabb",
-        label=_("Olimpíada AABB: 16 duplas, mata-mata, melhor de 5 e depois de 3"),
-        description=_("Regulamento AABB-SP 2024: mista, a partir de 18 anos, inscrição individual ou em dupla, "
-                      "duplas sorteadas, mata-mata com disputa de 3º lugar."),
-        fields={"preset": "aabb", "category": "Mista, a partir de 18 anos", "min_age": 18, "max_duplas": 16,
-                "public_signup": True, "settings": {}},
-        format={"kind": "knockout", "best_of_knockout": 3, "best_of_rounds": {"1": 5}, "bracket_method": "random"},
-    ),
-    Starter(
-        key="fenacef",
-        label=_("FENACEF: grupos e mata-mata"),
-        description=_("Regulamento FENACEF 2023: grupos de 4 em melhor de 3, os 2 primeiros de cada grupo no "
-                      "mata-mata em melhor de 5; 3º lugar pela média."),
-        fields={"preset": "fenacef", "public_signup": False, "settings": {}},
-        format={"kind": "groups_knockout", "group_size": 4, "per_group": 2, "best_others": 0,
-                "best_of_groups": 3, "best_of_knockout": 5, "best_of_rounds": {}, "bracket_method": "seeded"},
-    ),
-    Starter(
-        key="blank",
-        label=_("Em branco"),
-        description=_("Só o nome e a data; o resto você escolhe depois."),
-        fields={"preset": "fenacef", "settings": {}},
-        format={},
-    ),
-)}
+STARTERS: dict[str, Starter] = {
+    s.key: s
+    for s in (
+        Starter(
+            key="aabb",
+            label=_("Olimpíada AABB: 16 duplas, mata-mata, melhor de 5 e depois de 3"),
+            description=_(
+                "Regulamento AABB-SP 2024: mista, a partir de 18 anos, inscrição individual ou em dupla, "
+                "duplas sorteadas, mata-mata com disputa de 3º lugar."
+            ),
+            fields={
+                "preset": "aabb",
+                "category": "Mista, a partir de 18 anos",
+                "min_age": 18,
+                "max_duplas": 16,
+                "public_signup": True,
+                "settings": {},
+            },
+            format={"kind": "knockout", "best_of_knockout": 3, "best_of_rounds": {"1": 5}, "bracket_method": "random"},
+        ),
+        Starter(
+            key="fenacef",
+            label=_("FENACEF: grupos e mata-mata"),
+            description=_(
+                "Regulamento FENACEF 2023: grupos de 4 em melhor de 3, os 2 primeiros de cada grupo no "
+                "mata-mata em melhor de 5; 3º lugar pela média."
+            ),
+            fields={"preset": "fenacef", "public_signup": False, "settings": {}},
+            format={
+                "kind": "groups_knockout",
+                "group_size": 4,
+                "per_group": 2,
+                "best_others": 0,
+                "best_of_groups": 3,
+                "best_of_knockout": 5,
+                "best_of_rounds": {},
+                "bracket_method": "seeded",
+            },
+        ),
+        Starter(
+            key="blank",
+            label=_("Em branco"),
+            description=_("Só o nome e a data; o resto você escolhe depois."),
+            fields={"preset": "fenacef", "settings": {}},
+            format={},
+        ),
+    )
+}
 
 
 def starter_choices() -> list[tuple[str, Any]]:

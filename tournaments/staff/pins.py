@@ -68,11 +68,16 @@ def pins_reset(*, tournament: Tournament, by=None) -> dict[str, str]:
     stored, and the audit entry does not carry the PINs. An old link answers
     that it was replaced (``ReplacedLink``).
     """
-    with tournament_write(tournament=tournament, action="pins.reset", user=by, kind=PRIVATE) as write:
+    with tournament_write(tournament=tournament, action="pins.reset", user=by, kind=PRIVATE):
         duplas = list(Dupla.objects.select_for_update().filter(tournament=tournament).order_by("order", "id"))
         pins = _renew(duplas)
-        audit_record(tournament=tournament, user=by, action="pins_reset", summary=_("PINs das duplas refeitos"),
-                     after={"duplas": len(duplas)})
+        audit_record(
+            tournament=tournament,
+            user=by,
+            action="pins_reset",
+            summary=_("PINs das duplas refeitos"),
+            after={"duplas": len(duplas)},
+        )
     return pins
 
 
@@ -80,15 +85,19 @@ def pin_reset(*, tournament: Tournament, dupla: Dupla, by=None) -> str:
     """A new PIN and a new private link for one dupla (a lost card); the others keep theirs. Returns the PIN."""
     if dupla.tournament_id != tournament.pk:
         raise ValueError("the dupla is not of this tournament")
-    with tournament_write(tournament=tournament, action="pin.reset", user=by, kind=PRIVATE) as write:
+    with tournament_write(tournament=tournament, action="pin.reset", user=by, kind=PRIVATE):
         duplas = list(Dupla.objects.select_for_update().filter(pk=dupla.pk))
         if not duplas:
             raise Dupla.DoesNotExist
         pin = _renew(duplas)[dupla.key]
         dupla.pin_hash, dupla.token = duplas[0].pin_hash, duplas[0].token
-        audit_record(tournament=tournament, user=by, action="pin_reset",
-                     summary=_("PIN e link privado da dupla %(dupla)s refeitos") % {"dupla": dupla.key},
-                     after={"dupla": dupla.key})
+        audit_record(
+            tournament=tournament,
+            user=by,
+            action="pin_reset",
+            summary=_("PIN e link privado da dupla %(dupla)s refeitos") % {"dupla": dupla.key},
+            after={"dupla": dupla.key},
+        )
     return pin
 
 

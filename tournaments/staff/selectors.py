@@ -16,19 +16,25 @@ from .services import ORGANIZER, REFEREE, person_label, role_label
 
 def staff_list(*, tournament: Tournament) -> list[dict]:
     """The tournament's people: organizers first, then referees, each by username (one query)."""
-    rows = (StaffRole.objects.filter(tournament=tournament).select_related("user", "added_by")
-            .order_by("user__username"))
+    rows = StaffRole.objects.filter(tournament=tournament).select_related("user", "added_by").order_by("user__username")
     out: list[dict[str, Any]] = []
     for r in rows:
         user = r.user
-        out.append({
-            "id": user.pk, "name": person_label(user), "username": user.get_username(),
-            "role": r.role, "role_label": role_label(r.role),
-            "other_role": REFEREE if r.role == ORGANIZER else ORGANIZER,
-            "other_role_label": role_label(REFEREE if r.role == ORGANIZER else ORGANIZER),
-            "active": user.is_active, "password_set": user.has_usable_password(),
-            "added_by": person_label(r.added_by) if r.added_by else "", "since": r.created_at,
-        })
+        out.append(
+            {
+                "id": user.pk,
+                "name": person_label(user),
+                "username": user.get_username(),
+                "role": r.role,
+                "role_label": role_label(r.role),
+                "other_role": REFEREE if r.role == ORGANIZER else ORGANIZER,
+                "other_role_label": role_label(REFEREE if r.role == ORGANIZER else ORGANIZER),
+                "active": user.is_active,
+                "password_set": user.has_usable_password(),
+                "added_by": person_label(r.added_by) if r.added_by else "",
+                "since": r.created_at,
+            }
+        )
     out.sort(key=lambda row: (row["role"] != ORGANIZER, row["username"].casefold()))
     return out
 
@@ -37,11 +43,24 @@ def invitations_pending(*, tournament: Tournament) -> list[dict]:
     """The invitations not yet accepted nor cancelled, newest first, by the e-mail the organizer typed
     (never the name of an account: none is looked up before the person accepts)."""
     now = timezone.now()
-    rows = (StaffInvitation.objects.filter(tournament=tournament, accepted_at__isnull=True, revoked_at__isnull=True)
-            .select_related("invited_by").order_by("-created_at"))
-    return [{"id": i.pk, "email": i.email, "role": i.role, "role_label": role_label(i.role),
-             "invited_by": person_label(i.invited_by) if i.invited_by else "", "since": i.created_at,
-             "expires_at": i.expires_at, "expired": i.expires_at <= now} for i in rows]
+    rows = (
+        StaffInvitation.objects.filter(tournament=tournament, accepted_at__isnull=True, revoked_at__isnull=True)
+        .select_related("invited_by")
+        .order_by("-created_at")
+    )
+    return [
+        {
+            "id": i.pk,
+            "email": i.email,
+            "role": i.role,
+            "role_label": role_label(i.role),
+            "invited_by": person_label(i.invited_by) if i.invited_by else "",
+            "since": i.created_at,
+            "expires_at": i.expires_at,
+            "expired": i.expires_at <= now,
+        }
+        for i in rows
+    ]
 
 
 def private_link(*, dupla: Dupla) -> str:
@@ -51,17 +70,29 @@ def private_link(*, dupla: Dupla) -> str:
 
 def dupla_cards(*, tournament: Tournament, pins: dict[str, str]) -> list[dict]:
     """One card per dupla that has a PIN in ``pins``, in the duplas' order: names, PIN, private link."""
-    duplas = (Dupla.objects.filter(tournament=tournament, key__in=list(pins)).select_related("player1", "player2")
-              .order_by("order", "id"))
-    return [{
-        "key": d.key, "name": d.display_name, "players": (d.player1.name, d.player2.name), "has_name": bool(d.name),
-        "pin": pins[d.key], "pin_spaced": f"{pins[d.key][:3]} {pins[d.key][3:]}", "link": private_link(dupla=d),
-    } for d in duplas]
+    duplas = (
+        Dupla.objects.filter(tournament=tournament, key__in=list(pins))
+        .select_related("player1", "player2")
+        .order_by("order", "id")
+    )
+    return [
+        {
+            "key": d.key,
+            "name": d.display_name,
+            "players": (d.player1.name, d.player2.name),
+            "has_name": bool(d.name),
+            "pin": pins[d.key],
+            "pin_spaced": f"{pins[d.key][:3]} {pins[d.key][3:]}",
+            "link": private_link(dupla=d),
+        }
+        for d in duplas
+    ]
 
 
 def dupla_by_token(*, token: str) -> Dupla | None:
-    return (Dupla.objects.filter(token=token).select_related("tournament", "player1", "player2").first()
-            if token else None)
+    return (
+        Dupla.objects.filter(token=token).select_related("tournament", "player1", "player2").first() if token else None
+    )
 
 
 def link_replaced(*, token: str) -> bool:
@@ -79,5 +110,9 @@ def dupla_page(*, dupla: Dupla) -> dict:
     because its address is the dupla's secret, not because of what it shows.
     """
     state = tournament_live_get(tournament=dupla.tournament)
-    return {"event": presenters.event_head(state), **presenters.dupla_present(state, dupla.key),
-            "disqualified": dupla.disqualified, "disqualified_reason": dupla.disqualified_reason}
+    return {
+        "event": presenters.event_head(state),
+        **presenters.dupla_present(state, dupla.key),
+        "disqualified": dupla.disqualified,
+        "disqualified_reason": dupla.disqualified_reason,
+    }

@@ -57,21 +57,25 @@ def role_revoke(*, tournament: Tournament, user, by=None) -> Removal:
         current = StaffRole.objects.filter(tournament=tournament, user=user).first()
         name = person_label(user)
         if current is None:
-            raise ValidationError(_("%(name)s não faz parte da equipe deste torneio.") % {"name": name},
-                                  code="not_staff")
+            raise ValidationError(
+                _("%(name)s não faz parte da equipe deste torneio.") % {"name": name}, code="not_staff"
+            )
         if current.role == ORGANIZER:
             _keep_an_organizer(tournament=tournament, user=user)
-        mesas = tuple(Mesa.objects.filter(tournament=tournament, referee=user).order_by("number")
-                      .values_list("number", flat=True))
+        mesas = tuple(
+            Mesa.objects.filter(tournament=tournament, referee=user).order_by("number").values_list("number", flat=True)
+        )
         if mesas:
             Mesa.objects.filter(tournament=tournament, referee=user).update(referee=None)
         jogos = Jogo.objects.filter(tournament=tournament, referee=user).update(referee=None)
         current.delete()
-        audit_record(tournament=tournament, user=by, action="staff_remove",
-                     summary=_("%(name)s saiu da equipe (%(role)s)") % {"name": name,
-                                                                       "role": role_label(current.role)},
-                     before={"user": user.get_username(), "role": current.role, "mesas": list(mesas),
-                             "jogos": jogos})
+        audit_record(
+            tournament=tournament,
+            user=by,
+            action="staff_remove",
+            summary=_("%(name)s saiu da equipe (%(role)s)") % {"name": name, "role": role_label(current.role)},
+            before={"user": user.get_username(), "role": current.role, "mesas": list(mesas), "jogos": jogos},
+        )
         if jogos:  # the tournament file names each jogo's referee
             write.structure_changed()
     _forget_cached_roles(user, by)
@@ -84,6 +88,7 @@ def role_revoke(*, tournament: Tournament, user, by=None) -> Removal:
 # username or e-mail, and the organizer's page answers the same whether an account exists or not. The link
 # carries a random token; only its SHA-256 is stored.
 
+
 def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -94,16 +99,22 @@ def invitation_link(*, token: str) -> str:
 
 
 def _invitation_send(*, invitation: StaffInvitation, token: str, by) -> None:
-    context = {"tournament": invitation.tournament, "role": role_label(invitation.role),
-               "by": person_label(by) if by is not None and by.is_authenticated else "",
-               "link": invitation_link(token=token), "days": settings.ZAP_INVITATION_DAYS}
+    context = {
+        "tournament": invitation.tournament,
+        "role": role_label(invitation.role),
+        "by": person_label(by) if by is not None and by.is_authenticated else "",
+        "link": invitation_link(token=token),
+        "days": settings.ZAP_INVITATION_DAYS,
+    }
     subject = " ".join(render_to_string("desk/staff/invite_subject.txt", context).split())
     body = render_to_string("desk/staff/invite_email.txt", context)
     try:
         send_mail(subject, body, None, [invitation.email])
     except Exception as exc:  # SMTP down, refused address: nothing is kept (the transaction rolls back)
-        raise ValidationError(_("o convite para %(email)s não pôde ser enviado (%(error)s); nada foi alterado.")
-                              % {"email": invitation.email, "error": exc.__class__.__name__}) from exc
+        raise ValidationError(
+            _("o convite para %(email)s não pôde ser enviado (%(error)s); nada foi alterado.")
+            % {"email": invitation.email, "error": exc.__class__.__name__}
+        ) from exc
 
 
 def _fresh_token(invitation: StaffInvitation) -> str:
@@ -123,49 +134,62 @@ def invitation_create(*, tournament: Tournament, email: str, role: str, by=None)
         validate_email(email)
     except ValidationError:
         raise ValidationError(_("e-mail inválido: %(value)s") % {"value": email}, code="email") from None
-    with tournament_write(tournament=tournament, action="staff.invite", user=by, kind=PRIVATE) as write:
+    with tournament_write(tournament=tournament, action="staff.invite", user=by, kind=PRIVATE):
         _lock(tournament)
         now = timezone.now()
-        StaffInvitation.objects.filter(tournament=tournament, email__iexact=email, accepted_at__isnull=True,
-                                       revoked_at__isnull=True).update(revoked_at=now)
-        invitation = StaffInvitation(tournament=tournament, role=role, email=email,
-                                     invited_by=by if by is not None and by.is_authenticated else None)
+        StaffInvitation.objects.filter(
+            tournament=tournament, email__iexact=email, accepted_at__isnull=True, revoked_at__isnull=True
+        ).update(revoked_at=now)
+        invitation = StaffInvitation(
+            tournament=tournament,
+            role=role,
+            email=email,
+            invited_by=by if by is not None and by.is_authenticated else None,
+        )
         token = _fresh_token(invitation)
         invitation.save()
-        audit_record(tournament=tournament, user=by, action="staff_invite",
-                     summary=_("Convite para a equipe (%(role)s) enviado a %(email)s") % {
-                         "role": role_label(role), "email": email},
-                     after={"email": email, "role": role, "invitation": invitation.pk})
+        audit_record(
+            tournament=tournament,
+            user=by,
+            action="staff_invite",
+            summary=_("Convite para a equipe (%(role)s) enviado a %(email)s")
+            % {"role": role_label(role), "email": email},
+            after={"email": email, "role": role, "invitation": invitation.pk},
+        )
         _invitation_send(invitation=invitation, token=token, by=by)
     return invitation
 
 
 def _pending_get(*, tournament: Tournament, invitation_id: int) -> StaffInvitation:
-    invitation = (StaffInvitation.objects.select_for_update()
-                  .filter(tournament=tournament, pk=invitation_id).first())
+    invitation = StaffInvitation.objects.select_for_update().filter(tournament=tournament, pk=invitation_id).first()
     if invitation is None or invitation.accepted_at or invitation.revoked_at:
-        raise ValidationError(_("Esse convite não está mais pendente (já foi aceito ou cancelado)."),
-                              code="not_pending")
+        raise ValidationError(
+            _("Esse convite não está mais pendente (já foi aceito ou cancelado)."), code="not_pending"
+        )
     return invitation
 
 
 def invitation_resend(*, tournament: Tournament, invitation_id: int, by=None) -> StaffInvitation:
     """Mail a pending invitation again as a new one (new link, new deadline); the old link answers that it
     was replaced."""
-    with tournament_write(tournament=tournament, action="staff.invite_resend", user=by, kind=PRIVATE) as write:
+    with tournament_write(tournament=tournament, action="staff.invite_resend", user=by, kind=PRIVATE):
         old = _pending_get(tournament=tournament, invitation_id=invitation_id)
         return invitation_create(tournament=tournament, email=old.email, role=old.role, by=by)
 
 
 def invitation_revoke(*, tournament: Tournament, invitation_id: int, by=None) -> StaffInvitation:
     """Cancel a pending invitation: its link answers that it was cancelled."""
-    with tournament_write(tournament=tournament, action="staff.invite_revoke", user=by, kind=PRIVATE) as write:
+    with tournament_write(tournament=tournament, action="staff.invite_revoke", user=by, kind=PRIVATE):
         invitation = _pending_get(tournament=tournament, invitation_id=invitation_id)
         invitation.revoked_at = timezone.now()
         invitation.save(update_fields=["revoked_at"])
-        audit_record(tournament=tournament, user=by, action="staff_invite_revoke",
-                     summary=_("Convite para %(email)s cancelado") % {"email": invitation.email},
-                     before={"email": invitation.email, "role": invitation.role, "invitation": invitation.pk})
+        audit_record(
+            tournament=tournament,
+            user=by,
+            action="staff_invite_revoke",
+            summary=_("Convite para %(email)s cancelado") % {"email": invitation.email},
+            before={"email": invitation.email, "role": invitation.role, "invitation": invitation.pk},
+        )
     return invitation
 
 
@@ -197,7 +221,7 @@ def invitation_by_token(*, token: str, lock: bool = False) -> StaffInvitation | 
 def invitation_accept(*, token: str, user) -> StaffInvitation:
     """``user`` accepts the invitation behind ``token``: the role is granted (``role_grant``, audited) and the
     link is used up. Someone already on the staff keeps a higher role (an organizer invited as referee)."""
-    with tournament_write(tournament=None, action="staff.invite_accept", user=user, kind=PRIVATE) as write:
+    with tournament_write(tournament=None, action="staff.invite_accept", user=user, kind=PRIVATE):
         invitation = invitation_by_token(token=token, lock=True)
         state = invitation_state(invitation)
         if state != VALID:
@@ -209,21 +233,29 @@ def invitation_accept(*, token: str, user) -> StaffInvitation:
             role_grant(tournament=tournament, user=user, role=invitation.role, by=invitation.invited_by)
         invitation.accepted_at, invitation.accepted_by = timezone.now(), user
         invitation.save(update_fields=["accepted_at", "accepted_by"])
-        audit_record(tournament=tournament, user=user, action="staff_invite_accept",
-                     summary=_("%(name)s aceitou o convite enviado a %(email)s (%(role)s)") % {
-                         "name": person_label(user), "email": invitation.email,
-                         "role": role_label(invitation.role)},
-                     after={"user": user.get_username(), "role": invitation.role, "invitation": invitation.pk})
+        audit_record(
+            tournament=tournament,
+            user=user,
+            action="staff_invite_accept",
+            summary=_("%(name)s aceitou o convite enviado a %(email)s (%(role)s)")
+            % {"name": person_label(user), "email": invitation.email, "role": role_label(invitation.role)},
+            after={"user": user.get_username(), "role": invitation.role, "invitation": invitation.pk},
+        )
     _forget_cached_roles(user)
     return invitation
 
 
 INVITATION_PROBLEMS = {
-    UNKNOWN: lambda: _("Este link de convite não existe. Confira se o endereço chegou inteiro, ou peça um convite "
-                       "novo à comissão organizadora."),
+    UNKNOWN: lambda: _(
+        "Este link de convite não existe. Confira se o endereço chegou inteiro, ou peça um convite "
+        "novo à comissão organizadora."
+    ),
     EXPIRED: lambda: _("Este convite expirou. Peça à comissão organizadora que envie um convite novo."),
-    USED: lambda: _("Este convite já foi aceito; o link só vale uma vez. Entre com a sua conta para ver o "
-                    "torneio no painel."),
-    REVOKED: lambda: _("Este convite foi cancelado pela comissão organizadora (ou substituído por um mais "
-                       "recente). Se for o caso, peça um convite novo."),
+    USED: lambda: _(
+        "Este convite já foi aceito; o link só vale uma vez. Entre com a sua conta para ver o torneio no painel."
+    ),
+    REVOKED: lambda: _(
+        "Este convite foi cancelado pela comissão organizadora (ou substituído por um mais "
+        "recente). Se for o caso, peça um convite novo."
+    ),
 }

@@ -28,8 +28,9 @@ def client_id_read(value) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not value.strip() or len(value) > MAO_KEY_MAX:
-        raise SumulaRefused(422, _("'id' deve ser um texto de 1 a %(n)s caracteres, feito pelo aparelho")
-                            % {"n": MAO_KEY_MAX})
+        raise SumulaRefused(
+            422, _("'id' deve ser um texto de 1 a %(n)s caracteres, feito pelo aparelho") % {"n": MAO_KEY_MAX}
+        )
     return value
 
 

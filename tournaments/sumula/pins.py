@@ -37,8 +37,8 @@ from ..audit import audit_record
 from ..models import Dupla, PinFailure, Tournament
 from ..permissions import may_pin_unlock
 from ..staff.pins import PinHasher, pin_check
-from .inputs import SumulaRefused
 from ..writes import PRIVATE, tournament_write
+from .inputs import SumulaRefused
 
 WINDOW = dt.timedelta(minutes=10)
 LOCK = dt.timedelta(minutes=10)  # the first lock of a dupla in a day; each next one doubles
@@ -67,7 +67,7 @@ def _burst_lock(times: list[dt.datetime], tries: int, lock: dt.timedelta, grow: 
     start, locks, until = 0, 0, None
     for i, at in enumerate(times):
         if i - start + 1 >= tries and at - times[i - tries + 1] <= WINDOW:
-            until = at + (min(lock * 2 ** locks, LOCK_MAX) if grow else lock)
+            until = at + (min(lock * 2**locks, LOCK_MAX) if grow else lock)
             locks += 1
             start = i + 1
     return until
@@ -87,8 +87,9 @@ def _dupla_lock(dupla: Dupla, now: dt.datetime, *, referee_screen: bool):
 
 def _source_lock(failures, now: dt.datetime) -> dt.datetime | None:
     """The end of the lock of an address (or a staff account) over ``failures``, if it is locked now."""
-    times = list(failures.filter(at__gte=now - WINDOW - ADDRESS_LOCK, at__lte=now).order_by("at")
-                 .values_list("at", flat=True))
+    times = list(
+        failures.filter(at__gte=now - WINDOW - ADDRESS_LOCK, at__lte=now).order_by("at").values_list("at", flat=True)
+    )
     until = _burst_lock(times, ADDRESS_TRIES, ADDRESS_LOCK, grow=False)
     return until if until is not None and now < until else None
 
@@ -100,9 +101,13 @@ def tournament_pin_ceiling(tournament_id: int) -> int:
 def _tournament_wait(dupla: Dupla, now: dt.datetime) -> dt.datetime | None:
     """While the tournament is over its ceiling of public wrong PINs in the window: when it has room again."""
     ceiling = tournament_pin_ceiling(dupla.tournament_id)
-    nth = list(PinFailure.objects.filter(dupla__tournament_id=dupla.tournament_id, staff=False,
-                                         at__gte=now - WINDOW, at__lte=now)
-               .order_by("-at").values_list("at", flat=True)[ceiling - 1:ceiling])
+    nth = list(
+        PinFailure.objects.filter(
+            dupla__tournament_id=dupla.tournament_id, staff=False, at__gte=now - WINDOW, at__lte=now
+        )
+        .order_by("-at")
+        .values_list("at", flat=True)[ceiling - 1 : ceiling]
+    )
     if not nth:
         return None
     return nth[0] + WINDOW  # the ceiling-th latest failure leaves the window
@@ -117,7 +122,7 @@ def pin_verify(*, dupla: Dupla, pin, address: str = "", staff: bool = False, use
     # test before any failure is recorded. The failure is committed with this block, before the refusal.
     # FOR NO KEY UPDATE, not FOR UPDATE: it does not conflict with the key-share locks taken by rows written
     # that point to the dupla (a jogo, a súmula event), so the súmula's writes never queue behind a PIN check.
-    with tournament_write(tournament=dupla.tournament, action="pin.verify", user=user, kind=PRIVATE) as write:
+    with tournament_write(tournament=dupla.tournament, action="pin.verify", user=user, kind=PRIVATE):
         list(Dupla.objects.select_for_update(no_key=True).filter(pk=dupla.pk).values_list("pk", flat=True))
         now = timezone.now()
         refusal = _refusal(dupla, pin, now, address=address or "", staff=staff, user=user)
@@ -138,12 +143,21 @@ def _lock_now(dupla: Dupla, now: dt.datetime, *, address: str, staff: bool, user
                 return _locked(until, now, _("Muitos PINs errados a partir deste endereço"))
         until = _tournament_wait(dupla, now)
         if until is not None:
-            return _locked(until, now, _("Muitos PINs errados neste torneio: as confirmações por PIN estão "
-                                         "suspensas por alguns minutos"))
+            return _locked(
+                until,
+                now,
+                _("Muitos PINs errados neste torneio: as confirmações por PIN estão suspensas por alguns minutos"),
+            )
     until = _dupla_lock(dupla, now, referee_screen=staff)
     if until == UNTIL_UNLOCKED:
-        return SumulaRefused(429, _("PIN da dupla %(dupla)s bloqueado por excesso de tentativas erradas: "
-                                    "procure o árbitro da mesa para desbloquear") % {"dupla": dupla.key})
+        return SumulaRefused(
+            429,
+            _(
+                "PIN da dupla %(dupla)s bloqueado por excesso de tentativas erradas: "
+                "procure o árbitro da mesa para desbloquear"
+            )
+            % {"dupla": dupla.key},
+        )
     if until is not None:
         return _locked(until, now, _("PIN bloqueado por excesso de tentativas erradas"))
     return None
@@ -167,11 +181,13 @@ def _refusal(dupla: Dupla, pin, now: dt.datetime, *, address: str, staff: bool, 
 
 def _locked(until: dt.datetime, now: dt.datetime, why: str) -> SumulaRefused:
     minutes = max(1, int((until - now).total_seconds() + 59) // 60)
-    return SumulaRefused(429, _("%(why)s: tente de novo em %(n)s minuto(s) ou procure o árbitro da mesa")
-                         % {"why": why, "n": minutes})
+    return SumulaRefused(
+        429, _("%(why)s: tente de novo em %(n)s minuto(s) ou procure o árbitro da mesa") % {"why": why, "n": minutes}
+    )
 
 
 # --- the referee unlocks ---------------------------------------------------------------------------------
+
 
 def pin_locked(*, dupla: Dupla) -> bool:
     """Whether the dupla's PIN is locked now, for public checks or on the referee's screen."""
@@ -188,20 +204,30 @@ def pin_unlock(*, tournament: Tournament, dupla: Dupla, by) -> int:
         raise ValueError("the dupla is not of this tournament")
     if not may_pin_unlock(user=by, tournament=tournament):
         raise PermissionDenied(_("só o árbitro ou a organização do torneio desbloqueiam o PIN de uma dupla"))
-    with tournament_write(tournament=tournament, action="pin.unlock", user=by, kind=PRIVATE) as write:
+    with tournament_write(tournament=tournament, action="pin.unlock", user=by, kind=PRIVATE):
         list(Dupla.objects.select_for_update(no_key=True).filter(pk=dupla.pk).values_list("pk", flat=True))
         cleared = PinFailure.objects.filter(dupla=dupla, cleared_at__isnull=True).update(cleared_at=timezone.now())
-        audit_record(tournament=tournament, user=by, action="pin_unlock",
-                     summary=_("PIN da dupla %(dupla)s desbloqueado") % {"dupla": dupla.display_name},
-                     after={"dupla": dupla.key, "failures_cleared": cleared})
+        audit_record(
+            tournament=tournament,
+            user=by,
+            action="pin_unlock",
+            summary=_("PIN da dupla %(dupla)s desbloqueado") % {"dupla": dupla.display_name},
+            after={"dupla": dupla.key, "failures_cleared": cleared},
+        )
     return cleared
 
 
 def pin_locked_duplas(*, tournament: Tournament) -> list[Dupla]:
     """The tournament's duplas whose PIN is locked now (for the desk's PINs page), in the duplas' order."""
     since = timezone.now() - DAY
-    ids = (PinFailure.objects.filter(dupla__tournament=tournament, cleared_at__isnull=True, at__gte=since)
-           .values_list("dupla_id", flat=True).distinct())
-    duplas = (Dupla.objects.filter(pk__in=list(ids)).select_related("tournament", "player1", "player2")
-              .order_by("order", "id"))
+    ids = (
+        PinFailure.objects.filter(dupla__tournament=tournament, cleared_at__isnull=True, at__gte=since)
+        .values_list("dupla_id", flat=True)
+        .distinct()
+    )
+    duplas = (
+        Dupla.objects.filter(pk__in=list(ids))
+        .select_related("tournament", "player1", "player2")
+        .order_by("order", "id")
+    )
     return [d for d in duplas if pin_locked(dupla=d)]

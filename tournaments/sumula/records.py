@@ -11,8 +11,12 @@ from ..plainsql import columns, instance, made, width
 from ..selectors import jogo_entry_from_rows
 
 # The jogo's row and what the súmula shows of it (its duplas, stage and group), as select_related would read them.
-_LOCK_JOINS = (("dupla_a", Dupla, "INNER"), ("dupla_b", Dupla, "INNER"), ("stage", Stage, "INNER"),
-               ("group", Group, "LEFT"))
+_LOCK_JOINS = (
+    ("dupla_a", Dupla, "INNER"),
+    ("dupla_b", Dupla, "INNER"),
+    ("stage", Stage, "INNER"),
+    ("group", Group, "LEFT"),
+)
 
 
 def _lock_sql(connection) -> str:
@@ -20,15 +24,18 @@ def _lock_sql(connection) -> str:
     selected, joins = columns(Jogo, "j", connection), []
     for n, (name, model, how) in enumerate(_LOCK_JOINS):
         selected += columns(model, f"r{n}", connection)
-        joins.append(f"{how} JOIN {q(model._meta.db_table)} r{n} "
-                     f"ON r{n}.{q('id')} = j.{q(Jogo._meta.get_field(name).column)}")
+        joins.append(
+            f"{how} JOIN {q(model._meta.db_table)} r{n} ON r{n}.{q('id')} = j.{q(Jogo._meta.get_field(name).column)}"
+        )
     lock = ""
     if connection.features.has_select_for_update_of:
         lock = " FOR UPDATE OF j"  # the jogo's row only (the group is on a LEFT JOIN's nullable side)
     elif connection.features.has_select_for_update:
         lock = " FOR UPDATE"
-    return (f"SELECT {', '.join(selected)} FROM {q(Jogo._meta.db_table)} j {' '.join(joins)} "
-            f"WHERE j.{q('tournament_id')} = %s AND j.{q('key')} = %s{lock}")
+    return (
+        f"SELECT {', '.join(selected)} FROM {q(Jogo._meta.db_table)} j {' '.join(joins)} "
+        f"WHERE j.{q('tournament_id')} = %s AND j.{q('key')} = %s{lock}"
+    )
 
 
 def jogo_lock(*, tournament: Tournament, key: str) -> Jogo | None:
@@ -49,18 +56,21 @@ def jogo_lock(*, tournament: Tournament, key: str) -> Jogo | None:
     for name, model, _how in _LOCK_JOINS:
         start, end = end, end + width(model)
         values = row[start:end]
-        jogo._state.fields_cache[name] = (None if values[0] is None
-                                          else instance(model, values, db=alias, connection=connection))
+        jogo._state.fields_cache[name] = (
+            None if values[0] is None else instance(model, values, db=alias, connection=connection)
+        )
     return jogo
 
 
 def _record_sql(connection) -> str:
     """A jogo's partidas, each with its mãos (LEFT JOIN: a partida by score or by penalty has none), in order."""
     q = connection.ops.quote_name
-    return (f"SELECT {', '.join(columns(Partida, 'p', connection) + columns(Mao, 'm', connection))} "
-            f"FROM {q(Partida._meta.db_table)} p "
-            f"LEFT JOIN {q(Mao._meta.db_table)} m ON m.{q('partida_id')} = p.{q('id')} "
-            f"WHERE p.{q('jogo_id')} = %s ORDER BY p.{q('number')}, m.{q('order')}")
+    return (
+        f"SELECT {', '.join(columns(Partida, 'p', connection) + columns(Mao, 'm', connection))} "
+        f"FROM {q(Partida._meta.db_table)} p "
+        f"LEFT JOIN {q(Mao._meta.db_table)} m ON m.{q('partida_id')} = p.{q('id')} "
+        f"WHERE p.{q('jogo_id')} = %s ORDER BY p.{q('number')}, m.{q('order')}"
+    )
 
 
 def jogo_record_load(*, jogo: Jogo) -> tuple[JogoEntry | None, list[Partida], dict[int, list[Mao]]]:
@@ -84,12 +94,27 @@ def jogo_record_load(*, jogo: Jogo) -> tuple[JogoEntry | None, list[Partida], di
             mao = instance(Mao, row[split:], db=alias, connection=connection)
             mao._state.fields_cache["partida"] = partida
             maos.setdefault(partida.pk, []).append(mao)
-    row = {"walkover": jogo.walkover, "lost_by": jogo.lost_by, "best_of": jogo.best_of,
-           "penalty_reason": jogo.penalty_reason}
-    partida_rows = [{"id": p.pk, "mode": p.mode, "score_a": p.score_a, "score_b": p.score_b, "lost_by": p.lost_by,
-                     "penalty_reason": p.penalty_reason} for p in partidas]
-    mao_rows = {pid: [{"to": m.to, "points": m.points, "how": m.how, "reason": m.reason, "key": m.key} for m in ms]
-                for pid, ms in maos.items()}
+    row = {
+        "walkover": jogo.walkover,
+        "lost_by": jogo.lost_by,
+        "best_of": jogo.best_of,
+        "penalty_reason": jogo.penalty_reason,
+    }
+    partida_rows = [
+        {
+            "id": p.pk,
+            "mode": p.mode,
+            "score_a": p.score_a,
+            "score_b": p.score_b,
+            "lost_by": p.lost_by,
+            "penalty_reason": p.penalty_reason,
+        }
+        for p in partidas
+    ]
+    mao_rows = {
+        pid: [{"to": m.to, "points": m.points, "how": m.how, "reason": m.reason, "key": m.key} for m in ms]
+        for pid, ms in maos.items()
+    }
     return jogo_entry_from_rows(jogo=row, partidas=partida_rows, maos=mao_rows), partidas, maos
 
 

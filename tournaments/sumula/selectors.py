@@ -8,22 +8,33 @@ from scoring.jogo import WALKOVER_BOTH, JogoEntry, JogoResult, jogo_evaluate
 from scoring.partida import mao_gain
 from scoring.sumula import mao_options
 
-from ..result_form import Errors, result_read
 from ..interchange.writer import answers_by_dupla
 from ..models import Jogo, SumulaVia, Tournament
 from ..permissions import role_of
+from ..result_form import Errors, result_read
 from ..selectors import tournament_settings
 from .records import jogo_record_load, mao_id
 
 
 def jogo_for_sumula(*, tournament: Tournament, key: str) -> Jogo | None:
-    return (Jogo.objects.select_related("dupla_a__player1", "dupla_a__player2", "dupla_b__player1",
-                                        "dupla_b__player2", "stage", "group", "signed_by")
-            .filter(tournament=tournament, key=key).first())
+    return (
+        Jogo.objects.select_related(
+            "dupla_a__player1",
+            "dupla_a__player2",
+            "dupla_b__player1",
+            "dupla_b__player2",
+            "stage",
+            "group",
+            "signed_by",
+        )
+        .filter(tournament=tournament, key=key)
+        .first()
+    )
 
 
-def sumula_get(*, tournament: Tournament, jogo: Jogo, via: int | None = None,
-               record: tuple | None = None) -> dict[str, Any] | None:
+def sumula_get(
+    *, tournament: Tournament, jogo: Jogo, via: int | None = None, record: tuple | None = None
+) -> dict[str, Any] | None:
     """The súmula of ``jogo`` (its current via, or the earlier via ``via``; None if it has no such via).
 
     ``record``: the current via's (entry, partidas, mãos) when the caller has just written them.
@@ -31,13 +42,19 @@ def sumula_get(*, tournament: Tournament, jogo: Jogo, via: int | None = None,
     settings = tournament_settings(tournament=tournament)
     duplas = (jogo.dupla_a.key, jogo.dupla_b.key)
     if via is None or via == jogo.via:
-        entry, partidas, maos = record if record is not None else jogo_record_load(jogo=jogo)
+        entry, partidas, _maos = record if record is not None else jogo_record_load(jogo=jogo)
         numbers = [p.number for p in partidas]
         status, confirmations, via_reason = jogo.status, jogo.confirmations, jogo.via_reason
         via = jogo.via
-        signed = ({"by": _signer_role(tournament, jogo),
-                   "at": jogo.signed_at.isoformat(), "reason": jogo.signed_reason or None}
-                  if jogo.signed_at else None)
+        signed = (
+            {
+                "by": _signer_role(tournament, jogo),
+                "at": jogo.signed_at.isoformat(),
+                "reason": jogo.signed_reason or None,
+            }
+            if jogo.signed_at
+            else None
+        )
         current, replaced_at = True, None
     else:
         old = SumulaVia.objects.filter(jogo=jogo, via=via).first()
@@ -51,17 +68,29 @@ def sumula_get(*, tournament: Tournament, jogo: Jogo, via: int | None = None,
         current, replaced_at = False, old.at.isoformat()
     result = jogo_evaluate(entry=entry, settings=settings)[0] if entry is not None else None
     out: dict[str, Any] = {
-        "key": jogo.key, "stage": jogo.stage.key, "group": jogo.group.key if jogo.group_id else None,
-        "round": jogo.round, "mesa": jogo.mesa, "duplas": list(duplas), "best_of": jogo.best_of,
-        "status": status, "via": via, "via_reason": via_reason or None, "vias": jogo.via,
+        "key": jogo.key,
+        "stage": jogo.stage.key,
+        "group": jogo.group.key if jogo.group_id else None,
+        "round": jogo.round,
+        "mesa": jogo.mesa,
+        "duplas": list(duplas),
+        "best_of": jogo.best_of,
+        "status": status,
+        "via": via,
+        "via_reason": via_reason or None,
+        "vias": jogo.via,
         "replaced_at": replaced_at,
         "partidas": _partidas(entry, result, numbers, duplas, settings),
         "score": list(result.partidas_won) if result is not None and result.started else [0, 0],
         "winner": duplas[result.winner] if result is not None and result.winner is not None else None,
-        "walkover": None, "penalty": None,
+        "walkover": None,
+        "penalty": None,
         "confirmations": answers_by_dupla(confirmations or {}, duplas),
         "confirmation_details": {duplas[i]: _answer_detail(confirmations, side) for i, side in enumerate("ab")},
-        "signed": signed, "version": jogo.version, "current": None, "options": None,
+        "signed": signed,
+        "version": jogo.version,
+        "current": None,
+        "options": None,
     }
     if entry is not None and entry.walkover is not None:
         out["walkover"] = "both" if entry.walkover == WALKOVER_BOTH else duplas[entry.walkover]
@@ -76,8 +105,12 @@ def _answer_detail(confirmations: dict | None, side: str) -> dict | None:
     item = (confirmations or {}).get(side)
     if not item:
         return None
-    return {"answer": item.get("answer"), "reason": item.get("reason") or None, "at": item.get("at"),
-            "by": item.get("by")}
+    return {
+        "answer": item.get("answer"),
+        "reason": item.get("reason") or None,
+        "at": item.get("at"),
+        "by": item.get("by"),
+    }
 
 
 def _partidas(entry: JogoEntry | None, result: JogoResult | None, numbers: list[int], duplas, settings) -> list[dict]:
@@ -87,9 +120,13 @@ def _partidas(entry: JogoEntry | None, result: JogoResult | None, numbers: list[
     for i, p in enumerate(entry.partidas):
         scored = result.partidas[i] if i < len(result.partidas) else None
         number = numbers[i] if i < len(numbers) else i + 1
-        item: dict[str, Any] = {"number": number, "maos": [], "score": list(scored.score) if scored else [0, 0],
-                                "finished": bool(scored and scored.finished),
-                                "winner": duplas[scored.winner] if scored and scored.winner is not None else None}
+        item: dict[str, Any] = {
+            "number": number,
+            "maos": [],
+            "score": list(scored.score) if scored else [0, 0],
+            "finished": bool(scored and scored.finished),
+            "winner": duplas[scored.winner] if scored and scored.winner is not None else None,
+        }
         if p.lost_by is not None:
             item["penalty"] = {"lost_by": duplas[p.lost_by], "reason": p.reason}
         elif p.maos is not None:
@@ -98,8 +135,13 @@ def _partidas(entry: JogoEntry | None, result: JogoResult | None, numbers: list[
                 gain, _problem = mao_gain(score=running, mao=m, settings=settings)
                 if gain is not None:
                     running = (running[0] + gain[0], running[1] + gain[1])
-                mao: dict[str, Any] = {"id": mao_id(partida=number, order=k, key=m.key), "to": m.to,
-                                       "points": m.points, "how": m.how, "score": list(running)}
+                mao: dict[str, Any] = {
+                    "id": mao_id(partida=number, order=k, key=m.key),
+                    "to": m.to,
+                    "points": m.points,
+                    "how": m.how,
+                    "score": list(running),
+                }
                 if m.reason:
                     mao["reason"] = m.reason
                 item["maos"].append(mao)
@@ -116,10 +158,19 @@ def _current(entry: JogoEntry | None, result: JogoResult | None, settings) -> tu
         score = result.partidas[-1].score
     options = mao_options(score=score, settings=settings)
     current = list(score) if result is not None and result.partidas and not result.partidas[-1].finished else None
-    return current, (None if options is None else {
-        "score": list(score), "situation": options.situation, "played": list(options.played),
-        "ran": list(options.ran), "refuse_by": options.refuse_by, "tie": options.tie,
-        "penalty": list(options.penalty)})
+    return current, (
+        None
+        if options is None
+        else {
+            "score": list(score),
+            "situation": options.situation,
+            "played": list(options.played),
+            "ran": list(options.ran),
+            "refuse_by": options.refuse_by,
+            "tie": options.tie,
+            "penalty": list(options.penalty),
+        }
+    )
 
 
 def _signer_role(tournament: Tournament, jogo: Jogo) -> str | None:

@@ -26,20 +26,31 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.jogo import JogoEntry, JogoResult, PartidaEntry, jogo_evaluate
-from scoring.partida import HOW_CHOICES, Mao as MaoRecord
-from scoring.sumula import (ACCEPTED, AWAITING, CONFIRMED, CONTEST, CONTESTED, DECIDED, HOMOLOGATED, IN_PROGRESS,
-                            SCHEDULED, counts, sumula_status)
+from scoring.partida import HOW_CHOICES
+from scoring.partida import Mao as MaoRecord
+from scoring.sumula import (
+    ACCEPTED,
+    AWAITING,
+    CONFIRMED,
+    CONTEST,
+    CONTESTED,
+    DECIDED,
+    HOMOLOGATED,
+    IN_PROGRESS,
+    SCHEDULED,
+    counts,
+    sumula_status,
+)
 from scoring.tournament import JogoRecord, groups_stage_compute, stage_entrants
 
 from .. import plainsql
-from ..result_form import Errors, result_dict, result_read
 from ..models import Dupla, Jogo, Mao, Partida, SumulaEvent, SumulaVia, Tournament
-from ..writes import LIVE, RESULTS, tournament_write, write_current
 from ..permissions import role_of
+from ..result_form import Errors, result_dict, result_read
 from ..selectors import tournament_settings, tournament_state_get
 from ..services import SIDE
-from .inputs import (REASON_MAX, SumulaRefused, client_id_read, reason_clean, rule_messages,  # noqa: F401
-                     rule_place, via_read)
+from ..writes import LIVE, RESULTS, tournament_write, write_current
+from .inputs import REASON_MAX, SumulaRefused, client_id_read, reason_clean, rule_messages, rule_place, via_read  # noqa: F401
 from .records import answers_of, jogo_lock, jogo_record_load, mao_id
 
 
@@ -64,6 +75,7 @@ class Written:
 
 # --- the locked jogo --------------------------------------------------------------------------------
 
+
 @dataclass
 class _Locked:
     tournament: Tournament
@@ -84,14 +96,24 @@ def _lock(*, tournament: Tournament, key: str) -> _Locked:
     entry, partidas, maos = jogo_record_load(jogo=jogo)
     settings = tournament_settings(tournament=tournament)
     result = jogo_evaluate(entry=entry, settings=settings)[0] if entry is not None else None
-    return _Locked(tournament=tournament, jogo=jogo, duplas=(jogo.dupla_a.key, jogo.dupla_b.key), entry=entry,
-                   result=result, partidas=partidas, maos=maos, status_before=jogo.status, stored=_columns(jogo))
+    return _Locked(
+        tournament=tournament,
+        jogo=jogo,
+        duplas=(jogo.dupla_a.key, jogo.dupla_b.key),
+        entry=entry,
+        result=result,
+        partidas=partidas,
+        maos=maos,
+        status_before=jogo.status,
+        stored=_columns(jogo),
+    )
 
 
 def _columns(jogo: Jogo) -> dict:
     """The jogo's column values (JSON ones copied: a write may change them in place)."""
-    return {f.attname: deepcopy(v) if isinstance(v := getattr(jogo, f.attname), (dict, list)) else v
-            for f in _JOGO_FIELDS}
+    return {
+        f.attname: deepcopy(v) if isinstance(v := getattr(jogo, f.attname), (dict, list)) else v for f in _JOGO_FIELDS
+    }
 
 
 _JOGO_FIELDS = [f for f in Jogo._meta.concrete_fields if not f.primary_key]
@@ -102,8 +124,10 @@ def _already(locked: _Locked, client_id: str | None) -> bool:
     event (the log keeps the ids of undone mãos too), or a mão that came with that id in a tournament file."""
     if not client_id:
         return False
-    return (any(m.key == client_id for maos in locked.maos.values() for m in maos)
-            or SumulaEvent.objects.filter(jogo=locked.jogo, client_id=client_id).exists())
+    return (
+        any(m.key == client_id for maos in locked.maos.values() for m in maos)
+        or SumulaEvent.objects.filter(jogo=locked.jogo, client_id=client_id).exists()
+    )
 
 
 def _log(locked: _Locked, *, action: str, actor: Actor, client_id: str, data: dict) -> bool:
@@ -111,9 +135,17 @@ def _log(locked: _Locked, *, action: str, actor: Actor, client_id: str, data: di
     retry; nothing is written). One statement, the idempotency check and the log at once: the insert does
     nothing on the (jogo, client_id) unique constraint."""
     jogo = locked.jogo
-    event = SumulaEvent(jogo=jogo, via=jogo.via, action=action, client_id=client_id,
-                        user=actor.user if actor.user is not None else None, dupla=actor.dupla,
-                        method=actor.method, device=actor.device[:300], data=data)
+    event = SumulaEvent(
+        jogo=jogo,
+        via=jogo.via,
+        action=action,
+        client_id=client_id,
+        user=actor.user if actor.user is not None else None,
+        dupla=actor.dupla,
+        method=actor.method,
+        device=actor.device[:300],
+        data=data,
+    )
     db = router.db_for_write(SumulaEvent)
     return plainsql.insert(event, db=db, connection=connections[db], unless=("jogo_id", "client_id"))
 
@@ -125,18 +157,37 @@ def _via_check(jogo: Jogo, via: int, *, stale: str) -> None:
         raise SumulaRefused(409, stale % {"via": jogo.via})
 
 
-def _finish(locked: _Locked, *, action: str, actor: Actor, client_id: str | None = None, data: dict | None = None,
-            counted_before: tuple, logged: bool = False) -> None:
+def _finish(
+    locked: _Locked,
+    *,
+    action: str,
+    actor: Actor,
+    client_id: str | None = None,
+    data: dict | None = None,
+    counted_before: tuple,
+    logged: bool = False,
+) -> None:
     """Log the action (unless ``logged``: ``_log`` did), bump the jogo's version (writing only the columns that
     changed), and tell the write when what counts has changed."""
     jogo = locked.jogo
     jogo.version += 1
-    plainsql.update(jogo, [f.attname for f in _JOGO_FIELDS if getattr(jogo, f.attname) != locked.stored.get(f.attname)],
-                    connection=connections[router.db_for_write(Jogo)])
+    plainsql.update(
+        jogo,
+        [f.attname for f in _JOGO_FIELDS if getattr(jogo, f.attname) != locked.stored.get(f.attname)],
+        connection=connections[router.db_for_write(Jogo)],
+    )
     if not logged:
-        SumulaEvent.objects.create(jogo=jogo, via=jogo.via, action=action, client_id=client_id,
-                                   user=actor.user if actor.user is not None else None, dupla=actor.dupla,
-                                   method=actor.method, device=actor.device[:300], data=data or {})
+        SumulaEvent.objects.create(
+            jogo=jogo,
+            via=jogo.via,
+            action=action,
+            client_id=client_id,
+            user=actor.user if actor.user is not None else None,
+            dupla=actor.dupla,
+            method=actor.method,
+            device=actor.device[:300],
+            data=data or {},
+        )
     write = write_current()
     if (locked.status_before == SCHEDULED) != (jogo.status == SCHEDULED):
         write.jogos_started.add(jogo.pk)  # to the table or back: the event's "em andamento" may hinge on it
@@ -170,12 +221,15 @@ def _result_write(locked: _Locked, entry: JogoEntry) -> None:
     maos: list[Mao] = []
     for n, p in enumerate(entry.partidas, start=1):
         if p.lost_by is not None:
-            Partida.objects.create(jogo=jogo, number=n, mode=Partida.PENALTY, lost_by=SIDE[p.lost_by],
-                                   penalty_reason=p.reason)
+            Partida.objects.create(
+                jogo=jogo, number=n, mode=Partida.PENALTY, lost_by=SIDE[p.lost_by], penalty_reason=p.reason
+            )
         elif p.maos is not None:
             row = Partida.objects.create(jogo=jogo, number=n, mode=Partida.MAOS)
-            maos += [Mao(partida=row, order=k, to=m.to, points=m.points, how=m.how, reason=m.reason, key=m.key)
-                     for k, m in enumerate(p.maos)]
+            maos += [
+                Mao(partida=row, order=k, to=m.to, points=m.points, how=m.how, reason=m.reason, key=m.key)
+                for k, m in enumerate(p.maos)
+            ]
         else:
             Partida.objects.create(jogo=jogo, number=n, mode=Partida.SCORE, score_a=p.score[0], score_b=p.score[1])
     Mao.objects.bulk_create(maos)
@@ -201,14 +255,17 @@ def _result_parse(locked: _Locked, data: dict) -> tuple[JogoEntry, JogoResult]:
 
 def _refuse_if_decided(jogo: Jogo) -> None:
     if jogo.status in DECIDED:
-        what = {AWAITING: _("o jogo já terminou e aguarda a confirmação das duplas"),
-                CONTESTED: _("o jogo já terminou e foi contestado; o árbitro decide"),
-                CONFIRMED: _("a súmula já foi confirmada pelas duplas"),
-                HOMOLOGATED: _("a súmula já foi homologada")}[jogo.status]
+        what = {
+            AWAITING: _("o jogo já terminou e aguarda a confirmação das duplas"),
+            CONTESTED: _("o jogo já terminou e foi contestado; o árbitro decide"),
+            CONFIRMED: _("a súmula já foi confirmada pelas duplas"),
+            HOMOLOGATED: _("a súmula já foi homologada"),
+        }[jogo.status]
         raise SumulaRefused(409, what + _("; para mudar o resultado, faça uma correção (nova via)"))
 
 
 # --- the writes ------------------------------------------------------------------------------------
+
 
 def sumula_mao_add(*, tournament: Tournament, key: str, mao: dict, actor: Actor) -> Written:
     """Append a mão to the partida being played (a new partida once the last one reached 12)."""
@@ -220,8 +277,9 @@ def sumula_mao_add(*, tournament: Tournament, key: str, mao: dict, actor: Actor)
     reason = reason_clean(mao.get("reason"))
     how = mao.get("how", "played")  # only an absent 'how' is a mão played
     if how not in HOW_CHOICES:
-        raise SumulaRefused(422, _("'how' deve ser played, ran, refused ou penalty (sem 'how', a mão foi jogada: "
-                                   "played)"))
+        raise SumulaRefused(
+            422, _("'how' deve ser played, ran, refused ou penalty (sem 'how', a mão foi jogada: played)")
+        )
     record = MaoRecord(to=mao.get("to"), points=mao.get("points"), how=how, reason=reason, key=client_id)
     if "to" not in mao:
         raise SumulaRefused(422, _("informe 'to': 0 ou 1 (a dupla que marca, na ordem do jogo) ou null (mão empatada)"))
@@ -241,9 +299,20 @@ def sumula_mao_add(*, tournament: Tournament, key: str, mao: dict, actor: Actor)
         last = locked.partidas[-1] if locked.partidas else None
         number, order = (last.number, len(locked.maos.get(last.pk, []))) if running else (len(locked.partidas) + 1, 0)
         # the log first: when this id is logged already (a retry, even of a mão since undone), nothing is written
-        if not _log(locked, action="mao", actor=actor, client_id=client_id,
-                    data={"partida": number, "mao": order + 1, "to": record.to, "points": record.points,
-                          "how": record.how, "reason": record.reason}):
+        if not _log(
+            locked,
+            action="mao",
+            actor=actor,
+            client_id=client_id,
+            data={
+                "partida": number,
+                "mao": order + 1,
+                "to": record.to,
+                "points": record.points,
+                "how": record.how,
+                "reason": record.reason,
+            },
+        ):
             return unchanged
         db = router.db_for_write(Mao)
         if running:
@@ -252,8 +321,16 @@ def sumula_mao_add(*, tournament: Tournament, key: str, mao: dict, actor: Actor)
             partida = Partida(jogo=locked.jogo, number=number, mode=Partida.MAOS)
             plainsql.insert(partida, db=db, connection=connections[db])
         # the jogo's row lock orders every write to this súmula: no other mão can take this order meanwhile
-        row = Mao(partida=partida, order=order, to=record.to, points=record.points, how=record.how,
-                  reason=record.reason, key=client_id, scorer=actor.user if actor.user is not None else None)
+        row = Mao(
+            partida=partida,
+            order=order,
+            to=record.to,
+            points=record.points,
+            how=record.how,
+            reason=record.reason,
+            key=client_id,
+            scorer=actor.user if actor.user is not None else None,
+        )
         plainsql.insert(row, db=db, connection=connections[db])
         if not running:
             locked.partidas.append(partida)
@@ -273,8 +350,13 @@ def _mao_check(locked: _Locked, record: MaoRecord) -> tuple[bool, JogoEntry, Jog
         raise SumulaRefused(409, _("o jogo foi decidido por WO ou perda do jogo: não há mãos"))
     entry = locked.entry or JogoEntry(best_of=locked.jogo.best_of)
     last = locked.partidas[-1] if locked.partidas else None
-    running = (last is not None and last.mode == Partida.MAOS and locked.result is not None
-               and len(locked.result.partidas) == len(locked.partidas) and not locked.result.partidas[-1].finished)
+    running = (
+        last is not None
+        and last.mode == Partida.MAOS
+        and locked.result is not None
+        and len(locked.result.partidas) == len(locked.partidas)
+        and not locked.result.partidas[-1].finished
+    )
     if running:
         partidas = entry.partidas[:-1] + (replace(entry.partidas[-1], maos=entry.partidas[-1].maos + (record,)),)
     else:
@@ -288,8 +370,14 @@ def _mao_check(locked: _Locked, record: MaoRecord) -> tuple[bool, JogoEntry, Jog
 
 def _result_order(locked: _Locked) -> None:
     jogo = locked.jogo
-    jogo.entry_order = (Jogo.objects.filter(tournament_id=jogo.tournament_id).exclude(entry_order=None)
-                        .order_by("-entry_order").values_list("entry_order", flat=True).first() or 0) + 1
+    jogo.entry_order = (
+        Jogo.objects.filter(tournament_id=jogo.tournament_id)
+        .exclude(entry_order=None)
+        .order_by("-entry_order")
+        .values_list("entry_order", flat=True)
+        .first()
+        or 0
+    ) + 1
 
 
 def sumula_mao_undo(*, tournament: Tournament, key: str, mao: str, actor: Actor) -> Written:
@@ -304,8 +392,10 @@ def sumula_mao_undo(*, tournament: Tournament, key: str, mao: str, actor: Actor)
                 return Written(jogo=jogo, created=False)  # undone already: a retried undo
             raise SumulaRefused(404, _("a mão %(id)s não está nesta súmula") % {"id": mao})
         if jogo.status in (CONFIRMED, HOMOLOGATED) or any(answers_of(jogo)):
-            raise SumulaRefused(409, _("uma dupla já respondeu à súmula: a mão não pode mais ser desfeita; "
-                                       "faça uma correção (nova via)"))
+            raise SumulaRefused(
+                409,
+                _("uma dupla já respondeu à súmula: a mão não pode mais ser desfeita; faça uma correção (nova via)"),
+            )
         partida, row = found
         if (partida, row) != rows[-1] or partida.pk != locked.partidas[-1].pk:
             raise SumulaRefused(409, _("só a última mão pode ser desfeita"))
@@ -316,8 +406,13 @@ def sumula_mao_undo(*, tournament: Tournament, key: str, mao: str, actor: Actor)
         entry, _partidas, _maos = jogo_record_load(jogo=jogo)
         result = jogo_evaluate(entry=entry, settings=tournament_settings(tournament=tournament))[0] if entry else None
         _restatus(locked, result)
-        _finish(locked, action="undo", actor=actor, counted_before=counted_before,
-                data={"mao_id": mao, "partida": partida.number, "to": row.to, "points": row.points, "how": row.how})
+        _finish(
+            locked,
+            action="undo",
+            actor=actor,
+            counted_before=counted_before,
+            data={"mao_id": mao, "partida": partida.number, "to": row.to, "points": row.points, "how": row.how},
+        )
         return Written(jogo=jogo)
 
 
@@ -329,21 +424,29 @@ def sumula_result_set(*, tournament: Tournament, key: str, data: dict, actor: Ac
         if _already(locked, client_id):
             return Written(jogo=locked.jogo, created=False)
         if any(locked.maos.values()):
-            raise SumulaRefused(409, _("a súmula já tem mãos anotadas: desfaça-as ou, depois do jogo, "
-                                       "faça uma correção"))
+            raise SumulaRefused(
+                409, _("a súmula já tem mãos anotadas: desfaça-as ou, depois do jogo, faça uma correção")
+            )
         if any(answers_of(locked.jogo)) or locked.jogo.status in (CONFIRMED, HOMOLOGATED):
             _refuse_if_decided(locked.jogo)
         counted_before = _counted(locked.jogo)
         entry, result = _result_parse(locked, data)
         _result_write(locked, entry)
         _restatus(locked, result)
-        _finish(locked, action="result", actor=actor, client_id=client_id, counted_before=counted_before,
-                data=result_dict(entry, locked.duplas))
+        _finish(
+            locked,
+            action="result",
+            actor=actor,
+            client_id=client_id,
+            counted_before=counted_before,
+            data=result_dict(entry, locked.duplas),
+        )
         return Written(jogo=locked.jogo)
 
 
-def sumula_answer(*, tournament: Tournament, key: str, dupla: Dupla, via: int, accept: bool, reason,
-                  actor: Actor) -> Written:
+def sumula_answer(
+    *, tournament: Tournament, key: str, dupla: Dupla, via: int, accept: bool, reason, actor: Actor
+) -> Written:
     """A dupla confirms (``accept``) or contests (with a reason) the súmula of its jogo, as it saw it: ``via``
     is the via its screen showed; once the súmula has another via, nothing is answered (409)."""
     via = via_read(via)
@@ -354,28 +457,43 @@ def sumula_answer(*, tournament: Tournament, key: str, dupla: Dupla, via: int, a
         if dupla.pk not in (jogo.dupla_a_id, jogo.dupla_b_id):
             raise SumulaRefused(403, _("a dupla %(dupla)s não joga este jogo") % {"dupla": dupla.key})
         # checked under the lock: a correction racing this answer either lands first (refused here) or waits
-        _via_check(jogo, via, stale=_("a súmula mudou: agora é a via %(via)s; confira o resultado e confirme de novo")
-                   if accept else _("a súmula mudou: agora é a via %(via)s; confira o resultado e conteste de novo, "
-                                    "se for o caso"))
+        _via_check(
+            jogo,
+            via,
+            stale=_("a súmula mudou: agora é a via %(via)s; confira o resultado e confirme de novo")
+            if accept
+            else _("a súmula mudou: agora é a via %(via)s; confira o resultado e conteste de novo, se for o caso"),
+        )
         side = "a" if dupla.pk == jogo.dupla_a_id else "b"
         answer = ACCEPTED if accept else CONTEST
         if jogo.status in (SCHEDULED, IN_PROGRESS):
-            raise SumulaRefused(409, _("o jogo ainda não terminou: a súmula se confirma quando o resultado "
-                                       "estiver completo"))
+            raise SumulaRefused(
+                409, _("o jogo ainda não terminou: a súmula se confirma quando o resultado estiver completo")
+            )
         current = (jogo.confirmations.get(side) or {}).get("answer")
         if jogo.status in (CONFIRMED, HOMOLOGATED):
             if current == answer:
                 return Written(jogo=jogo, created=False)
-            raise SumulaRefused(409, _("a súmula já foi confirmada pelas duas duplas") if jogo.status == CONFIRMED
-                                else _("a súmula já foi homologada; um recurso vai à comissão organizadora"))
+            raise SumulaRefused(
+                409,
+                _("a súmula já foi confirmada pelas duas duplas")
+                if jogo.status == CONFIRMED
+                else _("a súmula já foi homologada; um recurso vai à comissão organizadora"),
+            )
         if current == answer and (jogo.confirmations.get(side) or {}).get("reason", "") == reason:
             return Written(jogo=jogo, created=False)
         counted_before = _counted(jogo)
-        jogo.confirmations = dict(jogo.confirmations) | {side: {
-            "answer": answer, "reason": reason, "at": timezone.now().isoformat(), "by": actor.method}}
+        jogo.confirmations = dict(jogo.confirmations) | {
+            side: {"answer": answer, "reason": reason, "at": timezone.now().isoformat(), "by": actor.method}
+        }
         _restatus(locked, locked.result)
-        _finish(locked, action="confirmation" if accept else "contest", actor=actor, counted_before=counted_before,
-                data={"dupla": dupla.key, "reason": reason})
+        _finish(
+            locked,
+            action="confirmation" if accept else "contest",
+            actor=actor,
+            counted_before=counted_before,
+            data={"dupla": dupla.key, "reason": reason},
+        )
         return Written(jogo=jogo, record=(locked.entry, locked.partidas, locked.maos))  # the record is unchanged
 
 
@@ -394,16 +512,20 @@ def sumula_sign(*, tournament: Tournament, key: str, via: int, reason, actor: Ac
             raise SumulaRefused(409, _("o jogo ainda não terminou: não há o que homologar"))
         decision = jogo.status in (AWAITING, CONTESTED)
         if decision and not reason:
-            what = (_("a súmula foi contestada") if jogo.status == CONTESTED
-                    else _("falta a confirmação de uma dupla"))
+            what = _("a súmula foi contestada") if jogo.status == CONTESTED else _("falta a confirmação de uma dupla")
             raise SumulaRefused(422, what + _(": para homologar, registre a decisão do árbitro ('reason')"))
         counted_before = _counted(jogo)
         jogo.signed_by = actor.user
         jogo.signed_at = timezone.now()
         jogo.signed_reason = reason
         _restatus(locked, locked.result)
-        _finish(locked, action="decision" if decision else "signature", actor=actor, counted_before=counted_before,
-                data={"reason": reason})
+        _finish(
+            locked,
+            action="decision" if decision else "signature",
+            actor=actor,
+            counted_before=counted_before,
+            data={"reason": reason},
+        )
         return Written(jogo=jogo)
 
 
@@ -426,17 +548,30 @@ def sumula_correct(*, tournament: Tournament, key: str, data: dict, actor: Actor
         counted_before = _counted(jogo)
         # who closed the old via, by role (the export is public: no account names)
         closer = jogo.signed_by if jogo.signed_by_id else actor.user
-        SumulaVia.objects.create(jogo=jogo, via=jogo.via, via_reason=jogo.via_reason, status=jogo.status,
-                                 by=role_of(user=closer, tournament=tournament) or "", at=timezone.now(),
-                                 result=result_dict(locked.entry, locked.duplas), confirmations=jogo.confirmations)
+        SumulaVia.objects.create(
+            jogo=jogo,
+            via=jogo.via,
+            via_reason=jogo.via_reason,
+            status=jogo.status,
+            by=role_of(user=closer, tournament=tournament) or "",
+            at=timezone.now(),
+            result=result_dict(locked.entry, locked.duplas),
+            confirmations=jogo.confirmations,
+        )
         _result_write(locked, entry)
         jogo.via += 1
         jogo.via_reason = reason
         jogo.confirmations = {}
         jogo.signed_by, jogo.signed_at, jogo.signed_reason = None, None, ""
         _restatus(locked, result)
-        _finish(locked, action="correction", actor=actor, client_id=client_id, counted_before=counted_before,
-                data={"reason": reason, "via": jogo.via} | result_dict(entry, locked.duplas))
+        _finish(
+            locked,
+            action="correction",
+            actor=actor,
+            client_id=client_id,
+            counted_before=counted_before,
+            data={"reason": reason, "via": jogo.via} | result_dict(entry, locked.duplas),
+        )
         return Written(jogo=jogo)
 
 
@@ -453,8 +588,14 @@ def _next_jogo_check(locked: _Locked, result: JogoResult) -> None:
     position = (jogo.position + 1) // 2 if jogo.position else None
     started = [j for j in later if j.third_place or j.position == position]
     if started:
-        raise SumulaRefused(409, _("a correção muda o vencedor, mas o jogo seguinte da chave (%(key)s) já começou; "
-                                   "fale com a comissão organizadora") % {"key": started[0].key})
+        raise SumulaRefused(
+            409,
+            _(
+                "a correção muda o vencedor, mas o jogo seguinte da chave (%(key)s) já começou; "
+                "fale com a comissão organizadora"
+            )
+            % {"key": started[0].key},
+        )
 
 
 def sumula_penalty(*, tournament: Tournament, key: str, data: dict, actor: Actor) -> Written:
@@ -477,8 +618,11 @@ def sumula_penalty(*, tournament: Tournament, key: str, data: dict, actor: Actor
             return Written(jogo=jogo, created=False)
         _refuse_if_decided(jogo)
         if data.get("lost_by") not in locked.duplas:
-            raise SumulaRefused(422, _("'lost_by' é a chave da dupla punida (%(a)s ou %(b)s)")
-                                % {"a": locked.duplas[0], "b": locked.duplas[1]})
+            raise SumulaRefused(
+                422,
+                _("'lost_by' é a chave da dupla punida (%(a)s ou %(b)s)")
+                % {"a": locked.duplas[0], "b": locked.duplas[1]},
+            )
         side = locked.duplas.index(data["lost_by"])
         counted_before = _counted(jogo)
         entry = locked.entry or JogoEntry(best_of=jogo.best_of)
@@ -497,8 +641,14 @@ def sumula_penalty(*, tournament: Tournament, key: str, data: dict, actor: Actor
             raise SumulaRefused(422, *rule_messages(problems))
         _result_write(locked, new_entry)
         _restatus(locked, result)
-        _finish(locked, action="penalty", actor=actor, client_id=client_id, counted_before=counted_before,
-                data={"scope": scope, "lost_by": data["lost_by"], "reason": reason, "dropped": dropped})
+        _finish(
+            locked,
+            action="penalty",
+            actor=actor,
+            client_id=client_id,
+            counted_before=counted_before,
+            data={"scope": scope, "lost_by": data["lost_by"], "reason": reason, "dropped": dropped},
+        )
         return Written(jogo=jogo)
 
 
@@ -523,10 +673,16 @@ def _qualifiers_check(locked: _Locked, result: JogoResult) -> None:
     settings = state.settings
 
     def qualifiers(records):
-        entrants = stage_entrants(stage=following,
-                                  previous=groups_stage_compute(stage=stage, jogos=records, settings=settings))
+        entrants = stage_entrants(
+            stage=following, previous=groups_stage_compute(stage=stage, jogos=records, settings=settings)
+        )
         return None if entrants is None else sorted(d for d, _group in entrants)
 
     if qualifiers(before) != qualifiers(after):
-        raise SumulaRefused(409, _("a correção muda as duplas classificadas, mas a chave da fase seguinte já foi "
-                                   "sorteada; fale com a comissão organizadora (refazer o sorteio)"))
+        raise SumulaRefused(
+            409,
+            _(
+                "a correção muda as duplas classificadas, mas a chave da fase seguinte já foi "
+                "sorteada; fale com a comissão organizadora (refazer o sorteio)"
+            ),
+        )

@@ -27,7 +27,7 @@ register = template.Library()
 def partcache(parser, token):
     bits = token.split_contents()
     if len(bits) != 3:
-        raise template.TemplateSyntaxError("partcache: use {% partcache part \"name\" %}…{% endpartcache %}")
+        raise template.TemplateSyntaxError('partcache: use {% partcache part "name" %}…{% endpartcache %}')
     nodelist = parser.parse(("endpartcache",))
     parser.delete_first_token()
     return PartCacheNode(nodelist, parser.compile_filter(bits[1]), parser.compile_filter(bits[2]))
@@ -41,8 +41,13 @@ class PartCacheNode(template.Node):
         part = self.part.resolve(context)
         if not part or part.get("version") is None:
             return self.nodelist.render(context)
-        key = fragment_key(tournament=part["tournament"], part=part["key"], version=part["version"],
-                           name=str(self.name.resolve(context)), language=translation.get_language() or "")
+        key = fragment_key(
+            tournament=part["tournament"],
+            part=part["key"],
+            version=part["version"],
+            name=str(self.name.resolve(context)),
+            language=translation.get_language() or "",
+        )
         cached = page_get(key)
         if cached is not None:
             return mark_safe(cached.decode())
@@ -82,8 +87,11 @@ class ValueCacheNode(template.Node):
         value = self.value.resolve(context)
         # this node (kept alive by its entries, so its id is never another's; a template loaded again, as
         # after an edit in development, is another node), the language, the value
-        key = (id(self), translation.get_language() or "",
-               hashlib.blake2b(repr(value).encode(), digest_size=16).digest())
+        key = (
+            id(self),
+            translation.get_language() or "",
+            hashlib.blake2b(repr(value).encode(), digest_size=16).digest(),
+        )
         with _VALUES_LOCK:
             kept = _VALUES.get(key)
             if kept is not None and kept[0] is self:

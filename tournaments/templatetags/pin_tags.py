@@ -10,8 +10,16 @@ register = template.Library()
 
 @register.inclusion_tag("sumula/_pin_unlock.html")
 def pin_unlock_button(jogo, dupla_key: str, back: str = ""):
-    dupla = (Dupla.objects.filter(tournament_id=jogo.tournament_id, key=dupla_key)
-             .select_related("tournament", "player1", "player2").first())
+    dupla = (
+        Dupla.objects.filter(tournament_id=jogo.tournament_id, key=dupla_key)
+        .select_related("tournament", "player1", "player2")
+        .first()
+    )
     locked = dupla is not None and pin_locked(dupla=dupla)
-    return {"locked": locked, "dupla": dupla, "slug": dupla.tournament.slug if dupla else "",
-            "jogo_key": jogo.key, "back": back}
+    return {
+        "locked": locked,
+        "dupla": dupla,
+        "slug": dupla.tournament.slug if dupla else "",
+        "jogo_key": jogo.key,
+        "back": back,
+    }

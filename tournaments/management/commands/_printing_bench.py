@@ -34,6 +34,7 @@ from reportlab.graphics.shapes import Drawing
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
 
+from tournaments.caching import pages_clear
 from tournaments.models import Jogo, Tournament
 from tournaments.printing.page import REGULAR, fonts_register
 from tournaments.printing.qr import qr_draw
@@ -41,7 +42,6 @@ from tournaments.roles import role_grant
 from tournaments.selectors import tournament_state_cache_clear
 from tournaments.services import tournament_import
 from tournaments.synthetic import synthetic_tournament
-from tournaments.caching import pages_clear
 
 BATCH = 256
 MESAS = 64
@@ -106,8 +106,15 @@ def _scheduled_file(n: int, seed: int) -> dict:
 def _knockout_file(n: int, seed: int) -> dict:
     """``n`` duplas straight into a seeded knockout: drawn, nothing played."""
     data = synthetic_tournament(duplas=n, seed=seed)
-    data["stages"] = [{"key": "mata", "kind": "knockout", "best_of": 3, "entrants": [d["key"] for d in data["duplas"]],
-                       "draw": {"method": "seeded"}}]
+    data["stages"] = [
+        {
+            "key": "mata",
+            "kind": "knockout",
+            "best_of": 3,
+            "entrants": [d["key"] for d in data["duplas"]],
+            "draw": {"method": "seeded"},
+        }
+    ]
     data["jogos"] = []
     data["tournament"]["slug"] = f"bench-chave-{n}-{uuid.uuid4().hex[:6]}"
     return data
@@ -203,5 +210,4 @@ def _while_printing(client: Client, t: Tournament, batch) -> tuple[float, float,
         other.get(url)
         during.append(time.perf_counter() - start)
     worker.join()
-    return (statistics.median(alone) * 1000, statistics.median(during or [0]) * 1000,
-            max(during or [0]) * 1000)
+    return (statistics.median(alone) * 1000, statistics.median(during or [0]) * 1000, max(during or [0]) * 1000)

@@ -23,8 +23,8 @@ from django.test.utils import CaptureQueriesContext
 from scoring.rules import wins_needed
 from tournaments.models import Jogo, Tournament
 from tournaments.roles import role_grant
-from tournaments.writes import tournament_rebuild
 from tournaments.staff.pins import pin_hash_make
+from tournaments.writes import tournament_rebuild
 
 PIN = "246810"
 
@@ -42,8 +42,12 @@ class SumulaBench:
 
 def sumula_bench(*, tournament: Tournament) -> SumulaBench:
     out = SumulaBench()
-    final = (Jogo.objects.filter(tournament=tournament, group__isnull=True, third_place=False)
-             .select_related("dupla_a", "dupla_b").order_by("-round").first())
+    final = (
+        Jogo.objects.filter(tournament=tournament, group__isnull=True, third_place=False)
+        .select_related("dupla_a", "dupla_b")
+        .order_by("-round")
+        .first()
+    )
     final.partidas.all().delete()
     final.status, final.counted_via, final.entry_order = Jogo.SCHEDULED, None, None
     final.save()

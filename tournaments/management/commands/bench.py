@@ -25,20 +25,26 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import reverse
 
-from tournaments.interchange.writer import tournament_export
+from tournaments.caching import pages_clear
 from tournaments.draws.competition import competition_publish
+from tournaments.interchange.writer import tournament_export
 from tournaments.models import Dupla, Player, Tournament
 from tournaments.selectors import tournament_state_cache_clear, tournament_state_load
-from tournaments.caching import pages_clear
 from tournaments.services import tournament_import
-from tournaments.writes import tournament_rebuild
 from tournaments.synthetic import synthetic_tournament
+from tournaments.writes import tournament_rebuild
 
 from ._printing_bench import PrintingBench, printing_bench
 from ._sumula_bench import SumulaBench, sumula_bench
 
-PAGES = (("standings", "classificacao"), ("bracket", "chave"), ("jogos", "jogos"), ("detail", "evento"), ("tv", "tv"),
-         ("duplas", "duplas"))
+PAGES = (
+    ("standings", "classificacao"),
+    ("bracket", "chave"),
+    ("jogos", "jogos"),
+    ("detail", "evento"),
+    ("tv", "tv"),
+    ("duplas", "duplas"),
+)
 
 # Targets (for the largest size; query counts: equal at the smallest and the largest size).
 TARGET_IMPORT_S = 20.0
@@ -80,23 +86,42 @@ class SizeResult:
 
 
 class Command(BaseCommand):
-    help = ("Mede importação, exportação, classificação e as páginas públicas com torneios sintéticos "
-            "(use make bench / make bench-postgres: banco descartável).")
+    help = (
+        "Mede importação, exportação, classificação e as páginas públicas com torneios sintéticos "
+        "(use make bench / make bench-postgres: banco descartável)."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("--sizes", default="64,256,1024",
-                            help="números de duplas, separados por vírgula (padrão: 64,256,1024)")
-        parser.add_argument("--repeat", type=int, default=5, help="medições de cada página e da classificação, após um aquecimento (mediana)")
+        parser.add_argument(
+            "--sizes", default="64,256,1024", help="números de duplas, separados por vírgula (padrão: 64,256,1024)"
+        )
+        parser.add_argument(
+            "--repeat",
+            type=int,
+            default=5,
+            help="medições de cada página e da classificação, após um aquecimento (mediana)",
+        )
         parser.add_argument("--seed", type=int, default=0, help="semente dos torneios sintéticos")
-        parser.add_argument("--maos-every", type=int, default=10,
-                            help="a cada N jogos, as partidas são registradas mão a mão (0: nunca)")
-        parser.add_argument("--profile", action="store_true",
-                            help="no maior tamanho, roda cada etapa mais uma vez sob cProfile (fora das "
-                                 "medições) e mostra as funções mais caras")
-        parser.add_argument("--skip-printing", action="store_true",
-                            help="não mede a impressão (256 súmulas, a chave de 1.024 duplas)")
-        parser.add_argument("--any-database", action="store_true",
-                            help="aceita um banco cujo nome não contém 'bench' (ele recebe e perde torneios)")
+        parser.add_argument(
+            "--maos-every",
+            type=int,
+            default=10,
+            help="a cada N jogos, as partidas são registradas mão a mão (0: nunca)",
+        )
+        parser.add_argument(
+            "--profile",
+            action="store_true",
+            help="no maior tamanho, roda cada etapa mais uma vez sob cProfile (fora das "
+            "medições) e mostra as funções mais caras",
+        )
+        parser.add_argument(
+            "--skip-printing", action="store_true", help="não mede a impressão (256 súmulas, a chave de 1.024 duplas)"
+        )
+        parser.add_argument(
+            "--any-database",
+            action="store_true",
+            help="aceita um banco cujo nome não contém 'bench' (ele recebe e perde torneios)",
+        )
 
     def handle(self, *args, **options):
         try:
@@ -107,18 +132,23 @@ class Command(BaseCommand):
             raise CommandError("--sizes: cada tamanho precisa de pelo menos 4 duplas")
         db_name = str(connection.settings_dict.get("NAME") or "")
         if "bench" not in db_name and not options["any_database"]:
-            raise CommandError(f"o banco {db_name!r} não parece descartável (o nome não contém 'bench'); "
-                               "use make bench / make bench-postgres, ou --any-database")
+            raise CommandError(
+                f"o banco {db_name!r} não parece descartável (o nome não contém 'bench'); "
+                "use make bench / make bench-postgres, ou --any-database"
+            )
         self.repeat = max(1, options["repeat"])
         self.profile = options["profile"]
         self.profiles: list[tuple[str, str]] = []
         shared = settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
-        self.stdout.write(f"cache compartilhado: {shared}; estados compartilhados: "
-                          f"{'sim' if settings.ZAP_SHARE_STATES else 'não'}")
-        self.stdout.write(f"banco: {connection.vendor} ({db_name}); "
-                          f"páginas: mediana de {self.repeat} após 1 aquecimento, DEBUG desligado; "
-                          "sem cache = todo cache esvaziado antes de cada pedido (um processo sem nada); 1ª visita após escrita = "
-                          "logo após uma escrita (tournament_rebuild), no processo que escreveu ou em outro")
+        self.stdout.write(
+            f"cache compartilhado: {shared}; estados compartilhados: {'sim' if settings.ZAP_SHARE_STATES else 'não'}"
+        )
+        self.stdout.write(
+            f"banco: {connection.vendor} ({db_name}); "
+            f"páginas: mediana de {self.repeat} após 1 aquecimento, DEBUG desligado; "
+            "sem cache = todo cache esvaziado antes de cada pedido (um processo sem nada); 1ª visita após escrita = "
+            "logo após uma escrita (tournament_rebuild), no processo que escreveu ou em outro"
+        )
         created: list[Tournament] = []
         results: list[SizeResult] = []
         printing: PrintingBench | None = None
@@ -130,8 +160,12 @@ class Command(BaseCommand):
             if not options["skip_printing"]:
                 with _as_served():
                     largest = results[-1].tournament
-                    printing = printing_bench(bracket_tournament=largest, repeat=max(1, min(self.repeat, 3)),
-                                              seed=options["seed"], created=created)
+                    printing = printing_bench(
+                        bracket_tournament=largest,
+                        repeat=max(1, min(self.repeat, 3)),
+                        seed=options["seed"],
+                        created=created,
+                    )
                 self.stdout.write("  impressão: medida", ending="\n")
         finally:
             for t in created:
@@ -198,27 +232,48 @@ class Command(BaseCommand):
                 url = reverse(f"tournaments:{name}", kwargs={"slug": tournament.slug})
                 result.pages[name] = self.page(client, url, tournament)
                 if profile:
-                    self.profiled(f"página {url}", lambda: client.get(url))
+                    self.profiled(f"página {url}", lambda: client.get(url))  # noqa: B023 (called at once)
             result.sumula = sumula_bench(tournament=tournament)
         return result
 
     def draw(self, n: int, created: list[Tournament]) -> tuple[float, float]:
         """A fresh event of ``n`` duplas drawn into groups of 4 and a knockout and published (as the desk does)."""
-        t = Tournament.objects.create(name=f"Sorteio {n}", slug=f"bench-sorteio-{n}", preset="fenacef",
-                                      registration_closed=True, format={
-                                          "kind": "groups_knockout", "group_size": 4, "per_group": 2,
-                                          "best_others": 0, "bracket_method": "seeded"})
+        t = Tournament.objects.create(
+            name=f"Sorteio {n}",
+            slug=f"bench-sorteio-{n}",
+            preset="fenacef",
+            registration_closed=True,
+            format={
+                "kind": "groups_knockout",
+                "group_size": 4,
+                "per_group": 2,
+                "best_others": 0,
+                "bracket_method": "seeded",
+            },
+        )
         created.append(t)
-        players = Player.objects.bulk_create([Player(tournament=t, key=f"p{i}", name=f"Jogador {i:05d}", order=i)
-                                              for i in range(1, 2 * n + 1)])
-        Dupla.objects.bulk_create([Dupla(tournament=t, key=f"d{i}", player1=players[2 * i - 2],
-                                         player2=players[2 * i - 1], order=i, seed=i if i <= n // 4 else None)
-                                   for i in range(1, n + 1)])
+        players = Player.objects.bulk_create(
+            [Player(tournament=t, key=f"p{i}", name=f"Jogador {i:05d}", order=i) for i in range(1, 2 * n + 1)]
+        )
+        Dupla.objects.bulk_create(
+            [
+                Dupla(
+                    tournament=t,
+                    key=f"d{i}",
+                    player1=players[2 * i - 2],
+                    player2=players[2 * i - 1],
+                    order=i,
+                    seed=i if i <= n // 4 else None,
+                )
+                for i in range(1, n + 1)
+            ]
+        )
         _, seconds = self.timed(lambda: competition_publish(tournament=t, user=None, seed=7))
         t.refresh_from_db()
         with _as_served():
-            response, page_s = self.timed(lambda: Client().get(reverse("tournaments:standings",
-                                                                       kwargs={"slug": t.slug})))
+            response, page_s = self.timed(
+                lambda: Client().get(reverse("tournaments:standings", kwargs={"slug": t.slug}))
+            )
         if response.status_code != 200:
             raise CommandError(f"classificação do torneio sorteado: {response.status_code}")
         return seconds, page_s * 1000
@@ -276,9 +331,11 @@ class Command(BaseCommand):
         rows: list[list[str]] = [
             ["jogos no arquivo"] + [str(r.jogos) for r in results] + ["", ""],
             ["tamanho do arquivo"] + [f"{r.file_kb:.0f} KiB" for r in results] + ["", ""],
-            ["importação (tournament_import)"] + [_seconds(r.import_s) for r in results]
+            ["importação (tournament_import)"]
+            + [_seconds(r.import_s) for r in results]
             + [f"< {TARGET_IMPORT_S:.0f} s", _verdict(large.import_s < TARGET_IMPORT_S)],
-            ["exportação (+ json.dumps)"] + [_seconds(r.export_s) for r in results]
+            ["exportação (+ json.dumps)"]
+            + [_seconds(r.export_s) for r in results]
             + [f"< {TARGET_EXPORT_S:.0f} s", _verdict(large.export_s < TARGET_EXPORT_S)],
             ["classificação (tournament_state_load)"] + [f"{r.state_ms:.0f} ms" for r in results] + ["", ""],
             ["sorteio: grupos de 4 + chave, publicado"] + [_seconds(r.draw_s) for r in results] + ["", ""],
@@ -287,46 +344,63 @@ class Command(BaseCommand):
         for name, slug_part in PAGES:
             first, last = small.pages[name], large.pages[name]
             rendered = first.status == "200" and last.status == "200"  # an error page proves nothing
-            for label, attr, time_attr in (("sem cache", "cold_queries", "cold_median_ms"),
-                                           ("com cache", "queries", "median_ms")):
-                same = getattr(first, attr) == getattr(last, attr) and not first.queries_varied \
-                    and not last.queries_varied
+            for label, attr, time_attr in (
+                ("sem cache", "cold_queries", "cold_median_ms"),
+                ("com cache", "queries", "median_ms"),
+            ):
+                same = (
+                    getattr(first, attr) == getattr(last, attr) and not first.queries_varied and not last.queries_varied
+                )
                 ok_queries = same and getattr(last, attr) is not None and getattr(last, attr) <= TARGET_PAGE_QUERIES
-                rows.append([f"/{slug_part}/ consultas SQL, {label}"]
-                            + [f"{getattr(r.pages[name], attr)}{'*' if r.pages[name].queries_varied else ''}"
-                               for r in results]
-                            + [f"≤ {TARGET_PAGE_QUERIES}, igual em {small.duplas} e {large.duplas}",
-                               _verdict(ok_queries, rendered)])
-                rows.append([f"/{slug_part}/ tempo no servidor, {label}"]
-                            + [f"{getattr(r.pages[name], time_attr):.0f} ms" for r in results]
-                            + [f"< {TARGET_PAGE_MS:.0f} ms",
-                               _verdict(getattr(last, time_attr) < TARGET_PAGE_MS, rendered)])
-            for label, attr in (("1ª visita após escrita, mesmo processo", "after_write_ms"),
-                                ("1ª visita após escrita, outro processo", "after_write_elsewhere_ms")):
-                rows.append([f"/{slug_part}/ {label}"]
-                            + [f"{getattr(r.pages[name], attr):.0f} ms" for r in results]
-                            + [f"≤ {TARGET_FIRST_VISIT_MS:.0f} ms",
-                               _verdict(getattr(last, attr) <= TARGET_FIRST_VISIT_MS, rendered)])
-            rows.append([f"/{slug_part}/ resposta"]
-                        + [_status(r.pages[name]) for r in results] + ["200", _verdict(last.status == "200")])
+                rows.append(
+                    [f"/{slug_part}/ consultas SQL, {label}"]
+                    + [f"{getattr(r.pages[name], attr)}{'*' if r.pages[name].queries_varied else ''}" for r in results]
+                    + [
+                        f"≤ {TARGET_PAGE_QUERIES}, igual em {small.duplas} e {large.duplas}",
+                        _verdict(ok_queries, rendered),
+                    ]
+                )
+                rows.append(
+                    [f"/{slug_part}/ tempo no servidor, {label}"]
+                    + [f"{getattr(r.pages[name], time_attr):.0f} ms" for r in results]
+                    + [f"< {TARGET_PAGE_MS:.0f} ms", _verdict(getattr(last, time_attr) < TARGET_PAGE_MS, rendered)]
+                )
+            for label, attr in (
+                ("1ª visita após escrita, mesmo processo", "after_write_ms"),
+                ("1ª visita após escrita, outro processo", "after_write_elsewhere_ms"),
+            ):
+                rows.append(
+                    [f"/{slug_part}/ {label}"]
+                    + [f"{getattr(r.pages[name], attr):.0f} ms" for r in results]
+                    + [
+                        f"≤ {TARGET_FIRST_VISIT_MS:.0f} ms",
+                        _verdict(getattr(last, attr) <= TARGET_FIRST_VISIT_MS, rendered),
+                    ]
+                )
+            rows.append(
+                [f"/{slug_part}/ resposta"]
+                + [_status(r.pages[name]) for r in results]
+                + ["200", _verdict(last.status == "200")]
+            )
         rows += [
             ["súmula: mão POST pela API, mediana"]
             + [f"{r.sumula.mao_median_ms:.1f} ms (p95 {r.sumula.mao_p95_ms:.1f})" for r in results]
             + [f"≤ {TARGET_MAO_MS:.0f} ms", _verdict(large.sumula.mao_median_ms <= TARGET_MAO_MS)],
-            ["súmula: consultas SQL por mão"] + [str(r.sumula.mao_queries) for r in results]
-            + ["igual em todos os tamanhos",
-               _verdict(len({r.sumula.mao_queries for r in results}) == 1)],
+            ["súmula: consultas SQL por mão"]
+            + [str(r.sumula.mao_queries) for r in results]
+            + ["igual em todos os tamanhos", _verdict(len({r.sumula.mao_queries for r in results}) == 1)],
             ["súmula: 1ª confirmação (PIN)"] + [f"{r.sumula.confirm_first_ms:.0f} ms" for r in results] + ["", ""],
             ["súmula: confirmação que conta (classificação)"]
             + [f"{r.sumula.confirm_counting_ms:.0f} ms" for r in results]
             + [f"≤ {TARGET_CONFIRM_MS:.0f} ms", _verdict(large.sumula.confirm_counting_ms <= TARGET_CONFIRM_MS)],
-            ["súmula: situações após as confirmações"] + [r.sumula.statuses for r in results]
+            ["súmula: situações após as confirmações"]
+            + [r.sumula.statuses for r in results]
             + ["… → confirmed", _verdict(large.sumula.statuses.endswith("confirmed"))],
         ]
         widths = [max(len(row[i]) for row in [head] + rows) for i in range(len(head))]
         self.stdout.write("")
         for k, row in enumerate([head] + rows):
-            cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:-2], widths[1:-2])]
+            cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:-2], widths[1:-2], strict=False)]
             cells += [row[-2].ljust(widths[-2]), row[-1]]
             self.stdout.write("  ".join(cells).rstrip())
             if k == 0:
@@ -339,8 +413,9 @@ class Command(BaseCommand):
         widths = [max(len(row[i]) for row in rows) for i in range(4)]
         self.stdout.write("")
         for k, row in enumerate(rows):
-            self.stdout.write("  ".join([row[0].ljust(widths[0]), row[1].rjust(widths[1]), row[2].ljust(widths[2]),
-                                         row[3]]).rstrip())
+            self.stdout.write(
+                "  ".join([row[0].ljust(widths[0]), row[1].rjust(widths[1]), row[2].ljust(widths[2]), row[3]]).rstrip()
+            )
             if k == 0:
                 self.stdout.write("  ".join("-" * w for w in widths))
 
@@ -351,26 +426,43 @@ def _printing_rows(p: PrintingBench, duplas: int) -> list[list[str]]:
     return [
         ["base: canvas simples, 256 páginas (QR em caminho)", _seconds(p.baseline_path_s), "", ""],
         ["base: canvas simples, 256 páginas (QR widget)", _seconds(p.baseline_widget_s), "", ""],
-        [f"súmulas em branco: {p.batch_pages} páginas, pedido inteiro", _seconds(p.batch_s),
-         f"≤ {TARGET_PRINT_RATIO:.0f}× a base ({_seconds(TARGET_PRINT_RATIO * p.baseline_s)})",
-         f"{_verdict(ratio <= TARGET_PRINT_RATIO)} ({ratio:.2f}×)"],
+        [
+            f"súmulas em branco: {p.batch_pages} páginas, pedido inteiro",
+            _seconds(p.batch_s),
+            f"≤ {TARGET_PRINT_RATIO:.0f}× a base ({_seconds(TARGET_PRINT_RATIO * p.baseline_s)})",
+            f"{_verdict(ratio <= TARGET_PRINT_RATIO)} ({ratio:.2f}×)",
+        ],
         ["súmulas em branco: tamanho do PDF", f"{p.batch_kb:.0f} KiB", "", ""],
-        ["súmulas em branco: consultas SQL (64 → 512 duplas)", f"{p.batch_queries_small} → {p.batch_queries}",
-         "iguais", _verdict(p.batch_queries_small == p.batch_queries)],
-        [f"chave.pdf, {duplas} duplas jogadas ({p.bracket_pages} páginas)", _seconds(p.bracket_s),
-         f"≤ {TARGET_PRINT_RATIO:.0f}× a base", f"{_verdict(bracket_ratio <= TARGET_PRINT_RATIO)} "
-                                              f"({bracket_ratio:.2f}×)"],
+        [
+            "súmulas em branco: consultas SQL (64 → 512 duplas)",
+            f"{p.batch_queries_small} → {p.batch_queries}",
+            "iguais",
+            _verdict(p.batch_queries_small == p.batch_queries),
+        ],
+        [
+            f"chave.pdf, {duplas} duplas jogadas ({p.bracket_pages} páginas)",
+            _seconds(p.bracket_s),
+            f"≤ {TARGET_PRINT_RATIO:.0f}× a base",
+            (f"{_verdict(bracket_ratio <= TARGET_PRINT_RATIO)} ({bracket_ratio:.2f}×)"),
+        ],
         [f"chave.pdf, 1024 duplas sorteadas ({p.bracket_drawn_pages} páginas)", _seconds(p.bracket_drawn_s), "", ""],
-        ["página com cache, sozinha / durante a impressão",
-         f"{p.page_alone_ms:.1f} / {p.page_during_ms:.1f} ms (máx. {p.page_during_max_ms:.0f})", "", ""],
+        [
+            "página com cache, sozinha / durante a impressão",
+            f"{p.page_alone_ms:.1f} / {p.page_during_ms:.1f} ms (máx. {p.page_during_max_ms:.0f})",
+            "",
+            "",
+        ],
     ]
 
 
 @contextmanager
 def _as_served():
     """Requests as a production server answers them: DEBUG off, and quiet (the table says what failed)."""
-    with override_settings(DEBUG=False, ALLOWED_HOSTS=["testserver", "127.0.0.1", "localhost"]), \
-            _quiet_request_errors(), warnings.catch_warnings():
+    with (
+        override_settings(DEBUG=False, ALLOWED_HOSTS=["testserver", "127.0.0.1", "localhost"]),
+        _quiet_request_errors(),
+        warnings.catch_warnings(),
+    ):
         warnings.filterwarnings("ignore", message="No directory at")  # whitenoise: no collectstatic here
         yield
 
@@ -386,7 +478,7 @@ def _quiet_request_errors():
     try:
         yield
     finally:
-        for logger, level in zip(loggers, levels):
+        for logger, level in zip(loggers, levels, strict=False):
             logger.setLevel(level)
 
 
@@ -408,7 +500,13 @@ def _status(page: PageResult) -> str:
 
 def _trim_profile(text: str) -> str:
     """pstats output without its preamble lines and with the long paths shortened."""
-    lines = [line for line in text.splitlines() if line.strip() and "function calls" not in line
-             and not line.startswith("Ordered by") and not line.strip().startswith("List reduced")]
+    lines = [
+        line
+        for line in text.splitlines()
+        if line.strip()
+        and "function calls" not in line
+        and not line.startswith("Ordered by")
+        and not line.strip().startswith("List reduced")
+    ]
     base = f"{settings.BASE_DIR}/"
     return "\n".join(re.sub(r"\S*/site-packages/", "", line.replace(base, "")) for line in lines)

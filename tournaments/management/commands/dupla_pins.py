@@ -18,18 +18,24 @@ from tournaments.staff.selectors import dupla_cards
 
 
 class Command(BaseCommand):
-    help = ("Faz PINs novos (6 dígitos) para todas as duplas do torneio SLUG e mostra as linhas dupla_key,pin; "
-            "com --pdf, grava também os cartões das duplas (PIN, link privado, QR code). Só o hash de cada PIN "
-            "fica guardado: os PINs aparecem só quando são feitos, e os anteriores deixam de valer (os links privados "
-            "também são refeitos). Com --dupla CHAVE, refaz só o PIN e o link dessa dupla (cartão perdido).")
+    help = (
+        "Faz PINs novos (6 dígitos) para todas as duplas do torneio SLUG e mostra as linhas dupla_key,pin; "
+        "com --pdf, grava também os cartões das duplas (PIN, link privado, QR code). Só o hash de cada PIN "
+        "fica guardado: os PINs aparecem só quando são feitos, e os anteriores deixam de valer (os links privados "
+        "também são refeitos). Com --dupla CHAVE, refaz só o PIN e o link dessa dupla (cartão perdido)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("slug", help="endereço (slug) do torneio")
-        parser.add_argument("--reset", action="store_true",
-                            help="faz PINs novos (obrigatório: os atuais deixam de valer)")
+        parser.add_argument(
+            "--reset", action="store_true", help="faz PINs novos (obrigatório: os atuais deixam de valer)"
+        )
         parser.add_argument("--pdf", metavar="FILE", help="grava os cartões das duplas neste arquivo PDF")
-        parser.add_argument("--dupla", metavar="KEY",
-                            help="refaz o PIN e o link privado só desta dupla (cartão perdido); as outras não mudam")
+        parser.add_argument(
+            "--dupla",
+            metavar="KEY",
+            help="refaz o PIN e o link privado só desta dupla (cartão perdido); as outras não mudam",
+        )
 
     def handle(self, *args, slug, reset, pdf, dupla=None, **options):
         tournament = Tournament.objects.filter(slug=slug).first()
@@ -38,10 +44,12 @@ class Command(BaseCommand):
         if not reset:
             raise CommandError(
                 "os PINs só são mostrados quando são feitos: o Zap guarda apenas o hash de cada um e não consegue "
-                "mostrá-los de novo. Use --reset para fazer PINs novos (os atuais deixam de valer).")
+                "mostrá-los de novo. Use --reset para fazer PINs novos (os atuais deixam de valer)."
+            )
         if not tournament.duplas.exists():
-            raise CommandError(f"o torneio {slug!r} ainda não tem duplas: os PINs são feitos depois da formação "
-                               "das duplas")
+            raise CommandError(
+                f"o torneio {slug!r} ainda não tem duplas: os PINs são feitos depois da formação das duplas"
+            )
         if pdf:
             folder = Path(pdf).expanduser().resolve().parent
             if not folder.is_dir():
@@ -61,6 +69,8 @@ class Command(BaseCommand):
             try:
                 Path(pdf).expanduser().write_bytes(data)
             except OSError as exc:
-                raise CommandError(f"não foi possível gravar {pdf}: {exc.strerror} (os PINs novos estão acima: "
-                                   "anote-os ou rode de novo)") from exc
+                raise CommandError(
+                    f"não foi possível gravar {pdf}: {exc.strerror} (os PINs novos estão acima: "
+                    "anote-os ou rode de novo)"
+                ) from exc
             self.stderr.write(f"{len(cards)} cartões gravados em {pdf}")

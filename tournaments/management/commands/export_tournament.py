@@ -12,8 +12,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument("-o", "--output", help="arquivo de saída (padrão: saída padrão)")
-        parser.add_argument("--include-private", action="store_true",
-                            help="inclui datas de nascimento, contatos e códigos das duplas (backup privado)")
+        parser.add_argument(
+            "--include-private",
+            action="store_true",
+            help="inclui datas de nascimento, contatos e códigos das duplas (backup privado)",
+        )
 
     def handle(self, *args, **options):
         try:

@@ -8,9 +8,11 @@ from tournaments.registrations.services import RegistrationRefused, registration
 
 
 class Command(BaseCommand):
-    help = ("Adiciona as inscrições de um arquivo CSV (colunas nome, nascimento, email, telefone, parceiro, "
-            "parceiro_nascimento, parceiro_email, parceiro_telefone) ao torneio SLUG; com qualquer problema, "
-            "nada é gravado.")
+    help = (
+        "Adiciona as inscrições de um arquivo CSV (colunas nome, nascimento, email, telefone, parceiro, "
+        "parceiro_nascimento, parceiro_email, parceiro_telefone) ao torneio SLUG; com qualquer problema, "
+        "nada é gravado."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("slug", help="endereço (slug) do torneio")
@@ -31,7 +33,8 @@ class Command(BaseCommand):
             self.stdout.write(f"aviso: {notice}")
         self.stdout.write(
             f"{len(result.registrations)} inscrição(ões) adicionada(s) a {tournament.slug}: "
-            f"{result.accepted} aceita(s), {result.waiting} na lista de espera")
+            f"{result.accepted} aceita(s), {result.waiting} na lista de espera"
+        )
 
     def _read(self, file: str) -> bytes:
         import sys

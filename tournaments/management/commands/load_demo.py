@@ -4,8 +4,8 @@ import json
 import os
 from pathlib import Path
 
-from django.contrib.auth import get_user_model
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
@@ -27,15 +27,21 @@ def demo_files() -> list[Path]:
 
 
 class Command(BaseCommand):
-    help = ("Carrega os torneios de demonstração (Olimpíada AABB-SP 2024 e XII Jogos FENACEF 2023). "
-            "Torneios já carregados são mantidos; use --reset para apagá-los e importá-los de novo.")
+    help = (
+        "Carrega os torneios de demonstração (Olimpíada AABB-SP 2024 e XII Jogos FENACEF 2023). "
+        "Torneios já carregados são mantidos; use --reset para apagá-los e importá-los de novo."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("--reset", action="store_true",
-                            help="apaga os torneios de demonstração existentes e importa de novo")
-        parser.add_argument("--accounts", action="store_true",
-                            help=f"cria as contas de demonstração {DEMO_ORGANIZER!r} (comissão) e {DEMO_REFEREE!r} "
-                                 f"(árbitro), com a senha {DEMO_PASSWORD!r}; só em desenvolvimento (DEBUG ou ZAP_DEV)")
+        parser.add_argument(
+            "--reset", action="store_true", help="apaga os torneios de demonstração existentes e importa de novo"
+        )
+        parser.add_argument(
+            "--accounts",
+            action="store_true",
+            help=f"cria as contas de demonstração {DEMO_ORGANIZER!r} (comissão) e {DEMO_REFEREE!r} "
+            f"(árbitro), com a senha {DEMO_PASSWORD!r}; só em desenvolvimento (DEBUG ou ZAP_DEV)",
+        )
 
     def handle(self, *args, **options):
         reset = options["reset"]
@@ -82,6 +88,7 @@ class Command(BaseCommand):
             user.save()
             for tournament in Tournament.objects.filter(slug__in=slugs):
                 role_grant(tournament=tournament, user=user, role=role)
-        self.stdout.write(f"Contas de demonstração: {DEMO_ORGANIZER} (comissão) e {DEMO_REFEREE} (árbitro), "
-                          f"senha {DEMO_PASSWORD}; entre em /entrar/.")
-
+        self.stdout.write(
+            f"Contas de demonstração: {DEMO_ORGANIZER} (comissão) e {DEMO_REFEREE} (árbitro), "
+            f"senha {DEMO_PASSWORD}; entre em /entrar/."
+        )

@@ -34,8 +34,11 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--duplas", type=int, default=1024)
-        parser.add_argument("--engine", action="store_true",
-                            help="um torneio só, na fase de grupos, para o load/engine_bench (veja --measured e --writers)")
+        parser.add_argument(
+            "--engine",
+            action="store_true",
+            help="um torneio só, na fase de grupos, para o load/engine_bench (veja --measured e --writers)",
+        )
         parser.add_argument("--measured", type=int, default=5, help="com --engine: grupos com um jogo medido")
         parser.add_argument("--writers", type=int, default=50, help="com --engine: grupos para os árbitros das mãos")
 
@@ -53,21 +56,30 @@ class Command(BaseCommand):
         data["jogos"] = []  # the group jogos are made by the import, all to play
         live = tournament_import(data=data)
         session = _referee_session(tournament=live)
-        jogos = list(Jogo.objects.filter(tournament=live, status=Jogo.SCHEDULED).order_by("id")
-                     .values_list("key", flat=True))
+        jogos = list(
+            Jogo.objects.filter(tournament=live, status=Jogo.SCHEDULED).order_by("id").values_list("key", flat=True)
+        )
         some_jogo = Jogo.objects.filter(tournament=played).order_by("id").values_list("key", flat=True).first()
 
         def pages(slug: str) -> list[str]:
-            return [reverse("tournaments:list")] + [reverse(f"tournaments:{n}", kwargs={"slug": slug})
-                                                    for n in ("detail", "standings", "bracket", "jogos")]
+            return [reverse("tournaments:list")] + [
+                reverse(f"tournaments:{n}", kwargs={"slug": slug}) for n in ("detail", "standings", "bracket", "jogos")
+            ]
 
-        self.stdout.write(json.dumps({
-            "played": played.slug, "live": live.slug, "session": session, "jogos": jogos,
-            "pages": pages(played.slug) + [f"/torneios/{played.slug}/jogos/{some_jogo}/"],
-            "live_pages": pages(live.slug),
-            "standings": reverse("tournaments:standings", kwargs={"slug": played.slug}),
-            "static": staticfiles_storage.url("css/zap.css"),
-        }))
+        self.stdout.write(
+            json.dumps(
+                {
+                    "played": played.slug,
+                    "live": live.slug,
+                    "session": session,
+                    "jogos": jogos,
+                    "pages": pages(played.slug) + [f"/torneios/{played.slug}/jogos/{some_jogo}/"],
+                    "live_pages": pages(live.slug),
+                    "standings": reverse("tournaments:standings", kwargs={"slug": played.slug}),
+                    "static": staticfiles_storage.url("css/zap.css"),
+                }
+            )
+        )
 
 
 def _referee_session(*, tournament) -> str:
@@ -90,8 +102,9 @@ def _engine_setup(*, duplas: int, measured: int, writers: int) -> dict:
     data["tournament"]["slug"] = f"motor-{duplas}"
     groups = [g["key"] for g in data["stages"][0]["groups"]]
     if measured + writers > len(groups):
-        raise CommandError(f"{duplas} duplas fazem {len(groups)} grupos: poucos para {measured} medidos e "
-                           f"{writers} árbitros")
+        raise CommandError(
+            f"{duplas} duplas fazem {len(groups)} grupos: poucos para {measured} medidos e {writers} árbitros"
+        )
     measured_at = sorted({i * len(groups) // max(measured, 1) for i in range(measured)})
     others = [i for i in range(len(groups)) if i not in measured_at]
     step = max(1, len(others) // max(writers, 1))
@@ -109,8 +122,11 @@ def _engine_setup(*, duplas: int, measured: int, writers: int) -> dict:
     data["jogos"] = jogos
     tournament = tournament_import(data=data)
     scheduled: dict[str, list[Jogo]] = {}
-    for jogo in (Jogo.objects.filter(tournament=tournament, status=Jogo.SCHEDULED, group__isnull=False)
-                 .select_related("group", "stage", "dupla_a", "dupla_b").order_by("id")):
+    for jogo in (
+        Jogo.objects.filter(tournament=tournament, status=Jogo.SCHEDULED, group__isnull=False)
+        .select_related("group", "stage", "dupla_a", "dupla_b")
+        .order_by("id")
+    ):
         scheduled.setdefault(jogo.group.key, []).append(jogo)
     out_measured = []
     for i in measured_at:
@@ -118,12 +134,19 @@ def _engine_setup(*, duplas: int, measured: int, writers: int) -> dict:
         pins = {}
         for dupla in (jogo.dupla_a, jogo.dupla_b):
             pins[dupla.key] = pin_reset(tournament=tournament, dupla=Dupla.objects.get(pk=dupla.pk))
-        out_measured.append({
-            "group": groups[i], "jogo": jogo.key, "page": i // GROUPS_PER_PAGE + 1,
-            "anchor": _group_anchor(jogo.stage.key, groups[i]), "pins": pins,
-        })
+        out_measured.append(
+            {
+                "group": groups[i],
+                "jogo": jogo.key,
+                "page": i // GROUPS_PER_PAGE + 1,
+                "anchor": _group_anchor(jogo.stage.key, groups[i]),
+                "pins": pins,
+            }
+        )
     return {
-        "slug": tournament.slug, "duplas": duplas, "groups": len(groups),
+        "slug": tournament.slug,
+        "duplas": duplas,
+        "groups": len(groups),
         "session": _referee_session(tournament=tournament),
         "standings": reverse("tournaments:standings", kwargs={"slug": tournament.slug}),
         "measured": out_measured,

@@ -13,9 +13,11 @@ from tournaments.staff.services import ROLES, role_grant, role_label
 
 
 class Command(BaseCommand):
-    help = ("Dá a USERNAME o papel ROLE (organizer ou referee) no torneio SLUG. Cria a conta se não existir, com a "
-            "senha da variável de ambiente ZAP_PASSWORD (sem ela, uma senha gerada é mostrada uma única vez). "
-            "A senha de uma conta que já existe não muda.")
+    help = (
+        "Dá a USERNAME o papel ROLE (organizer ou referee) no torneio SLUG. Cria a conta se não existir, com a "
+        "senha da variável de ambiente ZAP_PASSWORD (sem ela, uma senha gerada é mostrada uma única vez). "
+        "A senha de uma conta que já existe não muda."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("slug", help="endereço (slug) do torneio")
@@ -24,8 +26,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, slug, username, role, **options):
         if role not in ROLES:
-            raise CommandError(f"papel {role!r} desconhecido: use organizer (comissão organizadora) ou referee "
-                               "(árbitro)")
+            raise CommandError(
+                f"papel {role!r} desconhecido: use organizer (comissão organizadora) ou referee (árbitro)"
+            )
         tournament = Tournament.objects.filter(slug=slug).first()
         if tournament is None:
             raise CommandError(f"torneio {slug!r} não encontrado")
