@@ -23,10 +23,11 @@ from typing import Any, Literal, TypeAliasType
 
 from django.http import HttpRequest, JsonResponse
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_safe
 
 from tournaments.api import parse, schemas
 from tournaments.sumula import commands
-from tournaments.web import read_only
 
 type Json = dict[str, Any]
 
@@ -354,9 +355,12 @@ def document() -> Json:
     return document_build()
 
 
-@read_only
+@csrf_exempt
+@require_safe
 def schema(request: HttpRequest) -> JsonResponse:
-    """``GET /api/v1/schema/``: the OpenAPI document (JSON)."""
+    """``GET /api/v1/schema/``: the OpenAPI document (JSON). Read-only as ``tournaments.web.read_only`` pages are
+    (GET and HEAD, anything else 405, no CSRF check), but never gzipped: the API's answers are plain JSON, and
+    clients that fetch the document in-process (schemathesis through WSGI) do not undo a compression."""
     response = JsonResponse(document(), json_dumps_params={"ensure_ascii": False})
     response["Cache-Control"] = "public, max-age=300"
     return response
