@@ -103,8 +103,9 @@ bench-postgres: install messages
 bench-engine: install messages
 	bin/with-redis $(PY) load/engine_bench $(ENGINE_ARGS)
 
-# The probe (probe/run): the permission matrix, the CSRF set, the input fuzz and schemathesis against
-# tests/openapi/sumula.yaml, through Django's test client on a throwaway SQLite file (deleted before and after);
+# The probe (probe/run): the permission matrix, the CSRF set, the input fuzz and schemathesis against the
+# OpenAPI document the site serves (/api/v1/schema/), through Django's test client on a throwaway SQLite file
+# (deleted before and after);
 # prints the counts and fails on any 500, escape or CSRF acceptance. PROBE_ARGS e.g. "--quick" (about a minute).
 PROBE_SQLITE := /tmp/zap-probe.sqlite3
 .PHONY: probe

@@ -1,4 +1,5 @@
-"""Part d: schemathesis against the súmula API's OpenAPI schema (tests/openapi/sumula.yaml).
+"""Part d: schemathesis against the súmula API's OpenAPI document (``tournaments.api.openapi``, the one the site
+serves at /api/v1/schema/, made from the API's types).
 
 Cases come from schemathesis's Hypothesis strategies for each operation, valid ("positive") and invalid
 ("negative") ones, half of them on the probe's real event and jogos (the rest on generated slugs and keys), sent
@@ -9,21 +10,18 @@ its status, content type and body to the schema. A failed case counts once, with
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from django.conf import settings
 
 from .core import Recorder, Tally
-
-SCHEMA = Path(settings.BASE_DIR) / "tests" / "openapi" / "sumula.yaml"
 
 
 def schema_load():
     import schemathesis
 
     from config.wsgi import application
+    from tournaments.api.openapi import document
 
-    schema = schemathesis.openapi.from_path(str(SCHEMA))
+    schema = schemathesis.openapi.from_dict(document())
     schema.app = application
     return schema
 

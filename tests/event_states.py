@@ -36,6 +36,7 @@ from tournaments.registrations.checks import PersonIn
 from tournaments.registrations.services import registration_add, registration_close
 from tournaments.roles import role_grant
 from tournaments.setup.services import format_update, tournament_create, tournament_update
+from tournaments.sumula.commands import MaoAdd, ResultSet
 from tournaments.sumula.services import Actor, sumula_answer, sumula_mao_add, sumula_result_set, sumula_sign
 
 __all__ = ["event_after", "event_before", "event_drawn", "event_during", "showcase_jogo"]
@@ -152,7 +153,9 @@ def _result(tournament: Tournament, jogo: Jogo, rank: dict[int, int], *, referee
         tournament=tournament,
         key=jogo.key,
         actor=Actor(user=referee, method="session"),
-        data={"partidas": _scores(jogo, _winner_side(jogo, rank), spread=spread), "id": f"resultado-{jogo.key}"},
+        data=ResultSet.from_json(
+            {"partidas": _scores(jogo, _winner_side(jogo, rank), spread=spread), "id": f"resultado-{jogo.key}"}
+        ),
     )
 
 
@@ -271,7 +274,7 @@ def event_during_make() -> Tournament:
         sumula_mao_add(
             tournament=t,
             key=live.key,
-            mao={"id": f"mao-{live.key}-{k}", "to": to, "points": points},
+            mao=MaoAdd.from_json({"id": f"mao-{live.key}-{k}", "to": to, "points": points}),
             actor=Actor(user=referee, method="session", device="celular do árbitro"),
         )
     _result(t, awaiting, rank, referee=referee)

@@ -56,6 +56,7 @@ from tournaments.registrations import services as registrations
 from tournaments.registrations.checks import PersonIn
 from tournaments.services import tournament_import
 from tournaments.sumula import services as sumula
+from tournaments.sumula.commands import Correction, MaoAdd, Penalty, ResultSet
 from tournaments.sumula.records import mao_id
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
@@ -182,7 +183,10 @@ class EngineMachine(RuleBasedStateMachine):
         for jogo, (winner, loser) in zip(self.jogos(knockout=False)[:prefill], results, strict=False):
             score = [12, loser] if winner == 0 else [loser, 12]
             sumula.sumula_result_set(
-                tournament=self.fresh(), key=jogo.key, data={"partidas": [score]}, actor=self.actor()
+                tournament=self.fresh(),
+                key=jogo.key,
+                data=ResultSet.from_json({"partidas": [score]}),
+                actor=self.actor(),
             )
             for dupla in (jogo.dupla_a, jogo.dupla_b):
                 sumula.sumula_answer(
@@ -312,7 +316,9 @@ class EngineMachine(RuleBasedStateMachine):
             return
         body = self.result_body(data, jogo, kind, winner)
         with self.write(f"result {kind} on {jogo.key}"):
-            sumula.sumula_result_set(tournament=self.fresh(), key=jogo.key, data=body, actor=self.actor())
+            sumula.sumula_result_set(
+                tournament=self.fresh(), key=jogo.key, data=ResultSet.from_json(body), actor=self.actor()
+            )
 
     @rule(
         data=st.data(),
@@ -329,7 +335,9 @@ class EngineMachine(RuleBasedStateMachine):
         if jogo.status not in DECIDED:
             body = self.result_body(data, jogo, kind, winner)
             with self.write(f"result {kind} on {jogo.key}"):
-                sumula.sumula_result_set(tournament=self.fresh(), key=jogo.key, data=body, actor=self.actor())
+                sumula.sumula_result_set(
+                    tournament=self.fresh(), key=jogo.key, data=ResultSet.from_json(body), actor=self.actor()
+                )
         jogo.refresh_from_db()
         if confirm == "both":
             for dupla in (jogo.dupla_a, jogo.dupla_b):
@@ -355,7 +363,7 @@ class EngineMachine(RuleBasedStateMachine):
         if how != "played":
             body["how"] = how
         with self.write(f"mão {body} on {jogo.key}"):
-            sumula.sumula_mao_add(tournament=self.fresh(), key=jogo.key, mao=body, actor=self.actor())
+            sumula.sumula_mao_add(tournament=self.fresh(), key=jogo.key, mao=MaoAdd.from_json(body), actor=self.actor())
 
     @rule(index=PICK, to=st.integers(0, 1), count=st.integers(1, 4))
     def maos_to_win(self, index, to, count):
@@ -371,10 +379,14 @@ class EngineMachine(RuleBasedStateMachine):
             body = {"id": f"w{self.steps}-{self.steps_mao}", "to": to, "points": 12}
             with self.write(f"mão {body} on {jogo.key}"):
                 try:
-                    sumula.sumula_mao_add(tournament=self.fresh(), key=jogo.key, mao=body, actor=self.actor())
+                    sumula.sumula_mao_add(
+                        tournament=self.fresh(), key=jogo.key, mao=MaoAdd.from_json(body), actor=self.actor()
+                    )
                 except sumula.SumulaRefused:  # at 11 a mão is worth 3: try that one
                     body["points"] = 3
-                    sumula.sumula_mao_add(tournament=self.fresh(), key=jogo.key, mao=body, actor=self.actor())
+                    sumula.sumula_mao_add(
+                        tournament=self.fresh(), key=jogo.key, mao=MaoAdd.from_json(body), actor=self.actor()
+                    )
 
     @rule(index=PICK, last=st.booleans())
     def undo(self, index, last):
@@ -408,7 +420,9 @@ class EngineMachine(RuleBasedStateMachine):
             "reason": "ofensa ao adversário",
         }
         with self.write(f"perda da {scope} on {jogo.key}"):
-            sumula.sumula_penalty(tournament=self.fresh(), key=jogo.key, data=body, actor=self.actor())
+            sumula.sumula_penalty(
+                tournament=self.fresh(), key=jogo.key, data=Penalty.from_json(body), actor=self.actor()
+            )
 
     def answer_write(self, jogo: Jogo, dupla: Dupla, *, accept: bool, via: int) -> None:
         what = f"{'confirmation' if accept else 'contest'} by {dupla.key} of {jogo.key} via {via}"
@@ -467,7 +481,9 @@ class EngineMachine(RuleBasedStateMachine):
             "id": f"c{self.steps}",
         }
         with self.write(f"correction of {jogo.key} ({change} winner, {kind})"):
-            sumula.sumula_correct(tournament=self.fresh(), key=jogo.key, data=body, actor=self.actor())
+            sumula.sumula_correct(
+                tournament=self.fresh(), key=jogo.key, data=Correction.from_json(body), actor=self.actor()
+            )
 
     @rule(index=PICK, often=st.integers(0, 3), again=st.integers(0, 4))
     def disqualify(self, index, often, again):

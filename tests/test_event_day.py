@@ -48,6 +48,7 @@ from tournaments.roles import role_grant
 from tournaments.selectors import tournament_state_cache_clear
 from tournaments.services import tournament_import
 from tournaments.setup.services import format_update, tournament_create, tournament_update
+from tournaments.sumula.commands import MaoAdd
 from tournaments.sumula.services import Actor, sumula_mao_add
 
 pytestmark = pytest.mark.django_db
@@ -953,7 +954,7 @@ def _make_during(prefix: str, pairs: int, best_others: int, mesas: int) -> Tourn
         sumula_mao_add(
             tournament=t,
             key=live.key,
-            mao={"id": f"mao-{live.key}-{k}", "to": to, "points": points},
+            mao=MaoAdd.from_json({"id": f"mao-{live.key}-{k}", "to": to, "points": points}),
             actor=Actor(user=referee, method="session", device="celular"),
         )
     _result(t, awaiting, rank, referee=referee)

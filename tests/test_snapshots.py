@@ -12,6 +12,7 @@ from tournaments import selectors, snapshots
 from tournaments.engine import parts_of
 from tournaments.models import Jogo, StateSnapshot
 from tournaments.selectors import tournament_state_cache_clear, tournament_state_get
+from tournaments.sumula.commands import ResultSet
 from tournaments.sumula.services import Actor, sumula_answer, sumula_result_set
 
 
@@ -33,7 +34,12 @@ def _no_build(monkeypatch):
 def _count(cup, pair=("d1", "d2")):
     """A result recorded and confirmed by both duplas: it counts, a new version in the engine's log."""
     key = jogo_between(cup, *pair)
-    sumula_result_set(tournament=cup, key=key, data={"partidas": [[12, 0], [12, 0]]}, actor=Actor(method="command"))
+    sumula_result_set(
+        tournament=cup,
+        key=key,
+        data=ResultSet.from_json({"partidas": [[12, 0], [12, 0]]}),
+        actor=Actor(method="command"),
+    )
     jogo = Jogo.objects.select_related("dupla_a", "dupla_b").get(tournament=cup, key=key)
     for dupla in (jogo.dupla_a, jogo.dupla_b):
         sumula_answer(

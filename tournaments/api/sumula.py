@@ -17,7 +17,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
+from tournaments.api import parse
 from tournaments.api.body import JsonBodyRefused, json_body_read
+from tournaments.api.serialize import errors_json, jogo_row, jogos_json, sumula_json
 from tournaments.caching import tournament_key
 from tournaments.models import Dupla, Jogo, Tournament
 from tournaments.permissions import may_referee, may_see_desk, tournament_with_role
@@ -30,10 +32,10 @@ from tournaments.web import etag_make, not_modified, request_device
 
 
 def _errors(status: int, *messages: str) -> JsonResponse:
-    return JsonResponse({"errors": list(messages)}, status=status, json_dumps_params={"ensure_ascii": False})
+    return JsonResponse(errors_json(messages), status=status, json_dumps_params={"ensure_ascii": False})
 
 
-def _json(data, status: int = 200) -> JsonResponse:
+def _json(data: dict, status: int = 200) -> JsonResponse:
     response = JsonResponse(data, status=status, json_dumps_params={"ensure_ascii": False})
     response["Cache-Control"] = "no-store"
     return response
@@ -81,14 +83,16 @@ def _staff(request, tournament: Tournament) -> Actor:
 
 def _answer(tournament: Tournament, key: str, status: int = 200, via: int | None = None, written=None) -> JsonResponse:
     if written is not None and written.record is not None:  # the súmula as just written: no need to read it again
-        return _json(sumula_get(tournament=tournament, jogo=written.jogo, record=written.record), status=status)
+        return _json(
+            sumula_json(sumula_get(tournament=tournament, jogo=written.jogo, record=written.record)), status=status
+        )
     jogo = jogo_for_sumula(tournament=tournament, key=key)
     if jogo is None:
         return _errors(404, _("jogo %(key)s não encontrado neste torneio") % {"key": key})
     data = sumula_get(tournament=tournament, jogo=jogo, via=via)
     if data is None:
         return _errors(404, _("a súmula do jogo %(key)s não tem a via %(via)s") % {"key": key, "via": via})
-    return _json(data, status=status)
+    return _json(sumula_json(data), status=status)
 
 
 def _api(view):
@@ -136,23 +140,18 @@ def jogos_list(request, slug: str):
         result = state.results.get(j["id"])
         current = None
         if result is not None and not result.finished and result.partidas and not result.partidas[-1].finished:
-            current = list(result.partidas[-1].score)
+            current = result.partidas[-1].score
         jogos.append(
-            {
-                "key": j["key"],
-                "stage": stage_key[j["stage_id"]],
-                "group": group_key.get(j["group_id"]),
-                "round": j["round"],
-                "mesa": j["mesa"],
-                "duplas": [key_of[j["dupla_a_id"]], key_of[j["dupla_b_id"]]],
-                "status": j["status"],
-                "via": j["via"],
-                "version": j["version"],
-                "score": list(result.partidas_won) if result is not None and result.started else [0, 0],
-                "current": current,
-            }
+            jogo_row(
+                jogo=j,
+                stage=stage_key[j["stage_id"]],
+                group=group_key.get(j["group_id"]),
+                duplas=(key_of[j["dupla_a_id"]], key_of[j["dupla_b_id"]]),
+                score=result.partidas_won if result is not None and result.started else (0, 0),
+                current=current,
+            )
         )
-    response = _json({"jogos": jogos, "live_version": live_version})
+    response = _json(jogos_json(rows=jogos, live_version=live_version))
     response["ETag"], response["Cache-Control"] = etag, "no-cache"  # kept, but asked again each time: 304
     return response
 
@@ -162,22 +161,18 @@ def jogos_list(request, slug: str):
 def jogo_detail(request, slug: str, key: str):
     """One súmula; ``?via=N`` an earlier via of a corrected súmula."""
     tournament = _tournament(slug)
-    via = request.GET.get("via")
-    if via is not None:
-        if not via.isdigit() or int(via) < 1:
-            raise SumulaRefused(400, _("via deve ser um número inteiro ≥ 1"))
-        via = int(via)
-    return _answer(tournament, key, via=via)
+    return _answer(tournament, key, via=parse.via_query_parse(request.GET))
 
 
 # --- writes ----------------------------------------------------------------------------------------------
 
 
-def _staff_write(request, slug: str, key: str, write):
-    """A staff write whose body is the service's ``data`` (a whole result, a correction, a penalty)."""
+def _staff_write(request, slug: str, key: str, write, read):
+    """A staff write whose body is the service's ``data`` (a whole result, a correction, a penalty), as ``read``
+    types it."""
     tournament = _tournament(slug, request)
     actor = _staff(request, tournament)
-    write(tournament=tournament, key=key, data=_body(request), actor=actor)
+    write(tournament=tournament, key=key, data=read(_body(request)), actor=actor)
     return _answer(tournament, key)
 
 
@@ -186,7 +181,7 @@ def _staff_write(request, slug: str, key: str, write):
 def mao_add(request, slug: str, key: str):
     tournament = _tournament(slug, request)
     actor = _staff(request, tournament)
-    written = services.sumula_mao_add(tournament=tournament, key=key, mao=_body(request), actor=actor)
+    written = services.sumula_mao_add(tournament=tournament, key=key, mao=parse.mao_parse(_body(request)), actor=actor)
     return _answer(tournament, key, status=201 if written.created else 200, written=written)
 
 
@@ -202,7 +197,7 @@ def mao_undo(request, slug: str, key: str, mao: str):
 @_api
 @require_http_methods(["POST"])
 def result_set(request, slug: str, key: str):
-    return _staff_write(request, slug, key, services.sumula_result_set)
+    return _staff_write(request, slug, key, services.sumula_result_set, parse.result_parse)
 
 
 @_api
@@ -210,30 +205,22 @@ def result_set(request, slug: str, key: str):
 def confirmation(request, slug: str, key: str):
     """A dupla confirms or contests, with its PIN (no account, no CSRF token: the PIN authenticates)."""
     tournament = _tournament(slug)
-    data = _body(request)
-    dupla_key = data.get("dupla")
-    dupla = Dupla.objects.filter(tournament=tournament, key=dupla_key).first() if isinstance(dupla_key, str) else None
-    if dupla is None:
-        raise SumulaRefused(422, _("informe 'dupla': a chave de uma das duplas do jogo"))
-    if not isinstance(data.get("accept"), bool):
-        raise SumulaRefused(422, _("informe 'accept': true para confirmar, false para contestar (com 'reason')"))
     # before the PIN: a malformed body costs no PIN try
-    via = services.via_read(data.get("via"))
-    services.reason_clean(
-        data.get("reason"), missing=None if data["accept"] else _("para contestar, diga o motivo ('reason')")
+    answer = parse.confirmation_parse(
+        _body(request), dupla_find=lambda k: Dupla.objects.filter(tournament=tournament, key=k).first()
     )
     if not Jogo.objects.filter(tournament=tournament, key=key).exists():
         raise SumulaRefused(404, _("jogo %(key)s não encontrado neste torneio") % {"key": key})
-    pin_verify(dupla=dupla, pin=data.get("pin"), **pin_source(request))
+    pin_verify(dupla=answer.dupla, pin=answer.pin, **pin_source(request))
     user = request.user if request.user.is_authenticated else None
     written = services.sumula_answer(
         tournament=tournament,
         key=key,
-        dupla=dupla,
-        via=via,
-        accept=data["accept"],
-        reason=data.get("reason"),
-        actor=Actor(user=user, dupla=dupla, method="pin", device=request_device(request)),
+        dupla=answer.dupla,
+        via=answer.via,
+        accept=answer.accept,
+        reason=answer.reason,
+        actor=Actor(user=user, dupla=answer.dupla, method="pin", device=request_device(request)),
     )
     return _answer(tournament, key, written=written)
 
@@ -244,19 +231,19 @@ def homologation(request, slug: str, key: str):
     """The referee signs the via it saw (``{"via": N}``; with a contest or a missing confirmation, a reason)."""
     tournament = _tournament(slug, request)
     actor = _staff(request, tournament)
-    data = _body(request)
-    services.sumula_sign(tournament=tournament, key=key, via=data.get("via"), reason=data.get("reason"), actor=actor)
+    signature = parse.signature_parse(_body(request))
+    services.sumula_sign(tournament=tournament, key=key, via=signature.via, reason=signature.reason, actor=actor)
     return _answer(tournament, key)
 
 
 @_api
 @require_http_methods(["POST"])
 def correction(request, slug: str, key: str):
-    return _staff_write(request, slug, key, services.sumula_correct)
+    return _staff_write(request, slug, key, services.sumula_correct, parse.correction_parse)
 
 
 @_api
 @require_http_methods(["POST"])
 def penalty(request, slug: str, key: str):
     """Perda da partida or perda do jogo, with its reason (an addition to the contract's API)."""
-    return _staff_write(request, slug, key, services.sumula_penalty)
+    return _staff_write(request, slug, key, services.sumula_penalty, parse.penalty_parse)

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from tournaments import converters  # noqa: F401 (registers jogokey, maoid, …)
+from tournaments.api import openapi
 from tournaments.api import sumula as api
 
 app_name = "api"
@@ -17,4 +18,5 @@ urlpatterns = [
     path("torneios/<slug:slug>/jogos/<jogokey:key>/homologacao/", api.homologation, name="homologacao"),
     path("torneios/<slug:slug>/jogos/<jogokey:key>/correcao/", api.correction, name="correcao"),
     path("torneios/<slug:slug>/jogos/<jogokey:key>/penalidade/", api.penalty, name="penalidade"),
+    path("schema/", openapi.schema, name="schema"),
 ]

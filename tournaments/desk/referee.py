@@ -43,6 +43,7 @@ from tournaments.selectors import (
     tournament_state_get,
 )
 from tournaments.sumula import services
+from tournaments.sumula.commands import Correction, MaoAdd, Penalty, ResultSet
 from tournaments.sumula.pins import pin_source, pin_verify
 from tournaments.sumula.selectors import jogo_for_sumula, sumula_get
 from tournaments.sumula.services import Actor, SumulaRefused
@@ -217,7 +218,9 @@ def _side_name(jogo: Jogo, key: str) -> str:
 
 def _op_mao(request, tournament, jogo):
     form = _valid(MaoForm(request.POST))
-    services.sumula_mao_add(tournament=tournament, key=jogo.key, mao=form.mao(), actor=_staff_actor(request))
+    services.sumula_mao_add(
+        tournament=tournament, key=jogo.key, mao=MaoAdd.from_json(form.mao()), actor=_staff_actor(request)
+    )
     return None, "placar"
 
 
@@ -231,19 +234,25 @@ def _op_undo(request, tournament, jogo):
 
 def _op_result(request, tournament, jogo):
     form = _valid(ResultForm(request.POST, best_of=jogo.best_of))
-    services.sumula_result_set(tournament=tournament, key=jogo.key, data=form.result(), actor=_staff_actor(request))
+    services.sumula_result_set(
+        tournament=tournament, key=jogo.key, data=ResultSet.from_json(form.result()), actor=_staff_actor(request)
+    )
     return _("Resultado anotado."), "placar"
 
 
 def _op_walkover(request, tournament, jogo):
     form = _valid(WalkoverForm(request.POST))
-    services.sumula_result_set(tournament=tournament, key=jogo.key, data=form.result(), actor=_staff_actor(request))
+    services.sumula_result_set(
+        tournament=tournament, key=jogo.key, data=ResultSet.from_json(form.result()), actor=_staff_actor(request)
+    )
     return _("WO anotado."), "placar"
 
 
 def _op_penalty(request, tournament, jogo):
     form = _valid(PenaltyForm(request.POST))
-    services.sumula_penalty(tournament=tournament, key=jogo.key, data=form.penalty(), actor=_staff_actor(request))
+    services.sumula_penalty(
+        tournament=tournament, key=jogo.key, data=Penalty.from_json(form.penalty()), actor=_staff_actor(request)
+    )
     return _("Penalidade anotada."), "placar"
 
 
@@ -294,7 +303,9 @@ def _op_sign(request, tournament, jogo):
 
 def _op_correct(request, tournament, jogo):
     form = _valid(CorrectionForm(request.POST, best_of=jogo.best_of))
-    services.sumula_correct(tournament=tournament, key=jogo.key, data=form.correction(), actor=_staff_actor(request))
+    services.sumula_correct(
+        tournament=tournament, key=jogo.key, data=Correction.from_json(form.correction()), actor=_staff_actor(request)
+    )
     return _("Súmula corrigida: nova via."), "placar"
 
 

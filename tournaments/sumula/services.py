@@ -26,7 +26,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.jogo import JogoEntry, JogoResult, PartidaEntry, jogo_evaluate
-from scoring.partida import HOW_CHOICES
 from scoring.partida import Mao as MaoRecord
 from scoring.sumula import (
     ACCEPTED,
@@ -50,6 +49,7 @@ from ..result_form import Errors, result_dict, result_read
 from ..selectors import tournament_settings, tournament_state_get
 from ..services import SIDE
 from ..writes import LIVE, RESULTS, tournament_write, write_current
+from .commands import Correction, MaoAdd, Penalty, ResultBody, ResultSet
 from .inputs import REASON_MAX, SumulaRefused, client_id_read, reason_clean, rule_messages, rule_place, via_read  # noqa: F401
 from .records import answers_of, jogo_lock, jogo_record_load, mao_id
 
@@ -237,12 +237,10 @@ def _result_write(locked: _Locked, entry: JogoEntry) -> None:
         _result_order(locked)
 
 
-def _result_parse(locked: _Locked, data: dict) -> tuple[JogoEntry, JogoResult]:
+def _result_parse(locked: _Locked, data: ResultBody) -> tuple[JogoEntry, JogoResult]:
     """A whole result in the file's form (``partidas``, ``walkover``, ``penalty``), checked by the rules."""
-    if not isinstance(data, dict):
-        raise SumulaRefused(400, _("o corpo deve ser um objeto JSON"))
     errors = Errors()
-    entry = result_read(data, "", locked.duplas, locked.jogo.best_of, errors)
+    entry = result_read(data.as_file(), "", locked.duplas, locked.jogo.best_of, errors)
     if errors:
         raise SumulaRefused(422, *(str(e) for e in errors))
     if entry is None:
@@ -267,22 +265,10 @@ def _refuse_if_decided(jogo: Jogo) -> None:
 # --- the writes ------------------------------------------------------------------------------------
 
 
-def sumula_mao_add(*, tournament: Tournament, key: str, mao: dict, actor: Actor) -> Written:
+def sumula_mao_add(*, tournament: Tournament, key: str, mao: MaoAdd, actor: Actor) -> Written:
     """Append a mão to the partida being played (a new partida once the last one reached 12)."""
-    if not isinstance(mao, dict):
-        raise SumulaRefused(400, _("o corpo deve ser um objeto JSON"))
-    client_id = client_id_read(mao.get("id"))
-    if client_id is None:
-        raise SumulaRefused(422, _("toda mão precisa de um 'id' feito pelo aparelho (assim um reenvio não a duplica)"))
-    reason = reason_clean(mao.get("reason"))
-    how = mao.get("how", "played")  # only an absent 'how' is a mão played
-    if how not in HOW_CHOICES:
-        raise SumulaRefused(
-            422, _("'how' deve ser played, ran, refused ou penalty (sem 'how', a mão foi jogada: played)")
-        )
-    record = MaoRecord(to=mao.get("to"), points=mao.get("points"), how=how, reason=reason, key=client_id)
-    if "to" not in mao:
-        raise SumulaRefused(422, _("informe 'to': 0 ou 1 (a dupla que marca, na ordem do jogo) ou null (mão empatada)"))
+    client_id = mao.id
+    record = MaoRecord(to=mao.to, points=mao.points, how=mao.how, reason=mao.reason, key=client_id)
     with tournament_write(tournament=tournament, action="sumula.mao_add", user=actor.user, kind=LIVE):
         locked = _lock(tournament=tournament, key=key)
         # a retry changes nothing: the answer is the súmula as locked (no need to read it again)
@@ -416,9 +402,9 @@ def sumula_mao_undo(*, tournament: Tournament, key: str, mao: str, actor: Actor)
         return Written(jogo=jogo)
 
 
-def sumula_result_set(*, tournament: Tournament, key: str, data: dict, actor: Actor) -> Written:
+def sumula_result_set(*, tournament: Tournament, key: str, data: ResultSet, actor: Actor) -> Written:
     """The whole result at once (quick entry, WO, perda do jogo), while no mão is recorded."""
-    client_id = client_id_read(data.get("id")) if isinstance(data, dict) else None
+    client_id = data.id
     with tournament_write(tournament=tournament, action="sumula.result_set", user=actor.user, kind=LIVE):
         locked = _lock(tournament=tournament, key=key)
         if _already(locked, client_id):
@@ -430,7 +416,7 @@ def sumula_result_set(*, tournament: Tournament, key: str, data: dict, actor: Ac
         if any(answers_of(locked.jogo)) or locked.jogo.status in (CONFIRMED, HOMOLOGATED):
             _refuse_if_decided(locked.jogo)
         counted_before = _counted(locked.jogo)
-        entry, result = _result_parse(locked, data)
+        entry, result = _result_parse(locked, data.result)
         _result_write(locked, entry)
         _restatus(locked, result)
         _finish(
@@ -529,12 +515,9 @@ def sumula_sign(*, tournament: Tournament, key: str, via: int, reason, actor: Ac
         return Written(jogo=jogo)
 
 
-def sumula_correct(*, tournament: Tournament, key: str, data: dict, actor: Actor) -> Written:
+def sumula_correct(*, tournament: Tournament, key: str, data: Correction, actor: Actor) -> Written:
     """Replace a decided súmula's result with a new via; the old via stays readable in the history."""
-    if not isinstance(data, dict):
-        raise SumulaRefused(400, _("o corpo deve ser um objeto JSON"))
-    client_id = client_id_read(data.get("id"))
-    reason = reason_clean(data.get("reason"), missing=_("toda correção precisa de um motivo ('reason')"))
+    client_id, reason = data.id, data.reason
     with tournament_write(tournament=tournament, action="sumula.correct", user=actor.user, kind=RESULTS):
         locked = _lock(tournament=tournament, key=key)
         jogo = locked.jogo
@@ -542,7 +525,7 @@ def sumula_correct(*, tournament: Tournament, key: str, data: dict, actor: Actor
             return Written(jogo=jogo, created=False)
         if jogo.status not in DECIDED:
             raise SumulaRefused(409, _("o jogo ainda não foi decidido: desfaça a última mão ou continue a anotar"))
-        entry, result = _result_parse(locked, data)
+        entry, result = _result_parse(locked, data.result)
         _next_jogo_check(locked, result)
         _qualifiers_check(locked, result)
         counted_before = _counted(jogo)
@@ -598,32 +581,26 @@ def _next_jogo_check(locked: _Locked, result: JogoResult) -> None:
         )
 
 
-def sumula_penalty(*, tournament: Tournament, key: str, data: dict, actor: Actor) -> Written:
+def sumula_penalty(*, tournament: Tournament, key: str, data: Penalty, actor: Actor) -> Written:
     """Perda da partida (the partida being played, or the next, is recorded 12 x 0) or perda do jogo.
 
     ``{"id": …, "scope": "partida" | "jogo", "lost_by": DUPLA_KEY, "reason": "…"}``. The mãos of a
     partida lost by penalty stay in the súmula's log (its event), not in the result.
     """
-    if not isinstance(data, dict):
-        raise SumulaRefused(400, _("o corpo deve ser um objeto JSON"))
-    client_id = client_id_read(data.get("id"))
-    scope = data.get("scope")
-    if scope not in ("partida", "jogo"):
-        raise SumulaRefused(422, _("'scope' é 'partida' (perda da partida) ou 'jogo' (perda do jogo)"))
-    reason = reason_clean(data.get("reason"), missing=_("toda penalidade precisa de um motivo ('reason')"))
+    client_id, scope, reason, lost_by = data.id, data.scope, data.reason, data.lost_by
     with tournament_write(tournament=tournament, action="sumula.penalty", user=actor.user, kind=LIVE):
         locked = _lock(tournament=tournament, key=key)
         jogo = locked.jogo
         if _already(locked, client_id):
             return Written(jogo=jogo, created=False)
         _refuse_if_decided(jogo)
-        if data.get("lost_by") not in locked.duplas:
+        if lost_by not in locked.duplas:
             raise SumulaRefused(
                 422,
                 _("'lost_by' é a chave da dupla punida (%(a)s ou %(b)s)")
                 % {"a": locked.duplas[0], "b": locked.duplas[1]},
             )
-        side = locked.duplas.index(data["lost_by"])
+        side = locked.duplas.index(lost_by)
         counted_before = _counted(jogo)
         entry = locked.entry or JogoEntry(best_of=jogo.best_of)
         dropped: list = []
@@ -647,7 +624,7 @@ def sumula_penalty(*, tournament: Tournament, key: str, data: dict, actor: Actor
             actor=actor,
             client_id=client_id,
             counted_before=counted_before,
-            data={"scope": scope, "lost_by": data["lost_by"], "reason": reason, "dropped": dropped},
+            data={"scope": scope, "lost_by": lost_by, "reason": reason, "dropped": dropped},
         )
         return Written(jogo=jogo)
 
