@@ -128,8 +128,10 @@ def test_unknown_tournament_jogo_or_via_answer_404_json(cup, ref, j1):
         assert r.status_code == 404 and errors_of(r), url
     r = ref.get(api(cup.slug, j1) + "?via=2")
     assert r.status_code == 404 and errors_of(r)
-    r = ref.get(api(cup.slug, j1) + "?via=abc")
-    assert r.status_code == 400 and errors_of(r)
+    # not a via: letters, a superscript or another script's digit (digits to str.isdigit, not to int), too long
+    for via in ("abc", "%C2%B2", "%D9%A3", "1" * 10, "0"):
+        r = ref.get(api(cup.slug, j1) + "?via=" + via)
+        assert r.status_code == 400 and errors_of(r) == ["via deve ser um número inteiro ≥ 1"], via
     refused(lambda: mao(ref, cup.slug, "zz99", "x", 0, 1), 404)
 
 

@@ -81,6 +81,7 @@ def via_query_parse(query: QueryDict) -> int | None:
     via = query.get("via")
     if via is None:
         return None
-    if not via.isdigit() or int(via) < 1:
+    # ASCII digits only ("²" and "٣" are digits to str.isdigit but not to int), and short enough for a column
+    if not (via.isascii() and via.isdigit()) or len(via) > 9 or int(via) < 1:
         raise SumulaRefused(400, _("via deve ser um número inteiro ≥ 1"))
     return int(via)
