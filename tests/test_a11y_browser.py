@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from tests.a11y_support import AXE_CONTEXT, assert_no_axe_violations
-from tests.browser_support import browser, shot  # noqa: F401 (fixture)
-from tests.event_states import event_after, event_before, event_drawn, event_during, showcase_jogo  # noqa: F401
+from tests.support.a11y import AXE_CONTEXT, assert_no_axe_violations
+from tests.support.browser import shot
+from tests.support.event_states import showcase_jogo
 from tournaments.registrations.window import public_signup_is_open
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

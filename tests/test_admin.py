@@ -7,8 +7,8 @@ from django.contrib.auth.models import Group, User
 from django.test import Client
 from django.urls import reverse
 
-from tests.sumula_support import api, cup_setup, partida_maos, post, staff_user
-from tests.test_import import base_file
+from tests.support.files import base_file
+from tests.support.sumula import api, cup_setup, partida_maos, post, staff_user
 from tournaments.models import Dupla, Jogo, Mao, Partida, Player, SumulaEvent, SumulaVia, Tournament
 from tournaments.services import tournament_import
 

@@ -23,7 +23,7 @@ from django.core.cache import cache
 from django.db import models
 from django.urls import reverse
 
-from tests.test_import import base_file
+from tests.support.files import base_file
 from tournaments.caching import pages_clear
 from tournaments.interchange.reader import plan_read
 from tournaments.interchange.writer import tournament_export

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.errors import RuleViolation
-from tests.test_import import base_file, players
+from tests.support.files import base_file, players
 from tournaments.interchange.writer import tournament_export
 from tournaments.models import Tournament
 from tournaments.services import tournament_import

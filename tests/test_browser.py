@@ -8,9 +8,9 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_support import VIEWPORTS, browser  # noqa: F401 (fixture)
-from tests.browser_support import shot as _shot
-from tests.test_pages import BIRTH, _big_file, demo_file, edge_files, knockout_file, large_file
+from tests.support.browser import VIEWPORTS
+from tests.support.browser import shot as _shot
+from tests.support.files import BIRTH, big_file, demo_file, edge_files, knockout_file, large_file
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -168,8 +168,8 @@ def test_a_big_bracket_scrolls_inside_its_box(browser, live_server, load_file, d
 @pytest.mark.parametrize("device", list(VIEWPORTS))
 def test_a_big_event_is_browsed_in_parts_with_plain_links(browser, live_server, load_file, device):
     """160 duplas: one round of jogos, 16 groups, a section of the bracket at a time; on the phone without JavaScript."""
-    live = load_file(_big_file(live=True, slug="grande-ao-vivo")).slug
-    done = load_file(_big_file(slug="grande")).slug
+    live = load_file(big_file(live=True, slug="grande-ao-vivo")).slug
+    done = load_file(big_file(slug="grande")).slug
     context = browser.new_context(viewport=VIEWPORTS[device], locale="pt-BR", java_script_enabled=device != "phone")
     page = context.new_page()
     errors: list[str] = []

@@ -10,7 +10,7 @@ from django.core.cache.backends.redis import RedisCacheClient
 from django.test import override_settings
 from django.urls import reverse
 
-from tests.sumula_support import cup_setup
+from tests.support.sumula import cup_setup
 from tournaments import caching
 from tournaments.caching import shares_wait
 from tournaments.selectors import tournament_state_cache_clear

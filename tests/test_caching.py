@@ -11,7 +11,7 @@ from django.core.cache import caches
 from django.test import override_settings
 from django.urls import reverse
 
-from tests.sumula_support import cup_setup
+from tests.support.sumula import cup_setup
 from tournaments import caching, presenters, selectors
 from tournaments.caching import ObjectCache, page_key, pages_clear, shares_wait, tournament_key
 from tournaments.selectors import tournament_state_cache_clear, tournament_state_get

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from tests.test_import import base_file
+from tests.support.files import base_file
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

@@ -10,8 +10,7 @@ one shows up here as a violation even when the HTML checks of tests/test_product
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.browser_support import browser  # noqa: F401 (fixture)
-from tests.test_pages import demo_file, knockout_file
+from tests.support.files import demo_file, knockout_file
 from tournaments.models import Jogo, StaffRole
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -6,8 +6,6 @@ from django.urls import reverse
 
 from tournaments.models import AuditEntry, Dupla, Registration
 
-from .event_states import event_drawn  # noqa: F401
-
 pytestmark = pytest.mark.django_db
 DRAWN = "já foi publicado"
 

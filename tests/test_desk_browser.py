@@ -13,7 +13,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
 
-from tests.browser_support import browser, shot  # noqa: F401 (fixture)
+from tests.support.browser import shot
 from tournaments.models import AuditEntry, Draw, Dupla, Jogo, Mesa, Registration, StaffRole, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -6,12 +6,11 @@ import pytest
 from django.urls import reverse
 
 from scoring.bracket_draw import seeded_order
+from tests.support.desk import add_duplas, client_for, make_tournament, make_user
 from tournaments.draws import services
 from tournaments.draws.plan import competition_plan
 from tournaments.models import AuditEntry, Draw, Group, Jogo, Partida, Stage
 from tournaments.writes import tournament_rebuild
-
-from .test_desk_draws import add_duplas, client_for, make_tournament, make_user
 
 pytestmark = pytest.mark.django_db
 

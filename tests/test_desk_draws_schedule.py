@@ -8,11 +8,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from tests.support.desk import add_duplas, add_individuals, client_for, make_tournament, make_user
 from tournaments.draws import services
 from tournaments.models import AuditEntry, Dupla, Jogo, Mesa, Stage, Tournament
 from tournaments.selectors import tournament_state_cache_clear
-
-from .test_desk_draws import add_duplas, add_individuals, client_for, make_tournament, make_user
 
 pytestmark = pytest.mark.django_db
 

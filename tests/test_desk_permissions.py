@@ -10,11 +10,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import URLPattern, URLResolver, reverse
 
+from tests.support.files import base_file
 from tournaments.desk import organizer_urls as desk_urls
 from tournaments.models import Dupla, Jogo, Mesa, Player, Registration, StaffRole, Tournament
 from tournaments.services import tournament_import
-
-from .test_import import base_file
 
 pytestmark = pytest.mark.django_db
 

@@ -9,10 +9,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from tests.support.files import base_file
 from tournaments.models import AuditEntry, Jogo, StaffRole, Tournament
 from tournaments.services import tournament_import
-
-from .test_import import base_file
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "senha-forte-123"

@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 import tournaments
-from tests.sumula_support import PIN, answer, api, cup_setup, jogo_between, jogo_duplas, post, staff_user
+from tests.support.sumula import PIN, answer, api, cup_setup, jogo_between, jogo_duplas, post, staff_user
 from tournaments.engine import parts_of
 from tournaments.models import Dupla, Jogo, ResultPart, StaffRole, Tournament, TournamentChange
 from tournaments.selectors import tournament_live_version, tournament_state_get, tournament_state_load
@@ -441,7 +441,7 @@ def test_after_a_counted_result_a_page_renders_only_the_group_that_changed(event
     from tournaments.selectors import tournament_state_cache_clear
 
     tournament_state_cache_clear()
-    from tests.engine_helpers import page_normalized
+    from tests.support.engine import page_normalized
 
     fresh = client.get(url).content
     assert page_normalized(fresh) == page_normalized(again.content)  # the same page as from nothing

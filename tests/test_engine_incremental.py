@@ -46,8 +46,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from scoring.errors import RuleViolation
 from scoring.sumula import COUNTING, DECIDED
-from tests.engine_helpers import SUMULA_PARTS, VIEW_PARTS, page_assert_equal, state_assert_equal
-from tests.sumula_support import db_snapshot, staff_user
+from tests.support.engine import SUMULA_PARTS, VIEW_PARTS, page_assert_equal, state_assert_equal
+from tests.support.sumula import db_snapshot, staff_user
 from tournaments import selectors
 from tournaments.draws import services as draws
 from tournaments.draws.tiebreak import ties_awaiting

@@ -76,9 +76,8 @@ def _upload(client, data):
 
 
 def test_an_uploaded_file_does_not_make_an_existing_account_referee(client, staff):
+    from tests.support.files import base_file
     from tournaments.models import Jogo, StaffRole
-
-    from .test_import import base_file
 
     root = User.objects.create_superuser("root", "root@example.com", "x")
     client.force_login(staff)
@@ -100,9 +99,8 @@ def test_an_uploaded_file_does_not_make_an_existing_account_referee(client, staf
 def test_the_operator_command_still_grants_referees(db, tmp_path):
     from django.core.management import call_command
 
+    from tests.support.files import base_file
     from tournaments.models import StaffRole
-
-    from .test_import import base_file
 
     User.objects.create_user("arbitra")
     data = base_file()

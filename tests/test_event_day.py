@@ -21,7 +21,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from tests.event_states import (  # noqa: F401
+from tests.support.event_states import (
     COMPETITION_SEED,
     PAIRING_SEED,
     _answer,
@@ -33,13 +33,8 @@ from tests.event_states import (  # noqa: F401
     _result,
     _signups,
     _user,
-    event_after,
-    event_before,
-    event_drawn,
-    event_during,
 )
-from tests.test_import import base_file, import_errors
-from tests.test_pages import groups_file, knockout_file
+from tests.support.files import base_file, groups_file, import_errors, knockout_file
 from tournaments.caching import pages_clear
 from tournaments.draws import services as draws
 from tournaments.interchange.writer import tournament_export

@@ -12,10 +12,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.a11y_support import AXE_CONTEXT, assert_no_axe_violations
-from tests.browser_support import browser, shot  # noqa: F401 (fixture)
-from tests.event_states import event_after, event_before, event_drawn, event_during  # noqa: F401
-from tests.test_pages import _big_file, large_file
+from tests.support.a11y import AXE_CONTEXT, assert_no_axe_violations
+from tests.support.browser import shot
+from tests.support.files import big_file, large_file
 from tournaments.models import Jogo, Registration
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -330,7 +329,7 @@ def test_the_tabs_fit_a_narrow_phone(browser, live_server, event_during):
 
 @pytest.mark.parametrize("size", ["16", "160"])
 def test_the_final_fits_a_laptop_screen(browser, live_server, load_file, size):
-    data = large_file(groups=8, size=4, slug="chave-16") if size == "16" else _big_file(slug="chave-160")
+    data = large_file(groups=8, size=4, slug="chave-16") if size == "16" else big_file(slug="chave-160")
     t = load_file(data)
     context = browser.new_context(locale="pt-BR", viewport={"width": 1366, "height": 900})
     page = context.new_page()

@@ -18,8 +18,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from tests.test_production_headers import assert_security_headers, inline_code
-from tests.test_registrations_support import tournament_make
+from tests.support.headers import assert_security_headers, inline_code
+from tests.support.registrations import tournament_make
 from tournaments.public import help as help_views
 
 DOCS = Path(settings.BASE_DIR) / "docs"

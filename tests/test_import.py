@@ -10,53 +10,14 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from scoring.errors import RuleViolation
+from tests.support.files import base_file, import_errors, nothing_written, players
 from tournaments.interchange.writer import tournament_export
-from tournaments.models import Draw, Dupla, Jogo, Mao, Partida, Player, Registration, Tournament
+from tournaments.models import Draw, Dupla, Jogo
 from tournaments.services import tournament_import
 
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def players(n):
-    return [{"key": f"p{i}", "name": f"Atleta {i}", "birth_date": "1990-01-01"} for i in range(1, n + 1)]
-
-
-def base_file(**tournament):
-    """Two groups of 2 … built up by each test; 8 players in 4 duplas."""
-    return {
-        "format": "truco-torneio",
-        "version": 1,
-        "tournament": {"name": "Copa do Bar", "date": "2024-04-27", "preset": "fenacef", **tournament},
-        "players": players(8),
-        "duplas": [{"key": f"d{i}", "players": [f"p{2 * i - 1}", f"p{2 * i}"]} for i in range(1, 5)],
-        "stages": [
-            {
-                "key": "grupos",
-                "kind": "groups",
-                "best_of": 3,
-                "groups": [{"key": "A", "duplas": ["d1", "d2"]}, {"key": "B", "duplas": ["d3", "d4"]}],
-                "qualify": {"per_group": 2, "best_others": 0},
-            },
-            {"key": "mata", "kind": "knockout", "best_of": 3, "entrants": "previous", "draw": {"method": "seeded"}},
-        ],
-        "jogos": [
-            {"stage": "grupos", "group": "A", "duplas": ["d1", "d2"], "partidas": [[12, 7], [9, 12], [12, 3]]},
-            {"stage": "grupos", "group": "B", "duplas": ["d3", "d4"], "walkover": "d4"},
-        ],
-    }
-
-
-def import_errors(data) -> list[str]:
-    with pytest.raises(RuleViolation) as exc:
-        tournament_import(data=data)
-    return [str(e) for e in exc.value.errors]
-
-
-def nothing_written():
-    return all(not m.objects.exists() for m in (Tournament, Player, Registration, Dupla, Jogo, Partida, Mao, Draw))
 
 
 def test_import_creates_tournament_with_slug_from_name_and_schedule():

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.errors import RuleViolation
-from tests.conftest import DEMO_DIR
+from tests.support.files import DEMO_DIR
 from tournaments.interchange.jsonfile import tournament_file_parse
 from tournaments.interchange.writer import tournament_export
 from tournaments.services import tournament_import

@@ -19,7 +19,7 @@ from django.apps import apps
 from django.core.management import CommandError, call_command
 
 from scoring.errors import RuleViolation
-from tests.test_import import base_file, players
+from tests.support.files import base_file, players
 from tournaments.interchange import limits
 from tournaments.interchange.jsonfile import tournament_file_parse
 from tournaments.interchange.reader import plan_read

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from scoring.errors import RuleViolation
-from tests.test_import import base_file, players
+from tests.support.files import base_file, players
 from tournaments.interchange import jsonfile, limits
 from tournaments.interchange.reader import plan_read
 

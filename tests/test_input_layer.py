@@ -17,7 +17,7 @@ from django.urls import Resolver404, resolve
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.sumula_support import PIN, api, cup, db_snapshot, j1, partida_maos, post, ref, staff_user  # noqa: F401 (fixtures)
+from tests.support.sumula import PIN, api, db_snapshot, partida_maos, staff_user
 from tournaments.models import Dupla, StaffRole, Stage
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]

@@ -6,14 +6,13 @@ import copy
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.support.desk import add_duplas, make_tournament
+from tests.support.files import base_file, import_errors, nothing_written
 from tournaments.draws import services as draw_services
 from tournaments.interchange.writer import tournament_export
 from tournaments.jogo_keys import jogo_keys_new
 from tournaments.models import Jogo, Partida, StaffRole
 from tournaments.services import tournament_import
-
-from .test_desk_draws import add_duplas, make_tournament
-from .test_import import base_file, import_errors, nothing_written
 
 pytestmark = pytest.mark.django_db
 

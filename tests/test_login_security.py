@@ -97,13 +97,13 @@ def test_forged_headers_do_not_escape_the_lockout(client, comissao):
 
 
 def test_trusted_proxies_default_to_loopback_and_are_checked():
-    from tests.test_production import _settings_run
+    from tests.support.production import settings_run
 
     code = "import json, config.settings as s; print(json.dumps(s.TRUSTED_PROXIES))"
-    run = _settings_run(code, TRUSTED_PROXY_COUNT="1")
+    run = settings_run(code, TRUSTED_PROXY_COUNT="1")
     assert run.returncode == 0, run.stderr and False
     assert run.stdout.strip() == '["127.0.0.1", "::1"]'
-    run = _settings_run(code, TRUSTED_PROXY_COUNT="1", TRUSTED_PROXIES="10.0.0.0/8,nada")
+    run = settings_run(code, TRUSTED_PROXY_COUNT="1", TRUSTED_PROXIES="10.0.0.0/8,nada")
     assert run.returncode != 0 and "TRUSTED_PROXIES" in run.stderr
 
 
@@ -137,9 +137,9 @@ def test_without_email_host_the_reset_link_never_reaches_the_log(client, comissa
     from config.mail import UnsentMailBackend
 
     assert settings.MAILERS  # the test runner swaps the backend; the configured one is checked in a fresh process
-    from tests.test_production import _settings_run
+    from tests.support.production import settings_run
 
-    run = _settings_run("import config.settings as s; print(s.MAILERS['default']['BACKEND'])", EMAIL_HOST="")
+    run = settings_run("import config.settings as s; print(s.MAILERS['default']['BACKEND'])", EMAIL_HOST="")
     assert run.stdout.strip() == "config.mail.UnsentMailBackend", run.stderr
 
     reset(client, "c@example.com")

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.sumula_support import PIN, api, cup, cup_setup, j1, post, staff_user  # noqa: F401 (fixtures)
+from tests.support.sumula import PIN, api, cup_setup, post, staff_user
 from tournaments.models import AuditEntry, Dupla, PinFailure, StaffRole
 from tournaments.sumula import pins
 from tournaments.sumula.pins import pin_unlock, pin_verify

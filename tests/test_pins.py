@@ -12,7 +12,7 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.urls import reverse
 
-from tests.test_pages import groups_file
+from tests.support.files import groups_file
 from tournaments.models import AuditEntry, Dupla, ReplacedLink, StaffRole
 from tournaments.staff.pins import pin_check, pin_reset, pins_reset, token_hash
 from tournaments.staff.services import role_grant

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from tests.printing_support import (
+from tests.support.printing import (
     FOOTER_WHEN,
     assert_pdf,
     cards_file,
@@ -19,7 +19,7 @@ from tests.printing_support import (
     qr_texts,
     save_png,
 )
-from tests.sumula_support import cup, ref, staff_user  # noqa: F401 (fixtures)
+from tests.support.sumula import staff_user
 from tournaments.models import Dupla, Jogo, StaffRole
 from tournaments.staff.pins import pin_check
 
@@ -82,7 +82,7 @@ def test_the_desk_sheets_answer_get_and_head_only(cup, client, sheet):
 
 
 def test_a_referee_of_another_tournament_gets_404(cup, load_file, client):
-    from tests.sumula_support import cup_file
+    from tests.support.sumula import cup_file
 
     other = load_file(cup_file("outra-copa"))
     client.force_login(staff_user(other, "arbitro-de-la"))

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from tests.printing_support import (
+from tests.support.printing import (
     FOOTER_WHEN,
     assert_pdf,
     birth_forms,
@@ -28,7 +28,7 @@ from tests.printing_support import (
     save_png,
     with_pins,
 )
-from tests.sumula_support import answer, api, cup, post, ref, staff_user  # noqa: F401 (fixtures)
+from tests.support.sumula import answer, api, post, staff_user
 from tournaments import presenters
 from tournaments.models import Jogo, StaffRole
 from tournaments.printing.bracket import ROUNDS_PER_PAGE, bracket_plan

@@ -12,7 +12,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tests.printing_support import (
+from tests.support.printing import (
     FOOTER_WHEN,
     assert_pdf,
     birth_forms,
@@ -27,7 +27,7 @@ from tests.printing_support import (
     save_png,
     with_pins,
 )
-from tests.sumula_support import PIN, answer, api, cup, cup_file, j1, jogo_between, play, post, ref, sign, staff_user  # noqa: F401 (fixtures)
+from tests.support.sumula import PIN, answer, api, cup_file, jogo_between, play, post, sign, staff_user
 from tournaments.models import Jogo, Mesa, StaffRole
 from tournaments.roles import role_grant
 from tournaments.selectors import tournament_state_cache_clear

@@ -5,7 +5,7 @@ import math
 import pytest
 from django.urls import reverse
 
-from tests.test_pages import groups_file, knockout_file
+from tests.support.files import groups_file, knockout_file
 from tournaments.models import Dupla, Jogo, Player, new_private_token
 from tournaments.staff.pins import pins_reset
 from tournaments.writes import tournament_rebuild
@@ -128,7 +128,7 @@ def test_queries_are_few(client, cup, django_assert_max_num_queries):
 def test_an_old_link_after_a_single_reset_answers_410_and_cannot_confirm(load_file):
     from django.test import Client
 
-    from tests.sumula_support import api, cup_setup, db_snapshot, jogo_between, post, staff_user
+    from tests.support.sumula import api, cup_setup, db_snapshot, jogo_between, post, staff_user
     from tournaments.models import AuditEntry, StaffRole
     from tournaments.staff.pins import pin_reset
 

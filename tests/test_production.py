@@ -14,7 +14,8 @@ from django.contrib.auth.models import User
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from tests.test_import import base_file
+from tests.support.files import base_file
+from tests.support.production import settings_run
 from tournaments.services import tournament_import
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -22,18 +23,6 @@ STRONG_KEY = "k" * 20 + "-production-secret-key-0123456789-abcdefghijklmnop"
 
 
 # --- settings from the environment (each read in a fresh process, as a server would) ---
-
-
-def _settings_run(code: str, **env: str) -> subprocess.CompletedProcess:
-    base = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in {"SECRET_KEY", "DEBUG", "ZAP_DEV", "SITE_URL", "CSRF_TRUSTED_ORIGINS"}
-        and not k.startswith(("SECURE_", "SESSION_", "CSRF_"))
-    }
-    return subprocess.run(
-        [sys.executable, "-c", code], cwd=BASE_DIR, env={**base, **env}, capture_output=True, text=True, timeout=120
-    )
 
 
 READ = (
@@ -45,7 +34,7 @@ READ = (
 
 
 def settings_read(**env: str) -> dict:
-    run = _settings_run(READ, **env)
+    run = settings_run(READ, **env)
     assert run.returncode == 0, run.stderr
     return json.loads(run.stdout)
 
@@ -55,7 +44,7 @@ def settings_read(**env: str) -> dict:
 )
 def test_without_a_secret_key_and_debug_off_the_server_does_not_start(env):
     for server in ("import config.wsgi", "import config.asgi"):
-        run = _settings_run(server, **env)
+        run = settings_run(server, **env)
         assert run.returncode != 0
         assert "ImproperlyConfigured" in run.stderr and "SECRET_KEY não definida" in run.stderr
     # the commands still run, never with the key committed in the repository: a throwaway random one
@@ -139,7 +128,7 @@ def test_https_settings_come_from_the_environment():
     ],
 )
 def test_a_malformed_setting_is_refused_with_its_name(env, message):
-    run = _settings_run(READ, SECRET_KEY=STRONG_KEY, **env)
+    run = settings_run(READ, SECRET_KEY=STRONG_KEY, **env)
     assert run.returncode != 0 and message in run.stderr.strip().splitlines()[-1]
 
 

@@ -7,13 +7,12 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from tests.support.registrations import csv_bytes, people, tournament_make
 from tournaments.models import AuditEntry, Player, Registration
 from tournaments.registrations.csv_import import csv_preview
 from tournaments.registrations.csv_reader import MAX_BYTES, MAX_ROWS, csv_read
 from tournaments.registrations.selectors import registration_rows
 from tournaments.registrations.services import RegistrationRefused, registrations_import_csv
-
-from .test_registrations_support import csv_bytes, people, tournament_make
 
 pytestmark = pytest.mark.django_db
 

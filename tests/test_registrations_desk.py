@@ -8,11 +8,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from tests.support.registrations import csv_bytes, people, tournament_make, user_make
 from tournaments.models import AuditEntry, Player, Registration, StaffRole, Tournament
 from tournaments.registrations import services
 from tournaments.registrations.checks import PersonIn
-
-from .test_registrations_support import csv_bytes, people, tournament_make, user_make
 
 pytestmark = pytest.mark.django_db
 ADULT = date(1990, 1, 1)

@@ -5,13 +5,12 @@ from datetime import date, timedelta
 import pytest
 from django.utils import timezone
 
+from tests.support.registrations import tournament_make, user_make
 from tournaments.models import AuditEntry, Draw, Dupla, Player, Registration
 from tournaments.registrations import services
 from tournaments.registrations.checks import PersonIn
 from tournaments.registrations.selectors import registration_list, registration_rows, registrations_for_pairing
 from tournaments.registrations.services import RegistrationRefused
-
-from .test_registrations_support import tournament_make, user_make
 
 pytestmark = pytest.mark.django_db
 ADULT = date(1990, 1, 1)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.sumula_support import PIN, cup_file
+from tests.support.sumula import PIN, cup_file
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 GUNICORN = Path(sys.executable).parent / "gunicorn"

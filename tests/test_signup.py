@@ -7,10 +7,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from tests.support.registrations import tournament_make
 from tournaments.models import AuditEntry, Player, Registration
 from tournaments.public.signup import SIGNUPS_PER_HOUR
-
-from .test_registrations_support import tournament_make
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ import zlib
 
 import pytest
 
-from tests.sumula_support import cup_setup, jogo_between
+from tests.support.sumula import cup_setup, jogo_between
 from tournaments import selectors, snapshots
 from tournaments.engine import parts_of
 from tournaments.models import Jogo, StateSnapshot

@@ -375,7 +375,7 @@ def test_a_post_without_csrf_token_is_refused(cup, people):
 
 def test_removing_a_referee_clears_the_jogos_assigned_to_them(cup, people, load_file):
     """Removing a referee assigned to jogos leaves those jogos to the mesa's referee (and the public file says so)."""
-    from tests.test_pages import knockout_file
+    from tests.support.files import knockout_file
 
     ana, bia, _caio = people
     ko = load_file(knockout_file(finished=False, slug="ko-equipe"))

@@ -13,21 +13,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.sumula_support import (  # noqa: F401 (fixtures)
-    PIN,
-    answer,
-    api,
-    cup,
-    db_snapshot,
-    j1,
-    jogo_between,
-    jogo_duplas,
-    play,
-    post,
-    ref,
-    sign,
-    staff_user,
-)
+from tests.support.sumula import PIN, answer, api, db_snapshot, jogo_between, jogo_duplas, play, post, sign, staff_user
 from tournaments.interchange.writer import tournament_export
 from tournaments.models import Jogo, Mao, Partida, SumulaEvent, Tournament
 
@@ -756,7 +742,7 @@ def test_malformed_mao_values_are_refused(cup, ref, j1, body):
 
 def _knockout(load_file):
     """Four seeded duplas, semi-finals then the final (best of 3), PINs as in ``PIN``."""
-    from tests.sumula_support import cup_file
+    from tests.support.sumula import cup_file
     from tournaments.models import Dupla
     from tournaments.staff.pins import pin_hash_make
 

@@ -16,7 +16,7 @@ from django.db import connection, connections
 from django.test import Client
 
 from scoring.jogo import jogo_evaluate
-from tests.sumula_support import api, post, staff_user
+from tests.support.sumula import api, post, staff_user
 from tournaments.models import Jogo, Mao, StaffRole, SumulaEvent, Tournament
 from tournaments.selectors import tournament_live_version, tournament_settings
 from tournaments.sumula.records import jogo_record_load
@@ -219,7 +219,7 @@ def test_devices_racing_on_one_jogo_never_break_the_rules(load_file):
 
 def test_confirmations_and_signatures_at_once_make_the_knockout_jogo_once(load_file):
     """Every group jogo confirmed at the same moment: the tournament is recomputed without a lost update."""
-    from tests.sumula_support import PIN, cup_file
+    from tests.support.sumula import PIN, cup_file
     from tournaments.models import Dupla
     from tournaments.staff.pins import pin_hash_make
 
@@ -268,7 +268,7 @@ def test_confirmations_and_signatures_at_once_make_the_knockout_jogo_once(load_f
 
 def test_a_burst_of_wrong_pins_at_once_still_gets_only_five_checked(load_file):
     """Guesses sent in parallel must not slip past the lockout: the sixth wrong PIN locks, however they arrive."""
-    from tests.sumula_support import cup_setup
+    from tests.support.sumula import cup_setup
     from tournaments.models import PinFailure
 
     tournament = cup_setup(load_file, slug="copa-rajada")
@@ -296,7 +296,7 @@ def test_confirmations_and_signatures_racing_a_correction_never_land_on_the_new_
     Whatever the order, an answer or a signature is written on the via it names, or refused (409): the new
     via starts with no confirmation and no signature, and only what was written on the old via is in its
     history."""
-    from tests.sumula_support import PIN, cup_setup
+    from tests.support.sumula import PIN, cup_setup
     from tournaments.models import SumulaVia
 
     tournament = cup_setup(load_file, slug="copa-corrida-via")

@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 from django.urls import Resolver404, resolve
 
-from tests.sumula_support import PIN, answer, api, cup, cup_setup, db_snapshot, j1, post, staff_user  # noqa: F401 (fixtures)
+from tests.support.sumula import PIN, answer, api, cup_setup, db_snapshot, post, staff_user
 from tournaments.models import PinFailure, StaffRole
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]

@@ -15,7 +15,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.sumula_support import PIN, answer, api, cup_setup, jogo_between, jogo_duplas, play, post, sign, staff_user
+from tests.support.sumula import PIN, answer, api, cup_setup, jogo_between, jogo_duplas, play, post, sign, staff_user
 from tournaments.models import Dupla, Jogo, Player, StaffRole, SumulaEvent, Tournament
 from tournaments.selectors import tournament_live_version, tournament_state_get
 

@@ -7,7 +7,7 @@ import re
 import pytest
 from django.test import Client
 
-from tests.sumula_support import PIN, api, cup_file, cup_setup, post, staff_user
+from tests.support.sumula import PIN, api, cup_file, cup_setup, post, staff_user
 from tournaments.draws.tables import jogo_referee_set
 from tournaments.models import Jogo, Mao, Mesa, StaffRole, SumulaEvent, SumulaVia
 

@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
-from tests.browser_support import VIEWPORTS, browser, shot  # noqa: F401 (fixture)
-from tests.sumula_support import PIN, api, cup_setup, post, staff_user
+from tests.support.browser import VIEWPORTS, shot
+from tests.support.sumula import PIN, api, cup_setup, post, staff_user
 from tournaments.models import Jogo, Mao, Mesa
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -19,21 +19,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from scoring.errors import RuleViolation
-from tests.sumula_support import (  # noqa: F401 (fixtures)
-    PIN,
-    answer,
-    api,
-    cup,
-    cup_file,
-    current_via,
-    j1,
-    jogo_between,
-    play,
-    post,
-    ref,
-    sign,
-    staff_user,
-)
+from tests.support.sumula import PIN, answer, api, cup_file, current_via, jogo_between, play, post, sign, staff_user
 from tournaments.interchange.writer import tournament_export
 from tournaments.models import Jogo, StaffRole, Tournament
 from tournaments.selectors import tournament_state_cache_clear
@@ -208,7 +194,7 @@ def test_correction_of_an_unconfirmed_result_and_a_second_correction(cup, ref, j
 
 def _group_played_and_confirmed(cup, ref, order):
     """Every group jogo won 2 x 0 by the dupla earlier in ``order``, confirmed by both duplas."""
-    from tests.sumula_support import jogo_duplas
+    from tests.support.sumula import jogo_duplas
 
     for i, first in enumerate(order):
         for second in order[i + 1 :]:
@@ -250,7 +236,7 @@ def test_the_exported_bracket_shows_the_live_score_of_a_knockout_jogo_in_play(cu
 
 
 def test_a_group_correction_that_changes_the_qualifiers_after_the_draw(cup, ref):
-    from tests.sumula_support import jogo_duplas
+    from tests.support.sumula import jogo_duplas
 
     _group_played_and_confirmed(cup, ref, ["d1", "d2", "d3", "d4"])
     assert Jogo.objects.filter(tournament=cup, stage__key="final").count() == 1
@@ -306,7 +292,7 @@ def test_an_imported_awaiting_result_does_not_count_and_a_confirmed_one_does():
 
 def test_an_imported_awaiting_result_can_be_confirmed_through_the_api(load_file):
     tournament = load_file(_file_with({"partidas": [[12, 3], [12, 4]], "status": "awaiting_confirmation", "key": "jx"}))
-    from tests.sumula_support import PIN as pins
+    from tests.support.sumula import PIN as pins
     from tournaments.models import Dupla
     from tournaments.staff.pins import pin_hash_make
 

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.text import is_blank
-from tests.sumula_support import PIN, answer, api, cup, db_snapshot, j1, play, post, ref, sign  # noqa: F401 (fixtures)
+from tests.support.sumula import PIN, answer, api, db_snapshot, play, post, sign
 from tournaments.models import Dupla, Jogo
 from tournaments.result_form import Errors, result_read
 from tournaments.sumula import services

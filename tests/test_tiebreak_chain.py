@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from tests.test_import import players
+from tests.support.files import players
 from tournaments.interchange.writer import tournament_export
 from tournaments.services import tournament_import
 

@@ -1,8 +1,7 @@
 """Events in the states a visitor meets them, made through the desk's own services (no tournament file).
 
-Fixtures (import them into a test module; they need the database, and ``live_server`` for browser tests):
-
-    from tests.event_states import event_before, event_drawn, event_during, event_after  # noqa: F401
+The fixtures (tests/conftest.py; they need the database, and ``live_server`` for browser tests) build them with
+the ``*_make`` functions here:
 
 - ``event_before``: registration open with public sign-up (AABB starter), 10 individual sign-ups and one pair
   through the public form, a limit of 5 duplas: the last 2 individuals are on the waiting list.
@@ -26,7 +25,6 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
@@ -38,7 +36,7 @@ from tournaments.roles import role_grant
 from tournaments.setup.services import format_update, tournament_create, tournament_update
 from tournaments.sumula.services import Actor, sumula_answer, sumula_mao_add, sumula_result_set, sumula_sign
 
-__all__ = ["event_after", "event_before", "event_drawn", "event_during", "showcase_jogo"]
+__all__ = ["event_after_make", "event_before_make", "event_drawn_make", "event_during_make", "showcase_jogo"]
 
 FIRST = [
     "Ana",
@@ -326,26 +324,3 @@ def showcase_jogo(tournament: Tournament) -> str | None:
         return final.key
     first = jogos.order_by("round", "mesa", "id").first()
     return first.key if first is not None else None
-
-
-# --- fixtures --------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def event_before(db) -> Tournament:
-    return event_before_make()
-
-
-@pytest.fixture
-def event_drawn(db) -> Tournament:
-    return event_drawn_make()
-
-
-@pytest.fixture
-def event_during(db) -> Tournament:
-    return event_during_make()
-
-
-@pytest.fixture
-def event_after(db) -> Tournament:
-    return event_after_make()

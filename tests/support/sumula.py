@@ -2,7 +2,6 @@
 
 import json
 
-import pytest
 from django.contrib.auth import get_user_model
 
 from tournaments.models import Dupla, StaffRole, Tournament
@@ -149,27 +148,3 @@ def db_snapshot() -> dict:
         "live": sorted(Tournament.objects.values_list("slug", "results_version")),
         "changes": TournamentChange.objects.count(),
     }
-
-
-# --- fixtures shared by the súmula tests (import them into a test module to use them) ---------------------
-
-
-@pytest.fixture
-def cup(load_file):
-    """The cup with PINs, nothing played."""
-    return cup_setup(load_file)
-
-
-@pytest.fixture
-def ref(cup, client):
-    """A client signed in as the tournament's referee."""
-    client.force_login(staff_user(cup, "arbitro", StaffRole.REFEREE))
-    return client
-
-
-@pytest.fixture
-def j1(cup):
-    """The first group jogo: d1 x d4, in that order."""
-    key = jogo_between(cup, "d1", "d4")
-    assert jogo_duplas(cup, key) == ("d1", "d4")
-    return key

@@ -16,7 +16,7 @@ import pypdf
 import pypdfium2 as pdfium
 import zxingcpp
 
-from tests.sumula_support import api, jogo_between, jogo_duplas, post
+from tests.support.sumula import api, jogo_between, jogo_duplas, post
 from tournaments.models import Jogo
 
 PNG_DIR_DEFAULT = "/tmp/zap-printing-png"
@@ -100,7 +100,7 @@ def assert_pdf(response, filename: str | None = None) -> bytes:
 def group_results(client, tournament, *, confirm_client=None) -> list[str]:
     """Enter every group jogo of the cup (the earlier dupla of GROUP_ORDER wins 2 x 0) and confirm each by both
     duplas' PINs (with ``confirm_client``, any client); returns the jogo keys. The final is then drawn."""
-    from tests.sumula_support import answer
+    from tests.support.sumula import answer
 
     keys = []
     for i, first in enumerate(GROUP_ORDER):
@@ -123,7 +123,7 @@ def final_of(tournament) -> Jogo:
 
 def play_final(client, tournament, *, winner: int = 0) -> Jogo:
     """Enter the cup's final (side ``winner`` wins 2 x 1) and confirm it by both duplas."""
-    from tests.sumula_support import answer
+    from tests.support.sumula import answer
 
     final = final_of(tournament)
     body = {"partidas": [[12, 9], [10, 12], [12, 4]] if winner == 0 else [[9, 12], [12, 10], [4, 12]]}
@@ -139,7 +139,7 @@ def play_final(client, tournament, *, winner: int = 0) -> Jogo:
 
 def cup_with_births(slug: str = "copa-sumula", preset: str = "fenacef") -> dict:
     """The cup of tests.sumula_support with a (private) birth date for every player: 1961-01-11, 1962-02-12…"""
-    from tests.sumula_support import cup_file
+    from tests.support.sumula import cup_file
 
     data = cup_file(slug, preset)
     for i, player in enumerate(data["players"], start=1):
@@ -155,7 +155,7 @@ def birth_forms(iso: str) -> list[str]:
 
 def groups_only_file(slug: str = "so-grupos") -> dict:
     """The cup without its knockout stage: one group of four, nothing played."""
-    from tests.sumula_support import cup_file
+    from tests.support.sumula import cup_file
 
     data = cup_file(slug)
     data["tournament"]["name"] = "Copa Só de Grupos"
@@ -216,7 +216,7 @@ def cards_file(slug: str = "copa-cartoes", duplas: int = 9) -> dict:
 
 def knockout4_file(slug: str = "mata-quatro", third_place: str = "shared") -> dict:
     """Four duplas straight into a knockout (semifinals and final, best of 3), nothing played."""
-    from tests.sumula_support import cup_file
+    from tests.support.sumula import cup_file
 
     data = cup_file(slug)
     data["tournament"]["name"] = "Mata-Mata de Quatro"
@@ -235,7 +235,7 @@ def knockout4_file(slug: str = "mata-quatro", third_place: str = "shared") -> di
 
 def decide(client, tournament, key: str, winner_key: str) -> None:
     """Enter jogo ``key`` as a 2 x 0 for ``winner_key`` and confirm it by both duplas' PINs."""
-    from tests.sumula_support import answer
+    from tests.support.sumula import answer
 
     sides = jogo_duplas(tournament, key)
     body = {"partidas": [[12, 4], [12, 6]] if sides[0] == winner_key else [[4, 12], [6, 12]]}
@@ -246,7 +246,7 @@ def decide(client, tournament, key: str, winner_key: str) -> None:
 
 def with_pins(tournament):
     """Give the cup's duplas the PINs of tests.sumula_support.PIN (hashes only, as pins_reset stores them)."""
-    from tests.sumula_support import PIN
+    from tests.support.sumula import PIN
     from tournaments.models import Dupla
     from tournaments.staff.pins import pin_hash_make
 

@@ -6,8 +6,6 @@ Screenshots go to /tmp/zap-shots/ (look at them when the layout changes).
 import os
 from pathlib import Path
 
-import pytest
-
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs an event loop
 
 SHOTS = Path("/tmp/zap-shots")
@@ -20,17 +18,6 @@ ARGS = [
     "--disable-sync",
 ]
 VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Chromium não instalado (make browser-deps)")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
 
 
 def shot(page, name: str) -> None:
