@@ -25,14 +25,14 @@ def load_file():
 
 @pytest.fixture(autouse=True)
 def _live_pages_at_once(settings):
-    """A test reads a page right after a mão: no coalescing of the live scores (tests/test_engine.py checks it)."""
+    """A test reads a page right after a mão: no coalescing of the live scores (tests/engine/test_engine.py checks it)."""
     settings.ZAP_LIVE_COALESCE_SECONDS = 0
 
 
 @pytest.fixture(autouse=True)
 def _no_stored_states(settings):
     """No derived state stored in the database from a background thread (it would write outside the test's
-    transaction); tests/test_snapshots.py stores them itself."""
+    transaction); tests/engine/test_snapshots.py stores them itself."""
     settings.ZAP_STORE_STATES = False
 
 

@@ -22,7 +22,7 @@ AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 # The site sends a strict Content-Security-Policy (script-src 'self', no inline scripts). ``add_script_tag(path=…)``
 # puts the file's text in an inline <script>, which that policy refuses (add_script_tag raises), so axe never
 # loads. The contexts that run axe therefore open with ``bypass_csp=True`` (pass these options to
-# ``browser.new_context``); tests/test_csp_browser.py checks the policy itself with contexts that do not bypass it.
+# ``browser.new_context``); tests/site/test_csp_browser.py checks the policy itself with contexts that do not bypass it.
 # (Checked with Debian's Chromium 156 and Playwright 1.65: without the bypass, add_script_tag raises "Executing
 # inline script violates the following Content Security Policy directive 'script-src 'self''".)
 AXE_CONTEXT = {"bypass_csp": True}

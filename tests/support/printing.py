@@ -22,7 +22,7 @@ from tournaments.models import Jogo
 PNG_DIR_DEFAULT = "/tmp/zap-printing-png"
 FOOTER_PAGE = re.compile(r"página (\d+) de (\d+)")
 FOOTER_WHEN = re.compile(r"gerado em \d{2}/\d{2}/\d{4} às \d{2}:\d{2}")
-# a cup of four duplas (tests.sumula_support.cup_file): each beats every dupla after it
+# a cup of four duplas (tests.support.sumula.cup_file): each beats every dupla after it
 GROUP_ORDER = ["d1", "d2", "d3", "d4"]
 
 
@@ -94,7 +94,7 @@ def assert_pdf(response, filename: str | None = None) -> bytes:
     return data
 
 
-# --- playing the cup of tests.sumula_support ----------------------------------------------------------------
+# --- playing the cup of tests.support.sumula ----------------------------------------------------------------
 
 
 def group_results(client, tournament, *, confirm_client=None) -> list[str]:
@@ -138,7 +138,7 @@ def play_final(client, tournament, *, winner: int = 0) -> Jogo:
 
 
 def cup_with_births(slug: str = "copa-sumula", preset: str = "fenacef") -> dict:
-    """The cup of tests.sumula_support with a (private) birth date for every player: 1961-01-11, 1962-02-12…"""
+    """The cup of tests.support.sumula with a (private) birth date for every player: 1961-01-11, 1962-02-12…"""
     from tests.support.sumula import cup_file
 
     data = cup_file(slug, preset)
@@ -245,7 +245,7 @@ def decide(client, tournament, key: str, winner_key: str) -> None:
 
 
 def with_pins(tournament):
-    """Give the cup's duplas the PINs of tests.sumula_support.PIN (hashes only, as pins_reset stores them)."""
+    """Give the cup's duplas the PINs of tests.support.sumula.PIN (hashes only, as pins_reset stores them)."""
     from tests.support.sumula import PIN
     from tournaments.models import Dupla
     from tournaments.staff.pins import pin_hash_make

@@ -14,7 +14,7 @@ from tournaments.management.commands.load_setup import _engine_setup
 from tournaments.models import Dupla, Jogo
 
 _LOADER = importlib.machinery.SourceFileLoader(
-    "load_engine", str(Path(__file__).resolve().parent.parent / "load" / "engine_bench")
+    "load_engine", str(Path(__file__).resolve().parents[2] / "load" / "engine_bench")
 )
 ENGINE = importlib.util.module_from_spec(importlib.util.spec_from_loader("load_engine", _LOADER))
 _LOADER.exec_module(ENGINE)

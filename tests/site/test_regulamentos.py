@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "regulamentos.md"
 DOMAIN = ROOT.parent / "shared" / "spec" / "DOMAIN.md"
 
@@ -220,7 +220,7 @@ SAMPLE = """# Regulamentos
 | Art. 9 | Cartas | — | não aplicável: |
 | Art. 10 | Mesa | — | não aplicável: acontece na mesa |
 | Art. 11 | Súmula | §2 | pendente: API da súmula |
-| Art. 12 | Classe | — | `tests/test_regulamentos.py::test_every_article_names_an_existing_test_or_says_why_not`, solto |
+| Art. 12 | Classe | — | `tests/site/test_regulamentos.py::test_every_article_names_an_existing_test_or_says_why_not`, solto |
 """
 
 
@@ -249,7 +249,7 @@ def test_the_checker_names_the_article_and_the_missing_test():
 def test_the_checker_finds_class_methods_and_bad_headers():
     source = ROOT / "tests" / "test_regulamentos.py"
     assert "test_every_article_names_an_existing_test_or_says_why_not" in defined_tests(str(source.relative_to(ROOT)))
-    row = Row("X", 1, "Art. 1", "", "—", "`tests/test_regulamentos.py::Nothing::test_method`")
+    row = Row("X", 1, "Art. 1", "", "—", "`tests/site/test_regulamentos.py::Nothing::test_method`")
     [problem] = row_problems(row)
     assert "Nothing::test_method" in problem
     _, problems = parse("## X\n\n| Artigo | Resumo | Testes |\n|---|---|---|\n| a | b | c |\n")

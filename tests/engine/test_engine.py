@@ -210,7 +210,7 @@ def test_the_guard_refuses_a_site_write_outside_the_path(event):
 ORM_WRITES = {"save", "create", "bulk_create", "bulk_update", "update", "delete", "get_or_create", "update_or_create"}
 # the path itself: the engine writes versions, the change log and the bracket's jogos inside a write
 # the engine and the write path themselves, and the stored derived state (no data of the tournament's: a copy
-# of what the engine computed, which tests/test_snapshots.py checks is never read when it does not fit)
+# of what the engine computed, which tests/engine/test_snapshots.py checks is never read when it does not fit)
 NOT_SERVICES = {"tournaments.engine", "tournaments.writes", "tournaments.snapshots"}
 GUARDS = {"tournament_write", "tournament_rebuild", "write_required"}
 NOT_TOURNAMENT_WRITES = {

@@ -18,7 +18,7 @@ from tests.support.files import base_file
 from tests.support.production import settings_run
 from tournaments.services import tournament_import
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = Path(__file__).resolve().parents[2]
 STRONG_KEY = "k" * 20 + "-production-secret-key-0123456789-abcdefghijklmnop"
 
 

@@ -19,7 +19,7 @@ import pytest
 
 from tests.support.sumula import PIN, cup_file
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = Path(__file__).resolve().parents[2]
 GUNICORN = Path(sys.executable).parent / "gunicorn"
 SECRET = "serving-test-" + "s" * 40
 

@@ -17,7 +17,7 @@ from tournaments.services import tournament_import
 
 pytestmark = pytest.mark.django_db
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_import_creates_tournament_with_slug_from_name_and_schedule():

@@ -19,7 +19,7 @@ from django.db import connection
 
 from tests.support.files import base_file
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = Path(__file__).resolve().parents[2]
 
 # Runs in a fresh process: THREADS imports of FILE released together, ROUNDS times; prints what happened.
 HARNESS = r"""

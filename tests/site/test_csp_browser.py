@@ -3,7 +3,7 @@ referee's screen and the desk (signed in through the login form), and nothing is
 reported, no "Refused to …" in the console, no script error; htmx loads and its requests and swaps work.
 
 The policy forbids inline scripts and styles (config/settings.py, SECURE_CSP); a template or a script that adds
-one shows up here as a violation even when the HTML checks of tests/test_production_headers.py miss it (a
+one shows up here as a violation even when the HTML checks of tests/site/test_production_headers.py miss it (a
 ``setAttribute("style", …)`` in JS, an inline style htmx would inject, a stylesheet from elsewhere).
 """
 

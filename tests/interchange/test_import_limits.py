@@ -28,7 +28,7 @@ from tournaments.services import tournament_import
 
 pytestmark = pytest.mark.django_db
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def knockout_file(order):

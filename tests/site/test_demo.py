@@ -12,7 +12,7 @@ from tournaments.interchange.writer import tournament_export
 from tournaments.models import Dupla, Jogo, Tournament
 from tournaments.services import tournament_import
 
-DEMO_DIR = Path(__file__).resolve().parent.parent / "demo"
+DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 
 pytestmark = pytest.mark.django_db
 

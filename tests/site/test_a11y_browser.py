@@ -1,7 +1,7 @@
 """Accessibility of the public pages: axe-core (WCAG 2.0/2.1 A and AA, best practices) in headless Chromium.
 
 Every public page of an event in each state a visitor meets (registration open; drawn, nothing played; being
-played; finished: tests/event_states.py), on a phone (390×844) and on a desktop (1366×900), plus the login page.
+played; finished: tests/support/event_states.py), on a phone (390×844) and on a desktop (1366×900), plus the login page.
 Each test visits every page and fails once at the end with every page's violations listed (rule, impact, help,
 the offending selectors and HTML). Screenshots: /tmp/zap-shots/a11y-<state>-<width>-<page>.png.
 

@@ -39,7 +39,7 @@ from tournaments.synthetic import synthetic_tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 
-DEMO_DIR = Path(__file__).resolve().parent.parent / "demo"
+DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 PODIUM = [
     ("Ana Souza", "Bruno Lima", "ouro"),
     ("Carla Dias", "Davi Reis", "prata"),

@@ -1,7 +1,7 @@
 """Event day: the event page in each phase, the list of events, the duplas' pages, the TV mode, standings with
 nothing played, the language switch, round times, the city, compression and htmx, and the cost of each page.
 
-The events come from tests/event_states.py (made through the desk's own services); larger twins of them, made
+The events come from tests/support/event_states.py (made through the desk's own services); larger twins of them, made
 the same way, are built here for the query counts.
 """
 

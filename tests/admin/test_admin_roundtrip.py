@@ -45,7 +45,7 @@ from tournaments.services import tournament_import
 
 pytestmark = pytest.mark.django_db
 
-DEMO = Path(__file__).resolve().parent.parent / "demo"
+DEMO = Path(__file__).resolve().parents[2] / "demo"
 PAGES = ("", "classificacao/", "chave/", "jogos/", "exportar.json")
 REFUSED, ACCEPTED, EITHER, LOCKED = "refused", "accepted", "either", "locked"
 

@@ -9,7 +9,7 @@ import schemathesis
 import yaml
 from django.urls import Resolver404, get_resolver, resolve
 
-SCHEMA = Path(__file__).parent / "openapi" / "sumula.yaml"
+SCHEMA = Path(__file__).resolve().parents[1] / "openapi" / "sumula.yaml"
 SAMPLE = {"slug": "copa-2026", "key": "j1", "id": "mao-1"}
 
 
