@@ -70,7 +70,7 @@ test-postgres: install messages browser-deps
 # DATABASE_URL picks the database, as for `make test`.
 .PHONY: fuzz
 fuzz: install
-	ZAP_FUZZ_CASES=$${ZAP_FUZZ_CASES:-5000} $(PY) -m pytest -q -p no:cacheprovider tests/test_import_fuzz.py tests/test_import_limits.py
+	ZAP_FUZZ_CASES=$${ZAP_FUZZ_CASES:-5000} $(PY) -m pytest -q -p no:cacheprovider tests/interchange/test_import_fuzz.py tests/interchange/test_import_limits.py
 
 # Benchmark on a throwaway database (never the user's): SQLite file deleted before and after.
 # BENCH_ARGS e.g. "--sizes 64,1024 --profile".

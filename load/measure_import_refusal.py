@@ -17,7 +17,7 @@ import django
 django.setup()
 
 from scoring.errors import RuleViolation  # noqa: E402
-from tests.test_import import base_file  # noqa: E402
+from tests.support.files import base_file  # noqa: E402
 from tournaments.interchange.jsonfile import tournament_file_parse  # noqa: E402
 from tournaments.interchange.reader import plan_read  # noqa: E402
 

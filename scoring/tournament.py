@@ -334,7 +334,7 @@ def tournament_compute(
     With ``previous`` (the view of the same event before a change) and ``touched`` (what the change touched),
     only the touched group tables and the duplas' totals are computed again; the comparisons across groups,
     the brackets and the classification, which are cheap, always are. The result equals a computation from
-    scratch (tests/test_engine_incremental.py).
+    scratch (tests/engine/test_engine_incremental.py).
     """
     info = {d.key: d for d in duplas}
     group_parts: dict[tuple[str, str], GroupPart] = {}

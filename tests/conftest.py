@@ -11,8 +11,6 @@ hypothesis_settings.register_profile("dev", deadline=None)
 hypothesis_settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
 hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
-DEMO_DIR = Path(__file__).resolve().parent.parent / "demo"
-
 
 @pytest.fixture
 def load_file():
@@ -27,14 +25,14 @@ def load_file():
 
 @pytest.fixture(autouse=True)
 def _live_pages_at_once(settings):
-    """A test reads a page right after a mão: no coalescing of the live scores (tests/test_engine.py checks it)."""
+    """A test reads a page right after a mão: no coalescing of the live scores (tests/engine/test_engine.py checks it)."""
     settings.ZAP_LIVE_COALESCE_SECONDS = 0
 
 
 @pytest.fixture(autouse=True)
 def _no_stored_states(settings):
     """No derived state stored in the database from a background thread (it would write outside the test's
-    transaction); tests/test_snapshots.py stores them itself."""
+    transaction); tests/engine/test_snapshots.py stores them itself."""
     settings.ZAP_STORE_STATES = False
 
 
@@ -117,3 +115,81 @@ def redis_url(tmp_path_factory):
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+# --- the súmula tests' small cup (tests/support/sumula.py) -----------------------------------------------------
+
+
+@pytest.fixture
+def cup(load_file):
+    """The cup with PINs, nothing played."""
+    from tests.support.sumula import cup_setup
+
+    return cup_setup(load_file)
+
+
+@pytest.fixture
+def ref(cup, client):
+    """A client signed in as the tournament's referee."""
+    from tests.support.sumula import staff_user
+    from tournaments.models import StaffRole
+
+    client.force_login(staff_user(cup, "arbitro", StaffRole.REFEREE))
+    return client
+
+
+@pytest.fixture
+def j1(cup):
+    """The first group jogo: d1 x d4, in that order."""
+    from tests.support.sumula import jogo_between, jogo_duplas
+
+    key = jogo_between(cup, "d1", "d4")
+    assert jogo_duplas(cup, key) == ("d1", "d4")
+    return key
+
+
+# --- events in the states a visitor meets them (tests/support/event_states.py) -----------------------------------
+
+
+@pytest.fixture
+def event_before(db):
+    from tests.support.event_states import event_before_make
+
+    return event_before_make()
+
+
+@pytest.fixture
+def event_drawn(db):
+    from tests.support.event_states import event_drawn_make
+
+    return event_drawn_make()
+
+
+@pytest.fixture
+def event_during(db):
+    from tests.support.event_states import event_during_make
+
+    return event_during_make()
+
+
+@pytest.fixture
+def event_after(db):
+    from tests.support.event_states import event_after_make
+
+    return event_after_make()
+
+
+# --- the browser tests: Debian's Chromium driven by Playwright (tests/support/browser.py) ------------------------
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from tests.support.browser import ARGS, CHROMIUM
+
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Chromium não instalado (make browser-deps)")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()

@@ -1,0 +1,1 @@
+"""Tests of the pure rules (scoring/): no database, no Django."""

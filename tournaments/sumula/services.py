@@ -13,7 +13,7 @@ raises ``SumulaRefused`` and writes nothing.
 
 A mão is the event's busiest write (every referee's phone, every mão): its
 queries are plain SQL (``tournaments.plainsql``), its log's insert is its
-idempotency check, and ``tests/test_sumula_api.py`` counts its queries.
+idempotency check, and ``tests/api/test_sumula_api.py`` counts its queries.
 """
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""The Django admin (tournaments/admin/): edits refresh the pages, saves keep the round trip."""

@@ -1,0 +1,1 @@
+"""The organizer's desk, the referee's screens and the desk's printing (tournaments/desk/)."""

@@ -1,0 +1,192 @@
+"""The desk's setup: create from a starter, edit with validation, format, duplicate, the tournament file, the dashboard."""
+
+import json
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.support.files import base_file
+from tournaments.models import AuditEntry, Jogo, StaffRole, Tournament
+from tournaments.services import tournament_import
+
+pytestmark = pytest.mark.django_db
+PASSWORD = "senha-forte-123"
+
+
+@pytest.fixture
+def organizer(client):
+    user = User.objects.create_user("comissao", password=PASSWORD, is_staff=True)  # staff: creates events
+    client.force_login(user)
+    return user
+
+
+def _create(client, **fields):
+    data = {"starter": "aabb", "name": "Olimpíada AABB-SP 2024 - Truco", "date": "2024-04-27", "venue": "Bar Classe A"}
+    return client.post(reverse("desk:new"), data | fields)
+
+
+def test_anonymous_desk_goes_to_login(client):
+    response = client.get(reverse("desk:home"))
+    assert response.status_code == 302 and response["Location"].startswith("/entrar/?next=/organizar/")
+
+
+def test_aabb_starter_makes_the_aabb_event_from_three_fields(client, organizer):
+    response = _create(client)
+    t = Tournament.objects.get()
+    assert response.status_code == 302 and response["Location"] == reverse("desk:overview", args=[t.slug])
+    assert (t.preset, t.min_age, t.max_duplas, t.public_signup) == ("aabb", 18, 16, True)
+    assert t.category == "Mista, a partir de 18 anos" and t.venue == "Bar Classe A"
+    assert (
+        t.format["kind"] == "knockout" and t.format["best_of_rounds"] == {"1": 5} and t.format["best_of_knockout"] == 3
+    )
+    assert StaffRole.objects.get(tournament=t).user == organizer
+    assert AuditEntry.objects.filter(tournament=t, action="tournament_create", user=organizer).exists()
+    page = client.get(reverse("desk:overview", args=[t.slug])).content.decode()
+    assert "inscrições abertas" in page and reverse("desk:registrations", args=[t.slug]) in page
+
+
+def test_new_tournament_form_says_what_is_missing(client, organizer):
+    response = _create(client, name="", date="31/02/2024")
+    assert response.status_code == 200 and not Tournament.objects.exists()
+    errors = response.context["form"].errors
+    assert "name" in errors and "date" in errors
+
+
+def test_edit_validates_and_records_before_and_after(client, organizer):
+    _create(client)
+    t = Tournament.objects.get()
+    url = reverse("desk:edit", args=[t.slug])
+    form = client.get(url).context["form"]
+    data = {k: v for k, v in form.initial.items() if v is not None and k in form.fields}
+    data |= {"date": "2024-04-27", "start_time": "14:00", "preset": "aabb", "public_signup": "on"}
+    bad = client.post(
+        url,
+        data | {"max_duplas": "1", "registration_opens": "2024-04-10T10:00", "registration_closes": "2024-04-01T10:00"},
+    )
+    assert bad.status_code == 200
+    assert set(bad.context["form"].errors) == {"max_duplas", "registration_closes"}
+    assert Tournament.objects.get().max_duplas == 16
+    ok = client.post(url, data | {"max_duplas": "8", "third_place": "shared"})
+    assert ok.status_code == 302
+    t.refresh_from_db()
+    assert t.max_duplas == 8 and t.settings == {"third_place": "shared"} and t.start_time.hour == 14
+    entry = AuditEntry.objects.filter(action="tournament_edit").get()
+    assert entry.before["max_duplas"] == 16 and entry.after["max_duplas"] == 8
+
+
+def test_rules_are_frozen_once_a_jogo_has_a_result(client, organizer):
+    t = tournament_import(data=base_file())
+    StaffRole.objects.create(tournament=t, user=organizer, role="organizer")
+    assert Jogo.objects.filter(tournament=t).exclude(status="scheduled").exists()
+    url = reverse("desk:edit", args=[t.slug])
+    form = client.get(url).context["form"]
+    data = {k: v for k, v in form.initial.items() if v is not None and k in form.fields}
+    data |= {"date": "2024-04-27", "start_time": "14:00", "preset": "aabb"}
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert "o regulamento não pode mudar" in response.content.decode()
+    assert Tournament.objects.get(pk=t.pk).preset == "fenacef"
+
+
+def test_format_is_saved_and_frozen_after_the_draw(client, organizer):
+    _create(client, starter="blank")
+    t = Tournament.objects.get()
+    url = reverse("desk:format", args=[t.slug])
+    response = client.post(
+        url,
+        {
+            "kind": "groups_knockout",
+            "group_size": "4",
+            "per_group": "2",
+            "best_others": "0",
+            "best_of_groups": "3",
+            "best_of_first": "5",
+            "best_of_later": "3",
+            "bracket_method": "seeded",
+        },
+    )
+    assert response.status_code == 302
+    t.refresh_from_db()
+    assert t.format == {
+        "kind": "groups_knockout",
+        "bracket_method": "seeded",
+        "best_of_knockout": 3,
+        "best_of_rounds": {"1": 5},
+        "best_of_groups": 3,
+        "group_size": 4,
+        "per_group": 2,
+        "best_others": 0,
+    }
+    missing = client.post(url, {"kind": "knockout", "best_of_first": "5", "bracket_method": "random"})
+    assert missing.status_code == 200 and "best_of_later" in missing.context["form"].errors
+
+
+def test_duplicate_copies_setup_not_people(client, organizer):
+    t = tournament_import(data=base_file())
+    StaffRole.objects.create(tournament=t, user=organizer, role="organizer")
+    response = client.post(reverse("desk:duplicate", args=[t.slug]))
+    copy = Tournament.objects.exclude(pk=t.pk).get()
+    assert response.status_code == 302 and copy.name == "Copa do Bar (cópia)"
+    assert copy.preset == t.preset and not copy.duplas.exists() and not copy.stages.exists()
+    assert (
+        not copy.registration_closed
+        and StaffRole.objects.filter(tournament=copy, user=organizer, role="organizer").exists()
+    )
+
+
+def test_tournament_file_download_and_upload(client, organizer):
+    t = tournament_import(data=base_file())
+    StaffRole.objects.create(tournament=t, user=organizer, role="organizer")
+    response = client.get(reverse("desk:file", args=[t.slug]))
+    assert response.status_code == 200 and "attachment" in response["Content-Disposition"]
+    data = json.loads(response.content)
+    assert data["players"][0]["birth_date"] == "1990-01-01"  # the organizer's own copy keeps private data
+    upload = client.post(reverse("desk:upload"), {"file": SimpleUploadedFile("t.json", response.content)})
+    new = Tournament.objects.exclude(pk=t.pk).get()
+    assert upload.status_code == 302 and upload["Location"] == reverse("desk:overview", args=[new.slug])
+    assert new.duplas.count() == 4 and StaffRole.objects.get(tournament=new).user == organizer
+
+
+def test_upload_of_a_bad_file_lists_problems_and_creates_nothing(client, organizer):
+    data = base_file()
+    data["jogos"][0]["partidas"] = [[12, 13]]
+    response = client.post(reverse("desk:upload"), {"file": SimpleUploadedFile("t.json", json.dumps(data).encode())})
+    assert response.status_code == 200 and not Tournament.objects.exists()
+    assert "jogos[0].partidas[0]" in response.content.decode()
+    broken = client.post(reverse("desk:upload"), {"file": SimpleUploadedFile("t.json", b"{nope")})
+    assert broken.status_code == 200 and "JSON" in broken.content.decode()
+
+
+def test_dashboard_lists_my_tournaments_only_with_state_and_next_step(client, organizer):
+    mine = tournament_import(data=base_file(name="Minha Copa"))
+    other = tournament_import(data=base_file(name="Copa dos Outros"))
+    StaffRole.objects.create(tournament=mine, user=organizer, role="organizer")
+    page = client.get(reverse("desk:home")).content.decode()
+    assert "Minha Copa" in page and "Copa dos Outros" not in page
+    assert "em andamento" in page
+    assert client.get(reverse("desk:overview", args=[other.slug])).status_code == 404
+
+
+def test_dashboard_queries_do_not_grow_with_tournaments(client, organizer):
+    def count():
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(reverse("desk:home")).status_code == 200
+        return len(ctx)
+
+    for i in range(2):
+        _create(client, name=f"Copa {i}")
+    few = count()
+    for i in range(2, 12):
+        _create(client, name=f"Copa {i}")
+    assert count() == few
+
+
+def test_audit_page_shows_who_and_what(client, organizer):
+    _create(client)
+    t = Tournament.objects.get()
+    page = client.get(reverse("desk:audit", args=[t.slug])).content.decode()
+    assert "Torneio criado a partir do modelo" in page and "comissao" in page

@@ -1,0 +1,1 @@
+"""The dupla's private link and the PINs the duplas use (tournaments/dupla/)."""

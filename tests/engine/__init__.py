@@ -1,0 +1,1 @@
+"""The results engine, its caches and stored states, concurrent writes, the results it derives."""

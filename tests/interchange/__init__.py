@@ -1,0 +1,1 @@
+"""The tournament file (tournaments/interchange/): import, export, limits, sizes, keys, the fuzz."""

@@ -1,0 +1,1 @@
+"""The PDFs the site prints (tournaments/printing/): wall sheets, ceremony, súmulas."""

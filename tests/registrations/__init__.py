@@ -1,0 +1,1 @@
+"""Registration services and the registration CSV (tournaments/registrations/)."""
