@@ -214,12 +214,12 @@ def pin_rules(*, referee_screen: bool) -> PinRules:
 
 
 def may_try_pin(*, lock: dt.datetime | str | None, now: dt.datetime) -> bool:
-    """A PIN may be typed now unless a lock holds: one that ends at a time still ahead, or one with no end
-    (a text: locked until the referee unlocks it)."""
+    """A PIN may be typed now unless a lock holds: one whose end has not passed yet (it holds up to its end
+    inclusive), or one with no end (a text: locked until the referee unlocks it)."""
     if lock is None:
         return True
     if isinstance(lock, dt.datetime):
-        return now >= lock
+        return now > lock
     return False
 
 
