@@ -6,7 +6,12 @@ organizer, an organizer adds others; a superuser organizes every tournament.
 
 A user with no role on a tournament must not learn that it has a desk: the
 desk answers 404 (``desk_tournament_get``); a referee on an organizer-only
-page gets 403.
+page gets 403. Templates get these answers as ``DeskRights`` (``desk.context``).
+
+What a dupla may do is decided here too: open its private link
+(``may_open_private_link``), answer a súmula (``may_answer_sumula``), type its
+PIN now (``pin_rules``, ``may_try_pin``); ``sumula.pins`` keeps the counting
+of wrong PINs and the timing of the locks.
 """
 
 from __future__ import annotations
