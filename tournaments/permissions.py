@@ -6,15 +6,26 @@ organizer, an organizer adds others; a superuser organizes every tournament.
 
 A user with no role on a tournament must not learn that it has a desk: the
 desk answers 404 (``desk_tournament_get``); a referee on an organizer-only
-page gets 403.
+page gets 403. Templates get these answers as ``DeskRights`` (``desk.context``).
+
+What a dupla may do is decided here too: open its private link
+(``may_open_private_link``), answer a súmula (``may_answer_sumula``), type its
+PIN now (``pin_rules``, ``may_try_pin``); ``sumula.pins`` keeps the counting
+of wrong PINs and the timing of the locks.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import wraps
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import User as Account
 from django.core.exceptions import PermissionDenied
 from django.db import connections, router
 from django.db.models import QuerySet
@@ -22,7 +33,7 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from .models import StaffRole, Tournament
+from .models import Dupla, Jogo, StaffRole, Tournament
 from .plainsql import columns, instance, made
 
 ORGANIZER, REFEREE = StaffRole.ORGANIZER, StaffRole.REFEREE
@@ -30,16 +41,40 @@ ORGANIZER, REFEREE = StaffRole.ORGANIZER, StaffRole.REFEREE
 # What each action needs: "organize" (the comissão organizadora) or "referee" (árbitro or organizer).
 ORGANIZE, REFEREE_DESK = "organize", "referee"
 
+# Who asks: an account, the anonymous visitor, or nobody (a súmula signed by an account since deleted).
+Asker = Account | AnonymousUser | None
 
-def role_of(*, user, tournament: Tournament) -> str | None:
+
+def is_site_admin(*, user: Asker) -> bool:
+    """A superuser of the site: organizes every tournament without a role on it."""
+    return user is not None and user.is_authenticated and user.is_active and user.is_superuser
+
+
+def _roles_cache(user: Asker) -> dict[int, str | None]:
+    """``user``'s roles by tournament, kept on the user object for the request (``roles._forget_cached_roles``)."""
+    cache = getattr(user, "_zap_roles", None)
+    if cache is None:
+        cache = cast(Any, user)._zap_roles = {}
+    return cache
+
+
+def is_organizer_role(*, role: str | None) -> bool:
+    """Whether ``role`` (a ``StaffRole.role``, or None) is the comissão organizadora's."""
+    return role == ORGANIZER
+
+
+def is_referee_role(*, role: str | None) -> bool:
+    """Whether ``role`` is the árbitro's (only: an organizer's is not)."""
+    return role == REFEREE
+
+
+def role_of(*, user: Asker, tournament: Tournament) -> str | None:
     """``organizer``, ``referee`` or None. Cached on the user object for the request."""
     if user is None or not user.is_authenticated or not user.is_active:
         return None
     if user.is_superuser:
         return ORGANIZER
-    cache = getattr(user, "_zap_roles", None)
-    if cache is None:
-        cache = user._zap_roles = {}
+    cache = _roles_cache(user)
     if tournament.pk not in cache:
         # (tournament, user) is unique: no ordering (the model's default joins the tournament and the user)
         cache[tournament.pk] = next(
@@ -51,7 +86,7 @@ def role_of(*, user, tournament: Tournament) -> str | None:
     return cache[tournament.pk]
 
 
-def tournament_with_role(*, user, slug: str) -> Tournament | None:
+def tournament_with_role(*, user: Asker, slug: str) -> Tournament | None:
     """The tournament at ``slug`` (None: no such tournament) with ``user``'s role on it read in the same query,
     so ``role_of`` asks no more: a staff write's first query, in plain SQL (``plainsql``: the queryset with its
     role subquery cost more to compile than to run)."""
@@ -61,21 +96,18 @@ def tournament_with_role(*, user, slug: str) -> Tournament | None:
     with connection.cursor() as cursor:
         cursor.execute(
             made(("tournament_with_role", connection.vendor), lambda: _tournament_with_role_sql(connection)),
-            [user.pk if asks else None, slug],
+            [user.pk if asks and user is not None else None, slug],
         )
         row = cursor.fetchone()
     if row is None:
         return None
-    tournament = instance(Tournament, row[:-1], db=alias, connection=connection)
+    tournament = cast(Tournament, instance(Tournament, row[:-1], db=alias, connection=connection))
     if asks:
-        cache = getattr(user, "_zap_roles", None)
-        if cache is None:
-            cache = user._zap_roles = {}
-        cache[tournament.pk] = row[-1]
+        _roles_cache(user)[tournament.pk] = row[-1]
     return tournament
 
 
-def _tournament_with_role_sql(connection) -> str:
+def _tournament_with_role_sql(connection: Any) -> str:
     q = connection.ops.quote_name
     role = (
         f"(SELECT r.{q('role')} FROM {q(StaffRole._meta.db_table)} r "
@@ -87,38 +119,116 @@ def _tournament_with_role_sql(connection) -> str:
     )
 
 
-def roles_prefetch(*, user, tournaments) -> None:
+def roles_prefetch(*, user: Asker, tournaments: Iterable[Tournament]) -> None:
     """Load ``user``'s roles on many tournaments in one query (for lists), so ``role_of`` asks no more."""
     if user is None or not user.is_authenticated or user.is_superuser:
         return
-    cache = getattr(user, "_zap_roles", None)
-    if cache is None:
-        cache = user._zap_roles = {}
+    cache = _roles_cache(user)
     ids = [t.pk for t in tournaments]
     cache.update(dict.fromkeys(ids))
     cache.update(StaffRole.objects.filter(user=user, tournament_id__in=ids).values_list("tournament_id", "role"))
 
 
-def may_organize(*, user, tournament: Tournament) -> bool:
+def may_organize(*, user: Asker, tournament: Tournament) -> bool:
     """Create/edit the tournament, registrations, draws, mesas, staff, disqualify, decide appeals."""
-    return role_of(user=user, tournament=tournament) == ORGANIZER
+    return is_organizer_role(role=role_of(user=user, tournament=tournament))
 
 
-def may_referee(*, user, tournament: Tournament) -> bool:
+def may_referee(*, user: Asker, tournament: Tournament) -> bool:
     """Enter mãos, WO and penalties, sign súmulas, correct a signed súmula (organizers too)."""
     return role_of(user=user, tournament=tournament) in (ORGANIZER, REFEREE)
 
 
-def may_pin_unlock(*, user, tournament: Tournament) -> bool:
+def may_pin_unlock(*, user: Asker, tournament: Tournament) -> bool:
     """Unlock a dupla's PIN locked by wrong guesses: the referee at the table (or an organizer)."""
     return may_referee(user=user, tournament=tournament)
 
 
-def may_see_desk(*, user, tournament: Tournament) -> bool:
+def may_see_desk(*, user: Asker, tournament: Tournament) -> bool:
     return role_of(user=user, tournament=tournament) is not None
 
 
-def tournament_creation_refusal(*, user) -> str | None:
+@dataclass(frozen=True)
+class DeskRights:
+    """What the desk's pages may offer ``user`` on one tournament, for the templates (which never look at roles)."""
+
+    may_organize: bool  # the comissão's tabs and buttons
+    may_referee: bool  # the referee's screens (organizers too)
+    may_pin_unlock: bool
+    is_site_admin: bool  # organizes every tournament without being on its staff list
+
+
+def desk_rights(*, user: Asker, tournament: Tournament) -> DeskRights:
+    return DeskRights(
+        may_organize=may_organize(user=user, tournament=tournament),
+        may_referee=may_referee(user=user, tournament=tournament),
+        may_pin_unlock=may_pin_unlock(user=user, tournament=tournament),
+        is_site_admin=is_site_admin(user=user),
+    )
+
+
+def tournament_organizers(*, tournament: Tournament) -> QuerySet[StaffRole]:
+    """The tournament's organizers by role, active accounts only (site admins are not counted)."""
+    return StaffRole.objects.filter(tournament=tournament, role=ORGANIZER, user__is_active=True)
+
+
+def may_be_named_referee(*, tournament: Tournament, user_id: int) -> bool:
+    """A jogo's referee must be on the tournament's staff (any role), with an active account."""
+    return StaffRole.objects.filter(tournament=tournament, user_id=user_id, user__is_active=True).exists()
+
+
+def invitation_grants_role(*, current: str | None, invited: str) -> bool:
+    """Whether accepting an invitation for ``invited`` changes the role of someone whose role is ``current``:
+    a newcomer gets it; someone already on the staff only moves up (a referee invited to the comissão),
+    never down (an organizer invited as referee keeps organizing)."""
+    return current is None or (is_referee_role(role=current) and is_organizer_role(role=invited))
+
+
+# --- what a dupla may do (DOMAIN.md §8: the dupla confirms or contests, by its private link or its PIN) ------
+
+
+def may_open_private_link(*, dupla: Dupla | None, token: str) -> bool:
+    """A private link opens its dupla's page, and answers its súmulas there, while it is the dupla's current
+    link (``dupla``: the dupla found by ``token``, if any). A link replaced by a new card (``pins_reset`` /
+    ``pin_reset``) opens nothing: the pages say it was replaced (410) or do not exist (404)."""
+    return dupla is not None and bool(token) and dupla.token == token
+
+
+def may_answer_sumula(*, dupla: Dupla, jogo: Jogo) -> bool:
+    """Only the two duplas of a jogo confirm or contest its súmula (``sumula_answer`` says when)."""
+    return dupla.pk in (jogo.dupla_a_id, jogo.dupla_b_id)
+
+
+@dataclass(frozen=True)
+class PinRules:
+    """Which limits judge a PIN typed from one source; ``sumula.pins`` counts the wrong PINs and times the locks."""
+
+    per_account: bool  # the staff account's wrong PINs, across duplas
+    per_address: bool  # the address's wrong PINs, across duplas and tournaments
+    per_tournament: bool  # the tournament's ceiling of public wrong PINs
+    dupla_counts_public: bool  # the dupla's lock counts public wrong PINs (else only the referee screens')
+
+
+def pin_rules(*, referee_screen: bool) -> PinRules:
+    """A PIN typed in public (the API's ``confirmacao/``) is judged by its address, the tournament's ceiling
+    and every wrong PIN of the dupla; on the referee's screen, by the staff account and the dupla's wrong PINs
+    typed on referee screens only (a stranger's guesses do not lock the dupla out at the table)."""
+    if referee_screen:
+        return PinRules(per_account=True, per_address=False, per_tournament=False, dupla_counts_public=False)
+    return PinRules(per_account=False, per_address=True, per_tournament=True, dupla_counts_public=True)
+
+
+def may_try_pin(*, lock: dt.datetime | str | None, now: dt.datetime) -> bool:
+    """A PIN may be typed now unless a lock holds: one whose end has not passed yet (it holds up to its end
+    inclusive), or one with no end (a text: locked until the referee unlocks it)."""
+    if lock is None:
+        return True
+    if isinstance(lock, dt.datetime):
+        return now > lock
+    return False
+
+
+def tournament_creation_refusal(*, user: Asker) -> str | None:
     """Why ``user`` may not start an event now (pt-BR), or None when it may.
 
     ``ZAP_EVENT_CREATORS`` decides (config/settings.py): ``staff`` (the default) lets only the accounts the
@@ -153,7 +263,7 @@ def organizer_signup_open() -> bool:
     return settings.ZAP_EVENT_CREATORS == "anyone"
 
 
-def may_create_tournament(*, user) -> bool:
+def may_create_tournament(*, user: Asker) -> bool:
     """May ``user`` start an event (it becomes that event's organizer)? See ``tournament_creation_refusal``."""
     return tournament_creation_refusal(user=user) is None
 
@@ -161,7 +271,7 @@ def may_create_tournament(*, user) -> bool:
 NEEDS = {ORGANIZE: may_organize, REFEREE_DESK: may_referee}
 
 
-def desk_tournament_get(*, user, slug: str, need: str = ORGANIZE) -> Tournament:
+def desk_tournament_get(*, user: Asker, slug: str, need: str = ORGANIZE) -> Tournament:
     """The tournament behind a desk URL, if ``user`` may do ``need`` there.
 
     No role at all → 404 (the desk of an event you have nothing to do with does
@@ -176,15 +286,15 @@ def desk_tournament_get(*, user, slug: str, need: str = ORGANIZE) -> Tournament:
     return tournament
 
 
-def desk_tournaments(*, user) -> QuerySet[Tournament]:
+def desk_tournaments(*, user: Asker) -> QuerySet[Tournament]:
     """The tournaments whose desk ``user`` may open, newest first."""
     qs = Tournament.objects.all()
-    if not user.is_superuser:
-        qs = qs.filter(staff__user=user)
+    if user is None or not user.is_superuser:
+        qs = qs.filter(staff__user=cast(Account, user))  # (login_required: an account)
     return qs.order_by("-date", "-created_at").distinct()
 
 
-def desk_view(need: str = ORGANIZE):
+def desk_view(need: str = ORGANIZE) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """The door of every staff page reached as ``/organizar/<slug>/...``: wraps ``view(request, tournament, ...)``.
 
     Anonymous → ``/entrar/?next=…``; no role on the tournament → 404; a role
@@ -192,15 +302,15 @@ def desk_view(need: str = ORGANIZE):
     The desk, the referee's screen and the desk's printing all come in here.
     """
 
-    def decorate(view):
+    def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
         @login_required
         @wraps(view)
-        def wrapper(request, slug: str, *args, **kwargs):
+        def wrapper(request: Any, slug: str, *args: Any, **kwargs: Any) -> Any:
             tournament = desk_tournament_get(user=request.user, slug=slug, need=need)
             request.desk_tournament = tournament
             return view(request, tournament, *args, **kwargs)
 
-        wrapper.desk_need = need
+        cast(Any, wrapper).desk_need = need
         return wrapper
 
     return decorate

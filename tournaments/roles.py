@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from .audit import audit_record
 from .models import StaffRole, Tournament
+from .permissions import is_organizer_role, tournament_organizers
 from .writes import PRIVATE, tournament_write
 
 ORGANIZER, REFEREE = StaffRole.ORGANIZER, StaffRole.REFEREE
@@ -51,11 +52,7 @@ def _lock(tournament: Tournament) -> None:
 
 def _keep_an_organizer(*, tournament: Tournament, user) -> None:
     """Refuse when ``user`` is the tournament's last (active) organizer."""
-    others = (
-        StaffRole.objects.filter(tournament=tournament, role=ORGANIZER, user__is_active=True)
-        .exclude(user=user)
-        .exists()
-    )
+    others = tournament_organizers(tournament=tournament).exclude(user=user).exists()
     if not others:
         raise ValidationError(
             _(
@@ -95,7 +92,7 @@ def role_grant(*, tournament: Tournament, user, role: str, by=None) -> StaffRole
                 after={"user": user.get_username(), "role": role},
             )
         else:
-            if current.role == ORGANIZER:
+            if is_organizer_role(role=current.role):
                 _keep_an_organizer(tournament=tournament, user=user)
             before = current.role
             current.role = role

@@ -1,10 +1,10 @@
-"""Template context for desk pages: the tournament of the URL and the user's role on it."""
+"""Template context for desk pages: the tournament of the URL and what the user may do there (``DeskRights``)."""
 
-from ..permissions import role_of
+from ..permissions import desk_rights
 
 
 def desk(request):
     tournament = getattr(request, "desk_tournament", None)
     if tournament is None:
         return {}
-    return {"tournament": tournament, "desk_role": role_of(user=request.user, tournament=tournament)}
+    return {"tournament": tournament, "desk_rights": desk_rights(user=request.user, tournament=tournament)}

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from ..models import Jogo, Registration, Tournament
-from ..permissions import may_organize, role_of, roles_prefetch
+from ..permissions import may_organize, roles_prefetch
 from ..registrations.window import registration_is_open
 
 # state code → label shown on the desk (the public pages have their own wording)
@@ -34,17 +34,13 @@ class Summary:
     tournament: Tournament
     state: str
     state_label: str
-    role: str | None
+    may_organize: bool  # else the user referees it (``permissions.may_organize``)
     registrations: int  # active (not withdrawn) registrations
     waiting: int  # active registrations not yet in a dupla
     duplas: int
     jogos: int
     played: int  # jogos with a result (or being played)
     next_step: NextStep | None
-
-    @property
-    def may_organize(self) -> bool:
-        return self.role == "organizer"
 
 
 def _counts(tournament_ids: list[int]) -> dict[int, dict[str, int]]:
@@ -91,9 +87,9 @@ def _state(tournament: Tournament, c: dict[str, int]) -> str:
     return "registration_closed"
 
 
-def _next_step(tournament: Tournament, state: str, c: dict[str, int], role: str | None) -> NextStep | None:
+def _next_step(tournament: Tournament, state: str, c: dict[str, int], organizer: bool) -> NextStep | None:
     slug = tournament.slug
-    if role != "organizer":
+    if not organizer:
         if state in ("drawn", "in_progress"):
             return NextStep(str(_("Anotar as súmulas")), reverse("referee:list", args=[slug]))
         return None
@@ -118,30 +114,30 @@ def _next_step(tournament: Tournament, state: str, c: dict[str, int], role: str 
     return NextStep(str(_("Ver a classificação final")), reverse("tournaments:standings", args=[slug]))
 
 
-def _summary(tournament: Tournament, c: dict[str, int], role: str | None) -> Summary:
+def _summary(tournament: Tournament, c: dict[str, int], organizer: bool) -> Summary:
     state = _state(tournament, c)
     return Summary(
         tournament=tournament,
         state=state,
         state_label=str(STATES[state]),
-        role=role,
+        may_organize=organizer,
         registrations=c["registrations"],
         waiting=c["waiting"],
         duplas=c["duplas"],
         jogos=c["jogos"],
         played=c["played"],
-        next_step=_next_step(tournament, state, c, role),
+        next_step=_next_step(tournament, state, c, organizer),
     )
 
 
 def dashboard_rows(*, user, tournaments: list[Tournament]) -> list[Summary]:
     counts = _counts([t.pk for t in tournaments])
     roles_prefetch(user=user, tournaments=tournaments)
-    return [_summary(t, counts[t.pk], role_of(user=user, tournament=t)) for t in tournaments]
+    return [_summary(t, counts[t.pk], may_organize(user=user, tournament=t)) for t in tournaments]
 
 
 def tournament_summary(*, tournament: Tournament, user) -> Summary:
-    return _summary(tournament, _counts([tournament.pk])[tournament.pk], role_of(user=user, tournament=tournament))
+    return _summary(tournament, _counts([tournament.pk])[tournament.pk], may_organize(user=user, tournament=tournament))
 
 
-__all__ = ["STATES", "NextStep", "Summary", "dashboard_rows", "may_organize", "tournament_summary"]
+__all__ = ["STATES", "NextStep", "Summary", "dashboard_rows", "tournament_summary"]

@@ -15,7 +15,8 @@ from django.utils.translation import gettext as _
 from scoring.mesas import knockout_mesa, mesas_spread
 
 from ..audit import audit_record
-from ..models import Jogo, Mesa, StaffRole, Stage, Tournament
+from ..models import Jogo, Mesa, Stage, Tournament
+from ..permissions import may_be_named_referee
 from ..round_times import round_times_check
 from ..writes import STRUCTURE, tournament_write, write_required
 from .competition import jogos_with_result
@@ -144,10 +145,7 @@ def jogo_referee_set(*, tournament: Tournament, user, jogo_id: int, referee_id: 
         )
         if jogo is None:
             raise DrawRefused(_("Árbitro do jogo: jogo não encontrado neste torneio."))
-        if (
-            referee_id is not None
-            and not StaffRole.objects.filter(tournament=tournament, user_id=referee_id, user__is_active=True).exists()
-        ):
+        if referee_id is not None and not may_be_named_referee(tournament=tournament, user_id=referee_id):
             raise DrawRefused(_("Árbitro do jogo: a pessoa escolhida não tem papel neste torneio."))
         if jogo.referee_id == referee_id:
             return jogo

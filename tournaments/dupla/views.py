@@ -22,6 +22,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from scoring.sumula import ACCEPTED, AWAITING, CONFIRMED, CONTEST, CONTESTED
 from tournaments.models import Dupla, Jogo
+from tournaments.permissions import may_open_private_link
 from tournaments.presenters.sumula import status_view, via_name
 from tournaments.staff.selectors import dupla_by_token, dupla_page, link_replaced
 from tournaments.sumula.selectors import sumula_get
@@ -117,7 +118,7 @@ def _to_answer(dupla: Dupla) -> list[dict]:
 @require_safe
 def dupla_page_view(request, token: str):
     dupla = dupla_by_token(token=token)
-    if dupla is None:
+    if not may_open_private_link(dupla=dupla, token=token):
         return _not_found(request, token)
     page = dupla_page(dupla=dupla)
     page["to_confirm"] = _to_answer(dupla)
@@ -137,7 +138,7 @@ def dupla_answer_view(request, token: str, key: str):
     via it showed: if the súmula was corrected meanwhile, nothing is answered (the dupla reads it first).
     """
     dupla = dupla_by_token(token=token)
-    if dupla is None:
+    if not may_open_private_link(dupla=dupla, token=token):
         return _not_found(request, token)
     back = reverse("privatelink:dupla", kwargs={"token": token}) + "#confirmar"
     choice = request.POST.get("resposta")

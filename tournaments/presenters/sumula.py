@@ -28,7 +28,7 @@ from scoring.sumula import (
     mao_kind,
 )
 from tournaments.models import Dupla, Jogo, SumulaVia, Tournament
-from tournaments.permissions import REFEREE, role_of
+from tournaments.permissions import is_referee_role, role_of
 from tournaments.presenters.jogos import jogo_place
 from tournaments.presenters.labels import best_of_label
 from tournaments.state import TournamentState
@@ -157,7 +157,7 @@ def _dupla_view(dupla: Dupla) -> dict:
 def _signature(tournament: Tournament, jogo: Jogo) -> dict:
     """Who signed, by role only (never the account's name), and when."""
     when = when_br(jogo.signed_at)
-    if jogo.signed_by_id is not None and role_of(user=jogo.signed_by, tournament=tournament) == REFEREE:
+    if jogo.signed_by_id is not None and is_referee_role(role=role_of(user=jogo.signed_by, tournament=tournament)):
         text = _("Homologada pelo árbitro em %(when)s.") % {"when": when}
     else:
         text = _("Homologada pela organização em %(when)s.") % {"when": when}

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from .. import presenters
 from ..models import Dupla, ReplacedLink, StaffInvitation, StaffRole, Tournament
+from ..permissions import is_organizer_role
 from ..selectors import tournament_live_get
 from .services import ORGANIZER, REFEREE, person_label, role_label
 
@@ -20,6 +21,7 @@ def staff_list(*, tournament: Tournament) -> list[dict]:
     out: list[dict[str, Any]] = []
     for r in rows:
         user = r.user
+        organizes = is_organizer_role(role=r.role)
         out.append(
             {
                 "id": user.pk,
@@ -27,15 +29,16 @@ def staff_list(*, tournament: Tournament) -> list[dict]:
                 "username": user.get_username(),
                 "role": r.role,
                 "role_label": role_label(r.role),
-                "other_role": REFEREE if r.role == ORGANIZER else ORGANIZER,
-                "other_role_label": role_label(REFEREE if r.role == ORGANIZER else ORGANIZER),
+                "organizes": organizes,
+                "other_role": REFEREE if organizes else ORGANIZER,
+                "other_role_label": role_label(REFEREE if organizes else ORGANIZER),
                 "active": user.is_active,
                 "password_set": user.has_usable_password(),
                 "added_by": person_label(r.added_by) if r.added_by else "",
                 "since": r.created_at,
             }
         )
-    out.sort(key=lambda row: (row["role"] != ORGANIZER, row["username"].casefold()))
+    out.sort(key=lambda row: (not row["organizes"], row["username"].casefold()))
     return out
 
 

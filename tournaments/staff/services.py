@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from ..audit import audit_record
 from ..models import Jogo, Mesa, StaffInvitation, StaffRole, Tournament
+from ..permissions import invitation_grants_role, is_organizer_role
 from ..roles import (  # noqa: F401
     ORGANIZER,
     REFEREE,
@@ -60,7 +61,7 @@ def role_revoke(*, tournament: Tournament, user, by=None) -> Removal:
             raise ValidationError(
                 _("%(name)s não faz parte da equipe deste torneio.") % {"name": name}, code="not_staff"
             )
-        if current.role == ORGANIZER:
+        if is_organizer_role(role=current.role):
             _keep_an_organizer(tournament=tournament, user=user)
         mesas = tuple(
             Mesa.objects.filter(tournament=tournament, referee=user).order_by("number").values_list("number", flat=True)
@@ -229,7 +230,7 @@ def invitation_accept(*, token: str, user) -> StaffInvitation:
         assert invitation is not None  # a valid invitation exists
         tournament = invitation.tournament
         current = StaffRole.objects.filter(tournament=tournament, user=user).values_list("role", flat=True).first()
-        if current is None or (current == REFEREE and invitation.role == ORGANIZER):
+        if invitation_grants_role(current=current, invited=invitation.role):
             role_grant(tournament=tournament, user=user, role=invitation.role, by=invitation.invited_by)
         invitation.accepted_at, invitation.accepted_by = timezone.now(), user
         invitation.save(update_fields=["accepted_at", "accepted_by"])

@@ -35,7 +35,7 @@ from tournaments.web import client_ip
 
 from ..audit import audit_record
 from ..models import Dupla, PinFailure, Tournament
-from ..permissions import may_pin_unlock
+from ..permissions import may_pin_unlock, may_try_pin, pin_rules
 from ..staff.pins import PinHasher, pin_check
 from ..writes import PRIVATE, tournament_write
 from .inputs import SumulaRefused
@@ -76,7 +76,7 @@ def _burst_lock(times: list[dt.datetime], tries: int, lock: dt.timedelta, grow: 
 def _dupla_lock(dupla: Dupla, now: dt.datetime, *, referee_screen: bool):
     """``UNTIL_UNLOCKED``, the end of the dupla's lock, or None (not locked) for checks from that source."""
     failures = PinFailure.objects.filter(dupla=dupla, cleared_at__isnull=True, at__gte=now - DAY, at__lte=now)
-    if referee_screen:
+    if not pin_rules(referee_screen=referee_screen).dupla_counts_public:
         failures = failures.filter(staff=True)
     times = list(failures.order_by("at").values_list("at", flat=True))
     if len(times) >= DAY_TRIES:
@@ -131,25 +131,27 @@ def pin_verify(*, dupla: Dupla, pin, address: str = "", staff: bool = False, use
 
 
 def _lock_now(dupla: Dupla, now: dt.datetime, *, address: str, staff: bool, user) -> SumulaRefused | None:
-    if staff:
-        if user is not None:
-            until = _source_lock(PinFailure.objects.filter(user=user, staff=True), now)
-            if until is not None:
-                return _locked(until, now, _("Muitos PINs errados digitados nesta sessão"))
-    else:
-        if address:
-            until = _source_lock(PinFailure.objects.filter(address=address, staff=False), now)
-            if until is not None:
-                return _locked(until, now, _("Muitos PINs errados a partir deste endereço"))
+    rules = pin_rules(referee_screen=staff)
+    if rules.per_account and user is not None:
+        until = _source_lock(PinFailure.objects.filter(user=user, staff=True), now)
+        if not may_try_pin(lock=until, now=now):
+            return _locked(until, now, _("Muitos PINs errados digitados nesta sessão"))
+    if rules.per_address and address:
+        until = _source_lock(PinFailure.objects.filter(address=address, staff=False), now)
+        if not may_try_pin(lock=until, now=now):
+            return _locked(until, now, _("Muitos PINs errados a partir deste endereço"))
+    if rules.per_tournament:
         until = _tournament_wait(dupla, now)
-        if until is not None:
+        if not may_try_pin(lock=until, now=now):
             return _locked(
                 until,
                 now,
                 _("Muitos PINs errados neste torneio: as confirmações por PIN estão suspensas por alguns minutos"),
             )
-    until = _dupla_lock(dupla, now, referee_screen=staff)
-    if until == UNTIL_UNLOCKED:
+    lock = _dupla_lock(dupla, now, referee_screen=staff)
+    if may_try_pin(lock=lock, now=now):
+        return None
+    if lock == UNTIL_UNLOCKED:
         return SumulaRefused(
             429,
             _(
@@ -158,9 +160,7 @@ def _lock_now(dupla: Dupla, now: dt.datetime, *, address: str, staff: bool, user
             )
             % {"dupla": dupla.key},
         )
-    if until is not None:
-        return _locked(until, now, _("PIN bloqueado por excesso de tentativas erradas"))
-    return None
+    return _locked(lock, now, _("PIN bloqueado por excesso de tentativas erradas"))
 
 
 def _refusal(dupla: Dupla, pin, now: dt.datetime, *, address: str, staff: bool, user) -> SumulaRefused | None:
@@ -192,7 +192,9 @@ def _locked(until: dt.datetime, now: dt.datetime, why: str) -> SumulaRefused:
 def pin_locked(*, dupla: Dupla) -> bool:
     """Whether the dupla's PIN is locked now, for public checks or on the referee's screen."""
     now = timezone.now()
-    return any(_dupla_lock(dupla, now, referee_screen=screen) is not None for screen in (False, True))
+    return any(
+        not may_try_pin(lock=_dupla_lock(dupla, now, referee_screen=screen), now=now) for screen in (False, True)
+    )
 
 
 def pin_unlock(*, tournament: Tournament, dupla: Dupla, by) -> int:

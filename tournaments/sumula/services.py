@@ -44,7 +44,7 @@ from scoring.tournament import JogoRecord, groups_stage_compute, stage_entrants
 
 from .. import plainsql
 from ..models import Dupla, Jogo, Mao, Partida, SumulaEvent, SumulaVia, Tournament
-from ..permissions import role_of
+from ..permissions import may_answer_sumula, role_of
 from ..result_form import Errors, result_dict, result_read
 from ..selectors import tournament_settings, tournament_state_get
 from ..services import SIDE
@@ -440,7 +440,7 @@ def sumula_answer(
     with tournament_write(tournament=tournament, action="sumula.answer", user=actor.user, kind=RESULTS):
         locked = _lock(tournament=tournament, key=key)
         jogo = locked.jogo
-        if dupla.pk not in (jogo.dupla_a_id, jogo.dupla_b_id):
+        if not may_answer_sumula(dupla=dupla, jogo=jogo):
             raise SumulaRefused(403, _("a dupla %(dupla)s não joga este jogo") % {"dupla": dupla.key})
         # checked under the lock: a correction racing this answer either lands first (refused here) or waits
         _via_check(

@@ -77,6 +77,7 @@ class Command(BaseCommand):
         """Known passwords: for a developer's machine only, never a server."""
         if not (settings.DEBUG or os.environ.get("ZAP_DEV")):
             raise CommandError("--accounts só em desenvolvimento (DEBUG=1 ou ZAP_DEV=1): as senhas são públicas.")
+        from tournaments.permissions import is_organizer_role
         from tournaments.staff.services import role_grant
 
         User = get_user_model()
@@ -84,7 +85,8 @@ class Command(BaseCommand):
         for username, role in ((DEMO_ORGANIZER, "organizer"), (DEMO_REFEREE, "referee")):
             user = User.objects.filter(username=username).first() or User.objects.create_user(username)
             user.set_password(DEMO_PASSWORD)
-            user.is_staff = user.is_staff or role == "organizer"  # the comissão creates events (ZAP_EVENT_CREATORS)
+            if is_organizer_role(role=role):
+                user.is_staff = True  # the comissão creates events (ZAP_EVENT_CREATORS)
             user.save()
             for tournament in Tournament.objects.filter(slug__in=slugs):
                 role_grant(tournament=tournament, user=user, role=role)
