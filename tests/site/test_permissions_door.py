@@ -15,7 +15,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from tests.test_pages import groups_file
+from tests.support.files import groups_file
 from tournaments import permissions
 from tournaments.models import Dupla, Jogo, PinFailure
 from tournaments.permissions import (
