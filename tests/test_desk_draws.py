@@ -11,6 +11,7 @@ from django.urls import reverse
 from scoring.draws import pairing_draw
 from tournaments.draws import services
 from tournaments.models import AuditEntry, Draw, Dupla, Player, Registration, StaffRole, Tournament
+from tournaments.refusals import Refused
 
 pytestmark = pytest.mark.django_db
 
@@ -142,7 +143,7 @@ def test_pairing_refused_while_registration_is_open_or_with_one_individual():
     assert not Dupla.objects.exists() and not Draw.objects.exists()
     t2 = make_tournament("solo")
     add_individuals(t2, 1)
-    with pytest.raises(services.DrawRefused) as exc:
+    with pytest.raises(Refused) as exc:
         services.pairing_run(tournament=t2, user=None)
     assert "são precisas pelo menos 2" in exc.value.messages[0]
 

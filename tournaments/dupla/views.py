@@ -23,9 +23,10 @@ from django.views.decorators.http import require_POST, require_safe
 from scoring.sumula import ACCEPTED, AWAITING, CONFIRMED, CONTEST, CONTESTED
 from tournaments.models import Dupla, Jogo
 from tournaments.presenters.sumula import status_view, via_name
+from tournaments.refusals import Refused
 from tournaments.staff.selectors import dupla_by_token, dupla_page, link_replaced
 from tournaments.sumula.selectors import sumula_get
-from tournaments.sumula.services import Actor, SumulaRefused, sumula_answer
+from tournaments.sumula.services import Actor, sumula_answer
 from tournaments.web import request_device
 
 CONFIRM, CONTEST_CHOICE = "confirmar", "contestar"
@@ -168,8 +169,8 @@ def dupla_answer_view(request, token: str, key: str):
             reason=reason,
             actor=Actor(dupla=dupla, method="link", device=request_device(request)),
         )
-    except SumulaRefused as refused:
-        for error in refused.errors:
+    except Refused as refused:
+        for error in refused.messages:
             messages.error(
                 request,
                 _("Não foi possível responder à súmula do jogo %(key)s: %(error)s") % {"key": key, "error": error},
