@@ -92,6 +92,6 @@ class Refused(Exception):
         return cls(kind, *(worded(e) for e in found), problems=found)
 
     @classmethod
-    def of(cls, problems: Sequence[Problem], *, worded: Callable[[Problem], str], kind: Kind = Kind.INVALID) -> Refused:
+    def of[P: Problem](cls, problems: Sequence[P], *, worded: Callable[[P], str], kind: Kind = Kind.INVALID) -> Refused:
         """Problems at their places, each also worded for a reader without a form."""
         return cls(kind, *(worded(p) for p in problems), problems=problems)

@@ -4,7 +4,7 @@ Every wrong PIN is kept (``PinFailure``) with its source: the client's address
 and whether it was typed on the referee's screen (a session of this
 tournament's referee or organizer). What a check from each source is judged by:
 
-- **Public** (the API's ``confirmacao/``): refused 429 while
+- **Public** (the API's ``confirmacao/``): refused as locked while
   - its address made ``ADDRESS_TRIES`` wrong PINs within ``WINDOW``, on any dupla of any tournament
     (the address is then refused for ``ADDRESS_LOCK``);
   - the tournament had more wrong PINs within ``WINDOW`` than its ceiling (``TOURNAMENT_BASE`` +

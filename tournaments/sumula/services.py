@@ -444,7 +444,7 @@ def sumula_answer(
     *, tournament: Tournament, key: str, dupla: Dupla, via: int, accept: bool, reason, actor: Actor
 ) -> Written:
     """A dupla confirms (``accept``) or contests (with a reason) the súmula of its jogo, as it saw it: ``via``
-    is the via its screen showed; once the súmula has another via, nothing is answered (409)."""
+    is the via its screen showed; once the súmula has another via, nothing is answered (a conflict)."""
     via = via_read(via)
     reason = reason_clean(reason, missing=None if accept else _("para contestar, diga o motivo ('reason')"))
     with tournament_write(tournament=tournament, action="sumula.answer", user=actor.user, kind=RESULTS):
@@ -494,7 +494,7 @@ def sumula_answer(
 
 def sumula_sign(*, tournament: Tournament, key: str, via: int, reason, actor: Actor) -> Written:
     """Homologate ``via`` (the via the signer saw): sign the súmula once both duplas confirmed; else the referee
-    decides, with a reason. Another via than the súmula's → 409, nothing signed."""
+    decides, with a reason. Another via than the súmula's → a conflict, nothing signed."""
     via = via_read(via)
     reason = reason_clean(reason)
     with tournament_write(tournament=tournament, action="sumula.sign", user=actor.user, kind=RESULTS):
