@@ -30,7 +30,7 @@ JSON_CONTENT_TYPES = ("application/json",)
 
 
 def json_body_parse(*, raw: bytes, content_type: str) -> dict[str, Any]:
-    """The JSON object in ``raw`` (an empty body is ``{}``); ``Refused`` (a bad request) names what is wrong and where."""
+    """The JSON object in ``raw`` (an empty body is ``{}``); ``Refused`` (bad request) says what is wrong, where."""
     if not raw:
         return {}
     declared = content_type.split(";")[0].strip().lower()
@@ -72,7 +72,7 @@ def _not_json(content_type: str) -> Refused:
 
 
 def json_body_read(*, request: HttpRequest) -> dict[str, Any]:
-    """The JSON object a request carries (see ``json_body_parse``); ``Refused`` (a bad request) when it cannot be read."""
+    """The JSON object a request carries (see ``json_body_parse``); ``Refused`` (bad request) when unreadable."""
     try:
         raw = request.body
     except RequestDataTooBig as exc:
