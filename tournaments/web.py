@@ -4,7 +4,10 @@
 - ``etag_make`` / ``not_modified``: conditional GETs for what clients poll (ETag, 304);
 - ``pdf_filename`` / ``pdf_response`` / ``print_error``: how a sheet leaves the site;
 - ``client_ip`` / ``request_device``: who sent a request, behind the documented proxies
-  (``TRUSTED_PROXY_COUNT``, ``TRUSTED_PROXIES``).
+  (``TRUSTED_PROXY_COUNT``, ``TRUSTED_PROXIES``);
+- ``refusal_status`` / ``refusal_json`` / ``refusal_to_form`` / ``refusal_messages``: how the domain's one
+  refusal (``tournaments.refusals.Refused``) leaves the site: its HTTP status (one table), the API's
+  ``{"errors": [...]}``, a form's errors, the page's messages.
 
 Nothing here knows a tournament: the audiences (``public``, ``desk``, ``api``, ``dupla``) import it, the domain
 packages never do.
@@ -18,8 +21,10 @@ import threading
 from collections import OrderedDict
 from ipaddress import ip_address, ip_network
 
+from django import forms
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.contrib import messages as django_messages
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import render
 from django.utils.cache import get_conditional_response, patch_vary_headers
@@ -27,6 +32,8 @@ from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
+
+from .refusals import Kind, Refused
 
 # --- read-only public pages -----------------------------------------------------------------------------------
 
@@ -163,3 +170,49 @@ def request_device(request: HttpRequest) -> str:
     """Where a write came from, for a log (the súmula's events): the browser and the client's address."""
     agent = request.META.get("HTTP_USER_AGENT", "")[:200]
     return f"{agent} · {client_ip(request) or ''}".strip(" ·")
+
+
+# --- the domain's refusals ------------------------------------------------------------------------------------
+
+REFUSAL_STATUS: dict[Kind, int] = {
+    Kind.BAD_REQUEST: 400,
+    Kind.FORBIDDEN: 403,
+    Kind.NOT_FOUND: 404,
+    Kind.CONFLICT: 409,
+    Kind.INVALID: 422,
+    Kind.LOCKED: 429,
+}
+
+
+def refusal_status(refused: Refused) -> int:
+    """The HTTP status that says why ``refused``: the one table from the domain's kinds."""
+    return REFUSAL_STATUS[refused.kind]
+
+
+def errors_json(status: int, *messages: str) -> JsonResponse:
+    """The API's error body: ``{"errors": [...]}``, the texts as they are (no \\u escapes)."""
+    return JsonResponse({"errors": list(messages)}, status=status, json_dumps_params={"ensure_ascii": False})
+
+
+def refusal_json(refused: Refused) -> JsonResponse:
+    """A refusal as the API answers it: its status, ``{"errors": [its messages]}``."""
+    return errors_json(refusal_status(refused), *refused.messages)
+
+
+def refusal_to_form(form: forms.BaseForm, refused: Refused) -> None:
+    """A refusal on the form that was sent: each problem next to its field (``form.refusal_places`` maps a
+    problem's place to a field's name; a place the form does not have goes above the form); without
+    problems, the messages above the form."""
+    places: dict[str, str] = getattr(form, "refusal_places", {})
+    for problem in refused.problems:
+        name = places.get(problem.place, problem.place)
+        form.add_error(name if name in form.fields else None, problem.message)
+    if not refused.problems:
+        for message in refused.messages:
+            form.add_error(None, message)
+
+
+def refusal_messages(request: HttpRequest, refused: Refused) -> None:
+    """A refusal as the page's error messages, one each."""
+    for message in refused.messages:
+        django_messages.error(request, message)

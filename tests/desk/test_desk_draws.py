@@ -10,6 +10,7 @@ from scoring.draws import pairing_draw
 from tests.support.desk import add_duplas, add_individuals, client_for, make_tournament, make_user
 from tournaments.draws import services
 from tournaments.models import AuditEntry, Draw, Dupla, Player, Registration, Tournament
+from tournaments.refusals import Refused
 
 pytestmark = pytest.mark.django_db
 
@@ -93,7 +94,7 @@ def test_pairing_refused_while_registration_is_open_or_with_one_individual():
     assert not Dupla.objects.exists() and not Draw.objects.exists()
     t2 = make_tournament("solo")
     add_individuals(t2, 1)
-    with pytest.raises(services.DrawRefused) as exc:
+    with pytest.raises(Refused) as exc:
         services.pairing_run(tournament=t2, user=None)
     assert "são precisas pelo menos 2" in exc.value.messages[0]
 

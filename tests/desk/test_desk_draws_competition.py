@@ -10,6 +10,7 @@ from tests.support.desk import add_duplas, client_for, make_tournament, make_use
 from tournaments.draws import services
 from tournaments.draws.plan import competition_plan
 from tournaments.models import AuditEntry, Draw, Group, Jogo, Partida, Stage
+from tournaments.refusals import Refused
 from tournaments.writes import tournament_rebuild
 
 pytestmark = pytest.mark.django_db
@@ -144,12 +145,12 @@ def test_fixed_bracket_takes_the_organizers_order_and_refuses_a_bad_one():
 def test_publish_refused_with_too_few_duplas_or_registration_open_or_changed_duplas():
     t = make_tournament(fmt={"kind": "knockout"})
     add_duplas(t, 1)
-    with pytest.raises(services.DrawRefused) as exc:
+    with pytest.raises(Refused) as exc:
         services.competition_publish(tournament=t, user=None, seed=1)
     assert "pelo menos 2 duplas" in exc.value.messages[0]
     t2 = make_tournament("aberto", fmt={"kind": "knockout"}, closed=False)
     add_duplas(t2, 4)
-    with pytest.raises(services.DrawRefused) as exc:
+    with pytest.raises(Refused) as exc:
         services.competition_publish(tournament=t2, user=None, seed=1)
     assert "Encerre as inscrições" in exc.value.messages[0]
     t3 = make_tournament("mudou", fmt={"kind": "knockout"})

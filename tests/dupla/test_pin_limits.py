@@ -12,9 +12,10 @@ from django.utils import timezone
 
 from tests.support.sumula import PIN, api, cup_setup, post, staff_user
 from tournaments.models import AuditEntry, Dupla, PinFailure, StaffRole
+from tournaments.refusals import Refused
 from tournaments.sumula import pins
 from tournaments.sumula.pins import pin_unlock, pin_verify
-from tournaments.sumula.services import SumulaRefused
+from tournaments.web import refusal_status
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 
@@ -43,8 +44,8 @@ def _check(dupla, pin, address="10.0.0.1", **source):
     """The status a check answers: 200 (passed), 403 (wrong) or 429 (refused before checking)."""
     try:
         pin_verify(dupla=dupla, pin=pin, address=address, **source)
-    except SumulaRefused as refused:
-        return refused.status, refused.errors[0]
+    except Refused as refused:
+        return refusal_status(refused), refused.messages[0]
     return 200, ""
 
 

@@ -52,6 +52,7 @@ from tournaments import selectors
 from tournaments.draws import services as draws
 from tournaments.draws.tiebreak import ties_awaiting
 from tournaments.models import Draw, Dupla, Jogo, Mao, StaffRole, Tournament
+from tournaments.refusals import Refused
 from tournaments.registrations import services as registrations
 from tournaments.registrations.checks import PersonIn
 from tournaments.services import tournament_import
@@ -62,7 +63,7 @@ from tournaments.sumula.records import mao_id
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 
 GROUPS = (("A", ("d1", "d2", "d3")), ("B", ("d4", "d5", "d6")), ("C", ("d7", "d8", "d9")))
-REFUSED = (sumula.SumulaRefused, RuleViolation, draws.DrawRefused, registrations.RegistrationRefused)
+REFUSED = (Refused, RuleViolation)
 PAGES_EVERY = 8  # compare the rendered pages every this many steps (and at the end)
 
 RUN = settings(
@@ -382,7 +383,7 @@ class EngineMachine(RuleBasedStateMachine):
                     sumula.sumula_mao_add(
                         tournament=self.fresh(), key=jogo.key, mao=MaoAdd.from_json(body), actor=self.actor()
                     )
-                except sumula.SumulaRefused:  # at 11 a mão is worth 3: try that one
+                except Refused:  # at 11 a mão is worth 3: try that one
                     body["points"] = 3
                     sumula.sumula_mao_add(
                         tournament=self.fresh(), key=jogo.key, mao=MaoAdd.from_json(body), actor=self.actor()

@@ -9,10 +9,11 @@ from django.core.management.base import CommandError
 
 from tests.support.registrations import csv_bytes, people, tournament_make
 from tournaments.models import AuditEntry, Player, Registration
+from tournaments.refusals import Refused
 from tournaments.registrations.csv_import import csv_preview
 from tournaments.registrations.csv_reader import MAX_BYTES, MAX_ROWS, csv_read
 from tournaments.registrations.selectors import registration_rows
-from tournaments.registrations.services import RegistrationRefused, registrations_import_csv
+from tournaments.registrations.services import registrations_import_csv
 
 pytestmark = pytest.mark.django_db
 
@@ -78,7 +79,7 @@ def test_under_age_is_reported_with_the_column_and_nothing_written():
             "a idade mínima é 18 anos"
         ),
     ]
-    with pytest.raises(RegistrationRefused):
+    with pytest.raises(Refused):
         registrations_import_csv(tournament=t, content=content)
     assert not Player.objects.exists() and not Registration.objects.exists() and not AuditEntry.objects.exists()
 
@@ -168,7 +169,7 @@ def test_every_bad_row_reported_with_its_line_and_nothing_written():
     assert problems[4].startswith("linha 7: coluna telefone:")
     assert problems[5] == "linha 8: coluna parceiro vazia, mas parceiro_nascimento preenchido"
     assert problems[6].startswith("linha 9: coluna nascimento: 01/01/2990 está no futuro")
-    with pytest.raises(RegistrationRefused) as exc:
+    with pytest.raises(Refused) as exc:
         registrations_import_csv(tournament=t, content=content)
     assert exc.value.messages == problems
     assert Player.objects.count() == Registration.objects.count() == AuditEntry.objects.count() == 0

@@ -7,10 +7,10 @@ from django.utils import timezone
 
 from tests.support.registrations import tournament_make, user_make
 from tournaments.models import AuditEntry, Draw, Dupla, Player, Registration
+from tournaments.refusals import Refused
 from tournaments.registrations import services
 from tournaments.registrations.checks import PersonIn
 from tournaments.registrations.selectors import registration_list, registration_rows, registrations_for_pairing
-from tournaments.registrations.services import RegistrationRefused
 
 pytestmark = pytest.mark.django_db
 ADULT = date(1990, 1, 1)
@@ -41,17 +41,17 @@ def test_add_individual_and_pair_with_keys_order_and_audit():
 def test_checks_refuse_with_problems_where_they_are():
     t = tournament_make()
     add(t, "Ana Souza")
-    with pytest.raises(RegistrationRefused) as exc:
+    with pytest.raises(Refused) as exc:
         services.registration_add(
             tournament=t, players=[PersonIn("  ana   SOUZA ", ADULT), PersonIn("Kid", date(2010, 1, 1))]
         )
     fields = [(p.player, p.field) for p in exc.value.problems]
     assert fields == [(1, "birth_date"), (0, "name")]
     assert "já está inscrito(a) neste torneio" in exc.value.messages[1]
-    with pytest.raises(RegistrationRefused) as exc:
+    with pytest.raises(Refused) as exc:
         services.registration_add(tournament=t, players=[PersonIn("Dudu", None)])
     assert exc.value.messages == ["atleta, data de nascimento: obrigatória: o torneio tem idade mínima de 18 anos"]
-    with pytest.raises(RegistrationRefused) as exc:
+    with pytest.raises(Refused) as exc:
         services.registration_add(tournament=t, players=[PersonIn("Eva", ADULT), PersonIn("eva", ADULT)])
     assert exc.value.problems[0].message == "é a mesma pessoa que o primeiro atleta desta inscrição"
     assert Registration.objects.filter(tournament=t).count() == 1
@@ -62,18 +62,18 @@ def test_without_a_date_ages_count_on_today():
     t.date = None
     t.save()
     young = timezone.localdate() - timedelta(days=365 * 17)
-    with pytest.raises(RegistrationRefused):
+    with pytest.raises(Refused):
         services.registration_add(tournament=t, players=[PersonIn("Teen", young)])
 
 
 def test_public_form_only_while_open_and_needs_a_contact():
     t = tournament_make()
-    with pytest.raises(RegistrationRefused) as exc:
+    with pytest.raises(Refused) as exc:
         add(t, "Ana", source=Registration.FORM)
     assert exc.value.problems[0].field == "contact"
     add(t, "Ana", source=Registration.FORM, phone="11 98888 7777")
     services.registration_close(tournament=t, user=None)
-    with pytest.raises(RegistrationRefused, match="encerradas"):
+    with pytest.raises(Refused, match="encerradas"):
         add(t, "Bia", source=Registration.FORM, phone="11 98888 7777")
     add(t, "Bia")  # the organizer may add after closing
     assert Registration.objects.filter(tournament=t).count() == 2
@@ -134,11 +134,11 @@ def test_withdraw_refused_for_a_paired_or_withdrawn_registration():
     reg = add(t, "Ana", "Bia")
     Dupla.objects.create(tournament=t, key="d1", player1=reg.player1, player2=reg.player2)
     Registration.objects.filter(pk=reg.pk).update(status=Registration.PAIRED)
-    with pytest.raises(RegistrationRefused, match="já está em dupla.*página de duplas"):
+    with pytest.raises(Refused, match="já está em dupla.*página de duplas"):
         services.registration_withdraw(registration=reg, user=None)
     other = add(t, "Caio")
     services.registration_withdraw(registration=other, user=None)
-    with pytest.raises(RegistrationRefused, match="já foi retirada"):
+    with pytest.raises(Refused, match="já foi retirada"):
         services.registration_withdraw(registration=other, user=None)
     assert AuditEntry.objects.filter(action="registration_withdraw").count() == 1
 
@@ -165,7 +165,7 @@ def test_edit_changes_players_adds_and_drops_the_partner_and_rechecks():
     entry = AuditEntry.objects.get(action="registration_edit")
     assert entry.summary == "Inscrição de Ana Souza + Caio alterada; Bia volta para a lista de espera"
     assert entry.before["players"][0]["name"] == "Ana" and entry.after["players"][1]["name"] == "Caio"
-    with pytest.raises(RegistrationRefused):
+    with pytest.raises(Refused):
         services.registration_edit(registration=reg, players=[PersonIn("Bia", ADULT)], user=org)  # Bia exists
     services.registration_edit(registration=reg, players=[PersonIn("Ana Souza", ADULT)], user=org)
     reg.refresh_from_db()
@@ -180,7 +180,7 @@ def test_edit_of_a_paired_registration_keeps_its_players():
     Dupla.objects.create(tournament=t, key="d1", player1=reg.player1, player2=reg.player2)
     Registration.objects.filter(pk=reg.pk).update(status=Registration.PAIRED)
     reg.refresh_from_db()
-    with pytest.raises(RegistrationRefused, match="página de duplas"):
+    with pytest.raises(Refused, match="página de duplas"):
         services.registration_edit(registration=reg, players=[PersonIn("Ana", ADULT)], user=None)
     services.registration_edit(
         registration=reg, players=[PersonIn("Ana Maria", ADULT), PersonIn("Bia", ADULT)], user=None

@@ -16,8 +16,10 @@ from hypothesis import strategies as st
 from scoring.text import is_blank
 from tests.support.sumula import PIN, answer, api, db_snapshot, play, post, sign
 from tournaments.models import Dupla, Jogo
+from tournaments.refusals import Refused
 from tournaments.result_form import Errors, result_read
 from tournaments.sumula import services
+from tournaments.web import refusal_status
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 
@@ -174,7 +176,7 @@ def test_the_service_checks_the_via_after_its_own_checks_of_the_body(cup, ref, j
         return out
 
     monkeypatch.setattr(services, "reason_clean", reason_then_correction)
-    with pytest.raises(services.SumulaRefused) as refused:
+    with pytest.raises(Refused) as refused:
         services.sumula_answer(
             tournament=cup,
             key=j1,
@@ -184,13 +186,13 @@ def test_the_service_checks_the_via_after_its_own_checks_of_the_body(cup, ref, j
             reason=None,
             actor=services.Actor(dupla=dupla, method="pin"),
         )
-    assert refused.value.status == 409
+    assert refusal_status(refused.value) == 409
     assert Jogo.objects.get(tournament=cup, key=j1).confirmations == {}
     assert Jogo.objects.get(tournament=cup, key=j1).via == 2
     done.clear()
-    with pytest.raises(services.SumulaRefused) as refused:
+    with pytest.raises(Refused) as refused:
         services.sumula_sign(tournament=cup, key=j1, via=2, reason="decidido", actor=services.Actor(method="session"))
-    assert refused.value.status == 409 and Jogo.objects.get(tournament=cup, key=j1).signed_at is None
+    assert refusal_status(refused.value) == 409 and Jogo.objects.get(tournament=cup, key=j1).signed_at is None
 
 
 # --- the referee's screen and the private link send the via they showed -------------------------------------

@@ -39,7 +39,7 @@ from ..models import (
 )
 from ..writes import PRIVATE, tournament_write
 from . import forms
-from .guard import GuardRefused, guard_forget, tournaments_check
+from .guard import DeletionRefused, GuardRefused, guard_forget, tournaments_check
 
 REFUSED_ATTR = "_zap_admin_refused"
 
@@ -144,7 +144,7 @@ class GuardedAdmin(admin.ModelAdmin):
         except (GuardRefused, DatabaseError) as exc:
             guard_forget()
             problems = _problems_of(exc)
-            if isinstance(exc, GuardRefused) and exc.deleting:  # an action run from the form
+            if isinstance(exc, DeletionRefused):  # an action run from the form
                 return self._refused_redirect(request, problems, request.get_full_path())
         setattr(request, REFUSED_ATTR, problems)
         return super().changeform_view(request, object_id, form_url, extra_context)  # the form, with the problems
@@ -171,7 +171,7 @@ class GuardedAdmin(admin.ModelAdmin):
 
 def _problems_of(exc: Exception) -> list[str]:
     if isinstance(exc, GuardRefused):
-        return exc.problems
+        return exc.messages
     return [f"o banco de dados recusou a gravação ({exc.__class__.__name__}); confira os valores informados"]
 
 

@@ -16,6 +16,7 @@ from .. import presenters
 from ..interchange.reader import plan_read
 from ..interchange.writer import tournament_export
 from ..models import Tournament
+from ..refusals import Refused
 from ..selectors import tournament_state_cache_clear, tournament_state_get
 from ..writes import engine_refresh
 
@@ -24,13 +25,16 @@ logger = logging.getLogger(__name__)
 MAX_PROBLEMS = 12  # a form shows this many; the rest are summed up
 
 
-class GuardRefused(Exception):
-    """An admin write would leave a tournament that the site cannot read back or show."""
+class GuardRefused(Refused):
+    """An admin write would leave a tournament that the site cannot read back or show (its problems are the
+    refusal's messages)."""
 
-    def __init__(self, problems: list[str], *, deleting: bool = False):
-        self.problems = list(problems)
-        self.deleting = deleting
-        super().__init__("\n".join(self.problems))
+    def __init__(self, *problems: str):
+        super().__init__(Refused.INVALID, *problems)
+
+
+class DeletionRefused(GuardRefused):
+    """The same, for a deletion (the admin answers it with a redirect, not with the form)."""
 
 
 def tournament_problems(*, tournament_id: int | None) -> list[str]:
@@ -69,12 +73,13 @@ def tournament_problems(*, tournament_id: int | None) -> list[str]:
 
 
 def tournaments_check(*, tournament_ids, deleting: bool = False) -> None:
-    """Raise ``GuardRefused`` with every problem of the given tournaments (ids; None is skipped)."""
+    """Raise ``GuardRefused`` (``DeletionRefused`` when ``deleting``) with every problem of the given tournaments
+    (ids; None is skipped)."""
     problems: list[str] = []
     for tournament_id in dict.fromkeys(tournament_ids):
         problems += tournament_problems(tournament_id=tournament_id)
     if problems:
-        raise GuardRefused(problems, deleting=deleting)
+        raise (DeletionRefused if deleting else GuardRefused)(*problems)
 
 
 def guard_forget() -> None:

@@ -22,22 +22,15 @@ from django.utils.translation import gettext as _
 
 from scoring.errors import RuleViolation
 from tournaments.interchange.jsonfile import json_depth_exceeded, json_loads_checked
+from tournaments.refusals import Refused
 
 JSON_BODY_MAX_DEPTH = 20  # the deepest body the API takes nests 5 levels (a result's partidas > maos)
 JSON_BODY_MAX_PROBLEMS = 5  # problems named in one answer (a hostile body may have thousands)
 JSON_CONTENT_TYPES = ("application/json",)
 
 
-class JsonBodyRefused(ValueError):
-    """A body that is not a JSON object the site can read: the HTTP status and the reasons, in Portuguese."""
-
-    def __init__(self, status: int, *messages: str):
-        self.status, self.messages = status, [str(m) for m in messages]
-        super().__init__("; ".join(self.messages))
-
-
 def json_body_parse(*, raw: bytes, content_type: str) -> dict[str, Any]:
-    """The JSON object in ``raw`` (an empty body is ``{}``); JsonBodyRefused names what is wrong and where."""
+    """The JSON object in ``raw`` (an empty body is ``{}``); ``Refused`` (bad request) says what is wrong, where."""
     if not raw:
         return {}
     declared = content_type.split(";")[0].strip().lower()
@@ -48,15 +41,14 @@ def json_body_parse(*, raw: bytes, content_type: str) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         if declared not in JSON_CONTENT_TYPES:
             raise _not_json(content_type) from exc
-        raise JsonBodyRefused(400, _("o corpo não está em UTF-8 (byte %(n)d inválido)") % {"n": exc.start}) from exc
+        raise Refused.bad_request(_("o corpo não está em UTF-8 (byte %(n)d inválido)") % {"n": exc.start}) from exc
     if declared not in JSON_CONTENT_TYPES and not text.lstrip("\ufeff \t\r\n").startswith(("{", "[")):
         # JSON sent with another type (curl -d sends it as a form) is read all the same; anything else is a form
         raise _not_json(content_type)
     text = text.removeprefix("\ufeff")
     position = json_depth_exceeded(text=text, max_depth=JSON_BODY_MAX_DEPTH)  # before json.loads recurses
     if position is not None:
-        raise JsonBodyRefused(
-            400,
+        raise Refused.bad_request(
             _(
                 "corpo JSON inválido na linha %(line)d, coluna %(column)d: aninhamento "
                 "profundo demais (o máximo é %(n)d níveis)"
@@ -66,29 +58,26 @@ def json_body_parse(*, raw: bytes, content_type: str) -> dict[str, Any]:
     try:
         data = json_loads_checked(text=text, max_depth=JSON_BODY_MAX_DEPTH)
     except RuleViolation as exc:
-        raise JsonBodyRefused(400, *_problem_messages(exc)) from exc
+        raise Refused.bad_request(*_problem_messages(exc)) from exc
     if not isinstance(data, dict):
-        raise JsonBodyRefused(
-            400, _("o corpo deve ser um objeto JSON ({…}), não %(what)s") % {"what": _json_kind(data)}
-        )
+        raise Refused.bad_request(_("o corpo deve ser um objeto JSON ({…}), não %(what)s") % {"what": _json_kind(data)})
     return data
 
 
-def _not_json(content_type: str) -> JsonBodyRefused:
-    return JsonBodyRefused(
-        400,
+def _not_json(content_type: str) -> Refused:
+    return Refused.bad_request(
         _("o corpo deve ser JSON, enviado com Content-Type: application/json (recebido: %(type)s)")
         % {"type": content_type[:80] or _("nenhum")},
     )
 
 
 def json_body_read(*, request: HttpRequest) -> dict[str, Any]:
-    """The JSON object a request carries (see ``json_body_parse``); JsonBodyRefused when it cannot be read."""
+    """The JSON object a request carries (see ``json_body_parse``); ``Refused`` (bad request) when unreadable."""
     try:
         raw = request.body
     except RequestDataTooBig as exc:
-        raise JsonBodyRefused(
-            400, _("corpo grande demais: o máximo é %(n)d bytes") % {"n": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
+        raise Refused.bad_request(
+            _("corpo grande demais: o máximo é %(n)d bytes") % {"n": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
         ) from exc
     except RawPostDataException as exc:  # a form body someone already parsed: it was not JSON
         raise _not_json(request.content_type or "") from exc

@@ -1,5 +1,5 @@
 """The súmula API's input parser: a request's JSON body (read by ``tournaments.api.body``) and query string turned
-into the typed inputs of the súmula's writes, with the API's words and statuses (``SumulaRefused``).
+into the typed inputs of the súmula's writes, with the API's words and kinds of refusal (``Refused``).
 
 The writes' own inputs (a mão, a result, a correction, a penalty) are the domain's ``tournaments.sumula.commands``;
 the confirmation and the signature, whose values the services take one by one, are read into ``Confirmation`` and
@@ -17,8 +17,9 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from tournaments.models import Dupla
+from tournaments.refusals import Refused
 from tournaments.sumula.commands import Correction, MaoAdd, Penalty, ResultSet, spec
-from tournaments.sumula.inputs import SumulaRefused, reason_clean, via_read
+from tournaments.sumula.inputs import reason_clean, via_read
 
 
 @dataclass(frozen=True)
@@ -63,10 +64,10 @@ def confirmation_parse(data: Mapping[str, Any], *, dupla_find: Callable[[str], D
     dupla_key = data.get("dupla")
     dupla = dupla_find(dupla_key) if isinstance(dupla_key, str) else None
     if dupla is None:
-        raise SumulaRefused(422, _("informe 'dupla': a chave de uma das duplas do jogo"))
+        raise Refused.invalid(_("informe 'dupla': a chave de uma das duplas do jogo"))
     accept = data.get("accept")
     if not isinstance(accept, bool):
-        raise SumulaRefused(422, _("informe 'accept': true para confirmar, false para contestar (com 'reason')"))
+        raise Refused.invalid(_("informe 'accept': true para confirmar, false para contestar (com 'reason')"))
     via = via_read(data.get("via"))
     reason = reason_clean(data.get("reason"), missing=None if accept else _("para contestar, diga o motivo ('reason')"))
     return Confirmation(dupla=dupla, via=via, accept=accept, pin=data.get("pin"), reason=reason)
@@ -83,5 +84,5 @@ def via_query_parse(query: QueryDict) -> int | None:
         return None
     # ASCII digits only ("²" and "٣" are digits to str.isdigit but not to int), and short enough for a column
     if not (via.isascii() and via.isdigit()) or len(via) > 9 or int(via) < 1:
-        raise SumulaRefused(400, _("via deve ser um número inteiro ≥ 1"))
+        raise Refused.bad_request(_("via deve ser um número inteiro ≥ 1"))
     return int(via)

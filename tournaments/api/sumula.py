@@ -18,21 +18,18 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from tournaments.api import parse
-from tournaments.api.body import JsonBodyRefused, json_body_read
-from tournaments.api.serialize import errors_json, jogo_row, jogos_json, sumula_json
+from tournaments.api.body import json_body_read
+from tournaments.api.serialize import jogo_row, jogos_json, sumula_json
 from tournaments.caching import tournament_key
 from tournaments.models import Dupla, Jogo, Tournament
 from tournaments.permissions import may_referee, may_see_desk, tournament_with_role
+from tournaments.refusals import Refused
 from tournaments.selectors import tournament_live_get, tournament_live_version
 from tournaments.sumula import services
 from tournaments.sumula.pins import pin_source, pin_verify
 from tournaments.sumula.selectors import jogo_for_sumula, sumula_get
-from tournaments.sumula.services import Actor, SumulaRefused
-from tournaments.web import etag_make, not_modified, request_device
-
-
-def _errors(status: int, *messages: str) -> JsonResponse:
-    return JsonResponse(errors_json(messages), status=status, json_dumps_params={"ensure_ascii": False})
+from tournaments.sumula.services import Actor
+from tournaments.web import errors_json, etag_make, not_modified, refusal_json, request_device
 
 
 def _json(data: dict, status: int = 200) -> JsonResponse:
@@ -45,10 +42,7 @@ def _body(request) -> dict:
     """The request's JSON object, read once (``tournaments.api.body``: size, type, depth, keys, texts)."""
     data = getattr(request, "_json_body", None)
     if data is None:
-        try:
-            data = json_body_read(request=request)
-        except JsonBodyRefused as refused:
-            raise SumulaRefused(refused.status, *refused.messages) from refused
+        data = json_body_read(request=request)
         request._json_body = data
     return data
 
@@ -61,7 +55,7 @@ def _tournament(slug: str, request=None) -> Tournament:
     else:
         tournament = next(iter(Tournament.objects.filter(slug=slug).order_by()[:1]), None)  # the slug is unique
     if tournament is None:
-        raise SumulaRefused(404, _("torneio %(slug)s não encontrado") % {"slug": slug})
+        raise Refused.not_found(_("torneio %(slug)s não encontrado") % {"slug": slug})
     return tournament
 
 
@@ -69,15 +63,15 @@ def _staff(request, tournament: Tournament) -> Actor:
     """The referee or organizer behind a staff write; refuses anyone else (403 / 404) and a missing CSRF token."""
     user = request.user
     if not user.is_authenticated:
-        raise SumulaRefused(403, _("entre com a conta de árbitro ou da organização (/entrar/)"))
+        raise Refused.forbidden(_("entre com a conta de árbitro ou da organização (/entrar/)"))
     if not may_see_desk(user=user, tournament=tournament):
-        raise SumulaRefused(404, _("torneio %(slug)s não encontrado") % {"slug": tournament.slug})
+        raise Refused.not_found(_("torneio %(slug)s não encontrado") % {"slug": tournament.slug})
     if not may_referee(user=user, tournament=tournament):
-        raise SumulaRefused(403, _("só o árbitro ou a organização anotam a súmula"))
+        raise Refused.forbidden(_("só o árbitro ou a organização anotam a súmula"))
     if request.method == "POST":  # the JSON body, read before the CSRF check parses it as a form
         _body(request)
     if CsrfViewMiddleware(lambda r: None).process_view(request, lambda r: None, (), {}) is not None:
-        raise SumulaRefused(403, _("token CSRF ausente ou inválido: envie-o no cabeçalho X-CSRFToken"))
+        raise Refused.forbidden(_("token CSRF ausente ou inválido: envie-o no cabeçalho X-CSRFToken"))
     return Actor(user=user, method="session", device=request_device(request))
 
 
@@ -88,10 +82,12 @@ def _answer(tournament: Tournament, key: str, status: int = 200, via: int | None
         )
     jogo = jogo_for_sumula(tournament=tournament, key=key)
     if jogo is None:
-        return _errors(404, _("jogo %(key)s não encontrado neste torneio") % {"key": key})
+        return refusal_json(Refused.not_found(_("jogo %(key)s não encontrado neste torneio") % {"key": key}))
     data = sumula_get(tournament=tournament, jogo=jogo, via=via)
     if data is None:
-        return _errors(404, _("a súmula do jogo %(key)s não tem a via %(via)s") % {"key": key, "via": via})
+        return refusal_json(
+            Refused.not_found(_("a súmula do jogo %(key)s não tem a via %(via)s") % {"key": key, "via": via})
+        )
     return _json(sumula_json(data), status=status)
 
 
@@ -102,11 +98,11 @@ def _api(view):
     def wrapper(request, *args, **kwargs):
         try:
             response = view(request, *args, **kwargs)
-        except SumulaRefused as refused:
-            return _errors(refused.status, *refused.errors)
+        except Refused as refused:
+            return refusal_json(refused)
         if isinstance(response, HttpResponseNotAllowed):  # errors are always {"errors": [...]}
             allowed = response["Allow"]
-            response = _errors(
+            response = errors_json(
                 405,
                 _("método %(method)s não aceito aqui: use %(allowed)s")
                 % {"method": request.method, "allowed": allowed},
@@ -210,7 +206,7 @@ def confirmation(request, slug: str, key: str):
         _body(request), dupla_find=lambda k: Dupla.objects.filter(tournament=tournament, key=k).first()
     )
     if not Jogo.objects.filter(tournament=tournament, key=key).exists():
-        raise SumulaRefused(404, _("jogo %(key)s não encontrado neste torneio") % {"key": key})
+        raise Refused.not_found(_("jogo %(key)s não encontrado neste torneio") % {"key": key})
     pin_verify(dupla=answer.dupla, pin=answer.pin, **pin_source(request))
     user = request.user if request.user.is_authenticated else None
     written = services.sumula_answer(

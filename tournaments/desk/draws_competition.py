@@ -24,7 +24,9 @@ from ..draws.plan import CompetitionPlan, competition_plan
 from ..draws.tiebreak import ties_awaiting
 from ..models import Draw, Registration, Stage
 from ..permissions import desk_view
+from ..refusals import Refused
 from ..selectors import tournament_state_get
+from ..web import refusal_messages
 from .draw_forms import PreviewForm, ReasonForm, TiebreakForm
 
 
@@ -160,9 +162,8 @@ def competition(request, tournament):
             fixed_order=order,
             check=form.cleaned_data["check"] or None,
         )
-    except services.DrawRefused as exc:
-        for message in exc.messages:
-            messages.error(request, message)
+    except Refused as exc:
+        refusal_messages(request, exc)
         plan = competition_plan(tournament=tournament, seed=seed, fixed_order=order)
         fresh = _preview_form(plan, request.POST if order is not None else None)
         if isinstance(exc, services.PlanChanged):
@@ -182,9 +183,8 @@ def competition_undo(request, tournament):
     if form.is_valid():
         try:
             services.competition_undo(tournament=tournament, user=request.user, reason=form.cleaned_data["reason"])
-        except services.DrawRefused as exc:
-            for message in exc.messages:  # on top: the undo form is not on the page when there is no draw
-                messages.error(request, message)
+        except Refused as exc:
+            refusal_messages(request, exc)  # on top: the undo form is not on the page when there is no draw
         else:
             messages.success(request, _("Sorteio desfeito. Confira o formato e sorteie de novo."))
             return redirect("desk:competition", slug=tournament.slug)
@@ -204,9 +204,8 @@ def tiebreak(request, tournament):
                 group=form.cleaned_data["group"] or None,
                 duplas=form.dupla_keys(),
             )
-        except services.DrawRefused as exc:
-            for message in exc.messages:
-                messages.error(request, message)
+        except Refused as exc:
+            refusal_messages(request, exc)
         else:
             messages.success(request, _("Sorteio de desempate feito (semente %(seed)d).") % {"seed": draw.seed})
             return redirect("desk:competition", slug=tournament.slug)

@@ -12,6 +12,8 @@ from ..draws import services
 from ..draws.selectors import duplas_listing
 from ..models import Dupla
 from ..permissions import desk_view
+from ..refusals import Refused
+from ..web import refusal_to_form
 from .draw_forms import DuplaAddForm, DuplaEditForm, ReasonForm, SwapForm
 
 
@@ -79,9 +81,8 @@ def dupla_edit(request, tournament, dupla: int):
             services.dupla_edit(
                 dupla=row, user=request.user, name=form.cleaned_data["name"], seed=form.cleaned_data["seed"]
             )
-        except services.DrawRefused as exc:
-            for message in exc.messages:
-                form.add_error(None, message)
+        except Refused as exc:
+            refusal_to_form(form, exc)
         else:
             messages.success(request, _("Dupla %(key)s salva.") % {"key": row.key})
             return redirect(reverse("desk:duplas", args=[tournament.slug]) + f"#dupla-{row.pk}")
@@ -102,9 +103,8 @@ def duplas_swap(request, tournament):
                 player_b=form.cleaned_data["player_b"],
                 reason=form.cleaned_data["reason"],
             )
-        except services.DrawRefused as exc:
-            for message in exc.messages:
-                form.add_error(None, message)
+        except Refused as exc:
+            refusal_to_form(form, exc)
         else:
             messages.success(
                 request, _("Troca feita: %(a)s e %(b)s.") % {"a": first.display_name, "b": second.display_name}
@@ -125,9 +125,8 @@ def dupla_add(request, tournament):
                 user=request.user,
                 registrations=[form.cleaned_data["registration_1"], form.cleaned_data.get("registration_2")],
             )
-        except services.DrawRefused as exc:
-            for message in exc.messages:
-                form.add_error(None, message)
+        except Refused as exc:
+            refusal_to_form(form, exc)
         else:
             messages.success(
                 request, _("Dupla %(key)s formada: %(name)s.") % {"key": row.key, "name": row.display_name}
@@ -144,9 +143,8 @@ def dupla_disqualify(request, tournament, dupla: int):
     if request.method == "POST" and form.is_valid():
         try:
             services.dupla_disqualify(dupla=row, user=request.user, reason=form.cleaned_data["reason"])
-        except services.DrawRefused as exc:
-            for message in exc.messages:
-                form.add_error(None, message)
+        except Refused as exc:
+            refusal_to_form(form, exc)
         else:
             messages.success(request, _("Dupla %(name)s desclassificada.") % {"name": row.display_name})
             return redirect("desk:duplas", slug=tournament.slug)

@@ -10,6 +10,8 @@ from django.views.decorators.http import require_http_methods
 from ..draws import services
 from ..draws.selectors import pairing_overview
 from ..permissions import desk_view
+from ..refusals import Refused
+from ..web import refusal_messages
 
 
 @desk_view()
@@ -18,9 +20,8 @@ def pairing(request, tournament):
     if request.method == "POST":
         try:
             draw = services.pairing_run(tournament=tournament, user=request.user)
-        except services.DrawRefused as exc:
-            for message in exc.messages:
-                messages.error(request, message)  # shown on this very page (200), nothing written
+        except Refused as exc:
+            refusal_messages(request, exc)  # shown on this very page (200), nothing written
         else:
             messages.success(
                 request,

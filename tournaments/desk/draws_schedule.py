@@ -12,7 +12,9 @@ from ..draws import services
 from ..draws.selectors import schedule_get
 from ..draws.tables import MESAS_MAX, staff_users
 from ..permissions import REFEREE_DESK, desk_view, may_organize
+from ..refusals import Refused
 from ..selectors import mesa_referees
+from ..web import refusal_messages, refusal_to_form
 from .draw_forms import JogoRefereeForm, MesasForm, RoundTimeForm
 
 
@@ -43,9 +45,8 @@ def mesas(request, tournament):
             moved = services.mesas_save(
                 tournament=tournament, user=request.user, count=form.cleaned_data["mesas"], referees=form.referees()
             )
-        except services.DrawRefused as exc:
-            for message in exc.messages:
-                form.add_error(None, message)
+        except Refused as exc:
+            refusal_to_form(form, exc)
         else:
             messages.success(request, _("Mesas salvas; %(n)d jogos mudaram de mesa.") % {"n": moved})
             return redirect("desk:mesas", slug=tournament.slug)
@@ -83,9 +84,8 @@ def jogo_referee(request, tournament, jogo: int):
             services.jogo_referee_set(
                 tournament=tournament, user=request.user, jogo_id=jogo, referee_id=form.cleaned_data["referee"]
             )
-        except services.DrawRefused as exc:
-            for message in exc.messages:
-                messages.error(request, message)
+        except Refused as exc:
+            refusal_messages(request, exc)
         else:
             messages.success(request, _("Árbitro do jogo salvo."))
             return redirect(reverse("desk:schedule", args=[tournament.slug]) + f"#jogo-{jogo}")
@@ -116,9 +116,8 @@ def round_time(request, tournament):
             round_number=form.cleaned_data["rodada"],
             time=form.cleaned_data["horario"],
         )
-    except services.DrawRefused as exc:
-        for message in exc.messages:
-            messages.error(request, message)
+    except Refused as exc:
+        refusal_messages(request, exc)
         return _schedule_page(request, tournament)  # the message on the page itself (200), nothing written
     messages.success(request, _("Horário da rodada salvo."))
     return redirect("desk:schedule", slug=tournament.slug)

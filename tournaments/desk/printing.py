@@ -16,9 +16,10 @@ from django.views.decorators.http import require_safe
 from tournaments.permissions import ORGANIZE, REFEREE_DESK, desk_view, may_organize
 from tournaments.printing.medals import certificates_pdf, medals_pdf
 from tournaments.printing.page import Footer
-from tournaments.printing.selectors import SelectionError, batch_choices, ceremony_get, sumula_batch_get
+from tournaments.printing.selectors import batch_choices, ceremony_get, sumula_batch_get
 from tournaments.printing.sumula import sumulas_pdf
-from tournaments.web import pdf_filename, pdf_response, print_error
+from tournaments.refusals import Refused
+from tournaments.web import pdf_filename, pdf_response, print_error, refusal_status
 
 
 @desk_view(need=REFEREE_DESK)
@@ -48,7 +49,7 @@ def _round_param(value: str | None) -> int | None:
     if value is None or value == "":
         return None
     if not value.isascii() or not value.isdigit() or not 1 <= int(value) <= 10_000:
-        raise SelectionError(_("round: “%(value)s” não é um número de rodada (use 1, 2, 3…)") % {"value": value})
+        raise Refused.bad_request(_("round: “%(value)s” não é um número de rodada (use 1, 2, 3…)") % {"value": value})
     return int(value)
 
 
@@ -60,8 +61,13 @@ def sumulas(request, tournament):
     try:
         round_number = _round_param(request.GET.get("round"))
         sheets = sumula_batch_get(tournament=tournament, stage=stage, round_number=round_number)
-    except SelectionError as exc:
-        return print_error(request, str(exc), back_url=reverse("printing:desk", kwargs={"slug": tournament.slug}))
+    except Refused as exc:  # a stage or a round that names nothing here
+        return print_error(
+            request,
+            str(exc),
+            back_url=reverse("printing:desk", kwargs={"slug": tournament.slug}),
+            status=refusal_status(exc),
+        )
     body = sumulas_pdf(
         sheets=sheets, footer=Footer.now(tournament.name), title=_("Súmulas · %(name)s") % {"name": tournament.name}
     )

@@ -35,6 +35,7 @@ from tournaments.desk.referee_forms import (
 from tournaments.models import Jogo, Stage
 from tournaments.permissions import REFEREE_DESK, desk_view, may_organize
 from tournaments.presenters import round_name
+from tournaments.refusals import Refused
 from tournaments.selectors import (
     jogo_referee,
     mesa_referees,
@@ -46,8 +47,8 @@ from tournaments.sumula import services
 from tournaments.sumula.commands import Correction, MaoAdd, Penalty, ResultSet
 from tournaments.sumula.pins import pin_source, pin_verify
 from tournaments.sumula.selectors import jogo_for_sumula, sumula_get
-from tournaments.sumula.services import Actor, SumulaRefused
-from tournaments.web import request_device
+from tournaments.sumula.services import Actor
+from tournaments.web import refusal_messages, request_device
 
 STATUS_LABELS = dict(Jogo.STATUS_CHOICES)
 # where a jogo goes on the referee's list: at the table (or waiting for the signature), to play, done
@@ -207,7 +208,7 @@ def _staff_actor(request) -> Actor:
 
 def _valid(form):
     if not form.is_valid():
-        raise SumulaRefused(422, *form_errors(form))
+        raise Refused.invalid(*form_errors(form))
     return form
 
 
@@ -262,7 +263,7 @@ def _op_answer(request, tournament, jogo):
     key = form.cleaned_data["dupla"]
     dupla = {jogo.dupla_a.key: jogo.dupla_a, jogo.dupla_b.key: jogo.dupla_b}.get(key)
     if dupla is None:
-        raise SumulaRefused(422, _("escolha uma das duplas do jogo"))
+        raise Refused.invalid(_("escolha uma das duplas do jogo"))
     accept = form.cleaned_data["accept"]
     # before the PIN (a missing reason costs no PIN try), with the súmula's one reason check
     reason = services.reason_clean(
@@ -271,9 +272,9 @@ def _op_answer(request, tournament, jogo):
     name = dupla_names(dupla)["name"]
     try:
         pin_verify(dupla=dupla, pin=form.cleaned_data["pin"], **pin_source(request, referee_screen=True))
-    except SumulaRefused as refused:
-        if refused.status == 403:  # the API names the dupla by its key; the screen by its name
-            raise SumulaRefused(403, _("PIN incorreto para %(dupla)s") % {"dupla": name}) from None
+    except Refused as refused:
+        if refused.kind == Refused.FORBIDDEN:  # the API names the dupla by its key; the screen by its name
+            raise Refused.forbidden(_("PIN incorreto para %(dupla)s") % {"dupla": name}) from None
         raise
     services.sumula_answer(
         tournament=tournament,
@@ -341,9 +342,8 @@ def _post(request, tournament, key: str):
     jogo = _jogo_or_404(tournament, key)
     try:
         done, anchor = action(request, tournament, jogo)
-    except SumulaRefused as refused:
-        for error in refused.errors:
-            messages.error(request, error)
+    except Refused as refused:
+        refusal_messages(request, refused)
         anchor = "avisos"  # the alert, at the top of the screen
     else:
         if done:

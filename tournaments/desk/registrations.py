@@ -17,11 +17,13 @@ from django.views.decorators.http import require_POST, require_safe
 
 from ..models import Registration
 from ..permissions import desk_view
+from ..refusals import Refused
 from ..registrations import services
 from ..registrations.csv_export import registrations_csv
 from ..registrations.csv_import import csv_preview
 from ..registrations.selectors import registration_list, registration_row_get, search_query
 from ..registrations.window import public_signup_is_open, registration_is_open
+from ..web import refusal_messages, refusal_status, refusal_to_form
 from .registration_forms import ConfirmForm, DeskRegistrationForm, UploadForm, file_sign
 
 
@@ -37,11 +39,6 @@ def _list_url(tournament, q: str = "", anchor: str = "") -> str:
 
 def _registration(tournament, pk: int) -> Registration:
     return get_object_or_404(Registration.objects.select_related("player1", "player2"), pk=pk, tournament=tournament)
-
-
-def _refused(request, exc: services.RegistrationRefused) -> None:
-    for message in exc.messages:
-        messages.error(request, message)
 
 
 def _situation_text(row) -> str:
@@ -76,8 +73,8 @@ def registration_add(request, tournament):
             reg = services.registration_add(
                 tournament=tournament, players=form.people(), source=Registration.DESK, user=request.user
             )
-        except services.RegistrationRefused as exc:
-            form.problems_show(exc.problems, exc.messages)
+        except Refused as exc:
+            refusal_to_form(form, exc)
         else:
             row = registration_row_get(registration=reg)
             messages.success(
@@ -110,8 +107,8 @@ def registration_edit(request, tournament, pk: int):
     if request.method == "POST" and form.is_valid():
         try:
             services.registration_edit(registration=reg, players=form.people(), user=request.user)
-        except services.RegistrationRefused as exc:
-            form.problems_show(exc.problems, exc.messages)
+        except Refused as exc:
+            refusal_to_form(form, exc)
         else:
             messages.success(request, _("Inscrição alterada."))
             return redirect(_list_url(tournament, anchor=f"r{reg.pk}"))
@@ -135,8 +132,8 @@ def registration_withdraw(request, tournament, pk: int):
     if request.method == "POST":
         try:
             result = services.registration_withdraw(registration=reg, user=request.user)
-        except services.RegistrationRefused as exc:
-            _refused(request, exc)
+        except Refused as exc:
+            refusal_messages(request, exc)
         else:
             text = _("Inscrição de %(who)s retirada.") % {"who": reg}
             for moved in result.promoted:
@@ -177,10 +174,12 @@ def registration_checkin(request, tournament, pk: int):
         return redirect(_list_url(tournament, q))
     try:
         services.registration_checkin(registration=reg, present=CHECKIN[value], user=request.user)
-    except services.RegistrationRefused as exc:
+    except Refused as exc:
         if request.htmx:
-            return HttpResponse(" ".join(exc.messages), status=409, content_type="text/plain; charset=utf-8")
-        _refused(request, exc)
+            return HttpResponse(
+                " ".join(exc.messages), status=refusal_status(exc), content_type="text/plain; charset=utf-8"
+            )
+        refusal_messages(request, exc)
         return redirect(_list_url(tournament, q))
     if request.htmx:
         row = registration_row_get(registration=reg)
@@ -228,7 +227,7 @@ def registrations_upload(request, tournament):
         content, filename = confirm.cleaned_data["payload"]
         try:
             result = services.registrations_import_csv(tournament=tournament, content=content, user=request.user)
-        except services.RegistrationRefused:
+        except Refused:
             # something changed since the preview (e.g. a sign-up of the same person): show the problems again
             messages.error(request, _("O arquivo tem problemas agora; nada foi gravado."))
             context["preview"] = csv_preview(tournament=tournament, content=content)

@@ -17,17 +17,20 @@ from scoring.tournament import StageSpec, group_best_of
 from ..audit import audit_record
 from ..jogo_keys import jogo_keys_new
 from ..models import Draw, Dupla, Group, GroupEntry, Jogo, Partida, Stage, Tournament
+from ..refusals import Refused
 from ..selectors import tournament_settings
 from ..writes import STRUCTURE, tournament_write
-from .errors import DrawRefused
 from .format import STAGE_GROUPS, STAGE_KNOCKOUT
 from .plan import CompetitionPlan, competition_plan
 
 __all__ = ["competition_publish", "competition_undo", "jogos_with_result"]
 
 
-class PlanChanged(DrawRefused):
-    """The duplas or the format changed between the preview and the publish."""
+class PlanChanged(Refused):
+    """The duplas or the format changed between the preview and the publish (a conflict: preview again)."""
+
+    def __init__(self, *messages: str):
+        super().__init__(Refused.CONFLICT, *messages)
 
 
 def _lock(tournament: Tournament) -> Tournament:
@@ -50,13 +53,13 @@ def competition_publish(
         tournament = _lock(tournament)
         plan = competition_plan(tournament=tournament, seed=seed, fixed_order=fixed_order)
         if plan.problems:
-            raise DrawRefused(*plan.problems)
+            raise Refused.invalid(*plan.problems)
         if check is not None and check != plan.check:
             raise PlanChanged(
                 _("As duplas ou o formato mudaram desde a prévia: confira a nova prévia e publique de novo.")
             )
         if plan.order_problems:
-            raise DrawRefused(*[_("Chave: %(p)s") % {"p": p} for p in plan.order_problems])
+            raise Refused.invalid(*[_("Chave: %(p)s") % {"p": p} for p in plan.order_problems])
         dupla_ids = dict(Dupla.objects.filter(tournament=tournament).values_list("key", "id"))
         user = _user(user)
         if plan.kind == "knockout":
@@ -186,15 +189,15 @@ def competition_undo(*, tournament: Tournament, user, reason: str) -> None:
     """Delete the drawn stages, groups, jogos and their draws while no jogo has a result; audited with the reason."""
     reason = (reason or "").strip()
     if is_blank(reason):  # invisible characters only: no reason
-        raise DrawRefused(_("Refazer sorteio: diga o motivo."))
+        raise Refused.invalid(_("Refazer sorteio: diga o motivo."))
     with tournament_write(tournament=tournament, action="competition.undo", user=user, kind=STRUCTURE):
         tournament = _lock(tournament)
         stages = list(Stage.objects.filter(tournament=tournament).order_by("order"))
         if not stages:
-            raise DrawRefused(_("Refazer sorteio: ainda não há sorteio publicado."))
+            raise Refused.conflict(_("Refazer sorteio: ainda não há sorteio publicado."))
         played = jogos_with_result(tournament=tournament).select_related("dupla_a", "dupla_b").first()
         if played is not None:
-            raise DrawRefused(
+            raise Refused.conflict(
                 _("Refazer sorteio: o jogo %(jogo)s já tem resultado; o sorteio não pode mais ser refeito.")
                 % {"jogo": f"{played.dupla_a.display_name} x {played.dupla_b.display_name}"}
             )

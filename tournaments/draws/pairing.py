@@ -17,9 +17,9 @@ from scoring.text import is_blank
 
 from ..audit import audit_record
 from ..models import Draw, Dupla, Jogo, Registration, Stage, Tournament
+from ..refusals import Refused
 from ..registrations.window import registration_is_open
 from ..writes import RESULTS, STRUCTURE, tournament_write
-from .errors import DrawRefused
 
 SEED_LIMIT = 2**31
 _R_KEY = re.compile(r"^r(\d+)$")
@@ -37,7 +37,7 @@ def _drawn(tournament: Tournament) -> bool:
 
 def _refuse_if_drawn(tournament: Tournament, what: str) -> None:
     if _drawn(tournament):
-        raise DrawRefused(
+        raise Refused.invalid(
             _(
                 "%(what)s: o sorteio dos grupos e da chave já foi publicado. Refaça o sorteio "
                 "(página Sorteio) para mudar as duplas."
@@ -71,7 +71,7 @@ def pairing_run(*, tournament: Tournament, user, seed: int | None = None) -> Dra
     with tournament_write(tournament=tournament, action="draw.pairing", user=user, kind=STRUCTURE):
         tournament = _lock(tournament)
         if registration_is_open(tournament=tournament):
-            raise DrawRefused(
+            raise Refused.invalid(
                 _(
                     "Sorteio das duplas: as inscrições ainda estão abertas. Encerre as inscrições "
                     "(página Inscrições) antes de sortear."
@@ -87,7 +87,7 @@ def pairing_run(*, tournament: Tournament, user, seed: int | None = None) -> Dra
         singles = sum(1 for r in regs if r.player2_id is None)
         pairs = len(regs) - singles
         if singles < 2 and not pairs:
-            raise DrawRefused(
+            raise Refused.invalid(
                 _(
                     "Sorteio das duplas: há %(n)d inscrição individual aguardando; são precisas pelo "
                     "menos 2 para formar uma dupla."
@@ -97,7 +97,7 @@ def pairing_run(*, tournament: Tournament, user, seed: int | None = None) -> Dra
         existing = Dupla.objects.filter(tournament=tournament).count()
         room = None if tournament.max_duplas is None else max(0, tournament.max_duplas - existing)
         if room == 0:
-            raise DrawRefused(
+            raise Refused.invalid(
                 _(
                     "Sorteio das duplas: o limite de %(max)d duplas já foi atingido; quem aguarda fica "
                     "na lista de espera."
@@ -107,7 +107,9 @@ def pairing_run(*, tournament: Tournament, user, seed: int | None = None) -> Dra
         lists = [[p.key for p in r.players()] for r in regs]
         result = pairing_draw(registrations=lists, seed=seed, max_duplas=room)
         if not result.duplas:
-            raise DrawRefused(_("Sorteio das duplas: nenhuma dupla pode ser formada com as inscrições que aguardam."))
+            raise Refused.invalid(
+                _("Sorteio das duplas: nenhuma dupla pode ser formada com as inscrições que aguardam.")
+            )
         player = {p.key: p for r in regs for p in r.players()}
         keys, order = _next_keys(tournament, len(result.duplas))
         duplas = Dupla.objects.bulk_create(
@@ -167,7 +169,7 @@ def dupla_edit(*, dupla: Dupla, user, name: str, seed: int | None) -> Dupla:
             if seed is not None:
                 other = Dupla.objects.filter(tournament=tournament, seed=seed).exclude(pk=dupla.pk).first()
                 if other is not None:
-                    raise DrawRefused(
+                    raise Refused.invalid(
                         _("Cabeça de chave: o número %(seed)d já é da dupla %(other)s.")
                         % {"seed": seed, "other": other.display_name}
                     )
@@ -192,7 +194,7 @@ def duplas_swap(*, tournament: Tournament, user, player_a: int, player_b: int, r
     """Swap two players between their duplas (before the competition draw), with a reason."""
     reason = (reason or "").strip()
     if is_blank(reason):  # invisible characters only: no reason
-        raise DrawRefused(_("Troca de atletas: diga o motivo da troca."))
+        raise Refused.invalid(_("Troca de atletas: diga o motivo da troca."))
     with tournament_write(tournament=tournament, action="duplas.swap", user=user, kind=STRUCTURE):
         tournament = _lock(tournament)
         _refuse_if_drawn(tournament, _("Troca de atletas"))
@@ -206,11 +208,13 @@ def duplas_swap(*, tournament: Tournament, user, player_a: int, player_b: int, r
                 .first()
             )
             if dupla is None:
-                raise DrawRefused(_("Troca de atletas: o atleta escolhido não está em nenhuma dupla deste torneio."))
+                raise Refused.invalid(
+                    _("Troca de atletas: o atleta escolhido não está em nenhuma dupla deste torneio.")
+                )
             found[pid] = dupla
         first, second = found[player_a], found[player_b]
         if first.pk == second.pk:
-            raise DrawRefused(
+            raise Refused.invalid(
                 _(
                     "Troca de atletas: os dois atletas estão na mesma dupla (%(dupla)s); escolha atletas "
                     "de duplas diferentes."
@@ -249,18 +253,18 @@ def dupla_add(*, tournament: Tournament, user, registrations: list[int]) -> Dupl
             .order_by("order")
         )
         if len(regs) != len(ids):
-            raise DrawRefused(_("Nova dupla: inscrição não encontrada neste torneio."))
+            raise Refused.not_found(_("Nova dupla: inscrição não encontrada neste torneio."))
         for r in regs:
             if r.status != Registration.WAITING:
-                raise DrawRefused(
+                raise Refused.conflict(
                     _("Nova dupla: %(who)s não está aguardando dupla (%(status)s).")
                     % {"who": r, "status": r.get_status_display()}
                 )
             if r.present is False:
-                raise DrawRefused(_("Nova dupla: %(who)s está marcado como ausente.") % {"who": r})
+                raise Refused.invalid(_("Nova dupla: %(who)s está marcado como ausente.") % {"who": r})
         players = [p for r in regs for p in r.players()]
         if len(players) != 2:
-            raise DrawRefused(
+            raise Refused.invalid(
                 _(
                     "Nova dupla: escolha duas inscrições individuais, ou uma inscrição em dupla "
                     "(foram escolhidos %(n)d atletas)."
@@ -269,7 +273,7 @@ def dupla_add(*, tournament: Tournament, user, registrations: list[int]) -> Dupl
             )
         existing = Dupla.objects.filter(tournament=tournament).count()
         if tournament.max_duplas is not None and existing >= tournament.max_duplas:
-            raise DrawRefused(
+            raise Refused.invalid(
                 _(
                     "Nova dupla: o limite de %(max)d duplas já foi atingido; aumente o limite "
                     "(página Torneio) para formar mais uma."
@@ -296,14 +300,18 @@ def dupla_disqualify(*, dupla: Dupla, user, reason: str) -> Dupla:
     """Disqualify a dupla (DOMAIN.md §5.4): it keeps its results, takes no place; its jogos not begun are WO."""
     reason = (reason or "").strip()
     if is_blank(reason):  # invisible characters only: no reason
-        raise DrawRefused(_("Desclassificação: diga o motivo."))
+        raise Refused.invalid(_("Desclassificação: diga o motivo."))
     if len(reason) > 300:
-        raise DrawRefused(_("Desclassificação: o motivo tem %(n)d caracteres; o máximo é 300.") % {"n": len(reason)})
+        raise Refused.invalid(
+            _("Desclassificação: o motivo tem %(n)d caracteres; o máximo é 300.") % {"n": len(reason)}
+        )
     with tournament_write(tournament=dupla.tournament, action="dupla.disqualify", user=user, kind=RESULTS) as write:
         tournament = _lock(dupla.tournament)
         dupla = Dupla.objects.select_for_update().select_related("player1", "player2").get(pk=dupla.pk)
         if dupla.disqualified:
-            raise DrawRefused(_("Desclassificação: a dupla %(d)s já está desclassificada.") % {"d": dupla.display_name})
+            raise Refused.conflict(
+                _("Desclassificação: a dupla %(d)s já está desclassificada.") % {"d": dupla.display_name}
+            )
         dupla.disqualified, dupla.disqualified_reason = True, reason
         dupla.save(update_fields=["disqualified", "disqualified_reason"])
         walkovers = _remaining_walkovers(dupla)

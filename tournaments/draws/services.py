@@ -4,13 +4,11 @@ The functions live in one module per subject; import them from here.
 """
 
 from .competition import PlanChanged, competition_publish, competition_undo
-from .errors import DrawRefused
 from .pairing import dupla_add, dupla_disqualify, dupla_edit, duplas_swap, pairing_run
 from .tables import jogo_referee_set, mesas_save, round_time_set
 from .tiebreak import tiebreak_run
 
 __all__ = [
-    "DrawRefused",
     "PlanChanged",
     "competition_publish",
     "competition_undo",

@@ -17,10 +17,10 @@ from scoring.mesas import knockout_mesa, mesas_spread
 from ..audit import audit_record
 from ..models import Jogo, Mesa, Stage, Tournament
 from ..permissions import may_be_named_referee
+from ..refusals import Refused
 from ..round_times import round_times_check
 from ..writes import STRUCTURE, tournament_write, write_required
 from .competition import jogos_with_result
-from .errors import DrawRefused
 
 __all__ = ["MESAS_MAX", "jogo_referee_set", "jogos_respread", "mesas_save", "round_time_set", "staff_users"]
 
@@ -54,16 +54,16 @@ def mesas_save(*, tournament: Tournament, user, count: int | None, referees: dic
     Returns how many jogos changed mesa.
     """
     if count is not None and not 1 <= count <= MESAS_MAX:
-        raise DrawRefused(_("Mesas: use de 1 a %(max)d mesas (ou deixe vazio).") % {"max": MESAS_MAX})
+        raise Refused.invalid(_("Mesas: use de 1 a %(max)d mesas (ou deixe vazio).") % {"max": MESAS_MAX})
     with tournament_write(tournament=tournament, action="mesas.save", user=user, kind=STRUCTURE):
         tournament = _lock(tournament)
         allowed = set(staff_users(tournament=tournament).values_list("pk", flat=True))
         for number, uid in referees.items():
             if uid is not None and uid not in allowed:
-                raise DrawRefused(_("Mesa %(n)d: o árbitro escolhido não tem papel neste torneio.") % {"n": number})
+                raise Refused.invalid(_("Mesa %(n)d: o árbitro escolhido não tem papel neste torneio.") % {"n": number})
             if count is None or not 1 <= number <= count:
                 if uid is not None:
-                    raise DrawRefused(_("Mesa %(n)d: não existe com %(c)s mesas.") % {"n": number, "c": count or 0})
+                    raise Refused.invalid(_("Mesa %(n)d: não existe com %(c)s mesas.") % {"n": number, "c": count or 0})
         before = {"mesas": tournament.mesas, "referees": _referee_names(tournament)}
         tournament.mesas = count
         tournament.save(update_fields=["mesas", "updated_at"])
@@ -144,9 +144,9 @@ def jogo_referee_set(*, tournament: Tournament, user, jogo_id: int, referee_id: 
             .first()
         )
         if jogo is None:
-            raise DrawRefused(_("Árbitro do jogo: jogo não encontrado neste torneio."))
+            raise Refused.not_found(_("Árbitro do jogo: jogo não encontrado neste torneio."))
         if referee_id is not None and not may_be_named_referee(tournament=tournament, user_id=referee_id):
-            raise DrawRefused(_("Árbitro do jogo: a pessoa escolhida não tem papel neste torneio."))
+            raise Refused.invalid(_("Árbitro do jogo: a pessoa escolhida não tem papel neste torneio."))
         if jogo.referee_id == referee_id:
             return jogo
         before = jogo.referee.get_username() if jogo.referee else None
@@ -170,12 +170,12 @@ def round_time_set(*, tournament: Tournament, user, stage_key: str, round_number
     """The time a round of a stage is called ("14:30"; "" clears it), shown next to its jogos on the public pages."""
     times, problems = round_times_check({str(round_number): time})
     if problems:
-        raise DrawRefused(*[_("Horário da rodada: %(p)s") % {"p": message} for _where, message in problems])
+        raise Refused.invalid(*[_("Horário da rodada: %(p)s") % {"p": message} for _where, message in problems])
     with tournament_write(tournament=tournament, action="round.time", user=user, kind=STRUCTURE):
         tournament = _lock(tournament)
         stage = Stage.objects.select_for_update().filter(tournament=tournament, key=stage_key).first()
         if stage is None:
-            raise DrawRefused(_("Horário da rodada: fase %(s)r não existe neste torneio.") % {"s": stage_key})
+            raise Refused.invalid(_("Horário da rodada: fase %(s)r não existe neste torneio.") % {"s": stage_key})
         before = dict(stage.round_times or {})
         after = {k: v for k, v in before.items() if k != str(round_number)} | times
         after = dict(sorted(after.items(), key=lambda kv: int(kv[0])))

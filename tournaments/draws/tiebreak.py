@@ -20,9 +20,9 @@ from scoring.tournament import GroupStageView
 
 from ..audit import audit_record
 from ..models import Draw, Group, Tournament
+from ..refusals import Refused
 from ..selectors import TournamentState, tournament_state_get
 from ..writes import STRUCTURE, tournament_write
-from .errors import DrawRefused
 from .pairing import SEED_LIMIT
 
 __all__ = ["TieBlock", "tiebreak_run", "ties_awaiting"]
@@ -113,7 +113,7 @@ def tiebreak_run(
             None,
         )
         if block is None:
-            raise DrawRefused(
+            raise Refused.invalid(
                 _(
                     "Sorteio de desempate: esse empate não está aguardando sorteio (a classificação "
                     "mudou ou o sorteio já foi feito)."

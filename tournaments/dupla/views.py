@@ -24,9 +24,10 @@ from scoring.sumula import ACCEPTED, AWAITING, CONFIRMED, CONTEST, CONTESTED
 from tournaments.models import Dupla, Jogo
 from tournaments.permissions import may_open_private_link
 from tournaments.presenters.sumula import status_view, via_name
+from tournaments.refusals import Refused
 from tournaments.staff.selectors import dupla_by_token, dupla_page, link_replaced
 from tournaments.sumula.selectors import sumula_get
-from tournaments.sumula.services import Actor, SumulaRefused, sumula_answer
+from tournaments.sumula.services import Actor, sumula_answer
 from tournaments.web import request_device
 
 CONFIRM, CONTEST_CHOICE = "confirmar", "contestar"
@@ -169,8 +170,8 @@ def dupla_answer_view(request, token: str, key: str):
             reason=reason,
             actor=Actor(dupla=dupla, method="link", device=request_device(request)),
         )
-    except SumulaRefused as refused:
-        for error in refused.errors:
+    except Refused as refused:
+        for error in refused.messages:
             messages.error(
                 request,
                 _("Não foi possível responder à súmula do jogo %(key)s: %(error)s") % {"key": key, "error": error},

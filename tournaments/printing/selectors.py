@@ -18,6 +18,7 @@ from tournaments.presenters.sumula import sumula_present
 
 from .. import presenters
 from ..models import Jogo, Tournament
+from ..refusals import Refused
 from ..selectors import TournamentState, jogo_referee, mesa_referees, tournament_live_get, tournament_state_get
 from ..sumula.selectors import sumula_get
 from .medals import Event, Placed
@@ -33,10 +34,6 @@ KIND_NOTES = {
     MAO_ONZE: gettext_noop("mão de onze"),
 }
 VALUE_NOTES = {3: gettext_noop("truco"), 6: gettext_noop("seis"), 9: gettext_noop("nove"), 12: gettext_noop("doze")}
-
-
-class SelectionError(ValueError):
-    """A batch asked for with parameters that name nothing in this tournament (the message says which)."""
 
 
 @dataclass(frozen=True)
@@ -103,7 +100,7 @@ def _batch_rows(state: TournamentState, *, stage: str | None, round_number: int 
         model = state.stage_models.get(stage)
         if model is None:
             known = ", ".join(state.stage_models) or _("nenhuma")
-            raise SelectionError(
+            raise Refused.bad_request(
                 _("stage: a fase “%(stage)s” não existe neste torneio (fases: %(known)s)")
                 % {"stage": stage, "known": known}
             )
@@ -133,7 +130,8 @@ def _batch_rows(state: TournamentState, *, stage: str | None, round_number: int 
 def sumula_batch_get(
     *, tournament: Tournament, stage: str | None = None, round_number: int | None = None
 ) -> list[SumulaSheet]:
-    """Blank súmulas, pre-filled, of the scheduled jogos (of ``stage``, of its round ``round_number``)."""
+    """Blank súmulas, pre-filled, of the scheduled jogos (of ``stage``, of its round ``round_number``); ``Refused``
+    (a bad request) when ``stage`` names no stage here."""
     state = tournament_live_get(tournament=tournament)
     rows = _batch_rows(state, stage=stage, round_number=round_number)
     by_id = {d.id: d for d in state.duplas.values()}

@@ -26,10 +26,11 @@ from django.views.decorators.cache import never_cache
 
 from tournaments.models import AuditEntry, Registration, Tournament
 from tournaments.public.signup_forms import SignupForm
+from tournaments.refusals import Refused
 from tournaments.registrations.selectors import registration_row_get
-from tournaments.registrations.services import RegistrationRefused, registration_add
+from tournaments.registrations.services import registration_add
 from tournaments.registrations.window import public_signup_is_open
-from tournaments.web import client_ip
+from tournaments.web import client_ip, refusal_to_form
 
 SIGNUPS_PER_HOUR = 10
 TOKEN_SALT = "zap.signup.done"
@@ -84,10 +85,10 @@ def signup(request, slug: str):
                 reg = registration_add(
                     tournament=tournament, players=form.people(), source=Registration.FORM, client=client
                 )
-            except RegistrationRefused as exc:
+            except Refused as exc:
                 if not public_signup_is_open(tournament=Tournament.objects.get(pk=tournament.pk)):
                     return render(request, "signup/closed.html", context)
-                form.problems_show(exc.problems, exc.messages)
+                refusal_to_form(form, exc)
             else:
                 return redirect("tournaments:signup_done", slug=tournament.slug, token=token_make(reg))
     context["form"] = form

@@ -73,6 +73,11 @@ class Problem:
     message: str
     earlier: int | None = None  # a person repeated inside the batch: the index of the earlier entry
 
+    @property
+    def place(self) -> str:
+        """Where, for a form (``tournaments.refusals``): ``players[1].birth_date``; "" for the whole entry."""
+        return "" if self.player is None else f"players[{self.player}].{self.field}"
+
 
 def reference_day(tournament: Tournament) -> date:
     """The day ages are counted on: the tournament date, or today while it has none."""

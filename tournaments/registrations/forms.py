@@ -1,32 +1,31 @@
 """The fields of a registration (a player, and a partner for a pair), shared by the desk and the public sign-up.
 
 The form reads what was typed; the checks of DOMAIN §2 step 2 run in the
-service (``registration_add`` / ``registration_edit``), whose problems come
-back next to their fields through ``problems_show``.
+service (``registration_add`` / ``registration_edit``), whose refusal's problems come
+back next to their fields (``tournaments.web.refusal_to_form``, through ``refusal_places``).
 """
 
 from __future__ import annotations
-
-from collections.abc import Sequence
 
 from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from ..models import Registration, Tournament
-from .checks import BIRTH, CONTACT, EMAIL, NAME, PHONE, PersonIn, Problem
+from .checks import BIRTH, CONTACT, EMAIL, NAME, PHONE, PersonIn
 
 DATE_FORMATS = ["%Y-%m-%d", "%d/%m/%Y"]
+# a problem's place (``checks.Problem.place``) → the field it is shown next to
 FIELD_OF = {
-    (0, NAME): "name",
-    (0, BIRTH): "birth_date",
-    (0, EMAIL): "email",
-    (0, PHONE): "phone",
-    (0, CONTACT): "phone",
-    (1, NAME): "partner_name",
-    (1, BIRTH): "partner_birth_date",
-    (1, EMAIL): "partner_email",
-    (1, PHONE): "partner_phone",
+    f"players[0].{NAME}": "name",
+    f"players[0].{BIRTH}": "birth_date",
+    f"players[0].{EMAIL}": "email",
+    f"players[0].{PHONE}": "phone",
+    f"players[0].{CONTACT}": "phone",
+    f"players[1].{NAME}": "partner_name",
+    f"players[1].{BIRTH}": "partner_birth_date",
+    f"players[1].{EMAIL}": "partner_email",
+    f"players[1].{PHONE}": "partner_phone",
 }
 PARTNER_FIELDS = ("partner_name", "partner_birth_date", "partner_email", "partner_phone")
 
@@ -36,6 +35,8 @@ def _date_widget():
 
 
 class RegistrationFields(forms.Form):
+    refusal_places = FIELD_OF  # where a refusal's problems are shown
+
     name = forms.CharField(
         label=_lazy("Nome completo"), max_length=200, widget=forms.TextInput(attrs={"autocomplete": "name"})
     )
@@ -103,15 +104,6 @@ class RegistrationFields(forms.Form):
                 )
             )
         return players
-
-    def problems_show(self, problems: Sequence[Problem], messages: Sequence[str] = ()) -> None:
-        """Put the service's problems next to their fields (the rest above the form)."""
-        for problem in problems:
-            name = FIELD_OF.get((problem.player, problem.field))
-            self.add_error(name if name in self.fields else None, problem.message)
-        if not problems:
-            for message in messages:
-                self.add_error(None, message)
 
     @classmethod
     def initial_of(cls, registration: Registration) -> dict:

@@ -17,6 +17,7 @@ from django.utils.translation import ngettext
 
 from ..audit import audit_record
 from ..models import Player, Registration, Tournament
+from ..refusals import Refused
 from ..writes import PAGES, tournament_write
 from .checks import EntryIn, PersonIn, Problem, entries_check, size_problem
 from .csv_import import csv_preview
@@ -31,19 +32,6 @@ FIELD_LABELS = {
     "contact": "contato",
 }
 _KEY = re.compile(r"^p(\d+)$")
-
-
-class RegistrationRefused(Exception):
-    """Nothing was written; ``messages`` say why in Portuguese, ``problems`` where (for forms)."""
-
-    def __init__(self, messages: Sequence[str], problems: Sequence[Problem] = ()):
-        self.messages = list(messages)
-        self.problems = list(problems)
-        super().__init__("\n".join(self.messages))
-
-    @classmethod
-    def of(cls, problems: Sequence[Problem]) -> RegistrationRefused:
-        return cls([problem_label(p) for p in problems], problems)
 
 
 def problem_label(problem: Problem) -> str:
@@ -166,7 +154,7 @@ def _checked(
         tournament=tournament, entries=[entry], require_contact=require_contact, exclude_registration=exclude
     )
     if problems:
-        raise RegistrationRefused.of(problems)
+        raise Refused.of(problems, worded=problem_label)
     return entry
 
 
@@ -183,11 +171,11 @@ def registration_add(
     with tournament_write(tournament=tournament, action="registration.add", user=user, kind=PAGES):
         tournament = _lock(tournament)
         if public and not public_signup_is_open(tournament=tournament):
-            raise RegistrationRefused([_("As inscrições pelo site estão encerradas para este torneio.")])
+            raise Refused.conflict(_("As inscrições pelo site estão encerradas para este torneio."))
         entry = _checked(tournament, players, require_contact=public)
         too_many = size_problem(tournament=tournament, new_players=len(entry.players))
         if too_many:
-            raise RegistrationRefused([too_many])
+            raise Refused.conflict(too_many)
         (reg,) = _write(tournament, [entry], source)
         situation = _situations(tournament)[reg.pk][0]
         how = {Registration.FORM: _("recebida pelo site"), Registration.CSV: _("importada")}.get(
@@ -212,15 +200,13 @@ def registration_edit(*, registration: Registration, players: Sequence[PersonIn]
         tournament = _lock(registration.tournament)
         reg = Registration.objects.select_related("player1", "player2").get(pk=registration.pk, tournament=tournament)
         if reg.status == Registration.WITHDRAWN:
-            raise RegistrationRefused(
-                [_("A inscrição de %(who)s foi retirada; não pode ser alterada.") % {"who": _names(reg)}]
+            raise Refused.conflict(
+                _("A inscrição de %(who)s foi retirada; não pode ser alterada.") % {"who": _names(reg)}
             )
         if reg.status == Registration.PAIRED and len(players) != len(reg.players()):
-            raise RegistrationRefused(
-                [
-                    _("A inscrição de %(who)s já está em dupla: para trocar atletas, use a página de duplas.")
-                    % {"who": _names(reg)}
-                ]
+            raise Refused.conflict(
+                _("A inscrição de %(who)s já está em dupla: para trocar atletas, use a página de duplas.")
+                % {"who": _names(reg)}
             )
         entry = _checked(tournament, players, require_contact=False, exclude=reg)
         before_state, snapshot = _situations(tournament), _snapshot(reg)
@@ -236,7 +222,7 @@ def registration_edit(*, registration: Registration, players: Sequence[PersonIn]
         if len(entry.players) == 2 and reg.player2 is None:
             size_error = size_problem(tournament=tournament, new_players=1)
             if size_error:
-                raise RegistrationRefused([size_error])
+                raise Refused.conflict(size_error)
             partner = _write_partner(tournament, entry.players[1])
             reg.player2 = partner
             reg.save(update_fields=["player2"])
@@ -286,17 +272,15 @@ def registration_withdraw(*, registration: Registration, user) -> WithdrawResult
         tournament = _lock(registration.tournament)
         reg = Registration.objects.select_related("player1", "player2").get(pk=registration.pk, tournament=tournament)
         if reg.status == Registration.PAIRED:
-            raise RegistrationRefused(
-                [
-                    _(
-                        "%(who)s já está em dupla: a inscrição não pode ser retirada aqui. Troque "
-                        "os atletas na página de duplas."
-                    )
-                    % {"who": _names(reg)}
-                ]
+            raise Refused.conflict(
+                _(
+                    "%(who)s já está em dupla: a inscrição não pode ser retirada aqui. Troque "
+                    "os atletas na página de duplas."
+                )
+                % {"who": _names(reg)}
             )
         if reg.status == Registration.WITHDRAWN:
-            raise RegistrationRefused([_("A inscrição de %(who)s já foi retirada.") % {"who": _names(reg)}])
+            raise Refused.conflict(_("A inscrição de %(who)s já foi retirada.") % {"who": _names(reg)})
         before = _situations(tournament)
         reg.status, reg.withdrawn_at = Registration.WITHDRAWN, timezone.now()
         reg.save(update_fields=["status", "withdrawn_at"])
@@ -323,7 +307,7 @@ def registration_checkin(*, registration: Registration, present: bool | None, us
         tournament = _lock(registration.tournament)
         reg = Registration.objects.select_related("player1", "player2").get(pk=registration.pk, tournament=tournament)
         if reg.status == Registration.WITHDRAWN:
-            raise RegistrationRefused([_("A inscrição de %(who)s foi retirada.") % {"who": _names(reg)}])
+            raise Refused.conflict(_("A inscrição de %(who)s foi retirada.") % {"who": _names(reg)})
         before = reg.present
         reg.present = present
         reg.save(update_fields=["present"])
@@ -366,12 +350,12 @@ def registration_reopen(*, tournament: Tournament, user) -> Tournament:
 
 
 def registrations_import_csv(*, tournament: Tournament, content: bytes, user=None) -> ImportResult:
-    """Every row of a registration CSV, or nothing: RegistrationRefused lists every problem (``linha N: …``)."""
+    """Every row of a registration CSV, or nothing: ``Refused`` lists every problem (``linha N: …``)."""
     with tournament_write(tournament=tournament, action="registrations.import", user=user, kind=PAGES):
         tournament = _lock(tournament)
         preview = csv_preview(tournament=tournament, content=content)
         if not preview.ok:
-            raise RegistrationRefused(preview.problems or [_("nenhuma inscrição no arquivo")])
+            raise Refused.invalid(*(preview.problems or [_("nenhuma inscrição no arquivo")]))
         regs = _write(tournament, [r.row.entry for r in preview.rows], Registration.CSV)
         summary = ngettext(
             "%(n)d inscrição importada de planilha CSV: %(a)d aceita(s), %(w)d na lista de espera",

@@ -2,7 +2,7 @@
 
 Each is read from a JSON object (the API's body, or the dict a referee's form builds) by its ``from_json``,
 which checks what can be checked before the jogo is locked, in the order and with the words the súmula has
-always used (``SumulaRefused``, 422). What depends on the jogo (its duplas' keys, its best-of, the rules at
+always used (``Refused.invalid``: 422 at the API). What depends on the jogo (its duplas' keys, its best-of, the rules at
 its score) is checked by the service under the jogo's lock: those values stay as sent (typed ``object``).
 
 Each field's ``metadata["openapi"]`` is its JSON Schema in the published OpenAPI document
@@ -19,7 +19,8 @@ from django.utils.translation import gettext as _
 
 from scoring.partida import HOW_CHOICES
 
-from .inputs import SumulaRefused, client_id_read, reason_clean
+from ..refusals import Refused
+from .inputs import client_id_read, reason_clean
 
 
 def spec(**schema: Any) -> dict[str, Any]:
@@ -44,18 +45,16 @@ class MaoAdd:
     def from_json(cls, data: Mapping[str, Any]) -> MaoAdd:
         client_id = client_id_read(data.get("id"))
         if client_id is None:
-            raise SumulaRefused(
-                422, _("toda mão precisa de um 'id' feito pelo aparelho (assim um reenvio não a duplica)")
-            )
+            raise Refused.invalid(_("toda mão precisa de um 'id' feito pelo aparelho (assim um reenvio não a duplica)"))
         reason = reason_clean(data.get("reason"))
         how = data.get("how", "played")  # only an absent 'how' is a mão played
         if how not in HOW_CHOICES:
-            raise SumulaRefused(
-                422, _("'how' deve ser played, ran, refused ou penalty (sem 'how', a mão foi jogada: played)")
+            raise Refused.invalid(
+                _("'how' deve ser played, ran, refused ou penalty (sem 'how', a mão foi jogada: played)")
             )
         if "to" not in data:
-            raise SumulaRefused(
-                422, _("informe 'to': 0 ou 1 (a dupla que marca, na ordem do jogo) ou null (mão empatada)")
+            raise Refused.invalid(
+                _("informe 'to': 0 ou 1 (a dupla que marca, na ordem do jogo) ou null (mão empatada)")
             )
         return cls(id=client_id, to=data.get("to"), points=data.get("points"), how=how, reason=reason)
 
@@ -123,6 +122,6 @@ class Penalty:
         client_id = client_id_read(data.get("id"))
         scope = data.get("scope")
         if scope not in ("partida", "jogo"):
-            raise SumulaRefused(422, _("'scope' é 'partida' (perda da partida) ou 'jogo' (perda do jogo)"))
+            raise Refused.invalid(_("'scope' é 'partida' (perda da partida) ou 'jogo' (perda do jogo)"))
         reason = reason_clean(data.get("reason"), missing=_("toda penalidade precisa de um motivo ('reason')"))
         return cls(id=client_id, scope=scope, reason=reason, lost_by=data.get("lost_by"))

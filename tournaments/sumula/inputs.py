@@ -1,6 +1,6 @@
 """What a súmula write takes from its caller, checked before anything is locked: the client-made id, a
-reason, the via a confirmation or a signature is for, and the rules' problems worded for a referee; and
-``SumulaRefused``, the one refusal of the súmula (an HTTP status and the reasons in Portuguese).
+reason, the via a confirmation or a signature is for, and the rules' problems worded for a referee. What is
+not taken is the domain's one refusal, ``tournaments.refusals.Refused``.
 """
 
 from __future__ import annotations
@@ -13,23 +13,16 @@ from scoring.errors import RuleError
 from scoring.text import is_blank
 
 from ..models import Jogo
+from ..refusals import Refused
 from ..result_form import MAO_KEY_MAX, is_int
-
-
-class SumulaRefused(Exception):
-    """A write the súmula does not take: the HTTP status that says why, and the reasons in Portuguese."""
-
-    def __init__(self, status: int, *errors: str):
-        self.status, self.errors = status, [str(e) for e in errors]
-        super().__init__("; ".join(self.errors))
 
 
 def client_id_read(value) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not value.strip() or len(value) > MAO_KEY_MAX:
-        raise SumulaRefused(
-            422, _("'id' deve ser um texto de 1 a %(n)s caracteres, feito pelo aparelho") % {"n": MAO_KEY_MAX}
+        raise Refused.invalid(
+            _("'id' deve ser um texto de 1 a %(n)s caracteres, feito pelo aparelho") % {"n": MAO_KEY_MAX}
         )
     return value
 
@@ -44,21 +37,21 @@ def reason_clean(value, *, missing: str | None = None) -> str:
     if value is None:
         value = ""
     if not isinstance(value, str):
-        raise SumulaRefused(422, _("'reason' deve ser um texto"))
+        raise Refused.invalid(_("'reason' deve ser um texto"))
     value = value.strip()
     if is_blank(value):  # only invisible characters (zero-width, no-break spaces, controls…): no reason
         value = ""
     if missing is not None and not value:
-        raise SumulaRefused(422, missing)
+        raise Refused.invalid(missing)
     if len(value) > REASON_MAX:
-        raise SumulaRefused(422, _("o motivo tem no máximo %(n)s caracteres") % {"n": REASON_MAX})
+        raise Refused.invalid(_("o motivo tem no máximo %(n)s caracteres") % {"n": REASON_MAX})
     return value
 
 
 def via_read(value) -> int:
     """The via a confirmation or a signature is for (the via its screen showed): a whole number ≥ 1."""
     if not is_int(value) or value < 1:
-        raise SumulaRefused(422, _("informe 'via': o número (1, 2…) da via da súmula que foi conferida"))
+        raise Refused.invalid(_("informe 'via': o número (1, 2…) da via da súmula que foi conferida"))
     return value
 
 

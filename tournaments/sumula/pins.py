@@ -4,7 +4,7 @@ Every wrong PIN is kept (``PinFailure``) with its source: the client's address
 and whether it was typed on the referee's screen (a session of this
 tournament's referee or organizer). What a check from each source is judged by:
 
-- **Public** (the API's ``confirmacao/``): refused 429 while
+- **Public** (the API's ``confirmacao/``): refused as locked while
   - its address made ``ADDRESS_TRIES`` wrong PINs within ``WINDOW``, on any dupla of any tournament
     (the address is then refused for ``ADDRESS_LOCK``);
   - the tournament had more wrong PINs within ``WINDOW`` than its ceiling (``TOURNAMENT_BASE`` +
@@ -36,9 +36,9 @@ from tournaments.web import client_ip
 from ..audit import audit_record
 from ..models import Dupla, PinFailure, Tournament
 from ..permissions import may_pin_unlock, may_try_pin, pin_rules
+from ..refusals import Refused
 from ..staff.pins import PinHasher, pin_check
 from ..writes import PRIVATE, tournament_write
-from .inputs import SumulaRefused
 
 WINDOW = dt.timedelta(minutes=10)
 LOCK = dt.timedelta(minutes=10)  # the first lock of a dupla in a day; each next one doubles
@@ -114,7 +114,7 @@ def _tournament_wait(dupla: Dupla, now: dt.datetime) -> dt.datetime | None:
 
 
 def pin_verify(*, dupla: Dupla, pin, address: str = "", staff: bool = False, user=None) -> None:
-    """Pass if ``pin`` is the dupla's PIN; else ``SumulaRefused`` 403 (wrong) or 429 (locked, throttled).
+    """Pass if ``pin`` is the dupla's PIN; else ``Refused`` forbidden (wrong) or locked (locked, throttled).
 
     ``address``, ``staff`` and ``user`` say where the check comes from (``pin_source``).
     """
@@ -130,7 +130,7 @@ def pin_verify(*, dupla: Dupla, pin, address: str = "", staff: bool = False, use
         raise refusal
 
 
-def _lock_now(dupla: Dupla, now: dt.datetime, *, address: str, staff: bool, user) -> SumulaRefused | None:
+def _lock_now(dupla: Dupla, now: dt.datetime, *, address: str, staff: bool, user) -> Refused | None:
     rules = pin_rules(referee_screen=staff)
     if rules.per_account and user is not None:
         until = _source_lock(PinFailure.objects.filter(user=user, staff=True), now)
@@ -152,8 +152,7 @@ def _lock_now(dupla: Dupla, now: dt.datetime, *, address: str, staff: bool, user
     if may_try_pin(lock=lock, now=now):
         return None
     if lock == UNTIL_UNLOCKED:
-        return SumulaRefused(
-            429,
+        return Refused.locked(
             _(
                 "PIN da dupla %(dupla)s bloqueado por excesso de tentativas erradas: "
                 "procure o árbitro da mesa para desbloquear"
@@ -163,7 +162,7 @@ def _lock_now(dupla: Dupla, now: dt.datetime, *, address: str, staff: bool, user
     return _locked(lock, now, _("PIN bloqueado por excesso de tentativas erradas"))
 
 
-def _refusal(dupla: Dupla, pin, now: dt.datetime, *, address: str, staff: bool, user) -> SumulaRefused | None:
+def _refusal(dupla: Dupla, pin, now: dt.datetime, *, address: str, staff: bool, user) -> Refused | None:
     refusal = _lock_now(dupla, now, address=address, staff=staff, user=user)
     if refusal is not None:
         return refusal
@@ -175,14 +174,14 @@ def _refusal(dupla: Dupla, pin, now: dt.datetime, *, address: str, staff: bool, 
         refusal = _lock_now(dupla, now, address=address, staff=staff, user=user)
         if refusal is not None:
             return refusal
-        return SumulaRefused(403, _("PIN incorreto para a dupla %(dupla)s") % {"dupla": dupla.key})
+        return Refused.forbidden(_("PIN incorreto para a dupla %(dupla)s") % {"dupla": dupla.key})
     return None
 
 
-def _locked(until: dt.datetime, now: dt.datetime, why: str) -> SumulaRefused:
+def _locked(until: dt.datetime, now: dt.datetime, why: str) -> Refused:
     minutes = max(1, int((until - now).total_seconds() + 59) // 60)
-    return SumulaRefused(
-        429, _("%(why)s: tente de novo em %(n)s minuto(s) ou procure o árbitro da mesa") % {"why": why, "n": minutes}
+    return Refused.locked(
+        _("%(why)s: tente de novo em %(n)s minuto(s) ou procure o árbitro da mesa") % {"why": why, "n": minutes}
     )
 
 

@@ -9,7 +9,7 @@ which lock the jogo only, so mãos of different jogos never wait on one row.
 An answer, a signature or a correction may make a result count: they lock
 the tournament's row first (``RESULTS`` writes), and when what counts
 changed the engine recomputes the parts that jogo touches. A refused write
-raises ``SumulaRefused`` and writes nothing.
+raises ``Refused`` (``tournaments.refusals``) and writes nothing.
 
 A mão is the event's busiest write (every referee's phone, every mão): its
 queries are plain SQL (``tournaments.plainsql``), its log's insert is its
@@ -45,12 +45,13 @@ from scoring.tournament import JogoRecord, groups_stage_compute, stage_entrants
 from .. import plainsql
 from ..models import Dupla, Jogo, Mao, Partida, SumulaEvent, SumulaVia, Tournament
 from ..permissions import may_answer_sumula, role_of
+from ..refusals import Refused
 from ..result_form import Errors, result_dict, result_read
 from ..selectors import tournament_settings, tournament_state_get
 from ..services import SIDE
 from ..writes import LIVE, RESULTS, tournament_write, write_current
 from .commands import Correction, MaoAdd, Penalty, ResultBody, ResultSet
-from .inputs import REASON_MAX, SumulaRefused, client_id_read, reason_clean, rule_messages, rule_place, via_read  # noqa: F401
+from .inputs import REASON_MAX, client_id_read, reason_clean, rule_messages, rule_place, via_read  # noqa: F401
 from .records import answers_of, jogo_lock, jogo_record_load, mao_id
 
 
@@ -92,7 +93,7 @@ class _Locked:
 def _lock(*, tournament: Tournament, key: str) -> _Locked:
     jogo = jogo_lock(tournament=tournament, key=key)
     if jogo is None:
-        raise SumulaRefused(404, _("jogo %(key)s não encontrado neste torneio") % {"key": key})
+        raise Refused.not_found(_("jogo %(key)s não encontrado neste torneio") % {"key": key})
     entry, partidas, maos = jogo_record_load(jogo=jogo)
     settings = tournament_settings(tournament=tournament)
     result = jogo_evaluate(entry=entry, settings=settings)[0] if entry is not None else None
@@ -154,7 +155,7 @@ def _via_check(jogo: Jogo, via: int, *, stale: str) -> None:
     """Under the jogo's lock: refuse an answer or a signature for a via that is no longer the súmula's
     (``stale`` says so, with the current via as ``%(via)s``)."""
     if via != jogo.via:
-        raise SumulaRefused(409, stale % {"via": jogo.via})
+        raise Refused.conflict(stale % {"via": jogo.via})
 
 
 def _finish(
@@ -242,12 +243,12 @@ def _result_parse(locked: _Locked, data: ResultBody) -> tuple[JogoEntry, JogoRes
     errors = Errors()
     entry = result_read(data.as_file(), "", locked.duplas, locked.jogo.best_of, errors)
     if errors:
-        raise SumulaRefused(422, *(str(e) for e in errors))
+        raise Refused.invalid(*(str(e) for e in errors))
     if entry is None:
-        raise SumulaRefused(422, _("informe o resultado: 'partidas', 'walkover' ou 'penalty'"))
+        raise Refused.invalid(_("informe o resultado: 'partidas', 'walkover' ou 'penalty'"))
     result, problems = jogo_evaluate(entry=entry, settings=tournament_settings(tournament=locked.tournament))
     if problems:
-        raise SumulaRefused(422, *rule_messages(problems))
+        raise Refused.invalid(*rule_messages(problems))
     return entry, result
 
 
@@ -259,7 +260,7 @@ def _refuse_if_decided(jogo: Jogo) -> None:
             CONFIRMED: _("a súmula já foi confirmada pelas duplas"),
             HOMOLOGATED: _("a súmula já foi homologada"),
         }[jogo.status]
-        raise SumulaRefused(409, what + _("; para mudar o resultado, faça uma correção (nova via)"))
+        raise Refused.conflict(what + _("; para mudar o resultado, faça uma correção (nova via)"))
 
 
 # --- the writes ------------------------------------------------------------------------------------
@@ -277,7 +278,7 @@ def sumula_mao_add(*, tournament: Tournament, key: str, mao: MaoAdd, actor: Acto
             return unchanged  # a mão that came with this id in a tournament file
         try:
             running, new_entry, result = _mao_check(locked, record)
-        except SumulaRefused:
+        except Refused:
             if _already(locked, client_id):  # a retry of a mão recorded before the jogo ended
                 return unchanged
             raise
@@ -333,7 +334,7 @@ def _mao_check(locked: _Locked, record: MaoRecord) -> tuple[bool, JogoEntry, Jog
     result with it; refuses a mão the súmula cannot take (the jogo decided, the rules)."""
     _refuse_if_decided(locked.jogo)
     if locked.jogo.walkover or locked.jogo.lost_by:
-        raise SumulaRefused(409, _("o jogo foi decidido por WO ou perda do jogo: não há mãos"))
+        raise Refused.conflict(_("o jogo foi decidido por WO ou perda do jogo: não há mãos"))
     entry = locked.entry or JogoEntry(best_of=locked.jogo.best_of)
     last = locked.partidas[-1] if locked.partidas else None
     running = (
@@ -350,7 +351,7 @@ def _mao_check(locked: _Locked, record: MaoRecord) -> tuple[bool, JogoEntry, Jog
     new_entry = replace(entry, partidas=partidas)
     result, problems = jogo_evaluate(entry=new_entry, settings=tournament_settings(tournament=locked.tournament))
     if problems:
-        raise SumulaRefused(422, *rule_messages(problems))
+        raise Refused.invalid(*rule_messages(problems))
     return running, new_entry, result
 
 
@@ -376,15 +377,14 @@ def sumula_mao_undo(*, tournament: Tournament, key: str, mao: str, actor: Actor)
         if found is None:
             if SumulaEvent.objects.filter(jogo=jogo, action="undo", data__mao_id=mao).exists():
                 return Written(jogo=jogo, created=False)  # undone already: a retried undo
-            raise SumulaRefused(404, _("a mão %(id)s não está nesta súmula") % {"id": mao})
+            raise Refused.not_found(_("a mão %(id)s não está nesta súmula") % {"id": mao})
         if jogo.status in (CONFIRMED, HOMOLOGATED) or any(answers_of(jogo)):
-            raise SumulaRefused(
-                409,
+            raise Refused.conflict(
                 _("uma dupla já respondeu à súmula: a mão não pode mais ser desfeita; faça uma correção (nova via)"),
             )
         partida, row = found
         if (partida, row) != rows[-1] or partida.pk != locked.partidas[-1].pk:
-            raise SumulaRefused(409, _("só a última mão pode ser desfeita"))
+            raise Refused.conflict(_("só a última mão pode ser desfeita"))
         counted_before = _counted(jogo)
         row.delete()
         if len(locked.maos.get(partida.pk, [])) == 1:
@@ -410,9 +410,7 @@ def sumula_result_set(*, tournament: Tournament, key: str, data: ResultSet, acto
         if _already(locked, client_id):
             return Written(jogo=locked.jogo, created=False)
         if any(locked.maos.values()):
-            raise SumulaRefused(
-                409, _("a súmula já tem mãos anotadas: desfaça-as ou, depois do jogo, faça uma correção")
-            )
+            raise Refused.conflict(_("a súmula já tem mãos anotadas: desfaça-as ou, depois do jogo, faça uma correção"))
         if any(answers_of(locked.jogo)) or locked.jogo.status in (CONFIRMED, HOMOLOGATED):
             _refuse_if_decided(locked.jogo)
         counted_before = _counted(locked.jogo)
@@ -434,14 +432,14 @@ def sumula_answer(
     *, tournament: Tournament, key: str, dupla: Dupla, via: int, accept: bool, reason, actor: Actor
 ) -> Written:
     """A dupla confirms (``accept``) or contests (with a reason) the súmula of its jogo, as it saw it: ``via``
-    is the via its screen showed; once the súmula has another via, nothing is answered (409)."""
+    is the via its screen showed; once the súmula has another via, nothing is answered (a conflict)."""
     via = via_read(via)
     reason = reason_clean(reason, missing=None if accept else _("para contestar, diga o motivo ('reason')"))
     with tournament_write(tournament=tournament, action="sumula.answer", user=actor.user, kind=RESULTS):
         locked = _lock(tournament=tournament, key=key)
         jogo = locked.jogo
         if not may_answer_sumula(dupla=dupla, jogo=jogo):
-            raise SumulaRefused(403, _("a dupla %(dupla)s não joga este jogo") % {"dupla": dupla.key})
+            raise Refused.forbidden(_("a dupla %(dupla)s não joga este jogo") % {"dupla": dupla.key})
         # checked under the lock: a correction racing this answer either lands first (refused here) or waits
         _via_check(
             jogo,
@@ -453,15 +451,14 @@ def sumula_answer(
         side = "a" if dupla.pk == jogo.dupla_a_id else "b"
         answer = ACCEPTED if accept else CONTEST
         if jogo.status in (SCHEDULED, IN_PROGRESS):
-            raise SumulaRefused(
-                409, _("o jogo ainda não terminou: a súmula se confirma quando o resultado estiver completo")
+            raise Refused.conflict(
+                _("o jogo ainda não terminou: a súmula se confirma quando o resultado estiver completo")
             )
         current = (jogo.confirmations.get(side) or {}).get("answer")
         if jogo.status in (CONFIRMED, HOMOLOGATED):
             if current == answer:
                 return Written(jogo=jogo, created=False)
-            raise SumulaRefused(
-                409,
+            raise Refused.conflict(
                 _("a súmula já foi confirmada pelas duas duplas")
                 if jogo.status == CONFIRMED
                 else _("a súmula já foi homologada; um recurso vai à comissão organizadora"),
@@ -485,7 +482,7 @@ def sumula_answer(
 
 def sumula_sign(*, tournament: Tournament, key: str, via: int, reason, actor: Actor) -> Written:
     """Homologate ``via`` (the via the signer saw): sign the súmula once both duplas confirmed; else the referee
-    decides, with a reason. Another via than the súmula's → 409, nothing signed."""
+    decides, with a reason. Another via than the súmula's → a conflict, nothing signed."""
     via = via_read(via)
     reason = reason_clean(reason)
     with tournament_write(tournament=tournament, action="sumula.sign", user=actor.user, kind=RESULTS):
@@ -495,11 +492,11 @@ def sumula_sign(*, tournament: Tournament, key: str, via: int, reason, actor: Ac
         if jogo.status == HOMOLOGATED:
             return Written(jogo=jogo, created=False)
         if jogo.status in (SCHEDULED, IN_PROGRESS):
-            raise SumulaRefused(409, _("o jogo ainda não terminou: não há o que homologar"))
+            raise Refused.conflict(_("o jogo ainda não terminou: não há o que homologar"))
         decision = jogo.status in (AWAITING, CONTESTED)
         if decision and not reason:
             what = _("a súmula foi contestada") if jogo.status == CONTESTED else _("falta a confirmação de uma dupla")
-            raise SumulaRefused(422, what + _(": para homologar, registre a decisão do árbitro ('reason')"))
+            raise Refused.invalid(what + _(": para homologar, registre a decisão do árbitro ('reason')"))
         counted_before = _counted(jogo)
         jogo.signed_by = actor.user
         jogo.signed_at = timezone.now()
@@ -524,7 +521,7 @@ def sumula_correct(*, tournament: Tournament, key: str, data: Correction, actor:
         if _already(locked, client_id):
             return Written(jogo=jogo, created=False)
         if jogo.status not in DECIDED:
-            raise SumulaRefused(409, _("o jogo ainda não foi decidido: desfaça a última mão ou continue a anotar"))
+            raise Refused.conflict(_("o jogo ainda não foi decidido: desfaça a última mão ou continue a anotar"))
         entry, result = _result_parse(locked, data.result)
         _next_jogo_check(locked, result)
         _qualifiers_check(locked, result)
@@ -571,8 +568,7 @@ def _next_jogo_check(locked: _Locked, result: JogoResult) -> None:
     position = (jogo.position + 1) // 2 if jogo.position else None
     started = [j for j in later if j.third_place or j.position == position]
     if started:
-        raise SumulaRefused(
-            409,
+        raise Refused.conflict(
             _(
                 "a correção muda o vencedor, mas o jogo seguinte da chave (%(key)s) já começou; "
                 "fale com a comissão organizadora"
@@ -595,8 +591,7 @@ def sumula_penalty(*, tournament: Tournament, key: str, data: Penalty, actor: Ac
             return Written(jogo=jogo, created=False)
         _refuse_if_decided(jogo)
         if lost_by not in locked.duplas:
-            raise SumulaRefused(
-                422,
+            raise Refused.invalid(
                 _("'lost_by' é a chave da dupla punida (%(a)s ou %(b)s)")
                 % {"a": locked.duplas[0], "b": locked.duplas[1]},
             )
@@ -615,7 +610,7 @@ def sumula_penalty(*, tournament: Tournament, key: str, data: Penalty, actor: Ac
             new_entry = replace(entry, partidas=partidas + (PartidaEntry(lost_by=side, reason=reason),))
         result, problems = jogo_evaluate(entry=new_entry, settings=tournament_settings(tournament=tournament))
         if problems:
-            raise SumulaRefused(422, *rule_messages(problems))
+            raise Refused.invalid(*rule_messages(problems))
         _result_write(locked, new_entry)
         _restatus(locked, result)
         _finish(
@@ -656,8 +651,7 @@ def _qualifiers_check(locked: _Locked, result: JogoResult) -> None:
         return None if entrants is None else sorted(d for d, _group in entrants)
 
     if qualifiers(before) != qualifiers(after):
-        raise SumulaRefused(
-            409,
+        raise Refused.conflict(
             _(
                 "a correção muda as duplas classificadas, mas a chave da fase seguinte já foi "
                 "sorteada; fale com a comissão organizadora (refazer o sorteio)"

@@ -3,8 +3,9 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.models import Tournament
+from tournaments.refusals import Refused
 from tournaments.registrations.csv_reader import MAX_BYTES
-from tournaments.registrations.services import RegistrationRefused, registrations_import_csv
+from tournaments.registrations.services import registrations_import_csv
 
 
 class Command(BaseCommand):
@@ -25,7 +26,7 @@ class Command(BaseCommand):
         content = self._read(file)
         try:
             result = registrations_import_csv(tournament=tournament, content=content)
-        except RegistrationRefused as exc:
+        except Refused as exc:
             for message in exc.messages:
                 self.stderr.write(message)
             raise CommandError(f"{len(exc.messages)} problema(s) no arquivo; nada foi gravado", returncode=1) from None
