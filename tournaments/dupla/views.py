@@ -11,7 +11,6 @@ indexed, and sends no Referer to the pages it links to.
 import re
 
 from django.contrib import messages
-from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -20,13 +19,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
-from scoring.sumula import ACCEPTED, AWAITING, CONFIRMED, CONTEST, CONTESTED
-from tournaments.models import Dupla, Jogo
+from scoring.sumula import CONFIRMED
+from tournaments.dupla.presenters import dupla_page_present
 from tournaments.permissions import may_open_private_link
-from tournaments.presenters.sumula import status_view, via_name
 from tournaments.refusals import Refused
-from tournaments.staff.selectors import dupla_by_token, dupla_page, link_replaced
-from tournaments.sumula.selectors import sumula_get
+from tournaments.staff.selectors import dupla_by_token, link_replaced
 from tournaments.sumula.services import Actor, sumula_answer
 from tournaments.web import request_device
 
@@ -48,81 +45,12 @@ def _not_found(request, token: str):
     raise Http404("link não encontrado")
 
 
-def _to_answer(dupla: Dupla) -> list[dict]:
-    """This dupla's decided jogos still waiting for its answer: not yet answered, or contested by it.
-
-    Read from the súmulas as they stand (not from the cached derived views), with a compact summary
-    from the dupla's side: the opponent, the partidas, the status, the via.
-    """
-    jogos = (
-        Jogo.objects.filter(tournament_id=dupla.tournament_id, status__in=(AWAITING, CONTESTED))
-        .filter(Q(dupla_a=dupla) | Q(dupla_b=dupla))
-        .select_related(
-            "dupla_a__player1",
-            "dupla_a__player2",
-            "dupla_b__player1",
-            "dupla_b__player2",
-            "stage",
-            "group",
-            "signed_by",
-        )
-        .order_by("entry_order", "id")
-    )
-    out = []
-    for jogo in jogos:
-        mine, theirs = ("a", "b") if jogo.dupla_a_id == dupla.pk else ("b", "a")
-        my_answer = jogo.confirmations.get(mine) or {}
-        if my_answer.get("answer") == ACCEPTED:
-            continue
-        data = sumula_get(tournament=dupla.tournament, jogo=jogo)
-        me = 0 if mine == "a" else 1
-        opponent = jogo.dupla_b if mine == "a" else jogo.dupla_a
-        partidas = []
-        for p in data["partidas"]:
-            a, b = p["score"][me], p["score"][1 - me]
-            partidas.append(f"{a}x{b}" + (" (" + _("perda da partida") + ")" if p.get("penalty") else ""))
-        note = ""
-        if data["walkover"] == "both":
-            note = _("WO duplo: as duas duplas ausentes")
-        elif data["walkover"]:
-            note = _("WO: sua dupla ausente") if data["walkover"] == dupla.key else _("WO: a dupla adversária ausente")
-        elif data["penalty"]:
-            who = _("sua dupla") if data["penalty"]["lost_by"] == dupla.key else _("a dupla adversária")
-            note = _("perda do jogo (%(who)s): %(reason)s") % {"who": who, "reason": data["penalty"]["reason"]}
-        their_answer = (jogo.confirmations.get(theirs) or {}).get("answer")
-        won = data["score"][me], data["score"][1 - me]
-        out.append(
-            {
-                "key": jogo.key,
-                "via": jogo.via,
-                "via_name": via_name(jogo.via),
-                "via_reason": jogo.via_reason,
-                "status": status_view(jogo.status),
-                "mesa": jogo.mesa,
-                "group": jogo.group.key if jogo.group_id else "",
-                "round": jogo.round,
-                "opponent": opponent.display_name,
-                "partidas": ", ".join(partidas),
-                "won": won,
-                "outcome": "won" if data["winner"] == dupla.key else "lost" if data["winner"] else "",
-                "note": note,
-                "contested": my_answer.get("answer") == CONTEST,
-                "my_reason": my_answer.get("reason", ""),
-                "their_answer": their_answer or "",
-                "sumula_url": reverse("tournaments:sumula", kwargs={"slug": dupla.tournament.slug, "key": jogo.key}),
-                "answer_url": reverse("privatelink:answer", kwargs={"token": dupla.token, "key": jogo.key}),
-            }
-        )
-    return out
-
-
 @require_safe
 def dupla_page_view(request, token: str):
     dupla = dupla_by_token(token=token)
     if not may_open_private_link(dupla=dupla, token=token):
         return _not_found(request, token)
-    page = dupla_page(dupla=dupla)
-    page["to_confirm"] = _to_answer(dupla)
+    page = dupla_page_present(dupla=dupla)
     context = {"page": page, "event": page["event"], "token": token, "reason_max": REASON_MAX}
     return _private(render(request, "privatelink/dupla.html", context))
 

@@ -8,10 +8,8 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
-from .. import presenters
 from ..models import Dupla, ReplacedLink, StaffInvitation, StaffRole, Tournament
 from ..permissions import is_organizer_role
-from ..selectors import tournament_live_get
 from .services import ORGANIZER, REFEREE, person_label, role_label
 
 
@@ -103,19 +101,3 @@ def link_replaced(*, token: str) -> bool:
     from .pins import token_hash
 
     return bool(token) and ReplacedLink.objects.filter(token_hash=token_hash(token)).exists()
-
-
-def dupla_page(*, dupla: Dupla) -> dict:
-    """What a dupla's private page shows: the dupla's public page (``presenters.dupla_present``: next jogo,
-    jogos, group tables, bracket path, final place), from the súmulas as they stand.
-
-    Public data only (the same as the public pages show); the page is private
-    because its address is the dupla's secret, not because of what it shows.
-    """
-    state = tournament_live_get(tournament=dupla.tournament)
-    return {
-        "event": presenters.event_head(state),
-        **presenters.dupla_present(state, dupla.key),
-        "disqualified": dupla.disqualified,
-        "disqualified_reason": dupla.disqualified_reason,
-    }
