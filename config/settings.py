@@ -65,7 +65,7 @@ if SECRET_KEY_MISSING:
 SECRET_KEY = SECRET_KEY or DEV_SECRET_KEY
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 
-# Absolute links (QR codes, e-mails) start with this (INTERCHANGE.md); no trailing slash.
+# Absolute links (QR codes, e-mails) start with this (docs/contrato.md); no trailing slash.
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").strip().rstrip("/")
 _site = urlsplit(SITE_URL)
 if _site.scheme not in ("http", "https") or not _site.netloc:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Build the two demo tournament files kept in the repo (INTERCHANGE.md format).
+"""Build the two demo tournament files kept in the repo (docs/contrato.md format).
 
     .venv/bin/python demo/build_demo.py
 
@@ -270,7 +270,7 @@ def birth_dates(rng: random.Random, n: int, *, day: dt.date, youngest: int, olde
 
 
 def features_check(data: dict, settings: RuleSettings, name: str) -> None:
-    """The mão-by-mão súmulas show every kind of entry (DOMAIN.md §3)."""
+    """The mão-by-mão súmulas show every kind of entry (docs/regras.md §3)."""
     seen = set()
     for jogo in data["jogos"]:
         for p in jogo.get("partidas", []):

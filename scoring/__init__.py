@@ -1,5 +1,5 @@
 """Truco rules for Zap: pure Python, no Django, testable without a database.
 
-Every rule of DOMAIN.md §3-§7 is written once here and called by the
+Every rule of docs/regras.md §3-§7 is written once here and called by the
 importer, the pages and the exports alike.
 """

@@ -1,4 +1,4 @@
-"""A jogo: best-of-N partidas, walkovers, perda do jogo, classification points (DOMAIN.md §3-§4)."""
+"""A jogo: best-of-N partidas, walkovers, perda do jogo, classification points (docs/regras.md §3-§4)."""
 
 from dataclasses import dataclass, replace
 from functools import cached_property

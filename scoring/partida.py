@@ -1,4 +1,4 @@
-"""A partida to 12 pontos-partida, checked mão by mão or by its final score (DOMAIN.md §3)."""
+"""A partida to 12 pontos-partida, checked mão by mão or by its final score (docs/regras.md §3)."""
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field

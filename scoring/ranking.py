@@ -1,4 +1,4 @@
-"""Player ranking across events (DOMAIN.md §7, Truco Online regulation 004).
+"""Player ranking across events (docs/regras.md §7, Truco Online regulation 004).
 
 004 names the ingredients, not the arithmetic. Our reading, kept only here:
 

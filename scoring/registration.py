@@ -1,4 +1,4 @@
-"""Registration rules (DOMAIN.md §2 step 2): places for players, identity of a person, age.
+"""Registration rules (docs/regras.md §2 step 2): places for players, identity of a person, age.
 
 Pure functions. The capacity rule: in order of arrival each registration that
 still fits is accepted, the rest wait in order of arrival (``places_assign``,

@@ -1,4 +1,4 @@
-"""Rule presets (DOMAIN.md §6) and the per-tournament overrides."""
+"""Rule presets (docs/regras.md §6) and the per-tournament overrides."""
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
@@ -14,7 +14,7 @@ MANILHA_CHOICES = ("fixed", "variable")
 
 @dataclass(frozen=True)
 class ClassPoints:
-    """Classification points per group jogo (DOMAIN.md §4)."""
+    """Classification points per group jogo (docs/regras.md §4)."""
 
     clean_win: int = 3  # won without conceding a partida
     clean_loss: int = 0

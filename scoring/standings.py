@@ -1,4 +1,4 @@
-"""Group standings, tiebreaks and the comparison across groups (DOMAIN.md §5.1-§5.2)."""
+"""Group standings, tiebreaks and the comparison across groups (docs/regras.md §5.1-§5.2)."""
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -243,7 +243,7 @@ def _rows(
 def group_standings(
     *, duplas: Sequence[str], jogos: Sequence[GroupJogo], points: ClassPoints, draws: Sequence[Sequence[str]] = ()
 ) -> tuple[list[StandingRow], list[frozenset[str]]]:
-    """A group table with tiebreaks (FENACEF Art.6 §1, DOMAIN.md §5.1).
+    """A group table with tiebreaks (FENACEF Art.6 §1, docs/regras.md §5.1).
 
     Returns the rows best first and the recorded sorteios that were applied.
     """
@@ -293,7 +293,7 @@ def group_standings(
 def cross_group_order(
     *, candidates: Sequence[tuple[DuplaStats, int]], draws: Sequence[Sequence[str]] = ()
 ) -> tuple[list[StandingRow], list[frozenset[str]]]:
-    """Duplas of different groups compared (DOMAIN.md §5.2); each candidate with its group's size.
+    """Duplas of different groups compared (docs/regras.md §5.2); each candidate with its group's size.
 
     Points first; then, among duplas whose groups have the same size, partidas
     vencidas, saldo, sorteio; when the sizes differ, average, then sorteio.

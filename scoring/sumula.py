@@ -1,4 +1,4 @@
-"""The súmula's life (INTERCHANGE.md "Súmula API", DOMAIN.md §2 steps 5-6): statuses and what each allows.
+"""The súmula's life (docs/contrato.md "Súmula API", docs/regras.md §2 steps 5-6): statuses and what each allows.
 
 Pure rules, no storage: the services ask these functions, the screens and the
 API show what they answer, so a rule is written once.

@@ -450,7 +450,7 @@ def classification_compute(
 
     A disqualified dupla keeps its results but takes no place or medal. A dupla
     knocked out by its own absence (walkover) is not disqualified: it keeps the
-    place it reached and that place's medal (DOMAIN.md §5.4).
+    place it reached and that place's medal (docs/regras.md §5.4).
     """
 
     def avg(d: str) -> tuple[int, float]:
@@ -515,7 +515,7 @@ def _split_by(items: Sequence[str], key: Callable[[str], Any]) -> list[list[str]
     return blocks
 
 
-# --- player ranking (DOMAIN.md §7) ------------------------------------------------
+# --- player ranking (docs/regras.md §7) ------------------------------------------------
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The results engine by part: what a write changed, recomputed alone, versioned, logged.
 
-The parts of a tournament's results (ENGINE.md): each group's table
+The parts of a tournament's results (docs/arquitetura.md, "Por onde passa uma escrita"): each group's table
 (``g:<stage>:<group>``), each group stage's comparison across groups and its
 qualifiers (``s:<stage>``), each knockout stage's bracket (``k:<stage>``) and
 the general classification (``c``). ``scoring.tournament_compute`` computes

@@ -1,4 +1,4 @@
-"""Keys of the jogos the site makes itself (INTERCHANGE.md: every jogo has a key, unique in its tournament)."""
+"""Keys of the jogos the site makes itself (docs/contrato.md: every jogo has a key, unique in its tournament)."""
 
 from __future__ import annotations
 

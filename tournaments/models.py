@@ -30,7 +30,7 @@ class Tournament(models.Model):
     )
     regulation = models.TextField(_("regulamento"), blank=True)
     allow_self_scoring = models.BooleanField(_("duplas anotam a própria súmula"), default=False)
-    # The organizer's desk (DOMAIN.md §2): registration window, format before the draw, tables.
+    # The organizer's desk (docs/regras.md §2): registration window, format before the draw, tables.
     format = models.JSONField(
         _("formato"),
         default=dict,
@@ -242,7 +242,7 @@ class GroupEntry(models.Model):
 class Jogo(models.Model):
     """Two duplas playing a best-of-N series of partidas."""
 
-    # The súmula's statuses (INTERCHANGE.md, "Súmula API"); the rules between them live in ``scoring.sumula``.
+    # The súmula's statuses (docs/contrato.md, "Súmula API"); the rules between them live in ``scoring.sumula``.
     SCHEDULED, IN_PROGRESS, AWAITING, CONTESTED, CONFIRMED, HOMOLOGATED = (
         "scheduled",
         "in_progress",
@@ -428,7 +428,7 @@ class Draw(models.Model):
 
 
 class StaffRole(models.Model):
-    """A person's role in one tournament (DOMAIN.md §8). Decided in ``tournaments/permissions.py``."""
+    """A person's role in one tournament (docs/regras.md §8). Decided in ``tournaments/permissions.py``."""
 
     ORGANIZER, REFEREE = "organizer", "referee"
     ROLE_CHOICES = [(ORGANIZER, _("comissão organizadora")), (REFEREE, _("árbitro"))]

@@ -1,4 +1,4 @@
-"""Who may do what on a tournament (DOMAIN.md §8), decided here and only here.
+"""Who may do what on a tournament (docs/regras.md §8), decided here and only here.
 
 Views, templates and the API ask these predicates; none of them looks at roles
 itself. A role is data (``StaffRole``): the creator of a tournament is its
@@ -184,7 +184,7 @@ def invitation_grants_role(*, current: str | None, invited: str) -> bool:
     return current is None or (is_referee_role(role=current) and is_organizer_role(role=invited))
 
 
-# --- what a dupla may do (DOMAIN.md §8: the dupla confirms or contests, by its private link or its PIN) ------
+# --- what a dupla may do (docs/regras.md §8: the dupla confirms or contests, by its private link or its PIN) ------
 
 
 def may_open_private_link(*, dupla: Dupla | None, token: str) -> bool:

@@ -1,7 +1,7 @@
 """A jogo's result in the tournament file's form, read and written: one reader for the file, the API and the
 stored earlier vias of a súmula (which is why it stands below both ``interchange`` and ``selectors``).
 
-The form (INTERCHANGE.md): ``partidas`` as final scores ``[a, b]``, as mão lists,
+The form (docs/contrato.md): ``partidas`` as final scores ``[a, b]``, as mão lists,
 or as ``{"penalty": …}``; ``walkover``; ``penalty`` (perda do jogo). Score
 pairs and mão sides follow the order of the jogo's ``duplas``.
 """

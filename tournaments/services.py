@@ -55,7 +55,7 @@ SLUG_ATTEMPTS = 50
 
 
 def tournament_import(*, data: Any, performed_by=None) -> Tournament:
-    """Create one tournament from a tournament file (INTERCHANGE.md); RuleViolation lists every problem.
+    """Create one tournament from a tournament file (docs/contrato.md); RuleViolation lists every problem.
 
     Safe to run concurrently: imports of the same file at once each get their own slug.
     """

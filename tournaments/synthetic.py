@@ -1,7 +1,7 @@
 """Synthetic tournament files of any size, for benchmarks and scale tests.
 
 ``synthetic_tournament`` builds a complete event as a tournament file
-(INTERCHANGE.md): players and duplas, a groups stage with every jogo played,
+(docs/contrato.md): players and duplas, a groups stage with every jogo played,
 then a knockout stage drawn from the group qualifiers and played round by
 round until the final (and the third-place jogo). The pure engine
 (``scoring``) decides the bracket at each point, so the file holds exactly the
@@ -170,7 +170,7 @@ def _group_sizes(duplas: int, group_size: int) -> list[int]:
 
 
 def _final_score(rng: random.Random, winner: int, settings: RuleSettings) -> list[int]:
-    """A final score the rules accept (DOMAIN.md §3), winner side first in the pair's order."""
+    """A final score the rules accept (docs/regras.md §3), winner side first in the pair's order."""
     while True:
         loser = rng.choice((0, 1, 2, 3, 4, 5, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11))
         if loser == 11:
@@ -268,7 +268,7 @@ def _jogo_result(
 def synthetic_tournament(
     *, duplas: int, group_size: int = 4, per_group: int = 2, seed: int = 0, maos_every: int = 0
 ) -> dict:
-    """A complete, valid tournament file of ``duplas`` duplas (INTERCHANGE.md), deterministic for ``seed``.
+    """A complete, valid tournament file of ``duplas`` duplas (docs/contrato.md), deterministic for ``seed``.
 
     Groups of ``group_size`` (sizes spread evenly when ``duplas`` does not
     divide), best of 3, ``per_group`` qualifying from each; a knockout stage

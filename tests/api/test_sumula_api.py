@@ -1,6 +1,6 @@
-"""The súmula API (INTERCHANGE.md, "Súmula API"), end to end through the Django test client.
+"""The súmula API (docs/contrato.md, "Súmula API"), end to end through the Django test client.
 
-Reads, mãos (idempotent by their client-made id), the rules of DOMAIN.md §3
+Reads, mãos (idempotent by their client-made id), the rules of docs/regras.md §3
 (422 naming partida and mão), undo, the whole result at once, confirmations,
 contests, homologation, corrections (new vias), the knockout jogo that
 appears once the group results that decide it are confirmed, and the error

@@ -1,4 +1,4 @@
-"""Who may write to a súmula through the API (INTERCHANGE.md "Súmula API", DOMAIN.md §8), CSRF, PIN lockout.
+"""Who may write to a súmula through the API (docs/contrato.md "Súmula API", docs/regras.md §8), CSRF, PIN lockout.
 
 Staff writes (mãos, undo, resultado, homologação, correção, penalidade):
 anonymous → 403, a role on another tournament only (or none) → 404, this

@@ -1,4 +1,4 @@
-"""Imports of the same file at the same time all succeed, each under its own slug (INTERCHANGE.md).
+"""Imports of the same file at the same time all succeed, each under its own slug (docs/contrato.md).
 
 The imports run in other processes against a real database that every
 connection shares: on PostgreSQL the test database itself, on SQLite a
@@ -120,7 +120,7 @@ def test_threads_importing_the_same_file_at_once_all_succeed_with_distinct_slugs
     assert len(out["slugs"]) == threads * rounds
     assert len(set(out["slugs"])) == threads * rounds  # each import its own tournament
     assert sorted(out["slugs"]) == out["stored"]  # and nothing else was stored
-    # the wanted slug went to one import; the others got one made from the name (INTERCHANGE.md)
+    # the wanted slug went to one import; the others got one made from the name (docs/contrato.md)
     assert "copa" in out["slugs"]
     assert set(out["slugs"]) - {"copa"} == {"copa-do-bar"} | {f"copa-do-bar-{n}" for n in range(2, threads * rounds)}
     # every import is whole: the same schedule as the first

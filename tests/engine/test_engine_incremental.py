@@ -1,6 +1,6 @@
 """The state a process keeps (and advances after each write) always equals a full rebuild from the database.
 
-ENGINE.md, "Consistency": a property test drives random writes, corrections, undos, walkovers and
+The engine's consistency: a property test drives random writes, corrections, undos, walkovers and
 disqualifications and compares after each step. Hypothesis draws 10-40 steps on a fresh event (three groups of
 three, the winner of each and the best second go on to a knockout of four with a third-place jogo): results
 (scores, walkovers of one side or both, perda do jogo), mãos one at a time, undo of the last mão, perda da

@@ -1,4 +1,4 @@
-"""DOMAIN.md §5.4 as changed: a dupla that loses by walkover keeps the place it reached, and its medal."""
+"""docs/regras.md §5.4 as changed: a dupla that loses by walkover keeps the place it reached, and its medal."""
 
 import pytest
 

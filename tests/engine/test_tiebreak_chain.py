@@ -1,4 +1,4 @@
-"""DOMAIN.md §5.1 as changed: after saldo, a still-tied subset restarts at head-to-head; pages and file say so."""
+"""docs/regras.md §5.1 as changed: after saldo, a still-tied subset restarts at head-to-head; pages and file say so."""
 
 import pytest
 from django.urls import reverse

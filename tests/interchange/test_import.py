@@ -1,4 +1,4 @@
-"""The tournament file contract (INTERCHANGE.md): import, errors with places, atomicity, export, round trip."""
+"""The tournament file contract (docs/contrato.md): import, errors with places, atomicity, export, round trip."""
 
 import copy
 import io

@@ -1,4 +1,4 @@
-"""Every jogo has a key (INTERCHANGE.md): kept from the file, else made; unique in its tournament; stable on
+"""Every jogo has a key (docs/contrato.md): kept from the file, else made; unique in its tournament; stable on
 round trip. The export lists every jogo, scheduled ones too, with its status, mesa and (private) referee."""
 
 import copy

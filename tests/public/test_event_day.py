@@ -148,7 +148,7 @@ def test_before_the_draw_the_page_lists_registrations_by_name_and_the_waiting_li
 
 def test_after_the_pairing_draw_the_odd_one_out_is_shown_waiting(client, event_drawn):
     """The pairing draw paired 12 of 13 athletes (16 places): the one left over stays on the waiting list
-    (DOMAIN.md §2 step 3) and is shown there, instead of vanishing from every page."""
+    (docs/regras.md §2 step 3) and is shown there, instead of vanishing from every page."""
     t = event_drawn
     left = Registration.objects.select_related("player1").get(
         tournament=t, player2__isnull=True, status=Registration.WAITING

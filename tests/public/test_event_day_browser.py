@@ -119,7 +119,7 @@ def test_after_the_draw(browser, live_server, event_drawn):
             _check(page, f"sorteado, {width}px", f"event-day-drawn-{width}-evento", errors)
         finally:
             context.close()
-    # the one the pairing draw left without a partner is shown on the waiting list (DOMAIN.md §2 step 3)
+    # the one the pairing draw left without a partner is shown on the waiting list (docs/regras.md §2 step 3)
     context = _context(browser, 390)
     page = context.new_page()
     try:

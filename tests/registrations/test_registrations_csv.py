@@ -1,4 +1,4 @@
-"""Registration CSV (INTERCHANGE.md "Registration CSV"): reader, checks, all-or-nothing import, the command."""
+"""Registration CSV (docs/contrato.md "Registration CSV"): reader, checks, all-or-nothing import, the command."""
 
 import io
 from datetime import date

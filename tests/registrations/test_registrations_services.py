@@ -1,4 +1,4 @@
-"""Registration services and the situation selector (DOMAIN.md §2 step 2): checks, limit, withdraw, check-in."""
+"""Registration services and the situation selector (docs/regras.md §2 step 2): checks, limit, withdraw, check-in."""
 
 from datetime import date, timedelta
 

@@ -1,4 +1,4 @@
-"""General classification and medals (DOMAIN.md §5.3-§5.4) through ``tournament_compute``."""
+"""General classification and medals (docs/regras.md §5.3-§5.4) through ``tournament_compute``."""
 
 import pytest
 

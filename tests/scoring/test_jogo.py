@@ -1,5 +1,5 @@
-"""A jogo (DOMAIN.md §3-§4): best of N, walkovers, perda da partida / do jogo, classification points;
-and the rule presets (DOMAIN.md §6, scoring/rules.py)."""
+"""A jogo (docs/regras.md §3-§4): best of N, walkovers, perda da partida / do jogo, classification points;
+and the rule presets (docs/regras.md §6, scoring/rules.py)."""
 
 import pytest
 from hypothesis import given
@@ -291,7 +291,7 @@ def test_finished_jogos_property(case):
     assert [e.place for e in errors] == [f"partidas[{len(partidas)}]"]
 
 
-# --- presets (DOMAIN.md §6) -----------------------------------------------------------------
+# --- presets (docs/regras.md §6) -----------------------------------------------------------------
 
 
 def test_preset_table():

@@ -1,10 +1,10 @@
-"""A partida to 12 (DOMAIN.md §3): mão by mão (``mao_gain``, ``partida_from_maos``) and final scores
+"""A partida to 12 (docs/regras.md §3): mão by mão (``mao_gain``, ``partida_from_maos``) and final scores
 (``final_score_error``).
 
 The key test (``test_final_score_check_matches_exhaustive_search``) walks every running score a
 súmula can reach, trying every possible entry through ``mao_gain``, and checks that the quick-entry
 check accepts exactly the terminal scores found. ``test_mao_gain_matches_the_rules_table`` checks
-``mao_gain`` itself against an independent transcription of the table in DOMAIN.md §3, so the search
+``mao_gain`` itself against an independent transcription of the table in docs/regras.md §3, so the search
 does not simply trust the code it compares with.
 """
 
@@ -106,11 +106,11 @@ def reach(a, b):
     return maos
 
 
-# --- an independent transcription of DOMAIN.md §3 -----------------------------------------
+# --- an independent transcription of docs/regras.md §3 -----------------------------------------
 
 
 def expected_gain(score, mao, s):
-    """The points DOMAIN.md §3 gives for ``mao`` at ``score``, or None where the entry is not valid."""
+    """The points docs/regras.md §3 gives for ``mao`` at ``score``, or None where the entry is not valid."""
     a, b = score
     if max(a, b) >= 12:
         return None
@@ -203,7 +203,7 @@ def terminal_scores(preset, ferro, tie):
 
 
 def hand_computed_finals(ferro):
-    """DOMAIN.md §3 consequences: loser ≤ 10 → winner 12..22; loser on 11 → 12, 13 or 11 + ferro."""
+    """docs/regras.md §3 consequences: loser ≤ 10 → winner 12..22; loser on 11 → 12, 13 or 11 + ferro."""
     out = set()
     for loser in range(11):
         out |= {(w, loser) for w in range(12, 23)}

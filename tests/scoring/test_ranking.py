@@ -1,4 +1,4 @@
-"""Player ranking (scoring/ranking.py, DOMAIN.md §7)."""
+"""Player ranking (scoring/ranking.py, docs/regras.md §7)."""
 
 import math
 

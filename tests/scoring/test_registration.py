@@ -1,4 +1,4 @@
-"""The capacity rule, the identity of a person and the age (scoring.registration), DOMAIN.md §2 step 2."""
+"""The capacity rule, the identity of a person and the age (scoring.registration), docs/regras.md §2 step 2."""
 
 from datetime import date
 

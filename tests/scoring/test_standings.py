@@ -1,4 +1,4 @@
-"""Group standings with tiebreaks and the comparison across groups (DOMAIN.md §5.1-§5.2)."""
+"""Group standings with tiebreaks and the comparison across groups (docs/regras.md §5.1-§5.2)."""
 
 import itertools
 
@@ -524,7 +524,7 @@ def check_invariants(rows, jogos):
                 assert upper.saldo > lower.saldo
 
 
-# --- across groups (DOMAIN.md §5.2) -------------------------------------------------------
+# --- across groups (docs/regras.md §5.2) -------------------------------------------------------
 
 
 def st_(dupla, points, partidas_won, pf, pa):

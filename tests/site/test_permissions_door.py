@@ -1,4 +1,4 @@
-"""``tournaments/permissions.py`` is the one door for who may do what (DOMAIN.md §8).
+"""``tournaments/permissions.py`` is the one door for who may do what (docs/regras.md §8).
 
 (a) No module outside it (models, admin and migrations aside) reads ``is_superuser`` / ``is_staff``, compares a
 role or asks the database for one role; no template branches on a role or on ``is_superuser``.

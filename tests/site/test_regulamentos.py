@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "regulamentos.md"
-# The rules in the repo (docs/regras.md keeps DOMAIN.md's section numbers); the column is still headed "DOMAIN"
+# The rules in the repo (docs/regras.md keeps docs/regras.md's section numbers); the column is still headed "DOMAIN"
 DOMAIN = ROOT / "docs" / "regras.md"
 
 HEADER = ["Artigo", "O que diz (resumo)", "DOMAIN", "Testes"]

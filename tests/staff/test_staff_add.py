@@ -1,4 +1,4 @@
-"""`python manage.py staff_add SLUG USERNAME ROLE` exactly as INTERCHANGE.md says."""
+"""`python manage.py staff_add SLUG USERNAME ROLE` exactly as docs/contrato.md says."""
 
 import io
 import os

@@ -1,4 +1,4 @@
-"""Many phones writing to the súmulas at once (INTERCHANGE.md "Súmula API"): nothing lost, nothing doubled.
+"""Many phones writing to the súmulas at once (docs/contrato.md "Súmula API"): nothing lost, nothing doubled.
 
 Each write locks its jogo's row (``select_for_update``), so it needs a
 database with row locks: PostgreSQL. The threads go through the Django test

@@ -1,4 +1,4 @@
-"""A súmula written through the API survives export → import → export (INTERCHANGE.md: round trip).
+"""A súmula written through the API survives export → import → export (docs/contrato.md: round trip).
 
 Whatever sequence of API calls a referee and the duplas make (mãos, undos,
 results, confirmations with right and wrong PINs, contests, homologations with

@@ -1,7 +1,7 @@
 """A confirmation or a signature is for the via it saw (issue 21, item 1), and wrong types are refused with their
 field (item 7): ``partidas`` that is not a list, an empty ``how``, a required reason made of invisible characters.
 
-INTERCHANGE.md, súmula API: ``confirmacao/`` takes ``{"dupla", "pin", "via", "accept"}`` and ``homologacao/``
+docs/contrato.md, súmula API: ``confirmacao/`` takes ``{"dupla", "pin", "via", "accept"}`` and ``homologacao/``
 takes ``{"via"}``; another via → 409, nothing written; a missing or malformed via → 422 naming 'via'.
 """
 

@@ -1,4 +1,4 @@
-"""Tournament files (INTERCHANGE.md) the tests import: the small contract file, events for the pages, edge cases."""
+"""Tournament files (docs/contrato.md) the tests import: the small contract file, events for the pages, edge cases."""
 
 import copy
 from pathlib import Path

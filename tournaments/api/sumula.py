@@ -1,4 +1,4 @@
-"""The súmula API (INTERCHANGE.md, "Súmula API", ``/api/v1/``): JSON in and out, errors in Portuguese.
+"""The súmula API (docs/contrato.md, "Súmula API", ``/api/v1/``): JSON in and out, errors in Portuguese.
 
 Staff authenticate with their session and send the CSRF token in
 ``X-CSRFToken``; duplas authenticate with their PIN in the body (no CSRF

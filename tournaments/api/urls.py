@@ -1,4 +1,4 @@
-"""/api/v1/: the súmula API (INTERCHANGE.md)."""
+"""/api/v1/: the súmula API (docs/contrato.md)."""
 
 from django.urls import path
 

@@ -1,4 +1,4 @@
-"""/organizar/<slug>/sorteios/duplas/: the pairing draw of individual entrants (DOMAIN.md §2 step 3)."""
+"""/organizar/<slug>/sorteios/duplas/: the pairing draw of individual entrants (docs/regras.md §2 step 3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Where an event stands on its way (DOMAIN.md §2) and the one next thing the organizer should do."""
+"""Where an event stands on its way (docs/regras.md §2) and the one next thing the organizer should do."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Writes of the competition draw (DOMAIN.md §2 step 4): publish the plan, or undo it before any result.
+"""Writes of the competition draw (docs/regras.md §2 step 4): publish the plan, or undo it before any result.
 
 Publishing writes the stages ("grupos" and/or "mata"), the groups with their
 round-robin jogos (rounds and mesas), the knockout stage and the Draw records;

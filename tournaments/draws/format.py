@@ -1,7 +1,7 @@
 """The competition format of a tournament (``Tournament.format``): its defaults per preset and its problems.
 
 The desk's setup form stores what the organizer chose; anything left out
-takes the preset's default (DOMAIN.md §6). ``best_of_*`` at None means the
+takes the preset's default (docs/regras.md §6). ``best_of_*`` at None means the
 preset's value, resolved per stage and round by ``scoring.tournament``
 (``group_best_of``, ``knockout_best_of``). The checks themselves are pure
 (``scoring.format``).

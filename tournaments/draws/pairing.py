@@ -1,4 +1,4 @@
-"""Writes before the competition draw: the pairing draw (DOMAIN.md §2 step 3) and the organizer's dupla edits.
+"""Writes before the competition draw: the pairing draw (docs/regras.md §2 step 3) and the organizer's dupla edits.
 
 Each function is one transaction, audited, and ends with ``tournament_refresh``
 (public pages show the change at once).
@@ -242,7 +242,7 @@ def duplas_swap(*, tournament: Tournament, user, player_a: int, player_b: int, r
 
 
 def dupla_add(*, tournament: Tournament, user, registrations: list[int]) -> Dupla:
-    """A dupla made by hand from waiting registrations: two individuals, or one pair (DOMAIN.md §2 step 3)."""
+    """A dupla made by hand from waiting registrations: two individuals, or one pair (docs/regras.md §2 step 3)."""
     ids = [r for r in dict.fromkeys(registrations) if r]
     with tournament_write(tournament=tournament, action="dupla.add", user=user, kind=STRUCTURE):
         tournament = _lock(tournament)
@@ -297,7 +297,7 @@ def dupla_add(*, tournament: Tournament, user, registrations: list[int]) -> Dupl
 
 
 def dupla_disqualify(*, dupla: Dupla, user, reason: str) -> Dupla:
-    """Disqualify a dupla (DOMAIN.md §5.4): it keeps its results, takes no place; its jogos not begun are WO."""
+    """Disqualify a dupla (docs/regras.md §5.4): it keeps its results, takes no place; its jogos not begun are WO."""
     reason = (reason or "").strip()
     if is_blank(reason):  # invisible characters only: no reason
         raise Refused.invalid(_("Desclassificação: diga o motivo."))

@@ -203,7 +203,7 @@ def schedule_get(*, tournament: Tournament) -> Schedule:
 
 
 def draws_public(*, tournament: Tournament, state=None) -> list[dict]:
-    """Every recorded draw of the event, for anyone to check (DOMAIN.md §2 steps 3–4): what was drawn, when, by
+    """Every recorded draw of the event, for anyone to check (docs/regras.md §2 steps 3–4): what was drawn, when, by
     whom (the person's full name, never a username), the seed that replays it and its result in names.
 
     Names come from ``state`` (the tournament's derived state) when given; one query for the draws, and

@@ -1,4 +1,4 @@
-"""The tiebreak sorteio from the desk (DOMAIN.md §5.1 step 4 and §5.2): duplas still tied after saldo.
+"""The tiebreak sorteio from the desk (docs/regras.md §5.1 step 4 and §5.2): duplas still tied after saldo.
 
 A tie awaits its sorteio when a complete group table (or the comparison of
 the best others across groups, once every group is complete) has duplas

@@ -2,7 +2,7 @@
 
 It shows what the public pages show, for this dupla only: its jogos and the
 tables of its groups, and the súmulas waiting for its answer, which it
-confirms or contests right there (DOMAIN.md §2 step 6, §8): the link itself
+confirms or contests right there (docs/regras.md §2 step 6, §8): the link itself
 authenticates the dupla (no PIN needed; the PIN is for the API and the mesa).
 The address is the secret: the page is never cached by shared caches, never
 indexed, and sends no Referer to the pages it links to.

@@ -1,1 +1,1 @@
-"""The tournament file of INTERCHANGE.md: reading it into a plan, and writing it back."""
+"""The tournament file of docs/contrato.md: reading it into a plan, and writing it back."""

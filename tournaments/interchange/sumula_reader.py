@@ -1,7 +1,7 @@
 """A jogo's súmula in a tournament file: ``status``, ``confirmations``, ``via``, ``via_reason``, ``history``.
 
 A result read from a file is official (``homologated``) unless the jogo says
-``status`` (INTERCHANGE.md); earlier vias of a corrected súmula come in
+``status`` (docs/contrato.md); earlier vias of a corrected súmula come in
 ``history`` and are kept on round trip. Which result counts in standings and
 bracket follows the statuses (``scoring.sumula``): the current via from
 ``confirmed`` on, else the last earlier via that counted, else none.

@@ -1,4 +1,4 @@
-"""Write a tournament back as a tournament file, with the computed sections (INTERCHANGE.md)."""
+"""Write a tournament back as a tournament file, with the computed sections (docs/contrato.md)."""
 
 import math
 from typing import Any

@@ -62,7 +62,7 @@ def _labels_for(language: str | None) -> dict[str, Any]:
             "average": _("decidido por average"),
             "draw": _("decidido por sorteio"),
         },
-        # a criterion reached again after a later one split the tie (DOMAIN.md §5.1): the chain, spelled out
+        # a criterion reached again after a later one split the tie (docs/regras.md §5.1): the chain, spelled out
         "restart_notes": {
             ("head_to_head", "saldo"): _("decidido por confronto direto após saldo"),
             ("head_to_head", "head_to_head"): _(

@@ -1,6 +1,6 @@
 """The medal list for the ceremony (medalhas.pdf) and a certificate per athlete (certificados.pdf).
 
-Medals go to each athlete of the top three duplas (DOMAIN.md §5.4; with a
+Medals go to each athlete of the top three duplas (docs/regras.md §5.4; with a
 shared third place both semi-final losers get bronze). The list says, place by
 place, the dupla, its athletes with a box to tick when the medal is handed, and
 how many medals of each kind to have at hand. A certificate says the athlete's

@@ -58,7 +58,7 @@ def when_where(tournament: Tournament) -> str:
 
 
 def reminders(state: TournamentState) -> tuple[str, ...]:
-    """The preset's rules a table needs at hand, one line each (DOMAIN.md §3, §6)."""
+    """The preset's rules a table needs at hand, one line each (docs/regras.md §3, §6)."""
     texts = presenters.rule_texts(state.settings)
     return (
         _(

@@ -1,4 +1,4 @@
-"""/torneios/<slug>/inscricao/: the public sign-up (DOMAIN.md §2 step 2) and its confirmation page.
+"""/torneios/<slug>/inscricao/: the public sign-up (docs/regras.md §2 step 2) and its confirmation page.
 
 - A tournament without public sign-up (``public_signup`` off) has no such page: 404,
   as for any address that does not exist (its public pages do not link it).

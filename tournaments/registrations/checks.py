@@ -1,4 +1,4 @@
-"""The checks of a registration (DOMAIN.md §2 step 2), in one place for the sign-up form, the desk, CSV and command.
+"""The checks of a registration (docs/regras.md §2 step 2), in one place for the sign-up form, the desk, CSV and command.
 
 A batch of entries (one for a form, every row for a CSV file) is checked
 against itself and against the tournament's registrations: the values

@@ -1,4 +1,4 @@
-"""Reading a registration CSV (INTERCHANGE.md "Registration CSV") into entries, with every problem by line.
+"""Reading a registration CSV (docs/contrato.md "Registration CSV") into entries, with every problem by line.
 
 Bytes in (UTF-8 with or without BOM, or Windows-1252), separator ``,`` or
 ``;`` detected from the header, header case and accents ignored, dates

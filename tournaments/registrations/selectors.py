@@ -1,4 +1,4 @@
-"""Reads: the registrations of a tournament with their situation (DOMAIN.md §2 step 2), counts, search.
+"""Reads: the registrations of a tournament with their situation (docs/regras.md §2 step 2), counts, search.
 
 Situation of a registration:
 - ``paired``: its players are in a dupla;
@@ -231,7 +231,7 @@ def registrations_public(*, tournament: Tournament) -> dict:
 
     ``entrants``: registrations accepted and not in a dupla yet (before the pairing draw: everyone accepted);
     ``waiting``: the waiting list, in its order; after the pairing draw it holds the odd one out too
-    (DOMAIN.md §2 step 3), so nobody registered vanishes from the public page.
+    (docs/regras.md §2 step 3), so nobody registered vanishes from the public page.
     """
     rows, _places, drawn = _rows(tournament)
 

@@ -1,4 +1,4 @@
-"""Writes of registrations (DOMAIN.md §2 step 2). Each one a transaction with its audit record.
+"""Writes of registrations (docs/regras.md §2 step 2). Each one a transaction with its audit record.
 
 Every write locks the tournament row first, so two sign-ups at once get
 different arrival numbers and player keys and the "once per tournament" check

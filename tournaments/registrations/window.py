@@ -1,4 +1,4 @@
-"""When a tournament takes registrations (DOMAIN.md §2 step 2)."""
+"""When a tournament takes registrations (docs/regras.md §2 step 2)."""
 
 from __future__ import annotations
 

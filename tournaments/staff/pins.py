@@ -1,6 +1,6 @@
 """Dupla PINs: 6 digits made with ``secrets``, stored only as a password hash, shown once when made.
 
-A PIN lets a dupla confirm or contest its own súmulas (DOMAIN.md §8). Only
+A PIN lets a dupla confirm or contest its own súmulas (docs/regras.md §8). Only
 ``Dupla.pin_hash`` is kept, so a PIN can be shown only in the response that
 made it (the desk's cards page, ``dupla_pins --reset``); a lost PIN is
 replaced by making new ones.

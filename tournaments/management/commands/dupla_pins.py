@@ -1,4 +1,4 @@
-"""python manage.py dupla_pins SLUG --reset [--pdf FILE] (INTERCHANGE.md, "People, roles and the organizer's desk").
+"""python manage.py dupla_pins SLUG --reset [--pdf FILE] (docs/contrato.md, "People, roles and the organizer's desk").
 
 Addition: ``--dupla KEY`` makes a new PIN and private link for that dupla only (a lost card).
 New PINs always come with new private links; the old links answer that they were replaced.

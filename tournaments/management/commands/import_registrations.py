@@ -1,4 +1,4 @@
-"""python manage.py import_registrations SLUG FILE: the desk's CSV upload from the command line (INTERCHANGE.md)."""
+"""python manage.py import_registrations SLUG FILE: the desk's CSV upload from the command line (docs/contrato.md)."""
 
 from django.core.management.base import BaseCommand, CommandError
 

@@ -1,4 +1,4 @@
-"""python manage.py staff_add SLUG USERNAME ROLE (docs: INTERCHANGE.md, "People, roles and the organizer's desk")."""
+"""python manage.py staff_add SLUG USERNAME ROLE (docs: docs/contrato.md, "People, roles and the organizer's desk")."""
 
 import os
 import secrets
