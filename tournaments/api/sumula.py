@@ -133,21 +133,21 @@ def jogos_list(request, slug: str):
     group_key = {gid: g for (_, g), gid in state.group_names.items()}
     jogos = []
     for j in state.jogo_rows:
-        result = state.results.get(j["id"])
+        result = state.results.get(j.id)
         current = None
         if result is not None and not result.finished and result.partidas and not result.partidas[-1].finished:
             current = list(result.partidas[-1].score)
         jogos.append(
             {
-                "key": j["key"],
-                "stage": stage_key[j["stage_id"]],
-                "group": group_key.get(j["group_id"]),
-                "round": j["round"],
-                "mesa": j["mesa"],
-                "duplas": [key_of[j["dupla_a_id"]], key_of[j["dupla_b_id"]]],
-                "status": j["status"],
-                "via": j["via"],
-                "version": j["version"],
+                "key": j.key,
+                "stage": stage_key[j.stage_id],
+                "group": group_key.get(j.group_id),
+                "round": j.round,
+                "mesa": j.mesa,
+                "duplas": [key_of[j.dupla_a_id], key_of[j.dupla_b_id]],
+                "status": j.status,
+                "via": j.via,
+                "version": j.version,
                 "score": list(result.partidas_won) if result is not None and result.started else [0, 0],
                 "current": current,
             }
