@@ -38,6 +38,7 @@ from scoring.tournament import GroupStageView, KnockoutStageView, Touched, tourn
 from .caching import gc_paused
 from .jogo_keys import jogo_keys_new
 from .models import Draw, Dupla, Jogo, Mao, Partida, ResultPart, Tournament, TournamentChange
+from .rows import JogoRow, jogo_rows_read, partida_rows_read
 from .state import (
     TournamentState,
     _counted_earlier_vias,
@@ -157,21 +158,21 @@ def _advance(
     if not jogo_ids and not dupla_ids:
         return replace(state, tournament=tournament, version=version)
     ids = sorted(jogo_ids)
-    rows = list(Jogo.objects.filter(tournament=tournament, id__in=ids).values())
+    rows = jogo_rows_read(Jogo.objects.filter(tournament=tournament, id__in=ids))
     by_id = {d.id: d for d in state.duplas.values()}
     stage_key = {s.id: s.key for s in state.stage_models.values()}
     group_key = {gid: g for (_stage, g), gid in state.group_names.items()}
     if len(rows) != len(ids) or any(
-        r["dupla_a_id"] not in by_id
-        or r["dupla_b_id"] not in by_id
-        or r["stage_id"] not in stage_key
-        or (r["group_id"] is not None and r["group_id"] not in group_key)
+        r.dupla_a_id not in by_id
+        or r.dupla_b_id not in by_id
+        or r.stage_id not in stage_key
+        or (r.group_id is not None and r.group_id not in group_key)
         for r in rows
     ):
         return None
-    partida_rows = list(Partida.objects.filter(jogo_id__in=ids).order_by("jogo_id", "number").values())
+    partida_rows = partida_rows_read(Partida.objects.filter(jogo_id__in=ids).order_by("jogo_id", "number"))
     mao_rows: list[dict] = []
-    if any(p["mode"] == Partida.MAOS for p in partida_rows):
+    if any(p.mode == Partida.MAOS for p in partida_rows):
         mao_rows = list(
             Mao.objects.filter(partida__jogo_id__in=ids)
             .order_by("partida_id", "order")
@@ -183,35 +184,35 @@ def _advance(
     touched_duplas: set[str] = {d.key for d in state.duplas.values() if d.id in dupla_ids}
     for jid in ids:
         for p in partidas.pop(jid, ()):
-            maos.pop(p["id"], None)
+            maos.pop(p.id, None)
         old = record_by_jogo.pop(jid, None)
         if old is not None:
             touched_duplas.update(old.duplas)
             if old.group is not None:
                 touched_groups.add((old.stage, old.group))
     for p in partida_rows:
-        partidas.setdefault(p["jogo_id"], []).append(p)
+        partidas.setdefault(p.jogo_id, []).append(p)
     for m in mao_rows:
         maos.setdefault(m["partida_id"], []).append(m)
     earlier = _counted_earlier_vias(rows, by_id=by_id, settings=state.settings)
     for j in rows:
-        entry = jogo_entry_from_rows(jogo=j, partidas=partidas.get(j["id"], []), maos=maos)
-        entries[j["id"]] = entry
-        results[j["id"]] = result = jogo_evaluate(entry=entry, settings=state.settings)[0] if entry else None
+        entry = jogo_entry_from_rows(jogo=j, partidas=partidas.get(j.id, []), maos=maos)
+        entries[j.id] = entry
+        results[j.id] = result = jogo_evaluate(entry=entry, settings=state.settings)[0] if entry else None
         record = jogo_record(
-            jogo=j, result=result, earlier=earlier.get(j["id"]), stage_key=stage_key, group_key=group_key, by_id=by_id
+            jogo=j, result=result, earlier=earlier.get(j.id), stage_key=stage_key, group_key=group_key, by_id=by_id
         )
-        touched_duplas.update((by_id[j["dupla_a_id"]].key, by_id[j["dupla_b_id"]].key))
-        if j["group_id"] is not None:
-            touched_groups.add((stage_key[j["stage_id"]], group_key[j["group_id"]]))
+        touched_duplas.update((by_id[j.dupla_a_id].key, by_id[j.dupla_b_id].key))
+        if j.group_id is not None:
+            touched_groups.add((stage_key[j.stage_id], group_key[j.group_id]))
         if record is not None:
-            record_by_jogo[j["id"]] = record
-    fresh = {j["id"]: j for j in rows}
-    jogo_rows = [fresh.pop(j["id"], j) for j in state.jogo_rows]
+            record_by_jogo[j.id] = record
+    fresh = {j.id: j for j in rows}
+    jogo_rows = [fresh.pop(j.id, j) for j in state.jogo_rows]
     if fresh:  # jogos new to this state (the next knockout jogos): in their place
         stage_order = {s.id: s.order for s in state.stage_models.values()}
         jogo_rows = sorted(jogo_rows + list(fresh.values()), key=lambda j: jogo_order(j, stage_order))
-    records = [record_by_jogo[j["id"]] for j in jogo_rows if j["id"] in record_by_jogo]
+    records = [record_by_jogo[j.id] for j in jogo_rows if j.id in record_by_jogo]
     view = tournament_compute(
         settings=state.settings,
         duplas=state.dupla_infos,
@@ -359,9 +360,9 @@ def _bracket_follow(*, tournament: Tournament, state: TournamentState) -> _Follo
     changed when a corrected result changed who plays it."""
     out = _Followed()
     existing = {
-        (j["stage_id"], j["round"], j["position"], j["third_place"]): j
+        (j.stage_id, j.round, j.position, j.third_place): j
         for j in state.jogo_rows
-        if j["round"] is not None and j["group_id"] is None
+        if j.round is not None and j.group_id is None
     }
     fresh = None
     to_create: list[Jogo] = []
@@ -392,7 +393,7 @@ def _bracket_follow(*, tournament: Tournament, state: TournamentState) -> _Follo
                     to_update.append(moved)
                 continue
             if fresh is None:
-                fresh = jogo_keys_new(taken=(j["key"] for j in state.jogo_rows))
+                fresh = jogo_keys_new(taken=(j.key for j in state.jogo_rows))
             to_create.append(
                 Jogo(
                     tournament=tournament,
@@ -417,14 +418,14 @@ def _bracket_follow(*, tournament: Tournament, state: TournamentState) -> _Follo
     return out
 
 
-def _moved(row: dict, duplas: tuple[str, str], state: TournamentState) -> Jogo | None:
+def _moved(row: JogoRow, duplas: tuple[str, str], state: TournamentState) -> Jogo | None:
     """A knockout jogo not begun whose duplas the bracket now says are others (a corrected result changed
     a winner): the jogo with the right duplas, to save; None when nothing moved or it has begun."""
     a, b = state.duplas[duplas[0]].id, state.duplas[duplas[1]].id
     if (
-        (row["dupla_a_id"], row["dupla_b_id"]) == (a, b)
-        or row["status"] != Jogo.SCHEDULED
-        or state.entries.get(row["id"]) is not None
+        (row.dupla_a_id, row.dupla_b_id) == (a, b)
+        or row.status != Jogo.SCHEDULED
+        or state.entries.get(row.id) is not None
     ):
         return None
-    return Jogo(pk=row["id"], dupla_a_id=a, dupla_b_id=b)
+    return Jogo(pk=row.id, dupla_a_id=a, dupla_b_id=b)

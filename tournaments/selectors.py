@@ -13,6 +13,7 @@ from .caching import STATES, one_at_a_time, shares_wait, state_key, state_share,
 from .engine import state_advance_to, write_current
 from .models import Jogo, Mao, Mesa, Partida, Tournament
 from .plainsql import columns, instance, made
+from .rows import JogoRow, jogo_rows_read, partida_rows_read
 from .snapshots import snapshots_forget, state_store, state_stored_get
 from .state import (  # noqa: F401
     SIDE_INDEX,
@@ -54,9 +55,9 @@ def mesa_referees(*, tournament: Tournament) -> dict[int, int | None]:
     return dict(Mesa.objects.filter(tournament=tournament).values_list("number", "referee_id"))
 
 
-def jogo_referee(row: dict, mesa_referees: dict[int, int | None]) -> int | None:
+def jogo_referee(row: JogoRow, mesa_referees: dict[int, int | None]) -> int | None:
     """Who referees a jogo (a row of ``jogo_rows``): the referee given to it, else its mesa's."""
-    return row["referee_id"] or mesa_referees.get(row["mesa"])
+    return row.referee_id or (mesa_referees.get(row.mesa) if row.mesa is not None else None)
 
 
 def tournament_state_get(*, tournament: Tournament, cached: bool = True) -> TournamentState:
@@ -171,34 +172,34 @@ def _live_merge(state: TournamentState) -> TournamentState:
     t = state.tournament
     # every jogo whose súmula changed since the state was read (its version moved): at the table, decided,
     # or back to "a jogar" after its mãos were undone
-    known = {j["id"]: j["version"] for j in state.jogo_rows}  # as ``state`` has them (a live state: as it read)
+    known = {j.id: j.version for j in state.jogo_rows}  # as ``state`` has them (a live state: as it read)
     changed = [i for i, v in Jogo.objects.filter(tournament=t).values_list("id", "version") if known.get(i) != v]
-    rows = list(Jogo.objects.filter(id__in=changed).values()) if changed else []
+    rows = jogo_rows_read(Jogo.objects.filter(id__in=changed)) if changed else []
     if not rows:
         return state
-    ids = [j["id"] for j in rows]
-    partida_rows = list(Partida.objects.filter(jogo_id__in=ids).order_by("jogo_id", "number").values())
+    ids = [j.id for j in rows]
+    partida_rows = partida_rows_read(Partida.objects.filter(jogo_id__in=ids).order_by("jogo_id", "number"))
     mao_rows = list(
         Mao.objects.filter(partida__jogo_id__in=ids)
         .order_by("partida_id", "order")
         .values("partida_id", "to", "points", "how", "reason", "key")
     )
-    fresh = {j["id"]: j for j in rows}
+    fresh = {j.id: j for j in rows}
     partidas = dict(state.partidas)
     maos = dict(state.maos)
     entries, results = dict(state.entries), dict(state.results)
     for jid in ids:
         for p in state.partidas.get(jid, []):
-            maos.pop(p["id"], None)
+            maos.pop(p.id, None)
         partidas[jid] = []
     for p in partida_rows:
-        partidas[p["jogo_id"]].append(p)
-        maos[p["id"]] = []
+        partidas[p.jogo_id].append(p)
+        maos[p.id] = []
     for m in mao_rows:
         maos[m["partida_id"]].append(m)
     for j in rows:
-        entry = jogo_entry_from_rows(jogo=j, partidas=partidas[j["id"]], maos=maos)
-        entries[j["id"]] = entry
-        results[j["id"]] = jogo_evaluate(entry=entry, settings=state.settings)[0] if entry is not None else None
-    jogo_rows = [fresh.get(j["id"], j) for j in state.jogo_rows]
+        entry = jogo_entry_from_rows(jogo=j, partidas=partidas[j.id], maos=maos)
+        entries[j.id] = entry
+        results[j.id] = jogo_evaluate(entry=entry, settings=state.settings)[0] if entry is not None else None
+    jogo_rows = [fresh.get(j.id, j) for j in state.jogo_rows]
     return replace(state, jogo_rows=jogo_rows, partidas=partidas, maos=maos, entries=entries, results=results)

@@ -179,7 +179,7 @@ def event_status_follow(*, tournament_id: int, jogo_ids: frozenset) -> None:
     if Jogo.objects.filter(tournament=tournament).exclude(status=Jogo.SCHEDULED).exclude(id__in=jogo_ids).exists():
         return  # the event had begun and stays so, whatever these jogos do
     with tournament_write(tournament=tournament, action="event.status", kind=RESULTS) as write:
-        shown = {j["id"] for j in write.base.jogo_rows if j["status"] != Jogo.SCHEDULED}
+        shown = {j.id for j in write.base.jogo_rows if j.status != Jogo.SCHEDULED}
         write.jogos_touched(set(jogo_ids) | shown)
 
 

@@ -222,7 +222,7 @@ def test_a_state_computed_by_one_process_is_read_by_another(load_file, on_redis,
     theirs = tournament_state_get(tournament=cup)
     assert theirs is not mine
     assert theirs.view.stage("grupos").tables == mine.view.stage("grupos").tables
-    assert [j["key"] for j in theirs.jogo_rows] == [j["key"] for j in mine.jogo_rows]
+    assert [j.key for j in theirs.jogo_rows] == [j.key for j in mine.jogo_rows]
     # the next version is not there yet: built here, from the database
     cup.results_version += 1
     with pytest.raises(AssertionError, match="built again"):

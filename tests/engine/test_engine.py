@@ -117,7 +117,7 @@ def test_the_state_after_a_write_equals_a_full_rebuild_in_another_process(event,
     assert advanced.version == rebuilt.version == t.results_version
     assert parts_of(advanced.view) == parts_of(rebuilt.view)
     assert advanced.records == rebuilt.records and advanced.view.stats == rebuilt.view.stats
-    assert [j["id"] for j in advanced.jogo_rows] == [j["id"] for j in rebuilt.jogo_rows]
+    assert [j.id for j in advanced.jogo_rows] == [j.id for j in rebuilt.jogo_rows]
 
 
 def test_the_knockout_follows_the_groups_through_the_engine(event, referee):

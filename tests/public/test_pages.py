@@ -370,7 +370,7 @@ def test_a_big_event_shows_one_round_of_jogos_at_a_time(client, big):
     rows = [
         j
         for j in state.jogo_rows
-        if state.dupla_key_by_id()[j["dupla_a_id"]] == key or state.dupla_key_by_id()[j["dupla_b_id"]] == key
+        if state.dupla_key_by_id()[j.dupla_a_id] == key or state.dupla_key_by_id()[j.dupla_b_id] == key
     ]
     html = client.get(_url("jogos", big.slug), {"dupla": key}).content.decode()
     assert _jogos_count(html) == len(rows) >= 3

@@ -58,11 +58,11 @@ def counted_jogo_rows(state) -> list[dict]:
     or moved by a write included) and whether its result counts; the súmula fields of those that count."""
     out = []
     for row in state.jogo_rows:
-        counts = row["status"] in COUNTING_STATUSES
+        counts = row.status in COUNTING_STATUSES
         out.append(
-            {k: row[k] for k in JOGO_FIXED if k in row}
+            {k: getattr(row, k) for k in JOGO_FIXED if hasattr(row, k)}
             | {"counts": counts}
-            | ({k: row[k] for k in JOGO_COUNTED if k in row} if counts else {})
+            | ({k: getattr(row, k) for k in JOGO_COUNTED if hasattr(row, k)} if counts else {})
         )
     return out
 

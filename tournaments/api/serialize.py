@@ -22,8 +22,10 @@ from tournaments.api.schemas import (
     PenaltyInfo,
     Score,
     Signed,
+    Status,
     Sumula,
 )
+from tournaments.rows import JogoRow as StateRow
 
 type Json = dict[str, Any]
 
@@ -66,7 +68,7 @@ def _pair(value: Iterable[str]) -> tuple[str, str]:
 
 def jogo_row(
     *,
-    jogo: Mapping[str, Any],
+    jogo: StateRow,
     stage: str,
     group: str | None,
     duplas: tuple[str, str],
@@ -75,15 +77,15 @@ def jogo_row(
 ) -> JogoRow:
     """One row of ``GET …/jogos/``: ``jogo`` is the live state's row of the jogo."""
     return JogoRow(
-        key=jogo["key"],
+        key=jogo.key,
         stage=stage,
         group=group,
-        round=jogo["round"],
-        mesa=jogo["mesa"],
+        round=jogo.round,
+        mesa=jogo.mesa,
         duplas=duplas,
-        status=jogo["status"],
-        via=jogo["via"],
-        version=jogo["version"],
+        status=cast("Status", jogo.status),  # the column holds one of the súmula statuses (scoring.sumula)
+        via=jogo.via,
+        version=jogo.version,
         score=score,
         current=current,
     )

@@ -133,16 +133,16 @@ def jogos_list(request, slug: str):
     group_key = {gid: g for (_, g), gid in state.group_names.items()}
     jogos = []
     for j in state.jogo_rows:
-        result = state.results.get(j["id"])
+        result = state.results.get(j.id)
         current = None
         if result is not None and not result.finished and result.partidas and not result.partidas[-1].finished:
             current = result.partidas[-1].score
         jogos.append(
             jogo_row(
                 jogo=j,
-                stage=stage_key[j["stage_id"]],
-                group=group_key.get(j["group_id"]),
-                duplas=(key_of[j["dupla_a_id"]], key_of[j["dupla_b_id"]]),
+                stage=stage_key[j.stage_id],
+                group=group_key.get(j.group_id),
+                duplas=(key_of[j.dupla_a_id], key_of[j.dupla_b_id]),
                 score=result.partidas_won if result is not None and result.started else (0, 0),
                 current=current,
             )

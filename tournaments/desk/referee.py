@@ -129,47 +129,47 @@ def referee_list(request, tournament):
     stages = {s.id: s for s in state.stage_models.values()}
     groups = {gid: g for (_s, g), gid in state.group_names.items()}
     rounds = _knockout_rounds(state)
-    referee_of = {j["id"]: jogo_referee(j, mesa_referee) for j in state.jogo_rows}
+    referee_of = {j.id: jogo_referee(j, mesa_referee) for j in state.jogo_rows}
     mine_count = sum(1 for r in referee_of.values() if r == request.user.pk)
-    shown = [j for j in state.jogo_rows if show_all or referee_of[j["id"]] == request.user.pk]
+    shown = [j for j in state.jogo_rows if show_all or referee_of[j.id] == request.user.pk]
     names = {}
     if show_all:
-        ids = {referee_of[j["id"]] for j in shown} - {None}
+        ids = {referee_of[j.id] for j in shown} - {None}
         names = dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username")) if ids else {}
     sections = {TABLE: [], TO_PLAY: [], DONE: []}
     for j in shown:
-        result = state.results.get(j["id"])
+        result = state.results.get(j.id)
         started = result is not None and result.started
         current = None
         if started and not result.finished and result.partidas and not result.partidas[-1].finished:
             current = list(result.partidas[-1].score)
-        stage = stages[j["stage_id"]]
-        referee_id = referee_of[j["id"]]
-        sections[SECTION_OF.get(j["status"], TO_PLAY)].append(
+        stage = stages[j.stage_id]
+        referee_id = referee_of[j.id]
+        sections[SECTION_OF.get(j.status, TO_PLAY)].append(
             {
-                "key": j["key"],
-                "mesa": j["mesa"],
-                "status": j["status"],
-                "status_label": STATUS_LABELS.get(j["status"], j["status"]),
-                "pill": PILL.get(j["status"], "upcoming"),
+                "key": j.key,
+                "mesa": j.mesa,
+                "status": j.status,
+                "status_label": STATUS_LABELS.get(j.status, j.status),
+                "pill": PILL.get(j.status, "upcoming"),
                 "title": jogo_title(
                     stage=stage,
-                    group=groups.get(j["group_id"]),
-                    round_number=j["round"],
-                    third_place=j["third_place"],
+                    group=groups.get(j.group_id),
+                    round_number=j.round,
+                    third_place=j.third_place,
                     rounds=rounds,
                 ),
                 "sides": [
                     {
-                        "dupla": dupla_names(duplas[j[f"dupla_{s}_id"]]),
+                        "dupla": dupla_names(duplas[(j.dupla_a_id, j.dupla_b_id)[i]]),
                         "won": result.partidas_won[i] if started else None,
                         "winner": started and result.finished and result.winner == i,
                     }
-                    for i, s in enumerate("ab")
+                    for i in range(2)
                 ],
                 "current": current,
                 "referee": names.get(referee_id, ""),
-                "order": (stage.order, j["round"] or 0, j["third_place"], j["mesa"] or 10_000, j["id"]),
+                "order": (stage.order, j.round or 0, j.third_place, j.mesa or 10_000, j.id),
             }
         )
     sections[TABLE].sort(key=lambda r: (r["order"][3], r["order"]))

@@ -139,11 +139,11 @@ def schedule_get(*, tournament: Tournament) -> Schedule:
     staff = list(staff_users(tournament=tournament).values_list("id", "username"))
     usernames = dict(staff)
     mesa_referee = mesa_referees(tournament=tournament)
-    others = ({j["referee_id"] for j in state.jogo_rows} | set(mesa_referee.values())) - set(usernames) - {None}
+    others = ({j.referee_id for j in state.jogo_rows} | set(mesa_referee.values())) - set(usernames) - {None}
     if others:  # a referee whose role was taken away since: still named on the schedule
         usernames.update(get_user_model().objects.filter(pk__in=others).values_list("id", "username"))
     names = {d.id: d.display_name for d in state.duplas.values()}
-    group_key = {gid: g for (_s, g), gid in state.group_names.items()}
+    group_key: dict[int | None, str] = {gid: g for (_s, g), gid in state.group_names.items()}
     totals: dict[str, int] = {}
     waiting: list[str] = []
     for view in state.view.stages:
@@ -157,18 +157,18 @@ def schedule_get(*, tournament: Tournament) -> Schedule:
     blocks: dict[tuple, ScheduleBlock] = {}
     rows = sorted(
         state.jogo_rows,
-        key=lambda j: (stage_of[j["stage_id"]].order, j["round"] or 0, j["third_place"], j["position"] or 0, j["id"]),
+        key=lambda j: (stage_of[j.stage_id].order, j.round or 0, j.third_place, j.position or 0, j.id),
     )
     for j in rows:
-        stage = stage_of[j["stage_id"]]
+        stage = stage_of[j.stage_id]
         knockout = stage.kind == Stage.KNOCKOUT
-        if knockout and j["third_place"]:
+        if knockout and j.third_place:
             title = _("Disputa de 3º lugar")
-        elif knockout and stage.key in totals and j["round"]:
-            title = round_name(round_number=j["round"], total_rounds=totals[stage.key])
+        elif knockout and stage.key in totals and j.round:
+            title = round_name(round_number=j.round, total_rounds=totals[stage.key])
         else:
-            title = _("Rodada %(n)s") % {"n": j["round"] or "?"}
-        block_key = (stage.order, j["round"] or 0, bool(knockout and j["third_place"]))
+            title = _("Rodada %(n)s") % {"n": j.round or "?"}
+        block_key = (stage.order, j.round or 0, bool(knockout and j.third_place))
         block = blocks.get(block_key)
         if block is None:
             block = blocks[block_key] = ScheduleBlock(
@@ -176,23 +176,23 @@ def schedule_get(*, tournament: Tournament) -> Schedule:
                 title=title,
                 rows=[],
                 stage_key=stage.key,
-                round=j["round"],
-                time=round_time_of(stage, j["round"]),
+                round=j.round,
+                time=round_time_of(stage, j.round),
             )
-        turn_key = (stage.id, j["round"], j["mesa"])
+        turn_key = (stage.id, j.round, j.mesa)
         turns[turn_key] += 1
         referee_id = jogo_referee(j, mesa_referee)
         block.rows.append(
             ScheduleRow(
-                id=j["id"],
-                mesa=j["mesa"],
+                id=j.id,
+                mesa=j.mesa,
                 turn=turns[turn_key],
-                dupla_a=names.get(j["dupla_a_id"], "?"),
-                dupla_b=names.get(j["dupla_b_id"], "?"),
-                group=group_key.get(j["group_id"]),
-                status=j["status"],
-                status_label=str(STATUS_LABELS.get(j["status"], j["status"])),
-                referee_id=j["referee_id"],
+                dupla_a=names.get(j.dupla_a_id, "?"),
+                dupla_b=names.get(j.dupla_b_id, "?"),
+                group=group_key.get(j.group_id),
+                status=j.status,
+                status_label=str(STATUS_LABELS.get(j.status, j.status)),
+                referee_id=j.referee_id,
                 referee=usernames.get(referee_id, "") if referee_id else "",
             )
         )

@@ -19,6 +19,7 @@ from ..models import Jogo, Mesa, Stage, Tournament
 from ..permissions import may_be_named_referee
 from ..refusals import Refused
 from ..round_times import round_times_check
+from ..rows import JogoRow, jogo_rows_read
 from ..writes import STRUCTURE, tournament_write, write_required
 from .competition import jogos_with_result
 
@@ -96,39 +97,26 @@ def jogos_respread(*, tournament: Tournament) -> int:
     """Give the jogos not yet begun of each round a mesa over ``tournament.mesas``; returns how many changed."""
     write_required(what="jogos_respread")
     begun = set(jogos_with_result(tournament=tournament).values_list("pk", flat=True))
-    rounds: dict[tuple, list[dict]] = defaultdict(list)
-    for j in (
-        Jogo.objects.filter(tournament=tournament)
-        .values(
-            "id",
-            "stage_id",
-            "group_id",
-            "round",
-            "position",
-            "third_place",
-            "mesa",
-            "dupla_a_id",
-            "dupla_b_id",
-            "status",
-        )
-        .order_by("stage__order", "round", "third_place", "position", "id")
+    rounds: dict[tuple, list[JogoRow]] = defaultdict(list)
+    for j in jogo_rows_read(
+        Jogo.objects.filter(tournament=tournament).order_by("stage__order", "round", "third_place", "position", "id")
     ):
-        rounds[(j["stage_id"], j["round"], j["group_id"] is None)].append(j)
+        rounds[(j.stage_id, j.round, j.group_id is None)].append(j)
     changed: list[Jogo] = []
     for (_stage, _round, knockout), jogos in rounds.items():
-        waiting = [j for j in jogos if j["id"] not in begun]
+        waiting = [j for j in jogos if j.id not in begun]
         if knockout:
             new = [
-                knockout_mesa(position=j["position"] or 1, third_place=j["third_place"], mesas=tournament.mesas)
+                knockout_mesa(position=j.position or 1, third_place=j.third_place, mesas=tournament.mesas)
                 for j in waiting
             ]
         else:
-            busy = {j["mesa"] for j in jogos if j["id"] in begun and j["status"] in Jogo.AT_TABLE and j["mesa"]}
+            busy = {j.mesa for j in jogos if j.id in begun and j.status in Jogo.AT_TABLE and j.mesa}
             slots = mesas_spread(
-                jogos=[(j["dupla_a_id"], j["dupla_b_id"]) for j in waiting], mesas=tournament.mesas, busy=busy
+                jogos=[(j.dupla_a_id, j.dupla_b_id) for j in waiting], mesas=tournament.mesas, busy=busy
             )
             new = [s.mesa for s in slots]
-        changed += [Jogo(pk=j["id"], mesa=m) for j, m in zip(waiting, new, strict=False) if j["mesa"] != m]
+        changed += [Jogo(pk=j.id, mesa=m) for j, m in zip(waiting, new, strict=False) if j.mesa != m]
     Jogo.objects.bulk_update(changed, ["mesa"], batch_size=500)
     return len(changed)
 

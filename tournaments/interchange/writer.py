@@ -10,6 +10,7 @@ from scoring.tournament import GroupStageView, KnockoutStageView
 
 from ..models import Player, Registration, SumulaVia
 from ..result_form import result_dict
+from ..rows import JogoRow
 from ..selectors import TournamentState, tournament_live_get
 from .reader import FORMAT, VERSION
 
@@ -127,13 +128,13 @@ def tournament_file_build(
     stage_key = {s.id: k for k, s in state.stage_models.items()}
     group_key = {gid: g for (_, g), gid in state.group_names.items()}
     # results in the order they were entered (the import replays them so), then the jogos still to play
-    recorded = [j for j in state.jogo_rows if state.entries.get(j["id"]) is not None]
-    recorded.sort(key=lambda j: (j["entry_order"] is None, j["entry_order"] or 0, j["id"]))
-    scheduled = [j for j in state.jogo_rows if state.entries.get(j["id"]) is None]
+    recorded = [j for j in state.jogo_rows if state.entries.get(j.id) is not None]
+    recorded.sort(key=lambda j: (j.entry_order is None, j.entry_order or 0, j.id))
+    scheduled = [j for j in state.jogo_rows if state.entries.get(j.id) is None]
     # staff account names are not for the public file (a username may be an e-mail address)
-    referees = _usernames({j["referee_id"] for j in state.jogo_rows if j["referee_id"]}) if include_private else {}
-    rows = {j["id"]: j for j in state.jogo_rows}
-    history = via_history(jogo_ids=[j["id"] for j in state.jogo_rows if j["via"] > 1], key_of=key_of, rows=rows)
+    referees = _usernames({j.referee_id for j in state.jogo_rows if j.referee_id}) if include_private else {}
+    rows = {j.id: j for j in state.jogo_rows}
+    history = via_history(jogo_ids=[j.id for j in state.jogo_rows if j.via > 1], key_of=key_of, rows=rows)
     out_jogos = [_jogo_row(j, state, key_of, stage_key, group_key, referees, history) for j in recorded + scheduled]
 
     data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "tournament": tournament, "players": out_players}
@@ -149,26 +150,26 @@ def _usernames(ids: set[int]) -> dict[int, str]:
 
 
 def _jogo_row(
-    j: dict, state: TournamentState, key_of, stage_key, group_key, referees, history: dict[int, list[dict]]
+    j: JogoRow, state: TournamentState, key_of, stage_key, group_key, referees, history: dict[int, list[dict]]
 ) -> dict[str, Any]:
-    duplas = (key_of[j["dupla_a_id"]], key_of[j["dupla_b_id"]])
-    row: dict[str, Any] = {"key": j["key"], "stage": stage_key[j["stage_id"]]}
-    if j["group_id"]:
-        row["group"] = group_key[j["group_id"]]
+    duplas = (key_of[j.dupla_a_id], key_of[j.dupla_b_id])
+    row: dict[str, Any] = {"key": j.key, "stage": stage_key[j.stage_id]}
+    if j.group_id:
+        row["group"] = group_key[j.group_id]
     row["duplas"] = list(duplas)
-    if j["mesa"]:
-        row["mesa"] = j["mesa"]
-    if j["referee_id"] in referees:
-        row["referee"] = referees[j["referee_id"]]
-    row["status"] = j["status"]
-    answers = answers_by_dupla(j["confirmations"], duplas)
+    if j.mesa:
+        row["mesa"] = j.mesa
+    if j.referee_id in referees:
+        row["referee"] = referees[j.referee_id]
+    row["status"] = j.status
+    answers = answers_by_dupla(j.confirmations, duplas)
     if any(answers.values()):
         row["confirmations"] = answers
-    if j["via"] > 1:
-        row["via"] = j["via"]
-        row["via_reason"] = j["via_reason"] or None
-        row["history"] = history.get(j["id"], [])
-    row |= result_dict(state.entries.get(j["id"]), duplas)
+    if j.via > 1:
+        row["via"] = j.via
+        row["via_reason"] = j.via_reason or None
+        row["history"] = history.get(j.id, [])
+    row |= result_dict(state.entries.get(j.id), duplas)
     return row
 
 
@@ -177,14 +178,14 @@ def answers_by_dupla(confirmations: dict, duplas: tuple[str, str]) -> dict[str, 
     return {key: (confirmations.get(side) or {}).get("answer") for side, key in zip("ab", duplas, strict=False)}
 
 
-def via_history(*, jogo_ids: list[int], key_of: dict[int, str], rows: dict[int, dict]) -> dict[int, list[dict]]:
+def via_history(*, jogo_ids: list[int], key_of: dict[int, str], rows: dict[int, JogoRow]) -> dict[int, list[dict]]:
     """The earlier vias of the corrected súmulas among ``jogo_ids``, as the export writes them."""
     out: dict[int, list[dict]] = {}
     if not jogo_ids:
         return out
     for v in SumulaVia.objects.filter(jogo_id__in=jogo_ids).order_by("jogo_id", "via"):
         j = rows[v.jogo_id]
-        duplas = (key_of[j["dupla_a_id"]], key_of[j["dupla_b_id"]])
+        duplas = (key_of[j.dupla_a_id], key_of[j.dupla_b_id])
         item: dict[str, Any] = {
             "via": v.via,
             "via_reason": v.via_reason or None,
@@ -255,11 +256,11 @@ def _live_scores(state: TournamentState, stage_key: str) -> dict[tuple, list[int
     stage = state.stage_models.get(stage_key)
     out: dict[tuple, list[int]] = {}
     for j in state.jogo_rows:
-        if stage is None or j["stage_id"] != stage.id or j["group_id"] is not None:
+        if stage is None or j.stage_id != stage.id or j.group_id is not None:
             continue
-        result = state.results.get(j["id"])
+        result = state.results.get(j.id)
         if result is not None and result.started:
-            out[(j["round"], j["position"], j["third_place"])] = list(result.partidas_won)
+            out[(j.round, j.position, j.third_place)] = list(result.partidas_won)
     return out
 
 

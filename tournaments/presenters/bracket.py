@@ -27,11 +27,11 @@ def bracket_jogo(
 ) -> dict:
     labels = labels or page_labels()
     row = rows_by_slot.get((stage_id, jogo.round, 0 if jogo.third_place else jogo.position, jogo.third_place))
-    partida_rows = state.partidas.get(row["id"], []) if row else []
+    partida_rows = state.partidas.get(row.id, []) if row else []
     result = jogo.result
-    if result is None and row is not None and state.results.get(row["id"]) is not None:
+    if result is None and row is not None and state.results.get(row.id) is not None:
         # a jogo at the table: what counts has no result for it yet; its súmula as it stands (the live state)
-        result = replace(state.results[row["id"]], finished=False, winner=None)
+        result = replace(state.results[row.id], finished=False, winner=None)
     shown = result_view(result, row, partida_rows, labels)
     score = result.partidas_won if result is not None and result.started else None
     if jogo.result is not None and jogo.result.walkover == WALKOVER_BOTH:
@@ -71,8 +71,8 @@ def bracket_jogo(
         "bye": jogo.bye,
         "decided": jogo.decided,
         "status": status,
-        "mesa": row["mesa"] if row else None,
-        "key": row["key"] if row else "",
+        "mesa": row.mesa if row else None,
+        "key": row.key if row else "",
         "best_of": jogo.best_of,
         "best_of_label": labels["best_of"] % {"n": jogo.best_of} if jogo.best_of else "",
         "live": shown["live"],

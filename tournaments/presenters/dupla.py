@@ -44,13 +44,13 @@ def _next_jogo(state, key: str) -> dict | None:
     dupla = state.duplas.get(key)
     if dupla is None:
         return None
-    mine = [r for r in state.jogo_rows if dupla.id in (r["dupla_a_id"], r["dupla_b_id"])]
-    codes = {r["id"]: status_code(state.results.get(r["id"]), r) for r in mine}
+    mine = [r for r in state.jogo_rows if dupla.id in (r.dupla_a_id, r.dupla_b_id)]
+    codes = {r.id: status_code(state.results.get(r.id), r) for r in mine}
     order = {m.id: m.order for m in state.stage_models.values()}
-    playing = [r for r in mine if codes[r["id"]] == "live"]
+    playing = [r for r in mine if codes[r.id] == "live"]
     to_play = sorted(
-        (r for r in mine if codes[r["id"]] == "upcoming"),
-        key=lambda r: (order.get(r["stage_id"], 0), r["round"] or 0, r["mesa"] or 0, r["id"]),
+        (r for r in mine if codes[r.id] == "upcoming"),
+        key=lambda r: (order.get(r.stage_id, 0), r.round or 0, r.mesa or 0, r.id),
     )
     row = (playing or to_play or [None])[0]
     if row is None:

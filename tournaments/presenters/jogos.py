@@ -13,6 +13,7 @@ from scoring.tournament import GroupStageView, KnockoutStageView
 
 from ..models import Jogo
 from ..round_times import round_time_of
+from ..rows import JogoRow, PartidaRow
 from .duplas import dupla_refs, unknown_dupla
 from .labels import (
     DECIDED_CODES,
@@ -29,29 +30,29 @@ JOGOS_PAGED_OVER = 100  # more jogos than this: /jogos/ shows one round at a tim
 # --- jogos: results and live scores --------------------------------------------------
 
 
-def jogo_rows_by_slot(state) -> dict[tuple, dict]:
+def jogo_rows_by_slot(state) -> dict[tuple, JogoRow]:
     out = {}
     for j in state.jogo_rows:
-        if j["group_id"] is None and j["round"] is not None:
-            out[(j["stage_id"], j["round"], 0 if j["third_place"] else j["position"], j["third_place"])] = j
+        if j.group_id is None and j.round is not None:
+            out[(j.stage_id, j.round, 0 if j.third_place else j.position, j.third_place)] = j
     return out
 
 
-def status_code(result, row: dict | None) -> str:
+def status_code(result, row: JogoRow | None) -> str:
     """A jogo's status code alone (as ``result_view`` tells it), cheap enough for every jogo of a big event."""
     if result is not None:
         if result.walkover is not None:
             return "wo"
         if result.finished:
-            return DECIDED_CODES.get(row["status"], "finished") if row is not None else "finished"
+            return DECIDED_CODES.get(row.status, "finished") if row is not None else "finished"
         if result.started:
             return "live"
-    if row is not None and row["status"] == Jogo.IN_PROGRESS:
+    if row is not None and row.status == Jogo.IN_PROGRESS:
         return "live"
     return "upcoming"
 
 
-def result_view(result, row: dict | None, partida_rows: list[dict], labels: dict | None = None) -> dict:
+def result_view(result, row: JogoRow | None, partida_rows: list[PartidaRow], labels: dict | None = None) -> dict:
     """Status, partidas and live score of a jogo (row: the stored jogo, may be None)."""
     labels = labels or page_labels()
     out = {
@@ -66,8 +67,8 @@ def result_view(result, row: dict | None, partida_rows: list[dict], labels: dict
         "best_of": None,
     }
     if row is not None:
-        out["best_of"] = row["best_of"]
-        if row["status"] == Jogo.IN_PROGRESS:
+        out["best_of"] = row.best_of
+        if row.status == Jogo.IN_PROGRESS:
             out["status"] = labels["status"]["live"]
     if result is None:
         return out
@@ -79,21 +80,19 @@ def result_view(result, row: dict | None, partida_rows: list[dict], labels: dict
     elif result.started:
         out["status"] = labels["status"]["live"]
     if result.walkover is not None:
-        provisional = row is not None and row["status"] in (Jogo.AWAITING, Jogo.CONTESTED)
-        out["status"] = labels["status"][DECIDED_CODES[row["status"]]] if provisional else labels["wo"]
+        provisional = row is not None and row.status in (Jogo.AWAITING, Jogo.CONTESTED)
+        out["status"] = labels["status"][DECIDED_CODES[row.status]] if provisional and row else labels["wo"]
         out["walkover"] = labels["both_absent"] if result.walkover == WALKOVER_BOTH else ""
         out["walkover_side"] = None if result.walkover == WALKOVER_BOTH else result.walkover
         return out
     out["won"] = result.partidas_won
     if result.lost_by is not None:
-        out["penalty"] = labels["lost_jogo"] + (
-            f": {row['penalty_reason']}" if row and row.get("penalty_reason") else ""
-        )
+        out["penalty"] = labels["lost_jogo"] + (f": {row.penalty_reason}" if row and row.penalty_reason else "")
         out["partidas"] = []
         return out
     aligned = len(partida_rows) == len(result.partidas)
     for i, p in enumerate(result.partidas):
-        penalty = aligned and partida_rows[i]["mode"] == "penalty"
+        penalty = aligned and partida_rows[i].mode == "penalty"
         text = f"{p.score[0]}x{p.score[1]}"
         if penalty:
             text += " (" + labels["lost_partida"] + ")"
@@ -113,22 +112,24 @@ def result_view(result, row: dict | None, partida_rows: list[dict], labels: dict
     return out
 
 
-def jogo_item(state, row: dict, refs: dict, key_of: dict, group_titles: dict, round_title: str, labels: dict) -> dict:
-    a = key_of.get(row["dupla_a_id"])
-    b = key_of.get(row["dupla_b_id"])
-    view = result_view(state.results.get(row["id"]), row, state.partidas.get(row["id"], []), labels)
+def jogo_item(
+    state, row: JogoRow, refs: dict, key_of: dict, group_titles: dict, round_title: str, labels: dict
+) -> dict:
+    a = key_of.get(row.dupla_a_id)
+    b = key_of.get(row.dupla_b_id)
+    view = result_view(state.results.get(row.id), row, state.partidas.get(row.id, []), labels)
     won, winner, absent = view["won"], view["winner"], view["walkover_side"]
     item = {
-        "id": as_is(row["id"]),
-        "mesa": row["mesa"],
-        "mesa_text": as_is(row["mesa"] or "—"),
+        "id": as_is(row.id),
+        "mesa": row.mesa,
+        "mesa_text": as_is(row.mesa or "—"),
         "round_title": round_title,
-        "group": group_titles.get(row["group_id"], ""),
+        "group": group_titles.get(row.group_id, ""),
         "a": refs.get(a) or unknown_dupla(a),
         "b": refs.get(b) or unknown_dupla(b),
-        "third_place": row["third_place"],
+        "third_place": row.third_place,
         **view,
-        "sumula_url": f"/torneios/{state.tournament.slug}/jogos/{row['key']}/",
+        "sumula_url": f"/torneios/{state.tournament.slug}/jogos/{row.key}/",
     }
     item["cls"] = as_is("jogo jogo-" + view["status"]["code"])
     item["a_cls"] = _SIDE_WINNER if winner == 0 else _SIDE
@@ -166,9 +167,9 @@ def jogos_present(state, *, dupla: str | None = None, rodada=None) -> dict:
     group_titles = {gid: escape(labels["group"] % {"key": g}) for gid, g in group_key.items()}
     selected = dupla if dupla in refs else None
     paged = selected is None and len(state.jogo_rows) > JOGOS_PAGED_OVER
-    rows_by_stage: dict[int, list[dict]] = defaultdict(list)
+    rows_by_stage: dict[int, list[JogoRow]] = defaultdict(list)
     for row in state.jogo_rows:
-        rows_by_stage[row["stage_id"]].append(row)
+        rows_by_stage[row.stage_id].append(row)
 
     # every round of every stage, with its rows and the state of its jogos (no jogo built yet)
     stages: list[dict] = []
@@ -179,13 +180,13 @@ def jogos_present(state, *, dupla: str | None = None, rodada=None) -> dict:
         total = len(view.bracket.rounds) if not is_groups and view.bracket else None
         by_sort: dict[tuple, dict] = {}
         for row in rows:
-            number = row["round"]
-            sort = (number or 0, 0 if row["third_place"] and not is_groups else 1)
+            number = row.round
+            sort = (number or 0, 0 if row.third_place and not is_groups else 1)
             block = by_sort.get(sort)
             if block is None:
                 if is_groups:
                     name = labels["round"] % {"n": number} if number else labels["jogos"]
-                elif row["third_place"]:
+                elif row.third_place:
                     name = labels["third"]
                 else:
                     name = (
@@ -194,7 +195,7 @@ def jogos_present(state, *, dupla: str | None = None, rodada=None) -> dict:
                         else labels["round"] % {"n": number or "?"}
                     )
                 block = by_sort[sort] = {"title": name, "round": number, "rows": []}
-            if selected and selected not in (key_of.get(row["dupla_a_id"]), key_of.get(row["dupla_b_id"])):
+            if selected and selected not in (key_of.get(row.dupla_a_id), key_of.get(row.dupla_b_id)):
                 continue
             block["rows"].append(row)
         waiting = ""
@@ -212,7 +213,7 @@ def jogos_present(state, *, dupla: str | None = None, rodada=None) -> dict:
             block = by_sort[sort]
             if not block["rows"]:
                 continue
-            codes = [status_code(state.results.get(r["id"]), r) for r in block["rows"]]
+            codes = [status_code(state.results.get(r.id), r) for r in block["rows"]]
             block["live"] = codes.count("live")
             block["done"] = all(c in ("finished", "wo", "confirmed") for c in codes)
             block["stage"] = stage
@@ -310,13 +311,13 @@ def jogos_present(state, *, dupla: str | None = None, rodada=None) -> dict:
     }
 
 
-def _rests(view, rows: list[dict], refs: dict, key_of: dict, group_key: dict, labels: dict) -> list[dict]:
+def _rests(view, rows: list[JogoRow], refs: dict, key_of: dict, group_key: dict, labels: dict) -> list[dict]:
     """Duplas of a group with no jogo in a round (odd groups): shown as 'folga'."""
     playing: set = set()
     groups: set = set()
     for row in rows:
-        playing.update((key_of.get(row["dupla_a_id"]), key_of.get(row["dupla_b_id"])))
-        groups.add(group_key.get(row["group_id"]))
+        playing.update((key_of.get(row.dupla_a_id), key_of.get(row.dupla_b_id)))
+        groups.add(group_key.get(row.group_id))
     out = []
     for t in view.tables:
         if t.key not in groups:
@@ -327,25 +328,25 @@ def _rests(view, rows: list[dict], refs: dict, key_of: dict, group_key: dict, la
     return out
 
 
-def jogo_place(state) -> Callable[[dict], tuple[str, str, str]]:
+def jogo_place(state) -> Callable[[JogoRow | Jogo], tuple[str, str, str]]:
     """A function giving a stored jogo's (stage, group, round) titles: ("Fase de grupos", "Grupo A", "Rodada 2"),
     ("Eliminatória", "", "Semifinal"). It takes the jogo's ``stage_id``, ``group_id``, ``round`` and
-    ``third_place`` (a row of ``state.jogo_rows``, or the same values of a model)."""
+    ``third_place`` (a row of ``state.jogo_rows``, or a model)."""
     labels = page_labels()
     stages = {model.id: (view, title) for view, model, title in stage_views(state) if model is not None}
     groups = {gid: g for (_s, g), gid in state.group_names.items()}
 
-    def place(row: dict) -> tuple[str, str, str]:
-        view, title = stages.get(row["stage_id"], (None, ""))
-        number = row["round"]
-        if row["group_id"] is not None:
-            group = groups.get(row["group_id"], "")
+    def place(row: JogoRow | Jogo) -> tuple[str, str, str]:
+        view, title = stages.get(row.stage_id, (None, ""))
+        number = row.round
+        if row.group_id is not None:
+            group = groups.get(row.group_id, "")
             return (
                 title,
                 labels["group"] % {"key": group} if group else "",
                 (labels["round"] % {"n": number} if number else ""),
             )
-        if row["third_place"]:
+        if row.third_place:
             return title, "", labels["third"]
         if number is None:
             return title, "", ""
@@ -356,7 +357,7 @@ def jogo_place(state) -> Callable[[dict], tuple[str, str, str]]:
     return place
 
 
-def jogo_item_maker(state) -> Callable[[dict], dict]:
+def jogo_item_maker(state) -> Callable[[JogoRow], dict]:
     """A function turning a stored jogo (a row of ``state.jogo_rows``) into a ``jogo_item`` that also says its
     stage (``stage_title``) and the time the organizer gave its round (``time``). What every item needs is
     computed once, here, for any number of rows (the event page's "agora", the TV, a dupla's next jogo)."""
@@ -367,11 +368,11 @@ def jogo_item_maker(state) -> Callable[[dict], dict]:
     place = jogo_place(state)
     stage_of = {m.id: m for m in state.stage_models.values()}
 
-    def make(row: dict) -> dict:
+    def make(row: JogoRow) -> dict:
         stage_title, _group, round_title = place(row)
         item = jogo_item(state, row, refs, key_of, group_titles, round_title, labels)
         item["stage_title"] = stage_title
-        item["time"] = round_time_of(stage_of.get(row["stage_id"]), row["round"])
+        item["time"] = round_time_of(stage_of.get(row.stage_id), row.round)
         return item
 
     return make

@@ -6,6 +6,7 @@ Long lists are cut (a 1,024-dupla event has 512 jogos in a round): the page
 links to /jogos/ for the rest.
 """
 
+from ..rows import JogoRow
 from .jogos import jogo_item_maker, status_code
 
 IN_PLAY_SHOWN = 24  # jogos at the mesas shown on the event page (the TV shows them all, page by page)
@@ -14,8 +15,8 @@ LATEST_SHOWN = 8
 DECIDED = ("finished", "wo", "confirmed", "awaiting", "contested")
 
 
-def _mesa_order(row: dict) -> tuple:
-    return row["mesa"] is None, row["mesa"] or 0, row["id"]
+def _mesa_order(row: JogoRow) -> tuple:
+    return row.mesa is None, row.mesa or 0, row.id
 
 
 def now_present(
@@ -27,18 +28,18 @@ def now_present(
 ) -> dict:
     """The jogos at the mesas (by mesa), the next ones called (the earliest round with jogos still to play,
     by mesa), and the latest results (the last súmulas entered). ``None`` limits: every one."""
-    codes = {row["id"]: status_code(state.results.get(row["id"]), row) for row in state.jogo_rows}
-    at_table = sorted((r for r in state.jogo_rows if codes[r["id"]] == "live"), key=_mesa_order)
+    codes = {row.id: status_code(state.results.get(row.id), row) for row in state.jogo_rows}
+    at_table = sorted((r for r in state.jogo_rows if codes[r.id] == "live"), key=_mesa_order)
     stage_order = {m.id: m.order for m in state.stage_models.values()}
-    to_play = [r for r in state.jogo_rows if codes[r["id"]] == "upcoming"]
-    called: list[dict] = []
+    to_play = [r for r in state.jogo_rows if codes[r.id] == "upcoming"]
+    called: list[JogoRow] = []
     if to_play:
-        first = min((stage_order.get(r["stage_id"], 0), r["round"] or 0) for r in to_play)
+        first = min((stage_order.get(r.stage_id, 0), r.round or 0) for r in to_play)
         called = sorted(
-            (r for r in to_play if (stage_order.get(r["stage_id"], 0), r["round"] or 0) == first), key=_mesa_order
+            (r for r in to_play if (stage_order.get(r.stage_id, 0), r.round or 0) == first), key=_mesa_order
         )
-    decided = [r for r in state.jogo_rows if codes[r["id"]] in DECIDED and r["entry_order"] is not None]
-    decided.sort(key=lambda r: r["entry_order"], reverse=True)
+    decided = [r for r in state.jogo_rows if codes[r.id] in DECIDED and r.entry_order is not None]
+    decided.sort(key=lambda r: r.entry_order, reverse=True)
     in_play_shown = at_table if in_play_limit is None else at_table[:in_play_limit]
     next_shown = called if next_limit is None else called[:next_limit]
     make = jogo_item_maker(state)

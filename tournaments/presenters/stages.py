@@ -35,7 +35,7 @@ def tournament_status(state) -> dict:
     if state.view.finished:
         return status_of("finished")
     started = any(r is not None and (r.started or r.finished) for r in state.results.values())
-    started = started or any(j["status"] != Jogo.SCHEDULED for j in state.jogo_rows)
+    started = started or any(j.status != Jogo.SCHEDULED for j in state.jogo_rows)
     return status_of("live" if started else "upcoming")
 
 

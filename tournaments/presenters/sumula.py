@@ -202,9 +202,7 @@ def sumula_present(*, state: TournamentState, tournament: Tournament, jogo: Jogo
     # an earlier via's signature is not kept apart from its replacement: only the current one is told
     signed = _signature(tournament, jogo) if not reading_old and jogo.signed_at is not None else None
     base = f"/torneios/{tournament.slug}/jogos/{jogo.key}/"
-    stage, group, round_title = jogo_place(state)(
-        {"stage_id": jogo.stage_id, "group_id": jogo.group_id, "round": jogo.round, "third_place": jogo.third_place}
-    )
+    stage, group, round_title = jogo_place(state)(jogo)
     earlier = []
     replaced_at = {}
     if vias > 1:

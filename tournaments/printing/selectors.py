@@ -19,6 +19,7 @@ from tournaments.presenters.sumula import sumula_present
 from .. import presenters
 from ..models import Jogo, Tournament
 from ..refusals import Refused
+from ..rows import JogoRow
 from ..selectors import TournamentState, jogo_referee, mesa_referees, tournament_live_get, tournament_state_get
 from ..sumula.selectors import sumula_get
 from .medals import Event, Placed
@@ -93,7 +94,7 @@ def _referee_names(ids: set[int]) -> dict[int, str]:
     return {u.id: u.get_full_name() for u in users}
 
 
-def _batch_rows(state: TournamentState, *, stage: str | None, round_number: int | None) -> list[dict]:
+def _batch_rows(state: TournamentState, *, stage: str | None, round_number: int | None) -> list[JogoRow]:
     """The scheduled jogos of the selection, in print order: stage, round, mesa (none last), bracket position."""
     stage_id = None
     if stage is not None:
@@ -109,19 +110,19 @@ def _batch_rows(state: TournamentState, *, stage: str | None, round_number: int 
     rows = [
         j
         for j in state.jogo_rows
-        if j["status"] == Jogo.SCHEDULED
-        and (stage_id is None or j["stage_id"] == stage_id)
-        and (round_number is None or j["round"] == round_number)
+        if j.status == Jogo.SCHEDULED
+        and (stage_id is None or j.stage_id == stage_id)
+        and (round_number is None or j.round == round_number)
     ]
     rows.sort(
         key=lambda j: (
-            order.get(j["stage_id"], 0),
-            j["round"] or 0,
-            j["third_place"],
-            j["mesa"] is None,
-            j["mesa"] or 0,
-            j["position"] or 0,
-            j["id"],
+            order.get(j.stage_id, 0),
+            j.round or 0,
+            j.third_place,
+            j.mesa is None,
+            j.mesa or 0,
+            j.position or 0,
+            j.id,
         )
     )
     return rows
@@ -137,7 +138,7 @@ def sumula_batch_get(
     by_id = {d.id: d for d in state.duplas.values()}
     place = presenters.jogo_place(state)
     mesas = mesa_referees(tournament=tournament)
-    referee_of = {j["id"]: jogo_referee(j, mesas) for j in rows}
+    referee_of = {j.id: jogo_referee(j, mesas) for j in rows}
     referees = _referee_names(set(referee_of.values()) - {None})
     common = {"tournament": tournament.name, "when_where": when_where(tournament), "reminders": reminders(state)}
     sheets = []
@@ -145,14 +146,14 @@ def sumula_batch_get(
         stage_title, group, round_title = place(j)
         sheets.append(
             SumulaSheet(
-                key=j["key"],
-                url=jogo_url(tournament=tournament, key=j["key"]),
+                key=j.key,
+                url=jogo_url(tournament=tournament, key=j.key),
                 stage=stage_title,
                 group_round=" · ".join(x for x in (group, round_title) if x),
-                mesa=str(j["mesa"] or ""),
-                best_of=j["best_of"],
-                sides=(_side("A", by_id[j["dupla_a_id"]]), _side("B", by_id[j["dupla_b_id"]])),
-                referee=referees.get(referee_of[j["id"]], ""),
+                mesa=str(j.mesa or ""),
+                best_of=j.best_of,
+                sides=(_side("A", by_id[j.dupla_a_id]), _side("B", by_id[j.dupla_b_id])),
+                referee=referees.get(referee_of[j.id], ""),
                 **common,
             )
         )
@@ -170,15 +171,15 @@ def batch_choices(*, tournament: Tournament) -> list[BatchChoice]:
     by_stage = {m.id: m for m in state.stage_models.values()}
     out: dict[tuple, dict] = {}
     for j in _batch_rows(state, stage=None, round_number=None):
-        stage = by_stage[j["stage_id"]]
+        stage = by_stage[j.stage_id]
         stage_title, _group, round_title = place(j)
         batch = out.setdefault(
-            (stage.order, j["round"] or 0, stage.key),
-            {"stage": stage.key, "stage_title": stage_title, "round": j["round"], "titles": [], "count": 0},
+            (stage.order, j.round or 0, stage.key),
+            {"stage": stage.key, "stage_title": stage_title, "round": j.round, "titles": [], "count": 0},
         )
         title = (
-            (_("Rodada %(n)s") % {"n": j["round"]} if j["group_id"] is not None else round_title)
-            if j["round"] is not None
+            (_("Rodada %(n)s") % {"n": j.round} if j.group_id is not None else round_title)
+            if j.round is not None
             else _("sem rodada")
         )
         if title not in batch["titles"]:

@@ -176,7 +176,7 @@ def _event_page_render(
     )
     page = build(state, **params)
     poll = POLL_SECONDS
-    if live and any(j["status"] in Jogo.AT_TABLE for j in state.jogo_rows):
+    if live and any(j.status in Jogo.AT_TABLE for j in state.jogo_rows):
         poll = POLL_SECONDS_AT_TABLE
     context = {
         "state": state,

@@ -94,28 +94,11 @@ def jogo_record_load(*, jogo: Jogo) -> tuple[JogoEntry | None, list[Partida], di
             mao = instance(Mao, row[split:], db=alias, connection=connection)
             mao._state.fields_cache["partida"] = partida
             maos.setdefault(partida.pk, []).append(mao)
-    row = {
-        "walkover": jogo.walkover,
-        "lost_by": jogo.lost_by,
-        "best_of": jogo.best_of,
-        "penalty_reason": jogo.penalty_reason,
-    }
-    partida_rows = [
-        {
-            "id": p.pk,
-            "mode": p.mode,
-            "score_a": p.score_a,
-            "score_b": p.score_b,
-            "lost_by": p.lost_by,
-            "penalty_reason": p.penalty_reason,
-        }
-        for p in partidas
-    ]
     mao_rows = {
         pid: [{"to": m.to, "points": m.points, "how": m.how, "reason": m.reason, "key": m.key} for m in ms]
         for pid, ms in maos.items()
     }
-    return jogo_entry_from_rows(jogo=row, partidas=partida_rows, maos=mao_rows), partidas, maos
+    return jogo_entry_from_rows(jogo=jogo, partidas=partidas, maos=mao_rows), partidas, maos
 
 
 def answers_of(jogo: Jogo) -> tuple[str | None, str | None]:

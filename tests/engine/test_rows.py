@@ -1,0 +1,84 @@
+"""The typed read models (``tournaments/rows.py``): they and the models agree, column for column."""
+
+import dataclasses
+import pickle
+
+import pytest
+
+from tests.support.sumula import cup_setup, jogo_between
+from tournaments.models import Jogo, Partida
+from tournaments.rows import JOGO_FIELDS, PARTIDA_FIELDS, JogoRow, PartidaRow
+from tournaments.selectors import tournament_live_get, tournament_state_get
+from tournaments.state import tournament_state_load
+from tournaments.sumula.commands import ResultSet
+from tournaments.sumula.services import Actor, sumula_answer, sumula_result_set
+from tournaments.synthetic import synthetic_tournament
+
+
+def _attnames(model) -> list[str]:
+    return [f.attname for f in model._meta.concrete_fields]
+
+
+@pytest.mark.parametrize(("row", "model"), [(JogoRow, Jogo), (PartidaRow, Partida)])
+def test_a_row_has_one_field_per_column_of_its_model_in_its_order(row, model):
+    assert [f.name for f in dataclasses.fields(row)] == _attnames(model)
+    assert "__slots__" in vars(row) and row.__dataclass_params__.frozen
+
+
+def _as_model_has_it(state) -> None:
+    """Every row of ``state`` is a row of its type with the values the database has."""
+    jogos = {j.pk: j for j in Jogo.objects.filter(tournament=state.tournament)}
+    assert {j.id for j in state.jogo_rows} == set(jogos)
+    for row in state.jogo_rows:
+        assert type(row) is JogoRow
+        assert dataclasses.astuple(row) == tuple(getattr(jogos[row.id], name) for name in JOGO_FIELDS)
+    partidas = {p.pk: p for p in Partida.objects.filter(jogo__tournament=state.tournament)}
+    rows = [p for ps in state.partidas.values() for p in ps]
+    assert sorted(p.id for p in rows) == sorted(partidas)
+    for jogo_id, ps in state.partidas.items():
+        assert [p.number for p in ps] == sorted(p.number for p in ps)
+        for row in ps:
+            assert type(row) is PartidaRow and row.jogo_id == jogo_id
+            assert dataclasses.astuple(row) == tuple(getattr(partidas[row.id], name) for name in PARTIDA_FIELDS)
+
+
+@pytest.mark.django_db
+def test_the_state_of_a_tournament_holds_rows_with_the_models_values(load_file):
+    tournament = load_file(synthetic_tournament(duplas=12, seed=3, maos_every=3))
+    state = tournament_state_load(tournament=tournament)
+    assert len(state.jogo_rows) == Jogo.objects.filter(tournament=tournament).count() > 0
+    assert sum(len(ps) for ps in state.partidas.values()) == Partida.objects.filter(jogo__tournament=tournament).count()
+    _as_model_has_it(state)
+    # pickled (snapshots.py, caching.py) and back: the same rows
+    again = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+    assert again.jogo_rows == state.jogo_rows and again.partidas == state.partidas
+    assert all(type(j) is JogoRow for j in again.jogo_rows)
+
+
+@pytest.mark.django_db
+def test_the_engine_and_the_live_merge_replace_rows_with_rows(load_file):
+    cup = cup_setup(load_file)
+    tournament_state_get(tournament=cup)
+    key = jogo_between(cup, "d1", "d2")
+    sumula_result_set(
+        tournament=cup,
+        key=key,
+        data=ResultSet.from_json({"partidas": [[12, 0], [12, 0]]}),
+        actor=Actor(method="command"),
+    )
+    _as_model_has_it(tournament_live_get(tournament=cup))  # the live merge: the jogo awaits its confirmations
+    jogo = Jogo.objects.select_related("dupla_a", "dupla_b").get(tournament=cup, key=key)
+    for dupla in (jogo.dupla_a, jogo.dupla_b):
+        sumula_answer(
+            tournament=cup,
+            key=key,
+            dupla=dupla,
+            via=jogo.via,
+            accept=True,
+            reason=None,
+            actor=Actor(dupla=dupla, method="pin"),
+        )
+    cup.refresh_from_db()
+    state = tournament_state_get(tournament=cup)  # advanced by the engine, not built again
+    _as_model_has_it(state)
+    assert next(j for j in state.jogo_rows if j.key == key).status == Jogo.CONFIRMED
