@@ -9,13 +9,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from ..draws import services
-from ..draws.selectors import schedule_get
 from ..draws.tables import MESAS_MAX, staff_users
 from ..permissions import REFEREE_DESK, desk_view, may_organize
 from ..refusals import Refused
 from ..selectors import mesa_referees
 from ..web import refusal_messages, refusal_to_form
 from .draw_forms import JogoRefereeForm, MesasForm, RoundTimeForm
+from .schedule_presenters import schedule_present
 
 
 def _shown(request, tournament) -> int:
@@ -60,7 +60,7 @@ def schedule(request, tournament):
 
 
 def _schedule_page(request, tournament):
-    data = schedule_get(tournament=tournament)
+    data = schedule_present(tournament=tournament)
     organizer = may_organize(user=request.user, tournament=tournament)
     return render(
         request,

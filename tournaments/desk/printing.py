@@ -14,9 +14,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from tournaments.permissions import ORGANIZE, REFEREE_DESK, desk_view, may_organize
+from tournaments.printing.contents import batch_choices, ceremony_get, sumula_batch_get
 from tournaments.printing.medals import certificates_pdf, medals_pdf
 from tournaments.printing.page import Footer
-from tournaments.printing.selectors import batch_choices, ceremony_get, sumula_batch_get
 from tournaments.printing.sumula import sumulas_pdf
 from tournaments.refusals import Refused
 from tournaments.web import pdf_filename, pdf_response, print_error, refusal_status

@@ -17,8 +17,8 @@ from tournaments import presenters
 from tournaments.caching import page_get, page_key, page_put
 from tournaments.models import Tournament
 from tournaments.printing.bracket import bracket_pdf
+from tournaments.printing.contents import sumula_sheet_get, when_where
 from tournaments.printing.page import Footer
-from tournaments.printing.selectors import sumula_sheet_get, when_where
 from tournaments.printing.standings import standings_pdf
 from tournaments.printing.sumula import sumulas_pdf
 from tournaments.public.sumula import sumula_jogo_or_404, via_param
