@@ -1,1 +1,1 @@
-"""The digital súmula: the referee's screen, the duplas' confirmations, the signature, live scores, the API."""
+"""The digital súmula's domain: its writes (mãos, results, confirmations, signature, corrections), reads, PINs."""
