@@ -7,13 +7,11 @@ import zlib
 
 import pytest
 
-from tests.support.sumula import cup_setup, jogo_between
+from tests.support.sumula import cup_setup, jogo_between, result_counted
 from tournaments import selectors, snapshots
 from tournaments.engine import parts_of
-from tournaments.models import Jogo, StateSnapshot
+from tournaments.models import StateSnapshot
 from tournaments.selectors import tournament_state_cache_clear, tournament_state_get
-from tournaments.sumula.commands import ResultSet
-from tournaments.sumula.services import Actor, sumula_answer, sumula_result_set
 
 
 @pytest.fixture
@@ -33,25 +31,7 @@ def _no_build(monkeypatch):
 
 def _count(cup, pair=("d1", "d2")):
     """A result recorded and confirmed by both duplas: it counts, a new version in the engine's log."""
-    key = jogo_between(cup, *pair)
-    sumula_result_set(
-        tournament=cup,
-        key=key,
-        data=ResultSet.from_json({"partidas": [[12, 0], [12, 0]]}),
-        actor=Actor(method="command"),
-    )
-    jogo = Jogo.objects.select_related("dupla_a", "dupla_b").get(tournament=cup, key=key)
-    for dupla in (jogo.dupla_a, jogo.dupla_b):
-        sumula_answer(
-            tournament=cup,
-            key=key,
-            dupla=dupla,
-            via=jogo.via,
-            accept=True,
-            reason=None,
-            actor=Actor(dupla=dupla, method="pin"),
-        )
-    cup.refresh_from_db()
+    result_counted(cup, jogo_between(cup, *pair))
 
 
 @pytest.mark.django_db

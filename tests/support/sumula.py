@@ -4,7 +4,7 @@ import json
 
 from django.contrib.auth import get_user_model
 
-from tournaments.models import Dupla, StaffRole, Tournament
+from tournaments.models import Dupla, Jogo, StaffRole, Tournament
 from tournaments.roles import role_grant
 from tournaments.staff.pins import pin_hash_make
 
@@ -148,3 +148,17 @@ def db_snapshot() -> dict:
         "live": sorted(Tournament.objects.values_list("slug", "results_version")),
         "changes": TournamentChange.objects.count(),
     }
+
+
+def result_counted(tournament: Tournament, key: str, partidas=((12, 0), (12, 0))) -> None:
+    """A result recorded through the services and confirmed by both duplas: it counts (the engine advances)."""
+    from tournaments.sumula.commands import ResultSet
+    from tournaments.sumula.services import Actor, sumula_answer, sumula_result_set
+
+    data = ResultSet.from_json({"partidas": [list(p) for p in partidas]})
+    sumula_result_set(tournament=tournament, key=key, data=data, actor=Actor(method="command"))
+    jogo = Jogo.objects.select_related("dupla_a", "dupla_b").get(tournament=tournament, key=key)
+    for dupla in (jogo.dupla_a, jogo.dupla_b):
+        actor = Actor(dupla=dupla, method="pin")
+        sumula_answer(tournament=tournament, key=key, dupla=dupla, via=jogo.via, accept=True, reason=None, actor=actor)
+    tournament.refresh_from_db()

@@ -13,7 +13,7 @@ from tournaments import presenters
 from tournaments.models import Dupla, Jogo
 from tournaments.presenters.sumula import status_view, via_name
 from tournaments.selectors import tournament_live_get
-from tournaments.sumula.selectors import sumula_get
+from tournaments.sumula.selectors import SUMULA_RELATED, sumula_get
 
 
 def dupla_page_present(*, dupla: Dupla) -> dict:
@@ -42,15 +42,7 @@ def _to_answer(dupla: Dupla) -> list[dict]:
     jogos = (
         Jogo.objects.filter(tournament_id=dupla.tournament_id, status__in=(AWAITING, CONTESTED))
         .filter(Q(dupla_a=dupla) | Q(dupla_b=dupla))
-        .select_related(
-            "dupla_a__player1",
-            "dupla_a__player2",
-            "dupla_b__player1",
-            "dupla_b__player2",
-            "stage",
-            "group",
-            "signed_by",
-        )
+        .select_related(*SUMULA_RELATED)
         .order_by("entry_order", "id")
     )
     out = []

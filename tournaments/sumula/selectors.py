@@ -15,21 +15,20 @@ from ..result_form import Errors, result_read
 from ..selectors import tournament_settings
 from .records import jogo_record_load, mao_id
 
+# what a súmula shows of its jogo beside the jogo's own columns: the duplas' players, the stage, the group, who signed
+SUMULA_RELATED = (
+    "dupla_a__player1",
+    "dupla_a__player2",
+    "dupla_b__player1",
+    "dupla_b__player2",
+    "stage",
+    "group",
+    "signed_by",
+)
+
 
 def jogo_for_sumula(*, tournament: Tournament, key: str) -> Jogo | None:
-    return (
-        Jogo.objects.select_related(
-            "dupla_a__player1",
-            "dupla_a__player2",
-            "dupla_b__player1",
-            "dupla_b__player2",
-            "stage",
-            "group",
-            "signed_by",
-        )
-        .filter(tournament=tournament, key=key)
-        .first()
-    )
+    return Jogo.objects.select_related(*SUMULA_RELATED).filter(tournament=tournament, key=key).first()
 
 
 def sumula_get(
