@@ -31,7 +31,7 @@ from ..refusals import Refused
 from ..result_form import Errors, result_read
 from ..selectors import tournament_settings, tournament_state_get
 from ..services import SIDE
-from ..writes import LIVE, write_current
+from ..writes import LIVE, write_required
 from .commands import ResultBody
 from .inputs import REASON_MAX, client_id_read, reason_clean, rule_messages, rule_place, via_read  # noqa: F401
 from .records import answers_of, jogo_lock, jogo_record_load
@@ -151,7 +151,8 @@ def jogo_finish(
     logged: bool = False,
 ) -> None:
     """Log the action (unless ``logged``: ``event_log`` did), bump the jogo's version (writing only the columns that
-    changed), and tell the write when what counts has changed."""
+    changed), and tell the write when what counts has changed. Only inside the write of a súmula service."""
+    write = write_required(what=f"sumula {action}")
     jogo = locked.jogo
     jogo.version += 1
     plainsql.update(
@@ -171,7 +172,6 @@ def jogo_finish(
             device=actor.device[:300],
             data=data or {},
         )
-    write = write_current()
     if (locked.status_before == SCHEDULED) != (jogo.status == SCHEDULED):
         write.jogos_started.add(jogo.pk)  # to the table or back: the event's "em andamento" may hinge on it
     if counted_of(jogo) != counted_before:  # what counts changed: standings, bracket, the next knockout jogo
@@ -193,7 +193,8 @@ def status_refresh(locked: LockedJogo, result: JogoResult | None) -> None:
 
 
 def result_write(locked: LockedJogo, entry: JogoEntry) -> None:
-    """Replace the jogo's record (partidas, mãos, WO, perda do jogo) with ``entry``."""
+    """Replace the jogo's record (partidas, mãos, WO, perda do jogo) with ``entry`` (inside a súmula write)."""
+    write_required(what="sumula result_write")
     jogo = locked.jogo
     Partida.objects.filter(jogo=jogo).delete()
     jogo.walkover = ""
