@@ -13,6 +13,7 @@ from django.urls import Resolver404, get_resolver, resolve, reverse
 
 from tournaments.api.openapi import document, document_build
 from tournaments.api.serialize import sumula_json
+from tournaments.sumula.sheet import AnswerDetail, Mao, MaoOptions, Partida, PenaltyInfo, Sumula
 
 SAMPLE = {"slug": "copa-2026", "key": "j1", "id": "mao-1"}
 READ = {"200", "400", "404", "405", "414", "429"}
@@ -208,7 +209,55 @@ SUMULA = {
 }
 
 
+SUMULA_READ = Sumula(
+    key="j1",
+    stage="grupos",
+    group="A",
+    round=None,
+    mesa=2,
+    duplas=("d1", "d2"),
+    best_of=3,
+    status="in_progress",
+    via=1,
+    via_reason=None,
+    vias=1,
+    replaced_at=None,
+    partidas=[
+        Partida(
+            number=1,
+            maos=[
+                Mao(id="m-1", to=0, points=1, how="played", score=(1, 0)),
+                Mao(id="m-2", to=1, points=3, how="penalty", score=(1, 3), reason="4 cartas"),
+            ],
+            score=(1, 3),
+            finished=False,
+            winner=None,
+        ),
+        Partida(
+            number=2,
+            maos=[],
+            score=(0, 12),
+            finished=True,
+            winner="d2",
+            penalty=PenaltyInfo(lost_by="d1", reason="atraso"),
+        ),
+    ],
+    score=(0, 1),
+    winner=None,
+    walkover=None,
+    penalty=None,
+    confirmations={"d1": None, "d2": "confirmed"},
+    confirmation_details={"d1": None, "d2": AnswerDetail(answer="confirmed", reason=None, at="2026-01-01", by="pin")},
+    signed=None,
+    version=7,
+    current=(1, 3),
+    options=MaoOptions(
+        score=(1, 3), situation="normal", played=[1, 3], ran=[1], refuse_by=None, tie=True, penalty=[1, 3]
+    ),
+)
+
+
 def test_the_sumula_answer_is_the_sumula_read_field_by_field():
     """Absent stays absent (a mão's reason, a partida's penalty), null stays null, the order is the read's."""
-    out = sumula_json(SUMULA)
+    out = sumula_json(SUMULA_READ)
     assert json.dumps(out) == json.dumps(SUMULA)

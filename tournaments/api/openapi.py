@@ -2,8 +2,8 @@
 ``/api/v1/schema/`` (``api:schema``).
 
 Request bodies are the typed inputs (``tournaments.sumula.commands``, ``tournaments.api.parse``); answers are
-``tournaments.api.schemas``. A dataclass becomes an object schema in ``components.schemas`` (named after the
-class); each field's JSON Schema comes from its type (``str``, ``int``, ``bool``, ``X | None``, ``list[X]``,
+``tournaments.api.schemas`` (the súmula's types are ``tournaments.sumula.sheet``'s). A dataclass becomes an object
+schema in ``components.schemas`` (named after the class); each field's JSON Schema comes from its type (``str``, ``int``, ``bool``, ``X | None``, ``list[X]``,
 ``tuple[X, X]``, ``dict[str, X]``, ``Literal[...]``, another dataclass, a ``type`` alias), with its
 ``metadata["openapi"]`` added (a ``type`` there replaces the one the field's Python type gives: for values the
 domain checks under the jogo's lock). An answer's properties are all required (null is written, not left out)
@@ -27,7 +27,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
 from tournaments.api import parse, schemas
-from tournaments.sumula import commands
+from tournaments.sumula import commands, sheet
 
 type Json = dict[str, Any]
 
@@ -45,6 +45,8 @@ DESCRIPTION = (
 READ_STATUSES = ("400", "404", "405", "414", "429")
 WRITE_STATUSES = ("400", "403", "404", "405", "409", "413", "414", "415", "422", "429")
 STAFF: list[dict[str, list[str]]] = [{"session": [], "csrf": []}]
+# where the answers' types live: the API's own, and the súmula as the domain reads it (which the API sends as it is)
+ANSWER_MODULES = (schemas.__name__, sheet.__name__)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -194,9 +196,7 @@ class _Components:
         name = cls.__name__
         if name not in self.schemas:
             self.schemas[name] = {}
-            self.schemas[name] = self.object(
-                cls, answer=cls.__module__ == schemas.__name__ if answer is None else answer
-            )
+            self.schemas[name] = self.object(cls, answer=cls.__module__ in ANSWER_MODULES if answer is None else answer)
         return self.ref(name)
 
     def object(self, cls: type, *, answer: bool) -> Json:

@@ -19,6 +19,7 @@ from tournaments.selectors import (
     tournament_settings,
     tournament_state_get,
 )
+from tournaments.sumula.sheet import MaoOptions, Partida, PenaltyInfo, Sumula, sheet_json
 
 STATUS_LABELS = dict(Jogo.STATUS_CHOICES)
 # where a jogo goes on the referee's list: at the table (or waiting for the signature), to play, done
@@ -88,54 +89,54 @@ def side_name(jogo: Jogo, key: str) -> str:
     return dupla_names(dupla)["name"]
 
 
-def gains(partida: dict) -> list[tuple[int, int]]:
+def gains(partida: Partida) -> list[tuple[int, int]]:
     """Points each dupla got from each mão (the running score minus the one before)."""
     before, out = (0, 0), []
-    for m in partida["maos"]:
-        score = tuple(m["score"])
+    for m in partida.maos:
+        score = m.score
         out.append((score[0] - before[0], score[1] - before[1]))
         before = score
     return out
 
 
-def sheet_rows(data: dict, duplas: list[dict]) -> list[dict]:
+def sheet_rows(data: Sumula, duplas: list[dict]) -> list[dict]:
     """The partidas as the paper sheet shows them: per mão, the points and the running score of each dupla."""
     how = {"ran": _("a outra correu"), "refused": _("onze recusada"), "penalty": _("penalidade")}
     out = []
-    for p in data["partidas"]:
+    for p in data.partidas:
         rows = []
-        for n, (m, gain) in enumerate(zip(p["maos"], gains(p), strict=False), start=1):
-            note = _("empate") if m["to"] is None else how.get(m["how"], "")
+        for n, (m, gain) in enumerate(zip(p.maos, gains(p), strict=False), start=1):
+            note = _("empate") if m.to is None else how.get(m.how, "")
             rows.append(
                 {
                     "n": n,
-                    "id": m["id"],
+                    "id": m.id,
                     "note": note,
-                    "reason": m.get("reason", ""),
-                    "cells": [{"gain": gain[i], "total": m["score"][i]} for i in (0, 1)],
+                    "reason": m.reason or "",
+                    "cells": [{"gain": gain[i], "total": m.score[i]} for i in (0, 1)],
                 }
             )
         out.append(
             {
-                "number": p["number"],
-                "score": p["score"],
-                "finished": p["finished"],
+                "number": p.number,
+                "score": list(p.score),
+                "finished": p.finished,
                 "rows": rows,
-                "penalty": penalty_named(p.get("penalty"), duplas),
-                "quick": not p["maos"] and not p.get("penalty"),
+                "penalty": penalty_named(p.penalty, duplas),
+                "quick": not p.maos and not p.penalty,
             }
         )
     return out
 
 
-def penalty_named(penalty: dict | None, duplas: list[dict]) -> dict | None:
+def penalty_named(penalty: PenaltyInfo | None, duplas: list[dict]) -> dict | None:
     if not penalty:
         return None
     names = {d["key"]: d["short"] for d in duplas}
-    return {"lost_by": names.get(penalty["lost_by"], penalty["lost_by"]), "reason": penalty.get("reason") or ""}
+    return {"lost_by": names.get(penalty.lost_by, penalty.lost_by), "reason": penalty.reason or ""}
 
 
-def pad_present(options: dict | None, duplas: list[dict]) -> dict | None:
+def pad_present(options: MaoOptions | None, duplas: list[dict]) -> dict | None:
     """The buttons of the partida being played, each a form with its own id; enabled as ``options`` says."""
     if options is None:
         return None
@@ -145,9 +146,9 @@ def pad_present(options: dict | None, duplas: list[dict]) -> dict | None:
             {
                 "side": side,
                 "who": duplas[side]["short"],
-                "played": [{"points": v, "enabled": v in options["played"], "id": server_id()} for v in NORMAL_VALUES],
-                "ran": [{"points": v, "enabled": v in options["ran"], "id": server_id()} for v in RAN_VALUES],
-                "refused": {"enabled": options["refuse_by"] == 1 - side, "id": server_id()},
+                "played": [{"points": v, "enabled": v in options.played, "id": server_id()} for v in NORMAL_VALUES],
+                "ran": [{"points": v, "enabled": v in options.ran, "id": server_id()} for v in RAN_VALUES],
+                "refused": {"enabled": options.refuse_by == 1 - side, "id": server_id()},
             }
         )
     for s in sides:
@@ -155,11 +156,11 @@ def pad_present(options: dict | None, duplas: list[dict]) -> dict | None:
         s["ran_any"] = any(b["enabled"] for b in s["ran"])
     return {
         "sides": sides,
-        "tie": {"enabled": options["tie"], "id": server_id()},
-        "penalty": [{"points": v, "enabled": v in options["penalty"]} for v in NORMAL_VALUES],
+        "tie": {"enabled": options.tie, "id": server_id()},
+        "penalty": [{"points": v, "enabled": v in options.penalty} for v in NORMAL_VALUES],
         "penalty_id": server_id(),
-        "situation": options["situation"],
-        "refuse_by": options["refuse_by"],
+        "situation": options.situation,
+        "refuse_by": options.refuse_by,
     }
 
 
@@ -205,23 +206,23 @@ def screen_strings(duplas: list[dict]) -> dict:
     }
 
 
-def referee_screen_present(*, tournament, jogo: Jogo, data: dict) -> dict:
+def referee_screen_present(*, tournament, jogo: Jogo, data: Sumula) -> dict:
     """The súmula screen of one jogo as the referee's phone shows it, and the data its script takes."""
     duplas = [dupla_names(jogo.dupla_a), dupla_names(jogo.dupla_b)]
-    status = data["status"]
+    status = data.status
     phase = phase_of(status)
-    partidas = data["partidas"]
-    answers = data["confirmation_details"]
+    partidas = data.partidas
+    answers = data.confirmation_details
     answered = any(answers.values())
     last = partidas[-1] if partidas else None
-    last_mao = last["maos"][-1]["id"] if last and last["maos"] else None
-    current = data["current"]
-    if current is not None:
-        partida_number, points = last["number"], current
+    last_mao = last.maos[-1].id if last and last.maos else None
+    current = data.current
+    if current is not None:  # a partida is being played: the last one
+        partida_number, points = last.number, list(current)
     elif phase == "entry":
         partida_number, points = len(partidas) + 1, [0, 0]
     else:
-        partida_number, points = (last["number"], last["score"]) if last else (None, None)
+        partida_number, points = (last.number, list(last.score)) if last else (None, None)
     settings = tournament_settings(tournament=tournament)
     state = tournament_state_get(tournament=tournament)
     title = jogo_title(
@@ -231,11 +232,11 @@ def referee_screen_present(*, tournament, jogo: Jogo, data: dict) -> dict:
         third_place=jogo.third_place,
         rounds=knockout_rounds(state),
     )
-    options = data["options"]
+    options = data.options
     onze_side = None
-    if options and options["situation"] == "mao_de_onze":
-        onze_side = 0 if options["score"][0] == 11 else 1
-    winner = data["winner"]
+    if options and options.situation == "mao_de_onze":
+        onze_side = 0 if options.score[0] == 11 else 1
+    winner = data.winner
     winner_side = [d["key"] for d in duplas].index(winner) if winner else None
     strings = screen_strings(duplas)
     situation = ""
@@ -244,7 +245,7 @@ def referee_screen_present(*, tournament, jogo: Jogo, data: dict) -> dict:
             "normal": strings["normal"],
             "mao_de_ferro": strings["ferro"],
             "mao_de_onze": strings["onze"] % {"dupla": duplas[onze_side]["short"] if onze_side is not None else ""},
-        }[options["situation"]]
+        }[options.situation]
     confirmations = []
     for i, d in enumerate(duplas):
         detail = answers.get(d["key"])
@@ -252,8 +253,8 @@ def referee_screen_present(*, tournament, jogo: Jogo, data: dict) -> dict:
             {
                 "dupla": d,
                 "side": i,
-                "answer": detail["answer"] if detail else None,
-                "reason": (detail or {}).get("reason") or "",
+                "answer": detail.answer if detail else None,
+                "reason": (detail.reason if detail else None) or "",
             }
         )
     client = {
@@ -265,7 +266,7 @@ def referee_screen_present(*, tournament, jogo: Jogo, data: dict) -> dict:
         },
         "rules": {"ferro": settings.mao_de_ferro_value, "onze_tie": settings.mao_de_onze_tie},
         "duplas": duplas,
-        "sumula": data,
+        "sumula": sheet_json(data),
         "t": strings,
     }
     return {
@@ -279,14 +280,14 @@ def referee_screen_present(*, tournament, jogo: Jogo, data: dict) -> dict:
         "pill": PILL.get(status, "upcoming"),
         "partida_number": partida_number,
         "points": points,
-        "won": data["score"],
+        "won": list(data.score),
         "winner_side": winner_side,
         "situation": situation,
         "board": [
             {
                 "side": i,
                 "dupla": duplas[i],
-                "won": data["score"][i],
+                "won": data.score[i],
                 "points": points[i] if points else None,
                 "winner": winner_side == i,
             }
@@ -297,17 +298,13 @@ def referee_screen_present(*, tournament, jogo: Jogo, data: dict) -> dict:
         "sheet": sheet_rows(data, duplas),
         "last_mao": last_mao,
         "may_undo": bool(last_mao) and not answered and status not in (CONFIRMED, HOMOLOGATED),
-        "empty": not partidas and data["walkover"] is None and data["penalty"] is None,
-        "walkover": data["walkover"],
-        "jogo_penalty": data["penalty"],
+        "empty": not partidas and data.walkover is None and data.penalty is None,
+        "walkover": data.walkover,
+        "jogo_penalty": data.penalty,
         "walkover_name": (
-            _("as duas duplas")
-            if data["walkover"] == "both"
-            else side_name(jogo, data["walkover"])
-            if data["walkover"]
-            else ""
+            _("as duas duplas") if data.walkover == "both" else side_name(jogo, data.walkover) if data.walkover else ""
         ),
-        "penalty_name": side_name(jogo, data["penalty"]["lost_by"]) if data["penalty"] else "",
+        "penalty_name": side_name(jogo, data.penalty.lost_by) if data.penalty else "",
         "confirmations": confirmations,
         "answered": answered,
         "need_reason": status in (AWAITING, CONTESTED),

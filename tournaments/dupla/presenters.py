@@ -55,19 +55,19 @@ def _to_answer(dupla: Dupla) -> list[dict]:
         me = 0 if mine == "a" else 1
         opponent = jogo.dupla_b if mine == "a" else jogo.dupla_a
         partidas = []
-        for p in data["partidas"]:
-            a, b = p["score"][me], p["score"][1 - me]
-            partidas.append(f"{a}x{b}" + (" (" + _("perda da partida") + ")" if p.get("penalty") else ""))
+        for p in data.partidas:
+            a, b = p.score[me], p.score[1 - me]
+            partidas.append(f"{a}x{b}" + (" (" + _("perda da partida") + ")" if p.penalty else ""))
         note = ""
-        if data["walkover"] == "both":
+        if data.walkover == "both":
             note = _("WO duplo: as duas duplas ausentes")
-        elif data["walkover"]:
-            note = _("WO: sua dupla ausente") if data["walkover"] == dupla.key else _("WO: a dupla adversária ausente")
-        elif data["penalty"]:
-            who = _("sua dupla") if data["penalty"]["lost_by"] == dupla.key else _("a dupla adversária")
-            note = _("perda do jogo (%(who)s): %(reason)s") % {"who": who, "reason": data["penalty"]["reason"]}
+        elif data.walkover:
+            note = _("WO: sua dupla ausente") if data.walkover == dupla.key else _("WO: a dupla adversária ausente")
+        elif data.penalty:
+            who = _("sua dupla") if data.penalty.lost_by == dupla.key else _("a dupla adversária")
+            note = _("perda do jogo (%(who)s): %(reason)s") % {"who": who, "reason": data.penalty.reason}
         their_answer = (jogo.confirmations.get(theirs) or {}).get("answer")
-        won = data["score"][me], data["score"][1 - me]
+        won = data.score[me], data.score[1 - me]
         out.append(
             {
                 "key": jogo.key,
@@ -81,7 +81,7 @@ def _to_answer(dupla: Dupla) -> list[dict]:
                 "opponent": opponent.display_name,
                 "partidas": ", ".join(partidas),
                 "won": won,
-                "outcome": "won" if data["winner"] == dupla.key else "lost" if data["winner"] else "",
+                "outcome": "won" if data.winner == dupla.key else "lost" if data.winner else "",
                 "note": note,
                 "contested": my_answer.get("answer") == CONTEST,
                 "my_reason": my_answer.get("reason", ""),

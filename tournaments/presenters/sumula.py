@@ -32,6 +32,7 @@ from tournaments.permissions import is_referee_role, role_of
 from tournaments.presenters.jogos import jogo_place
 from tournaments.presenters.labels import best_of_label
 from tournaments.state import TournamentState
+from tournaments.sumula.sheet import Mao, Partida, Sumula
 
 # the súmula's status as the public reads it: (CSS class of the pill, label)
 STATUS = {
@@ -81,14 +82,14 @@ def via_name(n: int) -> str:
 # --- the sheet --------------------------------------------------------------------------------------
 
 
-def _mao_row(number: int, mao: dict, before: tuple[int, int], names: tuple[str, str]) -> dict:
+def _mao_row(number: int, mao: Mao, before: tuple[int, int], names: tuple[str, str]) -> dict:
     """One line of the sheet: what happened in the mão, who scored how much, the totals after it."""
-    after = tuple(mao["score"])
+    after = mao.score
     gain = (after[0] - before[0], after[1] - before[1])
     scorer = 0 if gain[0] > 0 else 1 if gain[1] > 0 else None
     points = gain[scorer] if scorer is not None else 0
-    to = mao["to"]
-    kind = mao_kind(how=mao["how"], to=to, before=before)
+    to = mao.to
+    kind = mao_kind(how=mao.how, to=to, before=before)
     loser = names[1 - to] if to in (0, 1) else ""
     tag = ""
     if kind == MAO_PENALTY:
@@ -97,7 +98,7 @@ def _mao_row(number: int, mao: dict, before: tuple[int, int], names: tuple[str, 
     elif kind == MAO_REFUSED:
         text = _("%(dupla)s recusou a mão de onze") % {"dupla": loser}
     elif kind == MAO_RAN:
-        text = f"{loser} {_(RAN_FROM.get(mao.get('points') or 0, RAN))}"
+        text = f"{loser} {_(RAN_FROM.get(mao.points or 0, RAN))}"
     elif kind == MAO_TIE:
         text = _("mão de onze empatada") if points else _("empate: ninguém marca")
         tag = "tie"
@@ -110,7 +111,7 @@ def _mao_row(number: int, mao: dict, before: tuple[int, int], names: tuple[str, 
     return {
         "number": number,
         "text": text,
-        "reason": mao.get("reason", ""),
+        "reason": mao.reason or "",
         "tag": tag,
         "scorer": scorer,
         "points": points,
@@ -119,25 +120,25 @@ def _mao_row(number: int, mao: dict, before: tuple[int, int], names: tuple[str, 
     }
 
 
-def _partida_view(p: dict, keys: tuple[str, str], names: tuple[str, str], jogo_live: bool) -> dict:
+def _partida_view(p: Partida, keys: tuple[str, str], names: tuple[str, str], jogo_live: bool) -> dict:
     side = {k: i for i, k in enumerate(keys)}
     rows, before = [], (0, 0)
-    for n, mao in enumerate(p["maos"], start=1):
+    for n, mao in enumerate(p.maos, start=1):
         rows.append(_mao_row(n, mao, before, names))
-        before = tuple(mao["score"])
-    winner = side.get(p["winner"]) if p["winner"] else None
+        before = mao.score
+    winner = side.get(p.winner) if p.winner else None
     penalty = None
-    if p.get("penalty"):
-        lost = side.get(p["penalty"]["lost_by"])
-        penalty = {"dupla": names[lost] if lost is not None else "", "reason": p["penalty"]["reason"]}
+    if p.penalty:
+        lost = side.get(p.penalty.lost_by)
+        penalty = {"dupla": names[lost] if lost is not None else "", "reason": p.penalty.reason}
     return {
-        "number": p["number"],
-        "a": p["score"][0],
-        "b": p["score"][1],
-        "finished": p["finished"],
+        "number": p.number,
+        "a": p.score[0],
+        "b": p.score[1],
+        "finished": p.finished,
         "winner": winner,
         "winner_name": names[winner] if winner is not None else "",
-        "live": jogo_live and not p["finished"],
+        "live": jogo_live and not p.finished,
         "maos": rows,
         "penalty": penalty,
         "score_only": not rows and penalty is None,
@@ -164,40 +165,40 @@ def _signature(tournament: Tournament, jogo: Jogo) -> dict:
     return {"text": text, "reason": jogo.signed_reason}
 
 
-def sumula_present(*, state: TournamentState, tournament: Tournament, jogo: Jogo, data: dict) -> dict[str, Any]:
+def sumula_present(*, state: TournamentState, tournament: Tournament, jogo: Jogo, data: Sumula) -> dict[str, Any]:
     """What the súmula page shows, as plain values (no account names, no private data)."""
-    keys = tuple(data["duplas"])
+    keys = data.duplas
     duplas = (_dupla_view(jogo.dupla_a), _dupla_view(jogo.dupla_b))
     names = (duplas[0]["name"], duplas[1]["name"])
     side = {k: i for i, k in enumerate(keys)}
-    status = status_view(data["status"])
-    partidas = [_partida_view(p, keys, names, data["status"] == IN_PROGRESS) for p in data["partidas"]]
-    winner = side.get(data["winner"]) if data["winner"] else None
+    status = status_view(data.status)
+    partidas = [_partida_view(p, keys, names, data.status == IN_PROGRESS) for p in data.partidas]
+    winner = side.get(data.winner) if data.winner else None
     walkover = None
-    if data["walkover"]:
+    if data.walkover:
         walkover = {
-            "both": data["walkover"] == "both",
-            "absent": names[side[data["walkover"]]] if data["walkover"] in side else "",
+            "both": data.walkover == "both",
+            "absent": names[side[data.walkover]] if data.walkover in side else "",
         }
     penalty = None
-    if data["penalty"]:
-        lost = side.get(data["penalty"]["lost_by"])
-        penalty = {"dupla": names[lost] if lost is not None else "", "reason": data["penalty"]["reason"]}
-    decided = data["status"] in (AWAITING, CONTESTED, CONFIRMED, HOMOLOGATED)
+    if data.penalty:
+        lost = side.get(data.penalty.lost_by)
+        penalty = {"dupla": names[lost] if lost is not None else "", "reason": data.penalty.reason}
+    decided = data.status in (AWAITING, CONTESTED, CONFIRMED, HOMOLOGATED)
     answers = []
     for i, key in enumerate(keys):
-        detail = (data["confirmation_details"] or {}).get(key)
-        answer = detail.get("answer") if detail else None
+        detail = data.confirmation_details.get(key)
+        answer = detail.answer if detail else None
         answers.append(
             {
                 "dupla": names[i],
                 "answer": answer or "",
-                "when": when_br(detail.get("at")) if detail else "",
-                "method": _(METHODS[detail["by"]]) if detail and detail.get("by") in METHODS else "",
-                "reason": (detail.get("reason") or "") if detail else "",
+                "when": when_br(detail.at) if detail else "",
+                "method": _(METHODS[detail.by]) if detail and detail.by in METHODS else "",
+                "reason": (detail.reason or "") if detail else "",
             }
         )
-    via, vias = data["via"], data["vias"]
+    via, vias = data.via, data.vias
     reading_old = via != jogo.via
     # an earlier via's signature is not kept apart from its replacement: only the current one is told
     signed = _signature(tournament, jogo) if not reading_old and jogo.signed_at is not None else None
@@ -220,7 +221,7 @@ def sumula_present(*, state: TournamentState, tournament: Tournament, jogo: Jogo
         "key": jogo.key,
         "url": base,
         "duplas": duplas,
-        "won": data["score"],
+        "won": list(data.score),
         "winner": winner,
         "winner_name": names[winner] if winner is not None else "",
         "stage": stage,
@@ -230,7 +231,7 @@ def sumula_present(*, state: TournamentState, tournament: Tournament, jogo: Jogo
         "best_of": best_of_label(jogo.best_of),
         "status": status,
         "decided": decided,
-        "live": data["status"] == IN_PROGRESS and not reading_old,
+        "live": data.status == IN_PROGRESS and not reading_old,
         "partidas": partidas,
         "walkover": walkover,
         "penalty": penalty,
@@ -238,13 +239,13 @@ def sumula_present(*, state: TournamentState, tournament: Tournament, jogo: Jogo
         "signed": signed,
         "via": via,
         "via_name": via_name(via),
-        "via_reason": data["via_reason"] or "",
+        "via_reason": data.via_reason or "",
         "replaces": f"{via - 1}ª" if via > 1 else "",
         "vias": vias,
         "earlier": earlier,
         "reading_old": reading_old,
         "replaced_at": replaced_at.get(via, ""),
         "latest_name": via_name(vias),
-        "poll": not reading_old and data["status"] != HOMOLOGATED,
+        "poll": not reading_old and data.status != HOMOLOGATED,
         "has_result": bool(partidas or walkover or penalty),
     }

@@ -22,6 +22,7 @@ from ..refusals import Refused
 from ..rows import JogoRow
 from ..selectors import TournamentState, jogo_referee, mesa_referees, tournament_live_get, tournament_state_get
 from ..sumula.selectors import sumula_get
+from ..sumula.sheet import Partida
 from .medals import Event, Placed
 from .sumula import Side, SumulaSheet
 from .sumula_grids import MaoLine, PartidaBox
@@ -215,42 +216,42 @@ def _note(how: str, to, points, before: tuple[int, int]) -> str:
     return _(KIND_NOTES[kind])
 
 
-def _partida_box(p: dict, keys: tuple[str, str], letters: dict[str, str], notes: list[str]) -> PartidaBox:
+def _partida_box(p: Partida, keys: tuple[str, str], letters: dict[str, str], notes: list[str]) -> PartidaBox:
     lines, before = [], (0, 0)
-    for n, mao in enumerate(p["maos"], start=1):
+    for n, mao in enumerate(p.maos, start=1):
         lines.append(
             MaoLine(
                 number=n,
-                a=mao["score"][0],
-                b=mao["score"][1],
-                note=_note(mao["how"], mao["to"], mao.get("points"), before),
+                a=mao.score[0],
+                b=mao.score[1],
+                note=_note(mao.how, mao.to, mao.points, before),
             )
         )
-        if mao["how"] == "penalty":
-            to = keys[mao["to"]] if mao["to"] in (0, 1) else None
+        if mao.how == "penalty":
+            to = keys[mao.to] if mao.to is not None and mao.to in (0, 1) else None
             notes.append(
                 _("Partida %(p)s, mão %(n)s: penalidade de %(points)s a favor da dupla %(to)s: %(reason)s")
                 % {
-                    "p": p["number"],
+                    "p": p.number,
                     "n": n,
-                    "points": mao.get("points"),
-                    "to": letters.get(to, "?"),
-                    "reason": mao.get("reason", ""),
+                    "points": mao.points,
+                    "to": letters.get(to, "?") if to is not None else "?",
+                    "reason": mao.reason or "",
                 }
             )
-        before = tuple(mao["score"])
+        before = mao.score
     note = ""
-    if p.get("penalty"):
-        lost = letters.get(p["penalty"]["lost_by"], "?")
+    if p.penalty:
+        lost = letters.get(p.penalty.lost_by, "?")
         note = _("perda da partida pela dupla %(d)s") % {"d": lost}
         notes.append(
             _("Partida %(p)s: perda da partida pela dupla %(d)s: %(reason)s")
-            % {"p": p["number"], "d": lost, "reason": p["penalty"]["reason"]}
+            % {"p": p.number, "d": lost, "reason": p.penalty.reason}
         )
-    elif not p["maos"] and p["finished"]:
+    elif not p.maos and p.finished:
         note = _("resultado anotado sem as mãos")
-    winner = keys.index(p["winner"]) if p["winner"] in keys else None
-    return PartidaBox(number=p["number"], lines=tuple(lines), score=tuple(p["score"]), winner=winner, note=note)
+    winner = keys.index(p.winner) if p.winner in keys else None
+    return PartidaBox(number=p.number, lines=tuple(lines), score=p.score, winner=winner, note=note)
 
 
 def sumula_sheet_get(*, tournament: Tournament, jogo: Jogo, via: int | None = None) -> SumulaSheet | None:
@@ -263,11 +264,11 @@ def sumula_sheet_get(*, tournament: Tournament, jogo: Jogo, via: int | None = No
         return None
     state = tournament_live_get(tournament=tournament)
     view = sumula_present(state=state, tournament=tournament, jogo=jogo, data=data)
-    keys = tuple(data["duplas"])
+    keys = data.duplas
     sides = (_side("A", jogo.dupla_a), _side("B", jogo.dupla_b))
     letters = dict(zip(keys, ("A", "B"), strict=False))
     notes: list[str] = []
-    partidas = tuple(_partida_box(p, keys, letters, notes) for p in data["partidas"])
+    partidas = tuple(_partida_box(p, keys, letters, notes) for p in data.partidas)
     result = ""
     if view["walkover"]:
         if view["walkover"]["both"]:
@@ -285,7 +286,7 @@ def sumula_sheet_get(*, tournament: Tournament, jogo: Jogo, via: int | None = No
         }
         notes.insert(0, _("Perda do jogo por %(dupla)s: %(reason)s") % view["penalty"])
     elif view["has_result"]:
-        score = _("A %(a)s x %(b)s B") % {"a": data["score"][0], "b": data["score"][1]}
+        score = _("A %(a)s x %(b)s B") % {"a": data.score[0], "b": data.score[1]}
         if view["winner_name"]:
             result = _("%(score)s · vencedora: dupla %(letter)s, %(name)s") % {
                 "score": score,
@@ -347,7 +348,7 @@ def sumula_sheet_get(*, tournament: Tournament, jogo: Jogo, via: int | None = No
         replaces=replaces,
         status=view["status"]["label"],
         partidas=partidas,
-        won=tuple(data["score"]) if view["has_result"] else None,
+        won=data.score if view["has_result"] else None,
         result=result,
         notes=tuple(notes),
     )

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import cast
 
 from scoring.jogo import WALKOVER_BOTH, JogoEntry, JogoResult, jogo_evaluate
 from scoring.partida import mao_gain
+from scoring.rules import RuleSettings
 from scoring.sumula import mao_options
 
 from ..interchange.writer import answers_by_dupla
@@ -14,6 +16,20 @@ from ..permissions import role_of
 from ..result_form import Errors, result_read
 from ..selectors import tournament_settings
 from .records import jogo_record_load, mao_id
+from .sheet import (
+    Answer,
+    AnswerDetail,
+    How,
+    Mao,
+    MaoOptions,
+    Partida,
+    PenaltyInfo,
+    Score,
+    Signed,
+    Situation,
+    Status,
+    Sumula,
+)
 
 # what a súmula shows of its jogo beside the jogo's own columns: the duplas' players, the stage, the group, who signed
 SUMULA_RELATED = (
@@ -33,24 +49,25 @@ def jogo_for_sumula(*, tournament: Tournament, key: str) -> Jogo | None:
 
 def sumula_get(
     *, tournament: Tournament, jogo: Jogo, via: int | None = None, record: tuple | None = None
-) -> dict[str, Any] | None:
+) -> Sumula | None:
     """The súmula of ``jogo`` (its current via, or the earlier via ``via``; None if it has no such via).
 
     ``record``: the current via's (entry, partidas, mãos) when the caller has just written them.
     """
     settings = tournament_settings(tournament=tournament)
     duplas = (jogo.dupla_a.key, jogo.dupla_b.key)
+    signed: Signed | None
     if via is None or via == jogo.via:
         entry, partidas, _maos = record if record is not None else jogo_record_load(jogo=jogo)
         numbers = [p.number for p in partidas]
         status, confirmations, via_reason = jogo.status, jogo.confirmations, jogo.via_reason
         via = jogo.via
         signed = (
-            {
-                "by": _signer_role(tournament, jogo),
-                "at": jogo.signed_at.isoformat(),
-                "reason": jogo.signed_reason or None,
-            }
+            Signed(
+                by=_signer_role(tournament, jogo),
+                at=jogo.signed_at.isoformat(),
+                reason=jogo.signed_reason or None,
+            )
             if jogo.signed_at
             else None
         )
@@ -63,112 +80,129 @@ def sumula_get(
         numbers = list(range(1, len(entry.partidas) + 1)) if entry is not None else []
         status, confirmations, via_reason = old.status, old.confirmations, old.via_reason
         # an earlier via: when it was replaced; signed only if it had been (by whom, as a role: SumulaVia.by)
-        signed = {"by": old.by or None, "at": None, "reason": None} if old.status == "homologated" else None
+        signed = Signed(by=old.by or None, at=None, reason=None) if old.status == "homologated" else None
         current, replaced_at = False, old.at.isoformat()
     result = jogo_evaluate(entry=entry, settings=settings)[0] if entry is not None else None
-    out: dict[str, Any] = {
-        "key": jogo.key,
-        "stage": jogo.stage.key,
-        "group": jogo.group.key if jogo.group_id else None,
-        "round": jogo.round,
-        "mesa": jogo.mesa,
-        "duplas": list(duplas),
-        "best_of": jogo.best_of,
-        "status": status,
-        "via": via,
-        "via_reason": via_reason or None,
-        "vias": jogo.via,
-        "replaced_at": replaced_at,
-        "partidas": _partidas(entry, result, numbers, duplas, settings),
-        "score": list(result.partidas_won) if result is not None and result.started else [0, 0],
-        "winner": duplas[result.winner] if result is not None and result.winner is not None else None,
-        "walkover": None,
-        "penalty": None,
-        "confirmations": answers_by_dupla(confirmations or {}, duplas),
-        "confirmation_details": {duplas[i]: _answer_detail(confirmations, side) for i, side in enumerate("ab")},
-        "signed": signed,
-        "version": jogo.version,
-        "current": None,
-        "options": None,
-    }
+    walkover = None
     if entry is not None and entry.walkover is not None:
-        out["walkover"] = "both" if entry.walkover == WALKOVER_BOTH else duplas[entry.walkover]
+        walkover = "both" if entry.walkover == WALKOVER_BOTH else duplas[entry.walkover]
+    penalty = None
     if entry is not None and entry.lost_by is not None:
-        out["penalty"] = {"lost_by": duplas[entry.lost_by], "reason": entry.reason}
-    if current:
-        out["current"], out["options"] = _current(entry, result, settings)
-    return out
+        penalty = PenaltyInfo(lost_by=duplas[entry.lost_by], reason=entry.reason)
+    points, options = _current(entry, result, settings) if current else (None, None)
+    return Sumula(
+        key=jogo.key,
+        stage=jogo.stage.key,
+        group=jogo.group.key if jogo.group_id else None,
+        round=jogo.round,
+        mesa=jogo.mesa,
+        duplas=duplas,
+        best_of=jogo.best_of,
+        status=cast("Status", status),  # the column holds one of the súmula statuses (scoring.sumula)
+        via=via,
+        via_reason=via_reason or None,
+        vias=jogo.via,
+        replaced_at=replaced_at,
+        partidas=_partidas(entry, result, numbers, duplas, settings),
+        score=_pair(result.partidas_won) if result is not None and result.started else (0, 0),
+        winner=duplas[result.winner] if result is not None and result.winner is not None else None,
+        walkover=walkover,
+        penalty=penalty,
+        confirmations=cast("dict[str, Answer | None]", answers_by_dupla(confirmations or {}, duplas)),
+        confirmation_details={duplas[i]: _answer_detail(confirmations, side) for i, side in enumerate("ab")},
+        signed=signed,
+        version=jogo.version,
+        current=points,
+        options=options,
+    )
 
 
-def _answer_detail(confirmations: dict | None, side: str) -> dict | None:
+def _pair(value: Iterable[int]) -> Score:
+    a, b = value
+    return (a, b)
+
+
+def _answer_detail(confirmations: dict | None, side: str) -> AnswerDetail | None:
     item = (confirmations or {}).get(side)
     if not item:
         return None
-    return {
-        "answer": item.get("answer"),
-        "reason": item.get("reason") or None,
-        "at": item.get("at"),
-        "by": item.get("by"),
-    }
+    return AnswerDetail(
+        answer=item.get("answer"),
+        reason=item.get("reason") or None,
+        at=item.get("at"),
+        by=item.get("by"),
+    )
 
 
-def _partidas(entry: JogoEntry | None, result: JogoResult | None, numbers: list[int], duplas, settings) -> list[dict]:
+def _partidas(
+    entry: JogoEntry | None,
+    result: JogoResult | None,
+    numbers: list[int],
+    duplas: tuple[str, str],
+    settings: RuleSettings,
+) -> list[Partida]:
     if entry is None or result is None or entry.walkover is not None or entry.lost_by is not None:
         return []
     out = []
     for i, p in enumerate(entry.partidas):
         scored = result.partidas[i] if i < len(result.partidas) else None
         number = numbers[i] if i < len(numbers) else i + 1
-        item: dict[str, Any] = {
-            "number": number,
-            "maos": [],
-            "score": list(scored.score) if scored else [0, 0],
-            "finished": bool(scored and scored.finished),
-            "winner": duplas[scored.winner] if scored and scored.winner is not None else None,
-        }
+        maos: list[Mao] = []
+        penalty = None
         if p.lost_by is not None:
-            item["penalty"] = {"lost_by": duplas[p.lost_by], "reason": p.reason}
+            penalty = PenaltyInfo(lost_by=duplas[p.lost_by], reason=p.reason)
         elif p.maos is not None:
             running = (0, 0)
             for k, m in enumerate(p.maos):
                 gain, _problem = mao_gain(score=running, mao=m, settings=settings)
                 if gain is not None:
                     running = (running[0] + gain[0], running[1] + gain[1])
-                mao: dict[str, Any] = {
-                    "id": mao_id(partida=number, order=k, key=m.key),
-                    "to": m.to,
-                    "points": m.points,
-                    "how": m.how,
-                    "score": list(running),
-                }
-                if m.reason:
-                    mao["reason"] = m.reason
-                item["maos"].append(mao)
-        out.append(item)
+                maos.append(
+                    Mao(
+                        id=mao_id(partida=number, order=k, key=m.key),
+                        to=m.to,
+                        points=m.points,
+                        how=cast("How", m.how),  # one of scoring.partida.HOW_CHOICES
+                        score=running,
+                        reason=m.reason or None,
+                    )
+                )
+        out.append(
+            Partida(
+                number=number,
+                maos=maos,
+                score=_pair(scored.score) if scored else (0, 0),
+                finished=bool(scored and scored.finished),
+                winner=duplas[scored.winner] if scored and scored.winner is not None else None,
+                penalty=penalty,
+            )
+        )
     return out
 
 
-def _current(entry: JogoEntry | None, result: JogoResult | None, settings) -> tuple[list[int] | None, dict | None]:
+def _current(
+    entry: JogoEntry | None, result: JogoResult | None, settings: RuleSettings
+) -> tuple[Score | None, MaoOptions | None]:
     """The points of the partida being played (None between partidas) and the entries allowed next."""
     if result is not None and result.finished:
         return None, None
     score = (0, 0)
     if result is not None and result.partidas and not result.partidas[-1].finished:
-        score = result.partidas[-1].score
+        score = _pair(result.partidas[-1].score)
     options = mao_options(score=score, settings=settings)
-    current = list(score) if result is not None and result.partidas and not result.partidas[-1].finished else None
+    current = score if result is not None and result.partidas and not result.partidas[-1].finished else None
     return current, (
         None
         if options is None
-        else {
-            "score": list(score),
-            "situation": options.situation,
-            "played": list(options.played),
-            "ran": list(options.ran),
-            "refuse_by": options.refuse_by,
-            "tie": options.tie,
-            "penalty": list(options.penalty),
-        }
+        else MaoOptions(
+            score=score,
+            situation=cast("Situation", options.situation),
+            played=list(options.played),
+            ran=list(options.ran),
+            refuse_by=options.refuse_by,
+            tie=options.tie,
+            penalty=list(options.penalty),
+        )
     )
 
 
