@@ -9,8 +9,8 @@
   refusal (``tournaments.refusals.Refused``) leaves the site: its HTTP status (one table), the API's
   ``{"errors": [...]}``, a form's errors, the page's messages.
 
-Nothing here knows a tournament: the audiences (``public``, ``desk``, ``api``, ``dupla``) import it, the domain
-packages never do.
+Nothing here knows a tournament: the audiences (``public``, ``desk``, ``api``, ``dupla``) import it; of the
+domain, only the súmula's PIN check reads the client's address here (``sumula/pins.py``, ``pin_source``).
 """
 
 from __future__ import annotations
