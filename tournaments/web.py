@@ -4,13 +4,14 @@
 - ``etag_make`` / ``not_modified``: conditional GETs for what clients poll (ETag, 304);
 - ``pdf_filename`` / ``pdf_response`` / ``print_error``: how a sheet leaves the site;
 - ``client_ip`` / ``request_device``: who sent a request, behind the documented proxies
-  (``TRUSTED_PROXY_COUNT``, ``TRUSTED_PROXIES``);
+  (``TRUSTED_PROXY_COUNT``, ``TRUSTED_PROXIES``); ``pin_source``: where a dupla's PIN was typed, for the
+  súmula's PIN check (``sumula/pins.py``, ``pin_verify``);
 - ``refusal_status`` / ``refusal_json`` / ``refusal_to_form`` / ``refusal_messages``: how the domain's one
   refusal (``tournaments.refusals.Refused``) leaves the site: its HTTP status (one table), the API's
   ``{"errors": [...]}``, a form's errors, the page's messages.
 
-Nothing here knows a tournament: the audiences (``public``, ``desk``, ``api``, ``dupla``) import it; of the
-domain, only the súmula's PIN check reads the client's address here (``sumula/pins.py``, ``pin_source``).
+Nothing here knows a tournament, and nothing of the domain imports it: the audiences (``public``, ``desk``,
+``api``, ``dupla``) read the request here and hand the domain plain values.
 """
 
 from __future__ import annotations
@@ -170,6 +171,13 @@ def request_device(request: HttpRequest) -> str:
     """Where a write came from, for a log (the súmula's events): the browser and the client's address."""
     agent = request.META.get("HTTP_USER_AGENT", "")[:200]
     return f"{agent} · {client_ip(request) or ''}".strip(" ·")
+
+
+def pin_source(request: HttpRequest, *, referee_screen: bool = False) -> dict[str, object]:
+    """Where a PIN check comes from, for ``pin_verify``: the client's address; the staff account on the
+    referee's screen (whose view already required ``may_referee`` on the tournament)."""
+    user = request.user if referee_screen and request.user.is_authenticated else None
+    return {"address": (client_ip(request) or "")[:64], "staff": referee_screen, "user": user}
 
 
 # --- the domain's refusals ------------------------------------------------------------------------------------

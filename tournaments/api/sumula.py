@@ -26,10 +26,10 @@ from tournaments.permissions import may_referee, may_see_desk, tournament_with_r
 from tournaments.refusals import Refused
 from tournaments.selectors import tournament_live_get, tournament_live_version
 from tournaments.sumula import services
-from tournaments.sumula.pins import pin_source, pin_verify
+from tournaments.sumula.pins import pin_verify
 from tournaments.sumula.selectors import jogo_for_sumula, sumula_get
 from tournaments.sumula.services import Actor
-from tournaments.web import errors_json, etag_make, not_modified, refusal_json, request_device
+from tournaments.web import errors_json, etag_make, not_modified, pin_source, refusal_json, request_device
 
 
 def _json(data: dict, status: int = 200) -> JsonResponse:

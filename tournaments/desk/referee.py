@@ -50,10 +50,10 @@ from tournaments.selectors import (
 )
 from tournaments.sumula import services
 from tournaments.sumula.commands import Correction, MaoAdd, Penalty, ResultSet
-from tournaments.sumula.pins import pin_source, pin_verify
+from tournaments.sumula.pins import pin_verify
 from tournaments.sumula.selectors import jogo_for_sumula, sumula_get
 from tournaments.sumula.services import Actor
-from tournaments.web import refusal_messages, request_device
+from tournaments.web import pin_source, refusal_messages, request_device
 
 # --- the list ------------------------------------------------------------------------------------------
 

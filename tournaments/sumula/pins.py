@@ -31,8 +31,6 @@ from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments.web import client_ip
-
 from ..audit import audit_record
 from ..models import Dupla, PinFailure, Tournament
 from ..permissions import may_pin_unlock, may_try_pin, pin_rules
@@ -52,13 +50,6 @@ TOURNAMENT_BASE = 20  # a tournament's ceiling of public wrong PINs within WINDO
 TOURNAMENT_PER_DUPLA = 1
 
 UNTIL_UNLOCKED = "until_unlocked"
-
-
-def pin_source(request, *, referee_screen: bool = False) -> dict:
-    """Where a PIN check comes from, for ``pin_verify``: the client's address; the staff account on the
-    referee's screen (whose view already required ``may_referee`` on the tournament)."""
-    user = request.user if referee_screen and request.user.is_authenticated else None
-    return {"address": (client_ip(request) or "")[:64], "staff": referee_screen, "user": user}
 
 
 def _burst_lock(times: list[dt.datetime], tries: int, lock: dt.timedelta, grow: bool) -> dt.datetime | None:
@@ -116,7 +107,7 @@ def _tournament_wait(dupla: Dupla, now: dt.datetime) -> dt.datetime | None:
 def pin_verify(*, dupla: Dupla, pin, address: str = "", staff: bool = False, user=None) -> None:
     """Pass if ``pin`` is the dupla's PIN; else ``Refused`` forbidden (wrong) or locked (locked, throttled).
 
-    ``address``, ``staff`` and ``user`` say where the check comes from (``pin_source``).
+    ``address``, ``staff`` and ``user`` say where the check comes from (the web edge's ``pin_source``).
     """
     # One check at a time per dupla (its row locked), so guesses sent in parallel cannot all pass the lock
     # test before any failure is recorded. The failure is committed with this block, before the refusal.
