@@ -1,4 +1,7 @@
-"""The fields of a registration (a player, and a partner for a pair), shared by the desk and the public sign-up.
+"""Forms shared by more than one audience (the web edge, beside ``web.py``; an audience's own forms live with it).
+
+``RegistrationFields``: the fields of a registration (a player, and a partner for a pair), shared by the desk
+and the public sign-up.
 
 The form reads what was typed; the checks of DOMAIN §2 step 2 run in the
 service (``registration_add`` / ``registration_edit``), whose refusal's problems come
@@ -11,8 +14,8 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from ..models import Registration, Tournament
-from .checks import BIRTH, CONTACT, EMAIL, NAME, PHONE, PersonIn
+from .models import Registration, Tournament
+from .registrations.checks import BIRTH, CONTACT, EMAIL, NAME, PHONE, PersonIn
 
 DATE_FORMATS = ["%Y-%m-%d", "%d/%m/%Y"]
 # a problem's place (``checks.Problem.place``) → the field it is shown next to

@@ -12,10 +12,10 @@ from django import forms
 from scoring.errors import RuleError, RuleViolation
 from tests.support.registrations import tournament_make
 from tests.support.sumula import api, post
+from tournaments.forms import RegistrationFields
 from tournaments.refusals import Kind, Refused
 from tournaments.registrations import services as registrations
 from tournaments.registrations.checks import PersonIn
-from tournaments.registrations.forms import RegistrationFields
 from tournaments.sumula import services as sumula
 from tournaments.web import REFUSAL_STATUS, refusal_json, refusal_status, refusal_to_form
 

@@ -9,8 +9,8 @@ from django.core import signing
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
+from ..forms import RegistrationFields
 from ..registrations.csv_reader import MAX_BYTES
-from ..registrations.forms import RegistrationFields
 
 CONFIRM_MAX_AGE = 2 * 60 * 60  # seconds a previewed file may wait for its confirmation
 

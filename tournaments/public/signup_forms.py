@@ -6,7 +6,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from tournaments.registrations.forms import PARTNER_FIELDS, RegistrationFields
+from tournaments.forms import PARTNER_FIELDS, RegistrationFields
 
 INDIVIDUAL, PAIR = "individual", "pair"
 
