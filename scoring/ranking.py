@@ -19,8 +19,21 @@ never negative, so the order does not change the result).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from dataclasses import dataclass
 
-__all__ = ["LEVELS", "UNRANKED_LEVEL", "player_level", "player_score", "wilson_lower_bound"]
+from .jogo import WALKOVER_BOTH
+from .tournament import DuplaInfo, JogoRecord
+
+__all__ = [
+    "LEVELS",
+    "UNRANKED_LEVEL",
+    "RankingRow",
+    "player_level",
+    "player_score",
+    "ranking_compute",
+    "wilson_lower_bound",
+]
 
 # (level name, minimum score), ascending.
 LEVELS: tuple[tuple[str, int], ...] = (
@@ -80,3 +93,44 @@ def player_level(*, score: int | None) -> str:
         if score >= minimum:
             name = level
     return name
+
+
+# --- the players' table ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RankingRow:
+    player: str
+    score: int
+    level: str
+    played: int
+    won: int
+    walkovers_lost: int
+
+
+def ranking_compute(*, duplas: Sequence[DuplaInfo], jogos: Sequence[JogoRecord]) -> list[RankingRow]:
+    """Each player's score from the finished jogos of their dupla (byes are not jogos)."""
+    tally: dict[str, list[int]] = {d.key: [0, 0, 0] for d in duplas}
+    for j in jogos:
+        res = j.result
+        if not res.finished:
+            continue
+        for side in (0, 1):
+            t = tally.get(j.duplas[side])
+            if t is None:
+                continue
+            t[0] += 1
+            if res.winner == side:
+                t[1] += 1
+            if res.walkover == side or res.walkover == WALKOVER_BOTH:
+                t[2] += 1
+    rows = []
+    for d in duplas:
+        g, w, a = tally[d.key]
+        score = player_score(played=g, won=w, walkovers_lost=a)
+        for p in d.players:
+            rows.append(
+                RankingRow(player=p, score=score, level=player_level(score=score), played=g, won=w, walkovers_lost=a)
+            )
+    rows.sort(key=lambda r: (-r.score, -r.won, r.player))
+    return rows

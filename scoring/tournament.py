@@ -5,7 +5,6 @@ the plain records below and get every computed view from here, so each rule
 lives in one place.
 """
 
-import functools
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -14,8 +13,7 @@ from typing import Any
 from . import bracket_draw
 from .bracket import Bracket, bracket_build, eliminated_round
 from .errors import RuleError
-from .jogo import WALKOVER_BOTH, JogoResult
-from .ranking import player_level, player_score
+from .jogo import JogoResult
 from .rules import RuleSettings
 from .standings import (
     DuplaStats,
@@ -305,7 +303,8 @@ class TournamentView:
     classification: list["ClassificationRow"]
     stats: dict[str, DuplaStats]  # over every stage (average of FENACEF Art.6 §3)
     group_parts: dict[tuple[str, str], GroupPart] = field(default_factory=dict)  # (stage, group) -> its part
-    # the player ranking's inputs: computed when first read (``ranking``), not on every change
+    # the player ranking's inputs (duplas, jogos): ``scoring.ranking.ranking_compute`` reads them when asked,
+    # not on every change
     ranking_input: tuple[Any, ...] = field(default=((), ()), compare=False, repr=False)
 
     def stage(self, key: str) -> "GroupStageView | KnockoutStageView | None":
@@ -313,11 +312,6 @@ class TournamentView:
             if view.stage.key == key:
                 return view
         return None
-
-    @functools.cached_property
-    def ranking(self) -> list["RankingRow"]:
-        duplas, jogos = self.ranking_input
-        return ranking_compute(duplas=duplas, jogos=jogos)
 
 
 def tournament_compute(
@@ -513,44 +507,3 @@ def _split_by(items: Sequence[str], key: Callable[[str], Any]) -> list[list[str]
             blocks.append([d])
         last = k
     return blocks
-
-
-# --- player ranking (docs/regras.md §7) ------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RankingRow:
-    player: str
-    score: int
-    level: str
-    played: int
-    won: int
-    walkovers_lost: int
-
-
-def ranking_compute(*, duplas: Sequence[DuplaInfo], jogos: Sequence[JogoRecord]) -> list[RankingRow]:
-    """Each player's score from the finished jogos of their dupla (byes are not jogos)."""
-    tally: dict[str, list[int]] = {d.key: [0, 0, 0] for d in duplas}
-    for j in jogos:
-        res = j.result
-        if not res.finished:
-            continue
-        for side in (0, 1):
-            t = tally.get(j.duplas[side])
-            if t is None:
-                continue
-            t[0] += 1
-            if res.winner == side:
-                t[1] += 1
-            if res.walkover == side or res.walkover == WALKOVER_BOTH:
-                t[2] += 1
-    rows = []
-    for d in duplas:
-        g, w, a = tally[d.key]
-        score = player_score(played=g, won=w, walkovers_lost=a)
-        for p in d.players:
-            rows.append(
-                RankingRow(player=p, score=score, level=player_level(score=score), played=g, won=w, walkovers_lost=a)
-            )
-    rows.sort(key=lambda r: (-r.score, -r.won, r.player))
-    return rows

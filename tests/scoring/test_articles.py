@@ -7,7 +7,7 @@ import pytest
 
 from scoring.jogo import WALKOVER_BOTH, JogoEntry, PartidaEntry, jogo_evaluate
 from scoring.partida import MAO_DE_FERRO, MAO_DE_ONZE, Mao, partida_from_maos, situation
-from scoring.ranking import LEVELS, player_level, player_score
+from scoring.ranking import LEVELS, player_level, player_score, ranking_compute
 from scoring.rules import PRESETS, settings_build
 from scoring.tournament import (
     GROUPS,
@@ -18,7 +18,6 @@ from scoring.tournament import (
     StageSpec,
     group_best_of,
     knockout_best_of,
-    ranking_compute,
     tournament_compute,
 )
 

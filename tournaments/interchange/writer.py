@@ -5,8 +5,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
+from scoring.ranking import RankingRow, ranking_compute
 from scoring.rules import settings_as_dict
-from scoring.tournament import GroupStageView, KnockoutStageView
+from scoring.tournament import GroupStageView, KnockoutStageView, TournamentView
 
 from ..models import Player, Registration, SumulaVia
 from ..result_form import result_dict
@@ -225,8 +226,13 @@ def computed_sections(*, state: TournamentState, waiting: list[str]) -> dict[str
             for c in view.classification
         ],
         "waiting_list": waiting,
-        "ranking": [{"player": r.player, "score": r.score, "level": r.level} for r in view.ranking],
+        "ranking": [{"player": r.player, "score": r.score, "level": r.level} for r in _ranking(view)],
     }
+
+
+def _ranking(view: TournamentView) -> list[RankingRow]:
+    duplas, jogos = view.ranking_input
+    return ranking_compute(duplas=duplas, jogos=jogos)
 
 
 def standing_row(r) -> dict[str, Any]:
