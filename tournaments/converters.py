@@ -20,8 +20,8 @@ from django.urls import register_converter
 
 from .result_form import MAO_KEY_MAX
 
-JOGO_KEY_MAX = 60  # Jogo.key (models.py)
-DUPLA_KEY_MAX = 60  # Dupla.key (models.py)
+JOGO_KEY_MAX = 60  # Jogo.key (models/results.py)
+DUPLA_KEY_MAX = 60  # Dupla.key (models/people.py)
 LINK_TOKEN_MIN, LINK_TOKEN_MAX = 8, 40  # new_private_token makes 22 characters; Dupla.token holds 40
 
 

@@ -1,0 +1,40 @@
+"""Zap's data: a tournament, its people, duplas, stages, jogos and súmulas, a module each by what it holds.
+
+Results are stored once, as mãos or as final scores; standings, brackets and
+the classification are derived by ``scoring`` (see ``selectors.py``).
+"""
+
+from .engine import AuditEntry, ResultPart, StateSnapshot, TournamentChange
+from .event import PRESET_CHOICES, Tournament
+from .people import Dupla, Player, Registration, ReplacedLink, new_pin, new_private_token
+from .results import Jogo, Mao, Partida, PinFailure, SumulaEvent, SumulaVia
+from .staff import StaffInvitation, StaffRole
+from .stages import Draw, Group, GroupEntry, Mesa, Stage
+
+__all__ = [
+    "PRESET_CHOICES",
+    "AuditEntry",
+    "Draw",
+    "Dupla",
+    "Group",
+    "GroupEntry",
+    "Jogo",
+    "Mao",
+    "Mesa",
+    "Partida",
+    "PinFailure",
+    "Player",
+    "Registration",
+    "ReplacedLink",
+    "ResultPart",
+    "StaffInvitation",
+    "StaffRole",
+    "Stage",
+    "StateSnapshot",
+    "SumulaEvent",
+    "SumulaVia",
+    "Tournament",
+    "TournamentChange",
+    "new_pin",
+    "new_private_token",
+]

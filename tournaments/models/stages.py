@@ -1,0 +1,127 @@
+"""The event's shape: stages, groups and who is in them, the draws that made them, the mesas."""
+
+from django.conf import settings as django_settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from .event import Tournament
+from .people import Dupla
+
+
+class Stage(models.Model):
+    GROUPS, KNOCKOUT = "groups", "knockout"
+    KIND_CHOICES = [(GROUPS, _("classificatória (grupos)")), (KNOCKOUT, _("eliminatória (chave)"))]
+    DRAW_CHOICES = [("seeded", _("cabeças de chave")), ("random", _("sorteio")), ("fixed", _("ordem fixa"))]
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
+    key = models.CharField(max_length=60)
+    name = models.CharField(_("nome"), max_length=120, blank=True)
+    order = models.PositiveIntegerField(default=0)
+    kind = models.CharField(_("tipo"), max_length=10, choices=KIND_CHOICES)
+    best_of = models.PositiveSmallIntegerField(_("melhor de"), null=True, blank=True)
+    best_of_rounds = models.JSONField(_("melhor de por rodada"), default=dict, blank=True)
+    qualify_per_group = models.PositiveSmallIntegerField(_("classificados por grupo"), default=0)
+    qualify_best_others = models.PositiveSmallIntegerField(_("melhores demais colocados"), default=0)
+    entrants = models.JSONField(
+        _("participantes"), default=str, blank=True, help_text=_('"previous" ou a lista de chaves das duplas')
+    )
+    draw_method = models.CharField(_("sorteio da chave"), max_length=10, choices=DRAW_CHOICES, default="seeded")
+    draw_seed = models.BigIntegerField(_("semente do sorteio"), null=True, blank=True)
+    round_times = models.JSONField(
+        _("horário das rodadas"),
+        default=dict,
+        blank=True,
+        help_text='{"1": "14:00", "2": "15:30"}: the time each round is called',
+    )
+
+    class Meta:
+        ordering = ["tournament", "order"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "key"], name="stage_key_unique")]
+        verbose_name = _("fase")
+        verbose_name_plural = _("fases")
+
+    def __str__(self) -> str:
+        return self.name or self.key
+
+
+class Group(models.Model):
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="groups")
+    key = models.CharField(max_length=60)
+    order = models.PositiveIntegerField(default=0)
+    duplas = models.ManyToManyField(Dupla, through="GroupEntry", related_name="groups")
+
+    class Meta:
+        ordering = ["stage", "order"]
+        constraints = [models.UniqueConstraint(fields=["stage", "key"], name="group_key_unique")]
+        verbose_name = _("grupo")
+        verbose_name_plural = _("grupos")
+
+    def __str__(self) -> str:
+        return f"{_('Grupo')} {self.key}"
+
+
+class GroupEntry(models.Model):
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="entries")
+    dupla = models.ForeignKey(Dupla, on_delete=models.CASCADE, related_name="group_entries")
+    order = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["group", "order"]
+        constraints = [models.UniqueConstraint(fields=["group", "dupla"], name="group_entry_unique")]
+
+
+class Draw(models.Model):
+    """A recorded random draw (sorteio): who, when, seed and result, so it can be shown and replayed."""
+
+    PAIRING, GROUPS, BRACKET, TIEBREAK = "pairing", "groups", "bracket", "tiebreak"
+    KIND_CHOICES = [
+        (PAIRING, _("formação das duplas")),
+        (GROUPS, _("grupos")),
+        (BRACKET, _("chave")),
+        (TIEBREAK, _("desempate")),
+    ]
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="draws")
+    kind = models.CharField(_("tipo"), max_length=10, choices=KIND_CHOICES)
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, null=True, blank=True, related_name="draws")
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, null=True, blank=True, related_name="draws")
+    method = models.CharField(_("método"), max_length=10, blank=True)
+    seed = models.BigIntegerField(_("semente"), null=True, blank=True)
+    result = models.JSONField(_("resultado"))
+    performed_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("feito por"),
+    )
+    performed_at = models.DateTimeField(_("feito em"), auto_now_add=True)
+    note = models.CharField(_("observação"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "performed_at", "id"]
+        verbose_name = _("sorteio")
+        verbose_name_plural = _("sorteios")
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} · {self.tournament}"
+
+
+class Mesa(models.Model):
+    """A table of the venue and the referee who looks after it."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="mesa_rows")
+    number = models.PositiveSmallIntegerField(_("mesa"))
+    referee = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("árbitro"),
+    )
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="mesa_number_unique")]
+        verbose_name = _("mesa")
+        verbose_name_plural = _("mesas")
