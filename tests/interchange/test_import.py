@@ -175,6 +175,26 @@ def test_pairing_draw_waiting_list_and_keys():
     assert Draw.objects.filter(tournament=t, kind=Draw.PAIRING, seed=7).exists()
 
 
+def test_before_the_pairing_draw_the_waiting_list_holds_only_those_beyond_the_limit():
+    """docs/contrato.md: registrations within the limit that await the pairing draw are not on the waiting
+    list; every registration not in a dupla is still in ``registrations``."""
+    data = base_file(max_duplas=2)
+    data["players"] = players(6)
+    data["duplas"] = []
+    data["registrations"] = [{"players": ["p1", "p2"]}, {"players": ["p3"]}, {"players": ["p4"]}]
+    data["registrations"] += [{"players": ["p5"]}, {"players": ["p6"]}]
+    data["stages"], data["jogos"] = [], []
+    t = tournament_import(data=data)
+    export = tournament_export(tournament=t)
+    # capacity 4 players: p1+p2, p3 and p4 fit and await the draw; p5, p6 are beyond the limit
+    assert export["waiting_list"] == ["p5", "p6"]
+    assert [r["players"] for r in export["registrations"]] == [["p1", "p2"], ["p3"], ["p4"], ["p5"], ["p6"]]
+    assert tournament_export(tournament=tournament_import(data=export | {"slug": "de-novo"}))["waiting_list"] == [
+        "p5",
+        "p6",
+    ]
+
+
 def test_same_seed_same_pairs():
     data = base_file()
     data["players"] = players(8)

@@ -10,6 +10,7 @@ from scoring.rules import settings_as_dict
 from scoring.tournament import GroupStageView, KnockoutStageView, TournamentView
 
 from ..models import Player, Registration, SumulaVia
+from ..registrations.selectors import ACCEPTED, WAITING, registration_rows
 from ..result_form import result_dict
 from ..rows import JogoRow
 from ..selectors import TournamentState, tournament_live_get
@@ -22,13 +23,15 @@ def tournament_export(*, tournament, include_private: bool = False) -> dict[str,
     """The tournament file of ``tournament``. Private data (birth dates, contacts, PINs) only on request."""
     state = tournament_live_get(tournament=tournament)
     players = list(Player.objects.filter(tournament=tournament).order_by("order", "id"))
-    registrations = list(
-        Registration.objects.filter(tournament=tournament, status=Registration.WAITING)
-        .select_related("player1", "player2")
-        .order_by("order")
-    )
+    # registrations not in a dupla yet, in order of arrival; the waiting list is those of them beyond the limit
+    # (docs/contrato.md, "Computed sections"; docs/regras.md §2 step 2), not those awaiting the pairing draw
+    rows = [r for r in registration_rows(tournament=tournament) if r.situation in (ACCEPTED, WAITING)]
     return tournament_file_build(
-        state=state, players=players, registrations=registrations, include_private=include_private
+        state=state,
+        players=players,
+        registrations=[r.registration for r in rows],
+        waiting=[p.key for r in rows if r.situation == WAITING for p in r.players],
+        include_private=include_private,
     )
 
 
@@ -41,8 +44,15 @@ def _average(value: float | None) -> float | str | None:
 
 
 def tournament_file_build(
-    *, state: TournamentState, players: list[Player], registrations: list[Registration], include_private: bool
+    *,
+    state: TournamentState,
+    players: list[Player],
+    registrations: list[Registration],
+    waiting: list[str],
+    include_private: bool,
 ) -> dict[str, Any]:
+    """The file of ``state``: ``registrations`` are those not in a dupla yet, ``waiting`` the player keys of the
+    waiting list."""
     t = state.tournament
     all_settings = settings_as_dict(state.settings)
     overrides = dict(t.settings or {})
@@ -74,12 +84,7 @@ def tournament_file_build(
             if p.phone:
                 row["phone"] = p.phone
         out_players.append(row)
-    waiting: list[str] = []
-    out_regs = []
-    for r in registrations:
-        keys = [p.key for p in r.players()]
-        out_regs.append({"players": keys})
-        waiting.extend(keys)
+    out_regs = [{"players": [p.key for p in r.players()]} for r in registrations]
     out_duplas = []
     for key, d in state.duplas.items():
         row = {"key": key, "players": [d.player1.key, d.player2.key]}
