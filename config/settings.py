@@ -65,7 +65,9 @@ if SECRET_KEY_MISSING:
 SECRET_KEY = SECRET_KEY or DEV_SECRET_KEY
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 
-# Absolute links (QR codes, e-mails) start with this (docs/contrato.md); no trailing slash.
+# Absolute links (QR codes, e-mails) start with this (docs/contrato.md); no trailing slash. Unset on a
+# development server (DEBUG), it follows the address each request came to (config/devsite.py).
+SITE_URL_SET = bool(os.environ.get("SITE_URL", "").strip())
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").strip().rstrip("/")
 _site = urlsplit(SITE_URL)
 if _site.scheme not in ("http", "https") or not _site.netloc:
@@ -140,6 +142,8 @@ MIDDLEWARE = [
     # last: turns a locked-out login into the lockout page (config.security.login_lockout_response)
     "axes.middleware.AxesMiddleware",
 ]
+if DEBUG and not SITE_URL_SET:
+    MIDDLEWARE.insert(MIDDLEWARE.index("config.errors.ErrorsMiddleware") + 1, "config.devsite.DevSiteUrlMiddleware")
 
 # Login throttling (django-axes), for every login through Django's auth (the admin's, /entrar/):
 # after AXES_FAILURE_LIMIT wrong passwords for one username from one IP, that username is locked

@@ -150,3 +150,42 @@ def test_the_open_sign_up_is_throttled_per_address(client, db, settings):
     assert not User.objects.filter(username="conta3").exists()
     elsewhere = type(client)(REMOTE_ADDR="198.51.100.31").post("/conta/nova/", SIGNUP | {"username": "conta4"})
     assert elsewhere.status_code == 302
+
+
+# --- the first account of a new site (issue 24, item 7) ---
+
+
+def test_the_first_organizer_is_made_by_one_command_and_creates_an_event(client, db):
+    import io
+    import re
+
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command("organizer_add", "primeira", "--email", "comissao@clube.org", stdout=out)
+    password = re.search(r"senha gerada para primeira .*: (\S+)$", out.getvalue().strip()).group(1)
+    assert client.login(username="primeira", password=password)
+    response = client.post(reverse("desk:new"), NEW)
+    assert response.status_code == 302
+    t = Tournament.objects.get(name="Copa Teste")
+    assert response["Location"].startswith(f"/organizar/{t.slug}/")
+    assert User.objects.get(username="primeira").email == "comissao@clube.org"
+
+
+def test_the_organizer_command_keeps_an_existing_password_and_refuses_a_bad_email(db, monkeypatch):
+    import io
+
+    from django.core.management import CommandError, call_command
+
+    User.objects.create_user("antiga", password="a-senha-de-sempre-2030")
+    out = io.StringIO()
+    call_command("organizer_add", "antiga", stdout=out)
+    user = User.objects.get(username="antiga")
+    assert user.is_staff and user.check_password("a-senha-de-sempre-2030")
+    assert "senha gerada" not in out.getvalue() and "conta existente" in out.getvalue()
+    with pytest.raises(CommandError, match="e-mail 'sem-arroba' inválido"):
+        call_command("organizer_add", "outra", "--email", "sem-arroba")
+    assert not User.objects.filter(username="outra").exists()
+    monkeypatch.setenv("ZAP_PASSWORD", "escolhida-pelo-operador-2030")
+    call_command("organizer_add", "escolhida", stdout=io.StringIO())
+    assert User.objects.get(username="escolhida").check_password("escolhida-pelo-operador-2030")

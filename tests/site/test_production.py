@@ -276,3 +276,31 @@ def test_the_lockout_counts_the_clients_address_behind_trusted_proxies(rf):
         assert client_ip(request) == "200.1.2.3"  # what our proxy saw, not what the client claimed before it
     with override_settings(TRUSTED_PROXY_COUNT=1, TRUSTED_PROXIES=["10.0.0.1"]):
         assert client_ip(rf.get("/", REMOTE_ADDR="10.0.0.1")) == "10.0.0.1"
+
+
+# --- absolute links on a development server (issue 24, item 7) ---
+
+MIDDLEWARE_READ = "import config.settings as s; print('config.devsite.DevSiteUrlMiddleware' in s.MIDDLEWARE)"
+
+
+def test_on_a_development_server_without_site_url_links_follow_the_address_served():
+    assert settings_run(MIDDLEWARE_READ, DEBUG="1").stdout.strip() == "True"
+    # production (DEBUG off), or a SITE_URL given: links start with SITE_URL, whatever the request's host
+    assert settings_run(MIDDLEWARE_READ, SECRET_KEY=STRONG_KEY).stdout.strip() == "False"
+    assert settings_run(MIDDLEWARE_READ, DEBUG="1", SITE_URL="http://127.0.0.1:8000").stdout.strip() == "False"
+
+
+def test_the_development_middleware_takes_the_scheme_host_and_port_of_the_request(rf, settings):
+    from config.devsite import DevSiteUrlMiddleware
+    from tournaments.staff.selectors import private_link
+
+    settings.ALLOWED_HOSTS = ["192.168.0.12"]
+    seen = []
+    middleware = DevSiteUrlMiddleware(lambda request: seen.append(settings.SITE_URL) or "ok")
+    assert middleware(rf.get("/torneios/", HTTP_HOST="192.168.0.12:8001")) == "ok"
+    assert seen == ["http://192.168.0.12:8001"]
+
+    from tournaments.models import Dupla, new_private_token
+
+    dupla = Dupla(token=new_private_token())
+    assert private_link(dupla=dupla) == f"http://192.168.0.12:8001/d/{dupla.token}/"
