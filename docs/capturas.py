@@ -380,7 +380,7 @@ class Walk:
         page.goto(self.url("pins/"))
         page.check("#id_confirm")
         shot(page, "pins", element="main", max_height=1300)
-        submit(page, page.get_by_role("button", name="Fazer os PINs e mostrar os cartões"))
+        submit(page, page.get_by_role("button", name="Fazer os PINs e ver os cartões"))
         shot(page, "cartoes")
         shot(page, "cartao", element=".pin-card", max_height=500)
         for card in page.locator(".pin-card").all():

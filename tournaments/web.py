@@ -122,10 +122,11 @@ def pdf_filename(*parts: str) -> str:
     return "-".join(slugify(p) or "x" for p in parts if p) + ".pdf"
 
 
-def pdf_response(data: bytes, *, filename: str) -> HttpResponse:
-    """The PDF shown in the browser (its reader prints it), saved under ``filename`` when downloaded."""
+def pdf_response(data: bytes, *, filename: str, attachment: bool = False) -> HttpResponse:
+    """The PDF shown in the browser (its reader prints it), saved under ``filename`` when downloaded; with
+    ``attachment``, saved at once (what exists only in this response, such as PIN cards, is not lost with a tab)."""
     response = HttpResponse(data, content_type="application/pdf")
-    response["Content-Disposition"] = content_disposition_header(False, filename)
+    response["Content-Disposition"] = content_disposition_header(attachment, filename)
     response["Content-Length"] = str(len(data))
     response["X-Content-Type-Options"] = "nosniff"
     return response

@@ -190,6 +190,8 @@ def test_the_pin_page_gives_the_cards_as_a_pdf(load_file, client, settings):
     url = f"/organizar/{tournament.slug}/pins/"
     batch = re.search(r'name="batch" value="([^"]+)"', client.get(url).content.decode()).group(1)
     response = client.post(url, {"confirm": "on", "batch": batch, "formato": "pdf"})
+    assert response["Content-Disposition"] == 'attachment; filename="copa-cartoes-cartoes.pdf"'  # saved, not a tab
+    response["Content-Disposition"] = response["Content-Disposition"].replace("attachment", "inline")
     data = assert_pdf(response, "copa-cartoes-cartoes.pdf")
     assert "no-store" in response["Cache-Control"] and "private" in response["Cache-Control"]
     pins = _cards_check(tournament, data)
@@ -200,6 +202,24 @@ def test_the_pin_page_gives_the_cards_as_a_pdf(load_file, client, settings):
     again = client.post(url, {"confirm": "on", "batch": batch, "formato": "pdf"})
     assert again["Content-Type"].startswith("text/html") and "já foram feitos" in again.content.decode()
     assert all(pin_check(d, p) for d, p in zip(tournament.duplas.order_by("order", "id"), pins, strict=False))
+
+
+def test_one_action_gives_the_cards_on_the_page_and_the_pdf_of_the_same_pins(load_file, client, settings):
+    """Issue 24, item 3: showing the cards and downloading their PDF used to make two batches of PINs."""
+    import base64
+
+    settings.SITE_URL = SITE
+    tournament = load_file(cards_file())
+    client.force_login(staff_user(tournament, "comissao", StaffRole.ORGANIZER))
+    url = f"/organizar/{tournament.slug}/pins/"
+    batch = re.search(r'name="batch" value="([^"]+)"', client.get(url).content.decode()).group(1)
+    html = client.post(url, {"confirm": "on", "batch": batch}).content.decode()
+    on_page = re.findall(r'aria-label="PIN (\d{6})"', html)
+    link = re.search(r'<a class="button" href="data:application/pdf;base64,([^"]+)" download="([^"]+)"', html)
+    assert link is not None and link.group(2) == "copa-cartoes-cartoes.pdf"
+    assert re.search(r"Baixar estes cartões em PDF \(\d+ KiB\)", html)
+    in_pdf = _cards_check(tournament, base64.b64decode(link.group(1)))
+    assert in_pdf == on_page and len(on_page) == 9  # one batch: the page and the PDF say the same PINs
 
 
 def test_the_pin_page_without_confirmation_makes_no_cards(load_file, client):

@@ -1,7 +1,8 @@
 """/organizar/<slug>/pins/: make new dupla PINs and print the dupla cards (PIN, private link, QR code).
 
-The cards come as a page (printed by the browser) or, with ``formato=pdf``, as
-the A4 PDF of ``dupla_pins --pdf`` (eight cards a sheet, with cut lines).
+One action makes a batch of PINs and gives its cards both ways: as a page (printed by
+the browser) and, from that page, the A4 PDF of ``dupla_pins --pdf`` (eight cards a
+sheet, with cut lines) to download. One dupla's PIN can be made again alone (a lost card).
 
 Only hashes are stored, so the cards exist only in the response to the POST
 that made the PINs: never cached (``no-store``), never shown again. The form
@@ -9,6 +10,7 @@ carries a one-time batch code kept in the session, so a browser that resends
 the POST (reload, back button) does not silently replace the PINs just printed.
 """
 
+import base64
 import secrets
 
 from django.shortcuts import render
@@ -79,17 +81,24 @@ def _batch_mark(request, batch: str) -> None:
 
 
 def _cards(request, tournament, codes):
+    """The cards of this batch, both ways at once: on the page (printed by the browser) with the A4 PDF of the
+    same cards to download from it (a ``data:`` link: the PINs are never kept to be served again), or, with
+    ``formato=pdf``, the PDF alone, downloaded."""
     cards = dupla_cards(tournament=tournament, pins=codes)
-    if request.POST.get("formato") == "pdf":  # the same cards, as the A4 sheet with cut lines
-        return _no_store(
-            pdf_response(
-                cards_pdf(tournament_name=tournament.name, cards=cards),
-                filename=pdf_filename(tournament.slug, "cartoes"),
-            )
-        )
+    pdf = cards_pdf(tournament_name=tournament.name, cards=cards)
+    filename = pdf_filename(tournament.slug, "cartoes")
+    if request.POST.get("formato") == "pdf":
+        return _no_store(pdf_response(pdf, filename=filename, attachment=True))
     for card in cards:
         card["qr"] = qr_svg(card["link"], label=_("Link privado da dupla %(name)s") % {"name": card["name"]})
-    return _no_store(render(request, "desk/staff/pin_cards.html", {"desk_tab": "duplas", "cards": cards}))
+    context = {
+        "desk_tab": "duplas",
+        "cards": cards,
+        "pdf_href": "data:application/pdf;base64," + base64.b64encode(pdf).decode("ascii"),
+        "pdf_name": filename,
+        "pdf_kib": max(1, round(len(pdf) / 1024)),
+    }
+    return _no_store(render(request, "desk/staff/pin_cards.html", context))
 
 
 def _reset_one(request, tournament):
