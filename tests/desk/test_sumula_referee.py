@@ -291,6 +291,25 @@ def test_quick_result_walkover_penalty_and_correction(cup, referee, ref_client):
     assert "Via 2: placar trocado na 2ª partida" in ref_client.get(screen()).content.decode()
 
 
+def test_the_correction_form_starts_from_the_current_result_and_stays_closed_after_signing(cup, referee, ref_client):
+    """Issue 24, item 10: the correction used to start empty (the referee retyped every partida), and it was open
+    on every signed súmula."""
+    import re
+
+    ref_client.post(
+        screen(), {"op": "resultado", "p1_a": "12", "p1_b": "5", "p2_a": "3", "p2_b": "12", "p3_a": "12", "p3_b": "10"}
+    )
+    ref_client.post(screen(), {"op": "homologacao", "via": "1", "reason": "as duplas saíram"})
+    page = ref_client.get(screen()).content.decode()
+    correction = re.search(r'<details class="card sumula-more" id="correcao"( open)?>(.*?)</details>', page, re.S)
+    assert correction is not None and correction.group(1) is None  # closed until asked for
+    values = dict(re.findall(r'id="fix-p\d-[ab]" name="(p\d_[ab])"[^>]*? value="(\d+)"', correction.group(2)))
+    assert values == {"p1_a": "12", "p1_b": "5", "p2_a": "3", "p2_b": "12", "p3_a": "12", "p3_b": "10"}
+    # the quick entry of a jogo still to play starts empty
+    entry = ref_client.get(screen("j3")).content.decode()
+    assert 'id="res-p1-a"' in entry and not re.search(r'id="res-p\d-[ab]"[^>]*value=', entry)
+
+
 def test_the_pin_lockout_reaches_the_referee_screen(cup, referee, ref_client):
     _play_two_partidas(ref_client)
     for _ in range(6):

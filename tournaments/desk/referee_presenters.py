@@ -206,6 +206,17 @@ def screen_strings(duplas: list[dict]) -> dict:
     }
 
 
+def correction_rows(data: Sumula, best_of: int) -> list[dict]:
+    """The correction form's rows, filled with the current via's partidas (their points, in the order of the
+    jogo's duplas): a correction starts from the result it corrects, and the referee changes what is wrong."""
+    scores = {p.number: p.score for p in data.partidas}
+    rows = []
+    for n in range(1, best_of + 1):
+        score = scores.get(n)
+        rows.append({"n": n, "a": score[0] if score else None, "b": score[1] if score else None})
+    return rows
+
+
 def referee_screen_present(*, tournament, jogo: Jogo, data: Sumula) -> dict:
     """The súmula screen of one jogo as the referee's phone shows it, and the data its script takes."""
     duplas = [dupla_names(jogo.dupla_a), dupla_names(jogo.dupla_b)]
@@ -308,7 +319,8 @@ def referee_screen_present(*, tournament, jogo: Jogo, data: Sumula) -> dict:
         "confirmations": confirmations,
         "answered": answered,
         "need_reason": status in (AWAITING, CONTESTED),
-        "score_rows": list(range(1, jogo.best_of + 1)),
+        "score_rows": [{"n": n, "a": None, "b": None} for n in range(1, jogo.best_of + 1)],
+        "correction_rows": correction_rows(data, jogo.best_of),
         "ids": {k: server_id() for k in ("resultado", "wo_a", "wo_b", "wo_both", "penalidade", "correcao")},
         "client": client,
     }
