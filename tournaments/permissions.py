@@ -8,6 +8,7 @@ A user with no role on a tournament must not learn that it has a desk: the
 desk answers 404 (``desk_tournament_get``); a referee on an organizer-only
 page gets 403. Templates get these answers as ``DeskRights`` (``desk.context``).
 
+Who sees an event's public side is decided here too (``may_view_event``: a draft only its staff).
 What a dupla may do is decided here too: open its private link
 (``may_open_private_link``), answer a súmula (``may_answer_sumula``), type its
 PIN now (``pin_rules``, ``may_try_pin``); ``sumula.pins`` keeps the counting
@@ -146,6 +147,20 @@ def may_pin_unlock(*, user: Asker, tournament: Tournament) -> bool:
 
 def may_see_desk(*, user: Asker, tournament: Tournament) -> bool:
     return role_of(user=user, tournament=tournament) is not None
+
+
+def may_view_event(*, user: Asker, tournament: Tournament) -> bool:
+    """The event's public pages, sheets, file and API reads: everyone once it is published; a draft only its
+    staff (and the site's admins), who see what the public will see before they publish it."""
+    return tournament.published or may_see_desk(user=user, tournament=tournament)
+
+
+def event_visible(*, user: Asker, tournament: Tournament | None) -> Tournament:
+    """``tournament`` when ``user`` may see its public side; else 404, as for an event that does not exist (a
+    draft's address tells a stranger nothing)."""
+    if tournament is None or not may_view_event(user=user, tournament=tournament):
+        raise Http404("no such tournament")
+    return tournament
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,8 @@ def tournament_by_slug(*, slug: str) -> Tournament | None:
 
 
 def tournament_list() -> QuerySet[Tournament]:
-    return Tournament.objects.order_by("-date", "name")
+    """The events on the public list: the published ones (a draft is seen only by its staff, at the desk)."""
+    return Tournament.objects.filter(published=True).order_by("-date", "name")
 
 
 def mesa_referees(*, tournament: Tournament) -> dict[int, int | None]:

@@ -97,6 +97,19 @@ def test_an_organizer_runs_the_aabb_event_from_sign_ups_to_a_published_bracket(b
         assert StaffRole.objects.filter(tournament=tournament, user__username="marta", role="organizer").exists()
         shot(page, f"desk-{width}-03-resumo")
 
+        # 2b. a new event is a draft: an anonymous visitor does not find it; the organizer checks and publishes it
+        stranger = browser.new_context(viewport=VIEWPORTS[width], locale="pt-BR")
+        visitor = stranger.new_page()
+        assert visitor.goto(f"{live_server.url}/torneios/{tournament.slug}/").status == 404
+        _follow_next_step(page, "Conferir os dados e publicar o evento")
+        assert "Bar Classe A" in page.locator("main").inner_text()
+        shot(page, f"desk-{width}-03b-publicar")
+        page.get_by_role("button", name="Publicar o evento").click()
+        page.wait_for_url(re.compile(r".*/organizar/[\w-]+/$"))
+        assert "Evento publicado" in page.locator("main").inner_text()
+        assert visitor.goto(f"{live_server.url}/torneios/{tournament.slug}/").status == 200
+        stranger.close()
+
         # 3. the CSV of 32 individuals: line 8 is under age; the preview says where, nothing is written
         _follow_next_step(page, "Receber inscrições")
         page.get_by_role("link", name="Enviar planilha CSV").click()

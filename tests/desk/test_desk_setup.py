@@ -46,7 +46,80 @@ def test_aabb_starter_makes_the_aabb_event_from_three_fields(client, organizer):
     assert StaffRole.objects.get(tournament=t).user == organizer
     assert AuditEntry.objects.filter(tournament=t, action="tournament_create", user=organizer).exists()
     page = client.get(reverse("desk:overview", args=[t.slug])).content.decode()
+    assert "rascunho: só a equipe vê" in page and reverse("desk:publish", args=[t.slug]) in page
+    client.post(reverse("desk:publish", args=[t.slug]))
+    page = client.get(reverse("desk:overview", args=[t.slug])).content.decode()
     assert "inscrições abertas" in page and reverse("desk:registrations", args=[t.slug]) in page
+
+
+# --- drafts (issue 24, item 5): a new event is seen only by its staff until the organizer publishes it ---
+
+
+def _public_urls(t) -> list[str]:
+    return [
+        reverse("tournaments:detail", args=[t.slug]),
+        reverse("tournaments:standings", args=[t.slug]),
+        reverse("tournaments:bracket", args=[t.slug]),
+        reverse("tournaments:jogos", args=[t.slug]),
+        reverse("tournaments:duplas", args=[t.slug]),
+        reverse("tournaments:tv", args=[t.slug]),
+        reverse("tournaments:export", args=[t.slug]),
+        reverse("tournaments:signup", args=[t.slug]),
+        reverse("tournaments:bracket_pdf", args=[t.slug]),
+        reverse("tournaments:standings_pdf", args=[t.slug]),
+        reverse("api:jogos", args=[t.slug]),
+    ]
+
+
+def test_a_new_event_is_a_draft_only_its_staff_see_until_it_is_published(client, organizer):
+    from django.test import Client
+
+    _create(client)
+    t = Tournament.objects.get()
+    assert not t.published
+    stranger = Client()
+    for url in _public_urls(t):
+        assert stranger.get(url).status_code == 404, url
+    assert t.slug not in stranger.get(reverse("tournaments:list")).content.decode()
+    # the staff see the public pages as the public will, with a notice, never cached
+    page = client.get(reverse("tournaments:detail", args=[t.slug]))
+    assert page.status_code == 200 and "Rascunho: só a equipe do torneio vê esta página" in page.content.decode()
+    assert "no-cache" in page["Cache-Control"] and "private" in page["Cache-Control"]
+    assert client.get(reverse("tournaments:standings", args=[t.slug])).status_code == 200
+    # the public form takes no sign-up while a draft, even for the staff
+    assert "Inscrições encerradas" in client.get(reverse("tournaments:signup", args=[t.slug])).content.decode()
+    # publishing: a page that says what it does, then a POST, recorded
+    confirm = client.get(reverse("desk:publish", args=[t.slug])).content.decode()
+    assert "rascunho" in confirm and "Publicar o evento" in confirm and "Bar Classe A" in confirm
+    response = client.post(reverse("desk:publish", args=[t.slug]))
+    assert response.status_code == 302
+    t.refresh_from_db()
+    assert t.published
+    assert AuditEntry.objects.filter(tournament=t, action="tournament_publish", user=organizer).exists()
+    for url in _public_urls(t):
+        assert stranger.get(url).status_code == 200, url
+    assert t.slug in stranger.get(reverse("tournaments:list")).content.decode()
+    assert "Rascunho" not in stranger.get(reverse("tournaments:detail", args=[t.slug])).content.decode()
+    # once is enough: publishing again says so and changes nothing
+    client.post(reverse("desk:publish", args=[t.slug]))
+    assert AuditEntry.objects.filter(tournament=t, action="tournament_publish").count() == 1
+
+
+def test_only_an_organizer_publishes(client, organizer, django_user_model):
+    from django.test import Client
+
+    from tournaments.roles import role_grant
+
+    _create(client)
+    t = Tournament.objects.get()
+    referee = django_user_model.objects.create_user("arbitra-rascunho")
+    role_grant(tournament=t, user=referee, role=StaffRole.REFEREE)
+    other = Client()
+    other.force_login(referee)
+    assert other.get(reverse("tournaments:detail", args=[t.slug])).status_code == 200  # staff: sees the draft
+    assert other.post(reverse("desk:publish", args=[t.slug])).status_code == 403
+    t.refresh_from_db()
+    assert not t.published
 
 
 def test_new_tournament_form_says_what_is_missing(client, organizer):

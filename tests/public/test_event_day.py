@@ -42,7 +42,7 @@ from tournaments.models import Draw, Dupla, GroupEntry, Jogo, Player, Registrati
 from tournaments.roles import role_grant
 from tournaments.selectors import tournament_state_cache_clear
 from tournaments.services import tournament_import
-from tournaments.setup.services import format_update, tournament_create, tournament_update
+from tournaments.setup.services import format_update, tournament_create, tournament_publish, tournament_update
 from tournaments.sumula.commands import MaoAdd
 from tournaments.sumula.services import Actor, sumula_mao_add
 
@@ -886,6 +886,7 @@ def _make_before(prefix: str, individuals: int, limit: int) -> Tournament:
         date=timezone.localdate() + timedelta(days=30),
         venue="Clube",
     )
+    t = tournament_publish(tournament=t, user=organizer)
     t = tournament_update(tournament=t, user=organizer, changes={"max_duplas": limit})
     _signups(t, individuals=individuals, pair_after=3, source=Registration.FORM)
     return t
@@ -900,6 +901,7 @@ def _make_drawn(prefix: str, individuals: int, limit: int, mesas: int) -> Tourna
         date=timezone.localdate() + timedelta(days=7),
         venue="Sede",
     )
+    t = tournament_publish(tournament=t, user=organizer)
     role_grant(tournament=t, user=referee, role=StaffRole.REFEREE, by=organizer)
     t = tournament_update(tournament=t, user=organizer, changes={"max_duplas": limit})
     format_update(
@@ -933,6 +935,7 @@ def _make_during(prefix: str, pairs: int, best_others: int, mesas: int) -> Tourn
     t = tournament_create(
         user=organizer, starter="fenacef", name=f"Copa {prefix}", date=timezone.localdate(), venue="Ginásio"
     )
+    t = tournament_publish(tournament=t, user=organizer)
     role_grant(tournament=t, user=referee, role=StaffRole.REFEREE, by=organizer)
     format_update(tournament=t, user=organizer, format=t.format | {"best_others": best_others})
     _pairs(t, pairs, organizer=organizer)
@@ -969,6 +972,7 @@ def _make_after(prefix: str, pairs: int, mesas: int) -> Tournament:
         date=timezone.localdate() - timedelta(days=14),
         venue="Associação",
     )
+    t = tournament_publish(tournament=t, user=organizer)
     role_grant(tournament=t, user=referee, role=StaffRole.REFEREE, by=organizer)
     t = tournament_update(tournament=t, user=organizer, changes={"settings": {"third_place": "match"}})
     _pairs(t, pairs, organizer=organizer)

@@ -33,7 +33,7 @@ from tournaments.models import Dupla, GroupEntry, Jogo, Registration, StaffRole,
 from tournaments.registrations.checks import PersonIn
 from tournaments.registrations.services import registration_add, registration_close
 from tournaments.roles import role_grant
-from tournaments.setup.services import format_update, tournament_create, tournament_update
+from tournaments.setup.services import format_update, tournament_create, tournament_publish, tournament_update
 from tournaments.sumula.commands import MaoAdd, ResultSet
 from tournaments.sumula.services import Actor, sumula_answer, sumula_mao_add, sumula_result_set, sumula_sign
 
@@ -204,6 +204,7 @@ def event_before_make() -> Tournament:
     t = tournament_create(
         user=organizer, starter="aabb", name="Copa Primavera de Truco", date=day, venue="Clube dos Bancários, salão 2"
     )
+    t = tournament_publish(tournament=t, user=organizer)  # the organizer published it
     t = tournament_update(tournament=t, user=organizer, changes={"max_duplas": 5})
     _signups(t, individuals=10, pair_after=3, source=Registration.FORM)  # 12 athletes for 10 places
     return t
@@ -218,6 +219,7 @@ def event_drawn_make() -> Tournament:
         date=timezone.localdate() + timedelta(days=7),
         venue="Sede campestre",
     )
+    t = tournament_publish(tournament=t, user=organizer)  # the organizer published it
     role_grant(tournament=t, user=referee, role=StaffRole.REFEREE, by=organizer)
     t = tournament_update(tournament=t, user=organizer, changes={"max_duplas": 8})
     format_update(
@@ -253,6 +255,7 @@ def event_during_make() -> Tournament:
         date=timezone.localdate(),
         venue="Ginásio Municipal",
     )
+    t = tournament_publish(tournament=t, user=organizer)  # the organizer published it
     role_grant(tournament=t, user=referee, role=StaffRole.REFEREE, by=organizer)
     format_update(tournament=t, user=organizer, format=t.format | {"best_others": 2})  # 3×2 + 2 thirds = 8
     _pairs(t, 12, organizer=organizer)
@@ -294,6 +297,7 @@ def event_after_make() -> Tournament:
         date=timezone.localdate() - timedelta(days=14),
         venue="Associação Atlética",
     )
+    t = tournament_publish(tournament=t, user=organizer)  # the organizer published it
     role_grant(tournament=t, user=referee, role=StaffRole.REFEREE, by=organizer)
     t = tournament_update(tournament=t, user=organizer, changes={"settings": {"third_place": "match"}})
     _pairs(t, 8, organizer=organizer)

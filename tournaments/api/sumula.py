@@ -22,7 +22,7 @@ from tournaments.api.body import json_body_read
 from tournaments.api.serialize import jogo_row, jogos_json, sumula_json
 from tournaments.caching import tournament_key
 from tournaments.models import Dupla, Jogo, Tournament
-from tournaments.permissions import may_referee, may_see_desk, tournament_with_role
+from tournaments.permissions import may_referee, may_see_desk, may_view_event, tournament_with_role
 from tournaments.refusals import Refused
 from tournaments.selectors import tournament_live_get, tournament_live_version
 from tournaments.sumula import services
@@ -55,6 +55,15 @@ def _tournament(slug: str, request=None) -> Tournament:
     else:
         tournament = next(iter(Tournament.objects.filter(slug=slug).order_by()[:1]), None)  # the slug is unique
     if tournament is None:
+        raise Refused.not_found(_("torneio %(slug)s não encontrado") % {"slug": slug})
+    return tournament
+
+
+def _public_tournament(request, slug: str) -> Tournament:
+    """The tournament at ``slug`` for a read or a dupla's answer: 404 for a draft, unless ``request``'s user is on
+    its staff (``permissions.may_view_event``)."""
+    tournament = _tournament(slug)
+    if not tournament.published and not may_view_event(user=request.user, tournament=tournament):
         raise Refused.not_found(_("torneio %(slug)s não encontrado") % {"slug": slug})
     return tournament
 
@@ -120,7 +129,7 @@ def _api(view):
 @require_http_methods(["GET", "HEAD"])
 def jogos_list(request, slug: str):
     """Every jogo with its status, partidas won and the points of the partida being played."""
-    tournament = _tournament(slug)
+    tournament = _public_tournament(request, slug)
     live_version = tournament_live_version(tournament=tournament)
     etag = etag_make(tournament_key(tournament, live=live_version), "jogos")
     unchanged = not_modified(request, etag=etag)
@@ -156,7 +165,7 @@ def jogos_list(request, slug: str):
 @require_http_methods(["GET", "HEAD"])
 def jogo_detail(request, slug: str, key: str):
     """One súmula; ``?via=N`` an earlier via of a corrected súmula."""
-    tournament = _tournament(slug)
+    tournament = _public_tournament(request, slug)
     return _answer(tournament, key, via=parse.via_query_parse(request.GET))
 
 
@@ -200,7 +209,7 @@ def result_set(request, slug: str, key: str):
 @require_http_methods(["POST"])
 def confirmation(request, slug: str, key: str):
     """A dupla confirms or contests, with its PIN (no account, no CSRF token: the PIN authenticates)."""
-    tournament = _tournament(slug)
+    tournament = _public_tournament(request, slug)
     # before the PIN: a malformed body costs no PIN try
     answer = parse.confirmation_parse(
         _body(request), dupla_find=lambda k: Dupla.objects.filter(tournament=tournament, key=k).first()

@@ -13,6 +13,7 @@ urlpatterns = [
     path("<slug:slug>/", home.overview, name="overview"),
     path("<slug:slug>/editar/", setup.tournament_edit, name="edit"),
     path("<slug:slug>/formato/", setup.format_edit, name="format"),
+    path("<slug:slug>/publicar/", setup.tournament_publish, name="publish"),
     path("<slug:slug>/duplicar/", setup.tournament_duplicate, name="duplicate"),
     path("<slug:slug>/arquivo.json", setup.tournament_file, name="file"),
     path("<slug:slug>/historico/", home.audit_list, name="audit"),

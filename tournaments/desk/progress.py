@@ -14,6 +14,7 @@ from ..registrations.window import registration_is_open
 
 # state code → label shown on the desk (the public pages have their own wording)
 STATES = {
+    "draft": _("rascunho: só a equipe vê"),
     "registration_open": _("inscrições abertas"),
     "registration_closed": _("inscrições encerradas"),
     "duplas_formed": _("duplas formadas"),
@@ -74,6 +75,8 @@ def _counts(tournament_ids: list[int]) -> dict[int, dict[str, int]]:
 
 
 def _state(tournament: Tournament, c: dict[str, int]) -> str:
+    if not tournament.published:
+        return "draft"
     if tournament.finished and c["jogos"]:
         return "finished"
     if c["played"]:
@@ -93,6 +96,8 @@ def _next_step(tournament: Tournament, state: str, c: dict[str, int], organizer:
         if state in ("drawn", "in_progress"):
             return NextStep(str(_("Anotar as súmulas")), reverse("referee:list", args=[slug]))
         return None
+    if state == "draft":
+        return NextStep(str(_("Conferir os dados e publicar o evento")), reverse("desk:publish", args=[slug]))
     if state == "registration_open":
         if c["registrations"] == 0:
             return NextStep(str(_("Receber inscrições")), reverse("desk:registrations", args=[slug]))

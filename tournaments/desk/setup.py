@@ -20,8 +20,10 @@ from ..interchange.jsonfile import tournament_file_parse
 from ..interchange.limits import FILE_MAX_BYTES
 from ..interchange.writer import tournament_export
 from ..permissions import desk_view, tournament_creation_refusal
+from ..refusals import Refused
 from ..setup import services
 from ..setup.starters import STARTERS
+from ..web import refusal_messages
 from .setup_forms import FormatForm, TournamentEditForm, TournamentNewForm
 
 
@@ -48,7 +50,9 @@ def tournament_new(request):
             )
         except PermissionDenied as exc:  # the limit was reached by another request a moment ago
             return _not_allowed(request, str(exc))
-        messages.success(request, _("Torneio criado. Confira os dados e abra as inscrições."))
+        messages.success(
+            request, _("Torneio criado como rascunho: só a equipe o vê. Confira os dados e publique o evento.")
+        )
         return redirect("desk:overview", slug=tournament.slug)
     return render(request, "desk/setup/new.html", {"form": form, "starters": STARTERS.values()})
 
@@ -94,13 +98,31 @@ def format_edit(request, tournament):
 
 
 @desk_view()
+def tournament_publish(request, tournament):
+    """GET: what publishing does, with the event's data to check; POST: publish the draft."""
+    if request.method == "POST":
+        try:
+            services.tournament_publish(tournament=tournament, user=request.user)
+        except Refused as exc:
+            refusal_messages(request, exc)
+        else:
+            messages.success(request, _("Evento publicado: a página dele abriu para todos."))
+        return redirect("desk:overview", slug=tournament.slug)
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
+    return render(request, "desk/setup/publish.html", {"desk_tab": "edit"})
+
+
+@desk_view()
 @require_POST
 def tournament_duplicate(request, tournament):
     try:
         copy = services.tournament_duplicate(tournament=tournament, user=request.user)
     except PermissionDenied as exc:
         return _not_allowed(request, str(exc))
-    messages.success(request, _("Cópia criada: mesmo formato e regulamento, sem inscrições. Ajuste a data."))
+    messages.success(
+        request, _("Cópia criada como rascunho: mesmo formato e regulamento, sem inscrições. Ajuste a data e publique.")
+    )
     return redirect("desk:edit", slug=copy.slug)
 
 

@@ -25,7 +25,8 @@ def tournament_export(*, tournament, include_private: bool = False) -> dict[str,
     players = list(Player.objects.filter(tournament=tournament).order_by("order", "id"))
     # registrations not in a dupla yet, in order of arrival; the waiting list is those of them beyond the limit
     # (docs/contrato.md, "Computed sections"; docs/regras.md §2 step 2), not those awaiting the pairing draw
-    rows = [r for r in registration_rows(tournament=tournament) if r.situation in (ACCEPTED, WAITING)]
+    rows = registration_rows(tournament=tournament, duplas=len(state.duplas))
+    rows = [r for r in rows if r.situation in (ACCEPTED, WAITING)]
     return tournament_file_build(
         state=state,
         players=players,

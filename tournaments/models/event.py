@@ -31,6 +31,14 @@ class Tournament(models.Model):
         blank=True,
         help_text="The format chosen at the desk, used by the competition draw (see tournaments/draws/format.py).",
     )
+    published = models.BooleanField(
+        _("publicado"),
+        default=True,
+        help_text=_(
+            "Um rascunho só aparece para a equipe do torneio; publicado, ele aparece na lista de eventos e as "
+            "páginas públicas abrem para todos."
+        ),
+    )
     public_signup = models.BooleanField(_("inscrição pelo site"), default=False)
     registration_opens = models.DateTimeField(_("inscrições abrem em"), null=True, blank=True)
     registration_closes = models.DateTimeField(_("inscrições fecham em"), null=True, blank=True)

@@ -9,13 +9,13 @@ tournament's results do not change (``caching``).
 from __future__ import annotations
 
 from django.http import Http404
-from django.shortcuts import get_object_or_404
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from tournaments import presenters
 from tournaments.caching import page_get, page_key, page_put
 from tournaments.models import Tournament
+from tournaments.permissions import event_visible
 from tournaments.printing.bracket import bracket_pdf
 from tournaments.printing.contents import sumula_sheet_get, when_where
 from tournaments.printing.page import Footer
@@ -38,7 +38,7 @@ def _cached_pdf(tournament: Tournament, name: str, build) -> bytes:
 
 @read_only
 def bracket_sheet(request, slug: str):
-    tournament = get_object_or_404(Tournament, slug=slug)
+    tournament = event_visible(user=request.user, tournament=Tournament.objects.filter(slug=slug).first())
     body = _cached_pdf(
         tournament,
         "chave.pdf",
@@ -53,7 +53,7 @@ def bracket_sheet(request, slug: str):
 
 @read_only
 def standings_sheet(request, slug: str):
-    tournament = get_object_or_404(Tournament, slug=slug)
+    tournament = event_visible(user=request.user, tournament=Tournament.objects.filter(slug=slug).first())
     body = _cached_pdf(
         tournament,
         "classificacao.pdf",
@@ -71,7 +71,7 @@ def standings_sheet(request, slug: str):
 @read_only
 def sumula_sheet(request, slug: str, key: str):
     """The filled súmula of one jogo as it stands (``?via=N``: an earlier via of a corrected súmula)."""
-    tournament, jogo = sumula_jogo_or_404(slug=slug, key=key)
+    tournament, jogo = sumula_jogo_or_404(user=request.user, slug=slug, key=key)
     via = via_param(request.GET.get("via"))
     sheet = sumula_sheet_get(tournament=tournament, jogo=jogo, via=via)
     if sheet is None:

@@ -25,6 +25,7 @@ from django.utils.crypto import salted_hmac
 from django.views.decorators.cache import never_cache
 
 from tournaments.models import AuditEntry, Registration, Tournament
+from tournaments.permissions import event_visible
 from tournaments.public.signup_forms import SignupForm
 from tournaments.refusals import Refused
 from tournaments.registrations.selectors import registration_row_get
@@ -53,8 +54,8 @@ def token_make(registration: Registration) -> str:
     return signing.dumps(registration.pk, salt=TOKEN_SALT)
 
 
-def _tournament(slug: str) -> Tournament:
-    tournament = get_object_or_404(Tournament, slug=slug)
+def _tournament(request, slug: str) -> Tournament:
+    tournament = event_visible(user=request.user, tournament=Tournament.objects.filter(slug=slug).first())
     if not tournament.public_signup:
         raise Http404("inscrição pelo site desligada")
     return tournament
@@ -62,7 +63,7 @@ def _tournament(slug: str) -> Tournament:
 
 @never_cache
 def signup(request, slug: str):
-    tournament = _tournament(slug)
+    tournament = _tournament(request, slug)
     opens_later = bool(
         not tournament.registration_closed
         and tournament.registration_opens
@@ -97,7 +98,7 @@ def signup(request, slug: str):
 
 @never_cache
 def signup_done(request, slug: str, token: str):
-    tournament = get_object_or_404(Tournament, slug=slug)
+    tournament = event_visible(user=request.user, tournament=Tournament.objects.filter(slug=slug).first())
     try:
         pk = signing.loads(token, salt=TOKEN_SALT)
     except signing.BadSignature:

@@ -22,9 +22,9 @@ from collections import OrderedDict
 
 from django.conf import settings
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils import timezone, translation
-from django.utils.cache import patch_vary_headers
+from django.utils.cache import add_never_cache_headers, patch_cache_control, patch_vary_headers
 from django.utils.safestring import SafeString
 
 from tournaments import presenters
@@ -32,6 +32,7 @@ from tournaments.caching import list_key, one_at_a_time, page_get, page_key, pag
 from tournaments.draws.selectors import draws_public
 from tournaments.interchange.writer import tournament_export
 from tournaments.models import Jogo, Tournament
+from tournaments.permissions import event_visible
 from tournaments.registrations.selectors import registrations_public
 from tournaments.selectors import (
     tournament_by_slug,
@@ -78,12 +79,12 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
     cannot fill the cache. A ``live`` page is built from the súmulas as they
     stand (``tournament_live_get``) and cached per ``live_version`` too.
     """
-    tournament = tournament_by_slug(slug=slug)
-    if tournament is None:
-        raise Http404("no such tournament")
+    tournament = event_visible(user=request.user, tournament=tournament_by_slug(slug=slug))
     name = template
     if partial and request.htmx and request.htmx.target == partial:
         name = f"{template}#{partial}"
+    if not tournament.published:  # a draft, seen by its staff: never cached, never kept for the public
+        return _draft_page(request, tournament=tournament, name=name, tab=tab, build=build, live=live, params=params)
     language = translation.get_language()
     now = timezone.localtime().strftime("%H:%M")
     recent = None
@@ -192,6 +193,25 @@ def _event_page_render(
         if recent is not None:
             _recent_put(recent, key.encode() + b"\n" + body)
     return body
+
+
+def _draft_page(request, *, tournament, name: str, tab: str, build, live: bool, params: dict) -> HttpResponse:
+    """A draft's public page as the public will see it once published, for its staff: rendered each time (no
+    cache, no ETag), with a notice that only the staff see it."""
+    state = tournament_live_get(tournament=tournament) if live else tournament_state_get(tournament=tournament)
+    context = {
+        "state": state,
+        "tab": tab,
+        "event": presenters.event_head(state),
+        "page": build(state, **params),
+        "updated_at": timezone.localtime().strftime("%H:%M"),
+        "poll_seconds": POLL_SECONDS,
+        "draft": True,
+    }
+    response = render(request, name, context)
+    add_never_cache_headers(response)
+    patch_cache_control(response, private=True)
+    return response
 
 
 def _not_modified(request, *, key: str, now: str) -> HttpResponse | None:
@@ -317,7 +337,7 @@ def tournament_tv(request, slug: str):
 @read_only
 def tournament_export_json(request, slug: str):
     """The tournament file, public data only (no PINs, birth dates or contacts)."""
-    tournament = get_object_or_404(Tournament, slug=slug)
+    tournament = event_visible(user=request.user, tournament=Tournament.objects.filter(slug=slug).first())
     data = tournament_export(tournament=tournament, include_private=False)
     response = HttpResponse(
         json.dumps(data, ensure_ascii=False, indent=2), content_type="application/json; charset=utf-8"

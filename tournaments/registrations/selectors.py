@@ -129,14 +129,15 @@ def _registrations(tournament: Tournament) -> list[Registration]:
     )
 
 
-def registration_rows(*, tournament: Tournament) -> list[RegistrationRow]:
-    """Every registration in order of arrival with its situation. Three queries, whatever the number."""
-    return _rows(tournament)[0]
+def registration_rows(*, tournament: Tournament, duplas: int | None = None) -> list[RegistrationRow]:
+    """Every registration in order of arrival with its situation. Three queries, whatever the number (two when
+    the caller knows how many ``duplas`` the tournament has)."""
+    return _rows(tournament, duplas=duplas)[0]
 
 
-def _rows(tournament: Tournament) -> tuple[list[RegistrationRow], int | None, bool]:
+def _rows(tournament: Tournament, *, duplas: int | None = None) -> tuple[list[RegistrationRow], int | None, bool]:
     regs = _registrations(tournament)
-    places, drawn = free_places(tournament=tournament), pairing_done(tournament=tournament)
+    places, drawn = free_places(tournament=tournament, duplas=duplas), pairing_done(tournament=tournament)
     placed = placements(events=arrival_events(regs), places=places, paired_draw=drawn)
     rows: list[RegistrationRow] = []
     position = 0

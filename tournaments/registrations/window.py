@@ -20,5 +20,6 @@ def registration_is_open(*, tournament, now: datetime | None = None) -> bool:
 
 
 def public_signup_is_open(*, tournament, now: datetime | None = None) -> bool:
-    """The public sign-up form takes entries: public sign-up on and registration open."""
-    return tournament.public_signup and registration_is_open(tournament=tournament, now=now)
+    """The public sign-up form takes entries: a published event (a draft takes none), public sign-up on and
+    registration open."""
+    return tournament.published and tournament.public_signup and registration_is_open(tournament=tournament, now=now)

@@ -18,9 +18,10 @@ from ..draws.format import format_effective
 from ..interchange import limits
 from ..models import Jogo, StaffRole, Tournament
 from ..permissions import tournament_creation_refusal
+from ..refusals import Refused
 from ..roles import role_grant
 from ..services import slug_make
-from ..writes import PRIVATE, STRUCTURE, tournament_write
+from ..writes import PAGES, PRIVATE, STRUCTURE, tournament_write
 from .starters import STARTERS
 
 # Tournament fields the edit form may change, as recorded in the audit trail.
@@ -74,7 +75,7 @@ def _with_free_slug(create, *, name: str, wanted: str = "") -> Tournament:
 
 
 def tournament_create(*, user, starter: str, name: str, date, venue: str = "") -> Tournament:
-    """A new tournament from a starter (AABB, FENACEF, blank); ``user`` becomes its organizer."""
+    """A new tournament from a starter (AABB, FENACEF, blank), as a draft; ``user`` becomes its organizer."""
     spec = STARTERS[starter]
     return _tournament_start(
         user=user,
@@ -89,7 +90,9 @@ def _tournament_start(*, user, name: str, fields: dict[str, Any], summary: str) 
     _creation_check(user=user)
     with tournament_write(tournament=None, action="tournament.create", user=user, kind=STRUCTURE) as write:
         tournament = _with_free_slug(
-            lambda slug: Tournament.objects.create(name=name, slug=slug, created_by=user, **fields), name=name
+            # a draft: only its staff see it until the organizer publishes it (tournament_publish)
+            lambda slug: Tournament.objects.create(name=name, slug=slug, created_by=user, published=False, **fields),
+            name=name,
         )
         write.tournament = tournament
         _organizer_make(tournament=tournament, user=user)
@@ -195,8 +198,29 @@ def format_update(*, tournament: Tournament, user, format: dict[str, Any]) -> To
     return tournament
 
 
+def tournament_publish(*, tournament: Tournament, user) -> Tournament:
+    """Publish a draft: the event joins the list of events and its public pages (and sign-up form, when it has
+    one) open to everyone. Publishing is for good: a published event is never hidden again."""
+    with tournament_write(tournament=tournament, action="tournament.publish", user=user, kind=PAGES):
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if tournament.published:
+            raise Refused.conflict(_("O torneio já está publicado."))
+        tournament.published = True
+        tournament.save(update_fields=["published", "updated_at"])
+        audit_record(
+            tournament=tournament,
+            user=user,
+            action="tournament_publish",
+            summary=_("Torneio publicado: a página do evento abriu para todos"),
+            before={"published": False},
+            after={"published": True},
+        )
+    return tournament
+
+
 def tournament_duplicate(*, tournament: Tournament, user) -> Tournament:
-    """A new tournament with the same setup and format (no people, no draws, no results), registration open."""
+    """A new tournament with the same setup and format (no people, no draws, no results), registration open, as a
+    draft."""
     fields = {name: copy.deepcopy(getattr(tournament, name)) for name in EDITABLE if name != "name"}
     name = _("%(nome)s (cópia)") % {"nome": tournament.name}
     fields.update(registration_opens=None, registration_closes=None)
