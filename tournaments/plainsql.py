@@ -46,7 +46,7 @@ def _converters(model: type[models.Model], connection) -> list[tuple[int, list, 
     return made(("converters", connection.vendor, model), make)
 
 
-def instance(model: type[models.Model], values, *, db: str, connection) -> models.Model:
+def instance[M: models.Model](model: type[M], values, *, db: str, connection) -> M:
     """The ``model`` instance of a row's ``values`` (its concrete columns, in order), as the ORM makes it."""
     converters = _converters(model, connection)
     if converters:

@@ -6,8 +6,9 @@ the results engine (``engine.py``) advances a state after a write without loadin
 """
 
 import gc
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from scoring.jogo import WALKOVER_BOTH, JogoEntry, JogoResult, PartidaEntry, jogo_evaluate
 from scoring.partida import Mao as MaoRecord
@@ -78,7 +79,7 @@ class TournamentState:
     jogo_rows: list[JogoRow]
     entries: dict[int, JogoEntry | None]  # jogo id -> its record
     results: dict[int, JogoResult | None]
-    maos: dict[int, list[dict]]  # partida id -> its mãos (rows)
+    maos: dict[int, list[Mapping[str, Any]]]  # partida id -> its mãos (rows of ``values()``)
     partidas: dict[int, list[PartidaRow]]  # jogo id -> its partidas (rows)
     recorded_orders: dict[str, list]  # knockout stage -> recorded draw
     sorteio_draws: list[dict]
@@ -236,7 +237,7 @@ def _state_build(tournament: Tournament) -> TournamentState:
                 )
             )
 
-    maos_by_partida: dict[int, list[dict]] = {}
+    maos_by_partida: dict[int, list[Mapping[str, Any]]] = {}
     for m in mao_rows:
         maos_by_partida.setdefault(m["partida_id"], []).append(m)
     partidas_by_jogo: dict[int, list[PartidaRow]] = {}
@@ -361,7 +362,7 @@ def _counted_earlier_vias(jogo_rows: list[JogoRow], *, by_id: dict, settings: Ru
 
 
 def jogo_entry_from_rows(
-    *, jogo: JogoRow | Jogo, partidas: Sequence[PartidaRow | Partida], maos: dict[int, list[dict]]
+    *, jogo: JogoRow | Jogo, partidas: Sequence[PartidaRow | Partida], maos: Mapping[int, Sequence[Mapping[str, Any]]]
 ) -> JogoEntry | None:
     """A stored jogo as the record ``scoring`` checks; None while nothing is recorded."""
     if jogo.walkover:

@@ -93,7 +93,7 @@ def sumula_get(
     return Sumula(
         key=jogo.key,
         stage=jogo.stage.key,
-        group=jogo.group.key if jogo.group_id else None,
+        group=jogo.group.key if jogo.group is not None else None,
         round=jogo.round,
         mesa=jogo.mesa,
         duplas=duplas,
