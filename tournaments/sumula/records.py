@@ -10,6 +10,9 @@ from ..models import Dupla, Group, Jogo, Mao, Partida, Stage, Tournament
 from ..plainsql import columns, instance, made, width
 from ..selectors import jogo_entry_from_rows
 
+# A jogo's record as stored: its entry for ``scoring`` (None while empty), its partidas and their mãos (by partida id).
+StoredRecord = tuple[JogoEntry | None, list[Partida], dict[int, list[Mao]]]
+
 # The jogo's row and what the súmula shows of it (its duplas, stage and group), as select_related would read them.
 _LOCK_JOINS = (
     ("dupla_a", Dupla, "INNER"),
@@ -73,7 +76,7 @@ def _record_sql(connection) -> str:
     )
 
 
-def jogo_record_load(*, jogo: Jogo) -> tuple[JogoEntry | None, list[Partida], dict[int, list[Mao]]]:
+def jogo_record_load(*, jogo: Jogo) -> StoredRecord:
     """The jogo's record (None while empty), its partidas and their mãos, in one plain query (``plainsql``):
     a mão POST reads this under its jogo's lock each time."""
     alias = router.db_for_read(Partida)
