@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django.db import connections, router
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import ForeignKey
 
 from scoring.jogo import JogoEntry
 
@@ -22,14 +24,14 @@ _LOCK_JOINS = (
 )
 
 
-def _lock_sql(connection) -> str:
+def _lock_sql(connection: BaseDatabaseWrapper) -> str:
     q = connection.ops.quote_name
     selected, joins = columns(Jogo, "j", connection), []
     for n, (name, model, how) in enumerate(_LOCK_JOINS):
         selected += columns(model, f"r{n}", connection)
-        joins.append(
-            f"{how} JOIN {q(model._meta.db_table)} r{n} ON r{n}.{q('id')} = j.{q(Jogo._meta.get_field(name).column)}"
-        )
+        field = Jogo._meta.get_field(name)
+        assert isinstance(field, ForeignKey)  # the jogo's own foreign keys
+        joins.append(f"{how} JOIN {q(model._meta.db_table)} r{n} ON r{n}.{q('id')} = j.{q(field.column)}")
     lock = ""
     if connection.features.has_select_for_update_of:
         lock = " FOR UPDATE OF j"  # the jogo's row only (the group is on a LEFT JOIN's nullable side)
@@ -65,7 +67,7 @@ def jogo_lock(*, tournament: Tournament, key: str) -> Jogo | None:
     return jogo
 
 
-def _record_sql(connection) -> str:
+def _record_sql(connection: BaseDatabaseWrapper) -> str:
     """A jogo's partidas, each with its mãos (LEFT JOIN: a partida by score or by penalty has none), in order."""
     q = connection.ops.quote_name
     return (
