@@ -25,9 +25,13 @@ still count for their address and tournament.
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from django.contrib.auth.hashers import make_password
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -54,7 +58,7 @@ TOURNAMENT_PER_DUPLA = 1
 UNTIL_UNLOCKED = "until_unlocked"
 
 
-def pin_source(request, *, referee_screen: bool = False) -> dict:
+def pin_source(request: HttpRequest, *, referee_screen: bool = False) -> dict[str, Any]:
     """Where a PIN check comes from, for ``pin_verify``: the client's address; the staff account on the
     referee's screen (whose view already required ``may_referee`` on the tournament)."""
     user = request.user if referee_screen and request.user.is_authenticated else None
@@ -73,7 +77,7 @@ def _burst_lock(times: list[dt.datetime], tries: int, lock: dt.timedelta, grow: 
     return until
 
 
-def _dupla_lock(dupla: Dupla, now: dt.datetime, *, referee_screen: bool):
+def _dupla_lock(dupla: Dupla, now: dt.datetime, *, referee_screen: bool) -> dt.datetime | str | None:
     """``UNTIL_UNLOCKED``, the end of the dupla's lock, or None (not locked) for checks from that source."""
     failures = PinFailure.objects.filter(dupla=dupla, cleared_at__isnull=True, at__gte=now - DAY, at__lte=now)
     if not pin_rules(referee_screen=referee_screen).dupla_counts_public:
@@ -85,7 +89,7 @@ def _dupla_lock(dupla: Dupla, now: dt.datetime, *, referee_screen: bool):
     return until if until is not None and now < until else None
 
 
-def _source_lock(failures, now: dt.datetime) -> dt.datetime | None:
+def _source_lock(failures: QuerySet[PinFailure], now: dt.datetime) -> dt.datetime | None:
     """The end of the lock of an address (or a staff account) over ``failures``, if it is locked now."""
     times = list(
         failures.filter(at__gte=now - WINDOW - ADDRESS_LOCK, at__lte=now).order_by("at").values_list("at", flat=True)
@@ -113,7 +117,7 @@ def _tournament_wait(dupla: Dupla, now: dt.datetime) -> dt.datetime | None:
     return nth[0] + WINDOW  # the ceiling-th latest failure leaves the window
 
 
-def pin_verify(*, dupla: Dupla, pin, address: str = "", staff: bool = False, user=None) -> None:
+def pin_verify(*, dupla: Dupla, pin: object, address: str = "", staff: bool = False, user: User | None = None) -> None:
     """Pass if ``pin`` is the dupla's PIN; else ``Refused`` forbidden (wrong) or locked (locked, throttled).
 
     ``address``, ``staff`` and ``user`` say where the check comes from (``pin_source``).
@@ -130,19 +134,19 @@ def pin_verify(*, dupla: Dupla, pin, address: str = "", staff: bool = False, use
         raise refusal
 
 
-def _lock_now(dupla: Dupla, now: dt.datetime, *, address: str, staff: bool, user) -> Refused | None:
+def _lock_now(dupla: Dupla, now: dt.datetime, *, address: str, staff: bool, user: User | None) -> Refused | None:
     rules = pin_rules(referee_screen=staff)
     if rules.per_account and user is not None:
         until = _source_lock(PinFailure.objects.filter(user=user, staff=True), now)
-        if not may_try_pin(lock=until, now=now):
+        if until is not None and not may_try_pin(lock=until, now=now):
             return _locked(until, now, _("Muitos PINs errados digitados nesta sessão"))
     if rules.per_address and address:
         until = _source_lock(PinFailure.objects.filter(address=address, staff=False), now)
-        if not may_try_pin(lock=until, now=now):
+        if until is not None and not may_try_pin(lock=until, now=now):
             return _locked(until, now, _("Muitos PINs errados a partir deste endereço"))
     if rules.per_tournament:
         until = _tournament_wait(dupla, now)
-        if not may_try_pin(lock=until, now=now):
+        if until is not None and not may_try_pin(lock=until, now=now):
             return _locked(
                 until,
                 now,
@@ -159,10 +163,13 @@ def _lock_now(dupla: Dupla, now: dt.datetime, *, address: str, staff: bool, user
             )
             % {"dupla": dupla.key},
         )
+    assert isinstance(lock, dt.datetime)  # locked until then (may_try_pin: a lock holds)
     return _locked(lock, now, _("PIN bloqueado por excesso de tentativas erradas"))
 
 
-def _refusal(dupla: Dupla, pin, now: dt.datetime, *, address: str, staff: bool, user) -> Refused | None:
+def _refusal(
+    dupla: Dupla, pin: object, now: dt.datetime, *, address: str, staff: bool, user: User | None
+) -> Refused | None:
     refusal = _lock_now(dupla, now, address=address, staff=staff, user=user)
     if refusal is not None:
         return refusal
@@ -196,7 +203,7 @@ def pin_locked(*, dupla: Dupla) -> bool:
     )
 
 
-def pin_unlock(*, tournament: Tournament, dupla: Dupla, by) -> int:
+def pin_unlock(*, tournament: Tournament, dupla: Dupla, by: User) -> int:
     """Clear the dupla's PIN lock (its wrong PINs stop counting for it; the history stays); audited.
 
     Returns how many failures were cleared. Only the tournament's referee or organizer (``may_pin_unlock``).
