@@ -46,7 +46,7 @@ def _user(user: User | AnonymousUser | None) -> User | None:
 def competition_publish(
     *,
     tournament: Tournament,
-    user: User,
+    user: User | None,
     seed: int,
     fixed_order: list[str | None] | None = None,
     check: str | None = None,
@@ -192,7 +192,7 @@ def jogos_with_result(*, tournament: Tournament) -> QuerySet[Jogo]:
     )
 
 
-def competition_undo(*, tournament: Tournament, user: User, reason: str) -> None:
+def competition_undo(*, tournament: Tournament, user: User | None, reason: str) -> None:
     """Delete the drawn stages, groups, jogos and their draws while no jogo has a result; audited with the reason."""
     reason = (reason or "").strip()
     if is_blank(reason):  # invisible characters only: no reason

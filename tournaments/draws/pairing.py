@@ -60,7 +60,7 @@ def _next_keys(tournament: Tournament, count: int) -> tuple[list[str], int]:
     return out, (last + 1 if last is not None else 0)
 
 
-def pairing_run(*, tournament: Tournament, user: User, seed: int | None = None) -> Draw:
+def pairing_run(*, tournament: Tournament, user: User | None, seed: int | None = None) -> Draw:
     """Pair the waiting individual registrations by a recorded draw; pairs registered together stay together.
 
     Takes the registrations waiting (not withdrawn, not in a dupla, not marked
@@ -159,7 +159,7 @@ def _names(dupla: Dupla) -> list[str]:
     return [dupla.player1.name, dupla.player2.name]
 
 
-def dupla_edit(*, dupla: Dupla, user: User, name: str, seed: int | None) -> Dupla:
+def dupla_edit(*, dupla: Dupla, user: User | None, name: str, seed: int | None) -> Dupla:
     """Rename a dupla and set its seed (cabeça de chave; only before the competition draw)."""
     name = (name or "").strip()
     with tournament_write(tournament=dupla.tournament, action="dupla.edit", user=user, kind=STRUCTURE):
@@ -192,7 +192,7 @@ def dupla_edit(*, dupla: Dupla, user: User, name: str, seed: int | None) -> Dupl
 
 
 def duplas_swap(
-    *, tournament: Tournament, user: User, player_a: int, player_b: int, reason: str
+    *, tournament: Tournament, user: User | None, player_a: int, player_b: int, reason: str
 ) -> tuple[Dupla, Dupla]:
     """Swap two players between their duplas (before the competition draw), with a reason."""
     reason = (reason or "").strip()
@@ -244,7 +244,7 @@ def duplas_swap(
     return first, second
 
 
-def dupla_add(*, tournament: Tournament, user: User, registrations: list[int]) -> Dupla:
+def dupla_add(*, tournament: Tournament, user: User | None, registrations: list[int]) -> Dupla:
     """A dupla made by hand from waiting registrations: two individuals, or one pair (docs/regras.md §2 step 3)."""
     ids = [r for r in dict.fromkeys(registrations) if r]
     with tournament_write(tournament=tournament, action="dupla.add", user=user, kind=STRUCTURE):
@@ -299,7 +299,7 @@ def dupla_add(*, tournament: Tournament, user: User, registrations: list[int]) -
     return dupla
 
 
-def dupla_disqualify(*, dupla: Dupla, user: User, reason: str) -> Dupla:
+def dupla_disqualify(*, dupla: Dupla, user: User | None, reason: str) -> Dupla:
     """Disqualify a dupla (docs/regras.md §5.4): it keeps its results, takes no place; its jogos not begun are WO."""
     reason = (reason or "").strip()
     if is_blank(reason):  # invisible characters only: no reason

@@ -51,7 +51,7 @@ def _referee_names(tournament: Tournament) -> dict[int, str | None]:
     }
 
 
-def mesas_save(*, tournament: Tournament, user: User, count: int | None, referees: dict[int, int | None]) -> int:
+def mesas_save(*, tournament: Tournament, user: User | None, count: int | None, referees: dict[int, int | None]) -> int:
     """Set the number of mesas (None: no fixed number) and each mesa's referee; re-spread the jogos not begun.
 
     Returns how many jogos changed mesa.
@@ -123,7 +123,7 @@ def jogos_respread(*, tournament: Tournament) -> int:
     return len(changed)
 
 
-def jogo_referee_set(*, tournament: Tournament, user: User, jogo_id: int, referee_id: int | None) -> Jogo:
+def jogo_referee_set(*, tournament: Tournament, user: User | None, jogo_id: int, referee_id: int | None) -> Jogo:
     """The referee of one jogo (None: the referee of its mesa)."""
     with tournament_write(tournament=tournament, action="jogo.referee", user=user, kind=STRUCTURE):
         tournament = _lock(tournament)
@@ -156,7 +156,7 @@ def jogo_referee_set(*, tournament: Tournament, user: User, jogo_id: int, refere
     return jogo
 
 
-def round_time_set(*, tournament: Tournament, user: User, stage_key: str, round_number: int, time: str) -> Stage:
+def round_time_set(*, tournament: Tournament, user: User | None, stage_key: str, round_number: int, time: str) -> Stage:
     """The time a round of a stage is called ("14:30"; "" clears it), shown next to its jogos on the public pages."""
     times, problems = round_times_check({str(round_number): time})
     if problems:

@@ -98,7 +98,13 @@ def ties_awaiting(*, state: TournamentState) -> list[TieBlock]:
 
 
 def tiebreak_run(
-    *, tournament: Tournament, user: User, stage: str, group: str | None, duplas: list[str], seed: int | None = None
+    *,
+    tournament: Tournament,
+    user: User | None,
+    stage: str,
+    group: str | None,
+    duplas: list[str],
+    seed: int | None = None,
 ) -> Draw:
     """Draw the order of one tied block with a ``secrets`` seed (or the one given), record it and refresh."""
     seed = secrets.randbelow(SEED_LIMIT) if seed is None else seed

@@ -200,7 +200,7 @@ def registration_add(
     return reg
 
 
-def registration_edit(*, registration: Registration, players: Sequence[PersonIn], user: User) -> Registration:
+def registration_edit(*, registration: Registration, players: Sequence[PersonIn], user: User | None) -> Registration:
     """Correct the players of a registration; a registration not yet in a dupla may also gain or lose the partner."""
     with tournament_write(
         tournament=registration.tournament, action="registration.edit", user=user, kind=PAGES
@@ -274,7 +274,7 @@ def _write_partner(tournament: Tournament, person: PersonIn) -> Player:
     )
 
 
-def registration_withdraw(*, registration: Registration, user: User) -> WithdrawResult:
+def registration_withdraw(*, registration: Registration, user: User | None) -> WithdrawResult:
     """Withdraw a registration not yet in a dupla; the first on the waiting list that now fits moves up (recorded)."""
     with tournament_write(tournament=registration.tournament, action="registration.withdraw", user=user, kind=PAGES):
         tournament = _lock(registration.tournament)
@@ -309,7 +309,7 @@ def registration_withdraw(*, registration: Registration, user: User) -> Withdraw
     return WithdrawResult(registration=reg, promoted=promoted, demoted=demoted)
 
 
-def registration_checkin(*, registration: Registration, present: bool | None, user: User) -> Registration:
+def registration_checkin(*, registration: Registration, present: bool | None, user: User | None) -> Registration:
     """Check-in on the day: present (True), absent (False) or not checked yet (None)."""
     with tournament_write(tournament=registration.tournament, action="registration.checkin", user=user, kind=PAGES):
         tournament = _lock(registration.tournament)
@@ -331,7 +331,7 @@ def registration_checkin(*, registration: Registration, present: bool | None, us
     return reg
 
 
-def _registration_closed_set(tournament: Tournament, closed: bool, user: User) -> Tournament:
+def _registration_closed_set(tournament: Tournament, closed: bool, user: User | None) -> Tournament:
     with tournament_write(tournament=tournament, action="registration.closed", user=user, kind=PAGES):
         tournament = _lock(tournament)
         before = tournament.registration_closed
@@ -348,12 +348,12 @@ def _registration_closed_set(tournament: Tournament, closed: bool, user: User) -
     return tournament
 
 
-def registration_close(*, tournament: Tournament, user: User) -> Tournament:
+def registration_close(*, tournament: Tournament, user: User | None) -> Tournament:
     """Close registration (the public form stops taking entries; the organizer may still add)."""
     return _registration_closed_set(tournament, True, user)
 
 
-def registration_reopen(*, tournament: Tournament, user: User) -> Tournament:
+def registration_reopen(*, tournament: Tournament, user: User | None) -> Tournament:
     return _registration_closed_set(tournament, False, user)
 
 

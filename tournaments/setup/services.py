@@ -142,7 +142,7 @@ def results_exist(*, tournament: Tournament) -> bool:
     return Jogo.objects.filter(tournament=tournament).exclude(status=Jogo.SCHEDULED).exists()
 
 
-def tournament_update(*, tournament: Tournament, user: User, changes: dict[str, Any]) -> Tournament:
+def tournament_update(*, tournament: Tournament, user: User | None, changes: dict[str, Any]) -> Tournament:
     """Apply the edit form's ``changes``; the rules cannot change once a jogo has a result."""
     with tournament_write(tournament=tournament, action="tournament.edit", user=user, kind=STRUCTURE):
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -186,7 +186,7 @@ def _field_label(name: str) -> str:
     return str(field.verbose_name)
 
 
-def format_update(*, tournament: Tournament, user: User, format: dict[str, Any]) -> Tournament:
+def format_update(*, tournament: Tournament, user: User | None, format: dict[str, Any]) -> Tournament:
     """The format the competition draw will use; frozen once the draw is published."""
     with tournament_write(tournament=tournament, action="format.edit", user=user, kind=PRIVATE):
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)

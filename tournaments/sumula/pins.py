@@ -203,7 +203,7 @@ def pin_locked(*, dupla: Dupla) -> bool:
     )
 
 
-def pin_unlock(*, tournament: Tournament, dupla: Dupla, by: User) -> int:
+def pin_unlock(*, tournament: Tournament, dupla: Dupla, by: User | None) -> int:
     """Clear the dupla's PIN lock (its wrong PINs stop counting for it; the history stays); audited.
 
     Returns how many failures were cleared. Only the tournament's referee or organizer (``may_pin_unlock``).
