@@ -15,9 +15,9 @@ import threading
 from collections import OrderedDict
 
 from django import template
-from django.utils import translation
 from django.template.base import FilterExpression, NodeList, Parser, Token
 from django.template.context import Context
+from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
 from ..caching import fragment_key, page_get, page_put
