@@ -7,13 +7,16 @@ at the club served at its network address (``HOST=0.0.0.0``, the address in ``AL
 can open. Installed only then (config/settings.py), never in production.
 """
 
+from collections.abc import Callable
+
 from django.conf import settings
+from django.http import HttpRequest, HttpResponse
 
 
 class DevSiteUrlMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         settings.SITE_URL = f"{request.scheme}://{request.get_host()}"
         return self.get_response(request)

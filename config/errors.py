@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Callable
 
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, QueryDict
 from django.template import loader
 from django.utils.translation import gettext as _
 from django.views import defaults
@@ -51,6 +52,7 @@ def _standalone_page(status: int, title: str, message: str) -> HttpResponse:
 
 
 def database_unavailable(request: HttpRequest) -> HttpResponse:
+    response: HttpResponse
     if is_api(request):
         response = api_errors(503, _("banco de dados indisponível; tente de novo em instantes"))
     else:
@@ -63,19 +65,19 @@ def database_unavailable(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def bad_request(request: HttpRequest, exception=None) -> HttpResponse:
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     if is_api(request):
         return api_errors(400, _("pedido inválido"))
     return defaults.bad_request(request, exception)
 
 
-def permission_denied(request: HttpRequest, exception=None) -> HttpResponse:
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
     if is_api(request):
         return api_errors(403, _("acesso negado"))
     return defaults.permission_denied(request, exception)
 
 
-def page_not_found(request: HttpRequest, exception=None) -> HttpResponse:
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if is_api(request):
         return api_errors(404, _("endereço não encontrado na API: veja os endereços em /api/v1/torneios/<slug>/jogos/"))
     return defaults.page_not_found(request, exception)
@@ -100,10 +102,10 @@ class ErrorsMiddleware:
     """414 for an address longer than any the site makes, before anything else reads it; 503 for a view
     whose database does not answer (logged as a warning, not as a crash: ``server_error`` covers the rest)."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         length = len(request.get_full_path())
         if length > URL_MAX_CHARS:
             if is_api(request):
@@ -132,7 +134,7 @@ class ErrorsMiddleware:
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
-def _nul_field(data) -> str | None:
+def _nul_field(data: QueryDict) -> str | None:
     """The first field of a QueryDict whose name or a value holds a NUL character."""
     for key, values in data.lists():
         if "\x00" in key or any("\x00" in v for v in values if isinstance(v, str)):
@@ -143,10 +145,10 @@ def _nul_field(data) -> str | None:
 class NullCharacterMiddleware:
     """400, naming the field, for a NUL character in the query string or a form's fields (see the module)."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         field = _nul_field(request.GET)
         if field is None and request.method == "POST" and request.content_type in FORM_TYPES:
             field = _nul_field(request.POST)

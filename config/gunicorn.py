@@ -8,6 +8,7 @@ round trips.
 
 import os
 import sys
+from typing import Any
 
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY") or os.cpu_count() or 2)
@@ -38,6 +39,6 @@ loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
 SWITCH_INTERVAL = float(os.environ.get("PYTHON_SWITCH_INTERVAL") or 0.001)
 
 
-def post_fork(server, worker):
+def post_fork(server: Any, worker: Any) -> None:
     if SWITCH_INTERVAL > 0:
         sys.setswitchinterval(SWITCH_INTERVAL)

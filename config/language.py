@@ -6,8 +6,10 @@ choice is kept in Django's language cookie; pages cached for everyone are
 cached per language (``caching.page_key``), so the cookie is all that varies.
 """
 
+from collections.abc import Callable
+
 from django.conf import settings
-from django.http import HttpResponseRedirect
+from django.http import HttpRequest, HttpResponseBase, HttpResponseRedirect
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -16,7 +18,7 @@ from django.views.decorators.http import require_safe
 LANGUAGES = dict(settings.LANGUAGES)
 
 
-def chosen_language(request) -> str:
+def chosen_language(request: HttpRequest) -> str:
     code = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
     return code if code in LANGUAGES else settings.LANGUAGE_CODE
 
@@ -24,10 +26,10 @@ def chosen_language(request) -> str:
 class LanguageMiddleware:
     """Activates the chosen language (default ``LANGUAGE_CODE``) for the request; says it in Content-Language."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         code = chosen_language(request)
         translation.activate(code)
         request.LANGUAGE_CODE = translation.get_language()
@@ -38,7 +40,7 @@ class LanguageMiddleware:
 
 
 @require_safe
-def language_set(request, code: str):
+def language_set(request: HttpRequest, code: str) -> HttpResponseRedirect:
     """/idioma/<code>/?next=/torneios/…: keeps the choice in the language cookie (a year) and goes back.
 
     A GET, so the links work on pages cached for everyone (no CSRF token there); choosing a language

@@ -12,10 +12,12 @@ import logging
 import os
 import re
 import secrets
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
 from django.conf import settings
+from django.core.mail import EmailMessage
 from django.core.mail.backends.base import BaseEmailBackend
 
 log = logging.getLogger("zap.mail")
@@ -29,7 +31,7 @@ def redact(text: str) -> str:
 
 
 class UnsentMailBackend(BaseEmailBackend):
-    def send_messages(self, email_messages):
+    def send_messages(self, email_messages: Sequence[EmailMessage]) -> int:
         count = 0
         for message in email_messages or ():
             path = self._keep(message)
@@ -42,7 +44,7 @@ class UnsentMailBackend(BaseEmailBackend):
             count += 1
         return count
 
-    def _keep(self, message) -> str:
+    def _keep(self, message: EmailMessage) -> str:
         folder = getattr(settings, "ZAP_MAIL_DIR", "")
         if not folder:
             return ""

@@ -19,10 +19,11 @@ import logging
 import re
 import time
 import uuid
+from collections.abc import Callable
 
 from django.core.cache import caches
 from django.db import connection
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.utils.functional import empty
 
 request_id_var: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
@@ -86,15 +87,15 @@ class RequestMiddleware:
     """First in the chain after the Server-Timing header (config/timing.py): the health URL, the request id,
     and the request's log line."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         if request.path == HEALTH_PATH:
             return health(request)
         given = request.headers.get(REQUEST_ID_HEADER, "")
         rid = given if _SANE_ID.fullmatch(given) else uuid.uuid4().hex
-        request.request_id = rid
+        request.request_id = rid  # type: ignore[attr-defined]  # the request carries its id (views, error pages)
         token = request_id_var.set(rid)
         start = time.perf_counter()
         try:

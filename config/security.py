@@ -1,5 +1,7 @@
 """Login throttling glue for django-axes: the backend, the lockout page (the client's address: ``tournaments.web.client_ip``)."""
 
+from typing import Any
+
 from axes.backends import AxesStandaloneBackend
 from axes.handlers.database import AxesDatabaseHandler
 from django.conf import settings
@@ -30,7 +32,7 @@ class LoginAttemptsHandler(AxesDatabaseHandler):
     locked (``"address"`` or ``"account"``), for the lockout page.
     """
 
-    def get_failures(self, request, credentials=None) -> int:
+    def get_failures(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> int:
         counts = [
             qs.aggregate(n=Sum("failures_since_start"))["n"] or 0 for qs in self.get_user_attempts(request, credentials)
         ]
@@ -38,10 +40,10 @@ class LoginAttemptsHandler(AxesDatabaseHandler):
         account = counts[1] if len(counts) > 1 else 0
         limit, account_limit = settings.AXES_FAILURE_LIMIT, max(1, settings.AXES_ACCOUNT_FAILURE_LIMIT)
         if pair >= limit:
-            request.zap_lockout = "address"
+            request.zap_lockout = "address"  # type: ignore[attr-defined]  # for the lockout page
             return pair
         if account >= account_limit:
-            request.zap_lockout = "account"
+            request.zap_lockout = "account"  # type: ignore[attr-defined]  # for the lockout page
             return max(pair, limit)
         return pair
 
@@ -54,13 +56,17 @@ class LoginThrottleBackend(AxesStandaloneBackend):
     address to throttle by, so the check is skipped instead of raising.
     """
 
-    def authenticate(self, request, username=None, password=None, **kwargs):
+    def authenticate(
+        self, request: HttpRequest | None, username: str | None = None, password: str | None = None, **kwargs: Any
+    ) -> Any:
         if request is None:
             return None
         return super().authenticate(request, username=username, password=password, **kwargs)
 
 
-def login_lockout_response(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
+def login_lockout_response(
+    request: HttpRequest, original_response: HttpResponse | None = None, credentials: dict[str, Any] | None = None
+) -> HttpResponse:
     """429 with a page in Portuguese saying why and for how long."""
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
     title = _("Acesso bloqueado temporariamente")

@@ -7,18 +7,19 @@ other middleware too (the health URL included); a streamed response's body is no
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from time import perf_counter
 
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponseBase
 
 HEADER = "Server-Timing"
 
 
 class ServerTimingMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         start = perf_counter()
         response = self.get_response(request)
         metric = f"app;dur={(perf_counter() - start) * 1000:.1f}"

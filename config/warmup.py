@@ -24,14 +24,14 @@ logger = logging.getLogger(__name__)
 TEMPLATE_FOLDERS = ("tournaments", "sumula", "privatelink")
 
 
-def _resolvers_fill(resolver) -> None:
+def _resolvers_fill(resolver: URLResolver) -> None:
     resolver.reverse_dict  # noqa: B018 - built on first use: the URL patterns compiled for reverse()
     for pattern in resolver.url_patterns:
         if isinstance(pattern, URLResolver):
             _resolvers_fill(pattern)
 
 
-def _namespaces_fill(resolver, path: str = "") -> None:
+def _namespaces_fill(resolver: URLResolver, path: str = "") -> None:
     """reverse() builds, on its first use, a resolver per namespace (and language): reverse one name of each
     that takes no arguments."""
     for namespace, (_prefix, child) in resolver.namespace_dict.items():

@@ -8,7 +8,7 @@ a jogo never goes to an earlier turn than the one before it.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 
 __all__ = ["MesaSlot", "knockout_mesa", "mesas_spread"]
@@ -20,7 +20,9 @@ class MesaSlot:
     turn: int
 
 
-def mesas_spread(*, jogos: Sequence[tuple[str, str]], mesas: int | None, busy: Collection[int] = ()) -> list[MesaSlot]:
+def mesas_spread[K: Hashable](
+    *, jogos: Sequence[tuple[K, K]], mesas: int | None, busy: Collection[int] = ()
+) -> list[MesaSlot]:
     """A mesa and a turn for each jogo of a round, in order.
 
     ``mesas``: the number of mesas (None: as many as needed, one jogo per mesa,
@@ -31,8 +33,8 @@ def mesas_spread(*, jogos: Sequence[tuple[str, str]], mesas: int | None, busy: C
         raise ValueError("o número de mesas deve ser pelo menos 1")
     out: list[MesaSlot] = []
     used: dict[int, set[int]] = {}  # turn -> mesas taken
-    playing: dict[int, set[str]] = {}  # turn -> duplas playing
-    last_turn: dict[str, int] = {}
+    playing: dict[int, set[K]] = {}  # turn -> duplas playing
+    last_turn: dict[K, int] = {}
     current = 1
     for a, b in jogos:
         turn = max(current, last_turn.get(a, 0) + 1, last_turn.get(b, 0) + 1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.serializers.json import DjangoJSONEncoder
 
 from .models import AuditEntry, Tournament
@@ -19,7 +20,13 @@ def _plain(value: Any) -> Any:
 
 
 def audit_record(
-    *, tournament: Tournament, user, action: str, summary: str, before: Any = None, after: Any = None
+    *,
+    tournament: Tournament,
+    user: User | AnonymousUser | None,
+    action: str,
+    summary: str,
+    before: Any = None,
+    after: Any = None,
 ) -> AuditEntry:
     """Record one organizer action, inside the action's write (``writes.tournament_write``): both land or neither."""
     write_required(what="audit_record")

@@ -35,9 +35,10 @@ import pickle
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.cache import caches
@@ -46,15 +47,20 @@ from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from django.core.signals import request_finished, request_started, setting_changed
 from django.dispatch import receiver
 
-try:  # the Redis client is there whenever REDIS_URL can be used
-    from redis.exceptions import RedisError
-except ImportError:  # pragma: no cover - redis is in requirements.txt
-    RedisError = OSError
+if TYPE_CHECKING:
+    from .models import Tournament
+    from .state import TournamentState
 
 logger = logging.getLogger(__name__)
 
 # A cache server that is down or slow makes pages slower, never wrong or failing: they are computed instead.
-CACHE_ERRORS = (OSError, RedisError)
+CACHE_ERRORS: tuple[type[Exception], ...]
+try:  # the Redis client is there whenever REDIS_URL can be used
+    from redis.exceptions import RedisError
+
+    CACHE_ERRORS = (OSError, RedisError)
+except ImportError:  # pragma: no cover - redis is in requirements.txt
+    CACHE_ERRORS = (OSError,)
 SHARED = "default"
 STATES = "states"
 
@@ -77,13 +83,13 @@ def release() -> str:
     return digest.hexdigest()[:12]
 
 
-def tournament_ident(tournament) -> str:
+def tournament_ident(tournament: Tournament) -> str:
     """A tournament in a key: its id and creation time, so a new tournament that reuses an id never meets an old
     entry."""
     return f"{tournament.pk}.{tournament.created_at.timestamp():.6f}"
 
 
-def tournament_key(tournament, *, live: int | str | None = None, version: int | None = None) -> str:
+def tournament_key(tournament: Tournament, *, live: int | str | None = None, version: int | None = None) -> str:
     """The part of a key that names one version of a tournament's results (and of its súmulas: ``live``, the
     tournament's live version), made by this release.
 
@@ -94,7 +100,12 @@ def tournament_key(tournament, *, live: int | str | None = None, version: int | 
 
 
 def page_key(
-    *, tournament, name: str, language: str, params: dict[str, Any] | None = None, live: int | str | None = None
+    *,
+    tournament: Tournament,
+    name: str,
+    language: str,
+    params: dict[str, Any] | None = None,
+    live: int | str | None = None,
 ) -> str:
     """The key of a rendered page or sheet: its tournament version, template (or sheet), language and parameters."""
     digest = ""
@@ -109,12 +120,12 @@ def list_key(*, versions: list[tuple], language: str) -> str:
     return f"list:{release()}:{digest}:{language}"
 
 
-def fragment_key(*, tournament, part: str, version: int, name: str, language: str) -> str:
+def fragment_key(*, tournament: Tournament, part: str, version: int, name: str, language: str) -> str:
     """The key of a rendered fragment of one part of the results (``templatetags/parts.py``) at its version."""
     return f"frag:{release()}:{tournament_ident(tournament)}:{part}:v{version}:{name}:{language}"
 
 
-def state_key(tournament, *, live: int | None = None, version: int | None = None) -> str:
+def state_key(tournament: Tournament, *, live: int | None = None, version: int | None = None) -> str:
     """The key of a tournament's derived state at its current version (or at ``version``); with ``live`` (the
     live version), with the súmulas at the table as they stand."""
     if live is not None:
@@ -138,12 +149,12 @@ def shared_cache_reset() -> None:
 
 
 @receiver(setting_changed)
-def _caches_changed(*, setting: str, **kwargs) -> None:
+def _caches_changed(*, setting: str, **kwargs: Any) -> None:
     if setting in ("CACHES", "CACHE_RETRY_SECONDS"):
         shared_cache_reset()
 
 
-def _tolerant(action: str, key: str, call):
+def _tolerant[T](action: str, key: str, call: Callable[[], T]) -> T | None:
     """``call()`` on the shared cache; None, with a warning, when the cache server does not answer.
 
     After a failure the shared cache is skipped (None, as for a miss) for ``CACHE_RETRY_SECONDS``: a hung
@@ -184,7 +195,7 @@ _FLIGHTS_LOCK = threading.Lock()
 
 
 @contextmanager
-def one_at_a_time(key: str):
+def one_at_a_time(key: str) -> Iterator[None]:
     """One thread of this process at a time does the work named ``key`` (a state's build, a page's render): the
     others wait for it, then find its result cached instead of doing the same work at the same moment (when a
     live page's second ends, every thread polling it would otherwise render it at once)."""
@@ -205,7 +216,7 @@ _shares: list[threading.Thread] = []
 _SHARES_LOCK = threading.Lock()
 
 
-def state_share(keys: list[str], state) -> None:
+def state_share(keys: list[str], state: TournamentState) -> None:
     """Put a derived state in the shared cache for the other processes (``ZAP_SHARE_STATES``), pickled once,
     under each of ``keys``.
 
@@ -224,7 +235,7 @@ def state_share(keys: list[str], state) -> None:
 _requests = threading.local()  # per thread: what waits for the end of the request being served
 
 
-def background_run(target, *args, name: str) -> None:
+def background_run(target: Callable[..., object], *args: object, name: str) -> None:
     """Run ``target(*args)`` in a daemon thread that ``shares_wait`` waits for (a state being shared or stored).
 
     Inside a request it starts once the response has been sent (``request_finished``): pickling a state holds
@@ -238,18 +249,18 @@ def background_run(target, *args, name: str) -> None:
 
 
 @receiver(request_started)
-def _request_begins(**kwargs) -> None:
+def _request_begins(**kwargs: Any) -> None:
     _requests.pending = []
 
 
 @receiver(request_finished)
-def _request_ends(**kwargs) -> None:
+def _request_ends(**kwargs: Any) -> None:
     pending, _requests.pending = getattr(_requests, "pending", None), None
     for target, args, name in pending or ():
         _background_start(target, args, name)
 
 
-def _background_start(target, args: tuple, name: str) -> None:
+def _background_start(target: Callable[..., object], args: tuple[object, ...], name: str) -> None:
     thread = threading.Thread(target=target, args=args, name=name, daemon=True)
     with _SHARES_LOCK:
         _shares[:] = [t for t in _shares if t.is_alive()]
@@ -257,7 +268,7 @@ def _background_start(target, args: tuple, name: str) -> None:
     thread.start()
 
 
-def _share(keys: list[str], state) -> None:
+def _share(keys: list[str], state: TournamentState) -> None:
     data = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
     _tolerant("gravar", keys[0], lambda: caches[SHARED].set_many(dict.fromkeys(keys, data)))
 
@@ -271,7 +282,7 @@ def shares_wait() -> None:
         thread.join()
 
 
-def state_shared_get(key: str):
+def state_shared_get(key: str) -> TournamentState | None:
     """The derived state another process shared under ``key``; None if there is none (or no shared cache)."""
     if not settings.ZAP_SHARE_STATES:
         return None
@@ -288,7 +299,7 @@ _GC_LOCK = threading.Lock()
 
 
 @contextmanager
-def gc_paused():
+def gc_paused() -> Iterator[None]:
     """Pause Python's cyclic garbage collector while a large state is built or read.
 
     Building a large tournament's state allocates hundreds of thousands of
@@ -323,7 +334,7 @@ class ObjectCache(BaseCache):
     by ``OPTIONS["MAX_ENTRIES"]``. A value must not be changed once stored.
     """
 
-    def __init__(self, location: str, params: dict):
+    def __init__(self, location: str, params: dict[str, Any]) -> None:
         super().__init__(params)
         # Django makes one backend object per thread: the entries live at module level, by LOCATION, so
         # every thread of the process sees the same ones (as Django's LocMemCache does).
@@ -337,7 +348,7 @@ class ObjectCache(BaseCache):
             return None
         return entry
 
-    def get(self, key, default=None, version=None):
+    def get(self, key: Any, default: Any | None = None, version: int | None = None) -> Any:
         key = self.make_and_validate_key(key, version=version)
         with self._lock:
             entry = self._live(key)
@@ -346,12 +357,12 @@ class ObjectCache(BaseCache):
             self._data.move_to_end(key)
             return entry[0]
 
-    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+    def set(self, key: Any, value: Any, timeout: float | None = DEFAULT_TIMEOUT, version: int | None = None) -> None:
         key = self.make_and_validate_key(key, version=version)
         with self._lock:
             self._store(key, value, timeout)
 
-    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+    def add(self, key: Any, value: Any, timeout: float | None = DEFAULT_TIMEOUT, version: int | None = None) -> bool:
         key = self.make_and_validate_key(key, version=version)
         with self._lock:
             if self._live(key) is not None:
@@ -359,7 +370,7 @@ class ObjectCache(BaseCache):
             self._store(key, value, timeout)
             return True
 
-    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
+    def touch(self, key: Any, timeout: float | None = DEFAULT_TIMEOUT, version: int | None = None) -> bool:
         key = self.make_and_validate_key(key, version=version)
         with self._lock:
             entry = self._live(key)
@@ -368,24 +379,24 @@ class ObjectCache(BaseCache):
             self._data[key] = (entry[0], self.get_backend_timeout(timeout))
             return True
 
-    def delete(self, key, version=None):
+    def delete(self, key: Any, version: int | None = None) -> bool:
         key = self.make_and_validate_key(key, version=version)
         with self._lock:
             return self._data.pop(key, None) is not None
 
-    def has_key(self, key, version=None):
+    def has_key(self, key: Any, version: int | None = None) -> bool:
         key = self.make_and_validate_key(key, version=version)
         with self._lock:
             return self._live(key) is not None
 
-    def clear(self):
+    def clear(self) -> None:
         with self._lock:
             self._data.clear()
 
     def __len__(self) -> int:
         return len(self._data)
 
-    def _store(self, key: str, value: Any, timeout) -> None:
+    def _store(self, key: str, value: Any, timeout: float | None) -> None:
         self._data[key] = (value, self.get_backend_timeout(timeout))
         self._data.move_to_end(key)
         while len(self._data) > self._max_entries:
@@ -397,15 +408,16 @@ class _ReusedClients(RedisCacheClient):
     call (about 0.16 ms each: it copies the table of about 170 response callbacks), a sixth of a cached page's
     time. A ``redis.Redis`` is safe to share between threads: each command takes a connection from the pool."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._clients: dict[int, Any] = {}
 
-    def get_client(self, key=None, *, write=False):
-        pool = self._get_connection_pool(write)
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        # Django's own (private) helpers, which django-stubs does not declare
+        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
         client = self._clients.get(id(pool))
         if client is None:
-            client = self._clients.setdefault(id(pool), self._client(connection_pool=pool))
+            client = self._clients.setdefault(id(pool), self._client(connection_pool=pool))  # type: ignore[attr-defined]
         return client
 
 
@@ -413,6 +425,6 @@ class SharedRedisCache(RedisCache):
     """The shared cache on Redis (``settings.CACHES["default"]`` with ``REDIS_URL``): Django's, with its clients
     reused (``_ReusedClients``)."""
 
-    def __init__(self, server, params):
+    def __init__(self, server: str | list[str], params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = _ReusedClients

@@ -29,11 +29,14 @@ same parts computed, so it never builds the whole state after a result.
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from scoring import mesas as mesa_rules
 from scoring.jogo import jogo_evaluate
-from scoring.tournament import GroupStageView, KnockoutStageView, Touched, tournament_compute
+from scoring.tournament import GroupStageView, KnockoutStageView, Touched, TournamentView, tournament_compute
 
 from .caching import gc_paused
 from .jogo_keys import jogo_keys_new
@@ -48,6 +51,9 @@ from .state import (
     tournament_state_load,
 )
 
+if TYPE_CHECKING:
+    from .writes import Write
+
 # What a write says it touched (writes.tournament_write): how much the engine recomputes on its way out.
 RESULTS, STRUCTURE, PAGES, PRIVATE, LIVE = "results", "structure", "pages", "private", "live"
 KINDS = (RESULTS, STRUCTURE, PAGES, PRIVATE, LIVE)
@@ -55,14 +61,14 @@ KINDS = (RESULTS, STRUCTURE, PAGES, PRIVATE, LIVE)
 _local = threading.local()
 
 
-def write_current():
+def write_current() -> Write | None:
     """The write (``writes.Write``) this thread is inside, if any: a state read inside one is not kept (the
     write may still roll back)."""
     stack = getattr(_local, "stack", None)
     return stack[-1] if stack else None
 
 
-def writes_stack() -> list:
+def writes_stack() -> list[Write]:
     """This thread's writes under way, innermost last (``writes.tournament_write`` pushes and pops)."""
     stack = getattr(_local, "stack", None)
     if stack is None:
@@ -77,7 +83,7 @@ ALL_PARTS = "*"
 # --- parts ------------------------------------------------------------------------------------------
 
 
-def parts_of(view) -> dict[str, object]:
+def parts_of(view: TournamentView) -> dict[str, object]:
     """Each part of a view by its key, as values that compare equal when the part is the same."""
     out: dict[str, object] = {}
     for stage_view in view.stages:
@@ -98,7 +104,7 @@ def parts_of(view) -> dict[str, object]:
     return out
 
 
-def parts_changed(before, after) -> list[str]:
+def parts_changed(before: TournamentView, after: TournamentView) -> list[str]:
     """The keys of the parts that differ between two views of one tournament (new or gone ones included)."""
     old, new = parts_of(before), parts_of(after)
     return sorted(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))
@@ -124,7 +130,7 @@ def state_advance_to(*, state: TournamentState, tournament: Tournament) -> Tourn
         return None
     advanced = state_advance(
         state=state,
-        jogo_ids={i for _v, jogos, _d, _p in changes for i in jogos},
+        jogo_ids={i for _v, jogos, _d, _p in changes for i in jogos or ()},  # (none is None: checked above)
         dupla_ids={i for _v, _j, duplas, _p in changes for i in duplas or ()},
         tournament=tournament,
     )
@@ -137,7 +143,7 @@ def state_advance_to(*, state: TournamentState, tournament: Tournament) -> Tourn
 
 
 def state_advance(
-    *, state: TournamentState, jogo_ids: set[int], tournament: Tournament, dupla_ids: set[int] = frozenset()
+    *, state: TournamentState, jogo_ids: set[int], tournament: Tournament, dupla_ids: AbstractSet[int] = frozenset()
 ) -> TournamentState | None:
     """See ``_advance``; the cyclic collector paused meanwhile (the copies allocate much and make no cycles)."""
     with gc_paused():
@@ -145,16 +151,17 @@ def state_advance(
 
 
 def _advance(
-    *, state: TournamentState, jogo_ids: set[int], tournament: Tournament, dupla_ids: set[int] = frozenset()
+    *, state: TournamentState, jogo_ids: set[int], tournament: Tournament, dupla_ids: AbstractSet[int] = frozenset()
 ) -> TournamentState | None:
     """``state`` with the records of these jogos (and the public fields of these duplas) read again and the
     parts they touch computed again; labelled with ``tournament``'s version. None when they no longer fit
     the state (a jogo gone or moved stage, a dupla gone): then the whole state is built."""
     version = tournament.results_version
     if dupla_ids:
-        state = _duplas_reread(state, dupla_ids)
-        if state is None:
+        reread = _duplas_reread(state, dupla_ids)
+        if reread is None:
             return None
+        state = reread
     if not jogo_ids and not dupla_ids:
         return replace(state, tournament=tournament, version=version)
     ids = sorted(jogo_ids)
@@ -171,7 +178,7 @@ def _advance(
     ):
         return None
     partida_rows = partida_rows_read(Partida.objects.filter(jogo_id__in=ids).order_by("jogo_id", "number"))
-    mao_rows: list[dict] = []
+    mao_rows: list[Mapping[str, Any]] = []
     if any(p.mode == Partida.MAOS for p in partida_rows):
         mao_rows = list(
             Mao.objects.filter(partida__jogo_id__in=ids)
@@ -239,7 +246,7 @@ def _advance(
 # --- a write's end ----------------------------------------------------------------------------------
 
 
-def engine_commit(*, write) -> TournamentState | None:
+def engine_commit(*, write: Write) -> TournamentState | None:
     """The end of a write (``writes.Write``, inside its transaction): recompute what it touched, follow the
     bracket, version the changed parts, log it. Returns the new state (to keep once the write commits), None
     when nothing the results show changed."""
@@ -250,12 +257,13 @@ def engine_commit(*, write) -> TournamentState | None:
     structural = write.kind == STRUCTURE or base is None
     if write.kind == RESULTS and not write.jogos and not write.duplas:
         return None  # nothing that counts changed (a first confirmation): the live pages follow the jogo's version
-    state = None
+    state: TournamentState | None = None
     if not structural:
         state = state_advance(state=base, jogo_ids=set(write.jogos), dupla_ids=set(write.duplas), tournament=tournament)
         structural = state is None
     if structural:
         state = tournament_state_load(tournament=tournament)
+    assert state is not None  # advanced, else loaded
     touched = set(write.jogos)
     followed = _bracket_follow(tournament=tournament, state=state)
     if followed.draws:
@@ -298,7 +306,7 @@ def _group_parts_of(state: TournamentState, dupla_ids: set[int]) -> set[str]:
     }
 
 
-def _duplas_reread(state: TournamentState, ids: set[int]) -> TournamentState | None:
+def _duplas_reread(state: TournamentState, ids: AbstractSet[int]) -> TournamentState | None:
     """``state`` with these duplas' public fields (disqualification, name, seed) as the database has them."""
     rows = {
         row["id"]: row
@@ -348,7 +356,7 @@ def _parts_save(*, tournament: Tournament, keys: list[str], version: int) -> Non
 
 
 class _Followed:
-    def __init__(self):
+    def __init__(self) -> None:
         self.draws: list[Draw] = []
         self.jogos: set[int] = set()  # jogos created or whose duplas changed
         self.created = 0
@@ -368,9 +376,9 @@ def _bracket_follow(*, tournament: Tournament, state: TournamentState) -> _Follo
     to_create: list[Jogo] = []
     to_update: list[Jogo] = []
     for view in state.view.stages:
-        bracket = getattr(view, "bracket", None)
-        if bracket is None:
+        if not isinstance(view, KnockoutStageView) or view.bracket is None:
             continue
+        bracket = view.bracket
         stage = state.stage_models[view.stage.key]
         if view.stage.key not in state.recorded_orders:
             out.draws.append(
@@ -385,10 +393,11 @@ def _bracket_follow(*, tournament: Tournament, state: TournamentState) -> _Follo
             )
         for slot in bracket.jogos():
             key = (stage.id, slot.round, slot.position, slot.third_place)
-            if slot.bye or None in slot.duplas:
+            a, b = slot.duplas
+            if slot.bye or a is None or b is None:
                 continue
             if key in existing:
-                moved = _moved(existing[key], slot.duplas, state)
+                moved = _moved(existing[key], (a, b), state)
                 if moved is not None:
                     to_update.append(moved)
                 continue
@@ -398,8 +407,8 @@ def _bracket_follow(*, tournament: Tournament, state: TournamentState) -> _Follo
                 Jogo(
                     tournament=tournament,
                     stage=stage,
-                    dupla_a_id=state.duplas[slot.duplas[0]].id,
-                    dupla_b_id=state.duplas[slot.duplas[1]].id,
+                    dupla_a_id=state.duplas[a].id,
+                    dupla_b_id=state.duplas[b].id,
                     round=slot.round,
                     position=slot.position,
                     third_place=slot.third_place,

@@ -10,7 +10,10 @@ back next to their fields (``tournaments.web.refusal_to_form``, through ``refusa
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+from django.forms import BoundField
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
@@ -33,7 +36,7 @@ FIELD_OF = {
 PARTNER_FIELDS = ("partner_name", "partner_birth_date", "partner_email", "partner_phone")
 
 
-def _date_widget():
+def _date_widget() -> forms.DateInput:
     return forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
 
@@ -70,7 +73,7 @@ class RegistrationFields(forms.Form):
     )
     partner_email = forms.EmailField(label=_lazy("E-mail do(a) parceiro(a)"), max_length=254, required=False)
 
-    def __init__(self, *args, tournament: Tournament, **kwargs):
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.tournament = tournament
         if tournament.min_age:
@@ -80,11 +83,11 @@ class RegistrationFields(forms.Form):
             self.fields["birth_date"].widget.attrs["required"] = True
 
     @property
-    def player_fields(self):
+    def player_fields(self) -> list[BoundField]:
         return [self[name] for name in ("name", "birth_date", "phone", "email")]
 
     @property
-    def partner_fields(self):
+    def partner_fields(self) -> list[BoundField]:
         return [self[name] for name in ("partner_name", "partner_birth_date", "partner_phone", "partner_email")]
 
     def wants_partner(self) -> bool:

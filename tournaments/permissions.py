@@ -102,7 +102,7 @@ def tournament_with_role(*, user: Asker, slug: str) -> Tournament | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    tournament = cast(Tournament, instance(Tournament, row[:-1], db=alias, connection=connection))
+    tournament = instance(Tournament, row[:-1], db=alias, connection=connection)
     if asks:
         _roles_cache(user)[tournament.pk] = row[-1]
     return tournament

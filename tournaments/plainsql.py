@@ -8,14 +8,17 @@ order, the ORM's converters applied (JSON, and on SQLite booleans and datetimes)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 from django.db import models
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models.expressions import Col
 
-_MADE: dict = {}  # per (what, vendor, …): a query's text or a model's converters, made once
+_MADE: dict[tuple[object, ...], Any] = {}  # per (what, vendor, …): a query's text or a model's converters, made once
 
 
-def made(key: tuple, make: Callable[[], object]):
+def made[T](key: tuple[object, ...], make: Callable[[], T]) -> T:
     """``make()`` once per ``key`` (a query's text for one database vendor, say), then the same value."""
     value = _MADE.get(key)
     if value is None:
@@ -23,19 +26,28 @@ def made(key: tuple, make: Callable[[], object]):
     return value
 
 
-def columns(model: type[models.Model], alias: str, connection) -> list[str]:
+def column_name(field: models.Field[Any, Any]) -> str:
+    """A concrete field's column (only a field with no column of its own has none)."""
+    assert field.column is not None
+    return field.column
+
+
+def columns(model: type[models.Model], alias: str, connection: BaseDatabaseWrapper) -> list[str]:
     """Every concrete column of ``model`` as ``alias."column"``, in the model's order."""
     q = connection.ops.quote_name
-    return [f"{alias}.{q(f.column)}" for f in model._meta.concrete_fields]
+    return [f"{alias}.{q(column_name(f))}" for f in model._meta.concrete_fields]
 
 
 def width(model: type[models.Model]) -> int:
     return len(model._meta.concrete_fields)
 
 
-def _converters(model: type[models.Model], connection) -> list[tuple[int, list, object]]:
-    def make():
-        found = []
+Converters = list[tuple[int, list[Callable[..., Any]], Col]]  # (column index, its converters, its column)
+
+
+def _converters(model: type[models.Model], connection: BaseDatabaseWrapper) -> Converters:
+    def make() -> Converters:
+        found: Converters = []
         for i, f in enumerate(model._meta.concrete_fields):
             col = f.get_col(model._meta.db_table)
             functions = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
@@ -46,7 +58,7 @@ def _converters(model: type[models.Model], connection) -> list[tuple[int, list, 
     return made(("converters", connection.vendor, model), make)
 
 
-def instance(model: type[models.Model], values, *, db: str, connection) -> models.Model:
+def instance[M: models.Model](model: type[M], values: Sequence[Any], *, db: str, connection: BaseDatabaseWrapper) -> M:
     """The ``model`` instance of a row's ``values`` (its concrete columns, in order), as the ORM makes it."""
     converters = _converters(model, connection)
     if converters:
@@ -56,10 +68,11 @@ def instance(model: type[models.Model], values, *, db: str, connection) -> model
             for function in functions:
                 value = function(value, col, connection)
             values[i] = value
-    return model.from_db(db, None, values)
+    # no field names: every concrete column is given (from_db reads the names only for a partial row)
+    return model.from_db(db, None, values)  # type: ignore[arg-type]
 
 
-def insert(instance: models.Model, *, db: str, connection, unless: tuple[str, ...] = ()) -> bool:
+def insert(instance: models.Model, *, db: str, connection: BaseDatabaseWrapper, unless: tuple[str, ...] = ()) -> bool:
     """INSERT ``instance`` (its fields' ``pre_save``, as ``save`` does: ``auto_now_add`` and the like) and set
     its primary key. ``unless``: the columns of a unique constraint; when a row with those values exists, nothing
     is inserted and False is returned (ON CONFLICT … DO NOTHING: a check and an insert in one statement)."""
@@ -67,12 +80,12 @@ def insert(instance: models.Model, *, db: str, connection, unless: tuple[str, ..
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
     values = [f.get_db_prep_save(f.pre_save(instance, add=True), connection=connection) for f in fields]
 
-    def make():
+    def make() -> str:
         q = connection.ops.quote_name
         conflict = f" ON CONFLICT ({', '.join(q(c) for c in unless)}) DO NOTHING" if unless else ""
         return (
-            f"INSERT INTO {q(model._meta.db_table)} ({', '.join(q(f.column) for f in fields)}) "
-            f"VALUES ({', '.join(['%s'] * len(fields))}){conflict} RETURNING {q(model._meta.pk.column)}"
+            f"INSERT INTO {q(model._meta.db_table)} ({', '.join(q(column_name(f)) for f in fields)}) "
+            f"VALUES ({', '.join(['%s'] * len(fields))}){conflict} RETURNING {q(column_name(model._meta.pk))}"
         )
 
     with connection.cursor() as cursor:
@@ -85,15 +98,15 @@ def insert(instance: models.Model, *, db: str, connection, unless: tuple[str, ..
     return True
 
 
-def update(instance: models.Model, attnames: list[str], *, connection) -> None:
+def update(instance: models.Model, attnames: list[str], *, connection: BaseDatabaseWrapper) -> None:
     """UPDATE these columns of ``instance``'s row (``save(update_fields=…)`` without compiling a queryset)."""
     model = type(instance)
-    fields = [model._meta.get_field(name) for name in attnames]
+    fields = cast("list[models.Field[Any, Any]]", [model._meta.get_field(name) for name in attnames])  # columns
     q = connection.ops.quote_name
     values = [f.get_db_prep_save(getattr(instance, f.attname), connection=connection) for f in fields]
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {q(model._meta.db_table)} SET {', '.join(f'{q(f.column)} = %s' for f in fields)} "
-            f"WHERE {q(model._meta.pk.column)} = %s",
+            f"UPDATE {q(model._meta.db_table)} SET {', '.join(f'{q(column_name(f))} = %s' for f in fields)} "
+            f"WHERE {q(column_name(model._meta.pk))} = %s",
             values + [instance.pk],
         )

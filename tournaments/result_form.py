@@ -7,13 +7,16 @@ pairs and mão sides follow the order of the jogo's ``duplas``.
 """
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeGuard
+
+from django.db.models import Model
 
 from scoring.errors import RuleError
 from scoring.jogo import WALKOVER_BOTH, JogoEntry, PartidaEntry
 from scoring.partida import HOW_CHOICES, Mao
 from scoring.text import is_blank
 
+from .interchange.limits import column_max_length
 from .models import Jogo, Partida
 from .models import Mao as MaoRow
 
@@ -28,11 +31,11 @@ class Errors(list):
         self.append(RuleError(place, message))
 
 
-def is_int(v: Any) -> bool:
+def is_int(v: Any) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def reason_read(value: Any, place: str, errors: Errors, column: tuple[type, str]) -> str:
+def reason_read(value: Any, place: str, errors: Errors, column: tuple[type[Model], str]) -> str:
     """A penalty or disqualification reason: a text (stripped) that fits its column; '' when absent."""
     if value is None:
         return ""
@@ -42,7 +45,7 @@ def reason_read(value: Any, place: str, errors: Errors, column: tuple[type, str]
     value = value.strip()
     if is_blank(value):  # only invisible characters: no reason at all
         return ""
-    limit = column[0]._meta.get_field(column[1]).max_length
+    limit = column_max_length(model=column[0], field=column[1])
     if len(value) > limit:
         errors.add(place, f"motivo longo demais: {len(value)} caracteres (máximo {limit})")
     return value
@@ -145,8 +148,14 @@ def result_read(j: dict, place: str, duplas: tuple[str, str], best_of: int, erro
 def entry_flipped(entry: JogoEntry) -> JogoEntry:
     """The same record seen with the duplas the other way round."""
 
-    def side(v):
-        return v if v is None or v == WALKOVER_BOTH else 1 - v
+    def side(v: int | None) -> int | None:
+        return v if v is None else 1 - v
+
+    def walkover_side(v: int | str | None) -> int | str | None:
+        if v is None or v == WALKOVER_BOTH:
+            return v
+        assert isinstance(v, int)  # else a side, 0 or 1
+        return 1 - v
 
     partidas = []
     for p in entry.partidas:
@@ -158,7 +167,7 @@ def entry_flipped(entry: JogoEntry) -> JogoEntry:
                 reason=p.reason,
             )
         )
-    return replace(entry, partidas=tuple(partidas), walkover=side(entry.walkover), lost_by=side(entry.lost_by))
+    return replace(entry, partidas=tuple(partidas), walkover=walkover_side(entry.walkover), lost_by=side(entry.lost_by))
 
 
 def _mao_key_read(mao: dict, place: str, errors: Errors) -> str:
@@ -177,7 +186,10 @@ def result_dict(entry: JogoEntry | None, duplas: tuple[str, str]) -> dict[str, A
     if entry is None:
         return {}
     if entry.walkover is not None:
-        return {"walkover": "both" if entry.walkover == WALKOVER_BOTH else duplas[entry.walkover]}
+        if entry.walkover == WALKOVER_BOTH:
+            return {"walkover": "both"}
+        assert isinstance(entry.walkover, int)  # else a side, 0 or 1
+        return {"walkover": duplas[entry.walkover]}
     if entry.lost_by is not None:
         return {"penalty": {"lost_by": duplas[entry.lost_by], "reason": entry.reason}}
     partidas: list[Any] = []
@@ -187,6 +199,7 @@ def result_dict(entry: JogoEntry | None, duplas: tuple[str, str]) -> dict[str, A
         elif p.maos is not None:
             partidas.append({"maos": [mao_dict(m) for m in p.maos]})
         else:
+            assert p.score is not None  # neither lost nor by mãos: its final score
             partidas.append([p.score[0], p.score[1]])
     return {"partidas": partidas}
 

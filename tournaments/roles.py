@@ -7,6 +7,7 @@ import cycle.
 
 from __future__ import annotations
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
@@ -24,7 +25,7 @@ def role_label(role: str) -> str:
     return str(dict(StaffRole.ROLE_CHOICES).get(role, role))
 
 
-def person_label(user) -> str:
+def person_label(user: User) -> str:
     """How a person is named in messages and the audit trail: full name and username, or the username."""
     full = (user.get_full_name() or "").strip()
     username = user.get_username()
@@ -38,7 +39,7 @@ def _role_check(role: str) -> None:
         )
 
 
-def _forget_cached_roles(*users) -> None:
+def _forget_cached_roles(*users: object) -> None:
     """``permissions.role_of`` caches roles on the user object for a request: drop it after a change."""
     for user in users:
         if user is not None and hasattr(user, "_zap_roles"):
@@ -50,7 +51,7 @@ def _lock(tournament: Tournament) -> None:
     Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk", flat=True).first()
 
 
-def _keep_an_organizer(*, tournament: Tournament, user) -> None:
+def _keep_an_organizer(*, tournament: Tournament, user: User) -> None:
     """Refuse when ``user`` is the tournament's last (active) organizer."""
     others = tournament_organizers(tournament=tournament).exclude(user=user).exists()
     if not others:
@@ -64,7 +65,7 @@ def _keep_an_organizer(*, tournament: Tournament, user) -> None:
         )
 
 
-def role_grant(*, tournament: Tournament, user, role: str, by=None) -> StaffRole:
+def role_grant(*, tournament: Tournament, user: User, role: str, by: User | None = None) -> StaffRole:
     """Give ``user`` the ``role`` on ``tournament``; changes the role of someone already on the staff.
 
     Idempotent: the same role again changes nothing (and records nothing).

@@ -7,8 +7,12 @@ show them next to the jogos called ("Rodada 2 · 15:30").
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
+
+if TYPE_CHECKING:
+    from .models import Stage
 
 _TIME = re.compile(r"^(\d{1,2})[:hH](\d{2})$")
 MAX_ROUND = 64
@@ -25,7 +29,7 @@ def time_clean(value: str) -> str | None:
     return f"{hours:02d}:{minutes:02d}"
 
 
-def round_times_check(raw) -> tuple[dict[str, str], list[tuple[str, str]]]:
+def round_times_check(raw: object) -> tuple[dict[str, str], list[tuple[str, str]]]:
     """A stage's round times as given (file or form): the clean dict and the problems, as (round, message)."""
     if raw in (None, ""):
         return {}, []
@@ -50,7 +54,7 @@ def round_times_check(raw) -> tuple[dict[str, str], list[tuple[str, str]]]:
     return dict(sorted(clean.items(), key=lambda kv: int(kv[0]))), problems
 
 
-def round_time_of(stage, number: int | None) -> str:
+def round_time_of(stage: Stage | None, number: int | None) -> str:
     """The time given to round ``number`` of ``stage`` (a ``Stage``), or "" (none given, or no stage/round)."""
     if stage is None or not number:
         return ""

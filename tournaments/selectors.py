@@ -156,8 +156,8 @@ def tournament_live_get(*, tournament: Tournament, live: int | None = None) -> T
         return merged
     # from the newest live state of the same results, if this process has one: only the jogos that moved since
     # are read again (during a round hundreds are at the table, and re-reading them all took 100 ms and more)
-    base, newest = caches[STATES].get(live_latest_key(tournament)) or (None, None)
-    merged = _live_merge(newest if base is state else state)
+    latest: tuple[TournamentState, TournamentState] | None = caches[STATES].get(live_latest_key(tournament))
+    merged = _live_merge(latest[1] if latest is not None and latest[0] is state else state)
     if write_current() is None:
         caches[STATES].set(key, merged)
         caches[STATES].set(live_latest_key(tournament), (state, merged))

@@ -4,6 +4,7 @@ all or nothing; the engine recomputes what it changed on the way out)."""
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -15,6 +16,7 @@ from scoring.jogo import WALKOVER_BOTH, JogoEntry
 from scoring.tournament import GROUPS, group_best_of, knockout_best_of
 
 from .interchange.reader import JogoPlan, TournamentPlan, plan_read
+from .interchange.sumula_reader import SumulaPlan
 from .jogo_keys import jogo_keys_new
 from .models import (
     Draw,
@@ -37,6 +39,14 @@ from .writes import tournament_write
 SIDE = {0: "a", 1: "b", None: ""}
 
 
+def walkover_column(walkover: int | str) -> str:
+    """A jogo's ``walkover`` column of a record's walkover (``JogoEntry.walkover``: "both", or the absent side)."""
+    if walkover == WALKOVER_BOTH:
+        return "both"
+    assert isinstance(walkover, int)  # else a side, 0 or 1
+    return SIDE[walkover]
+
+
 def slug_make(*, name: str, wanted: str = "") -> str:
     """``wanted`` if free, else a unique slug made from the name (``nome``, ``nome-2``…)."""
     if wanted:
@@ -54,7 +64,7 @@ def slug_make(*, name: str, wanted: str = "") -> str:
 SLUG_ATTEMPTS = 50
 
 
-def tournament_import(*, data: Any, performed_by=None) -> Tournament:
+def tournament_import(*, data: Any, performed_by: User | None = None) -> Tournament:
     """Create one tournament from a tournament file (docs/contrato.md); RuleViolation lists every problem.
 
     Safe to run concurrently: imports of the same file at once each get their own slug.
@@ -62,12 +72,13 @@ def tournament_import(*, data: Any, performed_by=None) -> Tournament:
     plan, errors = plan_read(data)
     if errors:
         raise RuleViolation(errors)
+    assert plan is not None  # plan_read gives a plan when it finds no problem
     with tournament_write(tournament=None, action="tournament.import", user=performed_by) as write:
         write.tournament = _plan_write(plan, performed_by)
         return write.tournament
 
 
-def _tournament_create(plan: TournamentPlan, created_by=None) -> Tournament:
+def _tournament_create(plan: TournamentPlan, created_by: User | None = None) -> Tournament:
     """The Tournament row, under a slug nobody holds.
 
     ``slug_make`` checks, then the row is inserted: another import may take the
@@ -101,7 +112,7 @@ def _tournament_create(plan: TournamentPlan, created_by=None) -> Tournament:
     raise IntegrityError(f"nenhum endereço livre para o torneio após {SLUG_ATTEMPTS} tentativas (slug {slug!r})")
 
 
-def _plan_write(plan: TournamentPlan, performed_by) -> Tournament:
+def _plan_write(plan: TournamentPlan, performed_by: User | None) -> Tournament:
     tournament = _tournament_create(plan, created_by=performed_by)
     players = Player.objects.bulk_create(
         [
@@ -255,18 +266,26 @@ def _group_schedule(plan: TournamentPlan) -> list[JogoPlan]:
     return out
 
 
-def _jogos_write(tournament, jogos: list[JogoPlan], stage, group, dupla, plan: TournamentPlan) -> None:
-    rows = []
+def _jogos_write(
+    tournament: Tournament,
+    jogos: list[JogoPlan],
+    stage: dict[str, Stage],
+    group: dict[tuple[str, str], Group],
+    dupla: dict[str, Dupla],
+    plan: TournamentPlan,
+) -> None:
+    rows: list[Jogo] = []
     fresh = jogo_keys_new(taken=[j.key for j in jogos if j.key])
     referees = _referees_grant(tournament=tournament, usernames={j.referee for j in jogos if j.referee})
     for j in jogos:
         entry: JogoEntry | None = j.entry
         walkover = ""
         if entry is not None and entry.walkover is not None:
-            walkover = "both" if entry.walkover == WALKOVER_BOTH else SIDE[entry.walkover]
+            walkover = walkover_column(entry.walkover)
         best_of = entry.best_of if entry is not None else _best_of_for(plan, j)
         mesa = j.mesa
         if mesa is None and j.group is None:
+            assert j.position is not None  # a knockout jogo has its place in the bracket (jogos_reader)
             mesa = knockout_mesa(position=j.position, third_place=j.third_place, mesas=tournament.mesas)
         rows.append(
             Jogo(
@@ -285,7 +304,7 @@ def _jogos_write(tournament, jogos: list[JogoPlan], stage, group, dupla, plan: T
                 penalty_reason=entry.reason if entry else "",
                 entry_order=j.entry_order,
                 key=j.key or next(fresh),
-                referee_id=referees.get(j.referee),
+                referee_id=referees.get(j.referee) if j.referee is not None else None,
                 **_sumula_fields(j.sumula),
             )
         )
@@ -322,6 +341,7 @@ def _jogos_write(tournament, jogos: list[JogoPlan], stage, group, dupla, plan: T
                 partidas.append(Partida(jogo=row, number=n, mode=Partida.MAOS))
                 maos_for.append((len(partidas) - 1, p.maos))
             else:
+                assert p.score is not None  # neither lost nor by mãos: its final score
                 partidas.append(Partida(jogo=row, number=n, mode=Partida.SCORE, score_a=p.score[0], score_b=p.score[1]))
     created_partidas = Partida.objects.bulk_create(partidas, batch_size=1000)
     Mao.objects.bulk_create(
@@ -342,7 +362,7 @@ def _jogos_write(tournament, jogos: list[JogoPlan], stage, group, dupla, plan: T
     )
 
 
-def _sumula_fields(sumula) -> dict:
+def _sumula_fields(sumula: SumulaPlan | None) -> dict[str, object]:
     """A jogo row's súmula columns from the file's (``sumula_reader.SumulaPlan``; None: a jogo still to play)."""
     if sumula is None:
         return {"status": Jogo.SCHEDULED}
@@ -355,7 +375,7 @@ def _sumula_fields(sumula) -> dict:
     }
 
 
-def answers_store(answers: tuple[str | None, str | None], *, source: str) -> dict:
+def answers_store(answers: tuple[str | None, str | None], *, source: str) -> dict[str, dict[str, str]]:
     """The duplas' answers (per side) as a jogo's ``confirmations`` column."""
     return {side: {"answer": answer, "by": source} for side, answer in zip("ab", answers, strict=False) if answer}
 

@@ -22,6 +22,7 @@ import threading
 import time
 import zlib
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
@@ -30,6 +31,9 @@ from django.utils import timezone
 
 from .caching import background_run, gc_paused, release, tournament_ident
 from .models import StateSnapshot, Tournament
+
+if TYPE_CHECKING:
+    from .state import TournamentState
 
 logger = logging.getLogger(__name__)
 
@@ -46,7 +50,7 @@ def snapshot_key(tournament: Tournament) -> str:
     return f"{release()}:{tournament_ident(tournament)}"
 
 
-def state_stored_get(*, tournament: Tournament):
+def state_stored_get(*, tournament: Tournament) -> TournamentState | None:
     """The newest stored state of ``tournament`` this release made, at a version it has reached; None if there is
     none (or it cannot be read: logged, and the state is built instead)."""
     if not settings.ZAP_STORE_STATES:
@@ -80,7 +84,7 @@ def state_stored_get(*, tournament: Tournament):
     return state
 
 
-def state_store(*, state, force: bool = False) -> None:
+def state_store(*, state: TournamentState, force: bool = False) -> None:
     """Store ``state`` for the processes that will start with nothing, in the background: at most every
     ``STORE_SECONDS`` per tournament (``force``: whatever this process did lately), and only a version not
     stored yet."""
@@ -98,7 +102,7 @@ def state_store(*, state, force: bool = False) -> None:
     background_run(_store, tournament.pk, key, state, name="zap-state-store")
 
 
-def _store(tournament_id: int, key: str, state) -> None:
+def _store(tournament_id: int, key: str, state: TournamentState) -> None:
     try:
         if not _store_claim(tournament_id=tournament_id, key=key, version=state.version):
             return  # another process stored one as new, or lately, or is storing it: pickling costs CPU

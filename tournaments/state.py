@@ -6,8 +6,9 @@ the results engine (``engine.py``) advances a state after a write without loadin
 """
 
 import gc
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from scoring.jogo import WALKOVER_BOTH, JogoEntry, JogoResult, PartidaEntry, jogo_evaluate
 from scoring.partida import Mao as MaoRecord
@@ -36,6 +37,7 @@ def tournament_settings(*, tournament: Tournament) -> RuleSettings:
     settings, _errors = settings_build(preset=tournament.preset, overrides=tournament.settings or {})
     if settings is None:  # stored overrides are validated on the way in; fall back to the preset
         settings, _ = settings_build(preset=tournament.preset)
+    assert settings is not None  # a preset alone always builds
     return settings
 
 
@@ -78,10 +80,10 @@ class TournamentState:
     jogo_rows: list[JogoRow]
     entries: dict[int, JogoEntry | None]  # jogo id -> its record
     results: dict[int, JogoResult | None]
-    maos: dict[int, list[dict]]  # partida id -> its mãos (rows)
+    maos: dict[int, list[Mapping[str, Any]]]  # partida id -> its mãos (rows of ``values()``)
     partidas: dict[int, list[PartidaRow]]  # jogo id -> its partidas (rows)
     recorded_orders: dict[str, list]  # knockout stage -> recorded draw
-    sorteio_draws: list[dict]
+    sorteio_draws: list[Mapping[str, Any]]  # the tiebreak draws (rows of ``values()``)
     view: TournamentView
     stage_specs: list[StageSpec] = field(default_factory=list)
     records: list[JogoRecord] = field(default_factory=list)  # what counts, as handed to ``scoring``
@@ -174,7 +176,7 @@ def _state_build(tournament: Tournament) -> TournamentState:
     )
     jogo_rows = jogo_rows_read(Jogo.objects.filter(tournament=tournament))
     partida_rows = partida_rows_read(Partida.objects.filter(jogo__tournament=tournament).order_by("jogo_id", "number"))
-    mao_rows: list[dict] = []
+    mao_rows: list[Mapping[str, Any]] = []
     if any(p.mode == Partida.MAOS for p in partida_rows):
         mao_rows = list(
             Mao.objects.filter(partida__jogo__tournament=tournament)
@@ -236,7 +238,7 @@ def _state_build(tournament: Tournament) -> TournamentState:
                 )
             )
 
-    maos_by_partida: dict[int, list[dict]] = {}
+    maos_by_partida: dict[int, list[Mapping[str, Any]]] = {}
     for m in mao_rows:
         maos_by_partida.setdefault(m["partida_id"], []).append(m)
     partidas_by_jogo: dict[int, list[PartidaRow]] = {}
@@ -301,7 +303,7 @@ def _state_build(tournament: Tournament) -> TournamentState:
 def jogo_order(row: JogoRow, stage_order: dict[int, int]) -> tuple:
     """Where a jogo comes in a tournament's list: stage, round, third place last, position, mesa (none first)."""
 
-    def n(value):
+    def n(value: int | None) -> tuple[int, int]:
         return (0, 0) if value is None else (1, value)
 
     return (
@@ -332,7 +334,7 @@ def jogo_record(
         return None
     return JogoRecord(
         stage=stage_key[jogo.stage_id],
-        group=group_key.get(jogo.group_id),
+        group=group_key.get(jogo.group_id) if jogo.group_id is not None else None,
         duplas=(by_id[jogo.dupla_a_id].key, by_id[jogo.dupla_b_id].key),
         result=result,
         round=jogo.round if jogo.group_id is None else None,
@@ -361,7 +363,7 @@ def _counted_earlier_vias(jogo_rows: list[JogoRow], *, by_id: dict, settings: Ru
 
 
 def jogo_entry_from_rows(
-    *, jogo: JogoRow | Jogo, partidas: Sequence[PartidaRow | Partida], maos: dict[int, list[dict]]
+    *, jogo: JogoRow | Jogo, partidas: Sequence[PartidaRow | Partida], maos: Mapping[int, Sequence[Mapping[str, Any]]]
 ) -> JogoEntry | None:
     """A stored jogo as the record ``scoring`` checks; None while nothing is recorded."""
     if jogo.walkover:
@@ -387,5 +389,6 @@ def jogo_entry_from_rows(
                 )
             )
         else:
-            out.append(PartidaEntry(score=(p.score_a, p.score_b)))
+            # as stored: the rules check it (a score missing is "placar inválido")
+            out.append(PartidaEntry(score=cast(tuple[int, int], (p.score_a, p.score_b))))
     return JogoEntry(best_of=jogo.best_of, partidas=tuple(out))

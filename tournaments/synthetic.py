@@ -190,6 +190,7 @@ def _maos(rng: random.Random, settings: RuleSettings) -> tuple[list[dict], int]:
         kind = situation(score)
         side = rng.randrange(2)
         roll = rng.random()
+        mao: dict[str, Any]
         if kind == MAO_DE_FERRO:
             mao = {"to": side}
         elif kind == MAO_DE_ONZE:
@@ -212,6 +213,7 @@ def _maos(rng: random.Random, settings: RuleSettings) -> tuple[list[dict], int]:
         gain, problem = mao_gain(score=score, mao=record, settings=settings)
         if problem:  # cannot happen with the choices above; keep the generator honest
             raise AssertionError(f"mão inválida gerada em {score}: {mao} ({problem})")
+        assert gain is not None  # no problem: a gain
         score = (score[0] + gain[0], score[1] + gain[1])
         maos.append(mao)
     return maos, (0 if score[0] > score[1] else 1)
@@ -328,7 +330,9 @@ def synthetic_tournament(
     records: list[JogoRecord] = []
     counter = 0  # jogos generated so far (for maos_every)
 
-    def play(stage: str, group: str | None, pair: tuple[str, str], best_of: int, walkover_rate: float):
+    def play(
+        stage: str, group: str | None, pair: tuple[str, str], best_of: int, walkover_rate: float
+    ) -> tuple[dict[str, Any], JogoResult]:
         nonlocal counter
         counter += 1
         as_maos = maos_every > 0 and counter % maos_every == 0
@@ -380,11 +384,14 @@ def synthetic_tournament(
     assert bracket_order is not None, problems
     while True:
         bracket = knockout_stage_compute(stage=knockout, order=bracket_order, jogos=records, settings=settings).bracket
+        assert bracket is not None  # built from the order drawn
         ready = [slot for slot in bracket.jogos() if slot.ready]
         if not ready:
             break
         for slot in ready:
-            pair = (slot.duplas[0], slot.duplas[1])
+            first, second = slot.duplas
+            assert first is not None and second is not None  # a ready jogo has both duplas
+            pair = (first, second)
             row, result = play(KNOCKOUT_STAGE, None, pair, slot.best_of, 0.0)
             jogos.append(row)
             records.append(

@@ -20,12 +20,14 @@ import functools
 import hashlib
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from ipaddress import ip_address, ip_network
+from typing import Any
 
 from django import forms
 from django.conf import settings
 from django.contrib import messages as django_messages
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import render
 from django.utils.cache import get_conditional_response, patch_vary_headers
@@ -38,11 +40,16 @@ from .refusals import Kind, Refused
 
 # --- read-only public pages -----------------------------------------------------------------------------------
 
-_GZIP = GZipMiddleware(lambda request: None)
+
+def _never_called(request: HttpRequest) -> HttpResponse:
+    raise AssertionError("the gzip middleware is used for its process_response only")
+
+
+_GZIP = GZipMiddleware(_never_called)
 COMPRESSED_TYPES = ("text/", "application/json")  # PDFs and PNGs are compressed already: gzip would only cost
 
 
-def read_only(view):
+def read_only(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
     """A public read-only page: GET and HEAD only, anything else 405 with ``Allow: GET, HEAD``.
 
     Exempt from the CSRF check, which would otherwise answer a POST or PUT 403 before the method is
@@ -54,7 +61,7 @@ def read_only(view):
     safe = csrf_exempt(require_safe(view))
 
     @functools.wraps(safe)
-    def compressed(request, *args, **kwargs):
+    def compressed(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         response = safe(request, *args, **kwargs)
         if response.get("Content-Type", "").startswith(COMPRESSED_TYPES):
             response = _gzipped(request, response)
@@ -68,20 +75,22 @@ _GZIPPED_MAX = 256
 _GZIPPED_LOCK = threading.Lock()
 
 
-def _gzipped(request, response):
+def _gzipped(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
     """``response`` compressed when the browser accepts it; an answer with an ETag is compressed once per process
     (the same page, version and minute: a cached page's hits cost no compression)."""
     tag = response.get("ETag")
     accepts = "gzip" in request.headers.get("Accept-Encoding", "")
     if not tag or not accepts or response.streaming or response.status_code != 200:
         return _GZIP.process_response(request, response)
+    assert isinstance(response, HttpResponse)  # not streaming: it has its content
     key = (tag, response.get("Vary", ""))
     with _GZIPPED_LOCK:
         kept = _GZIPPED.get(key)
         if kept is not None:
             _GZIPPED.move_to_end(key)
     if kept is None:
-        response = _GZIP.process_response(request, response)
+        response = _GZIP.process_response(request, response)  # the same response, compressed in place
+        assert isinstance(response, HttpResponse)
         if response.get("Content-Encoding") == "gzip":
             with _GZIPPED_LOCK:
                 _GZIPPED[key] = (response.content, response["ETag"])
@@ -126,13 +135,15 @@ def pdf_response(data: bytes, *, filename: str, attachment: bool = False) -> Htt
     """The PDF shown in the browser (its reader prints it), saved under ``filename`` when downloaded; with
     ``attachment``, saved at once (what exists only in this response, such as PIN cards, is not lost with a tab)."""
     response = HttpResponse(data, content_type="application/pdf")
-    response["Content-Disposition"] = content_disposition_header(attachment, filename)
+    disposition = content_disposition_header(attachment, filename)
+    assert disposition is not None  # a file name is given
+    response["Content-Disposition"] = disposition
     response["Content-Length"] = str(len(data))
     response["X-Content-Type-Options"] = "nosniff"
     return response
 
 
-def print_error(request, message: str, *, back_url: str = "", status: int = 400) -> HttpResponse:
+def print_error(request: HttpRequest, message: str, *, back_url: str = "", status: int = 400) -> HttpResponse:
     """A request for a sheet that names nothing printable: what is wrong, in words, and a way back."""
     return render(request, "printing/error.html", {"message": message, "back_url": back_url}, status=status)
 

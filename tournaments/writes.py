@@ -31,10 +31,11 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from django.db import transaction
@@ -213,7 +214,7 @@ _WRITES = ("INSERT", "UPDATE", "DELETE")
 _DERIVED = '"tournaments_statesnapshot"'  # a stored derived state (snapshots.py), no data of the tournament's
 
 
-def write_guard(execute, sql, params, many, context):
+def write_guard(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
     """A database execute wrapper (``connection.execute_wrapper``) that refuses, with ``UnguardedWrite``, a
     statement that writes a tournament's table (``tournaments_*``) outside a write when it comes from the
     site's code (not from a test's own setup or a migration). The test suite runs under it."""
@@ -231,7 +232,7 @@ def write_guard(execute, sql, params, many, context):
 
 def _origin() -> str | None:
     """The innermost frame of the site's code on the stack (file:line), None when a test or migration is it."""
-    frame = sys._getframe(2)
+    frame: FrameType | None = sys._getframe(2)
     while frame is not None:
         name = frame.f_code.co_filename
         if name.startswith(_UNGUARDED):

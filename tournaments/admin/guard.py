@@ -9,6 +9,7 @@ the problems are shown on the form, in Portuguese.
 
 import json
 import logging
+from collections.abc import Iterable
 
 from django.db import transaction
 
@@ -72,7 +73,7 @@ def tournament_problems(*, tournament_id: int | None) -> list[str]:
     return []
 
 
-def tournaments_check(*, tournament_ids, deleting: bool = False) -> None:
+def tournaments_check(*, tournament_ids: Iterable[int | None], deleting: bool = False) -> None:
     """Raise ``GuardRefused`` (``DeletionRefused`` when ``deleting``) with every problem of the given tournaments
     (ids; None is skipped)."""
     problems: list[str] = []

@@ -1,9 +1,11 @@
 """Template context for desk pages: the tournament of the URL and what the user may do there (``DeskRights``)."""
 
+from django.http import HttpRequest
+
 from ..permissions import desk_rights
 
 
-def desk(request):
+def desk(request: HttpRequest) -> dict[str, object]:
     tournament = getattr(request, "desk_tournament", None)
     if tournament is None:
         return {}

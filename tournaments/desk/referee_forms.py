@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from typing import Any
 
 from django import forms
 from django.utils.translation import gettext as _
@@ -90,13 +91,14 @@ class ResultForm(forms.Form):
 
     id = forms.CharField(required=False)
 
-    def __init__(self, *args, best_of: int, **kwargs):
+    def __init__(self, *args: Any, best_of: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.best_of = best_of
         _score_fields(self, best_of)
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # a form's clean gives its cleaned data
         data["partidas"] = _scores(self, self.best_of)
         return data
 

@@ -13,12 +13,13 @@ from scoring.tournament import KnockoutStageView
 from tournaments.desk.referee_forms import (
     server_id,
 )
-from tournaments.models import Jogo, Stage
+from tournaments.models import Dupla, Jogo, Stage, Tournament
 from tournaments.presenters import round_name
 from tournaments.selectors import (
     tournament_settings,
     tournament_state_get,
 )
+from tournaments.state import DuplaRef, TournamentState
 from tournaments.sumula.sheet import MaoOptions, Partida, PenaltyInfo, Sumula, sheet_json
 
 STATUS_LABELS = dict(Jogo.STATUS_CHOICES)
@@ -49,7 +50,7 @@ def first_name(name: str) -> str:
     return (name or "").split(" ")[0] or name
 
 
-def dupla_names(dupla) -> dict:
+def dupla_names(dupla: Dupla | DuplaRef) -> dict[str, str]:
     """What the screen says of a dupla (a ``Dupla`` or a ``DuplaRef``): its name, a short one, its players."""
     players = f"{dupla.player1.name} / {dupla.player2.name}"
     return {
@@ -60,7 +61,7 @@ def dupla_names(dupla) -> dict:
     }
 
 
-def knockout_rounds(state) -> dict[str, int]:
+def knockout_rounds(state: TournamentState) -> dict[str, int]:
     """Knockout stage key → its number of rounds (to name them: Final, Semifinal…)."""
     out = {}
     for view in state.view.stages:
@@ -217,7 +218,7 @@ def correction_rows(data: Sumula, best_of: int) -> list[dict]:
     return rows
 
 
-def referee_screen_present(*, tournament, jogo: Jogo, data: Sumula) -> dict:
+def referee_screen_present(*, tournament: Tournament, jogo: Jogo, data: Sumula) -> dict:
     """The súmula screen of one jogo as the referee's phone shows it, and the data its script takes."""
     duplas = [dupla_names(jogo.dupla_a), dupla_names(jogo.dupla_b)]
     status = data.status
@@ -228,7 +229,10 @@ def referee_screen_present(*, tournament, jogo: Jogo, data: Sumula) -> dict:
     last = partidas[-1] if partidas else None
     last_mao = last.maos[-1].id if last and last.maos else None
     current = data.current
+    partida_number: int | None
+    points: list[int] | None
     if current is not None:  # a partida is being played: the last one
+        assert last is not None
         partida_number, points = last.number, list(current)
     elif phase == "entry":
         partida_number, points = len(partidas) + 1, [0, 0]
@@ -238,7 +242,7 @@ def referee_screen_present(*, tournament, jogo: Jogo, data: Sumula) -> dict:
     state = tournament_state_get(tournament=tournament)
     title = jogo_title(
         stage=jogo.stage,
-        group=jogo.group.key if jogo.group_id else None,
+        group=jogo.group.key if jogo.group is not None else None,
         round_number=jogo.round,
         third_place=jogo.third_place,
         rounds=knockout_rounds(state),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+from typing import Any
 
 from django import forms
 from django.core import signing
@@ -59,7 +60,7 @@ def file_sign(*, content: bytes, filename: str, tournament_id: int, user_id: int
 class ConfirmForm(forms.Form):
     payload = forms.CharField(widget=forms.HiddenInput, max_length=4 * MAX_BYTES)
 
-    def __init__(self, *args, tournament_id: int, user_id: int, **kwargs):
+    def __init__(self, *args: Any, tournament_id: int, user_id: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.salt = _salt(tournament_id, user_id)
 

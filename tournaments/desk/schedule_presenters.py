@@ -59,7 +59,8 @@ def schedule_present(*, tournament: Tournament) -> Schedule:
     staff = list(staff_users(tournament=tournament).values_list("id", "username"))
     usernames = dict(staff)
     mesa_referee = mesa_referees(tournament=tournament)
-    others = ({j.referee_id for j in state.jogo_rows} | set(mesa_referee.values())) - set(usernames) - {None}
+    named = {j.referee_id for j in state.jogo_rows} | set(mesa_referee.values())
+    others = {i for i in named if i is not None} - set(usernames)
     if others:  # a referee whose role was taken away since: still named on the schedule
         usernames.update(get_user_model().objects.filter(pk__in=others).values_list("id", "username"))
     names = {d.id: d.display_name for d in state.duplas.values()}

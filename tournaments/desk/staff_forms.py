@@ -1,9 +1,12 @@
 """Forms of the staff page (/equipe/) and the PINs page (/pins/)."""
 
+from collections.abc import Iterable
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from ..models import StaffRole
+from ..models import Dupla, StaffRole
 
 
 class StaffAddForm(forms.Form):
@@ -61,9 +64,11 @@ class PinResetOneForm(forms.Form):
     )
     batch = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
 
-    def __init__(self, *args, duplas=(), **kwargs):
+    def __init__(self, *args: Any, duplas: Iterable[Dupla] = (), **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "one_%s")  # beside the form for all duplas on the same page: its own ids
         super().__init__(*args, **kwargs)
-        self.fields["dupla"].choices = [("", "—")] + [(d.key, f"{d.display_name} ({d.key})") for d in duplas]
+        field = self.fields["dupla"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [("", "—")] + [(d.key, f"{d.display_name} ({d.key})") for d in duplas]
         self.fields["dupla"].error_messages["invalid_choice"] = _("Escolha uma das duplas do torneio.")
         self.fields["dupla"].error_messages["required"] = _("Escolha a dupla que perdeu o cartão.")

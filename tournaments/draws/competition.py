@@ -8,6 +8,8 @@ recorded order.
 
 from __future__ import annotations
 
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from scoring.mesas import mesas_spread
@@ -37,12 +39,17 @@ def _lock(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
-def _user(user):
+def _user(user: User | AnonymousUser | None) -> User | None:
     return user if user is not None and user.is_authenticated else None
 
 
 def competition_publish(
-    *, tournament: Tournament, user, seed: int, fixed_order: list[str | None] | None = None, check: str | None = None
+    *,
+    tournament: Tournament,
+    user: User | None,
+    seed: int,
+    fixed_order: list[str | None] | None = None,
+    check: str | None = None,
 ) -> CompetitionPlan:
     """Compute the plan from ``seed`` (and a fixed bracket order) again and write it; refused with every problem.
 
@@ -61,7 +68,7 @@ def competition_publish(
         if plan.order_problems:
             raise Refused.invalid(*[_("Chave: %(p)s") % {"p": p} for p in plan.order_problems])
         dupla_ids = dict(Dupla.objects.filter(tournament=tournament).values_list("key", "id"))
-        user = _user(user)
+        performer = _user(user)  # the draw and the audit name an account (None: none)
         if plan.kind == "knockout":
             stage = _knockout_stage(tournament, plan, order=0, entrants=list(plan.entrants))
             Draw.objects.create(
@@ -71,12 +78,12 @@ def competition_publish(
                 method=plan.method,
                 seed=None if plan.method == "fixed" else seed,
                 result={"order": plan.order},
-                performed_by=user,
+                performed_by=performer,
             )
             summary = _("Chave sorteada e publicada: %(n)d duplas") % {"n": len(plan.entrants)}
             after = {"seed": seed, "method": plan.method, "order": plan.order}
         else:
-            groups_stage = _groups_stage(tournament, plan, dupla_ids, user)
+            groups_stage = _groups_stage(tournament, plan, dupla_ids, performer)
             if plan.kind == "groups_knockout":
                 _knockout_stage(tournament, plan, order=1, entrants="previous")
             summary = _("Grupos sorteados e publicados: %(g)d grupos, %(n)d duplas") % {
@@ -86,7 +93,7 @@ def competition_publish(
             after = {"seed": seed, "groups": {g.key: g.duplas for g in plan.groups}, "stage": groups_stage.key}
         audit_record(
             tournament=tournament,
-            user=user,
+            user=performer,
             action="competition_publish",
             summary=summary,
             after=after | {"format": plan.fmt},
@@ -94,7 +101,7 @@ def competition_publish(
     return plan
 
 
-def _knockout_stage(tournament: Tournament, plan: CompetitionPlan, *, order: int, entrants) -> Stage:
+def _knockout_stage(tournament: Tournament, plan: CompetitionPlan, *, order: int, entrants: list[str] | str) -> Stage:
     method = plan.method if plan.kind == "knockout" else ("random" if plan.method == "random" else "seeded")
     rounds = {str(k): v for k, v in (plan.fmt.get("best_of_rounds") or {}).items()}
     return Stage.objects.create(
@@ -111,7 +118,7 @@ def _knockout_stage(tournament: Tournament, plan: CompetitionPlan, *, order: int
     )
 
 
-def _groups_stage(tournament: Tournament, plan: CompetitionPlan, dupla_ids: dict[str, int], user) -> Stage:
+def _groups_stage(tournament: Tournament, plan: CompetitionPlan, dupla_ids: dict[str, int], user: User | None) -> Stage:
     knockout_follows = plan.kind == "groups_knockout"
     stage = Stage.objects.create(
         tournament=tournament,
@@ -175,7 +182,7 @@ def _groups_stage(tournament: Tournament, plan: CompetitionPlan, dupla_ids: dict
     return stage
 
 
-def jogos_with_result(*, tournament: Tournament):
+def jogos_with_result(*, tournament: Tournament) -> QuerySet[Jogo]:
     """Jogos that have anything recorded (a partida, a WO, a penalty, or begun)."""
     from django.db.models import Q
 
@@ -185,7 +192,7 @@ def jogos_with_result(*, tournament: Tournament):
     )
 
 
-def competition_undo(*, tournament: Tournament, user, reason: str) -> None:
+def competition_undo(*, tournament: Tournament, user: User | None, reason: str) -> None:
     """Delete the drawn stages, groups, jogos and their draws while no jogo has a result; audited with the reason."""
     reason = (reason or "").strip()
     if is_blank(reason):  # invisible characters only: no reason

@@ -116,7 +116,7 @@ def format_facts(*, tournament: Tournament, fmt: dict[str, Any] | None = None) -
         extra = [_("%(v)s na %(k)sª rodada") % {"v": v, "k": k} for k, v in sorted(rounds.items()) if k > 1]
         facts.append((_("Melhor de, no mata-mata"), ", ".join([text, *extra])))
         if kind == "knockout":
-            method = str(METHOD_LABELS.get(fmt.get("bracket_method"), "?"))
+            method = str(METHOD_LABELS.get(fmt.get("bracket_method") or "", "?"))
         else:
             method = _("cruzadas pela classificação dos grupos")
             if fmt.get("bracket_method") == "random":

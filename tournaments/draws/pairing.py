@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import secrets
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Max, Q
 from django.utils.translation import gettext as _
 
@@ -50,7 +51,7 @@ def _next_keys(tournament: Tournament, count: int) -> tuple[list[str], int]:
     """``count`` new dupla keys r<n> after the existing ones, and the next ``order``."""
     keys = set(Dupla.objects.filter(tournament=tournament).values_list("key", flat=True))
     n = max((int(m.group(1)) for k in keys if (m := _R_KEY.match(k))), default=0)
-    out = []
+    out: list[str] = []
     while len(out) < count:
         n += 1
         if f"r{n}" not in keys:
@@ -59,7 +60,7 @@ def _next_keys(tournament: Tournament, count: int) -> tuple[list[str], int]:
     return out, (last + 1 if last is not None else 0)
 
 
-def pairing_run(*, tournament: Tournament, user, seed: int | None = None) -> Draw:
+def pairing_run(*, tournament: Tournament, user: User | None, seed: int | None = None) -> Draw:
     """Pair the waiting individual registrations by a recorded draw; pairs registered together stay together.
 
     Takes the registrations waiting (not withdrawn, not in a dupla, not marked
@@ -150,7 +151,7 @@ def pairing_run(*, tournament: Tournament, user, seed: int | None = None) -> Dra
     return draw
 
 
-def _user(user):
+def _user(user: User | AnonymousUser | None) -> User | None:
     return user if user is not None and user.is_authenticated else None
 
 
@@ -158,7 +159,7 @@ def _names(dupla: Dupla) -> list[str]:
     return [dupla.player1.name, dupla.player2.name]
 
 
-def dupla_edit(*, dupla: Dupla, user, name: str, seed: int | None) -> Dupla:
+def dupla_edit(*, dupla: Dupla, user: User | None, name: str, seed: int | None) -> Dupla:
     """Rename a dupla and set its seed (cabeça de chave; only before the competition draw)."""
     name = (name or "").strip()
     with tournament_write(tournament=dupla.tournament, action="dupla.edit", user=user, kind=STRUCTURE):
@@ -190,7 +191,9 @@ def dupla_edit(*, dupla: Dupla, user, name: str, seed: int | None) -> Dupla:
     return dupla
 
 
-def duplas_swap(*, tournament: Tournament, user, player_a: int, player_b: int, reason: str) -> tuple[Dupla, Dupla]:
+def duplas_swap(
+    *, tournament: Tournament, user: User | None, player_a: int, player_b: int, reason: str
+) -> tuple[Dupla, Dupla]:
     """Swap two players between their duplas (before the competition draw), with a reason."""
     reason = (reason or "").strip()
     if is_blank(reason):  # invisible characters only: no reason
@@ -241,7 +244,7 @@ def duplas_swap(*, tournament: Tournament, user, player_a: int, player_b: int, r
     return first, second
 
 
-def dupla_add(*, tournament: Tournament, user, registrations: list[int]) -> Dupla:
+def dupla_add(*, tournament: Tournament, user: User | None, registrations: list[int]) -> Dupla:
     """A dupla made by hand from waiting registrations: two individuals, or one pair (docs/regras.md §2 step 3)."""
     ids = [r for r in dict.fromkeys(registrations) if r]
     with tournament_write(tournament=tournament, action="dupla.add", user=user, kind=STRUCTURE):
@@ -296,7 +299,7 @@ def dupla_add(*, tournament: Tournament, user, registrations: list[int]) -> Dupl
     return dupla
 
 
-def dupla_disqualify(*, dupla: Dupla, user, reason: str) -> Dupla:
+def dupla_disqualify(*, dupla: Dupla, user: User | None, reason: str) -> Dupla:
     """Disqualify a dupla (docs/regras.md §5.4): it keeps its results, takes no place; its jogos not begun are WO."""
     reason = (reason or "").strip()
     if is_blank(reason):  # invisible characters only: no reason

@@ -138,6 +138,7 @@ def _groups_plan(plan: CompetitionPlan) -> None:
         groups = [list(plan.entrants)]
     else:
         sizes = group_sizes(len(plan.entrants), plan.fmt["group_size"])
+        assert sizes is not None and plan.seed is not None  # a draw (a seed) of a format without problems
         groups = draw_rules.groups_draw(
             duplas=plan.entrants, group_count=len(sizes), seed=plan.seed, seeded=plan.seeded
         )

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from ..models import Draw, Dupla, Player, Registration, Stage, Tournament
 from ..registrations.window import registration_is_open
+from ..state import TournamentState
 
 
 @dataclass
@@ -57,7 +58,7 @@ def pairing_overview(*, tournament: Tournament) -> PairingOverview:
     )
     if draws:
         result = draws[0].result or {}
-        pairs = [p for p in result.get("duplas", []) if isinstance(p, list) and len(p) == 2]
+        pairs: list[list[str]] = [p for p in result.get("duplas", []) if isinstance(p, list) and len(p) == 2]
         keys = result.get("dupla_keys") or [""] * len(pairs)
         wanted = {k for p in pairs for k in p} | set(result.get("waiting_list", []))
         names = dict(Player.objects.filter(tournament=tournament, key__in=wanted).values_list("key", "name"))
@@ -90,7 +91,7 @@ def duplas_listing(*, tournament: Tournament) -> DuplasListing:
     return DuplasListing(duplas=duplas, waiting=waiting, drawn=Stage.objects.filter(tournament=tournament).exists())
 
 
-def draws_public(*, tournament: Tournament, state=None) -> list[dict]:
+def draws_public(*, tournament: Tournament, state: TournamentState | None = None) -> list[dict[str, object]]:
     """Every recorded draw of the event, for anyone to check (docs/regras.md §2 steps 3–4): what was drawn, when, by
     whom (the person's full name, never a username), the seed that replays it and its result in names.
 
@@ -127,7 +128,7 @@ def draws_public(*, tournament: Tournament, state=None) -> list[dict]:
             Player.objects.filter(tournament=tournament, key__in=named - set(players)).values_list("key", "name")
         )
 
-    def dupla(key):
+    def dupla(key: str | None) -> str:
         return duplas.get(key, key) if key is not None else _("folga")
 
     methods = {
@@ -136,7 +137,7 @@ def draws_public(*, tournament: Tournament, state=None) -> list[dict]:
         "fixed": _("ordem dada"),
         "standard": _("posições padrão"),
     }
-    out = []
+    out: list[dict[str, object]] = []
     for d in draws:
         r = d.result or {}
         lines: list[str] = []

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from scoring.mesas import knockout_mesa, mesas_spread
@@ -32,7 +34,7 @@ def _lock(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
-def staff_users(*, tournament: Tournament):
+def staff_users(*, tournament: Tournament) -> QuerySet[User]:
     """The people who may referee a mesa or a jogo of this tournament: its organizers and referees."""
     return (
         get_user_model()
@@ -42,14 +44,14 @@ def staff_users(*, tournament: Tournament):
     )
 
 
-def _referee_names(tournament: Tournament) -> dict[int, str]:
+def _referee_names(tournament: Tournament) -> dict[int, str | None]:
     return {
         m.number: (m.referee.get_username() if m.referee else None)
         for m in Mesa.objects.filter(tournament=tournament).select_related("referee")
     }
 
 
-def mesas_save(*, tournament: Tournament, user, count: int | None, referees: dict[int, int | None]) -> int:
+def mesas_save(*, tournament: Tournament, user: User | None, count: int | None, referees: dict[int, int | None]) -> int:
     """Set the number of mesas (None: no fixed number) and each mesa's referee; re-spread the jogos not begun.
 
     Returns how many jogos changed mesa.
@@ -121,7 +123,7 @@ def jogos_respread(*, tournament: Tournament) -> int:
     return len(changed)
 
 
-def jogo_referee_set(*, tournament: Tournament, user, jogo_id: int, referee_id: int | None) -> Jogo:
+def jogo_referee_set(*, tournament: Tournament, user: User | None, jogo_id: int, referee_id: int | None) -> Jogo:
     """The referee of one jogo (None: the referee of its mesa)."""
     with tournament_write(tournament=tournament, action="jogo.referee", user=user, kind=STRUCTURE):
         tournament = _lock(tournament)
@@ -154,7 +156,7 @@ def jogo_referee_set(*, tournament: Tournament, user, jogo_id: int, referee_id: 
     return jogo
 
 
-def round_time_set(*, tournament: Tournament, user, stage_key: str, round_number: int, time: str) -> Stage:
+def round_time_set(*, tournament: Tournament, user: User | None, stage_key: str, round_number: int, time: str) -> Stage:
     """The time a round of a stage is called ("14:30"; "" clears it), shown next to its jogos on the public pages."""
     times, problems = round_times_check({str(round_number): time})
     if problems:

@@ -14,8 +14,10 @@ import random
 import secrets
 from dataclasses import dataclass
 
+from django.contrib.auth.models import User
 from django.utils.translation import gettext as _
 
+from scoring.standings import StandingRow
 from scoring.tournament import GroupStageView
 
 from ..audit import audit_record
@@ -44,7 +46,7 @@ class TieBlock:
         return ",".join(self.duplas)
 
 
-def _blocks(rows, cut: int) -> list[tuple[int, tuple[str, ...], bool]]:
+def _blocks(rows: list[StandingRow], cut: int) -> list[tuple[int, tuple[str, ...], bool]]:
     by_rank: dict[int, list[str]] = {}
     for r in rows:
         if r.tied:
@@ -96,7 +98,13 @@ def ties_awaiting(*, state: TournamentState) -> list[TieBlock]:
 
 
 def tiebreak_run(
-    *, tournament: Tournament, user, stage: str, group: str | None, duplas: list[str], seed: int | None = None
+    *,
+    tournament: Tournament,
+    user: User | None,
+    stage: str,
+    group: str | None,
+    duplas: list[str],
+    seed: int | None = None,
 ) -> Draw:
     """Draw the order of one tied block with a ``secrets`` seed (or the one given), record it and refresh."""
     seed = secrets.randbelow(SEED_LIMIT) if seed is None else seed

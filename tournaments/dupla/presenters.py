@@ -52,6 +52,7 @@ def _to_answer(dupla: Dupla) -> list[dict]:
         if my_answer.get("answer") == ACCEPTED:
             continue
         data = sumula_get(tournament=dupla.tournament, jogo=jogo)
+        assert data is not None  # the current via: always there
         me = 0 if mine == "a" else 1
         opponent = jogo.dupla_b if mine == "a" else jogo.dupla_a
         partidas = []
@@ -76,7 +77,7 @@ def _to_answer(dupla: Dupla) -> list[dict]:
                 "via_reason": jogo.via_reason,
                 "status": status_view(jogo.status),
                 "mesa": jogo.mesa,
-                "group": jogo.group.key if jogo.group_id else "",
+                "group": jogo.group.key if jogo.group is not None else "",
                 "round": jogo.round,
                 "opponent": opponent.display_name,
                 "partidas": ", ".join(partidas),

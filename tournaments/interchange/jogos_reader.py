@@ -9,7 +9,9 @@ from scoring.jogo import jogo_evaluate
 from scoring.tournament import (
     GROUPS,
     KNOCKOUT,
+    GroupStageView,
     JogoRecord,
+    KnockoutStageView,
     StageSpec,
     group_best_of,
     groups_stage_compute,
@@ -44,7 +46,7 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
         if not isinstance(j, dict):
             errors.add(place, "cada jogo deve ser um objeto")
             continue
-        stage = stages.get(j.get("stage")) if isinstance(j.get("stage"), str) else None
+        stage = stages.get(stage_key) if isinstance(stage_key := j.get("stage"), str) else None
         if stage is None:
             errors.add(f"{place}.stage", f"fase {j.get('stage')!r} não existe")
             continue
@@ -128,9 +130,9 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
             slot = _find_slot(brackets[stage.key].jogos(), duplas, used_slots, stage.key)
         if slot is None:
             stage_records = [r for r in records if r.stage == stage.key]
-            brackets[stage.key] = knockout_stage_compute(
-                stage=stage, order=order, jogos=stage_records, settings=settings
-            ).bracket
+            bracket = knockout_stage_compute(stage=stage, order=order, jogos=stage_records, settings=settings).bracket
+            assert bracket is not None  # built from the order given
+            brackets[stage.key] = bracket
             slot = _find_slot(brackets[stage.key].jogos(), duplas, used_slots, stage.key)
         if slot is None:
             errors.add(f"{place}.duplas", _no_slot_message(brackets[stage.key].jogos(), duplas))
@@ -146,7 +148,9 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
             if reversed_order and not problems:
                 entry = entry_flipped(entry)
                 result, _ = jogo_evaluate(entry=entry, settings=settings)
-        bracket_duplas = (slot.duplas[0], slot.duplas[1])
+        slot_a, slot_b = slot.duplas
+        assert slot_a is not None and slot_b is not None  # the slot holds the jogo's two duplas (_find_slot)
+        bracket_duplas = (slot_a, slot_b)
         sumula = sumula_read(j, place, duplas, bracket_duplas, slot.best_of, result, settings, errors)
         plan.jogos.append(
             JogoPlan(
@@ -192,12 +196,12 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
     for i, stage in enumerate(plan.stages):
         if stage.kind == GROUPS:
             view = groups_stage_compute(stage=stage, jogos=records, settings=settings)
-            for group, order in view.unused_sorteios:
-                k = stage.sorteios.index((group, order))
-                where = f"no grupo {group!r}" if group else "entre os grupos"
+            for group_key, tied in view.unused_sorteios:
+                k = stage.sorteios.index((group_key, tied))
+                where = f"no grupo {group_key!r}" if group_key else "entre os grupos"
                 errors.add(
                     f"stages[{i}].sorteios[{k}]",
-                    f"o sorteio lista duplas que não estão empatadas após o saldo {where}: {', '.join(order)}",
+                    f"o sorteio lista duplas que não estão empatadas após o saldo {where}: {', '.join(tied)}",
                 )
 
 
@@ -234,7 +238,9 @@ def _referees_check(referees: dict[str, str], errors: Errors) -> None:
             )
 
 
-def _previous_view(plan: TournamentPlan, index: int, records: list[JogoRecord]):
+def _previous_view(
+    plan: TournamentPlan, index: int, records: list[JogoRecord]
+) -> GroupStageView | KnockoutStageView | None:
     if index == 0:
         return None
     prev = plan.stages[index - 1]

@@ -57,7 +57,12 @@ def _object(pairs: list[tuple[str, Any]]) -> dict:
     if len(obj) == len(pairs):
         return obj
     seen: set[str] = set()
-    repeated = [k for k, _ in pairs if k in seen or seen.add(k)]
+    repeated: list[str] = []
+    for k, _ in pairs:
+        if k in seen:
+            repeated.append(k)
+        else:
+            seen.add(k)
     marked = _RepeatedKeys(obj)
     marked.repeated = tuple(dict.fromkeys(repeated))
     return marked

@@ -41,7 +41,9 @@ _INTEGER_RANGES = BaseDatabaseOperations.integer_field_ranges
 @cache
 def column_max_length(*, model: type[models.Model], field: str) -> int:
     """How many characters the text column ``model.field`` stores."""
-    max_length = model._meta.get_field(field).max_length
+    column = model._meta.get_field(field)
+    assert isinstance(column, models.Field)  # a column of the model, not a relation's other side
+    max_length = column.max_length
     if max_length is None:
         raise ValueError(f"{model.__name__}.{field} has no max_length")
     return max_length

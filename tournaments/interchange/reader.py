@@ -80,8 +80,8 @@ def _settings_limits(overrides: Any, errors: Errors) -> None:
         return
     for name in ("best_of_groups", "best_of_first_knockout", "best_of_later_knockout"):
         value = overrides.get(name)
-        if is_int(value) and best_of_error(value) is None and value > limits.MAX_BEST_OF:
-            errors.add(f"tournament.settings.{name}", best_of_problem(value))
+        if is_int(value) and best_of_error(value) is None and (problem := best_of_problem(value)) is not None:
+            errors.add(f"tournament.settings.{name}", problem)  # over the file's limit
     points = overrides.get("class_points")
     if isinstance(points, dict):
         for key, value in points.items():

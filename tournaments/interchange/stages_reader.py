@@ -29,8 +29,8 @@ def stages_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
     raw_stages = list_read(data, "stages", "stages", errors)
     for i, place, s, key in keyed_read(raw_stages, "stages", "fase", errors, (Stage, "key")):
         best_of = s.get("best_of")
-        if best_of is not None and best_of_problem(best_of):
-            errors.add(f"{place}.best_of", best_of_problem(best_of))
+        if best_of is not None and (problem := best_of_problem(best_of)):
+            errors.add(f"{place}.best_of", problem)
             best_of = None
         kind = s.get("kind")
         if kind == GROUPS:
@@ -40,8 +40,8 @@ def stages_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
         else:
             errors.add(f"{place}.kind", f"tipo de fase {kind!r} desconhecido; use 'groups' ou 'knockout'")
             continue
-        times, problems = round_times_check(s.get("round_times"))
-        for where_, message in problems:
+        times, time_problems = round_times_check(s.get("round_times"))
+        for where_, message in time_problems:
             errors.add(f"{place}.round_times" + (f".{where_}" if where_ else ""), message)
         if times:
             plan.round_times[key] = times
@@ -76,7 +76,9 @@ def stages_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
                 plan.stage_orders[stage.key] = order
 
 
-def _read_groups_stage(s: dict, place: str, key: str, best_of, known: set[str], errors: Errors) -> StageSpec | None:
+def _read_groups_stage(
+    s: dict, place: str, key: str, best_of: int | None, known: set[str], errors: Errors
+) -> StageSpec | None:
     groups: list[GroupSpec] = []
     in_stage: dict[str, str] = {}
     raw_groups = list_read(s, "groups", f"{place}.groups", errors)
@@ -170,7 +172,7 @@ def _read_groups_stage(s: dict, place: str, key: str, best_of, known: set[str], 
 
 
 def _read_knockout_stage(
-    s: dict, place: str, key: str, best_of, known: set[str], has_previous: bool, errors: Errors
+    s: dict, place: str, key: str, best_of: int | None, known: set[str], has_previous: bool, errors: Errors
 ) -> StageSpec | None:
     rounds: dict[int, int] = {}
     raw_rounds = s.get("best_of_rounds") or {}
@@ -188,8 +190,8 @@ def _read_knockout_stage(
                 f"rodada {r!r} inválida: use 1 para a primeira rodada, 2 para a "
                 f"seguinte… (no máximo {limits.MAX_KNOCKOUT_ROUNDS})",
             )
-        elif best_of_problem(n):
-            errors.add(f"{place}.best_of_rounds.{r}", best_of_problem(n))
+        elif problem := best_of_problem(n):
+            errors.add(f"{place}.best_of_rounds.{r}", problem)
         else:
             rounds[number] = n
     entrants = s.get("entrants", PREVIOUS)

@@ -7,7 +7,10 @@ what can be used; limits come from the model columns (limits.py).
 import datetime as dt
 import json
 import re
+from collections.abc import Callable, Iterator
 from typing import Any
+
+from django.db.models import Model
 
 from scoring.rules import best_of_error
 
@@ -73,7 +76,7 @@ def bounded_int(
     return None
 
 
-def iso_read(obj: dict, name: str, place: str, errors: Errors, parse, problem: str):
+def iso_read[T](obj: dict, name: str, place: str, errors: Errors, parse: Callable[[str], T], problem: str) -> T | None:
     """An optional ISO date or time field; None (with the problem noted) when it does not parse."""
     value = obj.get(name)
     if value in (None, ""):
@@ -97,7 +100,9 @@ def list_read(obj: dict, name: str, place: str, errors: Errors) -> list:
     return value
 
 
-def keyed_read(raw: list, kind: str, what: str, errors: Errors, column: tuple[type, str]):
+def keyed_read(
+    raw: list, kind: str, what: str, errors: Errors, column: tuple[type[Model], str]
+) -> Iterator[tuple[int, str, dict, str]]:
     """(index, place, object, key) for each object of the list ``kind`` with a unique, non-empty text key."""
     seen: set[str] = set()
     limit = column_max_length(model=column[0], field=column[1])

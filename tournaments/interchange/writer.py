@@ -5,11 +5,13 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
+from scoring.bracket import BracketJogo
 from scoring.ranking import RankingRow, ranking_compute
 from scoring.rules import settings_as_dict
+from scoring.standings import StandingRow
 from scoring.tournament import GroupStageView, KnockoutStageView, TournamentView
 
-from ..models import Player, Registration, SumulaVia
+from ..models import Player, Registration, SumulaVia, Tournament
 from ..registrations.selectors import ACCEPTED, WAITING, registration_rows
 from ..result_form import result_dict
 from ..rows import JogoRow
@@ -19,7 +21,7 @@ from .reader import FORMAT, VERSION
 SETTINGS_IN_FILE = ("mao_de_onze_tie", "mao_de_ferro_value", "third_place")
 
 
-def tournament_export(*, tournament, include_private: bool = False) -> dict[str, Any]:
+def tournament_export(*, tournament: Tournament, include_private: bool = False) -> dict[str, Any]:
     """The tournament file of ``tournament``. Private data (birth dates, contacts, PINs) only on request."""
     state = tournament_live_get(tournament=tournament)
     players = list(Player.objects.filter(tournament=tournament).order_by("order", "id"))
@@ -157,7 +159,13 @@ def _usernames(ids: set[int]) -> dict[int, str]:
 
 
 def _jogo_row(
-    j: JogoRow, state: TournamentState, key_of, stage_key, group_key, referees, history: dict[int, list[dict]]
+    j: JogoRow,
+    state: TournamentState,
+    key_of: dict[int, str],
+    stage_key: dict[int, str],
+    group_key: dict[int, str],
+    referees: dict[int, str],
+    history: dict[int, list[dict]],
 ) -> dict[str, Any]:
     duplas = (key_of[j.dupla_a_id], key_of[j.dupla_b_id])
     row: dict[str, Any] = {"key": j.key, "stage": stage_key[j.stage_id]}
@@ -241,7 +249,7 @@ def _ranking(view: TournamentView) -> list[RankingRow]:
     return ranking_compute(duplas=duplas, jogos=jogos)
 
 
-def standing_row(r) -> dict[str, Any]:
+def standing_row(r: StandingRow) -> dict[str, Any]:
     s = r.stats
     return {
         "rank": r.rank,
@@ -276,7 +284,7 @@ def _live_scores(state: TournamentState, stage_key: str) -> dict[tuple, list[int
     return out
 
 
-def bracket_jogo(s, live: dict | None = None) -> dict[str, Any]:
+def bracket_jogo(s: BracketJogo, live: dict | None = None) -> dict[str, Any]:
     score = list(s.score) if s.score is not None else None
     if s.winner is None and live:  # not decided (or not counted yet): the súmula's live score
         score = live.get((s.round, s.position, s.third_place), score)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
@@ -35,6 +36,9 @@ from .page import (
     sheet_canvas,
     wrap,
 )
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 ROUNDS_PER_PAGE = 5  # 32 places in the first column of a page
 HEAD_H = 17 * mm  # title lines on top of each page
@@ -96,7 +100,7 @@ def bracket_pdf(*, bracket: dict, footer: Footer, title: str) -> bytes:
     return buffer.getvalue()
 
 
-def _head(c, tournament: str, title: str, subtitle: str) -> None:
+def _head(c: Canvas, tournament: str, title: str, subtitle: str) -> None:
     width, height = LANDSCAPE
     top = height - MARGIN
     c.setFillColor(GREY)
@@ -110,14 +114,14 @@ def _head(c, tournament: str, title: str, subtitle: str) -> None:
         c.drawRightString(width - MARGIN, top - 24, subtitle)
 
 
-def _message(c, text: str) -> None:
+def _message(c: Canvas, text: str) -> None:
     _width, height = LANDSCAPE
     c.setFont(REGULAR, 11)
     c.setFillColor(INK)
     c.drawString(MARGIN, height - MARGIN - HEAD_H - 10 * mm, text)
 
 
-def _page_draw(c, tournament: str, stage: dict, plan: PagePlan, page_of: dict, *, classification: list) -> None:
+def _page_draw(c: Canvas, tournament: str, stage: dict, plan: PagePlan, page_of: dict, *, classification: list) -> None:
     width, height = LANDSCAPE
     rounds = stage["rounds"]
     total = len(rounds)
@@ -186,7 +190,7 @@ def _page_draw(c, tournament: str, stage: dict, plan: PagePlan, page_of: dict, *
         _podium_draw(c, stage, classification, left + span * col_w + 2 * mm, top, right, bottom, slot_h, size)
 
 
-def _connectors(c, x0: float, x1: float, before: list[float], after: list[float]) -> None:
+def _connectors(c: Canvas, x0: float, x1: float, before: list[float], after: list[float]) -> None:
     """The lines from each pair of jogos of a column to the jogo they feed in the next one."""
     mid = (x0 + x1) / 2
     c.setStrokeColor(INK)
@@ -204,7 +208,16 @@ def _connectors(c, x0: float, x1: float, before: list[float], after: list[float]
 
 
 def _jogo_draw(
-    c, jogo: dict, x: float, cy: float, w: float, slot_h: float, size: float, *, sources: list | None, label_room: float
+    c: Canvas,
+    jogo: dict,
+    x: float,
+    cy: float,
+    w: float,
+    slot_h: float,
+    size: float,
+    *,
+    sources: list | None,
+    label_room: float,
 ) -> None:
     """One jogo: two places (name and partidas won), the winner in bold on a shaded place; key and mesa above."""
     score_w = 6 * mm
@@ -251,7 +264,15 @@ def _jogo_draw(
 
 
 def _podium_draw(
-    c, stage: dict, classification: list, x: float, top: float, right: float, bottom: float, slot_h: float, size: float
+    c: Canvas,
+    stage: dict,
+    classification: list,
+    x: float,
+    top: float,
+    right: float,
+    bottom: float,
+    slot_h: float,
+    size: float,
 ) -> None:
     w = right - x
     y = top - 4 * mm

@@ -9,12 +9,16 @@ the page's edges show where to cut after stacking the sheets.
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
 
 from .page import BOLD, GREY, INK, LIGHT, PORTRAIT, REGULAR, Footer, fit, fit_size, sheet_canvas, wrap
 from .qr import qr_draw
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 COLUMNS, ROWS = 2, 4
 FOOTER_STRIP = 10 * mm  # below the cards: the page's footer
@@ -54,7 +58,9 @@ def cards_pdf(
     return buffer.getvalue()
 
 
-def _card_draw(c, card: dict, tournament_name: str, x: float, y: float, w: float, h: float, labels: dict) -> None:
+def _card_draw(
+    c: Canvas, card: dict, tournament_name: str, x: float, y: float, w: float, h: float, labels: dict
+) -> None:
     pad = 6 * mm
     text_w = w - 2 * pad - QR_SIZE - 4 * mm
     top = y + h - pad
@@ -92,7 +98,7 @@ def _card_draw(c, card: dict, tournament_name: str, x: float, y: float, w: float
     qr_draw(c, card["link"], x + w - pad - QR_SIZE, y + h - pad - QR_SIZE - 4 * mm, QR_SIZE)
 
 
-def _cut_lines(c, page_w: float, page_h: float, w: float, h: float) -> None:
+def _cut_lines(c: Canvas, page_w: float, page_h: float, w: float, h: float) -> None:
     c.saveState()
     c.setStrokeColor(LIGHT)
     c.setLineWidth(0.5)

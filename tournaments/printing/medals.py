@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
@@ -34,6 +35,9 @@ from .page import (
     sheet_canvas,
     wrap,
 )
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 MEDALS = {"gold": gettext_noop("ouro"), "silver": gettext_noop("prata"), "bronze": gettext_noop("bronze")}
 
@@ -124,7 +128,7 @@ def medals_pdf(*, event: Event, placed: list[Placed], finished: bool, footer: Fo
     return buffer.getvalue()
 
 
-def _place_head(c, x: float, y: float, w: float, place: int | None, medal: str) -> None:
+def _place_head(c: Canvas, x: float, y: float, w: float, place: int | None, medal: str) -> None:
     c.setFillColor(SHADE)
     c.rect(x, y - 9 * mm, w, 9 * mm, stroke=0, fill=1)
     c.setFillColor(INK)
@@ -135,7 +139,7 @@ def _place_head(c, x: float, y: float, w: float, place: int | None, medal: str) 
     c.drawRightString(x + w - 3 * mm, y - 6.3 * mm, _("medalha de %(kind)s") % {"kind": medal_label(medal)})
 
 
-def _place_block(c, x: float, y: float, w: float, p: Placed) -> float:
+def _place_block(c: Canvas, x: float, y: float, w: float, p: Placed) -> float:
     _place_head(c, x, y, w, p.place, p.medal)
     y -= 15 * mm
     if p.has_name:
@@ -156,7 +160,7 @@ def _place_block(c, x: float, y: float, w: float, p: Placed) -> float:
     return y - 4 * mm
 
 
-def _blank_place(c, x: float, y: float, w: float, place: int, medal: str) -> float:
+def _blank_place(c: Canvas, x: float, y: float, w: float, place: int, medal: str) -> float:
     _place_head(c, x, y, w, place, medal)
     y -= 17 * mm
     c.setStrokeColor(LIGHT)
@@ -199,7 +203,7 @@ def certificates_pdf(*, event: Event, placed: list[Placed], finished: bool, foot
     return buffer.getvalue()
 
 
-def _certificate_draw(c, event: Event, p: Placed, index: int) -> None:
+def _certificate_draw(c: Canvas, event: Event, p: Placed, index: int) -> None:
     """The certificate of ``p.athletes[index]`` (by position: two athletes may share a name)."""
     athlete = p.athletes[index]
     width, height = LANDSCAPE

@@ -11,8 +11,10 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -77,17 +79,17 @@ class Footer:
 class SheetCanvas(canvas.Canvas):
     """A canvas that writes "tournament · gerado em … · página N de M" on every page when it is saved."""
 
-    def __init__(self, *args, footer: Footer, **kwargs):
+    def __init__(self, *args: Any, footer: Footer, **kwargs: Any) -> None:
         kwargs.setdefault("invariant", 1)  # the same sheet twice gives the same bytes (no creation date inside)
         super().__init__(*args, **kwargs)
         self._footer = footer
         self._held: list[dict] = []
 
-    def showPage(self):
+    def showPage(self) -> None:
         self._held.append(dict(self.__dict__))
         self._startPage()
 
-    def save(self):
+    def save(self) -> None:
         total = len(self._held)
         page = _("página %(n)s de %(total)s")
         for number, state in enumerate(self._held, start=1):
@@ -108,7 +110,9 @@ class SheetCanvas(canvas.Canvas):
         self.restoreState()
 
 
-def sheet_canvas(buffer: io.BytesIO, *, footer: Footer, title: str, pagesize=PORTRAIT) -> SheetCanvas:
+def sheet_canvas(
+    buffer: io.BytesIO, *, footer: Footer, title: str, pagesize: tuple[float, float] = PORTRAIT
+) -> SheetCanvas:
     fonts_register()
     c = SheetCanvas(buffer, pagesize=pagesize, footer=footer, pageCompression=1)
     c.setTitle(title)
@@ -118,11 +122,11 @@ def sheet_canvas(buffer: io.BytesIO, *, footer: Footer, title: str, pagesize=POR
     return c
 
 
-def canvas_maker(footer: Footer):
+def canvas_maker(footer: Footer) -> Callable[..., SheetCanvas]:
     """For platypus (``doc.build(..., canvasmaker=…)``): a ``SheetCanvas`` with this footer."""
     fonts_register()
 
-    def make(*args, **kwargs):
+    def make(*args: Any, **kwargs: Any) -> SheetCanvas:
         kwargs.setdefault("pageCompression", 1)
         return SheetCanvas(*args, footer=footer, **kwargs)
 

@@ -12,7 +12,9 @@ technical coordinator (FENACEF Art.33, Art.38 §2–§3).
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
@@ -37,6 +39,9 @@ from .page import (
 )
 from .qr import qr_draw
 from .sumula_grids import Grid, PartidaBox, grid_fill, grid_frame, grids_plan
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 QR_SIZE = 30 * mm
 
@@ -112,7 +117,7 @@ def sumulas_pdf(*, sheets: list[SumulaSheet], footer: Footer, title: str) -> byt
     return buffer.getvalue()
 
 
-def _nothing(c) -> None:
+def _nothing(c: Canvas) -> None:
     _width, height = PORTRAIT
     c.setFont(BOLD, 14)
     c.drawString(MARGIN, height - MARGIN - 14, _("Nenhum jogo a imprimir"))
@@ -182,7 +187,7 @@ def _layout(s: SumulaSheet) -> Layout:
     )
 
 
-def _static_draw(c, s: SumulaSheet, k: Layout) -> None:
+def _static_draw(c: Canvas, s: SumulaSheet, k: Layout) -> None:
     """What every sheet of this tournament and best-of shows alike: frames, captions, the grid, the rules."""
     left, inner, top = k.left, k.inner, k.top
     text_w = inner - QR_SIZE - 4 * mm
@@ -226,7 +231,7 @@ def _static_draw(c, s: SumulaSheet, k: Layout) -> None:
         grid_frame(c, grid, blank=not s.filled)
 
 
-def _own_draw(c, s: SumulaSheet, k: Layout) -> None:
+def _own_draw(c: Canvas, s: SumulaSheet, k: Layout) -> None:
     """What is this jogo's own: the QR code, its data, the duplas, the names, and (filled) what was recorded."""
     left, inner, top = k.left, k.inner, k.top
     text_w = inner - QR_SIZE - 4 * mm
@@ -268,7 +273,7 @@ def _grids(s: SumulaSheet, k: Layout) -> list[Grid]:
     )
 
 
-def _side_frame(c, letter: str, x: float, y: float, w: float, h: float) -> None:
+def _side_frame(c: Canvas, letter: str, x: float, y: float, w: float, h: float) -> None:
     c.setStrokeColor(INK)
     c.setLineWidth(0.8)
     c.rect(x, y, w, h)
@@ -282,7 +287,7 @@ def _side_frame(c, letter: str, x: float, y: float, w: float, h: float) -> None:
     c.drawString(x + 9 * mm, y + h - 3.4 * mm, _("Dupla %(letter)s") % {"letter": letter})
 
 
-def _side_names(c, side: Side, x: float, y: float, w: float, h: float) -> None:
+def _side_names(c: Canvas, side: Side, x: float, y: float, w: float, h: float) -> None:
     c.setFillColor(INK)
     room = w - 4 * mm
     if side.has_name:
@@ -301,7 +306,7 @@ def _side_names(c, side: Side, x: float, y: float, w: float, h: float) -> None:
 # --- the bottom of the sheet --------------------------------------------------------------------------------
 
 
-def _result_frame(c, s: SumulaSheet, x: float, y: float, w: float, h: float) -> None:
+def _result_frame(c: Canvas, s: SumulaSheet, x: float, y: float, w: float, h: float) -> None:
     caption_box(c, x, y, w, h, _("Resultado do jogo (partidas vencidas)"))
     if s.filled:
         return
@@ -321,14 +326,14 @@ def _result_frame(c, s: SumulaSheet, x: float, y: float, w: float, h: float) -> 
     c.drawString(x + 126 * mm, base, _("WO:  ☐ A   ☐ B   ☐ as duas"))
 
 
-def _result_text(c, s: SumulaSheet, x: float, y: float, w: float, h: float) -> None:
+def _result_text(c: Canvas, s: SumulaSheet, x: float, y: float, w: float, h: float) -> None:
     if s.result:
         c.setFillColor(INK)
         c.setFont(BOLD, 10)
         c.drawString(x + 2 * mm, y + 2 * mm, fit(s.result, BOLD, 10, w - 4 * mm))
 
 
-def _observations_frame(c, s: SumulaSheet, x: float, y: float, w: float, h: float) -> None:
+def _observations_frame(c: Canvas, s: SumulaSheet, x: float, y: float, w: float, h: float) -> None:
     caption_box(
         c, x, y, w, h, _("Observações (penalidades com o motivo, WO, ocorrências, contestação e decisão do árbitro)")
     )
@@ -340,7 +345,7 @@ def _observations_frame(c, s: SumulaSheet, x: float, y: float, w: float, h: floa
         c.line(x + 2 * mm, y + h - 3.5 * mm - i * 4 * mm, x + w - 2 * mm, y + h - 3.5 * mm - i * 4 * mm)
 
 
-def _notes_fitted(notes, width: float) -> tuple[tuple[str, ...], float]:
+def _notes_fitted(notes: Sequence[str], width: float) -> tuple[tuple[str, ...], float]:
     """The observations wrapped to ``width`` at the largest size (down to ``NOTE_SMALLEST``) that keeps them
     within ``OBS_MAX_H``; at the smallest size they may still be longer (the rest goes on a page of its own)."""
     size = NOTE_SIZE
@@ -355,7 +360,7 @@ def _notes_room(k: Layout) -> int:
     return int((k.observations_h - 4.5 * mm) // (k.note_size + NOTE_LEADING))
 
 
-def _observations_text(c, k: Layout, x: float, y: float) -> None:
+def _observations_text(c: Canvas, k: Layout, x: float, y: float) -> None:
     lines = list(k.note_lines)
     room = _notes_room(k)
     if len(lines) > room:  # never dropped: the rest follows on a page of its own
@@ -366,7 +371,7 @@ def _observations_text(c, k: Layout, x: float, y: float) -> None:
         c.drawString(x + 2 * mm, y + k.observations_h - 3.5 * mm - (i + 1) * (k.note_size + NOTE_LEADING), line)
 
 
-def _notes_continued(c, s: SumulaSheet, k: Layout) -> bool:
+def _notes_continued(c: Canvas, s: SumulaSheet, k: Layout) -> bool:
     """The observations that did not fit on the sheet, on a page of their own; False when they all fit."""
     room = _notes_room(k)
     if len(k.note_lines) <= room:
@@ -388,7 +393,7 @@ def _notes_continued(c, s: SumulaSheet, k: Layout) -> bool:
     return True
 
 
-def _signature_slots(x: float, w: float, top: float, y: float):
+def _signature_slots(x: float, w: float, top: float, y: float) -> Iterator[tuple[float, float, float]]:
     """(x, line y, width) of the six signature lines: the players of A, the referee; of B, the coordinator."""
     cols, gap = 3, 4 * mm
     slot_w = (w - 2 * gap) / cols
@@ -398,7 +403,7 @@ def _signature_slots(x: float, w: float, top: float, y: float):
         yield x + col * (slot_w + gap), top - 5 * mm - (row + 1) * row_h + 7 * mm, slot_w
 
 
-def _signatures_frame(c, x: float, y: float, w: float, top: float) -> None:
+def _signatures_frame(c: Canvas, x: float, y: float, w: float, top: float) -> None:
     c.setFillColor(INK)
     c.setFont(BOLD, 7)
     c.drawString(
@@ -426,7 +431,7 @@ def _signatures_frame(c, x: float, y: float, w: float, top: float) -> None:
         c.drawString(sx, line_y - 5.6 * mm, role)
 
 
-def _signature_names(c, s: SumulaSheet, x: float, w: float, top: float) -> None:
+def _signature_names(c: Canvas, s: SumulaSheet, x: float, w: float, top: float) -> None:
     a, b = s.sides
     names = (a.players[0], a.players[1], s.referee, b.players[0], b.players[1], "")  # the order of the slots
     c.setFillColor(INK)

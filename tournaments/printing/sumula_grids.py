@@ -7,12 +7,17 @@ partida needs (the rows get lower, never cut).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
 
 from .page import BOLD, GREY, INK, LIGHT, NARROW, NARROW_BOLD, REGULAR, SHADE, fit, wrap
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 ROWS = 30  # mãos a blank grid holds: a partida of 1-point mãos to 12 x 11 takes 23
 GRIDS_PER_BAND = 7  # partidas side by side; a longer best-of takes a second band
@@ -73,7 +78,9 @@ def _bands(n: int) -> list[list[int]]:
     return [list(range(i, min(i + per, n))) for i in range(0, n, per)]
 
 
-def grids_plan(*, best_of: int, partidas, left: float, inner: float, bottom: float, top: float) -> list[Grid]:
+def grids_plan(
+    *, best_of: int, partidas: Sequence[PartidaBox], left: float, inner: float, bottom: float, top: float
+) -> list[Grid]:
     """Where each partida's grid goes in the box (left, bottom)–(left + inner, top), and its rows."""
     n = max(best_of, len(partidas), 1)
     bands = _bands(n)
@@ -103,7 +110,7 @@ def grids_plan(*, best_of: int, partidas, left: float, inner: float, bottom: flo
     return out
 
 
-def grid_frame(c, g: Grid, *, blank: bool) -> None:
+def grid_frame(c: Canvas, g: Grid, *, blank: bool) -> None:
     """What a grid looks like before any mão: title, heads, lines, numbers, the result's frame."""
     x, y, w, h, xs = g.x, g.y, g.w, g.h, g.xs
     top = y + h
@@ -156,7 +163,7 @@ def grid_frame(c, g: Grid, *, blank: bool) -> None:
         c.line(mid + 2 * mm, y + 1.3 * mm, mid + half - 3 * mm, y + 1.3 * mm)
 
 
-def grid_fill(c, box: PartidaBox | None, g: Grid) -> None:
+def grid_fill(c: Canvas, box: PartidaBox | None, g: Grid) -> None:
     """The mãos of a partida in its grid, the partida's score and its note."""
     if box is None:
         return

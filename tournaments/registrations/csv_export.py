@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from datetime import date, datetime
 
 from django.utils import timezone
 
@@ -30,11 +31,11 @@ def _cell(value: str) -> str:
     return value
 
 
-def _date(value) -> str:
+def _date(value: date | None) -> str:
     return value.strftime("%d/%m/%Y") if value else ""
 
 
-def _when(value) -> str:
+def _when(value: datetime | None) -> str:
     return timezone.localtime(value).strftime("%d/%m/%Y %H:%M") if value else ""
 
 

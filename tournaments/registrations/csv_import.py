@@ -6,6 +6,7 @@ write) and so by ``manage.py import_registrations``: one code path.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
@@ -90,7 +91,7 @@ def csv_preview(*, tournament: Tournament, content: bytes) -> CsvPreview:
         if too_many:
             preview.file_problems.append(too_many)
     preview.problems = [*preview.file_problems, *(p for r in rows for p in r.problems)]
-    placed: list[Placement | None] = [None] * len(rows)
+    placed: Sequence[Placement | None] = [None] * len(rows)
     if rows and not preview.problems:
         placed = placements_after(tournament=tournament, sizes=[len(r.entry.players) for r in rows])
     preview.rows = [PreviewRow(row=r, placement=p) for r, p in zip(rows, placed, strict=False)]

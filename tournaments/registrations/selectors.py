@@ -19,11 +19,13 @@ that it accepts exactly the registrations this page shows as accepted.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
+from datetime import datetime
 
 from scoring.registration import Arrival, Placement, Withdrawal, name_key, places_replay
 
-from ..models import Draw, Dupla, Registration, Tournament
+from ..models import Draw, Dupla, Player, Registration, Tournament
 
 ACCEPTED, WAITING, PAIRED, WITHDRAWN = "accepted", "waiting", "paired", "withdrawn"
 
@@ -36,7 +38,7 @@ class RegistrationRow:
     waiting_position: int | None  # place on the waiting list
 
     @property
-    def players(self):
+    def players(self) -> list[Player]:
         return self.registration.players()
 
     @property
@@ -96,7 +98,7 @@ def arrival_events(regs: list[Registration]) -> list[Arrival | Withdrawal]:
     """Arrivals (by ``order``) and withdrawals (by ``withdrawn_at``) of the registrations not in a dupla, merged."""
     arrivals = sorted((r for r in regs if r.status != Registration.PAIRED), key=lambda r: (r.order, r.pk))
 
-    def left(r):  # a withdrawal without a time counts as right after the arrival
+    def left(r: Registration) -> datetime:  # a withdrawal without a time counts as right after the arrival
         return max(r.withdrawn_at or r.created_at, r.created_at)
 
     gone = sorted((r for r in arrivals if r.status == Registration.WITHDRAWN), key=lambda r: (left(r), r.order))
@@ -111,7 +113,9 @@ def arrival_events(regs: list[Registration]) -> list[Arrival | Withdrawal]:
     return events
 
 
-def placements(*, events: list[Arrival | Withdrawal], places: int | None, paired_draw: bool) -> dict:
+def placements(
+    *, events: list[Arrival | Withdrawal], places: int | None, paired_draw: bool
+) -> dict[Hashable, Placement]:
     """Accepted or waiting, for the registrations still there (key → Placement)."""
     if paired_draw:
         present = [e.key for e in events if isinstance(e, Arrival)]
@@ -227,7 +231,7 @@ def registration_list(*, tournament: Tournament, q: str = "") -> RegistrationLis
     )
 
 
-def registrations_public(*, tournament: Tournament) -> dict:
+def registrations_public(*, tournament: Tournament) -> dict[str, object]:
     """Who registered, for the public event page: names only (no birth date, no contact), in order of arrival.
 
     ``entrants``: registrations accepted and not in a dupla yet (before the pairing draw: everyone accepted);

@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from django.contrib.auth.models import User
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -69,7 +70,9 @@ def _situations(tournament: Tournament) -> dict[int, tuple[str, Registration]]:
     return {r.registration.pk: (r.situation, r.registration) for r in registration_rows(tournament=tournament)}
 
 
-def _moves(before: dict, after: dict) -> tuple[list[Registration], list[Registration]]:
+def _moves(
+    before: dict[int, tuple[str, Registration]], after: dict[int, tuple[str, Registration]]
+) -> tuple[list[Registration], list[Registration]]:
     promoted = [after[pk][1] for pk in after if pk in before and before[pk][0] == WAITING and after[pk][0] == ACCEPTED]
     demoted = [after[pk][1] for pk in after if pk in before and before[pk][0] == ACCEPTED and after[pk][0] == WAITING]
     return promoted, demoted
@@ -88,7 +91,7 @@ def _moves_text(promoted: list[Registration], demoted: list[Registration]) -> st
     return text
 
 
-def _snapshot(reg: Registration) -> dict:
+def _snapshot(reg: Registration) -> dict[str, object]:
     return {
         "order": reg.order,
         "status": reg.status,
@@ -159,7 +162,12 @@ def _checked(
 
 
 def registration_add(
-    *, tournament: Tournament, players: Sequence[PersonIn], source: str = Registration.DESK, user=None, client: str = ""
+    *,
+    tournament: Tournament,
+    players: Sequence[PersonIn],
+    source: str = Registration.DESK,
+    user: User | None = None,
+    client: str = "",
 ) -> Registration:
     """One registration (1 player, or a pair registering together), after every check of DOMAIN §2 step 2.
 
@@ -192,7 +200,7 @@ def registration_add(
     return reg
 
 
-def registration_edit(*, registration: Registration, players: Sequence[PersonIn], user) -> Registration:
+def registration_edit(*, registration: Registration, players: Sequence[PersonIn], user: User | None) -> Registration:
     """Correct the players of a registration; a registration not yet in a dupla may also gain or lose the partner."""
     with tournament_write(
         tournament=registration.tournament, action="registration.edit", user=user, kind=PAGES
@@ -266,7 +274,7 @@ def _write_partner(tournament: Tournament, person: PersonIn) -> Player:
     )
 
 
-def registration_withdraw(*, registration: Registration, user) -> WithdrawResult:
+def registration_withdraw(*, registration: Registration, user: User | None) -> WithdrawResult:
     """Withdraw a registration not yet in a dupla; the first on the waiting list that now fits moves up (recorded)."""
     with tournament_write(tournament=registration.tournament, action="registration.withdraw", user=user, kind=PAGES):
         tournament = _lock(registration.tournament)
@@ -301,7 +309,7 @@ def registration_withdraw(*, registration: Registration, user) -> WithdrawResult
     return WithdrawResult(registration=reg, promoted=promoted, demoted=demoted)
 
 
-def registration_checkin(*, registration: Registration, present: bool | None, user) -> Registration:
+def registration_checkin(*, registration: Registration, present: bool | None, user: User | None) -> Registration:
     """Check-in on the day: present (True), absent (False) or not checked yet (None)."""
     with tournament_write(tournament=registration.tournament, action="registration.checkin", user=user, kind=PAGES):
         tournament = _lock(registration.tournament)
@@ -323,7 +331,7 @@ def registration_checkin(*, registration: Registration, present: bool | None, us
     return reg
 
 
-def _registration_closed_set(tournament: Tournament, closed: bool, user) -> Tournament:
+def _registration_closed_set(tournament: Tournament, closed: bool, user: User | None) -> Tournament:
     with tournament_write(tournament=tournament, action="registration.closed", user=user, kind=PAGES):
         tournament = _lock(tournament)
         before = tournament.registration_closed
@@ -340,16 +348,16 @@ def _registration_closed_set(tournament: Tournament, closed: bool, user) -> Tour
     return tournament
 
 
-def registration_close(*, tournament: Tournament, user) -> Tournament:
+def registration_close(*, tournament: Tournament, user: User | None) -> Tournament:
     """Close registration (the public form stops taking entries; the organizer may still add)."""
     return _registration_closed_set(tournament, True, user)
 
 
-def registration_reopen(*, tournament: Tournament, user) -> Tournament:
+def registration_reopen(*, tournament: Tournament, user: User | None) -> Tournament:
     return _registration_closed_set(tournament, False, user)
 
 
-def registrations_import_csv(*, tournament: Tournament, content: bytes, user=None) -> ImportResult:
+def registrations_import_csv(*, tournament: Tournament, content: bytes, user: User | None = None) -> ImportResult:
     """Every row of a registration CSV, or nothing: ``Refused`` lists every problem (``linha N: …``)."""
     with tournament_write(tournament=tournament, action="registrations.import", user=user, kind=PAGES):
         tournament = _lock(tournament)

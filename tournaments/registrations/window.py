@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
+if TYPE_CHECKING:
+    from ..models import Tournament
 
-def registration_is_open(*, tournament, now: datetime | None = None) -> bool:
+
+def registration_is_open(*, tournament: Tournament, now: datetime | None = None) -> bool:
     """Open unless the organizer closed it, before it opens or after it closes; no draw of duplas yet."""
     if tournament.registration_closed:
         return False
@@ -19,7 +23,7 @@ def registration_is_open(*, tournament, now: datetime | None = None) -> bool:
     return True
 
 
-def public_signup_is_open(*, tournament, now: datetime | None = None) -> bool:
+def public_signup_is_open(*, tournament: Tournament, now: datetime | None = None) -> bool:
     """The public sign-up form takes entries: a published event (a draft takes none), public sign-up on and
     registration open."""
     return tournament.published and tournament.public_signup and registration_is_open(tournament=tournament, now=now)

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import copy
+import datetime
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
+from django.db.models import Field
 from django.utils.translation import gettext as _
 
-from scoring.errors import RuleViolation
+from scoring.errors import RuleError, RuleViolation
 from scoring.format import format_check, format_jogos
 
 from ..audit import audit_record
@@ -46,22 +50,22 @@ EDITABLE = (
 RULE_FIELDS = ("preset", "settings")
 
 
-def _snapshot(tournament: Tournament, names=EDITABLE) -> dict[str, Any]:
+def _snapshot(tournament: Tournament, names: Iterable[str] = EDITABLE) -> dict[str, Any]:
     return {name: copy.deepcopy(getattr(tournament, name)) for name in names}
 
 
-def _creation_check(*, user) -> None:
+def _creation_check(*, user: User) -> None:
     """Refuse (PermissionDenied, with the reason in pt-BR) when ``user`` may not create an event now."""
     refusal = tournament_creation_refusal(user=user)
     if refusal is not None:
         raise PermissionDenied(refusal)
 
 
-def _organizer_make(*, tournament: Tournament, user) -> None:
+def _organizer_make(*, tournament: Tournament, user: User) -> None:
     role_grant(tournament=tournament, user=user, role=StaffRole.ORGANIZER, by=user)
 
 
-def _with_free_slug(create, *, name: str, wanted: str = "") -> Tournament:
+def _with_free_slug(create: Callable[[str], Tournament], *, name: str, wanted: str = "") -> Tournament:
     """Run ``create(slug)`` with a slug nobody holds; another request may take it in between: retry."""
     for _attempt in range(20):
         slug = slug_make(name=name, wanted=wanted)
@@ -74,7 +78,7 @@ def _with_free_slug(create, *, name: str, wanted: str = "") -> Tournament:
     raise IntegrityError("nenhum endereço livre para o torneio")
 
 
-def tournament_create(*, user, starter: str, name: str, date, venue: str = "") -> Tournament:
+def tournament_create(*, user: User, starter: str, name: str, date: datetime.date, venue: str = "") -> Tournament:
     """A new tournament from a starter (AABB, FENACEF, blank), as a draft; ``user`` becomes its organizer."""
     spec = STARTERS[starter]
     return _tournament_start(
@@ -85,7 +89,7 @@ def tournament_create(*, user, starter: str, name: str, date, venue: str = "") -
     )
 
 
-def _tournament_start(*, user, name: str, fields: dict[str, Any], summary: str) -> Tournament:
+def _tournament_start(*, user: User, name: str, fields: dict[str, Any], summary: str) -> Tournament:
     """Create the tournament under a free slug, make ``user`` its organizer, record it: one transaction."""
     _creation_check(user=user)
     with tournament_write(tournament=None, action="tournament.create", user=user, kind=STRUCTURE) as write:
@@ -106,25 +110,33 @@ def _tournament_start(*, user, name: str, fields: dict[str, Any], summary: str) 
     return tournament
 
 
-def _size_problems(tournament: Tournament) -> list[str]:
+def _size_problems(tournament: Tournament) -> list[RuleError]:
     """What no event may be (limits.py, the same bounds as a tournament file): a limit of duplas beyond
     ``MAX_DUPLAS``, or a format that would make more than ``MAX_JOGOS`` jogos of that many duplas."""
     n = tournament.max_duplas
     if n is None:
         return []  # the draw checks the duplas it has (format_problems)
     if not 2 <= n <= limits.MAX_DUPLAS:
-        return [_("Limite de duplas: %(n)d não serve; use de 2 a %(max)d duplas.") % {"n": n, "max": limits.MAX_DUPLAS}]
+        return [
+            RuleError(
+                "",
+                _("Limite de duplas: %(n)d não serve; use de 2 a %(max)d duplas.") % {"n": n, "max": limits.MAX_DUPLAS},
+            )
+        ]
     fmt = format_effective(tournament=tournament)
     if format_check(fmt):
         return []  # a format the draw cannot use yet: its page says why
     jogos = format_jogos(fmt, n)
     if jogos > limits.MAX_JOGOS:
         return [
-            _(
-                "Formato: com %(n)d duplas (o limite de duplas) este formato daria até %(jogos)d jogos; o máximo "
-                "num torneio é %(max)d. Diminua o limite de duplas ou use grupos menores."
+            RuleError(
+                "",
+                _(
+                    "Formato: com %(n)d duplas (o limite de duplas) este formato daria até %(jogos)d jogos; o máximo "
+                    "num torneio é %(max)d. Diminua o limite de duplas ou use grupos menores."
+                )
+                % {"n": n, "jogos": jogos, "max": limits.MAX_JOGOS},
             )
-            % {"n": n, "jogos": jogos, "max": limits.MAX_JOGOS}
         ]
     return []
 
@@ -133,7 +145,7 @@ def results_exist(*, tournament: Tournament) -> bool:
     return Jogo.objects.filter(tournament=tournament).exclude(status=Jogo.SCHEDULED).exists()
 
 
-def tournament_update(*, tournament: Tournament, user, changes: dict[str, Any]) -> Tournament:
+def tournament_update(*, tournament: Tournament, user: User | None, changes: dict[str, Any]) -> Tournament:
     """Apply the edit form's ``changes``; the rules cannot change once a jogo has a result."""
     with tournament_write(tournament=tournament, action="tournament.edit", user=user, kind=STRUCTURE):
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -144,9 +156,12 @@ def tournament_update(*, tournament: Tournament, user, changes: dict[str, Any]) 
         if any(k in RULE_FIELDS for k in changed) and results_exist(tournament=tournament):
             raise RuleViolation(
                 [
-                    _(
-                        "o regulamento não pode mudar depois que um jogo tem resultado: "
-                        "os resultados já lançados foram conferidos com ele"
+                    RuleError(
+                        "",
+                        _(
+                            "o regulamento não pode mudar depois que um jogo tem resultado: "
+                            "os resultados já lançados foram conferidos com ele"
+                        ),
                     )
                 ]
             )
@@ -160,23 +175,33 @@ def tournament_update(*, tournament: Tournament, user, changes: dict[str, Any]) 
             user=user,
             action="tournament_edit",
             summary=_("Dados do torneio alterados: %(campos)s")
-            % {"campos": ", ".join(str(Tournament._meta.get_field(k).verbose_name) for k in changed)},
+            % {"campos": ", ".join(_field_label(k) for k in changed)},
             before={k: before[k] for k in changed},
             after=_snapshot(tournament, changed),
         )
     return tournament
 
 
-def format_update(*, tournament: Tournament, user, format: dict[str, Any]) -> Tournament:
+def _field_label(name: str) -> str:
+    """The verbose name of one of the tournament's ``EDITABLE`` fields (all of them its own columns)."""
+    field = Tournament._meta.get_field(name)
+    assert isinstance(field, Field)
+    return str(field.verbose_name)
+
+
+def format_update(*, tournament: Tournament, user: User | None, format: dict[str, Any]) -> Tournament:
     """The format the competition draw will use; frozen once the draw is published."""
     with tournament_write(tournament=tournament, action="format.edit", user=user, kind=PRIVATE):
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if tournament.stages.exists():
             raise RuleViolation(
                 [
-                    _(
-                        "o sorteio já foi publicado: para mudar o formato, refaça o sorteio "
-                        "(só é possível antes do primeiro resultado)"
+                    RuleError(
+                        "",
+                        _(
+                            "o sorteio já foi publicado: para mudar o formato, refaça o sorteio "
+                            "(só é possível antes do primeiro resultado)"
+                        ),
                     )
                 ]
             )
@@ -198,7 +223,7 @@ def format_update(*, tournament: Tournament, user, format: dict[str, Any]) -> To
     return tournament
 
 
-def tournament_publish(*, tournament: Tournament, user) -> Tournament:
+def tournament_publish(*, tournament: Tournament, user: User | None) -> Tournament:
     """Publish a draft: the event joins the list of events and its public pages (and sign-up form, when it has
     one) open to everyone. Publishing is for good: a published event is never hidden again."""
     with tournament_write(tournament=tournament, action="tournament.publish", user=user, kind=PAGES):
@@ -218,7 +243,7 @@ def tournament_publish(*, tournament: Tournament, user) -> Tournament:
     return tournament
 
 
-def tournament_duplicate(*, tournament: Tournament, user) -> Tournament:
+def tournament_duplicate(*, tournament: Tournament, user: User) -> Tournament:
     """A new tournament with the same setup and format (no people, no draws, no results), registration open, as a
     draft."""
     fields = {name: copy.deepcopy(getattr(tournament, name)) for name in EDITABLE if name != "name"}
@@ -239,7 +264,7 @@ class Upload:
     referees_unassigned: int  # jogos whose file named a referee: left without one (roles come by invitation)
 
 
-def _referees_strip(*, data: Any, user) -> tuple[Any, int]:
+def _referees_strip(*, data: Any, user: User) -> tuple[Any, int]:
     """``data`` without the ``referee`` of its jogos (other than the uploader), and how many were taken out.
 
     A file uploaded through the site grants no role to an existing account: a role is given only by an
@@ -259,7 +284,7 @@ def _referees_strip(*, data: Any, user) -> tuple[Any, int]:
     return ({**data, "jogos": kept} if dropped else data), dropped
 
 
-def tournament_upload(*, user, data: Any) -> Upload:
+def tournament_upload(*, user: User, data: Any) -> Upload:
     """Create a tournament from an uploaded tournament file; the uploader becomes its organizer.
 
     Referees the file names are not given a role (see ``_referees_strip``); their jogos wait for one.

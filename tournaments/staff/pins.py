@@ -20,6 +20,7 @@ import hashlib
 import re
 
 from django.contrib.auth.hashers import PBKDF2PasswordHasher, check_password, make_password
+from django.contrib.auth.models import User
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -61,7 +62,7 @@ def _renew(duplas: list[Dupla]) -> dict[str, str]:
     return pins
 
 
-def pins_reset(*, tournament: Tournament, by=None) -> dict[str, str]:
+def pins_reset(*, tournament: Tournament, by: User | None = None) -> dict[str, str]:
     """Give every dupla of ``tournament`` a new PIN and a new private link; the old ones stop working.
 
     Returns ``{dupla_key: pin}`` in the duplas' order. Only the hashes are
@@ -81,7 +82,7 @@ def pins_reset(*, tournament: Tournament, by=None) -> dict[str, str]:
     return pins
 
 
-def pin_reset(*, tournament: Tournament, dupla: Dupla, by=None) -> str:
+def pin_reset(*, tournament: Tournament, dupla: Dupla, by: User | None = None) -> str:
     """A new PIN and a new private link for one dupla (a lost card); the others keep theirs. Returns the PIN."""
     if dupla.tournament_id != tournament.pk:
         raise ValueError("the dupla is not of this tournament")

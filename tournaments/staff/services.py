@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.core.validators import validate_email
@@ -48,7 +49,7 @@ class Removal:
     jogos: int
 
 
-def role_revoke(*, tournament: Tournament, user, by=None) -> Removal:
+def role_revoke(*, tournament: Tournament, user: User, by: User | None = None) -> Removal:
     """Take ``user`` off the tournament's staff (refused for the last organizer).
 
     The mesas and jogos assigned to that person as referee are left without one.
@@ -99,7 +100,7 @@ def invitation_link(*, token: str) -> str:
     return settings.SITE_URL + reverse("accounts:invitation", kwargs={"token": token})
 
 
-def _invitation_send(*, invitation: StaffInvitation, token: str, by) -> None:
+def _invitation_send(*, invitation: StaffInvitation, token: str, by: User | None) -> None:
     context = {
         "tournament": invitation.tournament,
         "role": role_label(invitation.role),
@@ -125,7 +126,7 @@ def _fresh_token(invitation: StaffInvitation) -> str:
     return token
 
 
-def invitation_create(*, tournament: Tournament, email: str, role: str, by=None) -> StaffInvitation:
+def invitation_create(*, tournament: Tournament, email: str, role: str, by: User | None = None) -> StaffInvitation:
     """Invite ``email`` to the staff with ``role`` and mail the link; a pending invitation of the same
     address to this tournament is replaced (its link stops working). Nothing tells whether an account
     has that address."""
@@ -170,7 +171,7 @@ def _pending_get(*, tournament: Tournament, invitation_id: int) -> StaffInvitati
     return invitation
 
 
-def invitation_resend(*, tournament: Tournament, invitation_id: int, by=None) -> StaffInvitation:
+def invitation_resend(*, tournament: Tournament, invitation_id: int, by: User | None = None) -> StaffInvitation:
     """Mail a pending invitation again as a new one (new link, new deadline); the old link answers that it
     was replaced."""
     with tournament_write(tournament=tournament, action="staff.invite_resend", user=by, kind=PRIVATE):
@@ -178,7 +179,7 @@ def invitation_resend(*, tournament: Tournament, invitation_id: int, by=None) ->
         return invitation_create(tournament=tournament, email=old.email, role=old.role, by=by)
 
 
-def invitation_revoke(*, tournament: Tournament, invitation_id: int, by=None) -> StaffInvitation:
+def invitation_revoke(*, tournament: Tournament, invitation_id: int, by: User | None = None) -> StaffInvitation:
     """Cancel a pending invitation: its link answers that it was cancelled."""
     with tournament_write(tournament=tournament, action="staff.invite_revoke", user=by, kind=PRIVATE):
         invitation = _pending_get(tournament=tournament, invitation_id=invitation_id)
@@ -219,7 +220,7 @@ def invitation_by_token(*, token: str, lock: bool = False) -> StaffInvitation | 
     return qs.filter(token_hash=_token_hash(token)).first()
 
 
-def invitation_accept(*, token: str, user) -> StaffInvitation:
+def invitation_accept(*, token: str, user: User) -> StaffInvitation:
     """``user`` accepts the invitation behind ``token``: the role is granted (``role_grant``, audited) and the
     link is used up. Someone already on the staff keeps a higher role (an organizer invited as referee)."""
     with tournament_write(tournament=None, action="staff.invite_accept", user=user, kind=PRIVATE):

@@ -12,12 +12,13 @@ from django.utils.translation import gettext as _
 from scoring.errors import RuleError
 from scoring.text import is_blank
 
+from ..interchange.limits import column_max_length
 from ..models import Jogo
 from ..refusals import Refused
 from ..result_form import MAO_KEY_MAX, is_int
 
 
-def client_id_read(value) -> str | None:
+def client_id_read(value: object) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not value.strip() or len(value) > MAO_KEY_MAX:
@@ -28,10 +29,10 @@ def client_id_read(value) -> str | None:
 
 
 # every reason of the súmula (a mão's penalty, a contest, a decision, a correction, a perda) fits this column
-REASON_MAX = Jogo._meta.get_field("via_reason").max_length
+REASON_MAX = column_max_length(model=Jogo, field="via_reason")
 
 
-def reason_clean(value, *, missing: str | None = None) -> str:
+def reason_clean(value: object, *, missing: str | None = None) -> str:
     """A reason given to the súmula: a text, stripped, that fits its column; ``missing`` is the refusal
     when the reason is required and absent."""
     if value is None:
@@ -48,7 +49,7 @@ def reason_clean(value, *, missing: str | None = None) -> str:
     return value
 
 
-def via_read(value) -> int:
+def via_read(value: object) -> int:
     """The via a confirmation or a signature is for (the via its screen showed): a whole number ≥ 1."""
     if not is_int(value) or value < 1:
         raise Refused.invalid(_("informe 'via': o número (1, 2…) da via da súmula que foi conferida"))

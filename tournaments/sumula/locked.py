@@ -9,6 +9,7 @@ from __future__ import annotations
 from copy import deepcopy
 from dataclasses import dataclass, field
 
+from django.contrib.auth.models import User
 from django.db import connections, router
 from django.utils.translation import gettext as _
 
@@ -30,18 +31,18 @@ from ..models import Dupla, Jogo, Mao, Partida, SumulaEvent, Tournament
 from ..refusals import Refused
 from ..result_form import Errors, result_read
 from ..selectors import tournament_settings, tournament_state_get
-from ..services import SIDE
+from ..services import SIDE, walkover_column
 from ..writes import LIVE, write_required
 from .commands import ResultBody
 from .inputs import REASON_MAX, client_id_read, reason_clean, rule_messages, rule_place, via_read  # noqa: F401
-from .records import answers_of, jogo_lock, jogo_record_load
+from .records import StoredRecord, answers_of, jogo_lock, jogo_record_load
 
 
 @dataclass(frozen=True)
 class Actor:
     """Who writes: a staff account (``user``) or a dupla (by its PIN or its private link), and from where."""
 
-    user: object | None = None
+    user: User | None = None
     dupla: Dupla | None = None
     method: str = "session"  # session | pin | link | command
     device: str = ""
@@ -53,7 +54,7 @@ class Written:
 
     jogo: Jogo
     created: bool = True
-    record: tuple | None = None  # the jogo's record as written (entry, partidas, mãos), when the write has it
+    record: StoredRecord | None = None  # the jogo's record as written (entry, partidas, mãos), when the write has it
 
 
 # --- the locked jogo --------------------------------------------------------------------------------
@@ -69,7 +70,9 @@ class LockedJogo:
     partidas: list[Partida]
     maos: dict[int, list[Mao]]  # partida id -> its mãos in order
     status_before: str = SCHEDULED  # the jogo's status when locked
-    stored: dict = field(default_factory=dict)  # the jogo's columns as locked: its save writes only what changed
+    stored: dict[str, object] = field(
+        default_factory=dict
+    )  # the jogo's columns as locked: its save writes only what changed
 
 
 def jogo_locked(*, tournament: Tournament, key: str) -> LockedJogo:
@@ -92,7 +95,7 @@ def jogo_locked(*, tournament: Tournament, key: str) -> LockedJogo:
     )
 
 
-def jogo_columns(jogo: Jogo) -> dict:
+def jogo_columns(jogo: Jogo) -> dict[str, object]:
     """The jogo's column values (JSON ones copied: a write may change them in place)."""
     return {
         f.attname: deepcopy(v) if isinstance(v := getattr(jogo, f.attname), (dict, list)) else v for f in _JOGO_FIELDS
@@ -113,7 +116,7 @@ def already_logged(locked: LockedJogo, client_id: str | None) -> bool:
     )
 
 
-def event_log(locked: LockedJogo, *, action: str, actor: Actor, client_id: str, data: dict) -> bool:
+def event_log(locked: LockedJogo, *, action: str, actor: Actor, client_id: str, data: dict[str, object]) -> bool:
     """Log a write that came with a client-made id, unless one with that id is logged already: False then (a
     retry; nothing is written). One statement, the idempotency check and the log at once: the insert does
     nothing on the (jogo, client_id) unique constraint."""
@@ -146,8 +149,8 @@ def jogo_finish(
     action: str,
     actor: Actor,
     client_id: str | None = None,
-    data: dict | None = None,
-    counted_before: tuple,
+    data: dict[str, object] | None = None,
+    counted_before: Counted,
     logged: bool = False,
 ) -> None:
     """Log the action (unless ``logged``: ``event_log`` did), bump the jogo's version (writing only the columns that
@@ -180,7 +183,11 @@ def jogo_finish(
         write.jogos_touched([jogo.pk])
 
 
-def counted_of(jogo: Jogo) -> tuple:
+# What a jogo makes count (``counted_of``): the via that counts, whether it is signed, whether it is confirmed.
+Counted = tuple[int | None, bool, bool]
+
+
+def counted_of(jogo: Jogo) -> Counted:
     """What this jogo makes count: the via that counts and whether it is signed (pages show both)."""
     return (jogo.counted_via, jogo.status == HOMOLOGATED, jogo.status in (CONFIRMED, HOMOLOGATED))
 
@@ -199,7 +206,7 @@ def result_write(locked: LockedJogo, entry: JogoEntry) -> None:
     Partida.objects.filter(jogo=jogo).delete()
     jogo.walkover = ""
     if entry.walkover is not None:
-        jogo.walkover = "both" if entry.walkover == "both" else SIDE[entry.walkover]
+        jogo.walkover = walkover_column(entry.walkover)
     jogo.lost_by = SIDE[entry.lost_by] if entry.lost_by is not None else ""
     jogo.penalty_reason = entry.reason if entry.lost_by is not None else ""
     maos: list[Mao] = []
@@ -215,6 +222,7 @@ def result_write(locked: LockedJogo, entry: JogoEntry) -> None:
                 for k, m in enumerate(p.maos)
             ]
         else:
+            assert p.score is not None  # neither lost nor by mãos: its final score
             Partida.objects.create(jogo=jogo, number=n, mode=Partida.SCORE, score_a=p.score[0], score_b=p.score[1])
     Mao.objects.bulk_create(maos)
     if jogo.entry_order is None:
@@ -295,12 +303,14 @@ def qualifiers_check(locked: LockedJogo, result: JogoResult) -> None:
     if following.kind != "knockout" or following.key not in state.recorded_orders:
         return
     stage, pair = specs[index], set(locked.duplas)
+    group = jogo.group
+    assert group is not None  # a group's jogo (checked above)
     before = [r for r in state.records if r.stage == stage.key]
-    after = [r for r in before if not (r.group == jogo.group.key and set(r.duplas) == pair)]
-    after.append(JogoRecord(stage=stage.key, group=jogo.group.key, duplas=locked.duplas, result=result))
+    after = [r for r in before if not (r.group == group.key and set(r.duplas) == pair)]
+    after.append(JogoRecord(stage=stage.key, group=group.key, duplas=locked.duplas, result=result))
     settings = state.settings
 
-    def qualifiers(records):
+    def qualifiers(records: list[JogoRecord]) -> list[str] | None:
         entrants = stage_entrants(
             stage=following, previous=groups_stage_compute(stage=stage, jogos=records, settings=settings)
         )

@@ -27,7 +27,9 @@ from __future__ import annotations
 import datetime as dt
 
 from django.contrib.auth.hashers import make_password
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -64,7 +66,7 @@ def _burst_lock(times: list[dt.datetime], tries: int, lock: dt.timedelta, grow: 
     return until
 
 
-def _dupla_lock(dupla: Dupla, now: dt.datetime, *, referee_screen: bool):
+def _dupla_lock(dupla: Dupla, now: dt.datetime, *, referee_screen: bool) -> dt.datetime | str | None:
     """``UNTIL_UNLOCKED``, the end of the dupla's lock, or None (not locked) for checks from that source."""
     failures = PinFailure.objects.filter(dupla=dupla, cleared_at__isnull=True, at__gte=now - DAY, at__lte=now)
     if not pin_rules(referee_screen=referee_screen).dupla_counts_public:
@@ -76,7 +78,7 @@ def _dupla_lock(dupla: Dupla, now: dt.datetime, *, referee_screen: bool):
     return until if until is not None and now < until else None
 
 
-def _source_lock(failures, now: dt.datetime) -> dt.datetime | None:
+def _source_lock(failures: QuerySet[PinFailure], now: dt.datetime) -> dt.datetime | None:
     """The end of the lock of an address (or a staff account) over ``failures``, if it is locked now."""
     times = list(
         failures.filter(at__gte=now - WINDOW - ADDRESS_LOCK, at__lte=now).order_by("at").values_list("at", flat=True)
@@ -104,7 +106,7 @@ def _tournament_wait(dupla: Dupla, now: dt.datetime) -> dt.datetime | None:
     return nth[0] + WINDOW  # the ceiling-th latest failure leaves the window
 
 
-def pin_verify(*, dupla: Dupla, pin, address: str = "", staff: bool = False, user=None) -> None:
+def pin_verify(*, dupla: Dupla, pin: object, address: str = "", staff: bool = False, user: User | None = None) -> None:
     """Pass if ``pin`` is the dupla's PIN; else ``Refused`` forbidden (wrong) or locked (locked, throttled).
 
     ``address``, ``staff`` and ``user`` say where the check comes from (the web edge's ``pin_source``).
@@ -121,19 +123,19 @@ def pin_verify(*, dupla: Dupla, pin, address: str = "", staff: bool = False, use
         raise refusal
 
 
-def _lock_now(dupla: Dupla, now: dt.datetime, *, address: str, staff: bool, user) -> Refused | None:
+def _lock_now(dupla: Dupla, now: dt.datetime, *, address: str, staff: bool, user: User | None) -> Refused | None:
     rules = pin_rules(referee_screen=staff)
     if rules.per_account and user is not None:
         until = _source_lock(PinFailure.objects.filter(user=user, staff=True), now)
-        if not may_try_pin(lock=until, now=now):
+        if until is not None and not may_try_pin(lock=until, now=now):
             return _locked(until, now, _("Muitos PINs errados digitados nesta sessão"))
     if rules.per_address and address:
         until = _source_lock(PinFailure.objects.filter(address=address, staff=False), now)
-        if not may_try_pin(lock=until, now=now):
+        if until is not None and not may_try_pin(lock=until, now=now):
             return _locked(until, now, _("Muitos PINs errados a partir deste endereço"))
     if rules.per_tournament:
         until = _tournament_wait(dupla, now)
-        if not may_try_pin(lock=until, now=now):
+        if until is not None and not may_try_pin(lock=until, now=now):
             return _locked(
                 until,
                 now,
@@ -150,10 +152,13 @@ def _lock_now(dupla: Dupla, now: dt.datetime, *, address: str, staff: bool, user
             )
             % {"dupla": dupla.key},
         )
+    assert isinstance(lock, dt.datetime)  # locked until then (may_try_pin: a lock holds)
     return _locked(lock, now, _("PIN bloqueado por excesso de tentativas erradas"))
 
 
-def _refusal(dupla: Dupla, pin, now: dt.datetime, *, address: str, staff: bool, user) -> Refused | None:
+def _refusal(
+    dupla: Dupla, pin: object, now: dt.datetime, *, address: str, staff: bool, user: User | None
+) -> Refused | None:
     refusal = _lock_now(dupla, now, address=address, staff=staff, user=user)
     if refusal is not None:
         return refusal
@@ -187,7 +192,7 @@ def pin_locked(*, dupla: Dupla) -> bool:
     )
 
 
-def pin_unlock(*, tournament: Tournament, dupla: Dupla, by) -> int:
+def pin_unlock(*, tournament: Tournament, dupla: Dupla, by: User | None) -> int:
     """Clear the dupla's PIN lock (its wrong PINs stop counting for it; the history stays); audited.
 
     Returns how many failures were cleared. Only the tournament's referee or organizer (``may_pin_unlock``).

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from django.db import connections, router
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import ForeignKey
 
 from scoring.jogo import JogoEntry
 
 from ..models import Dupla, Group, Jogo, Mao, Partida, Stage, Tournament
 from ..plainsql import columns, instance, made, width
 from ..selectors import jogo_entry_from_rows
+
+# A jogo's record as stored: its entry for ``scoring`` (None while empty), its partidas and their mãos (by partida id).
+StoredRecord = tuple[JogoEntry | None, list[Partida], dict[int, list[Mao]]]
 
 # The jogo's row and what the súmula shows of it (its duplas, stage and group), as select_related would read them.
 _LOCK_JOINS = (
@@ -19,14 +24,14 @@ _LOCK_JOINS = (
 )
 
 
-def _lock_sql(connection) -> str:
+def _lock_sql(connection: BaseDatabaseWrapper) -> str:
     q = connection.ops.quote_name
     selected, joins = columns(Jogo, "j", connection), []
     for n, (name, model, how) in enumerate(_LOCK_JOINS):
         selected += columns(model, f"r{n}", connection)
-        joins.append(
-            f"{how} JOIN {q(model._meta.db_table)} r{n} ON r{n}.{q('id')} = j.{q(Jogo._meta.get_field(name).column)}"
-        )
+        field = Jogo._meta.get_field(name)
+        assert isinstance(field, ForeignKey)  # the jogo's own foreign keys
+        joins.append(f"{how} JOIN {q(model._meta.db_table)} r{n} ON r{n}.{q('id')} = j.{q(field.column)}")
     lock = ""
     if connection.features.has_select_for_update_of:
         lock = " FOR UPDATE OF j"  # the jogo's row only (the group is on a LEFT JOIN's nullable side)
@@ -62,7 +67,7 @@ def jogo_lock(*, tournament: Tournament, key: str) -> Jogo | None:
     return jogo
 
 
-def _record_sql(connection) -> str:
+def _record_sql(connection: BaseDatabaseWrapper) -> str:
     """A jogo's partidas, each with its mãos (LEFT JOIN: a partida by score or by penalty has none), in order."""
     q = connection.ops.quote_name
     return (
@@ -73,7 +78,7 @@ def _record_sql(connection) -> str:
     )
 
 
-def jogo_record_load(*, jogo: Jogo) -> tuple[JogoEntry | None, list[Partida], dict[int, list[Mao]]]:
+def jogo_record_load(*, jogo: Jogo) -> StoredRecord:
     """The jogo's record (None while empty), its partidas and their mãos, in one plain query (``plainsql``):
     a mão POST reads this under its jogo's lock each time."""
     alias = router.db_for_read(Partida)

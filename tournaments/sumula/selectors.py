@@ -15,7 +15,7 @@ from ..models import Jogo, SumulaVia, Tournament
 from ..permissions import role_of
 from ..result_form import Errors, result_read
 from ..selectors import tournament_settings
-from .records import jogo_record_load, mao_id
+from .records import StoredRecord, jogo_record_load, mao_id
 from .sheet import (
     Answer,
     AnswerDetail,
@@ -48,7 +48,7 @@ def jogo_for_sumula(*, tournament: Tournament, key: str) -> Jogo | None:
 
 
 def sumula_get(
-    *, tournament: Tournament, jogo: Jogo, via: int | None = None, record: tuple | None = None
+    *, tournament: Tournament, jogo: Jogo, via: int | None = None, record: StoredRecord | None = None
 ) -> Sumula | None:
     """The súmula of ``jogo`` (its current via, or the earlier via ``via``; None if it has no such via).
 
@@ -85,7 +85,11 @@ def sumula_get(
     result = jogo_evaluate(entry=entry, settings=settings)[0] if entry is not None else None
     walkover = None
     if entry is not None and entry.walkover is not None:
-        walkover = "both" if entry.walkover == WALKOVER_BOTH else duplas[entry.walkover]
+        if entry.walkover == WALKOVER_BOTH:
+            walkover = "both"
+        else:
+            assert isinstance(entry.walkover, int)  # else a side, 0 or 1
+            walkover = duplas[entry.walkover]
     penalty = None
     if entry is not None and entry.lost_by is not None:
         penalty = PenaltyInfo(lost_by=duplas[entry.lost_by], reason=entry.reason)
@@ -93,7 +97,7 @@ def sumula_get(
     return Sumula(
         key=jogo.key,
         stage=jogo.stage.key,
-        group=jogo.group.key if jogo.group_id else None,
+        group=jogo.group.key if jogo.group is not None else None,
         round=jogo.round,
         mesa=jogo.mesa,
         duplas=duplas,

@@ -19,6 +19,7 @@ idempotency check, and ``tests/api/test_sumula_api.py`` counts its queries.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import cast
 
 from django.db import connections, router
 from django.utils import timezone
@@ -73,7 +74,14 @@ from .records import answers_of, jogo_record_load, mao_id
 def sumula_mao_add(*, tournament: Tournament, key: str, mao: MaoAdd, actor: Actor) -> Written:
     """Append a mão to the partida being played (a new partida once the last one reached 12)."""
     client_id = mao.id
-    record = MaoRecord(to=mao.to, points=mao.points, how=mao.how, reason=mao.reason, key=client_id)
+    # ``to`` and ``points`` as the body gave them: the rules check them (422 with their words, ``_mao_check``)
+    record = MaoRecord(
+        to=cast("int | None", mao.to),
+        points=cast("int | None", mao.points),
+        how=mao.how,
+        reason=mao.reason,
+        key=client_id,
+    )
     with tournament_write(tournament=tournament, action="sumula.mao_add", user=actor.user, kind=LIVE):
         locked = jogo_locked(tournament=tournament, key=key)
         # a retry changes nothing: the answer is the súmula as locked (no need to read it again)
@@ -87,8 +95,12 @@ def sumula_mao_add(*, tournament: Tournament, key: str, mao: MaoAdd, actor: Acto
                 return unchanged
             raise
         counted_before = counted_of(locked.jogo)
-        last = locked.partidas[-1] if locked.partidas else None
-        number, order = (last.number, len(locked.maos.get(last.pk, []))) if running else (len(locked.partidas) + 1, 0)
+        current = locked.partidas[-1] if running else None  # the partida being played, when the mão goes on it
+        number, order = (
+            (current.number, len(locked.maos.get(current.pk, [])))
+            if current is not None
+            else (len(locked.partidas) + 1, 0)
+        )
         # the log first: when this id is logged already (a retry, even of a mão since undone), nothing is written
         if not event_log(
             locked,
@@ -106,8 +118,8 @@ def sumula_mao_add(*, tournament: Tournament, key: str, mao: MaoAdd, actor: Acto
         ):
             return unchanged
         db = router.db_for_write(Mao)
-        if running:
-            partida = last
+        if current is not None:
+            partida = current
         else:
             partida = Partida(jogo=locked.jogo, number=number, mode=Partida.MAOS)
             plainsql.insert(partida, db=db, connection=connections[db])
@@ -123,7 +135,7 @@ def sumula_mao_add(*, tournament: Tournament, key: str, mao: MaoAdd, actor: Acto
             scorer=actor.user if actor.user is not None else None,
         )
         plainsql.insert(row, db=db, connection=connections[db])
-        if not running:
+        if current is None:
             locked.partidas.append(partida)
         locked.maos.setdefault(partida.pk, []).append(row)
         if locked.jogo.entry_order is None:
@@ -149,7 +161,9 @@ def _mao_check(locked: LockedJogo, record: MaoRecord) -> tuple[bool, JogoEntry, 
         and not locked.result.partidas[-1].finished
     )
     if running:
-        partidas = entry.partidas[:-1] + (replace(entry.partidas[-1], maos=entry.partidas[-1].maos + (record,)),)
+        played = entry.partidas[-1]
+        assert played.maos is not None  # the partida being played is recorded by mãos
+        partidas = entry.partidas[:-1] + (replace(played, maos=played.maos + (record,)),)
     else:
         partidas = entry.partidas + (PartidaEntry(maos=(record,)),)
     new_entry = replace(entry, partidas=partidas)
@@ -221,7 +235,7 @@ def sumula_result_set(*, tournament: Tournament, key: str, data: ResultSet, acto
 
 
 def sumula_answer(
-    *, tournament: Tournament, key: str, dupla: Dupla, via: int, accept: bool, reason, actor: Actor
+    *, tournament: Tournament, key: str, dupla: Dupla, via: int, accept: bool, reason: object, actor: Actor
 ) -> Written:
     """A dupla confirms (``accept``) or contests (with a reason) the súmula of its jogo, as it saw it: ``via``
     is the via its screen showed; once the súmula has another via, nothing is answered (a conflict)."""
@@ -272,7 +286,7 @@ def sumula_answer(
         return Written(jogo=jogo, record=(locked.entry, locked.partidas, locked.maos))  # the record is unchanged
 
 
-def sumula_sign(*, tournament: Tournament, key: str, via: int, reason, actor: Actor) -> Written:
+def sumula_sign(*, tournament: Tournament, key: str, via: int, reason: object, actor: Actor) -> Written:
     """Homologate ``via`` (the via the signer saw): sign the súmula once both duplas confirmed; else the referee
     decides, with a reason. Another via than the súmula's → a conflict, nothing signed."""
     via = via_read(via)
@@ -368,7 +382,7 @@ def sumula_penalty(*, tournament: Tournament, key: str, data: Penalty, actor: Ac
         side = locked.duplas.index(lost_by)
         counted_before = counted_of(jogo)
         entry = locked.entry or JogoEntry(best_of=jogo.best_of)
-        dropped: list = []
+        dropped: list[object] = []
         if scope == "jogo":
             new_entry = JogoEntry(best_of=jogo.best_of, lost_by=side, reason=reason)
             dropped = result_dict(entry, locked.duplas).get("partidas", [])

@@ -15,8 +15,10 @@ import threading
 from collections import OrderedDict
 
 from django import template
+from django.template.base import FilterExpression, NodeList, Parser, Token
+from django.template.context import Context
 from django.utils import translation
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 from ..caching import fragment_key, page_get, page_put
 
@@ -24,7 +26,7 @@ register = template.Library()
 
 
 @register.tag
-def partcache(parser, token):
+def partcache(parser: Parser, token: Token) -> PartCacheNode:
     bits = token.split_contents()
     if len(bits) != 3:
         raise template.TemplateSyntaxError('partcache: use {% partcache part "name" %}…{% endpartcache %}')
@@ -34,10 +36,10 @@ def partcache(parser, token):
 
 
 class PartCacheNode(template.Node):
-    def __init__(self, nodelist, part, name):
+    def __init__(self, nodelist: NodeList, part: FilterExpression, name: FilterExpression) -> None:
         self.nodelist, self.part, self.name = nodelist, part, name
 
-    def render(self, context):
+    def render(self, context: Context) -> SafeString | str:
         part = self.part.resolve(context)
         if not part or part.get("version") is None:
             return self.nodelist.render(context)
@@ -64,7 +66,7 @@ _VALUES_LOCK = threading.Lock()
 
 
 @register.tag
-def valuecache(parser, token):
+def valuecache(parser: Parser, token: Token) -> ValueCacheNode:
     """``{% valuecache j %}…{% endvaluecache %}``: a fragment that shows ``j`` and words of the language only
     (a jogo's line on the jogos page), rendered once per distinct ``j`` in this process.
 
@@ -80,10 +82,10 @@ def valuecache(parser, token):
 
 
 class ValueCacheNode(template.Node):
-    def __init__(self, nodelist, value):
+    def __init__(self, nodelist: NodeList, value: FilterExpression) -> None:
         self.nodelist, self.value = nodelist, value
 
-    def render(self, context):
+    def render(self, context: Context) -> SafeString | str:
         value = self.value.resolve(context)
         # this node (kept alive by its entries, so its id is never another's; a template loaded again, as
         # after an edit in development, is another node), the language, the value

@@ -2,14 +2,14 @@
 
 from django import template
 
-from ..models import Dupla
+from ..models import Dupla, Jogo
 from ..sumula.pins import pin_locked
 
 register = template.Library()
 
 
 @register.inclusion_tag("sumula/_pin_unlock.html")
-def pin_unlock_button(jogo, dupla_key: str, back: str = ""):
+def pin_unlock_button(jogo: Jogo, dupla_key: str, back: str = "") -> dict[str, object]:
     dupla = (
         Dupla.objects.filter(tournament_id=jogo.tournament_id, key=dupla_key)
         .select_related("tournament", "player1", "player2")

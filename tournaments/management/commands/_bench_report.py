@@ -116,18 +116,18 @@ def report_lines(results: list[SizeResult]) -> list[str]:
         )
     rows += [
         ["súmula: mão POST pela API, mediana"]
-        + [f"{r.sumula.mao_median_ms:.1f} ms (p95 {r.sumula.mao_p95_ms:.1f})" for r in results]
-        + [f"≤ {TARGET_MAO_MS:.0f} ms", _verdict(large.sumula.mao_median_ms <= TARGET_MAO_MS)],
+        + [f"{_sumula(r).mao_median_ms:.1f} ms (p95 {_sumula(r).mao_p95_ms:.1f})" for r in results]
+        + [f"≤ {TARGET_MAO_MS:.0f} ms", _verdict(_sumula(large).mao_median_ms <= TARGET_MAO_MS)],
         ["súmula: consultas SQL por mão"]
-        + [str(r.sumula.mao_queries) for r in results]
-        + ["igual em todos os tamanhos", _verdict(len({r.sumula.mao_queries for r in results}) == 1)],
-        ["súmula: 1ª confirmação (PIN)"] + [f"{r.sumula.confirm_first_ms:.0f} ms" for r in results] + ["", ""],
+        + [str(_sumula(r).mao_queries) for r in results]
+        + ["igual em todos os tamanhos", _verdict(len({_sumula(r).mao_queries for r in results}) == 1)],
+        ["súmula: 1ª confirmação (PIN)"] + [f"{_sumula(r).confirm_first_ms:.0f} ms" for r in results] + ["", ""],
         ["súmula: confirmação que conta (classificação)"]
-        + [f"{r.sumula.confirm_counting_ms:.0f} ms" for r in results]
-        + [f"≤ {TARGET_CONFIRM_MS:.0f} ms", _verdict(large.sumula.confirm_counting_ms <= TARGET_CONFIRM_MS)],
+        + [f"{_sumula(r).confirm_counting_ms:.0f} ms" for r in results]
+        + [f"≤ {TARGET_CONFIRM_MS:.0f} ms", _verdict(_sumula(large).confirm_counting_ms <= TARGET_CONFIRM_MS)],
         ["súmula: situações após as confirmações"]
-        + [r.sumula.statuses for r in results]
-        + ["… → confirmed", _verdict(large.sumula.statuses.endswith("confirmed"))],
+        + [_sumula(r).statuses for r in results]
+        + ["… → confirmed", _verdict(_sumula(large).statuses.endswith("confirmed"))],
     ]
     widths = [max(len(row[i]) for row in [head] + rows) for i in range(len(head))]
     out.append("")
@@ -190,6 +190,12 @@ def _printing_rows(p: PrintingBench, duplas: int) -> list[list[str]]:
             "",
         ],
     ]
+
+
+def _sumula(result: SizeResult) -> SumulaBench:
+    """The súmula's figures of a size: measured for every size that reaches the table."""
+    assert result.sumula is not None, f"{result.duplas} duplas: the súmula was not measured"
+    return result.sumula
 
 
 def _seconds(value: float) -> str:

@@ -16,9 +16,10 @@ import statistics
 import time
 import warnings
 from contextlib import contextmanager
+from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext, override_settings
@@ -44,7 +45,7 @@ class Command(BaseCommand):
         "(use make bench / make bench-postgres: banco descartável)."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--sizes", default="64,256,1024", help="números de duplas, separados por vírgula (padrão: 64,256,1024)"
         )
@@ -76,7 +77,7 @@ class Command(BaseCommand):
             help="aceita um banco cujo nome não contém 'bench' (ele recebe e perde torneios)",
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         try:
             sizes = [int(s) for s in options["sizes"].split(",") if s.strip()]
         except ValueError:

@@ -8,8 +8,9 @@ Prints ``dupla_key,pin`` lines, one per dupla in the duplas' order, on stdout
 """
 
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournaments.models import Dupla, Tournament
 from tournaments.printing.cards import cards_pdf
@@ -25,7 +26,7 @@ class Command(BaseCommand):
         "também são refeitos). Com --dupla CHAVE, refaz só o PIN e o link dessa dupla (cartão perdido)."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug", help="endereço (slug) do torneio")
         parser.add_argument(
             "--reset", action="store_true", help="faz PINs novos (obrigatório: os atuais deixam de valer)"
@@ -37,7 +38,9 @@ class Command(BaseCommand):
             help="refaz o PIN e o link privado só desta dupla (cartão perdido); as outras não mudam",
         )
 
-    def handle(self, *args, slug, reset, pdf, dupla=None, **options):
+    def handle(
+        self, *args: Any, slug: str, reset: bool, pdf: str | None, dupla: str | None = None, **options: Any
+    ) -> None:
         tournament = Tournament.objects.filter(slug=slug).first()
         if tournament is None:
             raise CommandError(f"torneio {slug!r} não encontrado")

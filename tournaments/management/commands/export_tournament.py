@@ -1,6 +1,7 @@
 import json
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournaments.interchange.writer import tournament_export
 from tournaments.models import Tournament
@@ -9,7 +10,7 @@ from tournaments.models import Tournament
 class Command(BaseCommand):
     help = "Escreve o arquivo de torneio (JSON) de um torneio existente."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug")
         parser.add_argument("-o", "--output", help="arquivo de saída (padrão: saída padrão)")
         parser.add_argument(
@@ -18,7 +19,7 @@ class Command(BaseCommand):
             help="inclui datas de nascimento, contatos e códigos das duplas (backup privado)",
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         try:
             tournament = Tournament.objects.get(slug=options["slug"])
         except Tournament.DoesNotExist:

@@ -1,6 +1,8 @@
 """python manage.py import_registrations SLUG FILE: the desk's CSV upload from the command line (docs/contrato.md)."""
 
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournaments.models import Tournament
 from tournaments.refusals import Refused
@@ -15,11 +17,11 @@ class Command(BaseCommand):
         "nada é gravado."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug", help="endereço (slug) do torneio")
         parser.add_argument("file", help="arquivo CSV (separador , ou ;; UTF-8 ou Windows-1252); - lê da entrada")
 
-    def handle(self, *args, slug: str, file: str, **options):
+    def handle(self, *args: Any, slug: str, file: str, **options: Any) -> None:
         tournament = Tournament.objects.filter(slug=slug).first()
         if tournament is None:
             raise CommandError(f"torneio não encontrado: {slug!r} (veja os endereços em /torneios/)")

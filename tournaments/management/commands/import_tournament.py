@@ -1,6 +1,7 @@
 import sys
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.errors import RuleError, RuleViolation
 from tournaments.interchange.jsonfile import tournament_file_parse
@@ -11,10 +12,10 @@ from tournaments.services import tournament_import
 class Command(BaseCommand):
     help = "Cria um torneio a partir de um arquivo de torneio (JSON); FILE '-' lê da entrada padrão."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="caminho do arquivo JSON, ou - para a entrada padrão")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         path = options["file"]
         # one byte more than allowed is enough to refuse a file too big, without reading all of it
         if path == "-":

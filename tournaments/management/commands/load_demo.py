@@ -3,10 +3,11 @@
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from scoring.errors import RuleViolation
@@ -32,7 +33,7 @@ class Command(BaseCommand):
         "Torneios já carregados são mantidos; use --reset para apagá-los e importá-los de novo."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--reset", action="store_true", help="apaga os torneios de demonstração existentes e importa de novo"
         )
@@ -43,7 +44,7 @@ class Command(BaseCommand):
             f"(árbitro), com a senha {DEMO_PASSWORD!r}; só em desenvolvimento (DEBUG ou ZAP_DEV)",
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         reset = options["reset"]
         for path in demo_files():
             try:

@@ -12,12 +12,13 @@ Refuses a database whose name does not mention "load" or "bench" (it adds tourna
 """
 
 import json
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 from django.contrib.staticfiles.storage import staticfiles_storage
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.urls import reverse
 
@@ -32,7 +33,7 @@ from tournaments.synthetic import GROUP_STAGE, synthetic_tournament
 class Command(BaseCommand):
     help = "Prepara o teste de carga (make load): dois torneios de N duplas e a sessão de um árbitro, em JSON."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--duplas", type=int, default=1024)
         parser.add_argument(
             "--engine",
@@ -42,7 +43,7 @@ class Command(BaseCommand):
         parser.add_argument("--measured", type=int, default=5, help="com --engine: grupos com um jogo medido")
         parser.add_argument("--writers", type=int, default=50, help="com --engine: grupos para os árbitros das mãos")
 
-    def handle(self, *args, duplas: int, engine: bool, measured: int, writers: int, **options):
+    def handle(self, *args: Any, duplas: int, engine: bool, measured: int, writers: int, **options: Any) -> None:
         name = str(connection.settings_dict.get("NAME") or "")
         if "load" not in name and "bench" not in name:
             raise CommandError(f"o banco {name!r} não parece descartável (o nome não contém 'load' nem 'bench')")

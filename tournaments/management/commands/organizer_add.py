@@ -2,10 +2,11 @@
 
 import os
 import secrets
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.validators import validate_email
 from django.db import transaction
 
@@ -17,11 +18,11 @@ class Command(BaseCommand):
         "(sem ela, uma senha gerada é mostrada uma única vez); a senha de uma conta que já existe não muda."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("username", help="nome de usuário")
         parser.add_argument("--email", default="", help="e-mail da conta (para recuperar a senha)")
 
-    def handle(self, *args, username, email, **options):
+    def handle(self, *args: Any, username: str, email: str, **options: Any) -> None:
         User = get_user_model()
         username, email = username.strip(), email.strip()
         if email:

@@ -2,10 +2,11 @@
 
 import os
 import secrets
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from tournaments.models import Tournament
@@ -19,12 +20,12 @@ class Command(BaseCommand):
         "A senha de uma conta que já existe não muda."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug", help="endereço (slug) do torneio")
         parser.add_argument("username", help="nome de usuário")
         parser.add_argument("role", help="organizer (comissão organizadora) ou referee (árbitro)")
 
-    def handle(self, *args, slug, username, role, **options):
+    def handle(self, *args: Any, slug: str, username: str, role: str, **options: Any) -> None:
         if role not in ROLES:
             raise CommandError(
                 f"papel {role!r} desconhecido: use organizer (comissão organizadora) ou referee (árbitro)"
@@ -51,6 +52,7 @@ class Command(BaseCommand):
                         password = generated = secrets.token_urlsafe(12)
                     user.set_password(password)
                     user.save()
+                assert user is not None  # found, else created
                 role_grant(tournament=tournament, user=user, role=role)
         except ValidationError as exc:
             raise CommandError(" ".join(exc.messages)) from None
