@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import ngettext
 
 from ..audit import audit_record
@@ -391,7 +390,8 @@ def registration_withdraw(*, registration: Registration, user) -> WithdrawResult
     return WithdrawResult(registration=result.registrations[0], promoted=result.promoted, demoted=result.demoted)
 
 
-PRESENCE_LABELS = {True: _lazy("presente"), False: _lazy("ausente"), None: _lazy("presença desmarcada")}
+def _presence_label(present: bool | None) -> str:
+    return {True: _("presente"), False: _("ausente"), None: _("presença desmarcada")}[present]
 
 
 def _checkin(tournament: Tournament, regs: list[Registration], present: bool | None, user) -> list[Registration]:
@@ -407,7 +407,7 @@ def _checkin(tournament: Tournament, regs: list[Registration], present: bool | N
             tournament=tournament,
             user=user,
             action="registration_checkin",
-            summary=f"{_names(reg)}: {PRESENCE_LABELS[present]}",
+            summary=f"{_names(reg)}: {_presence_label(present)}",
             before={"present": earlier[reg.pk]},
             after={"present": present},
         )
