@@ -5,7 +5,7 @@ the rows with problems first. Screenshots go to /tmp/zap-shots/ (tests/support/b
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.support.browser import shot
+from tests.support.browser import SHOTS, shot
 from tests.support.registrations import csv_bytes, people, tournament_make
 from tournaments.models import Registration, StaffRole
 from tournaments.registrations import services
@@ -33,6 +33,8 @@ def test_an_organizer_ticks_rows_and_marks_them_present_on_a_phone(browser, live
         page.get_by_role("button", name="Entrar").click()
         page.wait_for_url("**/inscricoes/")
         assert page.locator(".reg-card").count() == 50 and "página 1 de 2" in page.content()
+        page.locator(".reg-search").evaluate("e => e.scrollIntoView()")
+        page.screenshot(path=str(SHOTS / "registrations-390-callbar.png"))  # the search and "Todos presentes"
         for name in ("Atleta 2", "Atleta 3", "Atleta 5"):
             page.get_by_label(f"Selecionar {name}", exact=True).check()
         # the bulk bar stays in reach at the bottom of the screen while the list scrolls
@@ -54,6 +56,16 @@ def test_an_organizer_ticks_rows_and_marks_them_present_on_a_phone(browser, live
         page.locator("a[rel=next]").first.click()
         page.wait_for_url("**/inscricoes/?pagina=2")
         assert page.locator(".reg-card").count() == 10
+        # withdraw two at once: the confirmation lists them, then back to the same page
+        for name in ("Atleta 51", "Atleta 52"):
+            page.get_by_label(f"Selecionar {name}", exact=True).check()
+        page.locator(".reg-bulk-bar").get_by_role("button", name="Retirar", exact=True).click()
+        page.get_by_role("button", name="Sim, retirar 2 inscrições").wait_for()
+        shot(page, "registrations-390-withdraw-many")
+        page.get_by_role("button", name="Sim, retirar 2 inscrições").click()
+        page.wait_for_url("**/inscricoes/?pagina=2")
+        assert "2 inscrições retiradas: Atleta 51, Atleta 52." in page.content()
+        assert Registration.objects.filter(tournament=t, status=Registration.WITHDRAWN).count() == 2
 
         # the CSV preview: the summary, then the rows with problems first
         page.goto(f"{live_server.url}/organizar/{t.slug}/inscricoes/planilha/")

@@ -258,6 +258,7 @@ def registrations_selected(request, tournament):
                 "accepted": sum(r.situation == "accepted" for r in rows),
                 "q": search_query(request.POST.get("q", "")),
                 "pagina": _page_number(request.POST.get("pagina")) or "",
+                "back_url": _list_url(tournament, request.POST.get("q", ""), page=request.POST.get("pagina")),
             },
         )
     present = BULK_CHECKIN[action]
