@@ -285,7 +285,7 @@ def test_a_good_file_previews_in_pages_and_confirms_from_any(client, org, t):
     assert Registration.objects.filter(tournament=t).count() == 70
 
 
-def test_the_preview_of_a_big_file_takes_as_many_queries_as_a_small_one(client, org, t, django_assert_num_queries):
+def test_the_preview_of_a_big_file_takes_as_many_queries_as_a_small_one(client, org, t):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
