@@ -260,7 +260,7 @@ def test_list_queries_do_not_grow_with_registrations(client, org, t):
         )
         with CaptureQueriesContext(connection) as ctx:
             response = client.get(url("registrations", t))
-        assert response.status_code == 200 and response.content.decode().count('class="card reg-card') == n
+        assert response.status_code == 200 and response.content.decode().count('class="card reg-card') == min(n, 50)
         return len(ctx.captured_queries)
 
     assert count(16) == count(512)

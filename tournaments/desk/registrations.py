@@ -8,11 +8,13 @@ Thin views: the reads are ``registrations.selectors``, the writes
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.paginator import Page, Paginator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from ..models import Registration
@@ -21,20 +23,39 @@ from ..refusals import Refused
 from ..registrations import services
 from ..registrations.csv_export import registrations_csv
 from ..registrations.csv_import import csv_preview
-from ..registrations.selectors import registration_list, registration_row_get, search_query
+from ..registrations.selectors import registration_list, registration_row_get, registration_rows, search_query
 from ..registrations.window import public_signup_is_open, registration_is_open
 from ..web import refusal_messages, refusal_status, refusal_to_form
 from .registration_forms import ConfirmForm, DeskRegistrationForm, UploadForm, file_sign
 
+PER_PAGE = 50  # registrations (or CSV rows) a page: a phone scrolls through 50 cards, not thousands
 
-def _list_url(tournament, q: str = "", anchor: str = "") -> str:
+
+def _page_number(value: str | None) -> int | None:
+    """``?pagina=N`` as the pages use it: a whole number from 1 on, or None (the first page)."""
+    value = (value or "").strip()
+    return int(value) if value.isdigit() and 0 < len(value) < 7 and int(value) > 0 else None
+
+
+def _list_url(tournament, q: str = "", anchor: str = "", page: str | None = None) -> str:
     # the search comes back from a form field: only what the list uses of it goes into the URL (a long one made
     # a redirect that the server then refused with 400, after the check-in was written)
     q = search_query(q)
+    number = _page_number(page)
     url = reverse("desk:registrations", args=[tournament.slug])
-    if q:
-        url += "?" + urlencode({"q": q})
+    query = {**({"q": q} if q else {}), **({"pagina": number} if number and number > 1 else {})}
+    if query:
+        url += "?" + urlencode(query)
     return url + (f"#{anchor}" if anchor else "")
+
+
+def _back(request, tournament, anchor: str = "") -> HttpResponse:
+    """Back to the list as the form was posted from: its search and its page."""
+    return redirect(_list_url(tournament, request.POST.get("q", ""), anchor, request.POST.get("pagina")))
+
+
+def _pager(items: list, number: int | None) -> Page:
+    return Paginator(items, PER_PAGE).get_page(number)
 
 
 def _registration(tournament, pk: int) -> Registration:
@@ -51,13 +72,18 @@ def _situation_text(row) -> str:
 @require_safe
 def registration_list_view(request, tournament):
     listing = registration_list(tournament=tournament, q=request.GET.get("q", ""))
+    page = _pager(listing.rows, _page_number(request.GET.get("pagina")))
     return render(
         request,
         "desk/registrations/list.html",
         {
             "desk_tab": "registrations",
             "listing": listing,
-            "rows": listing.rows,
+            "rows": page.object_list,
+            "page": page,
+            "pagina": page.number if page.number > 1 else "",
+            "prev_url": _list_url(tournament, listing.query, page=str(page.number - 1)) if page.has_previous() else "",
+            "next_url": _list_url(tournament, listing.query, page=str(page.number + 1)) if page.has_next() else "",
             "counts": listing.counts,
             "is_open": registration_is_open(tournament=tournament),
             "public_open": public_signup_is_open(tournament=tournament),
@@ -136,12 +162,8 @@ def registration_withdraw(request, tournament, pk: int):
             refusal_messages(request, exc)
         else:
             text = _("Inscrição de %(who)s retirada.") % {"who": reg}
-            for moved in result.promoted:
-                text += " " + _("%(who)s saiu da lista de espera.") % {"who": moved}
-            for moved in result.demoted:
-                text += " " + _("%(who)s voltou para a lista de espera.") % {"who": moved}
-            messages.success(request, text)
-        return redirect(_list_url(tournament, request.POST.get("q", "")))
+            messages.success(request, text + _moves_message(result.promoted, result.demoted))
+        return _back(request, tournament)
     if request.method not in ("GET", "HEAD"):
         return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
     return render(
@@ -163,6 +185,7 @@ CHECKIN = {"1": True, "0": False, "clear": None}
 def registration_checkin(request, tournament, pk: int):
     reg = _registration(tournament, pk)
     value, q = request.POST.get("present", ""), search_query(request.POST.get("q", ""))
+    pagina = _page_number(request.POST.get("pagina")) or ""
     if value not in CHECKIN:
         if request.htmx:
             return HttpResponse(
@@ -171,7 +194,7 @@ def registration_checkin(request, tournament, pk: int):
                 content_type="text/plain; charset=utf-8",
             )
         messages.error(request, _("Presença inválida: use presente, ausente ou desmarcar."))
-        return redirect(_list_url(tournament, q))
+        return _back(request, tournament)
     try:
         services.registration_checkin(registration=reg, present=CHECKIN[value], user=request.user)
     except Refused as exc:
@@ -180,11 +203,123 @@ def registration_checkin(request, tournament, pk: int):
                 " ".join(exc.messages), status=refusal_status(exc), content_type="text/plain; charset=utf-8"
             )
         refusal_messages(request, exc)
-        return redirect(_list_url(tournament, q))
+        return _back(request, tournament)
     if request.htmx:
         row = registration_row_get(registration=reg)
-        return render(request, "desk/registrations/_row.html", {"row": row, "q": q})
-    return redirect(_list_url(tournament, q, anchor=f"r{reg.pk}"))
+        return render(request, "desk/registrations/_row.html", {"row": row, "q": q, "pagina": pagina})
+    return _back(request, tournament, anchor=f"r{reg.pk}")
+
+
+def _moves_message(promoted, demoted) -> str:
+    text = ""
+    for moved in promoted:
+        text += " " + _("%(who)s saiu da lista de espera.") % {"who": moved}
+    for moved in demoted:
+        text += " " + _("%(who)s voltou para a lista de espera.") % {"who": moved}
+    return text
+
+
+def _ids(request) -> list[int] | None:
+    """The registrations ticked in the list (``ids``), or None when one of them is not a number."""
+    values = request.POST.getlist("ids")
+    if not all(v.isdigit() and len(v) < 12 for v in values):
+        return None
+    return sorted({int(v) for v in values})
+
+
+BULK_CHECKIN = {"present": True, "absent": False}
+
+
+@desk_view()
+@require_POST
+def registrations_selected(request, tournament):
+    """The list's bulk form: the ticked registrations marked present or absent (one write), or the
+    confirmation page of their withdrawal (nothing written yet)."""
+    ids, action = _ids(request), request.POST.get("action", "")
+    if ids is None or action not in (*BULK_CHECKIN, "withdraw"):
+        messages.error(request, _("Seleção inválida; recarregue a lista e tente de novo."))
+        return _back(request, tournament)
+    if not ids:
+        messages.error(request, _("Selecione ao menos uma inscrição (a caixa ao lado do nome)."))
+        return _back(request, tournament)
+    if action == "withdraw":
+        chosen = set(ids)
+        rows = [r for r in registration_rows(tournament=tournament) if r.registration.pk in chosen]
+        if len(rows) != len(chosen):
+            messages.error(request, _("Seleção inválida; recarregue a lista e tente de novo."))
+            return _back(request, tournament)
+        return render(
+            request,
+            "desk/registrations/withdraw_many.html",
+            {
+                "desk_tab": "registrations",
+                "rows": rows,
+                "problems": [p for r in rows if (p := services.withdraw_problem(r.registration))],
+                "accepted": sum(r.situation == "accepted" for r in rows),
+                "q": search_query(request.POST.get("q", "")),
+                "pagina": _page_number(request.POST.get("pagina")) or "",
+                "back_url": _list_url(tournament, request.POST.get("q", ""), page=request.POST.get("pagina")),
+            },
+        )
+    present = BULK_CHECKIN[action]
+    try:
+        regs = services.registrations_checkin(tournament=tournament, ids=ids, present=present, user=request.user)
+    except Refused as exc:
+        messages.error(request, _("Nada foi gravado:"))
+        refusal_messages(request, exc)
+        return _back(request, tournament)
+    n = len(regs)
+    text = (
+        ngettext("%(n)d inscrição marcada como presente.", "%(n)d inscrições marcadas como presentes.", n)
+        if present
+        else ngettext("%(n)d inscrição marcada como ausente.", "%(n)d inscrições marcadas como ausentes.", n)
+    )
+    messages.success(request, text % {"n": n})
+    return _back(request, tournament)
+
+
+@desk_view()
+@require_POST
+def registrations_withdraw(request, tournament):
+    """The confirmed withdrawal of the ticked registrations: all of them in one write, or none."""
+    ids = _ids(request)
+    if not ids:
+        messages.error(request, _("Seleção inválida; recarregue a lista e tente de novo."))
+        return _back(request, tournament)
+    try:
+        result = services.registrations_withdraw(tournament=tournament, ids=ids, user=request.user)
+    except Refused as exc:
+        messages.error(request, _("Nada foi gravado:"))
+        refusal_messages(request, exc)
+        return _back(request, tournament)
+    n = len(result.registrations)
+    text = ngettext("%(n)d inscrição retirada: %(who)s.", "%(n)d inscrições retiradas: %(who)s.", n) % {
+        "n": n,
+        "who": ", ".join(str(r) for r in result.registrations),
+    }
+    messages.success(request, text + _moves_message(result.promoted, result.demoted))
+    return _back(request, tournament)
+
+
+@desk_view()
+@require_POST
+def registrations_checkin_all(request, tournament):
+    """ "Todos presentes": every registration not withdrawn marked present, in one write."""
+    try:
+        regs = services.registrations_checkin_all(tournament=tournament, user=request.user)
+    except Refused as exc:
+        refusal_messages(request, exc)
+        return _back(request, tournament)
+    messages.success(
+        request,
+        ngettext(
+            "Todos presentes: %(n)d inscrição marcada como presente.",
+            "Todos presentes: %(n)d inscrições marcadas como presentes.",
+            len(regs),
+        )
+        % {"n": len(regs)},
+    )
+    return _back(request, tournament)
 
 
 @desk_view()
@@ -214,9 +349,30 @@ def registrations_close(request, tournament):
     return redirect(_list_url(tournament))
 
 
+def _preview_context(tournament, user, content: bytes, filename: str, number: int | None) -> dict:
+    """The preview of a file: its rows with problems first (by line), then the good ones, a page of them.
+
+    The file comes back signed with every page (and the confirmation): paging it reads it again, writes nothing.
+    """
+    preview = csv_preview(tournament=tournament, content=content)
+    ordered = [r for r in preview.rows if r.problems] + [r for r in preview.rows if not r.problems]
+    page = _pager(ordered, number)
+    shown = list(page.object_list)
+    return {
+        "preview": preview,
+        "filename": filename,
+        "page": page,
+        "bad_rows": [r for r in shown if r.problems],
+        "good_rows": [r for r in shown if not r.problems],
+        "rows_with_problems": len(ordered) - sum(1 for r in ordered if not r.problems),
+        "payload": file_sign(content=content, filename=filename, tournament_id=tournament.pk, user_id=user.pk),
+    }
+
+
 @desk_view()
 def registrations_upload(request, tournament):
-    """Upload → preview of every row with its problems → confirm (the file comes back signed) → written."""
+    """Upload → preview of every row with its problems (problem rows first, 50 a page) → confirm (the file comes
+    back signed) → written."""
     context = {"desk_tab": "registrations", "form": UploadForm(), "preview": None}
     if request.method == "POST" and "payload" in request.POST:
         confirm = ConfirmForm(request.POST, tournament_id=tournament.pk, user_id=request.user.pk)
@@ -225,13 +381,16 @@ def registrations_upload(request, tournament):
                 messages.error(request, error)
             return redirect("desk:registrations_upload", tournament.slug)
         content, filename = confirm.cleaned_data["payload"]
+        if "pagina" in request.POST:  # another page of the preview: nothing is written
+            number = _page_number(request.POST.get("pagina"))
+            context |= _preview_context(tournament, request.user, content, filename, number)
+            return render(request, "desk/registrations/upload.html", context)
         try:
             result = services.registrations_import_csv(tournament=tournament, content=content, user=request.user)
         except Refused:
             # something changed since the preview (e.g. a sign-up of the same person): show the problems again
             messages.error(request, _("O arquivo tem problemas agora; nada foi gravado."))
-            context["preview"] = csv_preview(tournament=tournament, content=content)
-            context["filename"] = filename
+            context |= _preview_context(tournament, request.user, content, filename, None)
             return render(request, "desk/registrations/upload.html", context)
         messages.success(
             request,
@@ -244,12 +403,8 @@ def registrations_upload(request, tournament):
         context["form"] = form
         if form.is_valid():
             content = form.cleaned_data["file"]
-            preview = csv_preview(tournament=tournament, content=content)
-            context |= {"preview": preview, "filename": form.filename, "form": UploadForm()}
-            if preview.ok:
-                context["payload"] = file_sign(
-                    content=content, filename=form.filename, tournament_id=tournament.pk, user_id=request.user.pk
-                )
+            context |= _preview_context(tournament, request.user, content, form.filename, None)
+            context["form"] = UploadForm()
     elif request.method not in ("GET", "HEAD"):
         return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
     return render(request, "desk/registrations/upload.html", context)
