@@ -40,6 +40,9 @@ def test_aabb_starter_makes_the_aabb_event_from_three_fields(client, organizer):
     assert response.status_code == 302 and response["Location"] == reverse("desk:overview", args=[t.slug])
     assert (t.preset, t.min_age, t.max_duplas, t.public_signup) == ("aabb", 18, 16, True)
     assert t.category == "Mista, a partir de 18 anos" and t.venue == "Bar Classe A"
+    # what the AABB regulation says besides the date and the venue (issue 24, item 14)
+    assert (t.start_time.hour, t.start_time.minute, t.city) == (14, 0, "São Paulo/SP")
+    assert t.regulation.startswith("Regulamento Específico Truco") and "Art. 8º" in t.regulation
     assert (
         t.format["kind"] == "knockout" and t.format["best_of_rounds"] == {"1": 5} and t.format["best_of_knockout"] == 3
     )

@@ -2,10 +2,31 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+
+
+# The AABB-SP 2024 regulation's own articles (Regulamento Específico Truco, Olimpíada Recreativa da AABB-SP),
+# as the event's regulation text; Art. 9º (the rules of truco paulista) is cited, not copied.
+AABB_REGULATION = """Regulamento Específico Truco — Olimpíada Recreativa da AABB-SP
+
+Art. 1º: O Truco será realizado em 1 categoria mista: a partir de 18 anos.
+Art. 2º: A categoria terá um limite de 16 duplas.
+Art. 3º: Das Inscrições: as inscrições poderão ser individuais ou em duplas. No caso de inscrição individual as \
+duplas serão formadas através de sorteio.
+Art. 4º: Forma de Disputa
+- O sistema de disputa da modalidade Truco será o de eliminatória simples.
+- Os jogos serão decididos por sorteio, após a confirmação das duplas.
+- Os jogos serão disputados em melhor de 5 confrontos na primeira fase e em melhor de 3 confrontos nas demais fases.
+Art. 5º: Regras: serão observadas as regras do regulamento da Federação Paulista de Truco.
+Art. 6º: Recursos ou Detalhes Técnicos: qualquer reclamação será decidida pelo árbitro; se não houver acordo, \
+caberá recurso e será decidido pela Comissão Organizadora.
+Art. 7º: Serão premiados com medalhas os atletas das três primeiras colocações, de acordo com o regulamento geral.
+Art. 8º: Os casos omissos serão resolvidos pela comissão organizadora do evento.
+Art. 9º: Regras do Truco Paulista (Federação Paulista de Truco)."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +55,10 @@ STARTERS: dict[str, Starter] = {
                 "max_duplas": 16,
                 "public_signup": True,
                 "settings": {},
+                # what the regulation says besides the date and the venue (which the organizer types)
+                "start_time": dt.time(14, 0),
+                "city": "São Paulo/SP",
+                "regulation": AABB_REGULATION,
             },
             format={"kind": "knockout", "best_of_knockout": 3, "best_of_rounds": {"1": 5}, "bracket_method": "random"},
         ),
