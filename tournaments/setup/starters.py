@@ -8,7 +8,6 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-
 # The AABB-SP 2024 regulation's own articles (Regulamento Específico Truco, Olimpíada Recreativa da AABB-SP),
 # as the event's regulation text; Art. 9º (the rules of truco paulista) is cited, not copied.
 AABB_REGULATION = """Regulamento Específico Truco — Olimpíada Recreativa da AABB-SP
