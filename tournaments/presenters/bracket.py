@@ -1,5 +1,6 @@
 """The bracket, drawn as a bracket: rounds side by side, sections for big brackets."""
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -23,7 +24,13 @@ BRACKET_CLASSIFICATION_ROWS = 32  # a sectioned bracket lists the final classifi
 
 
 def bracket_jogo(
-    state, jogo, refs: dict, rows_by_slot: dict, stage_id: int | None, total: int, labels: dict | None = None
+    state,
+    jogo,
+    refs: dict,
+    rows_by_slot: dict,
+    stage_id: int | None,
+    total: int,
+    labels: Mapping[str, Any] | None = None,
 ) -> dict:
     labels = labels or page_labels()
     row = rows_by_slot.get((stage_id, jogo.round, 0 if jogo.third_place else jogo.position, jogo.third_place))
@@ -42,7 +49,8 @@ def bracket_jogo(
         if key is None:
             label = labels["bye_slot"] if jogo.bye else labels["to_define"]
         else:
-            label = ref["name"]
+            assert ref is not None
+            label = ref.name
         slots.append(
             {
                 "dupla": ref,
@@ -78,12 +86,12 @@ def bracket_jogo(
         "live": shown["live"],
         "partidas": shown["partidas"],
         "score_text": ", ".join(p["text"] for p in shown["partidas"]),
-        "walkover": status.get("code") == "wo" or shown["status"]["code"] == "wo",
+        "walkover": status.code == "wo" or shown["status"].code == "wo",
         "sources": [],
     }
 
 
-def _bracket_round(number: int, total: int, rnd: list, jogos: list[dict], labels: dict) -> dict:
+def _bracket_round(number: int, total: int, rnd: list, jogos: list[dict], labels: Mapping[str, Any]) -> dict:
     return {
         "number": number,
         "name": round_name(round_number=number, total_rounds=total),
@@ -141,7 +149,7 @@ def bracket_present(state, *, secao=None, whole: bool = False) -> dict:
             for s in range(1, count + 1):
                 feeder = b.rounds[cut - 2][s - 1]
                 winner = (
-                    (refs.get(feeder.winner) or unknown_dupla(feeder.winner))["name"]
+                    (refs.get(feeder.winner) or unknown_dupla(feeder.winner)).name
                     if feeder.decided and feeder.winner
                     else ""
                 )

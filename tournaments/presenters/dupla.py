@@ -20,7 +20,7 @@ from .standings import GROUPS_PER_PAGE, classification_present, standings_presen
 
 def from_my_side(j: dict, key: str) -> None:
     """Add to a jogo item (``jogos.jogo_item``) the opponent and the scores seen by dupla ``key``."""
-    mine = j["a"]["key"] == key
+    mine = j["a"].key == key
     j["side"] = "a" if mine else "b"
     j["opponent"] = j["b"] if mine else j["a"]
 
@@ -73,9 +73,9 @@ def group_tables(state, key: str) -> list[dict]:
         page = standings_present(state, pagina=number)
         for stage in page["stages"]:
             for table in stage["tables"]:
-                if any(row["dupla"]["key"] == key for row in table["rows"]):
+                if any(row["dupla"].key == key for row in table["rows"]):
                     rows = [
-                        {**row, "cls": (row["cls"] + " is-me").strip()} if row["dupla"]["key"] == key else row
+                        {**row, "cls": (row["cls"] + " is-me").strip()} if row["dupla"].key == key else row
                         for row in table["rows"]
                     ]
                     out.append(
@@ -147,7 +147,7 @@ def dupla_present(state, key: str) -> dict:
                 from_my_side(j, key)
     place = None
     if state.view.finished:
-        place = next((row for row in classification_present(state, refs=refs) if row["dupla"]["key"] == key), None)
+        place = next((row for row in classification_present(state, refs=refs) if row["dupla"].key == key), None)
     return {
         "found": True,
         "dupla": me,
@@ -158,7 +158,7 @@ def dupla_present(state, key: str) -> dict:
         "place": place,
         "finished": state.view.finished,
         "canonical": True,
-        "title": _("Dupla %(name)s") % {"name": me["name"]},
+        "title": _("Dupla %(name)s") % {"name": me.name},
     }
 
 
@@ -167,7 +167,7 @@ def duplas_find(state, *, q: str | None) -> dict:
     refs = dupla_refs(state)
     query = (q or "").strip()[:80]
     wanted = name_key(query) if query else ""
-    rows = sorted(refs.values(), key=lambda r: r["name"].casefold())
+    rows = sorted(refs.values(), key=lambda r: r.name.casefold())
     if wanted:
-        rows = [r for r in rows if wanted in name_key(" ".join((r["name"], *r["player_names"])))]
+        rows = [r for r in rows if wanted in name_key(" ".join((r.name, *r.player_names)))]
     return {"query": query, "rows": rows, "total": len(refs), "canonical": not query}

@@ -73,10 +73,10 @@ def tournament_list_sections(rows: list[dict], *, q: str | None = None) -> dict:
     def by_date(r):
         return r["tournament"].date or far, r["name"].casefold()
 
-    live = sorted((r for r in rows if r["status"]["code"] == "live"), key=by_date)
-    upcoming = sorted((r for r in rows if r["status"]["code"] == "upcoming"), key=by_date)
+    live = sorted((r for r in rows if r["status"].code == "live"), key=by_date)
+    upcoming = sorted((r for r in rows if r["status"].code == "upcoming"), key=by_date)
     finished = sorted(
-        (r for r in rows if r["status"]["code"] == "finished"),
+        (r for r in rows if r["status"].code == "finished"),
         key=lambda r: (r["tournament"].date or dt.date.min, r["name"].casefold()),
         reverse=True,
     )
@@ -103,10 +103,11 @@ def event_present(state, *, entrants: dict | None = None, draws: list | None = N
     refs = dupla_refs(state)
     podium = classification_present(state, refs=refs, medals_only=True)
     status = tournament_status(state)
-    phase = PHASES[str(status["code"])]
-    duplas = sorted(refs.values(), key=lambda r: r["name"].casefold())
+    phase = PHASES[str(status.code)]
+    duplas = sorted(refs.values(), key=lambda r: r.name.casefold())
     slug = t.slug
     now = now_present(state) if phase != "after" and state.jogo_rows else None
+    rules = rules_present(state)
     return {
         "name": t.name,
         "slug": slug,
@@ -130,5 +131,7 @@ def event_present(state, *, entrants: dict | None = None, draws: list | None = N
         "draws": draws or [],
         # the form itself says when sign-up opens or has closed (the page is cached, the clock moves on)
         "signup": t.public_signup and not t.registration_closed and not refs,
-        **rules_present(state),
+        "preset": rules.preset,
+        "stages": rules.stages,
+        "rules": rules.rules,
     }

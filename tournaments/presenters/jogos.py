@@ -1,7 +1,8 @@
 """Schedule and results, by stage, round and mesa, with live scores."""
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 from urllib.parse import quote
 
 from django.utils.html import escape
@@ -52,7 +53,9 @@ def status_code(result, row: JogoRow | None) -> str:
     return "upcoming"
 
 
-def result_view(result, row: JogoRow | None, partida_rows: list[PartidaRow], labels: dict | None = None) -> dict:
+def result_view(
+    result, row: JogoRow | None, partida_rows: list[PartidaRow], labels: Mapping[str, Any] | None = None
+) -> dict:
     """Status, partidas and live score of a jogo (row: the stored jogo, may be None)."""
     labels = labels or page_labels()
     out = {
@@ -113,7 +116,7 @@ def result_view(result, row: JogoRow | None, partida_rows: list[PartidaRow], lab
 
 
 def jogo_item(
-    state, row: JogoRow, refs: dict, key_of: dict, group_titles: dict, round_title: str, labels: dict
+    state, row: JogoRow, refs: dict, key_of: dict, group_titles: dict, round_title: str, labels: Mapping[str, Any]
 ) -> dict:
     a = key_of.get(row.dupla_a_id)
     b = key_of.get(row.dupla_b_id)
@@ -131,7 +134,7 @@ def jogo_item(
         **view,
         "sumula_url": f"/torneios/{state.tournament.slug}/jogos/{row.key}/",
     }
-    item["cls"] = as_is("jogo jogo-" + view["status"]["code"])
+    item["cls"] = as_is("jogo jogo-" + view["status"].code)
     item["a_cls"] = _SIDE_WINNER if winner == 0 else _SIDE
     item["b_cls"] = _SIDE_WINNER if winner == 1 else _SIDE
     item["won_a"] = as_is(won[0]) if won else ""
@@ -146,7 +149,7 @@ def jogo_item(
 _SIDE, _SIDE_WINNER = SafeString("jogo-side"), SafeString("jogo-side is-winner")
 
 
-def _best_of_escaped(n: int | None, labels: dict) -> str:
+def _best_of_escaped(n: int | None, labels: Mapping[str, Any]) -> str:
     if not n:
         return ""
     return labels["best_of_escaped"].get(n) or escape(labels["best_of"] % {"n": n})
@@ -177,7 +180,7 @@ def jogos_present(state, *, dupla: str | None = None, rodada=None) -> dict:
     for view, model, title in stage_views(state):
         is_groups = isinstance(view, GroupStageView)
         rows = rows_by_stage.get(model.id, []) if model else []
-        total = len(view.bracket.rounds) if not is_groups and view.bracket else None
+        total = len(view.bracket.rounds) if isinstance(view, KnockoutStageView) and view.bracket else None
         by_sort: dict[tuple, dict] = {}
         for row in rows:
             number = row.round
@@ -201,7 +204,7 @@ def jogos_present(state, *, dupla: str | None = None, rodada=None) -> dict:
         waiting = ""
         if isinstance(view, KnockoutStageView) and view.bracket is None:
             waiting = _(view.waiting_for) if view.waiting_for else labels["not_drawn"]
-        stage = {
+        stage: dict[str, Any] = {
             "key": view.stage.key,
             "title": title,
             "kind": "groups" if is_groups else "knockout",
@@ -286,7 +289,7 @@ def jogos_present(state, *, dupla: str | None = None, rodada=None) -> dict:
         previous = links[current["number"] - 2] if current["number"] > 1 else None
         following = links[current["number"]] if current["number"] < len(links) else None
 
-    choices = sorted(refs.values(), key=lambda r: r["name"].casefold())
+    choices = sorted(refs.values(), key=lambda r: r.name.casefold())
     if selected:
         query = "?dupla=" + quote(selected, safe="")
     else:
@@ -295,7 +298,7 @@ def jogos_present(state, *, dupla: str | None = None, rodada=None) -> dict:
         "sections": sections,
         "live_count": sum(b["live"] for b in blocks),
         "duplas": choices,
-        "options": [(r["key"], r["name"], r["key"] == selected) for r in choices],
+        "options": [(r.key, r.name, r.key == selected) for r in choices],
         "selected": refs.get(selected) if selected else None,
         "selected_key": selected or "",
         "has_jogos": bool(blocks),
@@ -311,7 +314,9 @@ def jogos_present(state, *, dupla: str | None = None, rodada=None) -> dict:
     }
 
 
-def _rests(view, rows: list[JogoRow], refs: dict, key_of: dict, group_key: dict, labels: dict) -> list[dict]:
+def _rests(
+    view, rows: list[JogoRow], refs: dict, key_of: dict, group_key: dict, labels: Mapping[str, Any]
+) -> list[dict]:
     """Duplas of a group with no jogo in a round (odd groups): shown as 'folga'."""
     playing: set = set()
     groups: set = set()

@@ -1,6 +1,8 @@
 """Group tables with their tiebreak notes, and the final classification."""
 
 import functools
+from collections.abc import Mapping
+from typing import Any
 
 from django.utils.text import slugify
 
@@ -27,7 +29,7 @@ CLASSIFICATION_TOP_PLACES = 8
 # --- standings ---------------------------------------------------------------------
 
 
-def _standing_row(row, refs: dict, labels: dict, *, group: str = "", ranked: bool = True) -> dict:
+def _standing_row(row, refs: dict, labels: Mapping[str, Any], *, group: str = "", ranked: bool = True) -> dict:
     """One line of a table. ``ranked`` False (nothing played yet): no rank, no tie flag, no tiebreak note,
     since every dupla would otherwise be "1º" and "tied" on zeros."""
     s = row.stats
@@ -56,7 +58,7 @@ def _standing_row(row, refs: dict, labels: dict, *, group: str = "", ranked: boo
         "tied": tied,
         "qualified": row.qualified,
         "cls": ("is-qualified" if row.qualified else "") + (" is-tied" if tied else ""),
-        "tags": bool(row.qualified or tied or note or dupla.get("disqualified")),
+        "tags": bool(row.qualified or tied or note or dupla.disqualified),
     }
 
 
@@ -263,7 +265,7 @@ def classification_present(state, *, refs: dict | None = None, medals_only: bool
                     labels["players"] % {"a": names[0], "b": names[1]} if len(names) == 2 else ", ".join(names)
                 ),
                 # a dupla without its own name is called by its players already: do not print them twice
-                "show_players": bool(dupla["has_name"] or tuple(names) != tuple(dupla["player_names"])),
+                "show_players": bool(dupla.has_name or tuple(names) != tuple(dupla.player_names)),
                 "medal": c.medal or "",
                 "medal_emoji": MEDAL_EMOJI.get(c.medal or "", ""),
                 "medal_label": labels["medal"].get(c.medal or "", ""),

@@ -259,7 +259,7 @@ def _podium_draw(
         c.setFillColor(INK)
         c.setFont(BOLD, 8)
         c.drawString(x, y, _("Campeã"))
-        name = stage["champion"]["name"]
+        name = stage["champion"].name
         size = fit_size(name, BOLD, 11, w, smallest=9)
         lines = wrap(name, BOLD, size, w, lines=3)
         c.setFont(BOLD, size)
@@ -272,9 +272,7 @@ def _podium_draw(
         c.drawString(x, y, _("Pódio"))
         y -= 4.5 * mm
         for row in medals:
-            for i, line in enumerate(
-                wrap(f"{row['place']}º · {row['dupla']['name']}", NARROW, 7.5, w - 3 * mm, lines=2)
-            ):
+            for i, line in enumerate(wrap(f"{row['place']}º · {row['dupla'].name}", NARROW, 7.5, w - 3 * mm, lines=2)):
                 c.setFont(NARROW, 7.5)
                 c.drawString(x + (3 * mm if i else 0), y, line)
                 y -= 3.4 * mm

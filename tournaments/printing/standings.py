@@ -173,15 +173,15 @@ def _stage_flowables(stage: dict, *, titled: bool) -> list:
 
 def _dupla_cell(row: dict) -> Paragraph:
     dupla = row["dupla"]
-    text = f"<font name='{NARROW_BOLD}'>{escape(dupla['name'])}</font>"
-    if dupla["has_name"]:
-        text += f"<br/><font size='6.8' color='#606060'>{escape(dupla['players'])}</font>"
+    text = f"<font name='{NARROW_BOLD}'>{escape(dupla.name)}</font>"
+    if dupla.has_name:
+        text += f"<br/><font size='6.8' color='#606060'>{escape(dupla.players)}</font>"
     tags = []
     if row["qualified"]:
         tags.append("✓ " + _("classificada"))
     if row["tied"]:
         tags.append(_("empate: aguarda sorteio"))
-    if dupla["disqualified"]:
+    if dupla.disqualified:
         tags.append(_("desclassificada"))
     if row["note"]:
         tags.append(row["note"])
@@ -234,8 +234,8 @@ def _classification_table(rows: list[dict]) -> Table:
     data = [[_("Lugar"), _("Dupla e atletas"), _("Medalha")]]
     for row in rows:
         dupla = row["dupla"]
-        text = f"<font name='{NARROW_BOLD}'>{escape(dupla['name'])}</font>"
-        if dupla["has_name"]:
+        text = f"<font name='{NARROW_BOLD}'>{escape(dupla.name)}</font>"
+        if dupla.has_name:
             text += f" <font color='#505050'>· {escape(row['players_text'])}</font>"
         data.append([str(row["place_label"]), Paragraph(text, STYLES["cell"]), html.unescape(row["medal_label"])])
     inner = PORTRAIT[0] - 2 * MARGIN

@@ -216,7 +216,7 @@ def tournament_detail(request, slug: str):
 
     def build(state):
         tournament = state.tournament
-        before = presenters.tournament_status(state)["code"] == "upcoming"  # who registered: before the event only
+        before = presenters.tournament_status(state).code == "upcoming"  # who registered: before the event only
         return presenters.event_present(
             state,
             entrants=registrations_public(tournament=tournament) if before else None,
