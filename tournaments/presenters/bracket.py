@@ -212,7 +212,7 @@ def bracket_present(state, *, secao=None, whole: bool = False) -> dict:
     total_rows = len(classification)
     cut_rows = any(s["sections"] for s in stages) and total_rows > BRACKET_CLASSIFICATION_ROWS
     if cut_rows:
-        classification = [r for r in classification if r["place"] and r["place"] <= BRACKET_CLASSIFICATION_ROWS]
+        classification = [r for r in classification if r.place and r.place <= BRACKET_CLASSIFICATION_ROWS]
     return {
         "stages": stages,
         "classification": classification,

@@ -5,6 +5,8 @@ The public page (/torneios/<slug>/duplas/<key>/) and the dupla's private page
 built here once. Public data only.
 """
 
+from dataclasses import replace
+
 from django.utils.translation import gettext as _
 
 from scoring.registration import name_key
@@ -15,7 +17,7 @@ from .duplas import dupla_refs, unknown_dupla
 from .jogos import jogo_item_maker, jogo_rows_by_slot, jogos_present, status_code
 from .labels import page_labels, round_name
 from .stages import stage_views
-from .standings import GROUPS_PER_PAGE, classification_present, standings_present
+from .standings import GROUPS_PER_PAGE, GroupTable, classification_present, standings_present
 
 
 def from_my_side(j: dict, key: str) -> None:
@@ -61,7 +63,7 @@ def _next_jogo(state, key: str) -> dict | None:
     return item
 
 
-def group_tables(state, key: str) -> list[dict]:
+def group_tables(state, key: str) -> list[GroupTable]:
     """The standings tables (as ``standings_present`` makes them) of the groups ``key`` plays in, its row marked."""
     tables = [(view, t) for view in state.view.stages if isinstance(view, GroupStageView) for t in view.tables]
     mine = [i for i, (_v, t) in enumerate(tables) if key in t.duplas]
@@ -71,16 +73,14 @@ def group_tables(state, key: str) -> list[dict]:
     out = []
     for number in pages:
         page = standings_present(state, pagina=number)
-        for stage in page["stages"]:
-            for table in stage["tables"]:
-                if any(row["dupla"].key == key for row in table["rows"]):
+        for stage in page.stages:
+            for table in stage.tables:
+                if any(row.dupla.key == key for row in table.rows):
                     rows = [
-                        {**row, "cls": (row["cls"] + " is-me").strip()} if row["dupla"].key == key else row
-                        for row in table["rows"]
+                        replace(row, cls=(row.cls + " is-me").strip()) if row.dupla.key == key else row
+                        for row in table.rows
                     ]
-                    out.append(
-                        {**table, "rows": rows, "stage_title": stage["title"], "show_stage": len(page["stages"]) > 1}
-                    )
+                    out.append(replace(table, rows=rows, stage_title=stage.title, show_stage=len(page.stages) > 1))
     return out
 
 
@@ -147,7 +147,7 @@ def dupla_present(state, key: str) -> dict:
                 from_my_side(j, key)
     place = None
     if state.view.finished:
-        place = next((row for row in classification_present(state, refs=refs) if row["dupla"].key == key), None)
+        place = next((row for row in classification_present(state, refs=refs) if row.dupla.key == key), None)
     return {
         "found": True,
         "dupla": me,

@@ -7,6 +7,8 @@ read from a few metres; long lists become several slides. Without JavaScript
 the slides are simply stacked.
 """
 
+from dataclasses import replace
+
 from django.utils.translation import gettext as _
 
 from scoring.tournament import KnockoutStageView
@@ -47,23 +49,17 @@ def tv_present(state) -> dict:
         if now["latest"]:
             slides.append({"kind": "jogos", "title": _("Últimos resultados"), "jogos": now["latest"]})
         standings = standings_present(state)  # the first page of groups: a screen shows a few of them
-        tables = [
-            {**table, "stage_title": stage["title"]} for stage in standings["stages"] for table in stage["tables"]
-        ]
+        tables = [replace(table, stage_title=stage.title) for stage in standings.stages for table in stage.tables]
         parts = _chunks(tables, TABLES_PER_SLIDE, STANDINGS_SLIDES_MAX)
         for part in parts:
-            keys = [t["key"] for t in part]
+            keys = [t.key for t in part]
             slides.append(
                 {
                     "kind": "tables",
                     "tables": part,
                     "title": _("Classificação")
                     + " · "
-                    + (
-                        part[0]["title"]
-                        if len(part) == 1
-                        else _("Grupos %(a)s a %(b)s") % {"a": keys[0], "b": keys[-1]}
-                    ),
+                    + (part[0].title if len(part) == 1 else _("Grupos %(a)s a %(b)s") % {"a": keys[0], "b": keys[-1]}),
                 }
             )
     else:

@@ -266,13 +266,13 @@ def _podium_draw(
         for i, line in enumerate(lines):
             c.drawString(x, y - 5 * mm - i * (size + 2), line)
         y -= 7 * mm + len(lines) * (size + 2)
-    medals = [r for r in classification if r["medal"]]
+    medals = [r for r in classification if r.medal]
     if medals:
         c.setFont(BOLD, 8)
         c.drawString(x, y, _("Pódio"))
         y -= 4.5 * mm
         for row in medals:
-            for i, line in enumerate(wrap(f"{row['place']}º · {row['dupla'].name}", NARROW, 7.5, w - 3 * mm, lines=2)):
+            for i, line in enumerate(wrap(f"{row.place}º · {row.dupla.name}", NARROW, 7.5, w - 3 * mm, lines=2)):
                 c.setFont(NARROW, 7.5)
                 c.drawString(x + (3 * mm if i else 0), y, line)
                 y -= 3.4 * mm

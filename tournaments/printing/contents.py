@@ -368,11 +368,11 @@ def ceremony_get(*, tournament: Tournament) -> tuple[Event, list[Placed], bool]:
     )
     placed = [
         Placed(
-            place=row["place"],
-            medal=row["medal"],
-            dupla=row["dupla"].name,
-            has_name=row["dupla"].has_name,
-            athletes=tuple(row["players"]),
+            place=row.place,
+            medal=row.medal,
+            dupla=row.dupla.name,
+            has_name=row.dupla.has_name,
+            athletes=tuple(row.players),
         )
         for row in presenters.classification_present(state)
     ]

@@ -187,7 +187,7 @@ def _event_page_render(
         "poll_seconds": poll,
     }
     body = render(request, name, context).content
-    if not isinstance(page, dict) or page.get("canonical", True):
+    if getattr(page, "canonical", True) if not isinstance(page, dict) else page.get("canonical", True):
         page_put(key, body)
         if recent is not None:
             _recent_put(recent, key.encode() + b"\n" + body)
