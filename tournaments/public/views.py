@@ -187,7 +187,7 @@ def _event_page_render(
         "poll_seconds": poll,
     }
     body = render(request, name, context).content
-    if getattr(page, "canonical", True) if not isinstance(page, dict) else page.get("canonical", True):
+    if getattr(page, "canonical", True):  # the page its parameters ask for (a page without parameters: always)
         page_put(key, body)
         if recent is not None:
             _recent_put(recent, key.encode() + b"\n" + body)
@@ -247,7 +247,7 @@ def tournament_dupla(request, slug: str, key: str):
 
     def build(state, key):
         page = presenters.dupla_present(state, key)
-        if not page["found"]:
+        if not page.found:
             raise Http404("dupla")
         return page
 
