@@ -19,6 +19,7 @@ from .jogos import PartidaLine, jogo_rows_by_slot, result_view
 from .labels import Status, page_labels, plain_param, positive_int, round_name
 from .stages import stage_views
 from .standings import ClassificationRow, classification_present
+from .types import fast_constructor
 
 if TYPE_CHECKING:
     from ..state import TournamentState
@@ -29,13 +30,12 @@ BRACKET_CLASSIFICATION_ROWS = 32  # a sectioned bracket lists the final classifi
 
 # --- what the pages show ------------------------------------------------------------------
 #
-# ``BracketSlot`` and ``BracketJogo`` are built by the thousand for the printed bracket of a big event: slotted
-# but not frozen, since a frozen dataclass's ``__init__`` sets each field through ``object.__setattr__`` (five
-# times the cost of the dict it replaces, measured). Treat them as read-only all the same: a changed copy is made
-# with ``dataclasses.replace``. The rest, a few per page, are frozen.
+# Frozen and slotted. ``BracketSlot`` and ``BracketJogo`` are built by the thousand for the printed bracket of a
+# big event, through ``types.fast_constructor`` (a frozen dataclass's own ``__init__`` costs five times the dict
+# they replace).
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class BracketSlot:
     """A side of a jogo in the bracket: its dupla, or "a definir" / "— folga —"."""
 
@@ -59,7 +59,7 @@ class SectionLink:
     current: bool
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BracketJogo:
     """A jogo of the bracket: its two slots, its status and score."""
 
@@ -132,6 +132,9 @@ class BracketPage:
     query: str
 
 
+_bracket_slot = fast_constructor(BracketSlot)
+_bracket_jogo = fast_constructor(BracketJogo)
+
 # --- the bracket -------------------------------------------------------------------
 
 
@@ -170,7 +173,7 @@ def bracket_jogo(
             assert ref is not None
             label = ref.name
         slots.append(
-            BracketSlot(
+            _bracket_slot(
                 dupla=ref,
                 label=label,
                 empty=key is None,
@@ -189,7 +192,7 @@ def bracket_jogo(
         status = labels["pending"]
     else:
         status = shown.status
-    return BracketJogo(
+    return _bracket_jogo(
         round=jogo.round,
         position=jogo.position,
         third_place=jogo.third_place,

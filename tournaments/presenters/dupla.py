@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from ..state import TournamentState
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MyJogo(JogoItem):
     """A jogo item (``jogos.JogoItem``) seen from one dupla's side: its opponent, its scores first."""
 
@@ -42,7 +42,7 @@ class MyJogo(JogoItem):
     playing: bool = False  # at a mesa now (the next jogo)
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PathStep(BracketJogo):
     """A jogo of the dupla's path in the bracket, from its side."""
 

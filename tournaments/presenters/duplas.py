@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from .labels import page_labels
+from .types import fast_constructor
 
 if TYPE_CHECKING:
     from ..state import TournamentState
@@ -18,7 +19,8 @@ if TYPE_CHECKING:
 class DuplaRef:
     """A dupla as every page names it: its name, its players, its seed and the links to its pages.
 
-    Made once per set of duplas (``dupla_refs``), so frozen costs nothing per request."""
+    Made once per set of duplas (``dupla_refs``, 4,096 at once on a big event: ``_dupla_ref``) and shared by the
+    requests that use it: frozen."""
 
     key: str
     name: str
@@ -38,6 +40,8 @@ def dupla_url(slug: str, key: str) -> str:
     """The dupla's public page."""
     return f"/torneios/{slug}/duplas/{quote(key, safe='')}/"
 
+
+_dupla_ref = fast_constructor(DuplaRef)
 
 # (duplas' id, slug, label) -> (duplas, refs)
 _REFS: OrderedDict[tuple[int, str, str], tuple[object, dict[str, DuplaRef]]] = OrderedDict()
@@ -71,7 +75,7 @@ def _dupla_refs_make(state: TournamentState, players: str) -> dict[str, DuplaRef
     slug = state.tournament.slug
     for key, d in state.duplas.items():
         p1, p2 = d.player1.name, d.player2.name
-        refs[key] = DuplaRef(
+        refs[key] = _dupla_ref(
             key=key,
             name=d.name or f"{p1} / {p2}",  # Dupla.display_name, without going through the model again
             players=players % {"a": p1, "b": p2},

@@ -29,6 +29,7 @@ from .labels import (
     round_name,
 )
 from .stages import StageView, stage_views
+from .types import fast_constructor
 
 if TYPE_CHECKING:
     from ..state import TournamentState
@@ -37,14 +38,13 @@ JOGOS_PAGED_OVER = 100  # more jogos than this: /jogos/ shows one round at a tim
 
 # --- what the pages show ------------------------------------------------------------------
 #
-# A jogo's line is built by the thousand per request on a big event (a round of 4,096 duplas has 2,048 jogos):
-# ``PartidaLine``, ``ResultView`` and ``JogoItem`` are slotted but not frozen, since a frozen dataclass's
-# ``__init__`` sets each field through ``object.__setattr__`` (five times the cost of the dict it replaces,
-# measured; a slotted one costs about what the dict did). Treat them as read-only all the same: a changed copy is
-# made with ``dataclasses.replace``. The rest, one or a few per page, are frozen.
+# Frozen and slotted. A jogo's line is built by the thousand per request on a big event (a round of 4,096 duplas
+# has 2,048 jogos): ``PartidaLine``, ``ResultView`` and ``JogoItem`` are made through ``types.fast_constructor``
+# (a frozen dataclass's own ``__init__`` costs five times the dict they replace). ``_Stage`` and ``_Block`` are
+# the builder's own scratch values, filled in as /jogos/ is built.
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class PartidaLine:
     """A partida's score as a jogo's line shows it: "15x12", with "(perda da partida)" when it was lost so."""
 
@@ -57,7 +57,7 @@ class PartidaLine:
     penalty: bool
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class ResultView:
     """A jogo's status, partidas and live score (``result_view``)."""
 
@@ -72,7 +72,7 @@ class ResultView:
     best_of: int | None
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class JogoItem:
     """A jogo's line on /jogos/, the event page's "agora", the TV and a dupla's page: its duplas, its result as
     ``ResultView`` tells it, and what the line's HTML needs already made. ``stage_title`` and ``time``: for a
@@ -214,6 +214,10 @@ class _Block:
     number: int = 0
 
 
+_partida_line = fast_constructor(PartidaLine)
+_result_view = fast_constructor(ResultView)
+_jogo_item = fast_constructor(JogoItem)
+
 # --- jogos: results and live scores --------------------------------------------------
 
 
@@ -255,7 +259,7 @@ def result_view(
         if row.status == Jogo.IN_PROGRESS:
             status = labels["status"]["live"]
     if result is None:
-        return ResultView(status, None, None, [], None, "", None, "", best_of)
+        return _result_view(status, None, None, [], None, "", None, "", best_of)
     best_of = result.best_of
     code = status_code(result, row)
     winner = None
@@ -268,7 +272,7 @@ def result_view(
         provisional = row is not None and row.status in (Jogo.AWAITING, Jogo.CONTESTED)
         status = labels["status"][DECIDED_CODES[row.status]] if provisional and row else labels["wo"]
         both = result.walkover == WALKOVER_BOTH
-        return ResultView(
+        return _result_view(
             status,
             None,
             winner,
@@ -282,7 +286,7 @@ def result_view(
     won = result.partidas_won
     if result.lost_by is not None:
         penalty = labels["lost_jogo"] + (f": {row.penalty_reason}" if row and row.penalty_reason else "")
-        return ResultView(status, won, winner, [], None, "", None, penalty, best_of)
+        return _result_view(status, won, winner, [], None, "", None, penalty, best_of)
     partidas: list[PartidaLine] = []
     live = None
     aligned = len(partida_rows) == len(result.partidas)
@@ -291,12 +295,12 @@ def result_view(
         text = f"{p.score[0]}x{p.score[1]}"
         if penalty:
             text += " (" + labels["lost_partida"] + ")"
-        item = PartidaLine(i + 1, p.score[0], p.score[1], p.finished, p.winner, text, penalty)
+        item = _partida_line(i + 1, p.score[0], p.score[1], p.finished, p.winner, text, penalty)
         if p.finished:
             partidas.append(item)
         elif not result.finished:
             live = item
-    return ResultView(status, won, winner, partidas, live, "", None, "", best_of)
+    return _result_view(status, won, winner, partidas, live, "", None, "", best_of)
 
 
 def jogo_item(
@@ -315,7 +319,7 @@ def jogo_item(
     b = key_of.get(row.dupla_b_id)
     view = result_view(state.results.get(row.id), row, state.partidas.get(row.id, []), labels)
     won, winner, absent, partidas = view.won, view.winner, view.walkover_side, view.partidas
-    return JogoItem(
+    return _jogo_item(
         id=as_is(row.id),
         mesa=row.mesa,
         mesa_text=as_is(row.mesa or "—"),

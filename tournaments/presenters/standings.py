@@ -27,6 +27,7 @@ from .labels import (
     signed,
 )
 from .stages import stage_views
+from .types import fast_constructor
 
 if TYPE_CHECKING:
     from ..state import TournamentState
@@ -37,14 +38,12 @@ CLASSIFICATION_TOP_PLACES = 8
 
 # --- what the pages show ------------------------------------------------------------------
 #
-# The rows (a table's line, a place of the classification) are built by the thousand per request on a big event:
-# slotted but not frozen, since a frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``
-# (five times the cost of the dict they replace, measured; a slotted one costs about what the dict did). Treat
-# them as read-only all the same: a changed copy is made with ``dataclasses.replace``. The rest, one or a few per
-# page, are frozen.
+# Frozen and slotted. The rows (a table's line, a place of the classification) are built by the thousand per
+# request on a big event, through ``types.fast_constructor`` (a frozen dataclass's own ``__init__`` costs five
+# times the dict they replace).
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class StandingRow:
     """One line of a group table (or of the comparison between groups): numbers already formatted."""
 
@@ -141,9 +140,9 @@ class StageJump:
     others_url: str
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class ClassificationRow:
-    """A place in the final classification (slotted, not frozen: see ``StandingRow``)."""
+    """A place in the final classification."""
 
     place: int | None
     place_label: str
@@ -179,6 +178,11 @@ class StandingsPage:
     page_count: int
 
 
+_standing_row_make = fast_constructor(StandingRow)
+_group_table_make = fast_constructor(GroupTable)  # a table per group: 1,024 of them on the printed classificação
+_part_ref_make = fast_constructor(PartRef)
+_classification_row_make = fast_constructor(ClassificationRow)
+
 # --- standings ---------------------------------------------------------------------
 
 
@@ -192,7 +196,7 @@ def _standing_row(
     note = criterion_note(decided_by, row.decided_after, labels) if ranked else ""
     tied = row.tied and ranked
     dupla = refs.get(row.dupla) or unknown_dupla(row.dupla)
-    return StandingRow(
+    return _standing_row_make(
         rank=row.rank if ranked else None,
         rank_label=ordinal(row.rank) if ranked else "",
         dupla=dupla,
@@ -231,7 +235,7 @@ def _group_anchor(stage_key: str, group_key: str) -> str:
 def part_ref(state: TournamentState, key: str) -> PartRef | None:
     """What ``{% partcache %}`` needs to keep a part's fragment: the tournament, the part and its version."""
     version = state.part_versions.get(key)
-    return None if version is None else PartRef(tournament=state.tournament, key=key, version=version)
+    return None if version is None else _part_ref_make(tournament=state.tournament, key=key, version=version)
 
 
 def standings_present(
@@ -271,7 +275,7 @@ def standings_present(
             continue
         group_of = {d: t.key for t in view.tables for d in t.duplas}
         tables = [
-            GroupTable(
+            _group_table_make(
                 part=part_ref(state, f"g:{view.stage.key}:{t.key}"),
                 key=t.key,
                 title=labels["group"] % {"key": t.key},
@@ -417,7 +421,7 @@ def classification_present(
         names = [players.get(p, p) for p in c.players]
         dupla = refs.get(c.dupla) or unknown_dupla(c.dupla)
         rows.append(
-            ClassificationRow(
+            _classification_row_make(
                 place=c.place,
                 place_label=ordinal(c.place),
                 dupla=dupla,
