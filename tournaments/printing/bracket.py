@@ -7,7 +7,7 @@ page last). The pages join by their labels: the last jogo of a section says
 which page and jogo its winner goes to, and every place of a later page says
 which page its dupla comes from. Type is never smaller than 6.5 points.
 
-Input: ``presenters.bracket_present(state, whole=True)`` (plain values).
+Input: ``presenters.bracket_present(state, whole=True)`` (a ``BracketPage``).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 group's table with the page's columns, qualification marks and tiebreak notes, and each stage's comparison
 between groups.
 
-Input: ``presenters.standings_present(state, whole=True)`` (plain values), drawn with platypus flowables
+Input: ``presenters.standings_present(state, whole=True)`` (a ``StandingsPage``), drawn with platypus flowables
 on the shared page (``page.canvas_maker``).
 """
 
