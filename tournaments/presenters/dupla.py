@@ -23,6 +23,8 @@ from .stages import stage_views
 from .standings import GROUPS_PER_PAGE, ClassificationRow, GroupTable, classification_present, standings_present
 
 if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
     from ..state import TournamentState
 
 
@@ -91,9 +93,9 @@ class DuplasFound:
     canonical: bool
 
 
-def _values(item: object) -> dict[str, Any]:
+def _values(item: DataclassInstance) -> dict[str, Any]:
     """A dataclass's fields by name, one level deep (``dataclasses.asdict`` would copy every value inside)."""
-    return {f.name: getattr(item, f.name) for f in fields(item)}  # type: ignore[arg-type]
+    return {f.name: getattr(item, f.name) for f in fields(item)}
 
 
 def from_my_side(j: JogoItem, key: str, *, playing: bool = False) -> MyJogo:
