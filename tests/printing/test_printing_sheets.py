@@ -5,6 +5,7 @@ import datetime as dt
 import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from django.test import Client
@@ -118,8 +119,8 @@ def _expected_pages(entrants: int) -> tuple[int, list[tuple[int, int]]]:
 
 
 def test_bracket_plan_cuts_a_big_bracket_in_sections():
-    def stages(rounds: int) -> list[dict]:
-        return [{"rounds": [{}] * rounds}]
+    def stages(rounds: int) -> list[SimpleNamespace]:  # what bracket_plan reads of a BracketStage: its rounds
+        return [SimpleNamespace(rounds=[None] * rounds)]
 
     assert _expected_pages(128) == (5, [(1, 5), (6, 7)])
     assert _expected_pages(2048) == (64 + 2 + 1, [(1, 5), (6, 10), (11, 11)])
@@ -129,16 +130,16 @@ def test_bracket_plan_cuts_a_big_bracket_in_sections():
         assert len(plan) == pages, entrants
         assert [(p.first, p.last) for p in plan] == [lv for lv in levels for _ in range(entrants >> lv[1])]
         assert all(p.index < p.parts for p in plan)
-    [waiting] = bracket_plan([{"rounds": []}])  # not drawn yet: one page that says so
+    [waiting] = bracket_plan([SimpleNamespace(rounds=[])])  # not drawn yet: one page that says so
     assert (waiting.first, waiting.last, waiting.parts) == (0, 0, 1)
     assert bracket_plan([]) == []
 
 
 def test_a_big_bracket_is_split_into_sections_that_point_to_each_other(load_file):
     tournament = load_file(synthetic_tournament(duplas=256))
-    stages = presenters.bracket_present(tournament_state_get(tournament=tournament), whole=True)["stages"]
-    assert [len(s["rounds"]) for s in stages] == [7]  # 128 qualifiers: 7 rounds
-    assert len(stages[0]["rounds"][0]["jogos"]) == 64
+    stages = presenters.bracket_present(tournament_state_get(tournament=tournament), whole=True).stages
+    assert [len(s.rounds) for s in stages] == [7]  # 128 qualifiers: 7 rounds
+    assert len(stages[0].rounds[0].jogos) == 64
     data = sheet(Client(), tournament.slug, "chave", f"{tournament.slug}-chave.pdf")
     texts = [flat(t) for t in pdf_text(data)]
     assert len(texts) == len(bracket_plan(stages)) == _expected_pages(128)[0] == 5
@@ -154,7 +155,7 @@ def test_a_big_bracket_is_split_into_sections_that_point_to_each_other(load_file
     assert "Campeã" in last and "Pódio" in last and "Disputa de 3º lugar" in last
     assert "o vencedor segue" not in last
     # every first-round jogo is on exactly one section page, in bracket order
-    keys = [j["key"] for j in stages[0]["rounds"][0]["jogos"]]
+    keys = [j.key for j in stages[0].rounds[0].jogos]
     for n, text in enumerate(texts[:4]):
         printed = [k for k in keys if re.search(rf"\b{k}\b", text)]
         assert printed == keys[16 * n : 16 * (n + 1)], n

@@ -4,6 +4,8 @@ dupla's secret, not because of what it shows."""
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -24,9 +26,10 @@ def dupla_page_present(*, dupla: Dupla) -> dict:
     because its address is the dupla's secret, not because of what it shows.
     """
     state = tournament_live_get(tournament=dupla.tournament)
+    page = presenters.dupla_present(state, dupla.key)
     return {
         "event": presenters.event_head(state),
-        **presenters.dupla_present(state, dupla.key),
+        **{f.name: getattr(page, f.name) for f in fields(page)},
         "disqualified": dupla.disqualified,
         "disqualified_reason": dupla.disqualified_reason,
         "to_confirm": _to_answer(dupla),

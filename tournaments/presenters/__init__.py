@@ -1,9 +1,16 @@
 """What the public pages show, as plain values: names instead of keys, pt-BR labels and number formats.
 
 One module per page or part (``labels``: fixed labels and formats; ``duplas``; ``stages``: the event as
-a whole; ``event``; ``standings``; ``jogos``; ``bracket``); the names other code uses are exported here.
+a whole; ``event``; ``standings``; ``jogos``; ``bracket``; ``now``; ``tv``; ``dupla``; ``sumula``); the names
+other code uses are exported here.
 
-Templates stay dumb: they loop over the dicts and lists built here. Nothing
+Each page's value is a typed read model: frozen, slotted dataclasses declared beside the builder that makes
+them (``StandingsPage``, ``GroupTable``, ``StandingRow``, ``JogoItem``, ``BracketRound``, ``DuplaRef``, …), so a
+renamed field fails in mypy, not when a page renders. The rows built by the thousand are made through
+``types.fast_constructor`` (a frozen dataclass's own ``__init__`` costs five times a dict). The one Mapping left
+is the label table of a language (``labels.page_labels``), read by name.
+
+Templates stay dumb: they loop over the values and lists built here. Nothing
 here touches private data (birth dates, contacts, PINs), and nothing here
 queries the database except ``tournament_list_rows`` (a fixed number of
 aggregate queries, whatever the number of events).

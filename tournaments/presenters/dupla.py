@@ -5,41 +5,129 @@ The public page (/torneios/<slug>/duplas/<key>/) and the dupla's private page
 built here once. Public data only.
 """
 
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import TYPE_CHECKING, Any
+
 from django.utils.translation import gettext as _
 
 from scoring.registration import name_key
 from scoring.tournament import GroupStageView, KnockoutStageView
 
-from .bracket import bracket_jogo
-from .duplas import dupla_refs, unknown_dupla
-from .jogos import jogo_item_maker, jogo_rows_by_slot, jogos_present, status_code
+from .bracket import BracketJogo, bracket_jogo
+from .duplas import DuplaRef, dupla_refs, unknown_dupla
+from .jogos import JogoItem, JogosPage, jogo_item_maker, jogo_rows_by_slot, jogos_present, status_code
 from .labels import page_labels, round_name
 from .stages import stage_views
-from .standings import GROUPS_PER_PAGE, classification_present, standings_present
+from .standings import GROUPS_PER_PAGE, ClassificationRow, GroupTable, classification_present, standings_present
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+    from ..state import TournamentState
 
 
-def from_my_side(j: dict, key: str) -> None:
-    """Add to a jogo item (``jogos.jogo_item``) the opponent and the scores seen by dupla ``key``."""
-    mine = j["a"]["key"] == key
-    j["side"] = "a" if mine else "b"
-    j["opponent"] = j["b"] if mine else j["a"]
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MyJogo(JogoItem):
+    """A jogo item (``jogos.JogoItem``) seen from one dupla's side: its opponent, its scores first."""
 
-    def me_first(a, b):
+    side: str  # "a" or "b"
+    opponent: DuplaRef
+    mine_won: str
+    their_won: str
+    absent_me: bool
+    absent_them: bool
+    my_partidas: str  # "15x12, 9x15"
+    my_live: tuple[int, int] | None
+    outcome: str  # "won", "lost" or ""
+    playing: bool = False  # at a mesa now (the next jogo)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PathStep(BracketJogo):
+    """A jogo of the dupla's path in the bracket, from its side."""
+
+    opponent: DuplaRef | None
+    opponent_label: str
+    mine_score: int | None
+    their_score: int | None
+    outcome: str  # "won", "lost" or ""
+    sort: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class BracketPath:
+    """A knockout stage as the dupla went through it."""
+
+    title: str
+    steps: list[PathStep]
+    champion: bool
+    eliminated: bool
+    round_names: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class DuplaPage:
+    """The dupla's page; ``found`` False (and nothing else) for a key not in the tournament."""
+
+    found: bool
+    dupla: DuplaRef
+    next: MyJogo | None = None
+    jogos: JogosPage | None = None
+    tables: list[GroupTable] | None = None
+    path: list[BracketPath] | None = None
+    place: ClassificationRow | None = None
+    finished: bool = False
+    canonical: bool = True
+    title: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DuplasFound:
+    """/duplas/: the duplas whose names contain the query, by name."""
+
+    query: str
+    rows: list[DuplaRef]
+    total: int
+    canonical: bool
+
+
+def _values(item: DataclassInstance) -> dict[str, Any]:
+    """A dataclass's fields by name, one level deep (``dataclasses.asdict`` would copy every value inside)."""
+    return {f.name: getattr(item, f.name) for f in fields(item)}
+
+
+def from_my_side(j: JogoItem, key: str, *, playing: bool = False) -> MyJogo:
+    """A jogo item (``jogos.jogo_item``) with the opponent and the scores seen by dupla ``key``."""
+    mine = j.a.key == key
+
+    def me_first[T](a: T, b: T) -> tuple[T, T]:
         return (a, b) if mine else (b, a)
 
-    j["mine_won"], j["their_won"] = me_first(j["won_a"], j["won_b"])
-    j["absent_me"], j["absent_them"] = me_first(j["absent_a"], j["absent_b"])
+    mine_won, their_won = me_first(j.won_a, j.won_b)
+    absent_me, absent_them = me_first(j.absent_a, j.absent_b)
     parts = []
-    for p in j["partidas"]:
-        a, b = me_first(p["a"], p["b"])
-        parts.append(f"{a}x{b}" + (p["text"][len(f"{p['a']}x{p['b']}") :] if p["penalty"] else ""))
-    j["my_partidas"] = ", ".join(parts)
-    j["my_live"] = me_first(j["live"]["a"], j["live"]["b"]) if j["live"] else None
-    winner = j["winner"]
-    j["outcome"] = "" if winner is None else ("won" if (winner == 0) == mine else "lost")
+    for p in j.partidas:
+        a, b = me_first(p.a, p.b)
+        parts.append(f"{a}x{b}" + (p.text[len(f"{p.a}x{p.b}") :] if p.penalty else ""))
+    winner = j.winner
+    return MyJogo(
+        **_values(j),
+        side="a" if mine else "b",
+        opponent=j.b if mine else j.a,
+        mine_won=mine_won,
+        their_won=their_won,
+        absent_me=absent_me,
+        absent_them=absent_them,
+        my_partidas=", ".join(parts),
+        my_live=me_first(j.live.a, j.live.b) if j.live else None,
+        outcome="" if winner is None else ("won" if (winner == 0) == mine else "lost"),
+        playing=playing,
+    )
 
 
-def _next_jogo(state, key: str) -> dict | None:
+def _next_jogo(state: TournamentState, key: str) -> MyJogo | None:
     """The dupla's jogo at a mesa now, else its next one to play (earliest stage and round, then mesa)."""
     dupla = state.duplas.get(key)
     if dupla is None:
@@ -52,39 +140,36 @@ def _next_jogo(state, key: str) -> dict | None:
         (r for r in mine if codes[r.id] == "upcoming"),
         key=lambda r: (order.get(r.stage_id, 0), r.round or 0, r.mesa or 0, r.id),
     )
-    row = (playing or to_play or [None])[0]
-    if row is None:
+    if not playing and not to_play:
         return None
-    item = jogo_item_maker(state)(row)
-    from_my_side(item, key)
-    item["playing"] = bool(playing)
-    return item
+    row = (playing or to_play)[0]
+    return from_my_side(jogo_item_maker(state)(row), key, playing=bool(playing))
 
 
-def group_tables(state, key: str) -> list[dict]:
+def group_tables(state: TournamentState, key: str) -> list[GroupTable]:
     """The standings tables (as ``standings_present`` makes them) of the groups ``key`` plays in, its row marked."""
     tables = [(view, t) for view in state.view.stages if isinstance(view, GroupStageView) for t in view.tables]
     mine = [i for i, (_v, t) in enumerate(tables) if key in t.duplas]
     if not mine:
         return []
-    pages = sorted({i // GROUPS_PER_PAGE + 1 for i in mine}) if len(tables) > GROUPS_PER_PAGE else [None]
+    pages: list[int | None] = [None]
+    if len(tables) > GROUPS_PER_PAGE:
+        pages = [*sorted({i // GROUPS_PER_PAGE + 1 for i in mine})]
     out = []
     for number in pages:
         page = standings_present(state, pagina=number)
-        for stage in page["stages"]:
-            for table in stage["tables"]:
-                if any(row["dupla"]["key"] == key for row in table["rows"]):
+        for stage in page.stages:
+            for table in stage.tables:
+                if any(row.dupla.key == key for row in table.rows):
                     rows = [
-                        {**row, "cls": (row["cls"] + " is-me").strip()} if row["dupla"]["key"] == key else row
-                        for row in table["rows"]
+                        replace(row, cls=(row.cls + " is-me").strip()) if row.dupla.key == key else row
+                        for row in table.rows
                     ]
-                    out.append(
-                        {**table, "rows": rows, "stage_title": stage["title"], "show_stage": len(page["stages"]) > 1}
-                    )
+                    out.append(replace(table, rows=rows, stage_title=stage.title, show_stage=len(page.stages) > 1))
     return out
 
 
-def bracket_path(state, key: str) -> list[dict]:
+def bracket_path(state: TournamentState, key: str) -> list[BracketPath]:
     """Per knockout stage, the dupla's jogos in the bracket, round by round, from its side."""
     refs = dupla_refs(state)
     labels = page_labels()
@@ -100,74 +185,79 @@ def bracket_path(state, key: str) -> list[dict]:
                 continue
             shown = bracket_jogo(state, jogo, refs, rows_by_slot, model.id if model else None, total, labels)
             me = jogo.duplas.index(key)
-            other = shown["slots"][1 - me]
-            mine_score, their_score = shown["slots"][me]["score"], other["score"]
+            other = shown.slots[1 - me]
             outcome = ""
             if jogo.decided and not jogo.bye:
                 outcome = "won" if jogo.winner == key else "lost"
             steps.append(
-                {
-                    **shown,
-                    "opponent": other["dupla"],
-                    "opponent_label": other["label"],
-                    "mine_score": mine_score,
-                    "their_score": their_score,
-                    "outcome": outcome,
-                    "sort": (1, jogo.round) if jogo.third_place else (0, jogo.round),
-                }
+                PathStep(
+                    **_values(shown),
+                    opponent=other.dupla,
+                    opponent_label=other.label,
+                    mine_score=shown.slots[me].score,
+                    their_score=other.score,
+                    outcome=outcome,
+                    sort=(1, jogo.round) if jogo.third_place else (0, jogo.round),
+                )
             )
         if not steps:
             continue
-        steps.sort(key=lambda s: s["sort"])
+        steps.sort(key=lambda s: s.sort)
         final = view.bracket.final
         champion = final.decided and final.winner == key
-        out_of_it = any(s["outcome"] == "lost" and not s["third_place"] for s in steps)
+        out_of_it = any(s.outcome == "lost" and not s.third_place for s in steps)
         out.append(
-            {
-                "title": title,
-                "steps": steps,
-                "champion": champion,
-                "eliminated": out_of_it and not champion,
-                "round_names": [round_name(round_number=r, total_rounds=total) for r in range(1, total + 1)],
-            }
+            BracketPath(
+                title=title,
+                steps=steps,
+                champion=champion,
+                eliminated=out_of_it and not champion,
+                round_names=[round_name(round_number=r, total_rounds=total) for r in range(1, total + 1)],
+            )
         )
     return out
 
 
-def dupla_present(state, key: str) -> dict:
-    """Everything the dupla's page shows, or ``{"found": False}`` for a key not in the tournament."""
+def dupla_present(state: TournamentState, key: str) -> DuplaPage:
+    """Everything the dupla's page shows, or ``found`` False for a key not in the tournament."""
     refs = dupla_refs(state)
     me = refs.get(key)
     if me is None:
-        return {"found": False, "dupla": unknown_dupla(key)}
+        return DuplaPage(found=False, dupla=unknown_dupla(key))
     jogos = jogos_present(state, dupla=key)
-    for section in jogos["sections"]:
-        for block in section["rounds"]:
-            for j in block["jogos"]:
-                from_my_side(j, key)
+    jogos = replace(
+        jogos,
+        sections=[
+            replace(
+                section,
+                rounds=[replace(block, jogos=[from_my_side(j, key) for j in block.jogos]) for block in section.rounds],
+            )
+            for section in jogos.sections
+        ],
+    )
     place = None
     if state.view.finished:
-        place = next((row for row in classification_present(state, refs=refs) if row["dupla"]["key"] == key), None)
-    return {
-        "found": True,
-        "dupla": me,
-        "next": _next_jogo(state, key),
-        "jogos": jogos,
-        "tables": group_tables(state, key),
-        "path": bracket_path(state, key),
-        "place": place,
-        "finished": state.view.finished,
-        "canonical": True,
-        "title": _("Dupla %(name)s") % {"name": me["name"]},
-    }
+        place = next((row for row in classification_present(state, refs=refs) if row.dupla.key == key), None)
+    return DuplaPage(
+        found=True,
+        dupla=me,
+        next=_next_jogo(state, key),
+        jogos=jogos,
+        tables=group_tables(state, key),
+        path=bracket_path(state, key),
+        place=place,
+        finished=state.view.finished,
+        canonical=True,
+        title=_("Dupla %(name)s") % {"name": me.name},
+    )
 
 
-def duplas_find(state, *, q: str | None) -> dict:
+def duplas_find(state: TournamentState, *, q: str | None) -> DuplasFound:
     """The duplas whose name or players' names contain ``q`` (case and accents ignored), by name."""
     refs = dupla_refs(state)
     query = (q or "").strip()[:80]
     wanted = name_key(query) if query else ""
-    rows = sorted(refs.values(), key=lambda r: r["name"].casefold())
+    rows = sorted(refs.values(), key=lambda r: r.name.casefold())
     if wanted:
-        rows = [r for r in rows if wanted in name_key(" ".join((r["name"], *r["player_names"])))]
-    return {"query": query, "rows": rows, "total": len(refs), "canonical": not query}
+        rows = [r for r in rows if wanted in name_key(" ".join((r.name, *r.player_names)))]
+    return DuplasFound(query=query, rows=rows, total=len(refs), canonical=not query)

@@ -1,44 +1,236 @@
 """Schedule and results, by stage, round and mesa, with live scores."""
 
+from __future__ import annotations
+
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from scoring.jogo import WALKOVER_BOTH
+from scoring.jogo import WALKOVER_BOTH, JogoResult
 from scoring.tournament import GroupStageView, KnockoutStageView
 
 from ..models import Jogo
 from ..round_times import round_time_of
 from ..rows import JogoRow, PartidaRow
-from .duplas import dupla_refs, unknown_dupla
+from .duplas import DuplaRef, dupla_refs, unknown_dupla
 from .labels import (
     DECIDED_CODES,
+    Status,
     as_is,
     page_labels,
     plain_param,
     positive_int,
     round_name,
 )
-from .stages import stage_views
+from .stages import StageView, stage_views
+from .types import fast_constructor
+
+if TYPE_CHECKING:
+    from ..state import TournamentState
 
 JOGOS_PAGED_OVER = 100  # more jogos than this: /jogos/ shows one round at a time
+
+# --- what the pages show ------------------------------------------------------------------
+#
+# Frozen and slotted. A jogo's line is built by the thousand per request on a big event (a round of 4,096 duplas
+# has 2,048 jogos): ``PartidaLine``, ``ResultView`` and ``JogoItem`` are made through ``types.fast_constructor``
+# (a frozen dataclass's own ``__init__`` costs five times the dict they replace). ``_Stage`` and ``_Block`` are
+# the builder's own scratch values, filled in as /jogos/ is built.
+
+
+@dataclass(frozen=True, slots=True)
+class PartidaLine:
+    """A partida's score as a jogo's line shows it: "15x12", with "(perda da partida)" when it was lost so."""
+
+    number: int
+    a: int
+    b: int
+    finished: bool
+    winner: int | None
+    text: str
+    penalty: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ResultView:
+    """A jogo's status, partidas and live score (``result_view``)."""
+
+    status: Status
+    won: tuple[int, int] | None  # partidas won by each side
+    winner: int | None  # 0 or 1
+    partidas: list[PartidaLine]  # the finished ones
+    live: PartidaLine | None  # the partida being played
+    walkover: str  # "as duas duplas ausentes", else ""
+    walkover_side: int | str | None  # the absent side (0 or 1) of a walkover
+    penalty: str  # "perda do jogo: …"
+    best_of: int | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class JogoItem:
+    """A jogo's line on /jogos/, the event page's "agora", the TV and a dupla's page: its duplas, its result as
+    ``ResultView`` tells it, and what the line's HTML needs already made. ``stage_title`` and ``time``: for a
+    jogo shown outside its round (``jogo_item_maker``).
+
+    The jogos page keeps each line's HTML by ``repr`` of its item (``{% valuecache %}``): every field is in it."""
+
+    id: str
+    mesa: int | None
+    mesa_text: str
+    round_title: str
+    group: str
+    a: DuplaRef
+    b: DuplaRef
+    third_place: bool
+    status: Status
+    won: tuple[int, int] | None
+    winner: int | None
+    partidas: list[PartidaLine]
+    live: PartidaLine | None
+    walkover: str
+    walkover_side: int | str | None
+    penalty: str
+    best_of: int | None
+    sumula_url: str
+    cls: str
+    a_cls: str
+    b_cls: str
+    won_a: str
+    won_b: str
+    absent_a: bool
+    absent_b: bool
+    score_text: str
+    show_partidas: bool
+    best_of_label: str
+    stage_title: str = ""
+    time: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Rest:
+    """A dupla with no jogo in a round of its group (an odd group): "folga"."""
+
+    dupla: DuplaRef
+    group: str
+
+
+@dataclass(frozen=True, slots=True)
+class JogosRound:
+    """A round of a stage (Rodada 1, Semifinal…): its jogos by mesa and the duplas resting."""
+
+    title: str
+    number: int  # in the order of the navigation, 1…
+    jogos: list[JogoItem]
+    rest: list[Rest]
+    live: int  # jogos at a mesa now
+    done: bool
+
+
+@dataclass(frozen=True, slots=True)
+class JogosSection:
+    """A stage on /jogos/."""
+
+    key: str
+    title: str
+    kind: str  # "groups" or "knockout"
+    waiting: str  # a knockout not drawn yet: what it waits for
+    rounds: list[JogosRound]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundLink:
+    """A round in the navigation of a paged /jogos/."""
+
+    number: int
+    title: str
+    url: str
+    current: bool
+    live: int
+    done: bool
+
+
+@dataclass(frozen=True, slots=True)
+class NavStage:
+    title: str
+    waiting: str
+    rounds: list[RoundLink]
+
+
+@dataclass(frozen=True, slots=True)
+class CurrentRound:
+    number: int
+    title: str
+    stage: str
+
+
+@dataclass(frozen=True, slots=True)
+class JogosPage:
+    """/jogos/: every round (or one round of a big event, ``paged``), or every jogo of one dupla."""
+
+    sections: list[JogosSection]
+    live_count: int
+    duplas: list[DuplaRef]  # the dupla filter's choices, by name
+    options: list[tuple[str, str, bool]]  # the same as (key, name, selected)
+    selected: DuplaRef | None
+    selected_key: str
+    has_jogos: bool
+    paged: bool
+    nav: list[NavStage]
+    current: CurrentRound | None
+    previous: RoundLink | None
+    next: RoundLink | None
+    canonical: bool
+    query: str
+
+
+@dataclass(slots=True)
+class _Stage:
+    """A stage while /jogos/ is built: its rounds (``_Block``), before any jogo item is made."""
+
+    key: str
+    title: str
+    kind: str
+    waiting: str
+    view: StageView
+    blocks: list[_Block] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Block:
+    """A round while /jogos/ is built: its rows and the state of its jogos."""
+
+    title: str
+    round: int | None
+    rows: list[JogoRow]
+    live: int = 0
+    done: bool = False
+    stage: _Stage | None = None
+    number: int = 0
+
+
+_partida_line = fast_constructor(PartidaLine)
+_result_view = fast_constructor(ResultView)
+_jogo_item = fast_constructor(JogoItem)
 
 # --- jogos: results and live scores --------------------------------------------------
 
 
-def jogo_rows_by_slot(state) -> dict[tuple, JogoRow]:
-    out = {}
+def jogo_rows_by_slot(state: TournamentState) -> dict[tuple[int, int | None, int | None, bool], JogoRow]:
+    """The knockout jogos by their place in the bracket: (stage id, round, position, third place)."""
+    out: dict[tuple[int, int | None, int | None, bool], JogoRow] = {}
     for j in state.jogo_rows:
         if j.group_id is None and j.round is not None:
             out[(j.stage_id, j.round, 0 if j.third_place else j.position, j.third_place)] = j
     return out
 
 
-def status_code(result, row: JogoRow | None) -> str:
+def status_code(result: JogoResult | None, row: JogoRow | None) -> str:
     """A jogo's status code alone (as ``result_view`` tells it), cheap enough for every jogo of a big event."""
     if result is not None:
         if result.walkover is not None:
@@ -52,107 +244,126 @@ def status_code(result, row: JogoRow | None) -> str:
     return "upcoming"
 
 
-def result_view(result, row: JogoRow | None, partida_rows: list[PartidaRow], labels: dict | None = None) -> dict:
+def result_view(
+    result: JogoResult | None,
+    row: JogoRow | None,
+    partida_rows: list[PartidaRow],
+    labels: Mapping[str, Any] | None = None,
+) -> ResultView:
     """Status, partidas and live score of a jogo (row: the stored jogo, may be None)."""
     labels = labels or page_labels()
-    out = {
-        "status": labels["to_play"],
-        "won": None,
-        "winner": None,
-        "partidas": [],
-        "live": None,
-        "walkover": "",
-        "walkover_side": None,
-        "penalty": "",
-        "best_of": None,
-    }
+    status: Status = labels["to_play"]
+    best_of: int | None = None
     if row is not None:
-        out["best_of"] = row.best_of
+        best_of = row.best_of
         if row.status == Jogo.IN_PROGRESS:
-            out["status"] = labels["status"]["live"]
+            status = labels["status"]["live"]
     if result is None:
-        return out
-    out["best_of"] = result.best_of
+        return _result_view(status, None, None, [], None, "", None, "", best_of)
+    best_of = result.best_of
     code = status_code(result, row)
+    winner = None
     if result.finished:
-        out["status"] = labels["status"][code] if code in labels["status"] else labels["wo"]
-        out["winner"] = result.winner
+        status = labels["status"][code] if code in labels["status"] else labels["wo"]
+        winner = result.winner
     elif result.started:
-        out["status"] = labels["status"]["live"]
+        status = labels["status"]["live"]
     if result.walkover is not None:
         provisional = row is not None and row.status in (Jogo.AWAITING, Jogo.CONTESTED)
-        out["status"] = labels["status"][DECIDED_CODES[row.status]] if provisional and row else labels["wo"]
-        out["walkover"] = labels["both_absent"] if result.walkover == WALKOVER_BOTH else ""
-        out["walkover_side"] = None if result.walkover == WALKOVER_BOTH else result.walkover
-        return out
-    out["won"] = result.partidas_won
+        status = labels["status"][DECIDED_CODES[row.status]] if provisional and row else labels["wo"]
+        both = result.walkover == WALKOVER_BOTH
+        return _result_view(
+            status,
+            None,
+            winner,
+            [],
+            None,
+            labels["both_absent"] if both else "",
+            None if both else result.walkover,
+            "",
+            best_of,
+        )
+    won = result.partidas_won
     if result.lost_by is not None:
-        out["penalty"] = labels["lost_jogo"] + (f": {row.penalty_reason}" if row and row.penalty_reason else "")
-        out["partidas"] = []
-        return out
+        penalty = labels["lost_jogo"] + (f": {row.penalty_reason}" if row and row.penalty_reason else "")
+        return _result_view(status, won, winner, [], None, "", None, penalty, best_of)
+    partidas: list[PartidaLine] = []
+    live = None
     aligned = len(partida_rows) == len(result.partidas)
     for i, p in enumerate(result.partidas):
         penalty = aligned and partida_rows[i].mode == "penalty"
         text = f"{p.score[0]}x{p.score[1]}"
         if penalty:
             text += " (" + labels["lost_partida"] + ")"
-        item = {
-            "number": i + 1,
-            "a": p.score[0],
-            "b": p.score[1],
-            "finished": p.finished,
-            "winner": p.winner,
-            "text": text,
-            "penalty": penalty,
-        }
+        item = _partida_line(i + 1, p.score[0], p.score[1], p.finished, p.winner, text, penalty)
         if p.finished:
-            out["partidas"].append(item)
+            partidas.append(item)
         elif not result.finished:
-            out["live"] = item
-    return out
+            live = item
+    return _result_view(status, won, winner, partidas, live, "", None, "", best_of)
 
 
 def jogo_item(
-    state, row: JogoRow, refs: dict, key_of: dict, group_titles: dict, round_title: str, labels: dict
-) -> dict:
+    state: TournamentState,
+    row: JogoRow,
+    refs: Mapping[str, DuplaRef],
+    key_of: Mapping[int, str],
+    group_titles: Mapping[int | None, str],
+    round_title: str,
+    labels: Mapping[str, Any],
+    *,
+    stage_title: str = "",
+    time: str = "",
+) -> JogoItem:
     a = key_of.get(row.dupla_a_id)
     b = key_of.get(row.dupla_b_id)
     view = result_view(state.results.get(row.id), row, state.partidas.get(row.id, []), labels)
-    won, winner, absent = view["won"], view["winner"], view["walkover_side"]
-    item = {
-        "id": as_is(row.id),
-        "mesa": row.mesa,
-        "mesa_text": as_is(row.mesa or "—"),
-        "round_title": round_title,
-        "group": group_titles.get(row.group_id, ""),
-        "a": refs.get(a) or unknown_dupla(a),
-        "b": refs.get(b) or unknown_dupla(b),
-        "third_place": row.third_place,
-        **view,
-        "sumula_url": f"/torneios/{state.tournament.slug}/jogos/{row.key}/",
-    }
-    item["cls"] = as_is("jogo jogo-" + view["status"]["code"])
-    item["a_cls"] = _SIDE_WINNER if winner == 0 else _SIDE
-    item["b_cls"] = _SIDE_WINNER if winner == 1 else _SIDE
-    item["won_a"] = as_is(won[0]) if won else ""
-    item["won_b"] = as_is(won[1]) if won else ""
-    item["absent_a"], item["absent_b"] = absent == 0, absent == 1
-    item["score_text"] = ", ".join(p["text"] for p in view["partidas"])
-    item["show_partidas"] = bool(view["partidas"] or view["live"])
-    item["best_of_label"] = _best_of_escaped(view["best_of"], labels)
-    return item
+    won, winner, absent, partidas = view.won, view.winner, view.walkover_side, view.partidas
+    return _jogo_item(
+        id=as_is(row.id),
+        mesa=row.mesa,
+        mesa_text=as_is(row.mesa or "—"),
+        round_title=round_title,
+        group=group_titles.get(row.group_id, ""),
+        a=refs.get(a) or unknown_dupla(a) if a else unknown_dupla(a),
+        b=refs.get(b) or unknown_dupla(b) if b else unknown_dupla(b),
+        third_place=row.third_place,
+        status=view.status,
+        won=won,
+        winner=winner,
+        partidas=partidas,
+        live=view.live,
+        walkover=view.walkover,
+        walkover_side=absent,
+        penalty=view.penalty,
+        best_of=view.best_of,
+        sumula_url=f"/torneios/{state.tournament.slug}/jogos/{row.key}/",
+        cls=as_is("jogo jogo-" + view.status.code),
+        a_cls=_SIDE_WINNER if winner == 0 else _SIDE,
+        b_cls=_SIDE_WINNER if winner == 1 else _SIDE,
+        won_a=as_is(won[0]) if won else "",
+        won_b=as_is(won[1]) if won else "",
+        absent_a=absent == 0,
+        absent_b=absent == 1,
+        score_text=", ".join(p.text for p in partidas),
+        show_partidas=bool(partidas or view.live),
+        best_of_label=_best_of_escaped(view.best_of, labels),
+        stage_title=stage_title,
+        time=time,
+    )
 
 
 _SIDE, _SIDE_WINNER = SafeString("jogo-side"), SafeString("jogo-side is-winner")
 
 
-def _best_of_escaped(n: int | None, labels: dict) -> str:
+def _best_of_escaped(n: int | None, labels: Mapping[str, Any]) -> str:
     if not n:
         return ""
-    return labels["best_of_escaped"].get(n) or escape(labels["best_of"] % {"n": n})
+    text: str = labels["best_of_escaped"].get(n) or escape(labels["best_of"] % {"n": n})
+    return text
 
 
-def jogos_present(state, *, dupla: str | None = None, rodada=None) -> dict:
+def jogos_present(state: TournamentState, *, dupla: str | None = None, rodada: str | int | None = None) -> JogosPage:
     """Schedule and results: stage → round (Rodada 1…, Semifinal…) → jogos by mesa.
 
     With ``dupla``, every jogo of that dupla. Else every round, or, for an
@@ -164,7 +375,7 @@ def jogos_present(state, *, dupla: str | None = None, rodada=None) -> dict:
     refs = dupla_refs(state)
     key_of = state.dupla_key_by_id()
     group_key = {gid: g for (_s, g), gid in state.group_names.items()}
-    group_titles = {gid: escape(labels["group"] % {"key": g}) for gid, g in group_key.items()}
+    group_titles: dict[int | None, str] = {gid: escape(labels["group"] % {"key": g}) for gid, g in group_key.items()}
     selected = dupla if dupla in refs else None
     paged = selected is None and len(state.jogo_rows) > JOGOS_PAGED_OVER
     rows_by_stage: dict[int, list[JogoRow]] = defaultdict(list)
@@ -172,13 +383,13 @@ def jogos_present(state, *, dupla: str | None = None, rodada=None) -> dict:
         rows_by_stage[row.stage_id].append(row)
 
     # every round of every stage, with its rows and the state of its jogos (no jogo built yet)
-    stages: list[dict] = []
-    blocks: list[dict] = []
+    stages: list[_Stage] = []
+    blocks: list[_Block] = []
     for view, model, title in stage_views(state):
         is_groups = isinstance(view, GroupStageView)
         rows = rows_by_stage.get(model.id, []) if model else []
-        total = len(view.bracket.rounds) if not is_groups and view.bracket else None
-        by_sort: dict[tuple, dict] = {}
+        total = len(view.bracket.rounds) if isinstance(view, KnockoutStageView) and view.bracket else None
+        by_sort: dict[tuple[int, int], _Block] = {}
         for row in rows:
             number = row.round
             sort = (number or 0, 0 if row.third_place and not is_groups else 1)
@@ -194,32 +405,31 @@ def jogos_present(state, *, dupla: str | None = None, rodada=None) -> dict:
                         if total and number
                         else labels["round"] % {"n": number or "?"}
                     )
-                block = by_sort[sort] = {"title": name, "round": number, "rows": []}
+                block = by_sort[sort] = _Block(title=name, round=number, rows=[])
             if selected and selected not in (key_of.get(row.dupla_a_id), key_of.get(row.dupla_b_id)):
                 continue
-            block["rows"].append(row)
+            block.rows.append(row)
         waiting = ""
         if isinstance(view, KnockoutStageView) and view.bracket is None:
             waiting = _(view.waiting_for) if view.waiting_for else labels["not_drawn"]
-        stage = {
-            "key": view.stage.key,
-            "title": title,
-            "kind": "groups" if is_groups else "knockout",
-            "waiting": waiting,
-            "view": view,
-            "blocks": [],
-        }
+        stage = _Stage(
+            key=view.stage.key,
+            title=title,
+            kind="groups" if is_groups else "knockout",
+            waiting=waiting,
+            view=view,
+        )
         for sort in sorted(by_sort):
             block = by_sort[sort]
-            if not block["rows"]:
+            if not block.rows:
                 continue
-            codes = [status_code(state.results.get(r.id), r) for r in block["rows"]]
-            block["live"] = codes.count("live")
-            block["done"] = all(c in ("finished", "wo", "confirmed") for c in codes)
-            block["stage"] = stage
-            block["number"] = len(blocks) + 1
+            codes = [status_code(state.results.get(r.id), r) for r in block.rows]
+            block.live = codes.count("live")
+            block.done = all(c in ("finished", "wo", "confirmed") for c in codes)
+            block.stage = stage
+            block.number = len(blocks) + 1
             blocks.append(block)
-            stage["blocks"].append(block)
+            stage.blocks.append(block)
         stages.append(stage)
 
     wanted = positive_int(rodada)
@@ -227,108 +437,116 @@ def jogos_present(state, *, dupla: str | None = None, rodada=None) -> dict:
     canonical = (dupla is None or selected is not None) and (
         rodada is None or (valid_round and plain_param(rodada, wanted))
     )
-    current = None
+    current: _Block | None = None
     if paged:
-        current = blocks[wanted - 1] if valid_round else next((b for b in blocks if not b["done"]), blocks[-1])
+        current = blocks[wanted - 1] if valid_round and wanted else next((b for b in blocks if not b.done), blocks[-1])
 
-    def build(block: dict) -> dict:
-        stage = block["stage"]
-        jogos = [jogo_item(state, row, refs, key_of, group_titles, block["title"], labels) for row in block["rows"]]
-        jogos.sort(key=lambda j: (j["mesa"] is None, j["mesa"] or 0, j["id"]))
-        rest = []
-        if stage["kind"] == "groups" and not selected and block["round"] is not None:
-            rest = _rests(stage["view"], block["rows"], refs, key_of, group_key, labels)
-        return {
-            "title": block["title"],
-            "number": block["number"],
-            "jogos": jogos,
-            "rest": rest,
-            "live": block["live"],
-            "done": block["done"],
-        }
+    def build(block: _Block, stage: _Stage) -> JogosRound:
+        jogos = [jogo_item(state, row, refs, key_of, group_titles, block.title, labels) for row in block.rows]
+        jogos.sort(key=lambda j: (j.mesa is None, j.mesa or 0, j.id))
+        rest: list[Rest] = []
+        if stage.kind == "groups" and not selected and block.round is not None:
+            assert isinstance(stage.view, GroupStageView)
+            rest = _rests(stage.view, block.rows, refs, key_of, group_key, labels)
+        return JogosRound(
+            title=block.title,
+            number=block.number,
+            jogos=jogos,
+            rest=rest,
+            live=block.live,
+            done=block.done,
+        )
 
     sections = []
     for stage in stages:
-        shown = [b for b in stage["blocks"] if current is None or b is current]
+        shown = [b for b in stage.blocks if current is None or b is current]
         if current is not None and not shown:
             continue
         sections.append(
-            {
-                "key": stage["key"],
-                "title": stage["title"],
-                "kind": stage["kind"],
-                "waiting": "" if current is not None else stage["waiting"],
-                "rounds": [build(b) for b in shown],
-            }
+            JogosSection(
+                key=stage.key,
+                title=stage.title,
+                kind=stage.kind,
+                waiting="" if current is not None else stage.waiting,
+                rounds=[build(b, stage) for b in shown],
+            )
         )
 
-    nav, previous, following = [], None, None
+    nav: list[NavStage] = []
+    previous, following = None, None
     if current is not None:
         for stage in stages:
             nav.append(
-                {
-                    "title": stage["title"],
-                    "waiting": stage["waiting"],
-                    "rounds": [
-                        {
-                            "number": b["number"],
-                            "title": b["title"],
-                            "url": f"?rodada={b['number']}",
-                            "current": b is current,
-                            "live": b["live"],
-                            "done": b["done"],
-                        }
-                        for b in stage["blocks"]
+                NavStage(
+                    title=stage.title,
+                    waiting=stage.waiting,
+                    rounds=[
+                        RoundLink(
+                            number=b.number,
+                            title=b.title,
+                            url=f"?rodada={b.number}",
+                            current=b is current,
+                            live=b.live,
+                            done=b.done,
+                        )
+                        for b in stage.blocks
                     ],
-                }
+                )
             )
-        links = [r for s in nav for r in s["rounds"]]
-        previous = links[current["number"] - 2] if current["number"] > 1 else None
-        following = links[current["number"]] if current["number"] < len(links) else None
+        links = [r for s in nav for r in s.rounds]
+        previous = links[current.number - 2] if current.number > 1 else None
+        following = links[current.number] if current.number < len(links) else None
 
-    choices = sorted(refs.values(), key=lambda r: r["name"].casefold())
+    choices = sorted(refs.values(), key=lambda r: r.name.casefold())
     if selected:
         query = "?dupla=" + quote(selected, safe="")
     else:
         query = f"?rodada={wanted}" if valid_round else ""
-    return {
-        "sections": sections,
-        "live_count": sum(b["live"] for b in blocks),
-        "duplas": choices,
-        "options": [(r["key"], r["name"], r["key"] == selected) for r in choices],
-        "selected": refs.get(selected) if selected else None,
-        "selected_key": selected or "",
-        "has_jogos": bool(blocks),
-        "paged": current is not None,
-        "nav": nav,
-        "current": {"number": current["number"], "title": current["title"], "stage": current["stage"]["title"]}
-        if current is not None
+    return JogosPage(
+        sections=sections,
+        live_count=sum(b.live for b in blocks),
+        duplas=choices,
+        options=[(r.key, r.name, r.key == selected) for r in choices],
+        selected=refs.get(selected) if selected else None,
+        selected_key=selected or "",
+        has_jogos=bool(blocks),
+        paged=current is not None,
+        nav=nav,
+        current=CurrentRound(number=current.number, title=current.title, stage=current.stage.title)
+        if current is not None and current.stage is not None
         else None,
-        "previous": previous,
-        "next": following,
-        "canonical": canonical,
-        "query": query,
-    }
+        previous=previous,
+        next=following,
+        canonical=canonical,
+        query=query,
+    )
 
 
-def _rests(view, rows: list[JogoRow], refs: dict, key_of: dict, group_key: dict, labels: dict) -> list[dict]:
+def _rests(
+    view: GroupStageView,
+    rows: list[JogoRow],
+    refs: Mapping[str, DuplaRef],
+    key_of: Mapping[int, str],
+    group_key: Mapping[int, str],
+    labels: Mapping[str, Any],
+) -> list[Rest]:
     """Duplas of a group with no jogo in a round (odd groups): shown as 'folga'."""
-    playing: set = set()
-    groups: set = set()
+    playing: set[str | None] = set()
+    groups: set[str | None] = set()
     for row in rows:
         playing.update((key_of.get(row.dupla_a_id), key_of.get(row.dupla_b_id)))
-        groups.add(group_key.get(row.group_id))
+        groups.add(group_key.get(row.group_id) if row.group_id is not None else None)
     out = []
     for t in view.tables:
         if t.key not in groups:
             continue
         for d in t.duplas:
             if d not in playing:
-                out.append({"dupla": refs.get(d) or unknown_dupla(d), "group": labels["group"] % {"key": t.key}})
+                out.append(Rest(dupla=refs.get(d) or unknown_dupla(d), group=labels["group"] % {"key": t.key}))
     return out
 
 
-def jogo_place(state) -> Callable[[JogoRow | Jogo], tuple[str, str, str]]:
+def jogo_place(state: TournamentState) -> Callable[[JogoRow | Jogo], tuple[str, str, str]]:
     """A function giving a stored jogo's (stage, group, round) titles: ("Fase de grupos", "Grupo A", "Rodada 2"),
     ("Eliminatória", "", "Semifinal"). It takes the jogo's ``stage_id``, ``group_id``, ``round`` and
     ``third_place`` (a row of ``state.jogo_rows``, or a model)."""
@@ -357,22 +575,31 @@ def jogo_place(state) -> Callable[[JogoRow | Jogo], tuple[str, str, str]]:
     return place
 
 
-def jogo_item_maker(state) -> Callable[[JogoRow], dict]:
+def jogo_item_maker(state: TournamentState) -> Callable[[JogoRow], JogoItem]:
     """A function turning a stored jogo (a row of ``state.jogo_rows``) into a ``jogo_item`` that also says its
     stage (``stage_title``) and the time the organizer gave its round (``time``). What every item needs is
     computed once, here, for any number of rows (the event page's "agora", the TV, a dupla's next jogo)."""
     labels = page_labels()
     refs = dupla_refs(state)
     key_of = state.dupla_key_by_id()
-    group_titles = {gid: escape(labels["group"] % {"key": g}) for (_s, g), gid in state.group_names.items()}
+    group_titles: dict[int | None, str] = {
+        gid: escape(labels["group"] % {"key": g}) for (_s, g), gid in state.group_names.items()
+    }
     place = jogo_place(state)
     stage_of = {m.id: m for m in state.stage_models.values()}
 
-    def make(row: JogoRow) -> dict:
+    def make(row: JogoRow) -> JogoItem:
         stage_title, _group, round_title = place(row)
-        item = jogo_item(state, row, refs, key_of, group_titles, round_title, labels)
-        item["stage_title"] = stage_title
-        item["time"] = round_time_of(stage_of.get(row.stage_id), row.round)
-        return item
+        return jogo_item(
+            state,
+            row,
+            refs,
+            key_of,
+            group_titles,
+            round_title,
+            labels,
+            stage_title=stage_title,
+            time=round_time_of(stage_of.get(row.stage_id), row.round),
+        )
 
     return make

@@ -3,6 +3,8 @@
 import datetime as dt
 import functools
 import math
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils import translation
@@ -45,11 +47,20 @@ DECIDED_CODES = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class Status:
+    """A status as the templates show it: its code (a CSS class) and its label, translated and escaped."""
+
+    code: SafeString
+    label: str
+
+
 @functools.lru_cache(maxsize=8)
-def _labels_for(language: str | None) -> dict[str, Any]:
+def _labels_for(language: str | None) -> Mapping[str, Any]:
     """Every fixed label and format of the pages, in ``language`` (the active one when called).
 
-    The dicts inside are shared between requests: read them, never change them.
+    A lookup table by label name (not a read model: no page shows it whole), so a Mapping of texts, tables of
+    texts and ``Status`` values. The dicts inside are shared between requests: read them, never change them.
     Medal and status labels (only ever output by templates) are escaped here
     once; the rest are plain text, escaped by the template.
     """
@@ -105,16 +116,16 @@ def _labels_for(language: str | None) -> dict[str, Any]:
     }
 
 
-def _status(code: str, label: str) -> dict:
-    """A status as the templates show it: its code (a CSS class) and its label, translated and escaped."""
-    return {"code": SafeString(code), "label": escape(_(label))}
+def _status(code: str, label: str) -> Status:
+    return Status(code=SafeString(code), label=escape(_(label)))
 
 
-def page_labels() -> dict[str, Any]:
+def page_labels() -> Mapping[str, Any]:
+    """The labels of the active language (``_labels_for``)."""
     return _labels_for(translation.get_language())
 
 
-def as_is(value) -> SafeString:
+def as_is(value: object) -> SafeString:
     """A number (or a string of digits and signs) as text the template outputs as is: no localizing, no escaping."""
     return SafeString(value)
 
@@ -155,7 +166,7 @@ def medal_label(medal: str | None) -> str:
     return page_labels()["medal"].get(medal or "", "")
 
 
-def criterion_note(code: str | None, after: str | None = None, labels: dict | None = None) -> str:
+def criterion_note(code: str | None, after: str | None = None, labels: Mapping[str, Any] | None = None) -> str:
     """'decidido por confronto direto'… for a place decided by a tiebreaker; '' otherwise.
 
     ``after``: the criterion that split the tie just before, when ``code`` decided by starting the
@@ -199,8 +210,10 @@ def stage_title(stage: Stage | None, kind: str, index: int, count: int) -> str:
     return _("Eliminatória") if count == 1 or index == 0 else _("Eliminatória %(n)s") % {"n": index + 1}
 
 
-def positive_int(value) -> int | None:
+def positive_int(value: str | int | None) -> int | None:
     """A page parameter as a number ≥ 1; None when absent or not a number."""
+    if value is None:
+        return None
     try:
         number = int(value)
     except (TypeError, ValueError):
@@ -208,6 +221,6 @@ def positive_int(value) -> int | None:
     return number if number >= 1 else None
 
 
-def plain_param(value, number: int | None) -> bool:
+def plain_param(value: str | int | None, number: int | None) -> bool:
     """The parameter is written as its number is ('3', not '03' or '+3'): one way to ask for each page."""
     return number is not None and str(value) == str(number)

@@ -6,8 +6,16 @@ Long lists are cut (a 1,024-dupla event has 512 jogos in a round): the page
 links to /jogos/ for the rest.
 """
 
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from ..rows import JogoRow
-from .jogos import jogo_item_maker, status_code
+from .jogos import JogoItem, jogo_item_maker, status_code
+
+if TYPE_CHECKING:
+    from ..state import TournamentState
 
 IN_PLAY_SHOWN = 24  # jogos at the mesas shown on the event page (the TV shows them all, page by page)
 NEXT_SHOWN = 16
@@ -15,17 +23,31 @@ LATEST_SHOWN = 8
 DECIDED = ("finished", "wo", "confirmed", "awaiting", "contested")
 
 
-def _mesa_order(row: JogoRow) -> tuple:
+@dataclass(frozen=True, slots=True)
+class NowPage:
+    """What is happening now (the event page on event day, the TV): the jogos at the mesas, the next ones called,
+    the latest results, each list cut to its limit (``*_total``: how many there are)."""
+
+    in_play: list[JogoItem]
+    in_play_total: int
+    next: list[JogoItem]
+    next_total: int
+    next_title: str  # the round of the next jogos ("Rodada 3")
+    latest: list[JogoItem]
+    any: bool
+
+
+def _mesa_order(row: JogoRow) -> tuple[bool, int, int]:
     return row.mesa is None, row.mesa or 0, row.id
 
 
 def now_present(
-    state,
+    state: TournamentState,
     *,
     in_play_limit: int | None = IN_PLAY_SHOWN,
     next_limit: int | None = NEXT_SHOWN,
     latest_limit: int = LATEST_SHOWN,
-) -> dict:
+) -> NowPage:
     """The jogos at the mesas (by mesa), the next ones called (the earliest round with jogos still to play,
     by mesa), and the latest results (the last súmulas entered). ``None`` limits: every one."""
     codes = {row.id: status_code(state.results.get(row.id), row) for row in state.jogo_rows}
@@ -39,17 +61,17 @@ def now_present(
             (r for r in to_play if (stage_order.get(r.stage_id, 0), r.round or 0) == first), key=_mesa_order
         )
     decided = [r for r in state.jogo_rows if codes[r.id] in DECIDED and r.entry_order is not None]
-    decided.sort(key=lambda r: r.entry_order, reverse=True)
+    decided.sort(key=lambda r: r.entry_order or 0, reverse=True)
     in_play_shown = at_table if in_play_limit is None else at_table[:in_play_limit]
     next_shown = called if next_limit is None else called[:next_limit]
     make = jogo_item_maker(state)
     next_items = [make(r) for r in next_shown]
-    return {
-        "in_play": [make(r) for r in in_play_shown],
-        "in_play_total": len(at_table),
-        "next": next_items,
-        "next_total": len(called),
-        "next_title": next_items[0]["round_title"] if next_items else "",
-        "latest": [make(r) for r in decided[:latest_limit]],
-        "any": bool(at_table or called or decided),
-    }
+    return NowPage(
+        in_play=[make(r) for r in in_play_shown],
+        in_play_total=len(at_table),
+        next=next_items,
+        next_total=len(called),
+        next_title=next_items[0].round_title if next_items else "",
+        latest=[make(r) for r in decided[:latest_limit]],
+        any=bool(at_table or called or decided),
+    )

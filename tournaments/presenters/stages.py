@@ -1,11 +1,15 @@
 """The event as a whole: its status, its stages with their titles, its rules in words, its head."""
 
-from typing import Any
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring.bracket_draw import bracket_size
+from scoring.rules import RuleSettings
 from scoring.tournament import (
     GroupStageView,
     KnockoutStageView,
@@ -15,6 +19,7 @@ from scoring.tournament import (
 
 from ..models import Jogo, Stage
 from .labels import (
+    Status,
     best_of_label,
     date_br,
     page_labels,
@@ -24,14 +29,79 @@ from .labels import (
     time_br,
 )
 
+if TYPE_CHECKING:
+    from ..state import TournamentState
+
+type StageView = GroupStageView | KnockoutStageView
+
+
+@dataclass(frozen=True, slots=True)
+class RoundPlan:
+    """A knockout round as planned: its name and how many partidas it is played to (None: not told)."""
+
+    name: str
+    best_of: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRule:
+    """A knockout round in the rules: its name and "melhor de N" (or "")."""
+
+    name: str
+    best_of: str
+
+
+@dataclass(frozen=True, slots=True)
+class StageRules:
+    """A stage in the rules: groups (how many, how many qualify) or knockout (its rounds)."""
+
+    title: str
+    kind: str  # "groups" or "knockout"
+    groups: int
+    best_of: str
+    qualify: str
+    rounds: list[RoundRule]
+
+
+@dataclass(frozen=True, slots=True)
+class RuleLine:
+    label: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The event's rules in words (the event page): the preset, the stages, the rules that vary by preset."""
+
+    preset: str
+    stages: list[StageRules]
+    rules: list[RuleLine]
+
+
+@dataclass(frozen=True, slots=True)
+class EventHead:
+    """What every event page shows on top: name, date, venue, status."""
+
+    name: str
+    slug: str
+    date: str
+    start_time: str
+    venue: str
+    city: str
+    status: Status
+    has_groups: bool
+    has_knockout: bool
+
+
 # --- status ------------------------------------------------------------------------
 
 
-def status_of(code: str) -> dict:
-    return page_labels()["status"][code]
+def status_of(code: str) -> Status:
+    status: Status = page_labels()["status"][code]
+    return status
 
 
-def tournament_status(state) -> dict:
+def tournament_status(state: TournamentState) -> Status:
     if state.view.finished:
         return status_of("finished")
     started = any(r is not None and (r.started or r.finished) for r in state.results.values())
@@ -42,10 +112,10 @@ def tournament_status(state) -> dict:
 # --- the event ---------------------------------------------------------------------
 
 
-def stage_views(state) -> list[tuple[Any, Stage | None, str]]:
+def stage_views(state: TournamentState) -> list[tuple[StageView, Stage | None, str]]:
     """(view, model, title) for every stage, in order."""
     views = list(state.view.stages)
-    out = []
+    out: list[tuple[StageView, Stage | None, str]] = []
     for _i, view in enumerate(views):
         kind = Stage.GROUPS if isinstance(view, GroupStageView) else Stage.KNOCKOUT
         same_kind = [v for v in views if isinstance(v, type(view))]
@@ -55,7 +125,7 @@ def stage_views(state) -> list[tuple[Any, Stage | None, str]]:
     return out
 
 
-def _knockout_size_guess(state, index: int) -> int | None:
+def _knockout_size_guess(state: TournamentState, index: int) -> int | None:
     """Number of duplas a not-yet-drawn knockout will take, when it can be told."""
     views = state.view.stages
     spec = views[index].stage
@@ -71,13 +141,14 @@ def _knockout_size_guess(state, index: int) -> int | None:
     return 1  # a knockout after a knockout takes its champion
 
 
-def _round_plan(state, index: int) -> list[dict]:
+def _round_plan(state: TournamentState, index: int) -> list[RoundPlan]:
     """Best-of of each round of a knockout stage (drawn or not)."""
     view = state.view.stages[index]
+    assert isinstance(view, KnockoutStageView)
     if view.bracket is not None:
         total = len(view.bracket.rounds)
         return [
-            {"name": round_name(round_number=r + 1, total_rounds=total), "best_of": rnd[0].best_of if rnd else None}
+            RoundPlan(name=round_name(round_number=r + 1, total_rounds=total), best_of=rnd[0].best_of if rnd else None)
             for r, rnd in enumerate(view.bracket.rounds)
         ]
     n = _knockout_size_guess(state, index)
@@ -85,16 +156,17 @@ def _round_plan(state, index: int) -> list[dict]:
         return []
     total = bracket_size(n).bit_length() - 1
     return [
-        {
-            "name": round_name(round_number=r, total_rounds=total),
-            "best_of": knockout_best_of(stage=view.stage, round_number=r, settings=state.settings),
-        }
+        RoundPlan(
+            name=round_name(round_number=r, total_rounds=total),
+            best_of=knockout_best_of(stage=view.stage, round_number=r, settings=state.settings),
+        )
         for r in range(1, total + 1)
     ]
 
 
-def rule_texts(s) -> dict[str, str]:
-    """The preset's rules in words (the event page and the printed súmula's reminders say them alike)."""
+def rule_texts(s: RuleSettings) -> dict[str, str]:
+    """The preset's rules in words (the event page and the printed súmula's reminders say them alike): a table of
+    texts by rule, read by name."""
     return {
         "onze_tie": _("a outra dupla ganha 3 pontos") if s.mao_de_onze_tie == "opponent" else _("ninguém pontua"),
         "ferro": ngettext("%(n)s ponto", "%(n)s pontos", s.mao_de_ferro_value) % {"n": s.mao_de_ferro_value},
@@ -108,10 +180,10 @@ def rule_texts(s) -> dict[str, str]:
     }
 
 
-def rules_present(state) -> dict:
+def rules_present(state: TournamentState) -> Rules:
     s = state.settings
     cp = s.class_points
-    stages = []
+    stages: list[StageRules] = []
     for i, (view, _model, title) in enumerate(stage_views(state)):
         if isinstance(view, GroupStageView):
             per, others = view.stage.per_group, view.stage.best_others
@@ -121,46 +193,46 @@ def rules_present(state) -> dict:
                     "%(n)s melhor entre os demais colocados", "%(n)s melhores entre os demais colocados", others
                 ) % {"n": others}
             stages.append(
-                {
-                    "title": title,
-                    "kind": "groups",
-                    "groups": len(view.tables),
-                    "best_of": best_of_label(group_best_of(stage=view.stage, settings=s)),
-                    "qualify": qualify if per or others else "",
-                    "rounds": [],
-                }
+                StageRules(
+                    title=title,
+                    kind="groups",
+                    groups=len(view.tables),
+                    best_of=best_of_label(group_best_of(stage=view.stage, settings=s)),
+                    qualify=qualify if per or others else "",
+                    rounds=[],
+                )
             )
         else:
             rounds = _round_plan(state, i)
             stages.append(
-                {
-                    "title": title,
-                    "kind": "knockout",
-                    "groups": 0,
-                    "qualify": "",
-                    "best_of": ""
+                StageRules(
+                    title=title,
+                    kind="knockout",
+                    groups=0,
+                    qualify="",
+                    best_of=""
                     if rounds
                     else best_of_label(knockout_best_of(stage=view.stage, round_number=1, settings=s)),
-                    "rounds": [{"name": r["name"], "best_of": best_of_label(r["best_of"])} for r in rounds],
-                }
+                    rounds=[RoundRule(name=r.name, best_of=best_of_label(r.best_of)) for r in rounds],
+                )
             )
     texts = rule_texts(s)
     onze, ferro, third, manilha = texts["onze_tie"], texts["ferro"], texts["third"], texts["manilha"]
     rules = [
-        {"label": _("Manilha"), "value": manilha},
-        {"label": _("Baralho"), "value": texts["deck"]},
-        {"label": _("Mão de onze com as três rodadas empatadas"), "value": onze},
-        {
-            "label": _("Mão de ferro (11 x 11)"),
-            "value": _("vale %(pontos)s; quem vence a mão vence a partida") % {"pontos": ferro},
-        },
-        {"label": _("3º lugar"), "value": third},
+        RuleLine(label=_("Manilha"), value=manilha),
+        RuleLine(label=_("Baralho"), value=texts["deck"]),
+        RuleLine(label=_("Mão de onze com as três rodadas empatadas"), value=onze),
+        RuleLine(
+            label=_("Mão de ferro (11 x 11)"),
+            value=_("vale %(pontos)s; quem vence a mão vence a partida") % {"pontos": ferro},
+        ),
+        RuleLine(label=_("3º lugar"), value=third),
     ]
     if any(isinstance(v, GroupStageView) for v in state.view.stages):
         rules.append(
-            {
-                "label": _("Pontos classificatórios"),
-                "value": _(
+            RuleLine(
+                label=_("Pontos classificatórios"),
+                value=_(
                     "vitória sem perder partida %(a)s x %(b)s; vitória perdendo partida %(c)s x %(d)s; WO %(e)s x %(f)s"
                 )
                 % {
@@ -171,28 +243,28 @@ def rules_present(state) -> dict:
                     "e": cp.walkover_win,
                     "f": cp.walkover_loss,
                 },
-            }
+            )
         )
         rules.append(
-            {
-                "label": _("Desempate nos grupos"),
-                "value": _("partidas vencidas, confronto direto, saldo de pontos-partida, sorteio"),
-            }
+            RuleLine(
+                label=_("Desempate nos grupos"),
+                value=_("partidas vencidas, confronto direto, saldo de pontos-partida, sorteio"),
+            )
         )
-    return {"preset": preset_label(state.tournament.preset), "stages": stages, "rules": rules}
+    return Rules(preset=preset_label(state.tournament.preset), stages=stages, rules=rules)
 
 
-def event_head(state) -> dict:
+def event_head(state: TournamentState) -> EventHead:
     """What every event page shows on top: name, date, venue, status."""
     t = state.tournament
-    return {
-        "name": t.name,
-        "slug": t.slug,
-        "date": date_br(t.date),
-        "start_time": time_br(t.start_time),
-        "venue": t.venue,
-        "city": t.city,
-        "status": tournament_status(state),
-        "has_groups": any(isinstance(v, GroupStageView) for v in state.view.stages),
-        "has_knockout": any(isinstance(v, KnockoutStageView) for v in state.view.stages),
-    }
+    return EventHead(
+        name=t.name,
+        slug=t.slug,
+        date=date_br(t.date),
+        start_time=time_br(t.start_time),
+        venue=t.venue,
+        city=t.city,
+        status=tournament_status(state),
+        has_groups=any(isinstance(v, GroupStageView) for v in state.view.stages),
+        has_knockout=any(isinstance(v, KnockoutStageView) for v in state.view.stages),
+    )

@@ -6,7 +6,7 @@ told by role ("árbitro" / "organização"), who confirmed by dupla."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from dataclasses import dataclass
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -55,9 +55,134 @@ RAN = gettext_noop("correu")
 METHODS = {"pin": gettext_noop("pelo PIN"), "link": gettext_noop("pelo link")}
 
 
-def status_view(status: str) -> dict:
+# --- what the page shows (a súmula has a few dozen mãos: frozen dataclasses, no speed concern) ----------------
+
+
+@dataclass(frozen=True, slots=True)
+class SumulaStatus:
+    """The súmula's status pill: its code (a CSS class), its label, and whether the result is still provisional."""
+
+    code: str
+    label: str
+    provisional: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MaoRow:
+    """One line of the sheet: what happened in the mão, who scored how much, the totals after it."""
+
+    number: int
+    text: str
+    reason: str
+    tag: str  # "penalty", "tie" or ""
+    scorer: int | None  # 0 or 1
+    points: int
+    a: int
+    b: int
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyNote:
+    """A perda (of a partida or of the jogo): the dupla that lost it and why."""
+
+    dupla: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PartidaSheet:
+    number: int
+    a: int
+    b: int
+    finished: bool
+    winner: int | None
+    winner_name: str
+    live: bool
+    maos: list[MaoRow]
+    penalty: PenaltyNote | None
+    score_only: bool  # the final score was entered without the mãos
+
+
+@dataclass(frozen=True, slots=True)
+class SumulaDupla:
+    key: str
+    name: str
+    has_name: bool
+    players: str
+
+
+@dataclass(frozen=True, slots=True)
+class WalkoverNote:
+    both: bool
+    absent: str  # the absent dupla's name (one absent)
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerNote:
+    """A dupla's answer to the súmula: confirmed or contested, how, when, why."""
+
+    dupla: str
+    answer: str  # "confirmed", "contested" or ""
+    when: str
+    method: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    """Who signed, by role only (never the account's name), and when; the decision's reason."""
+
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ViaLink:
+    via: int
+    name: str
+    url: str
+    current: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SumulaPage:
+    """One jogo's súmula as the paper sheet shows it (the public page, the printed súmula)."""
+
+    key: str
+    url: str
+    duplas: tuple[SumulaDupla, SumulaDupla]
+    won: list[int]
+    winner: int | None
+    winner_name: str
+    stage: str
+    group: str
+    round: str
+    mesa: int | None
+    best_of: str
+    status: SumulaStatus
+    decided: bool
+    live: bool
+    partidas: list[PartidaSheet]
+    walkover: WalkoverNote | None
+    penalty: PenaltyNote | None
+    answers: list[AnswerNote]
+    signed: Signature | None
+    via: int
+    via_name: str
+    via_reason: str
+    replaces: str  # "1ª": the via this one replaces
+    vias: int
+    earlier: list[ViaLink]
+    reading_old: bool  # an earlier via, replaced
+    replaced_at: str
+    latest_name: str
+    poll: bool
+    has_result: bool
+
+
+def status_view(status: str) -> SumulaStatus:
     code, label = STATUS.get(status, ("upcoming", status))
-    return {"code": code, "label": _(label), "provisional": status in (AWAITING, CONTESTED)}
+    return SumulaStatus(code=code, label=_(label), provisional=status in (AWAITING, CONTESTED))
 
 
 def when_br(value: str | dt.datetime | None) -> str:
@@ -82,7 +207,7 @@ def via_name(n: int) -> str:
 # --- the sheet --------------------------------------------------------------------------------------
 
 
-def _mao_row(number: int, mao: Mao, before: tuple[int, int], names: tuple[str, str]) -> dict:
+def _mao_row(number: int, mao: Mao, before: tuple[int, int], names: tuple[str, str]) -> MaoRow:
     """One line of the sheet: what happened in the mão, who scored how much, the totals after it."""
     after = mao.score
     gain = (after[0] - before[0], after[1] - before[1])
@@ -108,21 +233,22 @@ def _mao_row(number: int, mao: Mao, before: tuple[int, int], names: tuple[str, s
         text = _("mão de onze jogada")
     else:
         text = _("jogada") + (f" · {_(VALUE_NAMES[points])}" if points in VALUE_NAMES else "")
-    return {
-        "number": number,
-        "text": text,
-        "reason": mao.reason or "",
-        "tag": tag,
-        "scorer": scorer,
-        "points": points,
-        "a": after[0],
-        "b": after[1],
-    }
+    return MaoRow(
+        number=number,
+        text=text,
+        reason=mao.reason or "",
+        tag=tag,
+        scorer=scorer,
+        points=points,
+        a=after[0],
+        b=after[1],
+    )
 
 
-def _partida_view(p: Partida, keys: tuple[str, str], names: tuple[str, str], jogo_live: bool) -> dict:
+def _partida_view(p: Partida, keys: tuple[str, str], names: tuple[str, str], jogo_live: bool) -> PartidaSheet:
     side = {k: i for i, k in enumerate(keys)}
-    rows, before = [], (0, 0)
+    rows: list[MaoRow] = []
+    before = (0, 0)
     for n, mao in enumerate(p.maos, start=1):
         rows.append(_mao_row(n, mao, before, names))
         before = mao.score
@@ -130,73 +256,73 @@ def _partida_view(p: Partida, keys: tuple[str, str], names: tuple[str, str], jog
     penalty = None
     if p.penalty:
         lost = side.get(p.penalty.lost_by)
-        penalty = {"dupla": names[lost] if lost is not None else "", "reason": p.penalty.reason}
-    return {
-        "number": p.number,
-        "a": p.score[0],
-        "b": p.score[1],
-        "finished": p.finished,
-        "winner": winner,
-        "winner_name": names[winner] if winner is not None else "",
-        "live": jogo_live and not p.finished,
-        "maos": rows,
-        "penalty": penalty,
-        "score_only": not rows and penalty is None,
-    }
+        penalty = PenaltyNote(dupla=names[lost] if lost is not None else "", reason=p.penalty.reason)
+    return PartidaSheet(
+        number=p.number,
+        a=p.score[0],
+        b=p.score[1],
+        finished=p.finished,
+        winner=winner,
+        winner_name=names[winner] if winner is not None else "",
+        live=jogo_live and not p.finished,
+        maos=rows,
+        penalty=penalty,
+        score_only=not rows and penalty is None,
+    )
 
 
-def _dupla_view(dupla: Dupla) -> dict:
+def _dupla_view(dupla: Dupla) -> SumulaDupla:
     p1, p2 = dupla.player1.name, dupla.player2.name
-    return {
-        "key": dupla.key,
-        "name": dupla.display_name,
-        "has_name": bool(dupla.name),
-        "players": _("%(a)s e %(b)s") % {"a": p1, "b": p2},
-    }
+    return SumulaDupla(
+        key=dupla.key,
+        name=dupla.display_name,
+        has_name=bool(dupla.name),
+        players=_("%(a)s e %(b)s") % {"a": p1, "b": p2},
+    )
 
 
-def _signature(tournament: Tournament, jogo: Jogo) -> dict:
+def _signature(tournament: Tournament, jogo: Jogo) -> Signature:
     """Who signed, by role only (never the account's name), and when."""
     when = when_br(jogo.signed_at)
     if jogo.signed_by_id is not None and is_referee_role(role=role_of(user=jogo.signed_by, tournament=tournament)):
         text = _("Homologada pelo árbitro em %(when)s.") % {"when": when}
     else:
         text = _("Homologada pela organização em %(when)s.") % {"when": when}
-    return {"text": text, "reason": jogo.signed_reason}
+    return Signature(text=text, reason=jogo.signed_reason)
 
 
-def sumula_present(*, state: TournamentState, tournament: Tournament, jogo: Jogo, data: Sumula) -> dict[str, Any]:
+def sumula_present(*, state: TournamentState, tournament: Tournament, jogo: Jogo, data: Sumula) -> SumulaPage:
     """What the súmula page shows, as plain values (no account names, no private data)."""
     keys = data.duplas
     duplas = (_dupla_view(jogo.dupla_a), _dupla_view(jogo.dupla_b))
-    names = (duplas[0]["name"], duplas[1]["name"])
+    names = (duplas[0].name, duplas[1].name)
     side = {k: i for i, k in enumerate(keys)}
     status = status_view(data.status)
     partidas = [_partida_view(p, keys, names, data.status == IN_PROGRESS) for p in data.partidas]
     winner = side.get(data.winner) if data.winner else None
     walkover = None
     if data.walkover:
-        walkover = {
-            "both": data.walkover == "both",
-            "absent": names[side[data.walkover]] if data.walkover in side else "",
-        }
+        walkover = WalkoverNote(
+            both=data.walkover == "both",
+            absent=names[side[data.walkover]] if data.walkover in side else "",
+        )
     penalty = None
     if data.penalty:
         lost = side.get(data.penalty.lost_by)
-        penalty = {"dupla": names[lost] if lost is not None else "", "reason": data.penalty.reason}
+        penalty = PenaltyNote(dupla=names[lost] if lost is not None else "", reason=data.penalty.reason)
     decided = data.status in (AWAITING, CONTESTED, CONFIRMED, HOMOLOGATED)
     answers = []
     for i, key in enumerate(keys):
         detail = data.confirmation_details.get(key)
         answer = detail.answer if detail else None
         answers.append(
-            {
-                "dupla": names[i],
-                "answer": answer or "",
-                "when": when_br(detail.at) if detail else "",
-                "method": _(METHODS[detail.by]) if detail and detail.by in METHODS else "",
-                "reason": (detail.reason or "") if detail else "",
-            }
+            AnswerNote(
+                dupla=names[i],
+                answer=answer or "",
+                when=when_br(detail.at) if detail else "",
+                method=_(METHODS[detail.by]) if detail and detail.by in METHODS else "",
+                reason=(detail.reason or "") if detail else "",
+            )
         )
     via, vias = data.via, data.vias
     reading_old = via != jogo.via
@@ -210,42 +336,42 @@ def sumula_present(*, state: TournamentState, tournament: Tournament, jogo: Jogo
         for row in SumulaVia.objects.filter(jogo=jogo).order_by("via").values("via", "at", "via_reason"):
             replaced_at[row["via"]] = when_br(row["at"])
             earlier.append(
-                {
-                    "via": row["via"],
-                    "name": via_name(row["via"]),
-                    "url": f"{base}?via={row['via']}",
-                    "current": row["via"] == via,
-                }
+                ViaLink(
+                    via=row["via"],
+                    name=via_name(row["via"]),
+                    url=f"{base}?via={row['via']}",
+                    current=row["via"] == via,
+                )
             )
-    return {
-        "key": jogo.key,
-        "url": base,
-        "duplas": duplas,
-        "won": list(data.score),
-        "winner": winner,
-        "winner_name": names[winner] if winner is not None else "",
-        "stage": stage,
-        "group": group,
-        "round": round_title,
-        "mesa": jogo.mesa,
-        "best_of": best_of_label(jogo.best_of),
-        "status": status,
-        "decided": decided,
-        "live": data.status == IN_PROGRESS and not reading_old,
-        "partidas": partidas,
-        "walkover": walkover,
-        "penalty": penalty,
-        "answers": answers,
-        "signed": signed,
-        "via": via,
-        "via_name": via_name(via),
-        "via_reason": data.via_reason or "",
-        "replaces": f"{via - 1}ª" if via > 1 else "",
-        "vias": vias,
-        "earlier": earlier,
-        "reading_old": reading_old,
-        "replaced_at": replaced_at.get(via, ""),
-        "latest_name": via_name(vias),
-        "poll": not reading_old and data.status != HOMOLOGATED,
-        "has_result": bool(partidas or walkover or penalty),
-    }
+    return SumulaPage(
+        key=jogo.key,
+        url=base,
+        duplas=duplas,
+        won=list(data.score),
+        winner=winner,
+        winner_name=names[winner] if winner is not None else "",
+        stage=stage,
+        group=group,
+        round=round_title,
+        mesa=jogo.mesa,
+        best_of=best_of_label(jogo.best_of),
+        status=status,
+        decided=decided,
+        live=data.status == IN_PROGRESS and not reading_old,
+        partidas=partidas,
+        walkover=walkover,
+        penalty=penalty,
+        answers=answers,
+        signed=signed,
+        via=via,
+        via_name=via_name(via),
+        via_reason=data.via_reason or "",
+        replaces=f"{via - 1}ª" if via > 1 else "",
+        vias=vias,
+        earlier=earlier,
+        reading_old=reading_old,
+        replaced_at=replaced_at.get(via, ""),
+        latest_name=via_name(vias),
+        poll=not reading_old and data.status != HOMOLOGATED,
+        has_result=bool(partidas or walkover or penalty),
+    )

@@ -7,7 +7,7 @@ page last). The pages join by their labels: the last jogo of a section says
 which page and jogo its winner goes to, and every place of a later page says
 which page its dupla comes from. Type is never smaller than 6.5 points.
 
-Input: ``presenters.bracket_present(state, whole=True)`` (plain values).
+Input: ``presenters.bracket_present(state, whole=True)`` (a ``BracketPage``).
 """
 
 from __future__ import annotations
@@ -18,6 +18,10 @@ from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
+
+if TYPE_CHECKING:
+    from ..presenters.bracket import BracketJogo, BracketPage, BracketStage
+    from ..presenters.standings import ClassificationRow
 
 from .page import (
     BOLD,
@@ -64,11 +68,11 @@ def _levels(total: int) -> list[tuple[int, int]]:
     return out
 
 
-def bracket_plan(stages: list[dict]) -> list[PagePlan]:
+def bracket_plan(stages: list[BracketStage]) -> list[PagePlan]:
     """Every page of the sheet, in print order (a stage's sections, then its later rounds; the final last)."""
     plans: list[PagePlan] = []
     for si, stage in enumerate(stages):
-        total = len(stage["rounds"])
+        total = len(stage.rounds)
         if not total:
             plans.append(PagePlan(stage=si, first=0, last=0, index=0, parts=1))
             continue
@@ -78,10 +82,10 @@ def bracket_plan(stages: list[dict]) -> list[PagePlan]:
     return plans
 
 
-def bracket_pdf(*, bracket: dict, footer: Footer, title: str) -> bytes:
+def bracket_pdf(*, bracket: BracketPage, footer: Footer, title: str) -> bytes:
     buffer = io.BytesIO()
     c = sheet_canvas(buffer, footer=footer, title=title, pagesize=LANDSCAPE)
-    stages = bracket["stages"]
+    stages = bracket.stages
     plans = bracket_plan(stages)
     page_of = {(p.stage, p.first, p.index): n for n, p in enumerate(plans, start=1)}
     if not plans:
@@ -91,10 +95,10 @@ def bracket_pdf(*, bracket: dict, footer: Footer, title: str) -> bytes:
     for plan in plans:
         stage = stages[plan.stage]
         if not plan.last:
-            _head(c, footer.tournament, stage["title"], "")
-            _message(c, stage["waiting"] or _("A chave ainda não foi sorteada."))
+            _head(c, footer.tournament, stage.title, "")
+            _message(c, stage.waiting or _("A chave ainda não foi sorteada."))
         else:
-            _page_draw(c, footer.tournament, stage, plan, page_of, classification=bracket["classification"])
+            _page_draw(c, footer.tournament, stage, plan, page_of, classification=bracket.classification)
         c.showPage()
     c.save()
     return buffer.getvalue()
@@ -121,14 +125,22 @@ def _message(c: Canvas, text: str) -> None:
     c.drawString(MARGIN, height - MARGIN - HEAD_H - 10 * mm, text)
 
 
-def _page_draw(c: Canvas, tournament: str, stage: dict, plan: PagePlan, page_of: dict, *, classification: list) -> None:
+def _page_draw(
+    c: Canvas,
+    tournament: str,
+    stage: BracketStage,
+    plan: PagePlan,
+    page_of: dict,
+    *,
+    classification: list[ClassificationRow],
+) -> None:
     width, height = LANDSCAPE
-    rounds = stage["rounds"]
+    rounds = stage.rounds
     total = len(rounds)
     span = plan.last - plan.first + 1
     is_top = plan.last == total
-    title = _("%(stage)s — chave") % {"stage": stage["title"]}
-    names = [rounds[r - 1]["name"] for r in (plan.first, plan.last)]
+    title = _("%(stage)s — chave") % {"stage": stage.title}
+    names = [rounds[r - 1].name for r in (plan.first, plan.last)]
     subtitle = names[0] if span == 1 else _("%(a)s a %(b)s") % {"a": names[0], "b": names[1]}
     if plan.parts > 1:
         subtitle = _("Seção %(n)s de %(total)s · %(rounds)s") % {
@@ -140,7 +152,7 @@ def _page_draw(c: Canvas, tournament: str, stage: dict, plan: PagePlan, page_of:
 
     left, right = MARGIN, width - MARGIN
     top, bottom = height - MARGIN - HEAD_H, MARGIN + 6 * mm
-    extra = 1 if is_top and (stage["champion"] or stage["third"] or classification) else 0
+    extra = 1 if is_top and (stage.champion or stage.third or classification) else 0
     col_w = min(95 * mm, (right - left) / (span + extra * 0.9))
     box_w = col_w - 7 * mm
     first_count = 2 ** (span - 1)  # jogos of the first column on this page
@@ -153,7 +165,7 @@ def _page_draw(c: Canvas, tournament: str, stage: dict, plan: PagePlan, page_of:
         r = plan.first + col
         count = 2 ** (span - 1 - col)
         start = plan.index * count
-        jogos = rounds[r - 1]["jogos"][start : start + count]
+        jogos = rounds[r - 1].jogos[start : start + count]
         x = left + col * col_w
         if col == 0:
             new = [top - (i + 0.5) * pitch for i in range(count)]
@@ -162,9 +174,9 @@ def _page_draw(c: Canvas, tournament: str, stage: dict, plan: PagePlan, page_of:
             _connectors(c, x - 7 * mm, x, centres, new)
         c.setFillColor(GREY)
         c.setFont(BOLD, 7.5)
-        c.drawString(x, top + 2 * mm, fit(rounds[r - 1]["name"], BOLD, 7.5, box_w))
+        c.drawString(x, top + 2 * mm, fit(rounds[r - 1].name, BOLD, 7.5, box_w))
         c.setFont(REGULAR, 6.5)
-        c.drawRightString(x + box_w, top + 2 * mm, rounds[r - 1]["best_of_label"])
+        c.drawRightString(x + box_w, top + 2 * mm, rounds[r - 1].best_of_label)
         for i, (jogo, cy) in enumerate(zip(jogos, new, strict=False)):
             sources = None
             if col == 0 and plan.first > 1:  # places filled by the winners of the pages before
@@ -182,7 +194,7 @@ def _page_draw(c: Canvas, tournament: str, stage: dict, plan: PagePlan, page_of:
             c.drawString(
                 x,
                 new[0] - slot_h - 8 * mm,
-                _("%(round)s, jogo %(n)s") % {"round": rounds[plan.last]["name"], "n": position},
+                _("%(round)s, jogo %(n)s") % {"round": rounds[plan.last].name, "n": position},
             )
         centres = new
 
@@ -209,7 +221,7 @@ def _connectors(c: Canvas, x0: float, x1: float, before: list[float], after: lis
 
 def _jogo_draw(
     c: Canvas,
-    jogo: dict,
+    jogo: BracketJogo,
     x: float,
     cy: float,
     w: float,
@@ -222,27 +234,27 @@ def _jogo_draw(
     """One jogo: two places (name and partidas won), the winner in bold on a shaded place; key and mesa above."""
     score_w = 6 * mm
     y_top = cy + slot_h
-    for side, slot in enumerate(jogo["slots"]):
+    for side, slot in enumerate(jogo.slots):
         y = y_top - (side + 1) * slot_h
-        if slot["winner"]:
+        if slot.winner:
             c.setFillColor(SHADE)
             c.rect(x, y, w, slot_h, stroke=0, fill=1)
         base = y + (slot_h - size * 0.72) / 2
-        font = NARROW_BOLD if slot["winner"] else NARROW
-        c.setFillColor(GREY if slot["empty"] or slot["absent"] else INK)
+        font = NARROW_BOLD if slot.winner else NARROW
+        c.setFillColor(GREY if slot.empty or slot.absent else INK)
         c.setFont(font, size)
-        label = slot["label"]
-        if slot["empty"] and sources and sources[side]:
+        label = slot.label
+        if slot.empty and sources and sources[side]:
             label = _("vencedor da página %(page)s") % {"page": sources[side]}
         room = w - score_w - 2 * mm
         own = fit_size(label, font, size, room, smallest=MIN_SIZE)  # smaller type before an ellipsis
         c.setFont(font, own)
         c.drawString(x + 1.2 * mm, base, fit(label, font, own, room))
-        if slot["score"] is not None:
+        if slot.score is not None:
             c.setFont(BOLD, size)
             c.setFillColor(INK)
-            c.drawCentredString(x + w - score_w / 2, base, str(slot["score"]))
-    c.setStrokeColor(INK if not jogo["bye"] else LIGHT)
+            c.drawCentredString(x + w - score_w / 2, base, str(slot.score))
+    c.setStrokeColor(INK if not jogo.bye else LIGHT)
     c.setLineWidth(0.7)
     c.rect(x, cy - slot_h, w, 2 * slot_h)
     c.setLineWidth(0.3)
@@ -251,11 +263,11 @@ def _jogo_draw(
     # above the box, when there is room: the jogo's key and mesa, or where its places come from
     if label_room - 2 * slot_h >= 7:
         bits = []
-        if jogo.get("key"):
-            bits.append(jogo["key"])
-        if jogo.get("mesa"):
-            bits.append(_("mesa %(n)s") % {"n": jogo["mesa"]})
-        if sources and not all(s["empty"] for s in jogo["slots"]) and any(sources):
+        if jogo.key:
+            bits.append(jogo.key)
+        if jogo.mesa:
+            bits.append(_("mesa %(n)s") % {"n": jogo.mesa})
+        if sources and not all(s.empty for s in jogo.slots) and any(sources):
             bits.append(_("de: p. %(a)s / p. %(b)s") % {"a": sources[0] or "—", "b": sources[1] or "—"})
         if bits:
             c.setFillColor(GREY)
@@ -265,8 +277,8 @@ def _jogo_draw(
 
 def _podium_draw(
     c: Canvas,
-    stage: dict,
-    classification: list,
+    stage: BracketStage,
+    classification: list[ClassificationRow],
     x: float,
     top: float,
     right: float,
@@ -276,35 +288,33 @@ def _podium_draw(
 ) -> None:
     w = right - x
     y = top - 4 * mm
-    if stage["champion"]:
+    if stage.champion:
         c.setFillColor(INK)
         c.setFont(BOLD, 8)
         c.drawString(x, y, _("Campeã"))
-        name = stage["champion"]["name"]
+        name = stage.champion.name
         size = fit_size(name, BOLD, 11, w, smallest=9)
         lines = wrap(name, BOLD, size, w, lines=3)
         c.setFont(BOLD, size)
         for i, line in enumerate(lines):
             c.drawString(x, y - 5 * mm - i * (size + 2), line)
         y -= 7 * mm + len(lines) * (size + 2)
-    medals = [r for r in classification if r["medal"]]
+    medals = [r for r in classification if r.medal]
     if medals:
         c.setFont(BOLD, 8)
         c.drawString(x, y, _("Pódio"))
         y -= 4.5 * mm
         for row in medals:
-            for i, line in enumerate(
-                wrap(f"{row['place']}º · {row['dupla']['name']}", NARROW, 7.5, w - 3 * mm, lines=2)
-            ):
+            for i, line in enumerate(wrap(f"{row.place}º · {row.dupla.name}", NARROW, 7.5, w - 3 * mm, lines=2)):
                 c.setFont(NARROW, 7.5)
                 c.drawString(x + (3 * mm if i else 0), y, line)
                 y -= 3.4 * mm
             y -= 0.6 * mm
         y -= 3 * mm
-    if stage["third"]:
+    if stage.third:
         c.setFillColor(INK)
         c.setFont(BOLD, 8)
         c.drawString(x, bottom + 2 * slot_h + 4 * mm, _("Disputa de 3º lugar"))
         _jogo_draw(
-            c, stage["third"], x, bottom + slot_h + 1 * mm, min(w, 55 * mm), slot_h, size, sources=None, label_room=0
+            c, stage.third, x, bottom + slot_h + 1 * mm, min(w, 55 * mm), slot_h, size, sources=None, label_room=0
         )

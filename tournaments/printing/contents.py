@@ -17,10 +17,11 @@ from scoring.sumula import MAO_FERRO, MAO_ONZE, MAO_PENALTY, MAO_PLAYED, MAO_RAN
 from tournaments.presenters.sumula import sumula_present
 
 from .. import presenters
-from ..models import Jogo, Tournament
+from ..models import Dupla, Jogo, Tournament
 from ..refusals import Refused
 from ..rows import JogoRow
 from ..selectors import TournamentState, jogo_referee, mesa_referees, tournament_live_get, tournament_state_get
+from ..state import DuplaRef as StateDupla
 from ..sumula.selectors import sumula_get
 from ..sumula.sheet import Partida
 from .medals import Event, Placed
@@ -78,7 +79,7 @@ def reminders(state: TournamentState) -> tuple[str, ...]:
     )
 
 
-def _side(letter: str, dupla) -> Side:
+def _side(letter: str, dupla: Dupla | StateDupla) -> Side:
     return Side(
         letter=letter,
         name=dupla.display_name,
@@ -140,8 +141,8 @@ def sumula_batch_get(
     place = presenters.jogo_place(state)
     mesas = mesa_referees(tournament=tournament)
     referee_of = {j.id: jogo_referee(j, mesas) for j in rows}
-    referees = _referee_names(set(referee_of.values()) - {None})
-    common = {"tournament": tournament.name, "when_where": when_where(tournament), "reminders": reminders(state)}
+    referees = _referee_names({r for r in referee_of.values() if r is not None})
+    name, place_line, rules = tournament.name, when_where(tournament), reminders(state)
     sheets = []
     for j in rows:
         stage_title, group, round_title = place(j)
@@ -154,8 +155,10 @@ def sumula_batch_get(
                 mesa=str(j.mesa or ""),
                 best_of=j.best_of,
                 sides=(_side("A", by_id[j.dupla_a_id]), _side("B", by_id[j.dupla_b_id])),
-                referee=referees.get(referee_of[j.id], ""),
-                **common,
+                referee=referees.get(referee, "") if (referee := referee_of[j.id]) is not None else "",
+                tournament=name,
+                when_where=place_line,
+                reminders=rules,
             )
         )
     return sheets
@@ -208,7 +211,7 @@ def _joined(titles: list[str]) -> str:
 # --- the filled súmula ------------------------------------------------------------------------------------------
 
 
-def _note(how: str, to, points, before: tuple[int, int]) -> str:
+def _note(how: str, to: int | None, points: int | None, before: tuple[int, int]) -> str:
     """What a mão was, in a word or two (the sheet's 'obs.' column)."""
     kind = mao_kind(how=how, to=to, before=before)
     if kind == MAO_PLAYED:
@@ -270,85 +273,84 @@ def sumula_sheet_get(*, tournament: Tournament, jogo: Jogo, via: int | None = No
     notes: list[str] = []
     partidas = tuple(_partida_box(p, keys, letters, notes) for p in data.partidas)
     result = ""
-    if view["walkover"]:
-        if view["walkover"]["both"]:
+    if view.walkover:
+        if view.walkover.both:
             result = _("WO: as duas duplas ausentes")
         else:
             result = _("WO: %(absent)s ausente · vencedora: %(winner)s") % {
-                "absent": view["walkover"]["absent"],
-                "winner": view["winner_name"],
+                "absent": view.walkover.absent,
+                "winner": view.winner_name,
             }
         notes.insert(0, result)
-    elif view["penalty"]:
+    elif view.penalty:
         result = _("Perda do jogo: %(dupla)s · vencedora: %(winner)s") % {
-            "dupla": view["penalty"]["dupla"],
-            "winner": view["winner_name"],
+            "dupla": view.penalty.dupla,
+            "winner": view.winner_name,
         }
-        notes.insert(0, _("Perda do jogo por %(dupla)s: %(reason)s") % view["penalty"])
-    elif view["has_result"]:
+        notes.insert(
+            0,
+            _("Perda do jogo por %(dupla)s: %(reason)s") % {"dupla": view.penalty.dupla, "reason": view.penalty.reason},
+        )
+    elif view.has_result:
         score = _("A %(a)s x %(b)s B") % {"a": data.score[0], "b": data.score[1]}
-        if view["winner_name"]:
+        if view.winner_name and view.winner is not None:
             result = _("%(score)s · vencedora: dupla %(letter)s, %(name)s") % {
                 "score": score,
-                "letter": "AB"[view["winner"]],
-                "name": view["winner_name"],
+                "letter": "AB"[view.winner],
+                "name": view.winner_name,
             }
         else:
             result = _("%(score)s · em andamento") % {"score": score}
-    for letter, answer in zip("AB", view["answers"], strict=False):
-        if answer["answer"] == "confirmed":
+    for letter, answer in zip("AB", view.answers, strict=False):
+        if answer.answer == "confirmed":
             text = _("Dupla %(l)s confirmou %(method)s em %(when)s.")
-        elif answer["answer"] == "contested":
+        elif answer.answer == "contested":
             text = _("Dupla %(l)s contestou %(method)s em %(when)s: %(reason)s")
-        elif view["decided"]:
+        elif view.decided:
             text = _("Dupla %(l)s ainda não confirmou.")
         else:
             continue
         notes.append(
-            (
-                text % {"l": letter, "method": answer["method"], "when": answer["when"], "reason": answer["reason"]}
-            ).replace("  ", " ")
-        )
-    if view["signed"]:
-        notes.append(
-            view["signed"]["text"]
-            + (
-                " " + _("Decisão: %(reason)s") % {"reason": view["signed"]["reason"]}
-                if view["signed"]["reason"]
-                else ""
+            (text % {"l": letter, "method": answer.method, "when": answer.when, "reason": answer.reason}).replace(
+                "  ", " "
             )
         )
+    if view.signed:
+        notes.append(
+            view.signed.text
+            + (" " + _("Decisão: %(reason)s") % {"reason": view.signed.reason} if view.signed.reason else "")
+        )
     replaces = ""
-    if view["replaces"]:
+    if view.replaces:
         replaces = _("%(via)s — substitui a %(old)s: %(reason)s") % {
-            "via": view["via_name"],
-            "old": view["replaces"],
-            "reason": view["via_reason"] or _("sem motivo"),
+            "via": view.via_name,
+            "old": view.replaces,
+            "reason": view.via_reason or _("sem motivo"),
         }
-    elif view["reading_old"]:
+    elif view.reading_old:
         replaces = _("%(via)s — substituída pela %(latest)s em %(when)s") % {
-            "via": view["via_name"],
-            "latest": view["latest_name"],
-            "when": view["replaced_at"],
+            "via": view.via_name,
+            "latest": view.latest_name,
+            "when": view.replaced_at,
         }
-    group_round = " · ".join(x for x in (view["group"], view["round"]) if x)
+    group_round = " · ".join(x for x in (view.group, view.round) if x)
     return SumulaSheet(
         key=jogo.key,
         url=jogo_url(tournament=tournament, key=jogo.key),
         tournament=tournament.name,
         when_where=when_where(tournament),
-        stage=view["stage"],
+        stage=view.stage,
         group_round=group_round,
         mesa=str(jogo.mesa or ""),
         best_of=jogo.best_of,
         sides=sides,
         reminders=reminders(state),
         filled=True,
-        via=view["via_name"],
+        via=view.via_name,
         replaces=replaces,
-        status=view["status"]["label"],
+        status=view.status.label,
         partidas=partidas,
-        won=data.score if view["has_result"] else None,
+        won=data.score if view.has_result else None,
         result=result,
         notes=tuple(notes),
     )
@@ -368,11 +370,11 @@ def ceremony_get(*, tournament: Tournament) -> tuple[Event, list[Placed], bool]:
     )
     placed = [
         Placed(
-            place=row["place"],
-            medal=row["medal"],
-            dupla=row["dupla"]["name"],
-            has_name=row["dupla"]["has_name"],
-            athletes=tuple(row["players"]),
+            place=row.place,
+            medal=row.medal,
+            dupla=row.dupla.name,
+            has_name=row.dupla.has_name,
+            athletes=tuple(row.players),
         )
         for row in presenters.classification_present(state)
     ]

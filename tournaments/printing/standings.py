@@ -2,7 +2,7 @@
 group's table with the page's columns, qualification marks and tiebreak notes, and each stage's comparison
 between groups.
 
-Input: ``presenters.standings_present(state, whole=True)`` (plain values), drawn with platypus flowables
+Input: ``presenters.standings_present(state, whole=True)`` (a ``StandingsPage``), drawn with platypus flowables
 on the shared page (``page.canvas_maker``).
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import io
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 from django.utils.translation import gettext as _
@@ -17,6 +18,9 @@ from django.utils.translation import ngettext, pgettext
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+if TYPE_CHECKING:
+    from ..presenters.standings import ClassificationRow, GroupStage, StandingRow, StandingsPage
 
 from .page import (
     BOLD,
@@ -71,7 +75,7 @@ NUMBER_KEYS = (
 )
 
 
-def standings_pdf(*, standings: dict, tournament: str, when_where: str, footer: Footer, title: str) -> bytes:
+def standings_pdf(*, standings: StandingsPage, tournament: str, when_where: str, footer: Footer, title: str) -> bytes:
     fonts_register()
     buffer = io.BytesIO()
     doc = SimpleDocTemplate(
@@ -90,10 +94,10 @@ def standings_pdf(*, standings: dict, tournament: str, when_where: str, footer: 
         Paragraph(escape(_("Classificação")), STYLES["title"]),
         Paragraph(escape(" · ".join(x for x in (tournament, when_where) if x)), STYLES["event"]),
     ]
-    if standings["classification"]:
+    if standings.classification:
         story.append(Paragraph(escape(_("Classificação geral")), STYLES["stage"]))
-        story.append(_classification_table(standings["classification"]))
-    stages = standings["stages"]
+        story.append(_classification_table(standings.classification))
+    stages = standings.stages
     if stages:
         story.append(Spacer(1, 3 * mm))
         story.append(
@@ -109,38 +113,38 @@ def standings_pdf(*, standings: dict, tournament: str, when_where: str, footer: 
             )
         )
     for stage in stages:
-        story.extend(_stage_flowables(stage, titled=standings["show_stage_titles"] or len(stages) > 1))
-    if not stages and not standings["classification"]:
+        story.extend(_stage_flowables(stage, titled=standings.show_stage_titles or len(stages) > 1))
+    if not stages and not standings.classification:
         story.append(Paragraph(escape(_("Este torneio não tem fase de grupos.")), STYLES["cell"]))
     doc.build(story, canvasmaker=canvas_maker(footer))
     return buffer.getvalue()
 
 
-def _stage_flowables(stage: dict, *, titled: bool) -> list:
+def _stage_flowables(stage: GroupStage, *, titled: bool) -> list:
     out: list = []
     if titled:
-        out.append(Paragraph(escape(stage["title"]), STYLES["stage"]))
-    if stage["per_group"] or stage["best_others"]:
+        out.append(Paragraph(escape(stage.title), STYLES["stage"]))
+    if stage.per_group or stage.best_others:
         text = ngettext(
-            "Classifica-se %(n)s dupla por grupo", "Classificam-se %(n)s duplas por grupo", stage["per_group"]
-        ) % {"n": stage["per_group"]}
-        if stage["best_others"]:
+            "Classifica-se %(n)s dupla por grupo", "Classificam-se %(n)s duplas por grupo", stage.per_group
+        ) % {"n": stage.per_group}
+        if stage.best_others:
             text += ", " + ngettext(
                 "mais %(n)s melhor entre os demais colocados",
                 "mais %(n)s melhores entre os demais colocados",
-                stage["best_others"],
-            ) % {"n": stage["best_others"]}
+                stage.best_others,
+            ) % {"n": stage.best_others}
         out.append(Paragraph(escape(text + "."), STYLES["hint"]))
-    for table in stage["tables"]:
-        state = _("grupo encerrado") if table["complete"] else table["progress"]
+    for table in stage.tables:
+        state = _("grupo encerrado") if table.complete else table.progress
         parts = [
             Paragraph(
-                f"{escape(table['title'])} <font name='{REGULAR}' size='8' color='#606060'>· {escape(state)}</font>",
+                f"{escape(table.title)} <font name='{REGULAR}' size='8' color='#606060'>· {escape(state)}</font>",
                 STYLES["group"],
             ),
-            _group_table(table["rows"], show_group=False),
+            _group_table(table.rows, show_group=False),
         ]
-        if table["awaiting_draw"]:
+        if table.awaiting_draw:
             parts.append(
                 Paragraph(
                     escape(_("Há duplas empatadas em tudo: a ordem será decidida por sorteio da organização.")),
@@ -148,12 +152,12 @@ def _stage_flowables(stage: dict, *, titled: bool) -> list:
                 )
             )
         out.append(KeepTogether(parts))
-    if stage["others"]:
+    if stage.others:
         heading = ngettext(
             "Comparação entre grupos: %(n)s vaga para os demais colocados",
             "Comparação entre grupos: %(n)s vagas para os demais colocados",
-            stage["best_others"],
-        ) % {"n": stage["best_others"]}
+            stage.best_others,
+        ) % {"n": stage.best_others}
         out.append(Paragraph(escape(heading), STYLES["group"]))
         out.append(
             Paragraph(
@@ -166,31 +170,31 @@ def _stage_flowables(stage: dict, *, titled: bool) -> list:
                 STYLES["hint"],
             )
         )
-        out.append(_group_table(stage["others"], show_group=True))
+        out.append(_group_table(stage.others, show_group=True))
     out.append(Spacer(1, 2 * mm))
     return out
 
 
-def _dupla_cell(row: dict) -> Paragraph:
-    dupla = row["dupla"]
-    text = f"<font name='{NARROW_BOLD}'>{escape(dupla['name'])}</font>"
-    if dupla["has_name"]:
-        text += f"<br/><font size='6.8' color='#606060'>{escape(dupla['players'])}</font>"
+def _dupla_cell(row: StandingRow) -> Paragraph:
+    dupla = row.dupla
+    text = f"<font name='{NARROW_BOLD}'>{escape(dupla.name)}</font>"
+    if dupla.has_name:
+        text += f"<br/><font size='6.8' color='#606060'>{escape(dupla.players)}</font>"
     tags = []
-    if row["qualified"]:
+    if row.qualified:
         tags.append("✓ " + _("classificada"))
-    if row["tied"]:
+    if row.tied:
         tags.append(_("empate: aguarda sorteio"))
-    if dupla["disqualified"]:
+    if dupla.disqualified:
         tags.append(_("desclassificada"))
-    if row["note"]:
-        tags.append(row["note"])
+    if row.note:
+        tags.append(row.note)
     if tags:
         text += f"<br/><font size='6.8' color='#404040'>{escape(' · '.join(tags))}</font>"
     return Paragraph(text, STYLES["cell"])
 
 
-def _group_table(rows: list[dict], *, show_group: bool) -> Table:
+def _group_table(rows: list[StandingRow], *, show_group: bool) -> Table:
     head = [
         "#",
         _("Dupla"),
@@ -209,10 +213,10 @@ def _group_table(rows: list[dict], *, show_group: bool) -> Table:
         head.insert(2, _("Grupo"))
     data = [head]
     for row in rows:
-        cells = [str(row["rank_label"]), _dupla_cell(row)]
+        cells = [str(row.rank_label), _dupla_cell(row)]
         if show_group:
-            cells.append(row["group"])
-        cells.extend(str(row[k]) for k in NUMBER_KEYS)
+            cells.append(row.group)
+        cells.extend(str(getattr(row, k)) for k in NUMBER_KEYS)
         data.append(cells)
     number_w = [9 * mm, 8 * mm, 8 * mm, 8 * mm, 8 * mm, 9 * mm, 9 * mm, 10 * mm, 10 * mm, 12 * mm, 14 * mm]
     widths = [number_w[0], None] + ([18 * mm] if show_group else []) + number_w[1:]
@@ -224,20 +228,20 @@ def _group_table(rows: list[dict], *, show_group: bool) -> Table:
         ("ALIGN", (2, 0), (-1, -1), "CENTER"),
     ]
     for i, row in enumerate(rows, start=1):
-        if row["qualified"]:
+        if row.qualified:
             style.append(("BACKGROUND", (0, i), (0, i), SHADE))
     table.setStyle(TableStyle(style))
     return table
 
 
-def _classification_table(rows: list[dict]) -> Table:
+def _classification_table(rows: list[ClassificationRow]) -> Table:
     data = [[_("Lugar"), _("Dupla e atletas"), _("Medalha")]]
     for row in rows:
-        dupla = row["dupla"]
-        text = f"<font name='{NARROW_BOLD}'>{escape(dupla['name'])}</font>"
-        if dupla["has_name"]:
-            text += f" <font color='#505050'>· {escape(row['players_text'])}</font>"
-        data.append([str(row["place_label"]), Paragraph(text, STYLES["cell"]), html.unescape(row["medal_label"])])
+        dupla = row.dupla
+        text = f"<font name='{NARROW_BOLD}'>{escape(dupla.name)}</font>"
+        if dupla.has_name:
+            text += f" <font color='#505050'>· {escape(row.players_text)}</font>"
+        data.append([str(row.place_label), Paragraph(text, STYLES["cell"]), html.unescape(row.medal_label)])
     inner = PORTRAIT[0] - 2 * MARGIN
     table = Table(data, colWidths=[14 * mm, inner - 34 * mm, 20 * mm], repeatRows=1)
     table.setStyle(TableStyle(TABLE_STYLE))

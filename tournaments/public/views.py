@@ -188,7 +188,7 @@ def _event_page_render(
         "poll_seconds": poll,
     }
     body = render(request, name, context).content
-    if not isinstance(page, dict) or page.get("canonical", True):
+    if getattr(page, "canonical", True):  # the page its parameters ask for (a page without parameters: always)
         page_put(key, body)
         if recent is not None:
             _recent_put(recent, key.encode() + b"\n" + body)
@@ -236,7 +236,7 @@ def tournament_detail(request, slug: str):
 
     def build(state):
         tournament = state.tournament
-        before = presenters.tournament_status(state)["code"] == "upcoming"  # who registered: before the event only
+        before = presenters.tournament_status(state).code == "upcoming"  # who registered: before the event only
         return presenters.event_present(
             state,
             entrants=registrations_public(tournament=tournament) if before else None,
@@ -267,7 +267,7 @@ def tournament_dupla(request, slug: str, key: str):
 
     def build(state, key):
         page = presenters.dupla_present(state, key)
-        if not page["found"]:
+        if not page.found:
             raise Http404("dupla")
         return page
 

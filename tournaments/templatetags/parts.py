@@ -41,12 +41,12 @@ class PartCacheNode(template.Node):
 
     def render(self, context: Context) -> SafeString | str:
         part = self.part.resolve(context)
-        if not part or part.get("version") is None:
+        if not part or part.version is None:
             return self.nodelist.render(context)
         key = fragment_key(
-            tournament=part["tournament"],
-            part=part["key"],
-            version=part["version"],
+            tournament=part.tournament,
+            part=part.key,
+            version=part.version,
             name=str(self.name.resolve(context)),
             language=translation.get_language() or "",
         )
