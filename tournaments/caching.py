@@ -28,7 +28,6 @@ serves without it; the first use after the pause tries it again.
 from __future__ import annotations
 
 import functools
-import gc
 import hashlib
 import logging
 import pickle
@@ -46,6 +45,8 @@ from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from django.core.signals import request_finished, request_started, setting_changed
 from django.dispatch import receiver
+
+from .state import gc_paused
 
 if TYPE_CHECKING:
     from .models import Tournament
@@ -291,35 +292,6 @@ def state_shared_get(key: str) -> TournamentState | None:
         return None
     with gc_paused():  # hundreds of thousands of new objects and no cycles: the collector would only re-scan them
         return pickle.loads(data)
-
-
-_gc_pauses = 0  # builds under way
-_gc_was_enabled = False
-_GC_LOCK = threading.Lock()
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a large state is built or read.
-
-    Building a large tournament's state allocates hundreds of thousands of
-    objects and no reference cycles, so the collector would only re-scan live
-    objects (about 40 % of the time at 1,024 duplas). Reference counting still
-    frees everything; the collector resumes, as it was, when the last pause ends.
-    """
-    global _gc_pauses, _gc_was_enabled
-    with _GC_LOCK:
-        if _gc_pauses == 0:
-            _gc_was_enabled = gc.isenabled()
-            gc.disable()
-        _gc_pauses += 1
-    try:
-        yield
-    finally:
-        with _GC_LOCK:
-            _gc_pauses -= 1
-            if _gc_pauses == 0 and _gc_was_enabled:
-                gc.enable()
 
 
 _STORES: dict[str, tuple[OrderedDict, threading.Lock]] = {}

@@ -29,34 +29,63 @@ same parts computed, so it never builds the whole state after a result.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from scoring import mesas as mesa_rules
 from scoring.jogo import jogo_evaluate
 from scoring.tournament import GroupStageView, KnockoutStageView, Touched, TournamentView, tournament_compute
 
-from .caching import gc_paused
 from .jogo_keys import jogo_keys_new
 from .models import Draw, Dupla, Jogo, Mao, Partida, ResultPart, Tournament, TournamentChange
 from .rows import JogoRow, jogo_rows_read, partida_rows_read
 from .state import (
     TournamentState,
     _counted_earlier_vias,
+    gc_paused,
     jogo_entry_from_rows,
     jogo_order,
     jogo_record,
     tournament_state_load,
 )
 
-if TYPE_CHECKING:
-    from .writes import Write
-
 # What a write says it touched (writes.tournament_write): how much the engine recomputes on its way out.
 RESULTS, STRUCTURE, PAGES, PRIVATE, LIVE = "results", "structure", "pages", "private", "live"
 KINDS = (RESULTS, STRUCTURE, PAGES, PRIVATE, LIVE)
+
+
+@dataclass
+class Write:
+    """One write under way: what it is, who does it, and what it touched."""
+
+    tournament: Tournament | None
+    action: str
+    user: Any = None
+    kind: str = STRUCTURE
+    jogos: set[int] = field(default_factory=set)  # RESULTS / LIVE: the jogos whose records changed
+    duplas: set[int] = field(default_factory=set)  # RESULTS: the duplas whose public fields changed (a DQ)
+    jogos_started: set[int] = field(default_factory=set)  # LIVE: jogos that left "a jogar" (or went back to it)
+    # filled in by the engine on the way out
+    version: int | None = None  # the tournament's results version after the write (None: unchanged)
+    parts: list[str] = field(default_factory=list)  # the parts of the results that changed
+    created_jogos: int = 0  # knockout jogos the results made ready to play
+    base: Any = field(default=None, repr=False)  # the state the write started from (results and pages writes)
+    structural: bool = False  # filled in by the engine: every part was made again
+
+    def jogos_touched(self, ids: Iterable[int]) -> None:
+        """The records (partidas, mãos, WO, status, via) of these jogos changed."""
+        self.jogos.update(int(i) for i in ids)
+
+    def duplas_touched(self, ids: Iterable[int]) -> None:
+        """These duplas' public fields changed (a disqualification): read again, their parts computed again."""
+        self.duplas.update(int(i) for i in ids)
+
+    def structure_changed(self) -> None:
+        """Something the pages show other than results changed: every part is made again."""
+        self.kind = STRUCTURE
+
 
 _local = threading.local()
 

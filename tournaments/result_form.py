@@ -16,7 +16,7 @@ from scoring.jogo import WALKOVER_BOTH, JogoEntry, PartidaEntry
 from scoring.partida import HOW_CHOICES, Mao
 from scoring.text import is_blank
 
-from .interchange.limits import column_max_length
+from .limits import column_max_length
 from .models import Jogo, Partida
 from .models import Mao as MaoRow
 

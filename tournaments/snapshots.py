@@ -29,8 +29,9 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from .caching import background_run, gc_paused, release, tournament_ident
+from .caching import background_run, release, tournament_ident
 from .models import StateSnapshot, Tournament
+from .state import gc_paused
 
 if TYPE_CHECKING:
     from .state import TournamentState

@@ -6,7 +6,9 @@ the results engine (``engine.py``) advances a state after a write without loadin
 """
 
 import gc
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -16,7 +18,6 @@ from scoring.rules import RuleSettings, settings_build
 from scoring.sumula import counts
 from scoring.tournament import DuplaInfo, GroupSpec, JogoRecord, StageSpec, TournamentView, tournament_compute
 
-from .caching import gc_paused
 from .models import Draw, Dupla, GroupEntry, Jogo, Mao, Partida, ResultPart, Stage, SumulaVia, Tournament
 from .result_form import Errors, result_read
 from .rows import (
@@ -31,6 +32,35 @@ from .rows import (
 )
 
 SIDE_INDEX = {"a": 0, "b": 1, "": None}
+
+
+_gc_pauses = 0  # builds under way
+_gc_was_enabled = False
+_GC_LOCK = threading.Lock()
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a large state is built or read.
+
+    Building a large tournament's state allocates hundreds of thousands of
+    objects and no reference cycles, so the collector would only re-scan live
+    objects (about 40 % of the time at 1,024 duplas). Reference counting still
+    frees everything; the collector resumes, as it was, when the last pause ends.
+    """
+    global _gc_pauses, _gc_was_enabled
+    with _GC_LOCK:
+        if _gc_pauses == 0:
+            _gc_was_enabled = gc.isenabled()
+            gc.disable()
+        _gc_pauses += 1
+    try:
+        yield
+    finally:
+        with _GC_LOCK:
+            _gc_pauses -= 1
+            if _gc_pauses == 0 and _gc_was_enabled:
+                gc.enable()
 
 
 def tournament_settings(*, tournament: Tournament) -> RuleSettings:

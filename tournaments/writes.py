@@ -31,16 +31,26 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
 from django.db import transaction
 
-from .engine import KINDS, LIVE, PAGES, PRIVATE, RESULTS, STRUCTURE, engine_commit, write_current, writes_stack
+from .engine import (
+    KINDS,
+    LIVE,
+    PAGES,
+    PRIVATE,
+    RESULTS,
+    STRUCTURE,
+    Write,
+    engine_commit,
+    write_current,
+    writes_stack,
+)
 from .models import Jogo, Tournament
 from .selectors import tournament_state_get, tournament_state_remember
 
@@ -62,37 +72,6 @@ __all__ = [
 ]
 # how much a kind asks the engine to do, least first: joined writes take the most any of them asked
 _WEIGHT = {PRIVATE: 0, LIVE: 1, PAGES: 2, RESULTS: 3, STRUCTURE: 4}
-
-
-@dataclass
-class Write:
-    """One write under way: what it is, who does it, and what it touched."""
-
-    tournament: Tournament | None
-    action: str
-    user: Any = None
-    kind: str = STRUCTURE
-    jogos: set[int] = field(default_factory=set)  # RESULTS / LIVE: the jogos whose records changed
-    duplas: set[int] = field(default_factory=set)  # RESULTS: the duplas whose public fields changed (a DQ)
-    jogos_started: set[int] = field(default_factory=set)  # LIVE: jogos that left "a jogar" (or went back to it)
-    # filled in by the engine on the way out
-    version: int | None = None  # the tournament's results version after the write (None: unchanged)
-    parts: list[str] = field(default_factory=list)  # the parts of the results that changed
-    created_jogos: int = 0  # knockout jogos the results made ready to play
-    base: Any = field(default=None, repr=False)  # the state the write started from (results and pages writes)
-    structural: bool = False  # filled in by the engine: every part was made again
-
-    def jogos_touched(self, ids: Iterable[int]) -> None:
-        """The records (partidas, mãos, WO, status, via) of these jogos changed."""
-        self.jogos.update(int(i) for i in ids)
-
-    def duplas_touched(self, ids: Iterable[int]) -> None:
-        """These duplas' public fields changed (a disqualification): read again, their parts computed again."""
-        self.duplas.update(int(i) for i in ids)
-
-    def structure_changed(self) -> None:
-        """Something the pages show other than results changed: every part is made again."""
-        self.kind = STRUCTURE
 
 
 @contextmanager

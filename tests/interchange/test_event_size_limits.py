@@ -8,8 +8,8 @@ from django.utils import timezone
 from scoring.errors import RuleViolation
 from scoring.format import format_check, format_jogos
 from tests.support.files import base_file, players
+from tournaments import limits
 from tournaments.draws.format import format_problems
-from tournaments.interchange import limits
 from tournaments.models import Tournament
 from tournaments.services import tournament_import
 from tournaments.setup.services import format_update, tournament_create, tournament_update

@@ -20,7 +20,7 @@ from django.core.management import CommandError, call_command
 
 from scoring.errors import RuleViolation
 from tests.support.files import base_file, players
-from tournaments.interchange import limits
+from tournaments import limits
 from tournaments.interchange.jsonfile import tournament_file_parse
 from tournaments.interchange.reader import plan_read
 from tournaments.models import Dupla, Player, Stage, Tournament

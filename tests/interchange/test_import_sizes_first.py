@@ -6,7 +6,8 @@ import pytest
 
 from scoring.errors import RuleViolation
 from tests.support.files import base_file, players
-from tournaments.interchange import jsonfile, limits
+from tournaments import limits
+from tournaments.interchange import jsonfile
 from tournaments.interchange.reader import plan_read
 
 pytestmark = pytest.mark.django_db

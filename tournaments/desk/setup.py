@@ -17,8 +17,8 @@ from django.views.decorators.http import require_POST
 from scoring.errors import RuleViolation
 
 from ..interchange.jsonfile import tournament_file_parse
-from ..interchange.limits import FILE_MAX_BYTES
 from ..interchange.writer import tournament_export
+from ..limits import FILE_MAX_BYTES
 from ..permissions import desk_view, tournament_creation_refusal
 from ..refusals import Refused
 from ..setup import services

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.rules import PRESETS, settings_build
 
-from ..interchange import limits
+from .. import limits
 from ..models import Tournament
 from ..setup.starters import starter_choices
 

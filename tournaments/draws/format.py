@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy
 from scoring.format import KIND_LABELS, format_check, format_notes
 from scoring.rules import PRESETS
 
-from ..interchange import limits
+from .. import limits
 from ..models import Tournament
 from ..selectors import tournament_settings
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from scoring.errors import RuleError, RuleViolation
 
-from .limits import FILE_MAX_BYTES, JSON_MAX_DEPTH, JSON_MAX_PROBLEMS
+from ..limits import FILE_MAX_BYTES, JSON_MAX_DEPTH, JSON_MAX_PROBLEMS
 
 INT_DIGITS_MAX = 19  # every integer of a file fits a 64-bit column (the draw seeds are the widest)
 _INT_MIN, _INT_MAX = -(2**63), 2**63 - 1

@@ -14,7 +14,7 @@ from scoring.rules import best_of_error, settings_build
 from scoring.tournament import DuplaInfo
 from tournaments.models import Draw, Dupla, Player, Tournament
 
-from . import limits
+from .. import limits
 from .jogos_reader import jogos_read
 from .jsonfile import tree_check
 from .plan import JogoPlan, PlayerPlan, RegistrationPlan, TournamentPlan

@@ -9,8 +9,8 @@ from scoring.tournament import DRAW_METHODS, GROUPS, KNOCKOUT, PREVIOUS, GroupSp
 from tournaments.models import Group, Stage
 from tournaments.round_times import round_times_check
 
-from . import limits
-from .limits import column_max_length
+from .. import limits
+from ..limits import column_max_length
 from .plan import TournamentPlan
 from .values import (
     Errors,

@@ -14,9 +14,9 @@ from django.db.models import Model
 
 from scoring.rules import best_of_error
 
+from .. import limits
+from ..limits import column_int_range, column_max_length
 from ..result_form import Errors, is_int  # defined once, below the file and the súmula alike
-from . import limits
-from .limits import column_int_range, column_max_length
 
 
 def where(place: str, name: str) -> str:

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from scoring.registration import age_on, person_key
 
-from ..interchange import limits
+from .. import limits
 from ..models import Player, Registration, Tournament
 
 NAME_MAX = 200

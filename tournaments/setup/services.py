@@ -17,9 +17,9 @@ from django.utils.translation import gettext as _
 from scoring.errors import RuleError, RuleViolation
 from scoring.format import format_check, format_jogos
 
+from .. import limits
 from ..audit import audit_record
 from ..draws.format import format_effective
-from ..interchange import limits
 from ..models import Jogo, StaffRole, Tournament
 from ..permissions import tournament_creation_refusal
 from ..refusals import Refused

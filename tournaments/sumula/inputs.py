@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from scoring.errors import RuleError
 from scoring.text import is_blank
 
-from ..interchange.limits import column_max_length
+from ..limits import column_max_length
 from ..models import Jogo
 from ..refusals import Refused
 from ..result_form import MAO_KEY_MAX, is_int

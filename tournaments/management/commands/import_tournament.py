@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.errors import RuleError, RuleViolation
 from tournaments.interchange.jsonfile import tournament_file_parse
-from tournaments.interchange.limits import FILE_MAX_BYTES
+from tournaments.limits import FILE_MAX_BYTES
 from tournaments.services import tournament_import
 
 
