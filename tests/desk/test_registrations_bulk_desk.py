@@ -2,40 +2,18 @@
 problem rows first in the CSV preview, permissions, queries that do not grow with the registrations."""
 
 import re
-from datetime import date
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.urls import reverse
 
 from tests.support.registrations import csv_bytes, people, tournament_make, user_make
+from tests.support.registrations import desk_url as url
+from tests.support.registrations import registrations_add as add
 from tournaments.models import AuditEntry, Dupla, Player, Registration, StaffRole
 from tournaments.registrations import services
-from tournaments.registrations.checks import PersonIn
 from tournaments.registrations.selectors import registration_rows
 
 pytestmark = pytest.mark.django_db
-ADULT = date(1990, 1, 1)
-
-
-@pytest.fixture
-def t():
-    return tournament_make()
-
-
-@pytest.fixture
-def org(client, t):
-    user = user_make("org", tournament=t, role=StaffRole.ORGANIZER)
-    client.force_login(user)
-    return user
-
-
-def url(name, t, *args):
-    return reverse(f"desk:{name}", args=[t.slug, *args])
-
-
-def add(t, *names):
-    return services.registration_add(tournament=t, players=[PersonIn(n, ADULT) for n in names])
 
 
 def many(t, n: int) -> None:

@@ -1,40 +1,19 @@
 """The desk's registration pages (/organizar/<slug>/inscricoes/…): flows, permissions, constant queries."""
 
 import re
-from datetime import date
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.urls import reverse
 
-from tests.support.registrations import csv_bytes, people, tournament_make, user_make
+from tests.support.registrations import ADULT, csv_bytes, people, tournament_make, user_make
+from tests.support.registrations import desk_url as url
+from tests.support.registrations import registrations_add as add
 from tournaments.models import AuditEntry, Player, Registration, StaffRole, Tournament
 from tournaments.registrations import services
 from tournaments.registrations.checks import PersonIn
 
 pytestmark = pytest.mark.django_db
-ADULT = date(1990, 1, 1)
-
-
-@pytest.fixture
-def t():
-    return tournament_make()
-
-
-@pytest.fixture
-def org(client, t):
-    user = user_make("org", tournament=t, role=StaffRole.ORGANIZER)
-    client.force_login(user)
-    return user
-
-
-def url(name, t, *args):
-    return reverse(f"desk:{name}", args=[t.slug, *args])
-
-
-def add(t, *names):
-    return services.registration_add(tournament=t, players=[PersonIn(n, ADULT) for n in names])
 
 
 def test_add_through_the_form(client, org, t):

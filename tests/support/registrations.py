@@ -47,3 +47,21 @@ def people(n: int, *, start: int = 0) -> list[str]:
         f"Atleta {i + 1};{1 + i % 28:02d}/03/1990;a{i + 1}@exemplo.com.br;(11) 98888-{i + 1:04d}"
         for i in range(start, start + n)
     ]
+
+
+ADULT = date(1990, 1, 1)
+
+
+def desk_url(name: str, t: Tournament, *args) -> str:
+    """The desk's URL ``desk:<name>`` of tournament ``t``."""
+    from django.urls import reverse
+
+    return reverse(f"desk:{name}", args=[t.slug, *args])
+
+
+def registrations_add(t: Tournament, *names: str):
+    """One registration of adults named ``names`` (one, or a pair), through the service."""
+    from tournaments.registrations import services
+    from tournaments.registrations.checks import PersonIn
+
+    return services.registration_add(tournament=t, players=[PersonIn(n, ADULT) for n in names])

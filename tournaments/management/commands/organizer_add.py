@@ -1,14 +1,13 @@
 """python manage.py organizer_add USERNAME [--email E]: the first organizer of a new site (README, "First account")."""
 
-import os
-import secrets
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.validators import validate_email
 from django.db import transaction
+
+from ._accounts import account_get_or_create
 
 
 class Command(BaseCommand):
@@ -23,29 +22,16 @@ class Command(BaseCommand):
         parser.add_argument("--email", default="", help="e-mail da conta (para recuperar a senha)")
 
     def handle(self, *args: Any, username: str, email: str, **options: Any) -> None:
-        User = get_user_model()
         username, email = username.strip(), email.strip()
         if email:
             try:
                 validate_email(email)
             except ValidationError:
                 raise CommandError(f"e-mail {email!r} inválido") from None
-        generated = None
         with transaction.atomic():
-            user = User.objects.select_for_update().filter(**{User.USERNAME_FIELD: username}).first()
-            created = user is None
-            if user is None:
-                user = User(**{User.USERNAME_FIELD: username}, email=email)
-                try:
-                    user.full_clean(exclude=["password"])
-                except ValidationError as exc:
-                    problems = "; ".join(f"{field}: {' '.join(msgs)}" for field, msgs in exc.message_dict.items())
-                    raise CommandError(f"nome de usuário {username!r} inválido ({problems})") from None
-                password = os.environ.get("ZAP_PASSWORD") or ""
-                if not password:
-                    password = generated = secrets.token_urlsafe(12)
-                user.set_password(password)
-            elif email and not user.email:
+            account = account_get_or_create(username=username, email=email)
+            user, created, generated = account.user, account.created, account.generated_password
+            if not created and email and not user.email:
                 user.email = email
             # ZAP_EVENT_CREATORS=staff (the default): the accounts marked staff create events
             user.is_staff = True

@@ -1,16 +1,15 @@
 """python manage.py staff_add SLUG USERNAME ROLE (docs: docs/contrato.md, "People, roles and the organizer's desk")."""
 
-import os
-import secrets
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from tournaments.models import Tournament
 from tournaments.staff.services import ROLES, role_grant, role_label
+
+from ._accounts import account_get_or_create
 
 
 class Command(BaseCommand):
@@ -33,26 +32,11 @@ class Command(BaseCommand):
         tournament = Tournament.objects.filter(slug=slug).first()
         if tournament is None:
             raise CommandError(f"torneio {slug!r} não encontrado")
-        User = get_user_model()
         username = username.strip()
-        generated = None
         try:
             with transaction.atomic():
-                user = User.objects.filter(**{User.USERNAME_FIELD: username}).first()
-                created = user is None
-                if created:
-                    user = User(**{User.USERNAME_FIELD: username})
-                    try:
-                        user.full_clean(exclude=["password"])
-                    except ValidationError as exc:
-                        problems = "; ".join(f"{field}: {' '.join(msgs)}" for field, msgs in exc.message_dict.items())
-                        raise CommandError(f"nome de usuário {username!r} inválido ({problems})") from None
-                    password = os.environ.get("ZAP_PASSWORD") or ""
-                    if not password:
-                        password = generated = secrets.token_urlsafe(12)
-                    user.set_password(password)
-                    user.save()
-                assert user is not None  # found, else created
+                account = account_get_or_create(username=username)
+                user, created, generated = account.user, account.created, account.generated_password
                 role_grant(tournament=tournament, user=user, role=role)
         except ValidationError as exc:
             raise CommandError(" ".join(exc.messages)) from None
