@@ -29,7 +29,6 @@ WEEKDAYS = (
     gettext_noop("sábado"),
     gettext_noop("domingo"),
 )
-MEDAL_EMOJI = {"gold": "🥇", "silver": "🥈", "bronze": "🥉"}
 STATUS_LABELS = {
     "finished": gettext_noop("encerrado"),
     "live": gettext_noop("em andamento"),

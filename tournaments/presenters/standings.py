@@ -16,7 +16,6 @@ from scoring.tournament import GroupTable as ScoredTable
 from ..models import Tournament
 from .duplas import DuplaRef, dupla_refs, player_names, unknown_dupla
 from .labels import (
-    MEDAL_EMOJI,
     as_is,
     average_br,
     criterion_note,
@@ -151,7 +150,6 @@ class ClassificationRow:
     players_text: str
     show_players: bool  # a dupla without its own name is called by its players already: not printed twice
     medal: str
-    medal_emoji: str
     medal_label: str
 
 
@@ -431,7 +429,6 @@ def classification_present(
                 ),
                 show_players=bool(dupla.has_name or tuple(names) != tuple(dupla.player_names)),
                 medal=c.medal or "",
-                medal_emoji=MEDAL_EMOJI.get(c.medal or "", ""),
                 medal_label=labels["medal"].get(c.medal or "", ""),
             )
         )
