@@ -2,6 +2,7 @@
 public record of the rolls, and the undo of a pairing draw while nothing depends on it."""
 
 import itertools
+import json
 
 import pytest
 from django.test import Client
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from tests.support.desk import add_duplas, add_individuals, client_for, make_tournament, make_user
 from tournaments.draws import services
 from tournaments.draws.pairing import pairing_preview
+from tournaments.interchange.writer import tournament_export
 from tournaments.models import AuditEntry, Draw, DrawRoll, Dupla, Player, Registration, Stage, Tournament
 from tournaments.refusals import Refused
 
@@ -310,3 +312,17 @@ def test_referees_and_strangers_may_neither_preview_confirm_nor_undo():
         assert c.post(reverse("desk:competition", args=[t.slug]), {"action": "preview"}).status_code == status
     after = (_registrations(t), list(DrawRoll.objects.values()), list(Draw.objects.values()), Dupla.objects.count())
     assert after == before
+
+
+def test_the_tournament_file_leaves_rolls_and_undos_out():
+    """docs/contrato.md: the file's format does not change; a roll or an undone draw is not in it."""
+    t = make_tournament()
+    add_individuals(t, 6)
+    before = tournament_export(tournament=t)
+    services.pairing_roll(tournament=t, user=None, token="a")
+    assert tournament_export(tournament=t) == before  # a preview shown changes nothing of the file
+    draw = services.pairing_confirm(tournament=t, user=None, token="a")
+    drawn = tournament_export(tournament=t)
+    assert len(drawn["duplas"]) == 3 and "roll" not in json.dumps(drawn)
+    services.pairing_undo(tournament=t, user=None, draw=draw.pk, reason="lista errada")
+    assert tournament_export(tournament=t) == before
