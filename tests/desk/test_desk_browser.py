@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 
 from tests.support.browser import shot
-from tournaments.models import AuditEntry, Draw, Dupla, Jogo, Mesa, Registration, StaffRole, Tournament
+from tournaments.models import AuditEntry, Draw, DrawRoll, Dupla, Jogo, Mesa, Registration, StaffRole, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -142,11 +142,18 @@ def test_an_organizer_runs_the_aabb_event_from_sign_ups_to_a_published_bracket(b
         assert page.get_by_role("button", name="Reabrir inscrições").is_visible()
         shot(page, f"desk-{width}-06-inscricoes")
 
-        # 5. the pairing draw: 16 duplas, the seed shown
+        # 5. the pairing draw: a preview first, nothing written (the roll recorded); then confirmed: 16 duplas
         _follow_next_step(page, "Sortear as duplas")
         page.get_by_role("button", name="Sortear as duplas").click()
-        page.wait_for_url("**/sorteios/duplas/")
+        page.locator("#previa").wait_for()
+        assert Dupla.objects.filter(tournament=tournament).count() == 0
+        roll = DrawRoll.objects.get(tournament=tournament, kind=DrawRoll.PAIRING)
+        assert str(roll.seed) in page.locator("#previa code").first.inner_text()
+        shot(page, f"desk-{width}-07-previa-duplas")
+        page.get_by_role("button", name="Confirmar estas duplas").click()
+        page.get_by_role("heading", name="Último sorteio").wait_for()
         pairing = Draw.objects.get(tournament=tournament, kind=Draw.PAIRING)
+        assert pairing.seed == roll.seed
         assert Dupla.objects.filter(tournament=tournament).count() == 16
         assert str(pairing.seed) in page.locator("code").first.inner_text()
         assert page.get_by_text("Ninguém ficou na lista de espera.").is_visible()

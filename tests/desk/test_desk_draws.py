@@ -9,7 +9,7 @@ from django.urls import reverse
 from scoring.draws import pairing_draw
 from tests.support.desk import add_duplas, add_individuals, client_for, make_tournament, make_user
 from tournaments.draws import services
-from tournaments.models import AuditEntry, Draw, Dupla, Player, Registration, Tournament
+from tournaments.models import AuditEntry, Draw, DrawRoll, Dupla, Player, Registration, Tournament
 from tournaments.refusals import Refused
 
 pytestmark = pytest.mark.django_db
@@ -25,19 +25,33 @@ def pairs_of(t: Tournament) -> set[frozenset[str]]:
 # --- pairing draw --------------------------------------------------------------------------------
 
 
-def test_pairing_page_explains_and_the_button_draws_with_a_recorded_seed():
+def test_pairing_page_explains_previews_and_the_confirmation_draws_with_the_recorded_seed():
     t = make_tournament(max_duplas=16)
     add_individuals(t, 7)
     user = make_user("ana", t)
     c = client_for(user)
-    page = c.get(reverse("desk:pairing", args=[t.slug])).content.decode()
+    url = reverse("desk:pairing", args=[t.slug])
+    page = c.get(url).content.decode()
     assert "7</strong> inscrições individuais aguardando" in page and "lista de espera" in page
-    response = c.post(reverse("desk:pairing", args=[t.slug]), follow=True)
+    response = c.post(url, {"action": "preview", "token": "tok-1"})
+    assert response.status_code == 200
+    assert not Draw.objects.exists() and not Dupla.objects.exists()  # a preview writes nothing of the event
+    roll = DrawRoll.objects.get(tournament=t)
+    assert roll.kind == DrawRoll.PAIRING and roll.number == 1 and roll.shown_by == user and 0 <= roll.seed < 2**31
+    page = response.content.decode()
+    assert "Prévia do sorteio das duplas" in page and f"<code>{roll.seed}</code>" in page
+    assert "1º sorteio exibido" in page and "Confirmar estas duplas" in page
+    assert c.post(url, {"action": "preview", "token": "tok-1"}).context["roll"] == roll  # a reload: the same roll
+    assert DrawRoll.objects.count() == 1
+    response = c.post(url, {"action": "confirm", "roll": roll.token}, follow=True)
     assert response.status_code == 200
     draw = Draw.objects.get(tournament=t, kind=Draw.PAIRING)
-    assert draw.performed_by == user and draw.seed is not None and 0 <= draw.seed < 2**31
+    assert draw.performed_by == user and draw.seed == roll.seed
+    assert draw.result["duplas"] == roll.shown["duplas"] and draw.result["waiting_list"] == roll.shown["waiting_list"]
     assert len(draw.result["duplas"]) == 3 and len(draw.result["waiting_list"]) == 1
     assert t.duplas.count() == 3 and [d.key for d in t.duplas.all()] == ["r1", "r2", "r3"]
+    roll.refresh_from_db()
+    assert roll.closed and roll.published and roll.draw == draw
     page = response.content.decode()
     assert str(draw.seed) in page and "ana" in page
     odd = Player.objects.get(tournament=t, key=draw.result["waiting_list"][0])
@@ -45,6 +59,7 @@ def test_pairing_page_explains_and_the_button_draws_with_a_recorded_seed():
     assert reg.status == Registration.WAITING  # the odd one out stays on the waiting list
     assert Registration.objects.filter(tournament=t, status=Registration.PAIRED).count() == 6
     assert AuditEntry.objects.filter(tournament=t, action="pairing_draw", user=user).exists()
+    assert AuditEntry.objects.filter(tournament=t, action="draw_roll", user=user).count() == 1
 
 
 def test_same_seed_same_duplas_via_the_service_and_from_the_recorded_draw():
@@ -91,7 +106,7 @@ def test_pairing_refused_while_registration_is_open_or_with_one_individual():
     c = client_for(make_user("ana", t))
     response = c.post(reverse("desk:pairing", args=[t.slug]))
     assert response.status_code == 200 and "inscrições ainda estão abertas" in response.content.decode()
-    assert not Dupla.objects.exists() and not Draw.objects.exists()
+    assert not Dupla.objects.exists() and not Draw.objects.exists() and not DrawRoll.objects.exists()
     t2 = make_tournament("solo")
     add_individuals(t2, 1)
     with pytest.raises(Refused) as exc:

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from tests.support.desk import add_duplas, add_individuals, client_for, make_tournament, make_user
 from tournaments.draws import services
-from tournaments.models import AuditEntry, Dupla, Jogo, Mesa, Stage, Tournament
+from tournaments.models import AuditEntry, Draw, DrawRoll, Dupla, Jogo, Mesa, Stage, Tournament
 from tournaments.selectors import tournament_state_cache_clear
 
 pytestmark = pytest.mark.django_db
@@ -129,13 +129,15 @@ def test_disqualified_dupla_loses_its_jogos_not_begun_by_walkover():
 
 
 def _fingerprint(t: Tournament) -> str:
-    rows = [list(m.objects.filter(tournament=t).order_by("pk").values()) for m in (Dupla, Stage, Jogo, Mesa)]
+    rows = [
+        list(m.objects.filter(tournament=t).order_by("pk").values()) for m in (Dupla, Stage, Jogo, Mesa, Draw, DrawRoll)
+    ]
     rows.append(list(Tournament.objects.filter(pk=t.pk).values("mesas", "format", "results_version")))
     return json.dumps(rows, default=str)
 
 
 ORGANIZER_PAGES = ["duplas", "pairing", "competition", "mesas"]
-POSTS = ["pairing", "competition", "competition_undo", "tiebreak", "mesas", "duplas_swap", "dupla_add"]
+POSTS = ["pairing", "pairing_undo", "competition", "competition_undo", "tiebreak", "mesas", "duplas_swap", "dupla_add"]
 
 
 def test_permissions_anonymous_no_role_referee_change_nothing():

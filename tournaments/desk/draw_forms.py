@@ -74,11 +74,20 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(label=_("Motivo"), max_length=300, widget=forms.Textarea(attrs={"rows": 2}))
 
 
+class PairingUndoForm(forms.Form):
+    """Undo a pairing draw: which one (the newest shown on the page), and why."""
+
+    draw = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    reason = forms.CharField(label=_("Motivo"), max_length=300, widget=forms.Textarea(attrs={"rows": 2}))
+
+
 class PreviewForm(forms.Form):
-    """What "Publicar" sends back: the preview's seed, its fingerprint, and for a fixed bracket every position."""
+    """What "Publicar" sends back: the preview's roll and seed, its fingerprint, and for a fixed bracket every
+    position."""
 
     seed = forms.IntegerField(min_value=0, max_value=SEED_LIMIT - 1, widget=forms.HiddenInput)
     check = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
+    roll = forms.CharField(max_length=40, widget=forms.HiddenInput)
 
     def __init__(self, *args, positions: int = 0, duplas=(), **kwargs):
         super().__init__(*args, **kwargs)

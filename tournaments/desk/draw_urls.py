@@ -11,6 +11,7 @@ urlpatterns = [
     path("<slug:slug>/duplas/<int:dupla>/editar/", draws_duplas.dupla_edit, name="dupla_edit"),
     path("<slug:slug>/duplas/<int:dupla>/desclassificar/", draws_duplas.dupla_disqualify, name="dupla_disqualify"),
     path("<slug:slug>/sorteios/duplas/", draws_pairing.pairing, name="pairing"),
+    path("<slug:slug>/sorteios/duplas/desfazer/", draws_pairing.pairing_undo, name="pairing_undo"),
     path("<slug:slug>/sorteios/competicao/", draws_competition.competition, name="competition"),
     path("<slug:slug>/sorteios/competicao/refazer/", draws_competition.competition_undo, name="competition_undo"),
     path("<slug:slug>/sorteios/desempate/", draws_competition.tiebreak, name="tiebreak"),

@@ -2,13 +2,13 @@
 "Refazer sorteio", and the tiebreak sorteio when the standings await one.
 
 "Sortear" makes a seed with ``secrets`` and shows what it draws, writing
-nothing; the preview's form carries the seed (and for a fixed bracket every
-position) so "Publicar" computes the same draw again and writes it.
+nothing of the event; each preview shown is recorded as a roll (``draws.rolls``),
+once per token, so a reload is not a new roll. The preview's form carries the
+roll, the seed (and for a fixed bracket every position) so "Publicar" computes
+the same draw again and writes it.
 """
 
 from __future__ import annotations
-
-import secrets
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
@@ -19,8 +19,8 @@ from scoring.bracket_draw import bracket_size
 
 from ..draws import services
 from ..draws.format import format_facts
-from ..draws.pairing import SEED_LIMIT
 from ..draws.plan import CompetitionPlan, competition_plan
+from ..draws.rolls import roll_token_new
 from ..draws.tiebreak import ties_awaiting
 from ..models import Draw, Registration, Stage
 from ..permissions import desk_view
@@ -38,9 +38,9 @@ def _positions(plan: CompetitionPlan) -> int:
     )
 
 
-def _preview_form(plan: CompetitionPlan, data=None) -> PreviewForm:
+def _preview_form(plan: CompetitionPlan, data=None, *, roll: str = "") -> PreviewForm:
     duplas = [(k, plan.duplas[k].name) for k in plan.entrants]
-    initial = {"seed": plan.seed, "check": plan.check}
+    initial = {"seed": plan.seed, "check": plan.check, "roll": roll}
     if plan.order is not None:
         initial |= {f"pos_{i}": key or "" for i, key in enumerate(plan.order, start=1)}
     return PreviewForm(data, initial=initial, positions=_positions(plan), duplas=duplas)
@@ -107,7 +107,14 @@ def _drawn(tournament) -> dict:
 
 
 def _render(
-    request, tournament, *, plan: CompetitionPlan, form: PreviewForm | None = None, undo_form=None, status: int = 200
+    request,
+    tournament,
+    *,
+    plan: CompetitionPlan,
+    form: PreviewForm | None = None,
+    undo_form=None,
+    status: int = 200,
+    roll=None,
 ):
     drawn = Stage.objects.filter(tournament=tournament).exists()
     waiting = Registration.objects.filter(tournament=tournament, status=Registration.WAITING).count()
@@ -119,6 +126,8 @@ def _render(
         "waiting": waiting,
         "form": form,
         "undo_form": undo_form or ReasonForm(),
+        "roll": roll,
+        "token": roll_token_new(),  # the next "Sortear": a new roll
     }
     if form is not None and plan.seed is not None:
         context["preview"] = _preview(plan, form)
@@ -132,16 +141,22 @@ def _problems_as_messages(request, plan: CompetitionPlan) -> None:
         messages.error(request, problem)
 
 
+def _show(request, tournament, *, token: str, seed: int | None = None):
+    """The preview of the roll of ``token`` (a reload: the same roll), or of a new roll (of ``seed``)."""
+    roll, plan = services.competition_roll(tournament=tournament, user=request.user, token=token, seed=seed)
+    if plan.problems and Stage.objects.filter(tournament=tournament).exists():
+        _problems_as_messages(request, plan)  # the page hides the plan's problems once the draw is published
+    form = None if plan.problems or roll is None else _preview_form(plan, roll=roll.token)
+    return _render(request, tournament, plan=plan, form=form, roll=roll)
+
+
 @desk_view()
 @require_http_methods(["GET", "HEAD", "POST"])
 def competition(request, tournament):
     if request.method != "POST":
         return _render(request, tournament, plan=competition_plan(tournament=tournament, seed=None))
-    if request.POST.get("action") != "publish":  # "Sortear" (again): a new seed, a preview, nothing written
-        plan = competition_plan(tournament=tournament, seed=secrets.randbelow(SEED_LIMIT))
-        if plan.problems and Stage.objects.filter(tournament=tournament).exists():
-            _problems_as_messages(request, plan)  # the page hides the plan's problems once the draw is published
-        return _render(request, tournament, plan=plan, form=None if plan.problems else _preview_form(plan))
+    if request.POST.get("action") != "publish":  # "Sortear" (again): a new seed, a preview recorded as a roll
+        return _show(request, tournament, token=request.POST.get("token", ""))
     # "Publicar": the preview's inputs, computed again and written
     bare = competition_plan(tournament=tournament, seed=None)
     form = PreviewForm(
@@ -161,13 +176,15 @@ def competition(request, tournament):
             seed=seed,
             fixed_order=order,
             check=form.cleaned_data["check"] or None,
+            roll=form.cleaned_data["roll"],
         )
+    except services.PlanChanged as exc:
+        refusal_messages(request, exc)
+        return _show(request, tournament, token="", seed=seed)  # the new preview of the same seed: a roll of its own
     except Refused as exc:
         refusal_messages(request, exc)
         plan = competition_plan(tournament=tournament, seed=seed, fixed_order=order)
-        fresh = _preview_form(plan, request.POST if order is not None else None)
-        if isinstance(exc, services.PlanChanged):
-            fresh = _preview_form(plan)  # the new fingerprint, so that publishing this preview is possible
+        fresh = _preview_form(plan, request.POST if order is not None else None, roll=form.cleaned_data["roll"])
         return _render(request, tournament, plan=plan, form=fresh if not plan.problems else None)
     messages.success(
         request,

@@ -18,14 +18,15 @@ from scoring.tournament import StageSpec, group_best_of
 
 from ..audit import audit_record
 from ..jogo_keys import jogo_keys_new
-from ..models import Draw, Dupla, Group, GroupEntry, Jogo, Partida, Stage, Tournament
+from ..models import Draw, DrawRoll, Dupla, Group, GroupEntry, Jogo, Partida, Stage, Tournament
 from ..refusals import Refused
 from ..selectors import tournament_settings
 from ..writes import STRUCTURE, tournament_write
 from .format import STAGE_GROUPS, STAGE_KNOCKOUT
 from .plan import CompetitionPlan, competition_plan
+from .rolls import roll_open_get, roll_show, rolls_close
 
-__all__ = ["competition_publish", "competition_undo", "jogos_with_result"]
+__all__ = ["competition_publish", "competition_roll", "competition_undo", "jogos_with_result"]
 
 
 class PlanChanged(Refused):
@@ -43,6 +44,28 @@ def _user(user: User | AnonymousUser | None) -> User | None:
     return user if user is not None and user.is_authenticated else None
 
 
+def _plan_shown(plan: CompetitionPlan) -> dict | None:
+    """What a competition preview shows (what its roll records); None when the plan cannot be drawn."""
+    if plan.problems or plan.seed is None:
+        return None
+    return {"check": plan.check, "groups": {g.key: list(g.duplas) for g in plan.groups}, "order": plan.order}
+
+
+def competition_roll(
+    *, tournament: Tournament, user: User | AnonymousUser | None, token: str, seed: int | None = None
+) -> tuple[DrawRoll | None, CompetitionPlan]:
+    """Show a competition draw before publishing it: the roll of ``token`` again (a reload), or a new one,
+    recorded (docs/regras.md §2 step 4). A plan with problems is shown and records nothing (None)."""
+    return roll_show(
+        tournament=tournament,
+        user=user,
+        kind=DrawRoll.COMPETITION,
+        token=token,
+        seed=seed,
+        compute=lambda s: (p := competition_plan(tournament=tournament, seed=s), _plan_shown(p)),
+    )
+
+
 def competition_publish(
     *,
     tournament: Tournament,
@@ -50,11 +73,14 @@ def competition_publish(
     seed: int,
     fixed_order: list[str | None] | None = None,
     check: str | None = None,
+    roll: str | None = None,
 ) -> CompetitionPlan:
     """Compute the plan from ``seed`` (and a fixed bracket order) again and write it; refused with every problem.
 
     ``check``: the preview's fingerprint; when the duplas or the format changed
-    since, ``PlanChanged`` is raised and nothing is written.
+    since, ``PlanChanged`` is raised and nothing is written. ``roll``: the token
+    of the preview shown (``competition_roll``); its seed must be ``seed``, and
+    the rolls shown since the last publish are attached to the draw made.
     """
     with tournament_write(tournament=tournament, action="competition.publish", user=user, kind=STRUCTURE):
         tournament = _lock(tournament)
@@ -65,6 +91,13 @@ def competition_publish(
             raise PlanChanged(
                 _("As duplas ou o formato mudaram desde a prévia: confira a nova prévia e publique de novo.")
             )
+        shown = None
+        if roll is not None:
+            shown = roll_open_get(tournament=tournament, kind=DrawRoll.COMPETITION, token=roll)
+            if shown is None or shown.seed != seed:
+                raise Refused.conflict(
+                    _("Sorteio: esta prévia não vale mais (já foi publicada ou não existe). Sorteie de novo.")
+                )
         if plan.order_problems:
             raise Refused.invalid(*[_("Chave: %(p)s") % {"p": p} for p in plan.order_problems])
         dupla_ids = dict(Dupla.objects.filter(tournament=tournament).values_list("key", "id"))
@@ -91,6 +124,9 @@ def competition_publish(
                 "n": len(plan.entrants),
             }
             after = {"seed": seed, "groups": {g.key: g.duplas for g in plan.groups}, "stage": groups_stage.key}
+        made = Draw.objects.filter(tournament=tournament, kind__in=[Draw.GROUPS, Draw.BRACKET]).order_by("-pk").first()
+        if shown is not None and made is not None:
+            rolls_close(tournament=tournament, kind=DrawRoll.COMPETITION, draw=made, published=shown)
         audit_record(
             tournament=tournament,
             user=performer,

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..models import Draw, Dupla, Player, Registration, Stage, Tournament
 from ..registrations.window import registration_is_open
 from ..state import TournamentState
+from .pairing import pairing_undo_problems
 
 
 @dataclass
@@ -22,7 +24,9 @@ class PairingOverview:
     absent: int  # waiting registrations marked absent (left out)
     duplas: int
     max_duplas: int | None
-    draws: list[Draw]  # pairing draws, newest first
+    draws: list[Draw]  # pairing draws, newest first (the undone ones too)
+    last: Draw | None = None  # the newest pairing draw not undone
+    undo_problems: list[str] = field(default_factory=list)  # why ``last`` may not be undone (empty: it may)
     last_duplas: list[tuple[str, str, str]] = field(default_factory=list)  # (key, player, player) of the newest
     last_waiting: list[str] = field(default_factory=list)
 
@@ -43,7 +47,7 @@ def pairing_overview(*, tournament: Tournament) -> PairingOverview:
     )
     draws = list(
         Draw.objects.filter(tournament=tournament, kind=Draw.PAIRING)
-        .select_related("performed_by")
+        .select_related("performed_by", "undone_by")
         .order_by("-performed_at", "-id")[:20]
     )
     out = PairingOverview(
@@ -56,8 +60,10 @@ def pairing_overview(*, tournament: Tournament) -> PairingOverview:
         max_duplas=tournament.max_duplas,
         draws=draws,
     )
-    if draws:
-        result = draws[0].result or {}
+    out.last = next((d for d in draws if d.undone_at is None), None)
+    if out.last is not None:
+        out.undo_problems = pairing_undo_problems(tournament=tournament, draw=out.last)
+        result = out.last.result or {}
         pairs: list[list[str]] = [p for p in result.get("duplas", []) if isinstance(p, list) and len(p) == 2]
         keys = result.get("dupla_keys") or [""] * len(pairs)
         wanted = {k for p in pairs for k in p} | set(result.get("waiting_list", []))
@@ -101,6 +107,7 @@ def draws_public(*, tournament: Tournament, state: TournamentState | None = None
     draws = list(
         Draw.objects.filter(tournament=tournament)
         .select_related("performed_by", "stage", "group")
+        .annotate(rolls_shown=Count("rolls"), roll_published=Max("rolls__number", filter=Q(rolls__published=True)))
         .order_by("performed_at", "id")
     )
     if not draws:
@@ -180,6 +187,20 @@ def draws_public(*, tournament: Tournament, state: TournamentState | None = None
                 "note": d.note,
                 "lines": lines,
                 "imported": not d.performed_by and bool(d.note),
+                "rolls": _rolls_text(d.rolls_shown, d.roll_published),
+                "undone": _("sorteio das duplas desfeito: %(reason)s") % {"reason": d.undo_reason}
+                if d.undone_at is not None
+                else "",
             }
         )
     return out
+
+
+def _rolls_text(shown: int, published: int | None) -> str:
+    """ "3 sorteios exibidos; publicado o 3º": how many previews the organizer saw before publishing this draw."""
+    if not shown:
+        return ""  # drawn without a recorded preview (a file import, a tiebreak, a draw made before rolls were kept)
+    text = ngettext("%(n)d sorteio exibido", "%(n)d sorteios exibidos", shown) % {"n": shown}
+    if published:
+        text = _("%(shown)s; publicado o %(k)dº") % {"shown": text, "k": published}
+    return text

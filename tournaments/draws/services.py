@@ -3,14 +3,26 @@
 The functions live in one module per subject; import them from here.
 """
 
-from .competition import PlanChanged, competition_publish, competition_undo
-from .pairing import dupla_add, dupla_disqualify, dupla_edit, duplas_swap, pairing_run
+from .competition import PlanChanged, competition_publish, competition_roll, competition_undo
+from .pairing import (
+    PairingChanged,
+    dupla_add,
+    dupla_disqualify,
+    dupla_edit,
+    duplas_swap,
+    pairing_confirm,
+    pairing_roll,
+    pairing_run,
+    pairing_undo,
+)
 from .tables import jogo_referee_set, mesas_save, round_time_set
 from .tiebreak import tiebreak_run
 
 __all__ = [
+    "PairingChanged",
     "PlanChanged",
     "competition_publish",
+    "competition_roll",
     "competition_undo",
     "dupla_add",
     "dupla_disqualify",
@@ -18,7 +30,10 @@ __all__ = [
     "duplas_swap",
     "jogo_referee_set",
     "mesas_save",
+    "pairing_confirm",
+    "pairing_roll",
     "pairing_run",
+    "pairing_undo",
     "round_time_set",
     "tiebreak_run",
 ]

@@ -9,12 +9,13 @@ from .event import PRESET_CHOICES, Tournament
 from .people import Dupla, Player, Registration, ReplacedLink, new_pin, new_private_token
 from .results import Jogo, Mao, Partida, PinFailure, SumulaEvent, SumulaVia
 from .staff import StaffInvitation, StaffRole
-from .stages import Draw, Group, GroupEntry, Mesa, Stage
+from .stages import Draw, DrawRoll, Group, GroupEntry, Mesa, Stage
 
 __all__ = [
     "PRESET_CHOICES",
     "AuditEntry",
     "Draw",
+    "DrawRoll",
     "Dupla",
     "Group",
     "GroupEntry",

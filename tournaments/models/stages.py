@@ -96,6 +96,17 @@ class Draw(models.Model):
     )
     performed_at = models.DateTimeField(_("feito em"), auto_now_add=True)
     note = models.CharField(_("observação"), max_length=200, blank=True)
+    # a pairing draw undone at the desk (its duplas deleted, its registrations waiting again): kept, with the reason
+    undone_at = models.DateTimeField(_("desfeito em"), null=True, blank=True)
+    undone_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("desfeito por"),
+    )
+    undo_reason = models.CharField(_("motivo para desfazer"), max_length=300, blank=True)
 
     class Meta:
         ordering = ["tournament", "performed_at", "id"]
@@ -104,6 +115,46 @@ class Draw(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} · {self.tournament}"
+
+
+class DrawRoll(models.Model):
+    """A draw shown to the organizer as a preview (a "roll"): who, when, the seed and what it showed, in order.
+
+    Rolls of one kind since the last publish make a series; publishing attaches
+    the series to the draw it made (``draw``) and marks the roll published, so
+    the public record says how many were shown and which one was published.
+    A reload of the same preview (the same ``token``) is the same roll.
+    """
+
+    PAIRING, COMPETITION = "pairing", "competition"
+    KIND_CHOICES = [(PAIRING, _("formação das duplas")), (COMPETITION, _("grupos e chave"))]
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="draw_rolls")
+    kind = models.CharField(_("tipo"), max_length=12, choices=KIND_CHOICES)
+    number = models.PositiveIntegerField(_("número"))  # 1, 2, … within its series
+    token = models.CharField(max_length=40)  # the preview form's token: a reload shows this roll again
+    seed = models.BigIntegerField(_("semente"))
+    shown = models.JSONField(_("o que mostrou"))
+    shown_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("mostrado a"),
+    )
+    shown_at = models.DateTimeField(_("mostrado em"), auto_now_add=True)
+    closed = models.BooleanField(default=False)  # its series ended with a publish
+    published = models.BooleanField(default=False)  # the roll that was published
+    draw = models.ForeignKey(Draw, on_delete=models.SET_NULL, null=True, blank=True, related_name="rolls")
+
+    class Meta:
+        ordering = ["tournament", "shown_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "token"], name="draw_roll_token_unique")]
+        verbose_name = _("sorteio exibido")
+        verbose_name_plural = _("sorteios exibidos")
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} · {self.number}"
 
 
 class Mesa(models.Model):

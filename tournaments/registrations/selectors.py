@@ -91,7 +91,7 @@ def free_places(*, tournament: Tournament, duplas: int | None = None) -> int | N
 
 
 def pairing_done(*, tournament: Tournament) -> bool:
-    return Draw.objects.filter(tournament=tournament, kind=Draw.PAIRING).exists()
+    return Draw.objects.filter(tournament=tournament, kind=Draw.PAIRING, undone_at__isnull=True).exists()
 
 
 def arrival_events(regs: list[Registration]) -> list[Arrival | Withdrawal]:
