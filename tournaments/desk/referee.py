@@ -50,7 +50,7 @@ from tournaments.selectors import (
 )
 from tournaments.sumula import services
 from tournaments.sumula.commands import Correction, MaoAdd, Penalty, ResultSet
-from tournaments.sumula.pins import pin_verify
+from tournaments.sumula.pins import pin_tries_text, pin_verify
 from tournaments.sumula.selectors import jogo_for_sumula, sumula_get
 from tournaments.sumula.services import Actor
 from tournaments.web import pin_source, refusal_messages, request_device
@@ -211,7 +211,8 @@ def _op_answer(request, tournament, jogo):
         pin_verify(dupla=dupla, pin=form.cleaned_data["pin"], **pin_source(request, referee_screen=True))
     except Refused as refused:
         if refused.kind == Refused.FORBIDDEN:  # the API names the dupla by its key; the screen by its name
-            raise Refused.forbidden(_("PIN incorreto para %(dupla)s") % {"dupla": name}) from None
+            wrong = _("PIN incorreto para %(dupla)s") % {"dupla": name}
+            raise Refused.forbidden(f"{wrong}. {pin_tries_text(dupla=dupla, referee_screen=True)}") from None
         raise
     services.sumula_answer(
         tournament=tournament,
