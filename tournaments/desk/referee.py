@@ -61,10 +61,13 @@ from tournaments.web import pin_source, refusal_messages, request_device
 @desk_view(need=REFEREE_DESK)
 @require_safe
 def referee_list(request, tournament):
-    """The jogos this user referees (the jogo's referee, else its mesa's); ``?todos=1`` every jogo."""
+    """The jogos this user referees (the jogo's referee, else its mesa's); ``?todos=1`` every jogo;
+    ``?situacao=<status>`` only the jogos in that súmula status (the Resumo's links)."""
     organizer = may_organize(user=request.user, tournament=tournament)
     wanted = request.GET.get("todos")
     show_all = organizer if wanted not in ("0", "1") else wanted == "1"
+    status = request.GET.get("situacao")
+    status = status if status in STATUS_LABELS else None
     state = tournament_live_get(tournament=tournament)
     mesa_referee = mesa_referees(tournament=tournament)
     duplas = {d.id: d for d in state.duplas.values()}
@@ -73,7 +76,11 @@ def referee_list(request, tournament):
     rounds = knockout_rounds(state)
     referee_of = {j.id: jogo_referee(j, mesa_referee) for j in state.jogo_rows}
     mine_count = sum(1 for r in referee_of.values() if r == request.user.pk)
-    shown = [j for j in state.jogo_rows if show_all or referee_of[j.id] == request.user.pk]
+    shown = [
+        j
+        for j in state.jogo_rows
+        if (show_all or referee_of[j.id] == request.user.pk) and (status is None or j.status == status)
+    ]
     names = {}
     if show_all:
         ids = {referee_of[j.id] for j in shown} - {None}
@@ -124,6 +131,7 @@ def referee_list(request, tournament):
             "desk_tab": "referee",
             "show_all": show_all,
             "mine_count": mine_count,
+            "status_label": STATUS_LABELS[status] if status else "",
             "sections": [
                 (TABLE, _("Na mesa"), sections[TABLE]),
                 (TO_PLAY, _("A jogar"), sections[TO_PLAY]),

@@ -288,3 +288,24 @@ def pin_locked_duplas(*, tournament: Tournament) -> list[Dupla]:
         .order_by("order", "id")
     )
     return [d for d in duplas if pin_locked(dupla=d)]
+
+
+def pin_locked_count(*, tournament: Tournament) -> int:
+    """How many of the tournament's duplas have their PIN locked now (as ``pin_locked``), in one query."""
+    now = timezone.now()
+    times: dict[int, list[tuple[dt.datetime, bool]]] = {}
+    for dupla_id, at, staff in (
+        PinFailure.objects.filter(dupla__tournament=tournament, cleared_at__isnull=True, at__gte=now - DAY, at__lte=now)
+        .order_by("at")
+        .values_list("dupla_id", "at", "staff")
+    ):
+        times.setdefault(dupla_id, []).append((at, staff))
+    locked = 0
+    for failures in times.values():
+        for screen in (False, True):
+            counts_public = pin_rules(referee_screen=screen).dupla_counts_public
+            counted = [at for at, staff in failures if staff or counts_public]
+            if not may_try_pin(lock=_lock_of(counted, now), now=now):
+                locked += 1
+                break
+    return locked
