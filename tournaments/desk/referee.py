@@ -43,6 +43,7 @@ from tournaments.desk.referee_presenters import (
 from tournaments.models import Jogo
 from tournaments.permissions import REFEREE_DESK, desk_view, may_organize
 from tournaments.refusals import Refused
+from tournaments.roles import staff_choices
 from tournaments.selectors import (
     jogo_referee,
     mesa_referees,
@@ -84,7 +85,7 @@ def referee_list(request, tournament):
     names = {}
     if show_all:
         ids = {referee_of[j.id] for j in shown} - {None}
-        names = dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username")) if ids else {}
+        names = dict(staff_choices(get_user_model().objects.filter(pk__in=ids))) if ids else {}
     sections = {TABLE: [], TO_PLAY: [], DONE: []}
     for j in shown:
         result = state.results.get(j.id)
