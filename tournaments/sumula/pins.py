@@ -56,16 +56,29 @@ TOURNAMENT_PER_DUPLA = 1
 UNTIL_UNLOCKED = "until_unlocked"
 
 
+def _bursts(times: list[dt.datetime], tries: int) -> list[int]:
+    """Where in ``times`` (in order) a lock began: ``tries`` failures within ``WINDOW``, counted after the
+    previous lock."""
+    start, locks = 0, []
+    for i, at in enumerate(times):
+        if i - start + 1 >= tries and at - times[i - tries + 1] <= WINDOW:
+            locks.append(i)
+            start = i + 1
+    return locks
+
+
+def _lock_length(lock: dt.timedelta, before: int, grow: bool) -> dt.timedelta:
+    """How long a lock lasts after ``before`` earlier ones: ``lock``, doubling each time with ``grow``."""
+    return min(lock * 2**before, LOCK_MAX) if grow else lock
+
+
 def _burst_lock(times: list[dt.datetime], tries: int, lock: dt.timedelta, grow: bool) -> dt.datetime | None:
     """When the last lock ends: ``tries`` failures within ``WINDOW`` (counted after the previous lock) lock
     for ``lock`` (doubling each time with ``grow``). ``times`` in order."""
-    start, locks, until = 0, 0, None
-    for i, at in enumerate(times):
-        if i - start + 1 >= tries and at - times[i - tries + 1] <= WINDOW:
-            until = at + (min(lock * 2**locks, LOCK_MAX) if grow else lock)
-            locks += 1
-            start = i + 1
-    return until
+    locks = _bursts(times, tries)
+    if not locks:
+        return None
+    return times[locks[-1]] + _lock_length(lock, len(locks) - 1, grow)
 
 
 def _dupla_times(dupla: Dupla, now: dt.datetime, *, referee_screen: bool) -> list[dt.datetime]:
@@ -101,16 +114,13 @@ class TriesLeft:
 def _tries_left(times: list[dt.datetime], now: dt.datetime) -> TriesLeft:
     """The same rules as ``_lock_of``: the burst of ``TRIES`` within ``WINDOW`` counted after the last lock
     (each lock of the day twice as long), and ``DAY_TRIES`` in a day."""
-    start, locks = 0, 0
-    for i, at in enumerate(times):
-        if i - start + 1 >= TRIES and at - times[i - TRIES + 1] <= WINDOW:
-            locks += 1
-            start = i + 1
+    locks = _bursts(times, TRIES)
+    start = locks[-1] + 1 if locks else 0
     recent = sum(1 for at in times[start:] if now - at <= WINDOW)
     burst, day = TRIES - recent, DAY_TRIES - len(times)
     if day <= burst:
         return TriesLeft(tries=max(0, day), lock=None)
-    return TriesLeft(tries=max(0, burst), lock=min(LOCK * 2**locks, LOCK_MAX))
+    return TriesLeft(tries=max(0, burst), lock=_lock_length(LOCK, len(locks), grow=True))
 
 
 def pin_tries_left(*, dupla: Dupla, referee_screen: bool) -> TriesLeft:
