@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from .audit import audit_record
@@ -30,6 +31,17 @@ def person_label(user: User) -> str:
     full = (user.get_full_name() or "").strip()
     username = user.get_username()
     return f"{full} ({username})" if full and full != username else username
+
+
+def display_name(user: User) -> str:
+    """How a staff person is named on the desk (programação, mesas, the referee's list): the name the person
+    gave (the account's full name), else the username."""
+    return (user.get_full_name() or "").strip() or user.get_username()
+
+
+def staff_choices(users: QuerySet[User]) -> list[tuple[int, str]]:
+    """(id, display name) of ``users``, in their order (one query)."""
+    return [(u.pk, display_name(u)) for u in users.only("id", "username", "first_name", "last_name")]
 
 
 def _role_check(role: str) -> None:

@@ -247,6 +247,44 @@ def test_sixth_wrong_pin_locks_the_dupla_for_ten_minutes_from_any_address(cup, j
     assert r.status_code == 200 and r.json()["status"] == "confirmed"
 
 
+def test_a_wrong_pin_says_how_many_tries_are_left_before_the_lock(cup, j1, setup_client):
+    _decided(setup_client, cup.slug, j1)
+    r = _try("000001", "10.3.0.1", cup, j1)
+    assert r.status_code == 403
+    assert r.json()["errors"] == ["PIN incorreto para a dupla d1. Mais 5 tentativas antes do bloqueio de 10 minutos."]
+    for k in range(2, 6):
+        r = _try(f"00000{k}", "10.3.0.1", cup, j1)
+    assert r.status_code == 403
+    assert r.json()["errors"] == ["PIN incorreto para a dupla d1. Mais 1 tentativa antes do bloqueio de 10 minutos."]
+    r = _try("000006", "10.3.0.1", cup, j1)  # the sixth: the lockout, worded as before
+    assert r.status_code == 429
+    assert r.json()["errors"] == [
+        "PIN bloqueado por excesso de tentativas erradas: tente de novo em 10 minuto(s) ou procure o árbitro da mesa"
+    ]
+
+
+def test_tries_left_follow_the_day_limit_and_the_growing_lock(cup):
+    from django.utils import timezone
+
+    from tournaments.models import Dupla
+    from tournaments.sumula.pins import LOCK, pin_tries_left
+
+    dupla = Dupla.objects.get(tournament=cup, key="d1")
+    now = timezone.now()
+    assert pin_tries_left(dupla=dupla, referee_screen=False).tries == 6
+    # six wrong PINs an hour ago (a first lock, over): five more now; the next lock twice as long
+    for k in range(6):
+        PinFailure.objects.create(dupla=dupla, at=now - dt.timedelta(minutes=60, seconds=k), address="10.4.0.1")
+    left = pin_tries_left(dupla=dupla, referee_screen=False)
+    assert (left.tries, left.lock) == (6, 2 * LOCK)
+    assert pin_tries_left(dupla=dupla, referee_screen=True).tries == 6  # strangers' guesses do not count there
+    # 18 in the day: the day's limit (20) comes first and holds until the referee unlocks
+    for k in range(12):
+        PinFailure.objects.create(dupla=dupla, at=now - dt.timedelta(hours=3, minutes=k * 11), address="10.4.0.1")
+    left = pin_tries_left(dupla=dupla, referee_screen=False)
+    assert (left.tries, left.lock) == (2, None)
+
+
 def test_wrong_pins_spread_over_more_than_ten_minutes_do_not_lock(cup, j1, setup_client):
     _decided(setup_client, cup.slug, j1)
     for _k in range(5):

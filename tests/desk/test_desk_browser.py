@@ -20,6 +20,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "senha-da-comissao-2024"
 VIEWPORTS = {"390": {"width": 390, "height": 844}, "1366": {"width": 1366, "height": 900}}
+REFEREE_NAMES = ["Rita Bandeira", "José Apito", "Lia Campos", "Tião Neves"]  # as each gives it on accepting
 FIRST = [
     "Ana",
     "Bruno",
@@ -188,6 +189,7 @@ def test_an_organizer_runs_the_aabb_event_from_sign_ups_to_a_published_bracket(b
             referee.get_by_label("Usuário").fill(f"arbitro{i}")
             referee.get_by_label("Senha").fill(PASSWORD)
             referee.get_by_role("button", name="Entrar").click()
+            referee.get_by_label("Seu nome").fill(REFEREE_NAMES[i - 1])
             referee.get_by_role("button", name="Aceitar o convite").click()
             referee.wait_for_load_state()
             phone.close()
@@ -199,7 +201,7 @@ def test_an_organizer_runs_the_aabb_event_from_sign_ups_to_a_published_bracket(b
         page.get_by_label("Quantas mesas?").fill("4")
         page.get_by_role("button", name="Mostrar as mesas").click()
         for i in range(1, 5):
-            page.get_by_label(f"Árbitro da mesa {i}").select_option(label=f"arbitro{i}")
+            page.get_by_label(f"Árbitro da mesa {i}").select_option(label=REFEREE_NAMES[i - 1])
         page.get_by_label("Número de mesas").fill("4")
         shot(page, f"desk-{width}-10-mesas")
         page.get_by_role("button", name="Salvar mesas").click()
@@ -216,7 +218,7 @@ def test_an_organizer_runs_the_aabb_event_from_sign_ups_to_a_published_bracket(b
         assert page.evaluate("window.printed") == 1  # the schedule prints from the browser (static script)
         for jogo_id, mesa in Jogo.objects.filter(tournament=tournament, round=1).values_list("id", "mesa"):
             referee_cell = page.locator(f"#jogo-{jogo_id} td").nth(2).inner_text()
-            assert referee_cell.startswith(f"arbitro{mesa}"), referee_cell
+            assert referee_cell.startswith(REFEREE_NAMES[mesa - 1]), referee_cell  # the name, not the username
         shot(page, f"desk-{width}-11-programacao")
         page.evaluate("() => { window.printed = 0; window.print = () => { window.printed += 1; }; }")
         page.get_by_role("button", name="Imprimir").click()

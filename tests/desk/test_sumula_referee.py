@@ -310,6 +310,29 @@ def test_the_correction_form_starts_from_the_current_result_and_stays_closed_aft
     assert 'id="res-p1-a"' in entry and not re.search(r'id="res-p\d-[ab]"[^>]*value=', entry)
 
 
+def test_a_wrong_pin_on_the_screen_says_the_tries_left_then_the_lockout(cup, referee, ref_client):
+    _play_two_partidas(ref_client)
+    wrong = {"op": "confirmacao", "via": "1", "dupla": "d1", "pin": "000000", "accept": "1"}
+    ref_client.post(screen(), wrong)
+    shown = alerts(ref_client.get(screen()).content.decode())
+    assert any(a.endswith(". Mais 5 tentativas antes do bloqueio de 10 minutos.") for a in shown), shown
+    for _ in range(4):
+        ref_client.post(screen(), wrong)
+    shown = alerts(ref_client.get(screen()).content.decode())
+    assert any(
+        a.startswith("PIN incorreto para") and a.endswith(". Mais 1 tentativa antes do bloqueio de 10 minutos.")
+        for a in shown
+    ), shown
+    ref_client.post(screen(), wrong)
+    shown = alerts(ref_client.get(screen()).content.decode())
+    assert any(
+        "PIN bloqueado por excesso de tentativas erradas: tente de novo em 10 minuto(s) ou procure o árbitro da mesa"
+        in a
+        for a in shown
+    ), shown
+    assert not any("tentativa antes" in a or "tentativas antes" in a for a in shown)
+
+
 def test_the_pin_lockout_reaches_the_referee_screen(cup, referee, ref_client):
     _play_two_partidas(ref_client)
     for _ in range(6):

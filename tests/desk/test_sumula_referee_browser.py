@@ -191,3 +191,41 @@ def test_a_referee_records_a_jogo_on_the_phone_through_a_network_cut(browser, li
         assert errors == []
     finally:
         context.close()
+
+
+def test_the_offline_warning_stays_next_to_the_score_at_390_px(browser, live_server, load_file, fast_passwords):
+    tournament = cup_setup(load_file)
+    referee = staff_user(tournament, "arbitra")
+    Mesa.objects.create(tournament=tournament, number=1, referee=referee)
+    context = browser.new_context(viewport=VIEWPORTS["phone"], locale="pt-BR", is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/organizar/{tournament.slug}/arbitragem/j1/")
+        page.wait_for_url("**/entrar/?next=**")
+        page.get_by_label("Usuário").fill("arbitra")
+        page.get_by_label("Senha").fill(PASSWORD)
+        page.get_by_role("button", name="Entrar").click()
+        page.wait_for_url("**/arbitragem/j1/")
+        _synced(page)
+        context.set_offline(True)
+        button = page.get_by_role("button", name=f"{A}: venceu a mão de 3", exact=True)
+        button.scroll_into_view_if_needed()
+        button.click()
+        net = page.locator("#sumula-net")
+        expect(net).to_have_text("sem conexão — 1 anotação pendente")
+        # right under the score, not in the page's head: in sight with the mão buttons
+        board = page.locator(".scoreboard").bounding_box()
+        warning = net.bounding_box()
+        assert board is not None and warning is not None
+        assert 0 <= warning["y"] - (board["y"] + board["height"]) < 24, (board, warning)
+        page.get_by_role("button", name=f"{B}: venceu a mão de 1", exact=True).scroll_into_view_if_needed()
+        viewport = page.viewport_size
+        box = net.bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= viewport["height"], box
+        page.screenshot(path="/tmp/zap-shots/sumula-390-sem-conexao-tela.png")  # the screen as the referee sees it
+        shot(page, "sumula-390-sem-conexao")
+        context.set_offline(False)
+        _synced(page)
+        expect(net).to_have_text("conectado · tudo enviado")
+    finally:
+        context.close()

@@ -119,8 +119,15 @@ def test_an_invitation_grants_nothing_until_accepted(client, cup, people, settin
     client.force_login(caio)
     page = client.get(link)
     assert page.status_code == 200 and "Aceitar o convite" in page.content.decode()
-    done = client.post(link)
+    assert "Seu nome" in page.content.decode()
+    unnamed = client.post(link)  # the name is asked
+    assert (
+        unnamed.status_code == 200 and "caio" not in _roles(cup) and 'class="field-error"' in unnamed.content.decode()
+    )
+    done = client.post(link, {"name": "  Caio   Prado "})
     assert done.status_code == 302 and _roles(cup)["caio"] == REF
+    caio.refresh_from_db()
+    assert (caio.first_name, caio.last_name, caio.get_full_name()) == ("Caio Prado", "", "Caio Prado")
     assert AuditEntry.objects.filter(tournament=cup, action="staff_add").exists()
     assert AuditEntry.objects.filter(tournament=cup, action="staff_invite_accept", user=caio).exists()
     used = client.get(link)
@@ -136,12 +143,19 @@ def test_a_person_without_an_account_creates_one_on_the_invitation_page(client, 
     link = _link(mail.outbox[0])
     page = client.get(link)
     assert page.status_code == 200 and "password1" in page.content.decode()
-    weak = client.post(link, {"username": "dora", "password1": "123", "password2": "123"})
+    assert "Seu nome" in page.content.decode()
+    weak = client.post(link, {"name": "Dora Lima", "username": "dora", "password1": "123", "password2": "123"})
     assert weak.status_code == 200 and "dora" not in _roles(cup) and 'class="field-error"' in weak.content.decode()
-    done = client.post(link, {"username": "dora", "password1": "Truco-Zap-2024!", "password2": "Truco-Zap-2024!"})
+    strong = {"username": "dora", "password1": "Truco-Zap-2024!", "password2": "Truco-Zap-2024!"}
+    unnamed = client.post(link, strong)
+    assert (
+        unnamed.status_code == 200 and "dora" not in _roles(cup) and 'class="field-error"' in unnamed.content.decode()
+    )
+    done = client.post(link, strong | {"name": "Dora Lima"})
     assert done.status_code == 302 and _roles(cup)["dora"] == ORG
     dora = get_user_model().objects.get(username="dora")
     assert dora.email == "Dora.Lima@exemplo.com" and dora.check_password("Truco-Zap-2024!")
+    assert dora.get_full_name() == "Dora Lima"
     assert client.get(reverse("desk:overview", kwargs={"slug": cup.slug})).status_code == 200  # signed in
 
 

@@ -3,13 +3,14 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, re_path, reverse_lazy
 
-from .views import LoginView, ThrottledPasswordResetView, invitation, organizer_signup
+from .views import LoginView, ThrottledPasswordResetView, account, invitation, organizer_signup
 
 app_name = "accounts"
 
 urlpatterns = [
     re_path(r"^convites/(?P<token>[A-Za-z0-9_-]{16,100})/$", invitation, name="invitation"),
     path("entrar/", LoginView.as_view(), name="login"),
+    path("conta/", account, name="account"),
     path("conta/nova/", organizer_signup, name="signup"),
     path("sair/", auth_views.LogoutView.as_view(), name="logout"),
     path(

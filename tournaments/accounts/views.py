@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
@@ -124,8 +125,36 @@ def organizer_signup(request):
 # --- /convites/<token>/: accept an invitation to a tournament's staff -------------------------------------
 
 
+NAME_MAX = 150  # the account's ``first_name`` (Django's limit)
+
+
+def _name_field() -> forms.CharField:
+    return forms.CharField(
+        label=_("Seu nome"),
+        max_length=NAME_MAX,
+        help_text=_("Como você aparece para a equipe: na programação, nas mesas e na súmula impressa."),
+    )
+
+
+class DisplayNameForm(forms.Form):
+    """The name a staff person is shown by. Kept whole in the account's ``first_name`` (``last_name`` left
+    empty): a name is not always a first and a last name, and ``get_full_name`` then gives it back as typed."""
+
+    name = _name_field()
+
+    def save(self, user) -> None:
+        name = " ".join(self.cleaned_data["name"].split())
+        if name != (user.get_full_name() or "").strip():
+            user.first_name, user.last_name = name, ""
+            user.save(update_fields=["first_name", "last_name"])
+
+
 class InvitationSignupForm(UserCreationForm):
-    """A new account for someone invited: username and password (Django's validators)."""
+    """A new account for someone invited: the name shown to the staff, username and password (Django's
+    validators)."""
+
+    name = _name_field()
+    field_order = ("name", "username")
 
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
@@ -158,21 +187,27 @@ def invitation(request, token: str):
             request, invitation=None, problem=INVITATION_PROBLEMS[state](), status=404 if state == UNKNOWN else 410
         )
     signed_in = request.user.is_authenticated
-    form = None if signed_in else InvitationSignupForm()
+    form: forms.Form = (
+        DisplayNameForm(initial={"name": (request.user.get_full_name() or "").strip()})
+        if signed_in
+        else InvitationSignupForm()
+    )
     if request.method == "POST":
-        if signed_in:
-            user = request.user
-        else:
-            form = InvitationSignupForm(request.POST)
-            if not form.is_valid():
-                return _invitation_page(request, invitation=found, form=form)
-            user = None
+        form = DisplayNameForm(request.POST) if signed_in else InvitationSignupForm(request.POST)
+        if not form.is_valid():
+            return _invitation_page(request, invitation=found, form=form)
+        user = request.user if signed_in else None
         try:
             with transaction.atomic():
                 if user is None:
+                    assert isinstance(form, InvitationSignupForm)
                     user = form.save(commit=False)
                     user.email = found.email  # the address the invitation reached
+                    user.first_name, user.last_name = " ".join(form.cleaned_data["name"].split()), ""
                     user.save()
+                else:
+                    assert isinstance(form, DisplayNameForm)
+                    form.save(user)
                 accepted = invitation_accept(token=token, user=user)
         except ValidationError as exc:
             return _invitation_page(request, invitation=None, problem=" ".join(exc.messages), status=410)
@@ -185,3 +220,21 @@ def invitation(request, token: str):
         )
         return redirect("desk:home")
     return _invitation_page(request, invitation=found, form=form)
+
+
+# --- /conta/: the account's own page (the name shown to the staff) ------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def account(request):
+    """The signed-in person's name as the staff sees it (programação, mesas, súmula), and the password link."""
+    form = DisplayNameForm(
+        request.POST if request.method == "POST" else None,
+        initial={"name": (request.user.get_full_name() or "").strip()},
+    )
+    if request.method == "POST" and form.is_valid():
+        form.save(request.user)
+        messages.success(request, _("Nome salvo."))
+        return redirect("accounts:account")
+    return render(request, "accounts/account.html", {"form": form, "title": _("Sua conta")})

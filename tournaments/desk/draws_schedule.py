@@ -12,6 +12,7 @@ from ..draws import services
 from ..draws.tables import MESAS_MAX, staff_users
 from ..permissions import REFEREE_DESK, desk_view, may_organize
 from ..refusals import Refused
+from ..roles import staff_choices
 from ..selectors import mesa_referees
 from ..web import refusal_messages, refusal_to_form
 from .draw_forms import JogoRefereeForm, MesasForm, RoundTimeForm
@@ -35,7 +36,7 @@ def _shown(request, tournament) -> int:
 @desk_view()
 @require_http_methods(["GET", "HEAD", "POST"])
 def mesas(request, tournament):
-    staff = list(staff_users(tournament=tournament).values_list("id", "username"))
+    staff = staff_choices(staff_users(tournament=tournament))
     shown = _shown(request, tournament)
     current = mesa_referees(tournament=tournament)
     initial = {"mesas": shown or None} | {f"referee_{n}": uid for n, uid in current.items() if n <= shown}
@@ -77,7 +78,7 @@ def _schedule_page(request, tournament):
 @desk_view()
 @require_POST
 def jogo_referee(request, tournament, jogo: int):
-    staff = list(staff_users(tournament=tournament).values_list("id", "username"))
+    staff = staff_choices(staff_users(tournament=tournament))
     form = JogoRefereeForm(request.POST, staff=staff)
     if form.is_valid():
         try:

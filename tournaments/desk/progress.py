@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db.models import Count, Q
 from django.urls import reverse
@@ -11,6 +11,8 @@ from django.utils.translation import gettext_lazy as _
 from ..models import Jogo, Registration, Tournament
 from ..permissions import may_organize, roles_prefetch
 from ..registrations.window import registration_is_open
+from ..sumula.pins import pin_locked_count
+from ..sumula.selectors import sumula_pending_get
 
 # state code → label shown on the desk (the public pages have their own wording)
 STATES = {
@@ -31,6 +33,16 @@ class NextStep:
 
 
 @dataclass(frozen=True)
+class Pending:
+    """One thing that waits for the staff now: how many, and the page where it is handled."""
+
+    code: str
+    label: str
+    count: int
+    url: str
+
+
+@dataclass(frozen=True)
 class Summary:
     tournament: Tournament
     state: str
@@ -42,6 +54,8 @@ class Summary:
     jogos: int
     played: int  # jogos with a result (or being played)
     next_step: NextStep | None
+    # what waits for the staff now (the Resumo only; the dashboard's rows leave it empty), None before the draw
+    pending: tuple[Pending, ...] | None = None
 
 
 def _counts(tournament_ids: list[int]) -> dict[int, dict[str, int]]:
@@ -141,8 +155,42 @@ def dashboard_rows(*, user, tournaments: list[Tournament]) -> list[Summary]:
     return [_summary(t, counts[t.pk], may_organize(user=user, tournament=t)) for t in tournaments]
 
 
+def _pending(tournament: Tournament, organizer: bool) -> tuple[Pending, ...]:
+    """The súmulas that wait (for the referee or the organizer), and for the organizer also the locked PINs and
+    the jogos of the round called now without a mesa; only those with a count, each with its page."""
+    counts = sumula_pending_get(tournament=tournament)
+    sumulas = reverse("referee:list", args=[tournament.slug]) + "?todos=1&situacao="
+    rows = [
+        Pending("in_progress", str(_("Na mesa (em andamento)")), counts.in_progress, sumulas + Jogo.IN_PROGRESS),
+        Pending("awaiting", str(_("Súmulas aguardando confirmação")), counts.awaiting, sumulas + Jogo.AWAITING),
+        Pending("contested", str(_("Súmulas contestadas")), counts.contested, sumulas + Jogo.CONTESTED),
+        Pending("unsigned", str(_("Súmulas a homologar")), counts.unsigned, sumulas + Jogo.CONFIRMED),
+    ]
+    if organizer:
+        rows += [
+            Pending(
+                "pins",
+                str(_("PINs bloqueados")),
+                pin_locked_count(tournament=tournament),
+                reverse("desk:pins", args=[tournament.slug]) + "#pins-bloqueados",
+            ),
+            Pending(
+                "without_mesa",
+                str(_("Jogos da rodada sem mesa")),
+                counts.without_mesa,
+                reverse("desk:mesas", args=[tournament.slug]),
+            ),
+        ]
+    return tuple(row for row in rows if row.count)
+
+
 def tournament_summary(*, tournament: Tournament, user) -> Summary:
-    return _summary(tournament, _counts([tournament.pk])[tournament.pk], may_organize(user=user, tournament=tournament))
+    """The Resumo: the counts and the next step, and what waits for this user now once there are jogos."""
+    organizer = may_organize(user=user, tournament=tournament)
+    summary = _summary(tournament, _counts([tournament.pk])[tournament.pk], organizer)
+    if not summary.jogos:
+        return summary
+    return replace(summary, pending=_pending(tournament, organizer))
 
 
-__all__ = ["STATES", "NextStep", "Summary", "dashboard_rows", "tournament_summary"]
+__all__ = ["STATES", "NextStep", "Pending", "Summary", "dashboard_rows", "tournament_summary"]

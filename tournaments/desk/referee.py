@@ -43,6 +43,7 @@ from tournaments.desk.referee_presenters import (
 from tournaments.models import Jogo
 from tournaments.permissions import REFEREE_DESK, desk_view, may_organize
 from tournaments.refusals import Refused
+from tournaments.roles import staff_choices
 from tournaments.selectors import (
     jogo_referee,
     mesa_referees,
@@ -50,7 +51,7 @@ from tournaments.selectors import (
 )
 from tournaments.sumula import services
 from tournaments.sumula.commands import Correction, MaoAdd, Penalty, ResultSet
-from tournaments.sumula.pins import pin_verify
+from tournaments.sumula.pins import pin_tries_text, pin_verify
 from tournaments.sumula.selectors import jogo_for_sumula, sumula_get
 from tournaments.sumula.services import Actor
 from tournaments.web import pin_source, refusal_messages, request_device
@@ -61,10 +62,13 @@ from tournaments.web import pin_source, refusal_messages, request_device
 @desk_view(need=REFEREE_DESK)
 @require_safe
 def referee_list(request, tournament):
-    """The jogos this user referees (the jogo's referee, else its mesa's); ``?todos=1`` every jogo."""
+    """The jogos this user referees (the jogo's referee, else its mesa's); ``?todos=1`` every jogo;
+    ``?situacao=<status>`` only the jogos in that súmula status (the Resumo's links)."""
     organizer = may_organize(user=request.user, tournament=tournament)
     wanted = request.GET.get("todos")
     show_all = organizer if wanted not in ("0", "1") else wanted == "1"
+    status = request.GET.get("situacao")
+    status = status if status in STATUS_LABELS else None
     state = tournament_live_get(tournament=tournament)
     mesa_referee = mesa_referees(tournament=tournament)
     duplas = {d.id: d for d in state.duplas.values()}
@@ -73,11 +77,15 @@ def referee_list(request, tournament):
     rounds = knockout_rounds(state)
     referee_of = {j.id: jogo_referee(j, mesa_referee) for j in state.jogo_rows}
     mine_count = sum(1 for r in referee_of.values() if r == request.user.pk)
-    shown = [j for j in state.jogo_rows if show_all or referee_of[j.id] == request.user.pk]
+    shown = [
+        j
+        for j in state.jogo_rows
+        if (show_all or referee_of[j.id] == request.user.pk) and (status is None or j.status == status)
+    ]
     names = {}
     if show_all:
         ids = {referee_of[j.id] for j in shown} - {None}
-        names = dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username")) if ids else {}
+        names = dict(staff_choices(get_user_model().objects.filter(pk__in=ids))) if ids else {}
     sections = {TABLE: [], TO_PLAY: [], DONE: []}
     for j in shown:
         result = state.results.get(j.id)
@@ -124,6 +132,7 @@ def referee_list(request, tournament):
             "desk_tab": "referee",
             "show_all": show_all,
             "mine_count": mine_count,
+            "status_label": STATUS_LABELS[status] if status else "",
             "sections": [
                 (TABLE, _("Na mesa"), sections[TABLE]),
                 (TO_PLAY, _("A jogar"), sections[TO_PLAY]),
@@ -211,7 +220,8 @@ def _op_answer(request, tournament, jogo):
         pin_verify(dupla=dupla, pin=form.cleaned_data["pin"], **pin_source(request, referee_screen=True))
     except Refused as refused:
         if refused.kind == Refused.FORBIDDEN:  # the API names the dupla by its key; the screen by its name
-            raise Refused.forbidden(_("PIN incorreto para %(dupla)s") % {"dupla": name}) from None
+            wrong = _("PIN incorreto para %(dupla)s") % {"dupla": name}
+            raise Refused.forbidden(f"{wrong}. {pin_tries_text(dupla=dupla, referee_screen=True)}") from None
         raise
     services.sumula_answer(
         tournament=tournament,

@@ -14,6 +14,7 @@ from scoring.tournament import KnockoutStageView
 from ..draws.tables import staff_users
 from ..models import Jogo, Stage, Tournament
 from ..presenters import round_name
+from ..roles import staff_choices
 from ..round_times import round_time_of
 from ..selectors import jogo_referee, mesa_referees, tournament_state_get
 
@@ -45,7 +46,7 @@ class ScheduleBlock:
 @dataclass
 class Schedule:
     blocks: list[ScheduleBlock]
-    staff: list[tuple[int, str]]  # (user id, username) who may referee
+    staff: list[tuple[int, str]]  # (user id, display name) who may referee
     mesas: int | None
     waiting: list[str]  # stages not drawn yet, with why
 
@@ -56,13 +57,13 @@ STATUS_LABELS = dict(Jogo.STATUS_CHOICES)
 def schedule_present(*, tournament: Tournament) -> Schedule:
     """Jogos by stage and round, each with its mesa, turn on that mesa, duplas, status and referee."""
     state = tournament_state_get(tournament=tournament)
-    staff = list(staff_users(tournament=tournament).values_list("id", "username"))
+    staff = staff_choices(staff_users(tournament=tournament))
     usernames = dict(staff)
     mesa_referee = mesa_referees(tournament=tournament)
     named = {j.referee_id for j in state.jogo_rows} | set(mesa_referee.values())
     others = {i for i in named if i is not None} - set(usernames)
     if others:  # a referee whose role was taken away since: still named on the schedule
-        usernames.update(get_user_model().objects.filter(pk__in=others).values_list("id", "username"))
+        usernames.update(staff_choices(get_user_model().objects.filter(pk__in=others)))
     names = {d.id: d.display_name for d in state.duplas.values()}
     group_key: dict[int | None, str] = {gid: g for (_s, g), gid in state.group_names.items()}
     totals: dict[str, int] = {}

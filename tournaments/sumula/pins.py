@@ -25,6 +25,7 @@ still count for their address and tournament.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
@@ -32,6 +33,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..audit import audit_record
 from ..models import Dupla, PinFailure, Tournament
@@ -54,28 +56,95 @@ TOURNAMENT_PER_DUPLA = 1
 UNTIL_UNLOCKED = "until_unlocked"
 
 
+def _bursts(times: list[dt.datetime], tries: int) -> list[int]:
+    """Where in ``times`` (in order) a lock began: ``tries`` failures within ``WINDOW``, counted after the
+    previous lock."""
+    start, locks = 0, []
+    for i, at in enumerate(times):
+        if i - start + 1 >= tries and at - times[i - tries + 1] <= WINDOW:
+            locks.append(i)
+            start = i + 1
+    return locks
+
+
+def _lock_length(lock: dt.timedelta, before: int, grow: bool) -> dt.timedelta:
+    """How long a lock lasts after ``before`` earlier ones: ``lock``, doubling each time with ``grow``."""
+    return min(lock * 2**before, LOCK_MAX) if grow else lock
+
+
 def _burst_lock(times: list[dt.datetime], tries: int, lock: dt.timedelta, grow: bool) -> dt.datetime | None:
     """When the last lock ends: ``tries`` failures within ``WINDOW`` (counted after the previous lock) lock
     for ``lock`` (doubling each time with ``grow``). ``times`` in order."""
-    start, locks, until = 0, 0, None
-    for i, at in enumerate(times):
-        if i - start + 1 >= tries and at - times[i - tries + 1] <= WINDOW:
-            until = at + (min(lock * 2**locks, LOCK_MAX) if grow else lock)
-            locks += 1
-            start = i + 1
-    return until
+    locks = _bursts(times, tries)
+    if not locks:
+        return None
+    return times[locks[-1]] + _lock_length(lock, len(locks) - 1, grow)
 
 
-def _dupla_lock(dupla: Dupla, now: dt.datetime, *, referee_screen: bool) -> dt.datetime | str | None:
-    """``UNTIL_UNLOCKED``, the end of the dupla's lock, or None (not locked) for checks from that source."""
+def _dupla_times(dupla: Dupla, now: dt.datetime, *, referee_screen: bool) -> list[dt.datetime]:
+    """The times of the dupla's wrong PINs that count for checks from that source, in order."""
     failures = PinFailure.objects.filter(dupla=dupla, cleared_at__isnull=True, at__gte=now - DAY, at__lte=now)
     if not pin_rules(referee_screen=referee_screen).dupla_counts_public:
         failures = failures.filter(staff=True)
-    times = list(failures.order_by("at").values_list("at", flat=True))
+    return list(failures.order_by("at").values_list("at", flat=True))
+
+
+def _lock_of(times: list[dt.datetime], now: dt.datetime) -> dt.datetime | str | None:
+    """The dupla's lock over its counted wrong PINs ``times`` (in order, within the day before ``now``)."""
     if len(times) >= DAY_TRIES:
         return UNTIL_UNLOCKED
     until = _burst_lock(times, TRIES, LOCK, grow=True)
     return until if until is not None and now < until else None
+
+
+def _dupla_lock(dupla: Dupla, now: dt.datetime, *, referee_screen: bool) -> dt.datetime | str | None:
+    """``UNTIL_UNLOCKED``, the end of the dupla's lock, or None (not locked) for checks from that source."""
+    return _lock_of(_dupla_times(dupla, now, referee_screen=referee_screen), now)
+
+
+@dataclass(frozen=True)
+class TriesLeft:
+    """How many wrong PINs a dupla may still make before its lock, and that lock's length (None: until the
+    referee unlocks it)."""
+
+    tries: int
+    lock: dt.timedelta | None
+
+
+def _tries_left(times: list[dt.datetime], now: dt.datetime) -> TriesLeft:
+    """The same rules as ``_lock_of``: the burst of ``TRIES`` within ``WINDOW`` counted after the last lock
+    (each lock of the day twice as long), and ``DAY_TRIES`` in a day."""
+    locks = _bursts(times, TRIES)
+    start = locks[-1] + 1 if locks else 0
+    recent = sum(1 for at in times[start:] if now - at <= WINDOW)
+    burst, day = TRIES - recent, DAY_TRIES - len(times)
+    if day <= burst:
+        return TriesLeft(tries=max(0, day), lock=None)
+    return TriesLeft(tries=max(0, burst), lock=_lock_length(LOCK, len(locks), grow=True))
+
+
+def pin_tries_left(*, dupla: Dupla, referee_screen: bool) -> TriesLeft:
+    """How many more wrong PINs the dupla may type from that source (the referee's screen or in public)
+    before it is locked, and for how long it would be."""
+    now = timezone.now()
+    return _tries_left(_dupla_times(dupla, now, referee_screen=referee_screen), now)
+
+
+def pin_tries_text(*, dupla: Dupla, referee_screen: bool) -> str:
+    """The sentence a wrong PIN's refusal ends with: the tries left before the lock (pt-BR, translated)."""
+    left = pin_tries_left(dupla=dupla, referee_screen=referee_screen)
+    if left.lock is None:
+        return ngettext(
+            "Mais %(n)s tentativa antes do bloqueio até o árbitro desbloquear.",
+            "Mais %(n)s tentativas antes do bloqueio até o árbitro desbloquear.",
+            left.tries,
+        ) % {"n": left.tries}
+    minutes = int(left.lock.total_seconds()) // 60
+    return ngettext(
+        "Mais %(n)s tentativa antes do bloqueio de %(m)s minutos.",
+        "Mais %(n)s tentativas antes do bloqueio de %(m)s minutos.",
+        left.tries,
+    ) % {"n": left.tries, "m": minutes}
 
 
 def _source_lock(failures: QuerySet[PinFailure], now: dt.datetime) -> dt.datetime | None:
@@ -170,7 +239,8 @@ def _refusal(
         refusal = _lock_now(dupla, now, address=address, staff=staff, user=user)
         if refusal is not None:
             return refusal
-        return Refused.forbidden(_("PIN incorreto para a dupla %(dupla)s") % {"dupla": dupla.key})
+        wrong = _("PIN incorreto para a dupla %(dupla)s") % {"dupla": dupla.key}
+        return Refused.forbidden(f"{wrong}. {pin_tries_text(dupla=dupla, referee_screen=staff)}")
     return None
 
 
@@ -228,3 +298,24 @@ def pin_locked_duplas(*, tournament: Tournament) -> list[Dupla]:
         .order_by("order", "id")
     )
     return [d for d in duplas if pin_locked(dupla=d)]
+
+
+def pin_locked_count(*, tournament: Tournament) -> int:
+    """How many of the tournament's duplas have their PIN locked now (as ``pin_locked``), in one query."""
+    now = timezone.now()
+    times: dict[int, list[tuple[dt.datetime, bool]]] = {}
+    for dupla_id, at, staff in (
+        PinFailure.objects.filter(dupla__tournament=tournament, cleared_at__isnull=True, at__gte=now - DAY, at__lte=now)
+        .order_by("at")
+        .values_list("dupla_id", "at", "staff")
+    ):
+        times.setdefault(dupla_id, []).append((at, staff))
+    locked = 0
+    for failures in times.values():
+        for screen in (False, True):
+            counts_public = pin_rules(referee_screen=screen).dupla_counts_public
+            counted = [at for at, staff in failures if staff or counts_public]
+            if not may_try_pin(lock=_lock_of(counted, now), now=now):
+                locked += 1
+                break
+    return locked

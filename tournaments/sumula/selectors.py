@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import cast
+
+from django.db.models import Count, Q
+from django.db.models.functions import Coalesce
 
 from scoring.jogo import WALKOVER_BOTH, JogoEntry, JogoResult, jogo_evaluate
 from scoring.partida import mao_gain
@@ -213,3 +217,43 @@ def _current(
 def _signer_role(tournament: Tournament, jogo: Jogo) -> str | None:
     """Who signed, as the public may know it: ``referee`` or ``organizer`` (never the account's name)."""
     return role_of(user=jogo.signed_by, tournament=tournament) if jogo.signed_by_id else None
+
+
+# --- what waits for the staff (the desk's Resumo) ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SumulaPending:
+    """How many súmulas of a tournament wait for someone, by what they wait for."""
+
+    in_progress: int  # being played at the mesa
+    awaiting: int  # decided, waiting for the duplas' confirmations
+    contested: int  # contested by a dupla: the referee decides
+    unsigned: int  # confirmed by both duplas, not signed (homologated) by the referee yet
+    without_mesa: int  # to play in the round called now (the earliest round with jogos to play), with no mesa
+
+
+def sumula_pending_get(*, tournament: Tournament) -> SumulaPending:
+    """The counts of ``SumulaPending``, in two queries whatever the size of the event."""
+    jogos = Jogo.objects.filter(tournament=tournament)
+    counts = jogos.aggregate(
+        in_progress=Count("id", filter=Q(status=Jogo.IN_PROGRESS)),
+        awaiting=Count("id", filter=Q(status=Jogo.AWAITING)),
+        contested=Count("id", filter=Q(status=Jogo.CONTESTED)),
+        unsigned=Count("id", filter=Q(status=Jogo.CONFIRMED)),
+    )
+    called = (
+        jogos.filter(status=Jogo.SCHEDULED)
+        .annotate(round_number=Coalesce("round", 0))
+        .values("stage__order", "round_number")
+        .annotate(without_mesa=Count("id", filter=Q(mesa__isnull=True)))
+        .order_by("stage__order", "round_number")
+        .first()
+    )
+    return SumulaPending(
+        in_progress=counts["in_progress"],
+        awaiting=counts["awaiting"],
+        contested=counts["contested"],
+        unsigned=counts["unsigned"],
+        without_mesa=called["without_mesa"] if called else 0,
+    )

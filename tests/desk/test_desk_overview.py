@@ -1,0 +1,131 @@
+"""The desk's Resumo (/organizar/<slug>/): what waits for the staff now, each with its count and its page."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.support.desk import make_user
+from tests.support.files import large_file
+from tournaments.models import Dupla, Jogo, PinFailure
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(username: str) -> Client:
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=username))
+    return client
+
+
+def _pending(html: str) -> dict[str, tuple[int, str, str]]:
+    """The Resumo's pending rows: code → (count, label, link)."""
+    rows = re.findall(
+        r'<li class="pending-([a-z_]+)"><a href="([^"]+)"><strong class="pending-count">(\d+)</strong> ([^<]+)</a></li>',
+        html,
+    )
+    return {code: (int(n), label, url.replace("&amp;", "&")) for code, url, n, label in rows}
+
+
+def _lock(dupla: Dupla, *, staff: bool = False) -> None:
+    """Six wrong PINs within a minute: the dupla's PIN locked for ten minutes."""
+    now = timezone.now()
+    PinFailure.objects.bulk_create(
+        [PinFailure(dupla=dupla, at=now - timedelta(seconds=k), address="10.9.0.1", staff=staff) for k in range(6)]
+    )
+
+
+def test_the_organizer_sees_each_pending_count_with_the_page_that_handles_it(event_during):
+    t = event_during
+    # a jogo of the round called now (round 2) without a mesa counts; one of round 3 (not called yet) does not
+    Jogo.objects.filter(pk=Jogo.objects.filter(tournament=t, round=2, status=Jogo.SCHEDULED).first().pk).update(
+        mesa=None
+    )
+    Jogo.objects.filter(pk=Jogo.objects.filter(tournament=t, round=3).first().pk).update(mesa=None)
+    _lock(Dupla.objects.filter(tournament=t).order_by("order").first())
+    html = _client("comissao-regional").get(reverse("desk:overview", args=[t.slug])).content.decode()
+    sumulas = f"/organizar/{t.slug}/arbitragem/?todos=1&situacao="
+    assert _pending(html) == {
+        # "Na mesa": only the jogo still being played, not those decided and waiting at the mesa
+        "in_progress": (1, "Na mesa (em andamento)", sumulas + "in_progress"),
+        "awaiting": (2, "Súmulas aguardando confirmação", sumulas + "awaiting_confirmation"),
+        "contested": (1, "Súmulas contestadas", sumulas + "contested"),
+        "unsigned": (4, "Súmulas a homologar", sumulas + "confirmed"),
+        "pins": (1, "PINs bloqueados", f"/organizar/{t.slug}/pins/#pins-bloqueados"),
+        "without_mesa": (1, "Jogos da rodada sem mesa", f"/organizar/{t.slug}/mesas/"),
+    }
+
+
+def test_the_links_open_lists_with_those_jogos_only(event_during):
+    t = event_during
+    client = _client("comissao-regional")
+    html = client.get(reverse("desk:overview", args=[t.slug])).content.decode()
+    for code, (count, _label, url) in _pending(html).items():
+        if code in ("pins", "without_mesa"):
+            continue
+        page = client.get(url).content.decode()
+        assert page.count('class="referee-card ') == count, code
+        assert "Só os jogos na situação" in page
+    assert "Ver todos" not in client.get(f"/organizar/{t.slug}/arbitragem/?todos=1").content.decode()
+    # an unknown status is ignored: every jogo
+    page = client.get(f"/organizar/{t.slug}/arbitragem/?todos=1&situacao=nada").content.decode()
+    assert page.count('class="referee-card ') == Jogo.objects.filter(tournament=t).count()
+
+
+def test_a_referee_sees_the_sumulas_only(event_during):
+    t = event_during
+    _lock(Dupla.objects.filter(tournament=t).order_by("order").first())
+    html = _client("arbitro-regional").get(reverse("desk:overview", args=[t.slug])).content.decode()
+    assert set(_pending(html)) == {"in_progress", "awaiting", "contested", "unsigned"}
+
+
+def test_nothing_pending_says_so_and_a_finished_event_still_asks_for_its_signatures(event_after, event_drawn):
+    html = _client("comissao-outono").get(reverse("desk:overview", args=[event_drawn.slug])).content.decode()
+    assert _pending(html) == {}  # nothing played yet, every jogo with its mesa
+    assert "Nada esperando por você agora." in html
+    html = _client("comissao-taca").get(reverse("desk:overview", args=[event_after.slug])).content.decode()
+    # the group jogos were confirmed by both duplas and never signed; the knockout ones were
+    assert _pending(html) == {
+        "unsigned": (
+            12,
+            "Súmulas a homologar",
+            f"/organizar/{event_after.slug}/arbitragem/?todos=1&situacao=confirmed",
+        )
+    }
+
+
+def test_before_the_draw_there_is_no_list(event_before):
+    html = _client("comissao-primavera").get(reverse("desk:overview", args=[event_before.slug])).content.decode()
+    assert 'id="pendencias"' not in html
+
+
+def test_the_resumo_reads_a_few_queries_whatever_the_size(load_file, django_assert_max_num_queries):
+    small = load_file(large_file(groups=2, size=3, slug="copa-pequena"))
+    big = load_file(large_file(groups=12, size=5, slug="copa-maior"))
+    for t in (small, big):
+        make_user(f"org-{t.slug}", t)
+        jogos = list(Jogo.objects.filter(tournament=t).order_by("id").values_list("id", flat=True))
+        Jogo.objects.filter(pk__in=jogos[0::4]).update(status=Jogo.AWAITING)
+        Jogo.objects.filter(pk__in=jogos[1::4]).update(status=Jogo.CONTESTED)
+        for dupla in Dupla.objects.filter(tournament=t):
+            _lock(dupla, staff=dupla.order % 2 == 0)
+    client = Client()
+    client.force_login(get_user_model().objects.get(username="org-copa-maior"))
+    with django_assert_max_num_queries(12):
+        html = client.get(reverse("desk:overview", args=[big.slug])).content.decode()
+    assert _pending(html)["pins"][0] == 60
+
+    def count(t) -> int:
+        c = Client()
+        c.force_login(get_user_model().objects.get(username=f"org-{t.slug}"))
+        with CaptureQueriesContext(connection) as ctx:
+            assert c.get(reverse("desk:overview", args=[t.slug])).status_code == 200
+        return len(ctx.captured_queries)
+
+    assert count(small) == count(big)
