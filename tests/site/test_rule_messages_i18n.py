@@ -28,14 +28,16 @@ from tests.support.sumula import api, cup_setup, post, staff_user
 from tournaments.models import Mesa, Tournament
 from tournaments.wording import worded
 
-SCORING = Path(__file__).resolve().parents[2] / "scoring"
+ROOT = Path(__file__).resolve().parents[2]
+# scoring, and the result reader below the file import and the API, which marks its messages the same way
+MARKED = [*sorted((ROOT / "scoring").glob("*.py")), ROOT / "tournaments" / "result_form.py"]
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 
 def _scoring_templates() -> list[str]:
-    """Every template scoring marks with ``_("…")``, read from its source."""
+    """Every template marked with scoring's ``_("…")``, read from the source."""
     found = []
-    for path in sorted(SCORING.glob("*.py")):
+    for path in MARKED:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (
                 isinstance(node, ast.Call)
