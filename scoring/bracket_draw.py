@@ -11,6 +11,8 @@ import random
 from collections import deque
 from collections.abc import Collection, Iterator, Sequence
 
+from .messages import _
+
 __all__ = [
     "bracket_size",
     "crossed_order",
@@ -77,28 +79,44 @@ def fixed_order_errors(*, order: Sequence[str | None], known: Collection[str]) -
     errors: list[str] = []
     if len(order) < 2 or not _is_power_of_two(len(order)):
         errors.append(
-            f"a chave deve ter um número de posições que seja potência de 2 (2, 4, 8, 16, …); tem {len(order)}"
+            _(
+                "a chave deve ter um número de posições que seja potência de 2 (2, 4, 8, 16, …); tem %(size)s",
+                size=len(order),
+            )
         )
     seen: set[str] = set()
     for index, key in enumerate(order):
         if key is None:
             continue
         if not isinstance(key, str):
-            errors.append(f"posição {index + 1}: esperava a chave de uma dupla ou null, recebeu {key!r}")
+            errors.append(
+                _(
+                    "posição %(position)s: esperava a chave de uma dupla ou null, recebeu %(key)s",
+                    position=index + 1,
+                    key=repr(key),
+                )
+            )
             continue
         if key not in known:
-            errors.append(f"posição {index + 1}: dupla desconhecida {key!r}")
+            errors.append(_("posição %(position)s: dupla desconhecida %(key)s", position=index + 1, key=repr(key)))
         elif key in seen:
-            errors.append(f"posição {index + 1}: a dupla {key!r} aparece mais de uma vez")
+            errors.append(
+                _("posição %(position)s: a dupla %(key)s aparece mais de uma vez", position=index + 1, key=repr(key))
+            )
         seen.add(key)
     for jogo in range(len(order) // 2):
         if order[2 * jogo] is None and order[2 * jogo + 1] is None:
             errors.append(
-                f"jogo {jogo + 1} da primeira rodada (posições {2 * jogo + 1} e {2 * jogo + 2}): bye contra bye"
+                _(
+                    "jogo %(jogo)s da primeira rodada (posições %(first)s e %(second)s): bye contra bye",
+                    jogo=jogo + 1,
+                    first=2 * jogo + 1,
+                    second=2 * jogo + 2,
+                )
             )
     duplas = len({key for key in order if isinstance(key, str)})
     if duplas < 2:
-        errors.append(f"a chave precisa de pelo menos 2 duplas; tem {duplas}")
+        errors.append(_("a chave precisa de pelo menos 2 duplas; tem %(duplas)s", duplas=duplas))
     return errors
 
 

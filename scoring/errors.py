@@ -2,16 +2,24 @@
 
 from dataclasses import dataclass
 
+from .messages import Text
+
 
 @dataclass(frozen=True)
 class RuleError:
-    """One problem, in Portuguese, at a place such as ``partidas[1].maos[5]``."""
+    """One problem, in Portuguese, at a place such as ``partidas[1].maos[5]``.
+
+    ``message`` is usually a ``scoring.messages.Text`` (a ``str`` the web edge can translate); ``str(error)``
+    is one too, so the place and the message are worded together.
+    """
 
     place: str
     message: str
 
     def __str__(self) -> str:
-        return f"{self.place}: {self.message}" if self.place else self.message
+        if not self.place:
+            return self.message
+        return Text("%(place)s: %(message)s", place=self.place, message=self.message)
 
     def nested(self, prefix: str) -> "RuleError":
         """The same problem seen from an enclosing place (``jogos[3]`` + ``.partidas[1]``)."""

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard
 
 from .bracket_draw import bracket_size
+from .messages import Text, _, joined
 from .rules import best_of_error
 
 __all__ = [
@@ -35,7 +36,11 @@ __all__ = [
 ]
 
 KINDS = ("knockout", "groups_knockout", "round_robin")
-KIND_LABELS = {"knockout": "mata-mata", "groups_knockout": "grupos e mata-mata", "round_robin": "todos contra todos"}
+KIND_LABELS = {
+    "knockout": _("mata-mata"),
+    "groups_knockout": _("grupos e mata-mata"),
+    "round_robin": _("todos contra todos"),
+}
 BRACKET_METHODS = ("seeded", "random", "fixed")
 MIN_GROUP = 3  # a group of 2 is a single jogo
 GROUP_SIZES = (3, 4, 5, 6)  # preferred sizes a format may ask for
@@ -82,15 +87,17 @@ def group_sizes(n: int, preferred: int = 4) -> list[int] | None:
 def sizes_text(sizes: Sequence[int]) -> str:
     """ "3 grupos de 3 e 1 de 4", "4 grupos de 4", "1 grupo de 5" (smaller groups first)."""
     counts = sorted(Counter(sizes).items())
-    parts = []
+    parts: list[str] = []
     for i, (size, count) in enumerate(counts):
-        if i == 0:
-            parts.append(f"{count} {'grupo' if count == 1 else 'grupos'} de {size}")
+        if i == 0 and count == 1:
+            parts.append(_("%(count)s grupo de %(size)s", count=count, size=size))
+        elif i == 0:
+            parts.append(_("%(count)s grupos de %(size)s", count=count, size=size))
         else:
-            parts.append(f"{count} de {size}")
+            parts.append(_("%(count)s de %(size)s", count=count, size=size))
     if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " e " + parts[-1]
+        return parts[0] if parts else ""
+    return _("%(first)s e %(last)s", first=joined(parts[:-1]), last=parts[-1])
 
 
 def qualifiers_count(sizes: Sequence[int], per_group: int, best_others: int) -> int:
@@ -116,8 +123,8 @@ def _proposal(n: int) -> str:
         if sizes is not None:
             if len(set(sizes)) == 1 and sizes[0] in GROUP_SIZES:
                 size = sizes[0]
-            return f"{sizes_text(sizes)} (duplas por grupo: {size})"
-    return "mata-mata" if n >= 2 else "mais duplas"
+            return _("%(sizes)s (duplas por grupo: %(size)s)", sizes=sizes_text(sizes), size=size)
+    return _("mata-mata") if n >= 2 else _("mais duplas")
 
 
 def format_jogos(fmt: Mapping[str, Any], n_duplas: int) -> int:
@@ -145,8 +152,13 @@ def format_check(fmt: Mapping[str, Any], n_duplas: int | None = None, *, max_jog
         jogos = format_jogos(fmt, n_duplas)
         if jogos > max_jogos:
             problems.append(
-                f"Formato: com {n_duplas} duplas este formato daria até {jogos} jogos; o máximo num "
-                f"torneio é {max_jogos}. Diminua o limite de duplas ou use grupos menores."
+                _(
+                    "Formato: com %(n)s duplas este formato daria até %(jogos)s jogos; o máximo num torneio é "
+                    "%(max)s. Diminua o limite de duplas ou use grupos menores.",
+                    n=n_duplas,
+                    jogos=jogos,
+                    max=max_jogos,
+                )
             )
     return problems
 
@@ -155,73 +167,106 @@ def _format_problems(fmt: Mapping[str, Any], n_duplas: int | None) -> list[str]:
     problems: list[str] = []
     kind = fmt.get("kind")
     if kind not in KINDS:
-        options = ", ".join(KIND_LABELS.values())
-        return [f"Formato: tipo {kind!r} desconhecido; use um de: {options}."]
-    for name, label in (("best_of_groups", "Melhor de, nos grupos"), ("best_of_knockout", "Melhor de, no mata-mata")):
+        options = joined(list(KIND_LABELS.values()))
+        return [_("Formato: tipo %(kind)s desconhecido; use um de: %(options)s.", kind=repr(kind), options=options)]
+    for name, label in (
+        ("best_of_groups", _("Melhor de, nos grupos")),
+        ("best_of_knockout", _("Melhor de, no mata-mata")),
+    ):
         value = fmt.get(name)
-        if value is not None and best_of_error(value):
-            problems.append(f"{label}: {best_of_error(value)}.")
+        if value is not None and (problem := best_of_error(value)):
+            problems.append(Text("%(label)s: %(problem)s.", label=label, problem=problem))
     rounds = fmt.get("best_of_rounds") or {}
     round_numbers: list[int] = []
     if not isinstance(rounds, Mapping):
-        problems.append("Melhor de por rodada: deve ser uma tabela rodada → melhor de.")
+        problems.append(_("Melhor de por rodada: deve ser uma tabela rodada → melhor de."))
         rounds = {}
     for key, value in rounds.items():
         number = int(key) if isinstance(key, str) and key.isdigit() else key if _int(key) else None
         if number is None or number < 1:
             problems.append(
-                f"Melhor de por rodada: rodada {key!r} inválida; use 1 para a primeira rodada, 2 para a segunda…"
+                _(
+                    "Melhor de por rodada: rodada %(key)s inválida; use 1 para a primeira rodada, 2 para a segunda…",
+                    key=repr(key),
+                )
             )
             continue
         round_numbers.append(number)
-        if best_of_error(value):
-            problems.append(f"Melhor de da rodada {number} do mata-mata: {best_of_error(value)}.")
+        if problem := best_of_error(value):
+            problems.append(
+                _("Melhor de da rodada %(round)s do mata-mata: %(problem)s.", round=number, problem=problem)
+            )
     method = fmt.get("bracket_method", "seeded")
     if method not in BRACKET_METHODS:
         problems.append(
-            f"Posições na chave: método {method!r} desconhecido; use cabeças de chave (seeded), sorteio (random) ou ordem fixa (fixed)."
+            _(
+                "Posições na chave: método %(method)s desconhecido; use cabeças de chave (seeded), sorteio (random) "
+                "ou ordem fixa (fixed).",
+                method=repr(method),
+            )
         )
     if kind == "groups_knockout":
         size, per_group, best_others = fmt.get("group_size"), fmt.get("per_group"), fmt.get("best_others", 0)
         if not _int(size) or size not in GROUP_SIZES:
-            problems.append(f"Duplas por grupo: {size!r} não serve; use 3, 4, 5 ou 6.")
+            problems.append(_("Duplas por grupo: %(size)s não serve; use 3, 4, 5 ou 6.", size=repr(size)))
             size = None
         if not _int(per_group) or per_group < 1:
-            problems.append(f"Classificadas por grupo: {per_group!r} não serve; use 1 ou mais.")
+            problems.append(_("Classificadas por grupo: %(value)s não serve; use 1 ou mais.", value=repr(per_group)))
             per_group = None
         if not _int(best_others) or best_others < 0:
-            problems.append(f"Melhores demais colocadas: {best_others!r} não serve; use 0 ou mais.")
+            problems.append(
+                _("Melhores demais colocadas: %(value)s não serve; use 0 ou mais.", value=repr(best_others))
+            )
             best_others = None
         if method == "fixed":
             problems.append(
-                "Posições na chave: a ordem fixa só vale para o mata-mata direto; com grupos a chave "
-                "é cruzada pela classificação (use cabeças de chave ou sorteio)."
+                _(
+                    "Posições na chave: a ordem fixa só vale para o mata-mata direto; com grupos a chave "
+                    "é cruzada pela classificação (use cabeças de chave ou sorteio)."
+                )
             )
         if n_duplas is not None and size is not None and per_group is not None and best_others is not None:
             problems += _groups_problems(n_duplas, size, per_group, best_others, round_numbers)
     elif kind == "knockout" and n_duplas is not None:
         if n_duplas < 2:
-            problems.append(f"Duplas: o mata-mata precisa de pelo menos 2 duplas; há {n_duplas}.")
+            problems.append(_("Duplas: o mata-mata precisa de pelo menos 2 duplas; há %(n)s.", n=n_duplas))
         else:
             problems += _rounds_problems(round_numbers, bracket_rounds(n_duplas), n_duplas)
     elif kind == "round_robin" and n_duplas is not None:
         if n_duplas < 2:
-            problems.append(f"Duplas: todos contra todos precisa de pelo menos 2 duplas; há {n_duplas}.")
+            problems.append(_("Duplas: todos contra todos precisa de pelo menos 2 duplas; há %(n)s.", n=n_duplas))
         elif n_duplas > ROUND_ROBIN_MAX:
             jogos = n_duplas * (n_duplas - 1) // 2
             problems.append(
-                f"Formato: todos contra todos com {n_duplas} duplas daria {jogos} jogos; o máximo é "
-                f"{ROUND_ROBIN_MAX} duplas. Proposta: {_proposal(n_duplas)} e depois mata-mata."
+                _(
+                    "Formato: todos contra todos com %(n)s duplas daria %(jogos)s jogos; o máximo é %(max)s duplas. "
+                    "Proposta: %(proposal)s e depois mata-mata.",
+                    n=n_duplas,
+                    jogos=jogos,
+                    max=ROUND_ROBIN_MAX,
+                    proposal=_proposal(n_duplas),
+                )
             )
         if round_numbers:
-            problems.append("Melhor de por rodada: todos contra todos não tem mata-mata; deixe vazio.")
+            problems.append(_("Melhor de por rodada: todos contra todos não tem mata-mata; deixe vazio."))
     return problems
 
 
 def _rounds_problems(round_numbers: Sequence[int], total: int, entrants: int) -> list[str]:
     return [
-        f"Melhor de por rodada: a rodada {r} não existe; com {entrants} duplas a chave tem {total} "
-        f"{'rodada' if total == 1 else 'rodadas'}."
+        _(
+            "Melhor de por rodada: a rodada %(round)s não existe; com %(n)s duplas a chave tem %(total)s rodada.",
+            round=r,
+            n=entrants,
+            total=total,
+        )
+        if total == 1
+        else _(
+            "Melhor de por rodada: a rodada %(round)s não existe; com %(n)s duplas a chave tem %(total)s rodadas.",
+            round=r,
+            n=entrants,
+            total=total,
+        )
         for r in sorted(round_numbers)
         if r > total
     ]
@@ -229,35 +274,60 @@ def _rounds_problems(round_numbers: Sequence[int], total: int, entrants: int) ->
 
 def _groups_problems(n: int, size: int, per_group: int, best_others: int, round_numbers: Sequence[int]) -> list[str]:
     if n < MIN_GROUP:
-        return [f"Duplas: grupos precisam de pelo menos {MIN_GROUP} duplas; há {n}. Proposta: {_proposal(n)}."]
-    sizes = group_sizes(n, size)
-    if sizes is None:
-        near = " ou ".join(str(s) for s in (size - 1, size + 1) if s >= MIN_GROUP)
         return [
-            (
-                f"Duplas por grupo: {n} duplas não se dividem em grupos de {size} (nem de {near}). "
-                f"Proposta: {_proposal(n)}."
+            _(
+                "Duplas: grupos precisam de pelo menos %(min)s duplas; há %(n)s. Proposta: %(proposal)s.",
+                min=MIN_GROUP,
+                n=n,
+                proposal=_proposal(n),
             )
         ]
-    problems = []
+    sizes = group_sizes(n, size)
+    if sizes is None:
+        nearby = [str(s) for s in (size - 1, size + 1) if s >= MIN_GROUP]
+        near = _("%(first)s ou %(last)s", first=nearby[0], last=nearby[1]) if len(nearby) == 2 else "".join(nearby)
+        return [
+            _(
+                "Duplas por grupo: %(n)s duplas não se dividem em grupos de %(size)s (nem de %(near)s). "
+                "Proposta: %(proposal)s.",
+                n=n,
+                size=size,
+                near=near,
+                proposal=_proposal(n),
+            )
+        ]
+    problems: list[str] = []
     smallest = min(sizes)
     if per_group >= smallest:
         problems.append(
-            f"Classificadas por grupo: {per_group}, mas o menor grupo terá {smallest} duplas "
-            f"({sizes_text(sizes)}); use no máximo {smallest - 1}."
+            _(
+                "Classificadas por grupo: %(per_group)s, mas o menor grupo terá %(smallest)s duplas "
+                "(%(sizes)s); use no máximo %(most)s.",
+                per_group=per_group,
+                smallest=smallest,
+                sizes=sizes_text(sizes),
+                most=smallest - 1,
+            )
         )
     others = sum(max(0, s - per_group) for s in sizes)
     if best_others > others:
         problems.append(
-            f"Melhores demais colocadas: {best_others}, mas só {others} duplas ficam fora das vagas "
-            f"diretas; use no máximo {others}."
+            _(
+                "Melhores demais colocadas: %(best_others)s, mas só %(others)s duplas ficam fora das vagas "
+                "diretas; use no máximo %(others)s.",
+                best_others=best_others,
+                others=others,
+            )
         )
     if not problems:
         q = qualifiers_count(sizes, per_group, best_others)
         if q < 2:
             problems.append(
-                f"Classificadas: só {q} dupla passaria ao mata-mata; são precisas pelo menos 2 "
-                "(aumente as classificadas por grupo ou as melhores demais)."
+                _(
+                    "Classificadas: só %(q)s dupla passaria ao mata-mata; são precisas pelo menos 2 "
+                    "(aumente as classificadas por grupo ou as melhores demais).",
+                    q=q,
+                )
             )
         else:
             problems += _rounds_problems(round_numbers, bracket_rounds(q), q)
@@ -274,20 +344,35 @@ def format_notes(fmt: Mapping[str, Any], n_duplas: int) -> list[str]:
         if sizes is None:
             return notes
         if len(set(sizes)) > 1 or sizes[0] != size:
-            notes.append(f"{n_duplas} duplas não formam grupos iguais de {size}. Proposta: {sizes_text(sizes)}.")
+            notes.append(
+                _(
+                    "%(n)s duplas não formam grupos iguais de %(size)s. Proposta: %(sizes)s.",
+                    n=n_duplas,
+                    size=size,
+                    sizes=sizes_text(sizes),
+                )
+            )
         else:
-            notes.append(f"{n_duplas} duplas: {sizes_text(sizes)}.")
+            notes.append(_("%(n)s duplas: %(sizes)s.", n=n_duplas, sizes=sizes_text(sizes)))
         q = qualifiers_count(sizes, fmt.get("per_group") or 0, fmt.get("best_others") or 0)
         if q >= 2:
-            notes.append(f"{q} duplas passam ao mata-mata; {_byes_text(q, 'para as melhores classificadas')}")
+            byes = _byes_text(q, _("para as melhores classificadas"))
+            notes.append(_("%(q)s duplas passam ao mata-mata; %(byes)s", q=q, byes=byes))
     elif kind == "knockout" and n_duplas >= 2:
-        who_by_method: dict[Any, str] = {"seeded": "para os cabeças de chave", "random": "sorteados"}
+        who_by_method: dict[Any, str] = {"seeded": _("para os cabeças de chave"), "random": _("sorteados")}
         who = who_by_method.get(fmt.get("bracket_method"), "")
-        notes.append(f"{n_duplas} duplas no mata-mata; {_byes_text(n_duplas, who)}")
+        notes.append(_("%(n)s duplas no mata-mata; %(byes)s", n=n_duplas, byes=_byes_text(n_duplas, who)))
     elif kind == "round_robin" and n_duplas >= 2:
         jogos = n_duplas * (n_duplas - 1) // 2
         rounds = n_duplas - 1 if n_duplas % 2 == 0 else n_duplas
-        notes.append(f"{n_duplas} duplas num grupo só: {jogos} jogos em {rounds} rodadas.")
+        notes.append(
+            _(
+                "%(n)s duplas num grupo só: %(jogos)s jogos em %(rounds)s rodadas.",
+                n=n_duplas,
+                jogos=jogos,
+                rounds=rounds,
+            )
+        )
     return notes
 
 
@@ -295,6 +380,14 @@ def _byes_text(entrants: int, who: str = "") -> str:
     size = bracket_size(entrants)
     byes = size - entrants
     if not byes:
-        return f"chave de {size}, sem byes."
-    who = f" {who}" if who else ""
-    return f"chave de {size} com {byes} {'bye' if byes == 1 else 'byes'}{who} (passam direto à 2ª rodada)."
+        return _("chave de %(size)s, sem byes.", size=size)
+    noun = _("bye") if byes == 1 else _("byes")
+    if who:
+        return _(
+            "chave de %(size)s com %(byes)s %(noun)s %(who)s (passam direto à 2ª rodada).",
+            size=size,
+            byes=byes,
+            noun=noun,
+            who=who,
+        )
+    return _("chave de %(size)s com %(byes)s %(noun)s (passam direto à 2ª rodada).", size=size, byes=byes, noun=noun)

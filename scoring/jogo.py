@@ -5,6 +5,7 @@ from functools import cached_property
 from typing import Any, TypeGuard, cast
 
 from .errors import RuleError
+from .messages import _
 from .partida import TARGET, Mao, PartidaScore, final_score_error, partida_from_maos, perda_da_partida_score
 from .rules import ClassPoints, RuleSettings, best_of_error, wins_needed
 from .text import is_blank
@@ -74,13 +75,13 @@ def jogo_evaluate(*, entry: JogoEntry, settings: RuleSettings) -> tuple[JogoResu
     if entry.walkover is not None:
         if entry.partidas or entry.lost_by is not None:
             return JogoResult(best_of=entry.best_of), [
-                RuleError("walkover", "um jogo com WO não tem partidas nem penalidade")
+                RuleError("walkover", _("um jogo com WO não tem partidas nem penalidade"))
             ]
         if entry.walkover == WALKOVER_BOTH:
             return JogoResult(best_of=entry.best_of, finished=True, walkover=WALKOVER_BOTH), []
         if not _side(entry.walkover):
             return JogoResult(best_of=entry.best_of), [
-                RuleError("walkover", "WO deve indicar a dupla ausente ou 'both'")
+                RuleError("walkover", _("WO deve indicar a dupla ausente ou 'both'"))
             ]
         present = 1 - entry.walkover
         walkover_won = (need, 0) if present == 0 else (0, need)
@@ -90,11 +91,11 @@ def jogo_evaluate(*, entry: JogoEntry, settings: RuleSettings) -> tuple[JogoResu
     if entry.lost_by is not None:
         if not _side(entry.lost_by):
             return JogoResult(best_of=entry.best_of), [
-                RuleError("penalty.lost_by", "a penalidade deve indicar uma das duas duplas do jogo")
+                RuleError("penalty.lost_by", _("a penalidade deve indicar uma das duas duplas do jogo"))
             ]
         if not _has_reason(entry.reason):
             return JogoResult(best_of=entry.best_of), [
-                RuleError("penalty.reason", "toda penalidade precisa de um motivo ('reason')")
+                RuleError("penalty.reason", _("toda penalidade precisa de um motivo ('reason')"))
             ]
         penalty_winner = 1 - entry.lost_by
         penalty_scores = tuple(
@@ -119,14 +120,18 @@ def jogo_evaluate(*, entry: JogoEntry, settings: RuleSettings) -> tuple[JogoResu
             errors.append(
                 RuleError(
                     place,
-                    f"o jogo já terminou {won[0]} x {won[1]} (melhor de {entry.best_of}); "
-                    "nenhuma partida é aceita depois",
+                    _(
+                        "o jogo já terminou %(a)s x %(b)s (melhor de %(best_of)s); nenhuma partida é aceita depois",
+                        a=won[0],
+                        b=won[1],
+                        best_of=entry.best_of,
+                    ),
                 )
             )
             break
         if scores and not scores[-1].finished:
             errors.append(
-                RuleError(f"partidas[{i - 1}]", "partida não terminou, mas o jogo tem outra partida depois dela")
+                RuleError(f"partidas[{i - 1}]", _("partida não terminou, mas o jogo tem outra partida depois dela"))
             )
             break
         result, partida_errors = partida_evaluate(entry=partida, settings=settings)
@@ -148,17 +153,19 @@ def partida_evaluate(*, entry: PartidaEntry, settings: RuleSettings) -> tuple[Pa
     if entry.lost_by is not None:
         if not _side(entry.lost_by):
             return PartidaScore((0, 0), False), [
-                RuleError("penalty.lost_by", "a penalidade deve indicar uma das duas duplas do jogo")
+                RuleError("penalty.lost_by", _("a penalidade deve indicar uma das duas duplas do jogo"))
             ]
         if not _has_reason(entry.reason):
             return PartidaScore((0, 0), False), [
-                RuleError("penalty.reason", "toda penalidade precisa de um motivo ('reason')")
+                RuleError("penalty.reason", _("toda penalidade precisa de um motivo ('reason')"))
             ]
         return PartidaScore(perda_da_partida_score(lost_by=entry.lost_by), True), []
     if entry.maos is not None:
         return partida_from_maos(maos=entry.maos, settings=settings)
     if entry.score is None:
-        return PartidaScore((0, 0), False), [RuleError("", "partida vazia: informe o placar, as mãos ou a penalidade")]
+        return PartidaScore((0, 0), False), [
+            RuleError("", _("partida vazia: informe o placar, as mãos ou a penalidade"))
+        ]
     problem = final_score_error(score=entry.score, settings=settings)
     if problem:
         return PartidaScore((0, 0), False), [RuleError("", problem)]

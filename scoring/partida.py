@@ -4,6 +4,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .errors import RuleError
+from .messages import _
 from .rules import RuleSettings
 from .text import is_blank
 
@@ -62,19 +63,21 @@ def _values(values: Iterable[int]) -> str:
     vals = list(values)
     if len(vals) == 1:
         return str(vals[0])
-    return ", ".join(str(v) for v in vals[:-1]) + " ou " + str(vals[-1])
+    return _("%(first)s ou %(last)s", first=", ".join(str(v) for v in vals[:-1]), last=vals[-1])
 
 
 def mao_gain(*, score: tuple[int, int], mao: Mao, settings: RuleSettings) -> tuple[tuple[int, int] | None, str | None]:
     """Points each dupla gets from ``mao`` at ``score``, or the rule it breaks (pt-BR)."""
     if is_finished(score):
-        return None, f"a partida já terminou ({score[0]} x {score[1]}); nenhuma mão é aceita depois do fim"
+        return None, _(
+            "a partida já terminou (%(a)s x %(b)s); nenhuma mão é aceita depois do fim", a=score[0], b=score[1]
+        )
     if mao.how not in HOW_CHOICES:
-        return None, f"tipo de mão {mao.how!r} desconhecido; use played, ran, refused ou penalty"
+        return None, _("tipo de mão %(how)s desconhecido; use played, ran, refused ou penalty", how=repr(mao.how))
     if mao.to is not None and (type(mao.to) is not int or mao.to not in (0, 1)):
-        return None, f"'to' deve ser 0, 1 ou null (recebido {mao.to!r})"
+        return None, _("'to' deve ser 0, 1 ou null (recebido %(to)s)", to=repr(mao.to))
     if mao.points is not None and (isinstance(mao.points, bool) or not isinstance(mao.points, int)):
-        return None, f"'points' deve ser um número inteiro (recebido {mao.points!r})"
+        return None, _("'points' deve ser um número inteiro (recebido %(points)s)", points=repr(mao.points))
     kind = situation(score)
     on_eleven = 0 if score[0] == ONZE else 1  # meaningful only in a mão de onze
     other = 1 - on_eleven
@@ -82,65 +85,88 @@ def mao_gain(*, score: tuple[int, int], mao: Mao, settings: RuleSettings) -> tup
 
     if mao.how == "penalty":
         if not isinstance(mao.reason, str) or is_blank(mao.reason):
-            return None, "toda penalidade precisa de um motivo ('reason')"
+            return None, _("toda penalidade precisa de um motivo ('reason')")
         if mao.to is None:
-            return None, "penalidade sem dupla beneficiada: informe 'to'"
+            return None, _("penalidade sem dupla beneficiada: informe 'to'")
         allowed = NORMAL_VALUES if kind == NORMAL else (1, 3) if kind == MAO_DE_ONZE else tuple(sorted({1, ferro}))
         if mao.points not in allowed:
-            where = {NORMAL: "", MAO_DE_ONZE: " com uma dupla em 11", MAO_DE_FERRO: " na mão de ferro"}[kind]
-            return None, (
-                f"penalidade de {mao.points} ponto(s) inválida{where}: a perda é de 1 ponto ou dos "
-                f"pontos em disputa ({_values(allowed)})"
+            points, values = mao.points, _values(allowed)
+            if kind == MAO_DE_ONZE:
+                return None, _(
+                    "penalidade de %(points)s ponto(s) inválida com uma dupla em 11: a perda é de 1 ponto ou dos "
+                    "pontos em disputa (%(allowed)s)",
+                    points=points,
+                    allowed=values,
+                )
+            if kind == MAO_DE_FERRO:
+                return None, _(
+                    "penalidade de %(points)s ponto(s) inválida na mão de ferro: a perda é de 1 ponto ou dos "
+                    "pontos em disputa (%(allowed)s)",
+                    points=points,
+                    allowed=values,
+                )
+            return None, _(
+                "penalidade de %(points)s ponto(s) inválida: a perda é de 1 ponto ou dos pontos em disputa "
+                "(%(allowed)s)",
+                points=points,
+                allowed=values,
             )
         return _to(mao.to, mao.points), None
 
     if mao.to is None:  # three tied rounds
         if mao.how != "played":
-            return None, "mão empatada (to = null) só pode ser 'played'"
+            return None, _("mão empatada (to = null) só pode ser 'played'")
         opponent_scores = kind == MAO_DE_ONZE and settings.mao_de_onze_tie == "opponent"
         if mao.points not in (None, 0):
             if opponent_scores:
-                return None, (
+                return None, _(
                     "mão de onze com as três rodadas empatadas: a dupla que não está com 11 recebe 3 "
                     "pontos automaticamente; não informe 'points'"
                 )
-            return None, "mão com as três rodadas empatadas não dá pontos a nenhuma dupla; não informe 'points'"
+            return None, _("mão com as três rodadas empatadas não dá pontos a nenhuma dupla; não informe 'points'")
         if opponent_scores:
             return _to(other, 3), None  # FENACEF Art.21 §ún.
         return (0, 0), None
 
     if kind == MAO_DE_FERRO:
         if mao.how in ("ran", "refused"):
-            return None, "na mão de ferro (11 x 11) não há decisão nem truco: registre só quem venceu a mão"
+            return None, _("na mão de ferro (11 x 11) não há decisão nem truco: registre só quem venceu a mão")
         if mao.points not in (None, ferro):
-            return None, f"na mão de ferro (11 x 11) a mão vale {ferro}; recebido {mao.points}"
+            return None, _(
+                "na mão de ferro (11 x 11) a mão vale %(value)s; recebido %(points)s", value=ferro, points=mao.points
+            )
         return _to(mao.to, ferro), None
 
     if kind == MAO_DE_ONZE:
         if mao.how == "ran":
-            return None, "na mão de onze não há truco, então ninguém corre: a mão é aceita (vale 3) ou recusada (+1)"
+            return None, _("na mão de onze não há truco, então ninguém corre: a mão é aceita (vale 3) ou recusada (+1)")
         if mao.how == "refused":
             if mao.to != other:
-                return None, "a mão de onze recusada dá 1 ponto à dupla que não está com 11"
+                return None, _("a mão de onze recusada dá 1 ponto à dupla que não está com 11")
             if mao.points not in (None, 1):
-                return None, f"a mão de onze recusada vale 1 ponto à outra dupla; recebido {mao.points}"
+                return None, _(
+                    "a mão de onze recusada vale 1 ponto à outra dupla; recebido %(points)s", points=mao.points
+                )
             return _to(other, 1), None
         if mao.points not in (None, 3):
-            return None, f"a mão de onze aceita vale 3 pontos (não há truco); recebido {mao.points}"
+            return None, _("a mão de onze aceita vale 3 pontos (não há truco); recebido %(points)s", points=mao.points)
         return _to(mao.to, 3), None
 
     # normal mão
     if mao.how == "refused":
-        return None, "só a dupla com 11 pontos pode recusar a mão (mão de onze)"
+        return None, _("só a dupla com 11 pontos pode recusar a mão (mão de onze)")
     if mao.how == "ran":
         if mao.points not in RAN_VALUES:
-            return None, (
-                f"quem corre dá {_values(RAN_VALUES)} ponto(s) (o valor antes do pedido recusado); "
-                f"recebido {mao.points}"
+            return None, _(
+                "quem corre dá %(allowed)s ponto(s) (o valor antes do pedido recusado); recebido %(points)s",
+                allowed=_values(RAN_VALUES),
+                points=mao.points,
             )
         return _to(mao.to, mao.points), None
     if mao.points not in NORMAL_VALUES:
-        return None, f"uma mão vale {_values(NORMAL_VALUES)}; recebido {mao.points}"
+        return None, _(
+            "uma mão vale %(allowed)s; recebido %(points)s", allowed=_values(NORMAL_VALUES), points=mao.points
+        )
     return _to(mao.to, mao.points), None
 
 
@@ -175,25 +201,40 @@ def final_score_error(*, score: tuple[int, int], settings: RuleSettings) -> str 
     try:
         a, b = score
     except (TypeError, ValueError):
-        return f"placar inválido {score!r}: informe dois números inteiros ≥ 0 (a x b)"
+        return _("placar inválido %(score)s: informe dois números inteiros ≥ 0 (a x b)", score=repr(score))
     for v in (a, b):
         if type(v) is not int or v < 0:
-            return f"placar inválido {a!r} x {b!r}: use números inteiros ≥ 0"
+            return _("placar inválido %(a)s x %(b)s: use números inteiros ≥ 0", a=repr(a), b=repr(b))
     winner, loser = max(a, b), min(a, b)
     if winner < TARGET:
-        return f"placar {a} x {b} não termina a partida: uma dupla precisa chegar a {TARGET}"
+        return _(
+            "placar %(a)s x %(b)s não termina a partida: uma dupla precisa chegar a %(target)s", a=a, b=b, target=TARGET
+        )
     if loser >= TARGET:
-        return f"placar {a} x {b} impossível: a partida acaba quando a primeira dupla chega a {TARGET}"
+        return _(
+            "placar %(a)s x %(b)s impossível: a partida acaba quando a primeira dupla chega a %(target)s",
+            a=a,
+            b=b,
+            target=TARGET,
+        )
     if loser <= 10:
         top = TARGET - 1 - 1 + 12  # from 10 with a 12-point mão
         if winner > top:
-            return f"placar {a} x {b} impossível: a maior mão vale 12, então o vencedor termina com no máximo {top}"
+            return _(
+                "placar %(a)s x %(b)s impossível: a maior mão vale 12, então o vencedor termina com no máximo %(top)s",
+                a=a,
+                b=b,
+                top=top,
+            )
         return None
     possible = sorted({12, 13, ONZE + settings.mao_de_ferro_value})
     if winner not in possible:
-        return (
-            f"placar {a} x {b} impossível: com uma dupla em 11 nenhuma mão vale mais de 3, "
-            f"então o vencedor termina com {_values(possible)}"
+        return _(
+            "placar %(a)s x %(b)s impossível: com uma dupla em 11 nenhuma mão vale mais de 3, "
+            "então o vencedor termina com %(possible)s",
+            a=a,
+            b=b,
+            possible=_values(possible),
         )
     return None
 

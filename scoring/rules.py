@@ -5,6 +5,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from .errors import RuleError
+from .messages import _
 
 MAO_DE_ONZE_TIE_CHOICES = ("opponent", "nobody")
 THIRD_PLACE_CHOICES = ("match", "average", "shared")
@@ -97,7 +98,7 @@ _CLASS_POINT_NAMES = tuple(f.name for f in fields(ClassPoints))
 def best_of_error(value: Any) -> str | None:
     """Why ``value`` is not a valid best-of (an odd positive whole number), or None."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 1 or value % 2 == 0:
-        return f"melhor de {value!r} não é válido: use um número ímpar positivo (1, 3, 5, 7…)"
+        return _("melhor de %(value)s não é válido: use um número ímpar positivo (1, 3, 5, 7…)", value=repr(value))
     return None
 
 
@@ -113,12 +114,17 @@ def settings_build(
     errors: list[RuleError] = []
     if not isinstance(preset, str) or preset not in PRESETS:
         options = ", ".join(PRESETS)
-        return None, [RuleError("preset", f"preset {preset!r} desconhecido; use um de: {options}")]
+        return None, [
+            RuleError(
+                "preset",
+                _("preset %(preset)s desconhecido; use um de: %(options)s", preset=repr(preset), options=options),
+            )
+        ]
     settings = PRESETS[preset]
     if overrides is None:
         return settings, []
     if not isinstance(overrides, Mapping):
-        return None, [RuleError("settings", "settings deve ser um objeto JSON")]
+        return None, [RuleError("settings", _("settings deve ser um objeto JSON"))]
     changes: dict[str, Any] = {}
     class_changes: dict[str, Any] = {}
     for name, value in overrides.items():
@@ -132,24 +138,37 @@ def settings_build(
                     continue
             elif not any(type(value) is type(option) and value == option for option in allowed):
                 options = ", ".join(repr(v) for v in allowed)
-                errors.append(RuleError(place, f"valor {value!r} inválido; use um de: {options}"))
+                errors.append(
+                    RuleError(
+                        place, _("valor %(value)s inválido; use um de: %(options)s", value=repr(value), options=options)
+                    )
+                )
                 continue
             changes[name] = value
         elif name == "class_points" and isinstance(value, Mapping):
             for key, points in value.items():
                 if key not in _CLASS_POINT_NAMES:
-                    errors.append(RuleError(f"{place}.{key}", "critério de pontos classificatórios desconhecido"))
+                    errors.append(RuleError(f"{place}.{key}", _("critério de pontos classificatórios desconhecido")))
                 elif isinstance(points, bool) or not isinstance(points, int) or points < 0:
-                    errors.append(RuleError(f"{place}.{key}", "os pontos classificatórios devem ser um inteiro ≥ 0"))
+                    errors.append(RuleError(f"{place}.{key}", _("os pontos classificatórios devem ser um inteiro ≥ 0")))
                 else:
                     class_changes[key] = points
         elif name == "class_points":
-            errors.append(RuleError(place, "class_points deve ser um objeto com os pontos de cada resultado"))
+            errors.append(RuleError(place, _("class_points deve ser um objeto com os pontos de cada resultado")))
         elif name in ("deck", "preset"):
             if value != getattr(settings, name):
-                errors.append(RuleError(place, f"{name} não pode ser alterado (é {getattr(settings, name)!r})"))
+                errors.append(
+                    RuleError(
+                        place,
+                        _(
+                            "%(name)s não pode ser alterado (é %(value)s)",
+                            name=name,
+                            value=repr(getattr(settings, name)),
+                        ),
+                    )
+                )
         else:
-            errors.append(RuleError(place, "configuração desconhecida"))
+            errors.append(RuleError(place, _("configuração desconhecida")))
     if errors:
         return None, errors
     if class_changes:

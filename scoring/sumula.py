@@ -7,6 +7,7 @@ API show what they answer, so a rule is written once.
 from dataclasses import dataclass
 
 from .jogo import JogoResult
+from .messages import _
 from .partida import MAO_DE_FERRO, MAO_DE_ONZE, NORMAL_VALUES, RAN_VALUES, Mao, mao_gain, situation
 from .rules import RuleSettings
 
@@ -72,11 +73,11 @@ def status_fits_result(*, status: str, result: JogoResult | None) -> str | None:
     started = result is not None and result.started
     finished = result is not None and result.finished
     if status == SCHEDULED and started:
-        return "o jogo tem resultado, então não está 'scheduled'"
+        return _("o jogo tem resultado, então não está 'scheduled'")
     if status == IN_PROGRESS and (not started or finished):
-        return "'in_progress' é de um jogo começado e ainda não decidido"
+        return _("'in_progress' é de um jogo começado e ainda não decidido")
     if status in DECIDED and not finished:
-        return f"'{status}' é de um jogo decidido: o resultado ainda não decide o jogo"
+        return _("'%(status)s' é de um jogo decidido: o resultado ainda não decide o jogo", status=status)
     return None
 
 

@@ -14,6 +14,7 @@ from . import bracket_draw
 from .bracket import Bracket, bracket_build, eliminated_round
 from .errors import RuleError
 from .jogo import JogoResult
+from .messages import _
 from .rules import RuleSettings
 from .standings import (
     DuplaStats,
@@ -235,19 +236,19 @@ def knockout_draw(
     """Run (or replay) the draw of a knockout stage: the first-round slots in bracket order."""
     keys = [d for d, _ in entrants]
     if len(keys) < 2:
-        return None, [RuleError("entrants", "a fase eliminatória precisa de pelo menos 2 duplas")]
+        return None, [RuleError("entrants", _("a fase eliminatória precisa de pelo menos 2 duplas"))]
     if stage.draw_method == "fixed" or stage.draw_order is not None:
         order = list(stage.draw_order or ())
         problems = bracket_draw.fixed_order_errors(order=order, known=set(keys))
         placed = {d for d in order if d is not None}
         missing = [d for d in keys if d not in placed]
         if missing:
-            problems.append("a chave não inclui as duplas: " + ", ".join(missing))
+            problems.append(_("a chave não inclui as duplas: %(missing)s", missing=", ".join(missing)))
         return (None if problems else order), [RuleError("draw.order", p) for p in problems]
     from_groups = stage.entrants == PREVIOUS
     if stage.draw_method == "random":
         if stage.draw_seed is None:
-            return None, [RuleError("draw.seed", "o sorteio da chave precisa de uma semente ('seed')")]
+            return None, [RuleError("draw.seed", _("o sorteio da chave precisa de uma semente ('seed')"))]
         if from_groups:
             shuffled = list(entrants)
             random.Random(stage.draw_seed).shuffle(shuffled)
@@ -272,7 +273,10 @@ def knockout_stage_compute(
 ) -> KnockoutStageView:
     if order is None:
         return KnockoutStageView(
-            stage=stage, order=None, bracket=None, waiting_for="a chave será sorteada quando a fase anterior terminar"
+            stage=stage,
+            order=None,
+            bracket=None,
+            waiting_for=_("a chave será sorteada quando a fase anterior terminar"),
         )
     total = len(order).bit_length() - 1
     best_of = [knockout_best_of(stage=stage, round_number=r, settings=settings) for r in range(1, total + 1)]

@@ -15,7 +15,7 @@ from typing import Any
 from django import forms
 from django.forms import BoundField
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from .models import Registration, Tournament
 from .registrations.checks import BIRTH, CONTACT, EMAIL, NAME, PHONE, PersonIn
@@ -44,34 +44,39 @@ class RegistrationFields(forms.Form):
     refusal_places = FIELD_OF  # where a refusal's problems are shown
 
     name = forms.CharField(
-        label=_lazy("Nome completo"), max_length=200, widget=forms.TextInput(attrs={"autocomplete": "name"})
+        label=gettext_lazy("Nome completo"), max_length=200, widget=forms.TextInput(attrs={"autocomplete": "name"})
     )
     birth_date = forms.DateField(
-        label=_lazy("Data de nascimento"), required=False, widget=_date_widget(), input_formats=DATE_FORMATS
+        label=gettext_lazy("Data de nascimento"), required=False, widget=_date_widget(), input_formats=DATE_FORMATS
     )
     phone = forms.CharField(
-        label=_lazy("Telefone (WhatsApp)"),
+        label=gettext_lazy("Telefone (WhatsApp)"),
         max_length=40,
         required=False,
         widget=forms.TextInput(attrs={"type": "tel", "autocomplete": "tel", "inputmode": "tel"}),
     )
     email = forms.EmailField(
-        label=_lazy("E-mail"), max_length=254, required=False, widget=forms.EmailInput(attrs={"autocomplete": "email"})
+        label=gettext_lazy("E-mail"),
+        max_length=254,
+        required=False,
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
-    partner_name = forms.CharField(label=_lazy("Nome completo do(a) parceiro(a)"), max_length=200, required=False)
+    partner_name = forms.CharField(
+        label=gettext_lazy("Nome completo do(a) parceiro(a)"), max_length=200, required=False
+    )
     partner_birth_date = forms.DateField(
-        label=_lazy("Data de nascimento do(a) parceiro(a)"),
+        label=gettext_lazy("Data de nascimento do(a) parceiro(a)"),
         required=False,
         widget=_date_widget(),
         input_formats=DATE_FORMATS,
     )
     partner_phone = forms.CharField(
-        label=_lazy("Telefone do(a) parceiro(a)"),
+        label=gettext_lazy("Telefone do(a) parceiro(a)"),
         max_length=40,
         required=False,
         widget=forms.TextInput(attrs={"type": "tel", "inputmode": "tel"}),
     )
-    partner_email = forms.EmailField(label=_lazy("E-mail do(a) parceiro(a)"), max_length=254, required=False)
+    partner_email = forms.EmailField(label=gettext_lazy("E-mail do(a) parceiro(a)"), max_length=254, required=False)
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -4,7 +4,8 @@ A service, a selector or a reader that will not do what it was asked raises ``Re
 The kind is said in the domain's terms (bad input, not found, already done…); how each kind leaves the site
 (an HTTP status, a JSON body, a form's errors) is decided once, at the web edge (``tournaments.web``).
 
-``messages`` is what a reader without a form reads (every problem worded); ``problems`` say where, for a
+``messages`` is what a reader without a form reads (every problem worded, in Portuguese; scoring's messages
+keep their template, so the web edge words them in the reader's language); ``problems`` say where, for a
 form: each has a ``place`` (a field's name in the domain's terms, such as ``players[1].birth_date``) and a
 ``message``. Scoring keeps its own pure ``RuleViolation``; ``Refused.from_rules`` carries its problems.
 """
@@ -51,7 +52,8 @@ class Refused(Exception):
 
     def __init__(self, kind: Kind, *messages: str, problems: Iterable[Problem] = ()) -> None:
         self.kind = Kind(kind)
-        self.messages: list[str] = [str(m) for m in messages]
+        # a text is kept as it is: scoring's messages (``scoring.messages.Text``) are worded at the web edge
+        self.messages: list[str] = [m if isinstance(m, str) else str(m) for m in messages]
         self.problems: list[Problem] = list(problems)
         super().__init__("\n".join(self.messages))
 

@@ -13,6 +13,7 @@ from django.db.models import Model
 
 from scoring.errors import RuleError
 from scoring.jogo import WALKOVER_BOTH, JogoEntry, PartidaEntry
+from scoring.messages import _  # scoring's marker: a Text, worded at the web edge (tournaments.wording)
 from scoring.partida import HOW_CHOICES, Mao
 from scoring.text import is_blank
 
@@ -21,7 +22,7 @@ from .models import Jogo, Partida
 from .models import Mao as MaoRow
 
 MAO_KEY_MAX = 64
-HOW_MESSAGE = "'how' deve ser played, ran, refused ou penalty (sem 'how', a mão foi jogada: played)"
+HOW_MESSAGE = _("'how' deve ser played, ran, refused ou penalty (sem 'how', a mão foi jogada: played)")
 
 
 class Errors(list):
@@ -40,14 +41,14 @@ def reason_read(value: Any, place: str, errors: Errors, column: tuple[type[Model
     if value is None:
         return ""
     if not isinstance(value, str):
-        errors.add(place, "o motivo deve ser um texto")
+        errors.add(place, _("o motivo deve ser um texto"))
         return ""
     value = value.strip()
     if is_blank(value):  # only invisible characters: no reason at all
         return ""
     limit = column_max_length(model=column[0], field=column[1])
     if len(value) > limit:
-        errors.add(place, f"motivo longo demais: {len(value)} caracteres (máximo {limit})")
+        errors.add(place, _("motivo longo demais: %(n)s caracteres (máximo %(max)s)", n=len(value), max=limit))
     return value
 
 
@@ -61,7 +62,7 @@ def result_read(j: dict, place: str, duplas: tuple[str, str], best_of: int, erro
     if not has:
         return None
     if len(has) > 1 and "walkover" in has:
-        errors.add(place, "um jogo com WO não tem partidas nem penalidade")
+        errors.add(place, _("um jogo com WO não tem partidas nem penalidade"))
         return None
     walkover = None
     if j.get("walkover") is not None:
@@ -69,7 +70,12 @@ def result_read(j: dict, place: str, duplas: tuple[str, str], best_of: int, erro
         walkover = WALKOVER_BOTH if w == WALKOVER_BOTH else _side_of(w, duplas)
         if walkover is None:
             errors.add(
-                f"{place}.walkover", f"WO deve ser a chave da dupla ausente ({duplas[0]!r} ou {duplas[1]!r}) ou 'both'"
+                f"{place}.walkover",
+                _(
+                    "WO deve ser a chave da dupla ausente (%(a)s ou %(b)s) ou 'both'",
+                    a=repr(duplas[0]),
+                    b=repr(duplas[1]),
+                ),
             )
             return None
         return JogoEntry(best_of=best_of, walkover=walkover)
@@ -85,24 +91,25 @@ def result_read(j: dict, place: str, duplas: tuple[str, str], best_of: int, erro
         )
         if lost_by is None:
             errors.add(
-                f"{place}.penalty.lost_by", f"perda do jogo: informe a dupla punida ({duplas[0]!r} ou {duplas[1]!r})"
+                f"{place}.penalty.lost_by",
+                _("perda do jogo: informe a dupla punida (%(a)s ou %(b)s)", a=repr(duplas[0]), b=repr(duplas[1])),
             )
             return None
         if not reason:
-            errors.add(f"{place}.penalty.reason", "toda penalidade precisa de um motivo")
+            errors.add(f"{place}.penalty.reason", _("toda penalidade precisa de um motivo"))
             return None
     partidas: list[PartidaEntry] = []
     raw = j.get("partidas")
     if raw is None:
         raw = []
     if not isinstance(raw, list):  # false, "", {} or 0 are no result: refused, never read as "nothing played"
-        errors.add(f"{place}.partidas", "deve ser uma lista de partidas")
+        errors.add(f"{place}.partidas", _("deve ser uma lista de partidas"))
         return None
     for k, p in enumerate(raw):
         pplace = f"{place}.partidas[{k}]"
         if isinstance(p, list):
             if len(p) != 2 or not all(is_int(x) for x in p):
-                errors.add(pplace, "placar deve ser um par de inteiros [a, b]")
+                errors.add(pplace, _("placar deve ser um par de inteiros [a, b]"))
                 return None
             partidas.append(PartidaEntry(score=(p[0], p[1])))
         elif isinstance(p, dict) and "penalty" in p:
@@ -111,7 +118,11 @@ def result_read(j: dict, place: str, duplas: tuple[str, str], best_of: int, erro
             if side is None:
                 errors.add(
                     f"{pplace}.penalty.lost_by",
-                    f"perda da partida: informe a dupla punida ({duplas[0]!r} ou {duplas[1]!r})",
+                    _(
+                        "perda da partida: informe a dupla punida (%(a)s ou %(b)s)",
+                        a=repr(duplas[0]),
+                        b=repr(duplas[1]),
+                    ),
                 )
                 return None
             why = reason_read(pen.get("reason"), f"{pplace}.penalty.reason", errors, (Partida, "penalty_reason"))
@@ -120,7 +131,7 @@ def result_read(j: dict, place: str, duplas: tuple[str, str], best_of: int, erro
             maos: list[Mao] = []
             for m, mao in enumerate(p["maos"]):
                 if not isinstance(mao, dict) or "to" not in mao:
-                    errors.add(f"{pplace}.maos[{m}]", "cada mão é um objeto com 'to' (0, 1 ou null) e 'points'")
+                    errors.add(f"{pplace}.maos[{m}]", _("cada mão é um objeto com 'to' (0, 1 ou null) e 'points'"))
                     return None
                 how = mao.get("how", "played")  # only an absent 'how' is a mão played
                 if how not in HOW_CHOICES:
@@ -137,7 +148,7 @@ def result_read(j: dict, place: str, duplas: tuple[str, str], best_of: int, erro
                 )
             partidas.append(PartidaEntry(maos=tuple(maos)))
         else:
-            errors.add(pplace, "uma partida é um placar [a, b], um objeto com 'maos' ou um objeto com 'penalty'")
+            errors.add(pplace, _("uma partida é um placar [a, b], um objeto com 'maos' ou um objeto com 'penalty'"))
             return None
     # perda do jogo overrides what was played: the jogo is recorded as lost by ⌈N/2⌉ x 0
     return JogoEntry(
@@ -176,7 +187,7 @@ def _mao_key_read(mao: dict, place: str, errors: Errors) -> str:
     if key is None:
         return ""
     if not isinstance(key, str) or not key.strip() or len(key) > MAO_KEY_MAX:
-        errors.add(f"{place}.id", f"o id de uma mão é um texto de 1 a {MAO_KEY_MAX} caracteres")
+        errors.add(f"{place}.id", _("o id de uma mão é um texto de 1 a %(max)s caracteres", max=MAO_KEY_MAX))
         return ""
     return key
 

@@ -8,7 +8,8 @@
   súmula's PIN check (``sumula/pins.py``, ``pin_verify``);
 - ``refusal_status`` / ``refusal_json`` / ``refusal_to_form`` / ``refusal_messages``: how the domain's one
   refusal (``tournaments.refusals.Refused``) leaves the site: its HTTP status (one table), the API's
-  ``{"errors": [...]}``, a form's errors, the page's messages.
+  ``{"errors": [...]}``, a form's errors, the page's messages, scoring's messages worded in the active language
+  (``tournaments.wording``).
 
 Nothing here knows a tournament, and nothing of the domain imports it: the audiences (``public``, ``desk``,
 ``api``, ``dupla``) read the request here and hand the domain plain values.
@@ -37,6 +38,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
 from .refusals import Kind, Refused
+from .wording import worded
 
 # --- read-only public pages -----------------------------------------------------------------------------------
 
@@ -215,24 +217,24 @@ def errors_json(status: int, *messages: str) -> JsonResponse:
 
 
 def refusal_json(refused: Refused) -> JsonResponse:
-    """A refusal as the API answers it: its status, ``{"errors": [its messages]}``."""
-    return errors_json(refusal_status(refused), *refused.messages)
+    """A refusal as the API answers it: its status, ``{"errors": [its messages]}`` in the active language."""
+    return errors_json(refusal_status(refused), *(worded(m) for m in refused.messages))
 
 
 def refusal_to_form(form: forms.BaseForm, refused: Refused) -> None:
     """A refusal on the form that was sent: each problem next to its field (``form.refusal_places`` maps a
     problem's place to a field's name; a place the form does not have goes above the form); without
-    problems, the messages above the form."""
+    problems, the messages above the form. Scoring's messages are worded in the active language."""
     places: dict[str, str] = getattr(form, "refusal_places", {})
     for problem in refused.problems:
         name = places.get(problem.place, problem.place)
-        form.add_error(name if name in form.fields else None, problem.message)
+        form.add_error(name if name in form.fields else None, worded(problem.message))
     if not refused.problems:
         for message in refused.messages:
-            form.add_error(None, message)
+            form.add_error(None, worded(message))
 
 
 def refusal_messages(request: HttpRequest, refused: Refused) -> None:
-    """A refusal as the page's error messages, one each."""
+    """A refusal as the page's error messages, one each, in the active language."""
     for message in refused.messages:
-        django_messages.error(request, message)
+        django_messages.error(request, worded(message))

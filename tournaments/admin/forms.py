@@ -17,6 +17,7 @@ from scoring.rules import best_of_error, settings_build
 from scoring.tournament import PREVIOUS
 
 from ..models import Draw, Dupla, Group, GroupEntry, Jogo, Player, Registration, Stage, Tournament
+from ..wording import worded
 
 MAX_AGE = 120  # as the importer: tournament.min_age
 MAX_REGULATION = 20000  # as the importer: tournament.regulation
@@ -98,7 +99,7 @@ class TournamentForm(forms.ModelForm):
         if "settings" in cleaned and cleaned.get("preset"):
             _, problems = settings_build(preset=cleaned["preset"], overrides=cleaned["settings"])
             for problem in problems:
-                self.add_error("settings", str(problem))
+                self.add_error("settings", worded(str(problem)))
         return cleaned
 
 
@@ -203,7 +204,7 @@ class StageForm(forms.ModelForm):
         _key(self, Stage, {"tournament": tournament})
         best_of = cleaned.get("best_of")
         if best_of is not None and best_of_error(best_of):
-            self.add_error("best_of", best_of_error(best_of))
+            self.add_error("best_of", worded(best_of_error(best_of)))
         if len(cleaned.get("name") or "") > 120:
             self.add_error("name", "nome longo demais (máximo 120 caracteres)")
         kind = cleaned.get("kind")
@@ -302,7 +303,7 @@ class JogoForm(forms.ModelForm):
             self.add_error("dupla_b", "um jogo tem duas duplas diferentes")
         best_of = cleaned.get("best_of")
         if best_of is not None and best_of_error(best_of):
-            self.add_error("best_of", best_of_error(best_of))
+            self.add_error("best_of", worded(best_of_error(best_of)))
         _range(self, "mesa", 1, MAX_MESA, "a mesa")
         return cleaned
 

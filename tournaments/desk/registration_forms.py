@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 from django.core import signing
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from ..forms import RegistrationFields
 from ..registrations.csv_reader import MAX_BYTES
@@ -22,8 +22,8 @@ class DeskRegistrationForm(RegistrationFields):
 
 class UploadForm(forms.Form):
     file = forms.FileField(
-        label=_lazy("Planilha CSV"),
-        help_text=_lazy(
+        label=gettext_lazy("Planilha CSV"),
+        help_text=gettext_lazy(
             "Colunas: nome, nascimento, email, telefone e, para quem se inscreve em dupla, parceiro, "
             "parceiro_nascimento, parceiro_email, parceiro_telefone. Separador , ou ; — UTF-8 ou Windows-1252."
         ),

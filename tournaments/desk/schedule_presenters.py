@@ -73,7 +73,7 @@ def schedule_present(*, tournament: Tournament) -> Schedule:
             if view.bracket is not None:
                 totals[view.stage.key] = len(view.bracket.rounds)
             else:
-                waiting.append(f"{view.stage.name or view.stage.key}: {view.waiting_for}")
+                waiting.append(f"{view.stage.name or view.stage.key}: {_(view.waiting_for)}")
     stage_of = {s.id: s for s in state.stage_models.values()}
     turns: dict[tuple, int] = defaultdict(int)
     blocks: dict[tuple, ScheduleBlock] = {}

@@ -24,11 +24,13 @@ from ..refusals import Refused
 from ..setup import services
 from ..setup.starters import STARTERS
 from ..web import refusal_messages
+from ..wording import worded
 from .setup_forms import FormatForm, TournamentEditForm, TournamentNewForm
 
 
 def _errors(exc: RuleViolation) -> list[str]:
-    return [str(e) for e in exc.errors]
+    """The problems, each at its place, in the active language."""
+    return [worded(str(e)) for e in exc.errors]
 
 
 def _not_allowed(request, reason: str):

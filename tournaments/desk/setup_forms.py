@@ -5,11 +5,13 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from scoring.messages import Text
 from scoring.rules import PRESETS, settings_build
 
 from .. import limits
 from ..models import Tournament
 from ..setup.starters import starter_choices
+from ..wording import worded
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 TIME = forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
@@ -135,7 +137,7 @@ class TournamentEditForm(forms.ModelForm):
         preset = data.get("preset") or self.instance.preset
         _settings, errors = settings_build(preset=preset, overrides=overrides)
         for error in errors:
-            self.add_error(None, f"{error.place}: {error.message}")
+            self.add_error(None, worded(Text("%(place)s: %(message)s", place=error.place, message=error.message)))
         data["settings"] = overrides
         return data
 

@@ -95,7 +95,7 @@ def format_facts(*, tournament: Tournament, fmt: dict[str, Any] | None = None) -
     fmt = fmt or format_effective(tournament=tournament)
     settings = tournament_settings(tournament=tournament)
     kind = fmt["kind"]
-    facts = [(_("Formato"), KIND_LABELS.get(kind, str(kind)))]
+    facts = [(_("Formato"), _(KIND_LABELS[kind]) if kind in KIND_LABELS else str(kind))]
     if kind in ("groups_knockout", "round_robin"):
         facts.append((_("Melhor de, nos grupos"), str(fmt.get("best_of_groups") or settings.best_of_groups)))
     if kind == "groups_knockout":

@@ -22,6 +22,7 @@ from scoring.tournament import DuplaInfo, StageSpec, knockout_draw
 
 from ..models import Dupla, Stage, Tournament
 from ..registrations.window import registration_is_open
+from ..wording import worded
 from .format import format_effective, format_notes_for, format_problems
 
 
@@ -108,7 +109,7 @@ def competition_plan(
         problems.append(_("Inscrições: ainda estão abertas. Encerre as inscrições antes do sorteio."))
     if n < 2:
         problems.append(_("Duplas: são precisas pelo menos 2 duplas para o sorteio; há %(n)d.") % {"n": n})
-    problems += [p for p in format_problems(tournament, n) if n >= 2 or not p.startswith("Duplas:")]
+    problems += [worded(p) for p in format_problems(tournament, n) if n >= 2 or not p.startswith("Duplas:")]
     seeded = [
         key
         for _s, _i, key in sorted((briefs[k].seed, i, k) for i, k in enumerate(entrants) if briefs[k].seed is not None)
@@ -120,7 +121,7 @@ def competition_plan(
         entrants=entrants,
         duplas=briefs,
         problems=problems,
-        notes=format_notes_for(tournament, n) if n >= 2 else [],
+        notes=[worded(note) for note in format_notes_for(tournament, n)] if n >= 2 else [],
         check=hashlib.sha256(fingerprint.encode()).hexdigest()[:16],
         seeded=seeded,
     )
@@ -167,7 +168,7 @@ def _bracket_plan(plan: CompetitionPlan, fixed_order: list[str | None] | None) -
         )
         _order, errors = knockout_draw(stage=spec, entrants=entrants, duplas=infos)
         plan.order = list(fixed_order)
-        plan.order_problems = [_named(e.message, plan) for e in errors]
+        plan.order_problems = [_named(worded(e.message), plan) for e in errors]
         return
     spec = StageSpec(
         key="mata", kind="knockout", entrants=tuple(plan.entrants), draw_method=method, draw_seed=plan.seed

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from tournaments.forms import PARTNER_FIELDS, RegistrationFields
 
@@ -13,17 +13,17 @@ INDIVIDUAL, PAIR = "individual", "pair"
 
 class SignupForm(RegistrationFields):
     kind = forms.ChoiceField(
-        label=_lazy("Como você se inscreve?"),
+        label=gettext_lazy("Como você se inscreve?"),
         widget=forms.RadioSelect,
         initial=INDIVIDUAL,
         choices=[
-            (INDIVIDUAL, _lazy("Sozinho(a): a dupla sai no sorteio")),
-            (PAIR, _lazy("Em dupla, com meu(minha) parceiro(a)")),
+            (INDIVIDUAL, gettext_lazy("Sozinho(a): a dupla sai no sorteio")),
+            (PAIR, gettext_lazy("Em dupla, com meu(minha) parceiro(a)")),
         ],
     )
     # Hidden from people by the ``honeypot`` CSS class; a bot that fills every field fills this one.
     website = forms.CharField(
-        label=_lazy("Não preencha este campo"),
+        label=gettext_lazy("Não preencha este campo"),
         required=False,
         widget=forms.TextInput(attrs={"autocomplete": "off", "tabindex": "-1"}),
     )

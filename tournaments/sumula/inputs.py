@@ -8,8 +8,10 @@ from __future__ import annotations
 import re
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from scoring.errors import RuleError
+from scoring.messages import Text, joined
 from scoring.text import is_blank
 
 from ..limits import column_max_length
@@ -57,12 +59,16 @@ def via_read(value: object) -> int:
 
 
 def rule_messages(errors: list[RuleError]) -> list[str]:
-    return [rule_place(e.place) + e.message for e in errors]
+    """The rules' problems as a referee reads them (``partida 2, mão 5: …``), still translatable (``Text``)."""
+    return [Text("%(place)s%(message)s", place=rule_place(e.place), message=e.message) for e in errors]
 
 
 def rule_place(place: str) -> str:
-    """``partidas[1].maos[4]`` as a referee reads it: ``partida 2, mão 5: ``."""
-    words = []
+    """``partidas[1].maos[4]`` as a referee reads it: ``partida 2, mão 5: `` (a ``Text``, worded at the edge)."""
+    words: list[Text] = []
     for name, index in re.findall(r"(partidas|maos)\[(\d+)\]", place or ""):
-        words.append(("partida " if name == "partidas" else "mão ") + str(int(index) + 1))
-    return (", ".join(words) + ": ") if words else ""
+        n = int(index) + 1
+        words.append(
+            Text(gettext_noop("partida %(n)s"), n=n) if name == "partidas" else Text(gettext_noop("mão %(n)s"), n=n)
+        )
+    return Text("%(words)s: ", words=joined(words)) if words else ""
