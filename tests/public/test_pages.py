@@ -68,7 +68,7 @@ def test_the_event_page_shows_the_event_and_its_rules(client, demo):
     for text in (
         "Copa Demo de Truco",
         "27/04/2024",
-        "14h00",
+        "14:00",  # one way to write a time across the site (presenters.labels.time_br)
         "Bar Classe A",
         "Mista, a partir de 18 anos",
         "FENACEF 2023",
