@@ -1,6 +1,7 @@
 """Event day in headless Chromium: the event page before, after the draw, during and after the event, on a phone
 (390×844) and a laptop (1366×900); a playing dupla's page found through "Encontre sua dupla"; the TV mode
-cycling its slides at 1920×1080; the tabs on a narrow phone; the bracket's Final on a laptop.
+cycling its slides at 1920×1080; the tabs on a narrow phone; the bracket's Final on a laptop; the bracket of a
+knockout under way on a phone (a jogo at its mesa, one awaiting confirmation) and a dupla knocked out.
 
 Screenshots go to /tmp/zap-shots/event-day-*.png. One Chromium for the module (``browser``).
 """
@@ -14,6 +15,7 @@ from playwright.sync_api import expect
 
 from tests.support.a11y import AXE_CONTEXT, assert_no_axe_violations
 from tests.support.browser import shot
+from tests.support.event_states import _answer, _jogos, knockout_live_make
 from tests.support.files import big_file, large_file
 from tournaments.models import Jogo, Registration
 
@@ -344,5 +346,43 @@ def test_the_final_fits_a_laptop_screen(browser, live_server, load_file, size):
         assert inner <= 1, f"a chave rola por dentro ({inner}px)"
         _no_horizontal_scroll(page, f"chave de {size}")
         shot(page, f"event-day-bracket-{size}-1366")
+    finally:
+        context.close()
+
+
+# --- a knockout under way on a phone: the bracket live, a dupla knocked out ------------------------------------
+
+
+def test_the_bracket_shows_a_live_jogo_and_a_provisional_result_on_a_phone(browser, live_server):
+    t = knockout_live_make()
+    live, awaiting, contested, _later = _jogos(t, round=1)
+    context = _context(browser, 390)
+    page = context.new_page()
+    errors = _watch(page)
+    try:
+        page.goto(f"{live_server.url}/torneios/{t.slug}/chave/")
+        quarters = page.locator("section.b-round", has=page.get_by_role("heading", name="Quartas de final"))
+        at_table = quarters.locator("article.bj", has_text=live.dupla_a.display_name)
+        expect(at_table.locator(".pill")).to_have_text("em andamento")
+        expect(at_table.locator(".bj-score")).to_have_text(["1", "0"])
+        expect(at_table.get_by_text("partida 2: 3x4")).to_be_visible()
+        waiting = quarters.locator("article.bj", has_text=awaiting.dupla_a.display_name)
+        expect(waiting.locator(".pill")).to_have_text("provisório: aguarda confirmação")
+        expect(waiting.locator(".bj-score")).to_have_text(["3", "0"])
+        expect(waiting.locator(".is-winner")).to_have_count(0)
+        expect(quarters.locator("article.bj", has_text=contested.dupla_a.display_name).locator(".pill")).to_have_text(
+            "provisório: contestado"
+        )
+        semis = page.locator("section.b-round", has=page.get_by_role("heading", name="Semifinal"))
+        expect(semis.locator(".bj-row.is-empty")).to_have_count(4)  # nobody moved on
+        _check(page, "chave ao vivo, 390px", "event-day-knockout-390-chave", errors)
+        # once confirmed, the loser's page says where and by whom it went out
+        _answer(t, awaiting, awaiting.dupla_a)
+        _answer(t, awaiting, awaiting.dupla_b)
+        page.goto(f"{live_server.url}/torneios/{t.slug}/duplas/{awaiting.dupla_b.key}/")
+        card = page.locator("section.next-jogo")
+        expect(card.get_by_role("heading", name="Fora da disputa")).to_be_visible()
+        expect(card).to_contain_text(f"Eliminada nas quartas de final por {awaiting.dupla_a.display_name}.")
+        _check(page, "dupla eliminada, 390px", "event-day-knockout-390-eliminada", errors)
     finally:
         context.close()

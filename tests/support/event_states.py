@@ -12,6 +12,9 @@ the ``*_make`` functions here:
   go on), 6 mesas with referees. Round 1 confirmed by both duplas (two jogos homologated); round 2: one jogo
   in progress with mãos recorded at its mesa (a live score), two awaiting confirmation (one half confirmed),
   one contested, two not begun; round 3 not begun. No knockout jogo yet.
+- ``knockout_live_make``: the AABB starter (a knockout of 8 duplas, best of 5 in the first round, 3 after) with
+  its quarter-finals under way: the first at its mesa (partida 1 won 12 x 0 by side a, partida 2 at 3 x 4), the
+  second decided 3 x 0 for side a and awaiting confirmation, the third contested by side b, the fourth not begun.
 - ``event_after``: FENACEF with a third-place jogo, 8 duplas in 2 groups of 4, every jogo played and confirmed
   through the bracket's final: finished, with the general classification and medals.
 
@@ -37,7 +40,14 @@ from tournaments.setup.services import format_update, tournament_create, tournam
 from tournaments.sumula.commands import MaoAdd, ResultSet
 from tournaments.sumula.services import Actor, sumula_answer, sumula_mao_add, sumula_result_set, sumula_sign
 
-__all__ = ["event_after_make", "event_before_make", "event_drawn_make", "event_during_make", "showcase_jogo"]
+__all__ = [
+    "event_after_make",
+    "event_before_make",
+    "event_drawn_make",
+    "event_during_make",
+    "knockout_live_make",
+    "showcase_jogo",
+]
 
 FIRST = [
     "Ana",
@@ -284,6 +294,33 @@ def event_during_make() -> Tournament:
     _result(t, contested, rank, referee=referee, spread=4)
     _answer(t, contested, contested.dupla_a)
     _answer(t, contested, contested.dupla_b, accept=False, reason="A segunda partida terminou 12 x 10, não 12 x 9.")
+    t.refresh_from_db()
+    return t
+
+
+def knockout_live_make() -> Tournament:
+    organizer, referee = _user("comissao-chave"), _user("arbitro-chave")
+    t = tournament_create(
+        user=organizer, starter="aabb", name="Copa da Chave", date=timezone.localdate(), venue="Salão"
+    )
+    t = tournament_publish(tournament=t, user=organizer)
+    role_grant(tournament=t, user=referee, role=StaffRole.REFEREE, by=organizer)
+    _pairs(t, 8, organizer=organizer)
+    _mesas(t, 4, organizer=organizer, referee=referee)
+    t.refresh_from_db()
+    draws.competition_publish(tournament=t, user=organizer, seed=COMPETITION_SEED)
+    t.refresh_from_db()
+    live, awaiting, contested, _later = _jogos(t, round=1)
+    for k, (to, points) in enumerate([(0, 3)] * 4 + [(1, 1), (0, 3), (1, 3)]):
+        sumula_mao_add(
+            tournament=t,
+            key=live.key,
+            mao=MaoAdd.from_json({"id": f"mao-{k}", "to": to, "points": points}),
+            actor=Actor(user=referee, method="session"),
+        )
+    _result(t, awaiting, {}, referee=referee)  # side a wins 3 x 0: 12x3, 12x5, 12x7
+    _result(t, contested, {}, referee=referee, spread=4)
+    _answer(t, contested, contested.dupla_b, accept=False, reason="A segunda partida foi 12 x 10.")
     t.refresh_from_db()
     return t
 

@@ -43,8 +43,9 @@ class BracketSlot:
     label: str
     empty: bool
     bye: bool
-    score: int | None  # partidas won
-    winner: bool
+    score: int | None  # partidas won (a jogo not counted yet: as its súmula stands)
+    winner: bool  # won, counted
+    leading: bool  # won by a result not counted yet (awaiting confirmation, contested): provisional
     absent: bool
 
 
@@ -146,7 +147,11 @@ def bracket_jogo(
     stage_id: int | None,
     total: int,
     labels: Mapping[str, Any] | None = None,
+    *,
+    provisional: bool = True,
 ) -> BracketJogo:
+    """A jogo of the bracket. The bracket moves on counted results; a jogo not counted yet shows its súmula as it
+    stands (its live score, its provisional result, labelled), unless ``provisional`` is False (counted only)."""
     labels = labels or page_labels()
     row = (
         rows_by_slot.get((stage_id, jogo.round, 0 if jogo.third_place else jogo.position, jogo.third_place))
@@ -155,15 +160,16 @@ def bracket_jogo(
     )
     partida_rows = state.partidas.get(row.id, []) if row else []
     result = jogo.result
-    if result is None and row is not None and state.results.get(row.id) is not None:
-        # a jogo at the table: what counts has no result for it yet; its súmula as it stands (the live state)
-        counted = state.results[row.id]
-        assert counted is not None
-        result = replace(counted, finished=False, winner=None)
+    if result is None and row is not None and provisional:
+        # not counted yet (docs/regras.md §2, step 6): at the table, or decided and awaiting confirmation or
+        # contested. Its súmula as it stands (the live state), told as the jogos page tells it ("em andamento",
+        # "provisório: …"); the bracket itself moves on counted results only, so nobody advances on it
+        result = state.results.get(row.id)
     shown = result_view(result, row, partida_rows, labels)
     score = result.partidas_won if result is not None and result.started else None
-    if jogo.result is not None and jogo.result.walkover == WALKOVER_BOTH:
+    if result is not None and result.walkover == WALKOVER_BOTH:
         score = None  # nobody played: no partidas to count
+    leader = shown.winner if not jogo.decided else None  # a provisional winner: not moved forward
     slots = []
     for side, key in enumerate(jogo.duplas):
         ref = (refs.get(key) or unknown_dupla(key)) if key else None
@@ -180,6 +186,7 @@ def bracket_jogo(
                 bye=jogo.bye and key is None,
                 score=score[side] if score is not None and not jogo.bye else None,
                 winner=bool(jogo.decided and key is not None and jogo.winner == key),
+                leading=leader == side and key is not None,
                 absent=shown.walkover_side == side,
             )
         )
@@ -225,10 +232,14 @@ def _bracket_round(
     )
 
 
-def bracket_present(state: TournamentState, *, secao: str | int | None = None, whole: bool = False) -> BracketPage:
+def bracket_present(
+    state: TournamentState, *, secao: str | int | None = None, whole: bool = False, provisional: bool = True
+) -> BracketPage:
     """Every knockout stage: its rounds side by side, the third-place jogo, the champion, the final classification.
 
     ``whole``: every round of every bracket, whatever its size (the printed chave).
+    ``provisional``: the jogos not counted yet as their súmulas stand (live scores, results awaiting confirmation
+    or contested, labelled); False: counted results only (the printed chave: a wall bracket shows what counts).
 
     A bracket of more than ``BRACKET_PAGED_OVER`` duplas shows the round of 32
     and later rounds; the rounds before it come by section (``secao``): the
@@ -255,7 +266,7 @@ def bracket_present(state: TournamentState, *, secao: str | int | None = None, w
         total = len(b.rounds)
 
         def present(jogo: ScoredJogo, total: int = total, stage_id: int | None = stage_id) -> BracketJogo:
-            return bracket_jogo(state, jogo, refs, rows_by_slot, stage_id, total, labels)
+            return bracket_jogo(state, jogo, refs, rows_by_slot, stage_id, total, labels, provisional=provisional)
 
         rounds: list[BracketRound] = []
         sections: list[SectionLink] = []

@@ -10,7 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from scoring.registration import name_key
 from scoring.tournament import GroupStageView, KnockoutStageView
@@ -18,7 +21,7 @@ from scoring.tournament import GroupStageView, KnockoutStageView
 from .bracket import BracketJogo, bracket_jogo
 from .duplas import DuplaRef, dupla_refs, unknown_dupla
 from .jogos import JogoItem, JogosPage, jogo_item_maker, jogo_rows_by_slot, jogos_present, status_code
-from .labels import page_labels, round_name
+from .labels import ordinal, page_labels, round_name
 from .stages import stage_views
 from .standings import GROUPS_PER_PAGE, ClassificationRow, GroupTable, classification_present, standings_present
 
@@ -81,6 +84,7 @@ class DuplaPage:
     finished: bool = False
     canonical: bool = True
     title: str = ""
+    out: str = ""  # where it was eliminated and by whom ("Eliminada nas quartas de final por …"), else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +222,61 @@ def bracket_path(state: TournamentState, key: str) -> list[BracketPath]:
     return out
 
 
+# where a dupla was knocked out, by the round's place from the end (1: the final); earlier rounds by number
+ELIMINATED_WHERE = {
+    2: gettext_noop("na semifinal"),
+    3: gettext_noop("nas quartas de final"),
+    4: gettext_noop("nas oitavas de final"),
+    5: gettext_noop("nos 16-avos de final"),
+}
+
+
+def _with_name(text: str, *, dupla: str, **values: str) -> str:
+    """``text`` (translated) filled with ``values`` and the name ``dupla``, each escaped, the name isolated (bdi)."""
+    filled = {k: escape(v) for k, v in values.items()} | {"dupla": format_html("<bdi>{}</bdi>", dupla)}
+    return SafeString(escape(text) % filled)
+
+
+def eliminated_text(state: TournamentState, key: str, path: list[BracketPath]) -> str:
+    """Where the dupla left the competition, from counted results only: the knockout round it lost and to whom
+    ("Eliminada nas quartas de final por …"; the final: "Vice-campeã …"), or the group it did not qualify from and
+    its place there ("Não se classificou no grupo B: 3º lugar."). "" while it is still in (or nothing tells)."""
+    for stage in reversed(path):
+        lost = next((s for s in stage.steps if s.outcome == "lost" and not s.third_place), None)
+        if lost is None or not stage.eliminated:
+            continue
+        from_end = len(stage.round_names) - lost.round + 1
+        winner = next((slot.dupla for slot in lost.slots if slot.winner and slot.dupla is not None), None)
+        if from_end == 1 and winner is not None:
+            return _with_name(_("Vice-campeã: perdeu a final para %(dupla)s."), dupla=winner.name)
+        if from_end == 1:
+            where = _("na final")
+        elif from_end in ELIMINATED_WHERE:
+            where = _(ELIMINATED_WHERE[from_end])
+        else:
+            where = _("na %(n)sª rodada") % {"n": lost.round}
+        if winner is None:  # nobody won (both absent)
+            return _("Eliminada %(where)s.") % {"where": where}
+        return _with_name(_("Eliminada %(where)s por %(dupla)s."), where=where, dupla=winner.name)
+    views = state.view.stages
+    for i, view in enumerate(views):
+        # a group stage that sends duplas on to a knockout, once its qualifiers are known
+        if not isinstance(view, GroupStageView) or not view.decided:
+            continue
+        if not any(isinstance(v, KnockoutStageView) for v in views[i + 1 :]):
+            continue
+        if any(d == key for d, _g in view.qualifiers):
+            continue
+        for table in view.tables:
+            row = next((r for r in table.rows if r.dupla == key), None)
+            if row is not None:
+                return _("Não se classificou no grupo %(group)s: %(place)s lugar.") % {
+                    "group": table.key,
+                    "place": ordinal(row.rank),
+                }
+    return ""
+
+
 def dupla_present(state: TournamentState, key: str) -> DuplaPage:
     """Everything the dupla's page shows, or ``found`` False for a key not in the tournament."""
     refs = dupla_refs(state)
@@ -238,17 +297,19 @@ def dupla_present(state: TournamentState, key: str) -> DuplaPage:
     place = None
     if state.view.finished:
         place = next((row for row in classification_present(state, refs=refs) if row.dupla.key == key), None)
+    path = bracket_path(state, key)
     return DuplaPage(
         found=True,
         dupla=me,
         next=_next_jogo(state, key),
         jogos=jogos,
         tables=group_tables(state, key),
-        path=bracket_path(state, key),
+        path=path,
         place=place,
         finished=state.view.finished,
         canonical=True,
         title=_("Dupla %(name)s") % {"name": me.name},
+        out=eliminated_text(state, key, path),
     )
 
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.html import escape
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -140,8 +140,17 @@ def weekday_br(value: dt.date | None) -> str:
     return page_labels()["weekdays"][value.weekday()] if value else ""
 
 
-def time_br(value: dt.time | None) -> str:
-    return value.strftime("%Hh%M") if value else ""
+def time_br(value: dt.time | dt.datetime | None) -> str:
+    """A time of day as the whole site writes it (pages, desk, PDFs): "14:00", "09:30".
+
+    One form, the one of the clock, the desk's time fields and the round times ("HH:MM"; the same in English),
+    rather than "14h00": the round times, "Atualizado às" and the PDFs' footers already said "14:00". A datetime
+    is given in local time. Templates use the ``hora`` filter (``templatetags/formats.py``), which calls this."""
+    if value is None:
+        return ""
+    if isinstance(value, dt.datetime):
+        value = timezone.localtime(value) if timezone.is_aware(value) else value
+    return value.strftime("%H:%M")
 
 
 def average_br(value: float | None) -> str:

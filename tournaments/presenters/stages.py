@@ -13,10 +13,12 @@ from scoring.rules import RuleSettings
 from scoring.tournament import (
     GroupStageView,
     KnockoutStageView,
+    StageSpec,
     group_best_of,
     knockout_best_of,
 )
 
+from ..draws.format import STAGE_GROUPS, STAGE_KNOCKOUT, format_effective
 from ..models import Jogo, Stage
 from .labels import (
     Status,
@@ -57,10 +59,11 @@ class StageRules:
 
     title: str
     kind: str  # "groups" or "knockout"
-    groups: int
+    groups: int  # how many groups; 0 before the draw (then ``group_size``)
     best_of: str
     qualify: str
     rounds: list[RoundRule]
+    group_size: int = 0  # before the draw: the groups' size the organizer chose
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,25 +183,71 @@ def rule_texts(s: RuleSettings) -> dict[str, str]:
     }
 
 
+def _qualify_text(per: int, others: int) -> str:
+    qualify = ngettext("%(n)s classificada por grupo", "%(n)s classificadas por grupo", per) % {"n": per}
+    if others:
+        qualify += " + " + ngettext(
+            "%(n)s melhor entre os demais colocados", "%(n)s melhores entre os demais colocados", others
+        ) % {"n": others}
+    return qualify if per or others else ""
+
+
+def planned_stages(state: TournamentState) -> list[StageRules]:
+    """Before the draw: the stages the format chosen at the desk will make (``draws.format.format_effective``: the
+    stored format over the preset's), named as the draw names them, best-of resolved as it will be."""
+    fmt = format_effective(tournament=state.tournament)
+    settings = state.settings
+    kind = fmt["kind"]
+    out: list[StageRules] = []
+    if kind in ("groups_knockout", "round_robin"):
+        spec = StageSpec(key=STAGE_GROUPS[0], kind=Stage.GROUPS, best_of=fmt.get("best_of_groups"))
+        single = kind == "round_robin"
+        out.append(
+            StageRules(
+                title=STAGE_GROUPS[1],
+                kind="groups",
+                groups=1 if single else 0,
+                best_of=best_of_label(group_best_of(stage=spec, settings=settings)),
+                qualify="" if single else _qualify_text(fmt.get("per_group") or 0, fmt.get("best_others") or 0),
+                rounds=[],
+                group_size=0 if single else fmt.get("group_size") or 0,
+            )
+        )
+    if kind in ("groups_knockout", "knockout"):
+        raw = fmt.get("best_of_rounds")
+        rounds = {int(k): v for k, v in (raw if isinstance(raw, dict) else {}).items() if str(k).isdigit()}
+        spec = StageSpec(
+            key=STAGE_KNOCKOUT[0], kind=Stage.KNOCKOUT, best_of=fmt.get("best_of_knockout"), best_of_rounds=rounds
+        )
+        first = knockout_best_of(stage=spec, round_number=1, settings=settings)
+        later = spec.best_of if spec.best_of is not None else settings.best_of_later_knockout
+        parts = [
+            best_of_label(first)
+            if first == later
+            else _("melhor de %(a)s na 1ª rodada e de %(b)s nas seguintes") % {"a": first, "b": later}
+        ]
+        parts += [_("melhor de %(n)s na %(k)sª rodada") % {"n": v, "k": k} for k, v in sorted(rounds.items()) if k > 1]
+        out.append(
+            StageRules(
+                title=STAGE_KNOCKOUT[1], kind="knockout", groups=0, best_of=", ".join(parts), qualify="", rounds=[]
+            )
+        )
+    return out
+
+
 def rules_present(state: TournamentState) -> Rules:
     s = state.settings
     cp = s.class_points
     stages: list[StageRules] = []
     for i, (view, _model, title) in enumerate(stage_views(state)):
         if isinstance(view, GroupStageView):
-            per, others = view.stage.per_group, view.stage.best_others
-            qualify = ngettext("%(n)s classificada por grupo", "%(n)s classificadas por grupo", per) % {"n": per}
-            if others:
-                qualify += " + " + ngettext(
-                    "%(n)s melhor entre os demais colocados", "%(n)s melhores entre os demais colocados", others
-                ) % {"n": others}
             stages.append(
                 StageRules(
                     title=title,
                     kind="groups",
                     groups=len(view.tables),
                     best_of=best_of_label(group_best_of(stage=view.stage, settings=s)),
-                    qualify=qualify if per or others else "",
+                    qualify=_qualify_text(view.stage.per_group, view.stage.best_others),
                     rounds=[],
                 )
             )
@@ -216,6 +265,8 @@ def rules_present(state: TournamentState) -> Rules:
                     rounds=[RoundRule(name=r.name, best_of=best_of_label(r.best_of)) for r in rounds],
                 )
             )
+    if not stages:  # not drawn yet: the format as the organizer set it
+        stages = planned_stages(state)
     texts = rule_texts(s)
     onze, ferro, third, manilha = texts["onze_tie"], texts["ferro"], texts["third"], texts["manilha"]
     rules = [
@@ -228,7 +279,7 @@ def rules_present(state: TournamentState) -> Rules:
         ),
         RuleLine(label=_("3º lugar"), value=third),
     ]
-    if any(isinstance(v, GroupStageView) for v in state.view.stages):
+    if any(st.kind == "groups" for st in stages):
         rules.append(
             RuleLine(
                 label=_("Pontos classificatórios"),

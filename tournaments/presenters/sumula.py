@@ -30,7 +30,7 @@ from scoring.sumula import (
 from tournaments.models import Dupla, Jogo, SumulaVia, Tournament
 from tournaments.permissions import is_referee_role, role_of
 from tournaments.presenters.jogos import jogo_place
-from tournaments.presenters.labels import best_of_label
+from tournaments.presenters.labels import best_of_label, time_br
 from tournaments.state import TournamentState
 from tournaments.sumula.sheet import Mao, Partida, Sumula
 
@@ -197,7 +197,7 @@ def when_br(value: str | dt.datetime | None) -> str:
     if timezone.is_naive(value):
         value = timezone.make_aware(value, dt.UTC)
     local = timezone.localtime(value)
-    return _("%(date)s às %(time)s") % {"date": local.strftime("%d/%m/%Y"), "time": local.strftime("%H:%M")}
+    return _("%(date)s às %(time)s") % {"date": local.strftime("%d/%m/%Y"), "time": time_br(local)}
 
 
 def via_name(n: int) -> str:

@@ -27,6 +27,8 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
+from ..presenters.labels import time_br
+
 rl_config.useA85 = 0  # streams stay binary: smaller files, written faster (no ASCII-85 pass)
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
@@ -72,7 +74,7 @@ class Footer:
         return cls(
             tournament=tournament,
             generated=_("gerado em %(date)s às %(time)s")
-            % {"date": local.strftime("%d/%m/%Y"), "time": local.strftime("%H:%M")},
+            % {"date": local.strftime("%d/%m/%Y"), "time": time_br(local)},
         )
 
 

@@ -43,7 +43,7 @@ def bracket_sheet(request, slug: str):
         tournament,
         "chave.pdf",
         lambda state: bracket_pdf(
-            bracket=presenters.bracket_present(state, whole=True),
+            bracket=presenters.bracket_present(state, whole=True, provisional=False),  # what counts only
             footer=Footer.now(tournament.name),
             title=_("Chave · %(name)s") % {"name": tournament.name},
         ),

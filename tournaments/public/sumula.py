@@ -67,7 +67,7 @@ def sumula_page(request, slug: str, key: str):
         "tab": "jogos",
         "sheet": sheet,
         "poll_seconds": POLL_SECONDS,
-        "updated_at": timezone.localtime().strftime("%H:%M"),
+        "updated_at": presenters.time_br(timezone.now()),
         "self_url": request.get_full_path(),
     }
     response: HttpResponse = render(request, name, context)

@@ -86,7 +86,7 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
     if not tournament.published:  # a draft, seen by its staff: never cached, never kept for the public
         return _draft_page(request, tournament=tournament, name=name, tab=tab, build=build, live=live, params=params)
     language = translation.get_language()
-    now = timezone.localtime().strftime("%H:%M")
+    now = presenters.time_br(timezone.now())
     recent = None
     if live and settings.ZAP_LIVE_COALESCE_SECONDS > 0:
         # the live scores of the last second: every page that polls during a busy round is not one rendering
@@ -204,7 +204,7 @@ def _draft_page(request, *, tournament, name: str, tab: str, build, live: bool, 
         "tab": tab,
         "event": presenters.event_head(state),
         "page": build(state, **params),
-        "updated_at": timezone.localtime().strftime("%H:%M"),
+        "updated_at": presenters.time_br(timezone.now()),
         "poll_seconds": POLL_SECONDS,
         "draft": True,
     }
