@@ -175,7 +175,8 @@ def _page_draw(
     pitch = (top - bottom) / first_count
     dense = (pitch - 9) / 2 < 2 * MIN_SIZE + LEAD + 1  # no room above each jogo of the first column for its key
     first_jogos = rounds[plan.first - 1].jogos[plan.index * first_count : (plan.index + 1) * first_count]
-    strip = _strip_width(first_jogos, sourced=plan.first > 1) if dense else 0.0
+    mesa = _("mesa %(n)s")
+    strip = _strip_width(first_jogos, sourced=plan.first > 1, mesa=mesa) if dense else 0.0
     widths = _column_widths(span, extra, right - left - strip)
     xs = [left + strip]
     for w in widths[: span - 1]:
@@ -206,7 +207,7 @@ def _page_draw(
                 feeder_first = plan.first - ROUNDS_PER_PAGE
                 sources = [page_of.get((plan.stage, feeder_first, 2 * position + s)) for s in (0, 1)]
             if dense and col == 0:
-                _strip_draw(c, jogo, x - 1 * mm, cy, sources)
+                _strip_draw(c, jogo, x - 1 * mm, cy, sources, mesa)
             _jogo_draw(
                 c,
                 jogo,
@@ -269,31 +270,34 @@ def _column_widths(span: int, extra: int, room: float) -> list[float]:
 STRIP_SIZE = 5.8
 
 
-def _strip_bits(jogo: BracketJogo, sources: list | None) -> list[str]:
+def _strip_bits(jogo: BracketJogo, sources: list | None, mesa: str) -> list[str]:
     bits = [jogo.key] if jogo.key else []
     if jogo.mesa:
-        bits.append(_("mesa %(n)s") % {"n": jogo.mesa})
+        bits.append(mesa % {"n": jogo.mesa})
     if sources and not all(s.empty for s in jogo.slots) and any(sources):
         bits.append(_("de: p. %(a)s / p. %(b)s") % {"a": sources[0] or "—", "b": sources[1] or "—"})
     return bits
 
 
-def _strip_width(jogos: list[BracketJogo], *, sourced: bool) -> float:
+def _strip_width(jogos: list[BracketJogo], *, sourced: bool, mesa: str) -> float:
     """A dense first round has each jogo's key and mesa on its left (no room above): the widest of them."""
-    bits = [b for j in jogos for b in _strip_bits(j, None)]
+    bits = [b for j in jogos for b in _strip_bits(j, None, mesa)]
     if sourced:
         bits.append(_("de: p. %(a)s / p. %(b)s") % {"a": 999, "b": 999})
     return max((stringWidth(b, REGULAR, STRIP_SIZE) for b in bits), default=0.0) + 2 * mm
 
 
-def _strip_draw(c: Canvas, jogo: BracketJogo, right: float, cy: float, sources: list | None) -> None:
-    bits = _strip_bits(jogo, sources)
+def _strip_draw(c: Canvas, jogo: BracketJogo, right: float, cy: float, sources: list | None, mesa: str) -> None:
+    bits = _strip_bits(jogo, sources, mesa)
     c.setFillColor(GREY)
-    c.setFont(REGULAR, STRIP_SIZE)
+    text = c.beginText()
+    text.setFont(REGULAR, STRIP_SIZE)
     y = cy + (len(bits) - 1) * 3.4 - 2
     for bit in bits:
-        c.drawRightString(right, y, bit)
+        text.setTextOrigin(right - stringWidth(bit, REGULAR, STRIP_SIZE), y)
+        text.textOut(bit)
         y -= 6.8
+    c.drawText(text)
 
 
 def _connectors(c: Canvas, x0: float, x1: float, before: list[float], after: list[float]) -> None:
@@ -482,17 +486,17 @@ def _run_in(name: str, under: str, size: float, width: float, room: float) -> li
 
 
 def _lines_draw(c: Canvas, lines: list[Line], x: float, y_top: float, slot_h: float) -> None:
-    """``lines`` centred in the place whose top is ``y_top``."""
+    """``lines`` centred in the place whose top is ``y_top`` (one text object: a run goes on where the last ended)."""
     y = y_top - (slot_h - _height(lines)) / 2
+    text = c.beginText()
     for line in lines:
         size = max(r.size for r in line)
-        base = y - 0.76 * size
-        left = x
+        text.setTextOrigin(x, y - 0.76 * size)
         for run in line:
-            c.setFont(run.font, run.size)
-            c.drawString(left, base, run.text)
-            left += stringWidth(run.text, run.font, run.size)
+            text.setFont(run.font, run.size)
+            text.textOut(run.text)
         y -= size + LEAD
+    c.drawText(text)
 
 
 def _podium_draw(
