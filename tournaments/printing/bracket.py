@@ -60,7 +60,7 @@ HEAD_H = 17 * mm  # title lines on top of each page
 MIN_SIZE = 6.5
 NAME_SIZE = 8.5  # the dupla's name at its largest; the players one point smaller
 GUTTER = 6 * mm  # between two rounds: the connecting lines
-WEIGHTS = (3.0, 1.55, 1.0, 1.0, 1.0)  # the rounds' share of the width, first round first
+WEIGHTS = (3.0, 1.4, 1.1, 1.1, 1.1)  # the rounds' share of the width, first round first
 PODIUM_WEIGHT = 1.35
 COLUMN_MAX = 100 * mm
 SLOT_MAX = 32.0  # a place's height at most (two lines of name and two of players)
@@ -177,7 +177,7 @@ def _page_draw(
     first_jogos = rounds[plan.first - 1].jogos[plan.index * first_count : (plan.index + 1) * first_count]
     mesa = _("mesa %(n)s")
     strip = _strip_width(first_jogos, sourced=plan.first > 1, mesa=mesa) if dense else 0.0
-    widths = _column_widths(span, extra, right - left - strip)
+    widths = _column_widths(span, extra, right - left - strip, _first_need(first_jogos))
     xs = [left + strip]
     for w in widths[: span - 1]:
         xs.append(xs[-1] + w + GUTTER)
@@ -249,9 +249,26 @@ def _round_head(c: Canvas, rnd: BracketRound, x: float, y: float, w: float) -> N
     c.drawRightString(x + w, y if side_by_side else y + 8, rnd.best_of_label)
 
 
-def _column_widths(span: int, extra: int, room: float) -> list[float]:
+def _first_need(jogos: list[BracketJogo]) -> float:
+    """The width of the first round's boxes with every place on one line at the largest type."""
+    widest = 0.0
+    for jogo in jogos:
+        for slot in jogo.slots:
+            if slot.dupla is None or slot.empty:
+                widest = max(widest, stringWidth(slot.label, NARROW, NAME_SIZE))
+                continue
+            widest = max(widest, stringWidth(slot.dupla.name, NARROW_BOLD, NAME_SIZE))
+            if slot.dupla.has_name:
+                under = " / ".join(slot.dupla.player_names)
+                widest = max(widest, stringWidth(under, NARROW, NAME_SIZE - 1))
+    return max(widest + 6 * mm + 2 * mm + 2, 45 * mm)
+
+
+def _column_widths(span: int, extra: int, room: float, first_need: float = COLUMN_MAX) -> list[float]:
     """The boxes' widths of the ``span`` rounds (then the podium's, when ``extra``) sharing ``room`` by WEIGHTS,
-    no round wider than COLUMN_MAX (the podium takes what is left)."""
+    no round wider than COLUMN_MAX, nor the first wider than its longest place needs (``first_need``): what they
+    leave goes to the later rounds (and the podium takes what is left)."""
+    caps = [min(COLUMN_MAX, first_need) if i == 0 else COLUMN_MAX for i in range(span)]
     weights = list(WEIGHTS[:span]) + ([PODIUM_WEIGHT] if extra else [])
     room -= GUTTER * (span - 1) + (2 * mm if extra else 0)
     widths: list[float | None] = [None] * len(weights)
@@ -260,11 +277,11 @@ def _column_widths(span: int, extra: int, room: float) -> list[float]:
         if not free:
             return [w or 0.0 for w in widths]
         unit = (room - sum(w for w in widths if w is not None)) / sum(weights[i] for i in free)
-        capped = [i for i in free if i < span and weights[i] * unit > COLUMN_MAX]
+        capped = [i for i in free if i < span and weights[i] * unit > caps[i]]
         if not capped:
             return [w if w is not None else weights[i] * unit for i, w in enumerate(widths)]
         for i in capped:
-            widths[i] = COLUMN_MAX
+            widths[i] = caps[i]
 
 
 STRIP_SIZE = 5.8
