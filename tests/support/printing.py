@@ -292,3 +292,65 @@ def fonts_used(data: bytes) -> set[str]:
     for page in reader.pages:
         walk(page.get_contents(), page["/Resources"], ())
     return used
+
+
+# --- long Brazilian names (chave.pdf and the cards wrap them instead of cutting them) --------------------------
+
+LONG_PLAYERS = [
+    "Fernanda Aparecida Saldanha de Oliveira",
+    "Maria das Graças Nascimento Albuquerque",
+    "José Carlos Bittencourt Vasconcelos Filho",
+    "Ana Beatriz Cavalcanti de Albuquerque",
+    "Francisco de Assis Nogueira Magalhães",
+    "Luiz Henrique Figueiredo Castelo Branco",
+    "Maria Aparecida dos Santos Guimarães",
+    "Antônio Sebastião Rodrigues Pimentel",
+]
+LONG_DUPLAS = [
+    "Os Invencíveis do Bar do Zé da Esquina",
+    "",
+    "Zap de Copas da Vila Madalena Paulistana",
+    "",
+    "Manilha Velha do Clube Atlético Ypiranga",
+    "",
+    "Truco Ladrão da Associação dos Bancários",
+]
+
+
+def long_names_knockout_file(duplas: int = 32, slug: str = "chave-nomes-longos", played: int = 4) -> dict:
+    """``duplas`` duplas with long names (and some named by their long players) straight into a knockout drawn in
+    key order (d1 × d2, d3 × d4…); the first ``played`` jogos of the 1st round played (the first dupla wins)."""
+    players, rows = [], []
+    for i in range(1, duplas + 1):
+        keys = []
+        for side in (0, 1):
+            n = 2 * (i - 1) + side
+            keys.append(f"p{n + 1}")
+            suffix = f" {n // len(LONG_PLAYERS) + 1}" if n >= len(LONG_PLAYERS) else ""
+            players.append({"key": f"p{n + 1}", "name": LONG_PLAYERS[n % len(LONG_PLAYERS)] + suffix})
+        row = {"key": f"d{i}", "players": keys}
+        if LONG_DUPLAS[(i - 1) % len(LONG_DUPLAS)]:
+            row["name"] = LONG_DUPLAS[(i - 1) % len(LONG_DUPLAS)] + (f" {i}" if i > len(LONG_DUPLAS) else "")
+        rows.append(row)
+    order = [r["key"] for r in rows]
+    jogos = [
+        {"stage": "mata", "duplas": [order[2 * j], order[2 * j + 1]], "partidas": [[12, 4], [12, 6]]}
+        for j in range(played)
+    ]
+    return {
+        "format": "truco-torneio",
+        "version": 1,
+        "tournament": {"name": "Copa dos Nomes Compridos", "slug": slug, "date": "2026-12-05", "preset": "fenacef"},
+        "players": players,
+        "duplas": rows,
+        "stages": [
+            {
+                "key": "mata",
+                "kind": "knockout",
+                "best_of": 3,
+                "entrants": order,
+                "draw": {"method": "fixed", "order": order},
+            }
+        ],
+        "jogos": jogos,
+    }

@@ -7,6 +7,14 @@ page last). The pages join by their labels: the last jogo of a section says
 which page and jogo its winner goes to, and every place of a later page says
 which page its dupla comes from. Type is never smaller than 6.5 points.
 
+The rounds share the page's width unevenly: the first round, which holds the
+most names and the least height, gets the widest boxes. Each place shows the
+dupla's name in bold and its players under it (a dupla without a name is its
+players), each wrapping to two lines, the type made smaller down to 6.5 points
+before anything else gives way; where a box has no room for both, the players
+run on after the name, then (later rounds only, the players being in the first
+one) the name stands alone; an ellipsis is the last resort.
+
 Input: ``presenters.bracket_present(state, whole=True)`` (a ``BracketPage``).
 """
 
@@ -18,9 +26,11 @@ from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 
 if TYPE_CHECKING:
-    from ..presenters.bracket import BracketJogo, BracketPage, BracketStage
+    from ..presenters.bracket import BracketJogo, BracketPage, BracketRound, BracketStage
+    from ..presenters.duplas import DuplaRef
     from ..presenters.standings import ClassificationRow
 
 from .page import (
@@ -39,6 +49,7 @@ from .page import (
     fit_size,
     sheet_canvas,
     wrap,
+    wrap_whole,
 )
 
 if TYPE_CHECKING:
@@ -47,6 +58,13 @@ if TYPE_CHECKING:
 ROUNDS_PER_PAGE = 5  # 32 places in the first column of a page
 HEAD_H = 17 * mm  # title lines on top of each page
 MIN_SIZE = 6.5
+NAME_SIZE = 8.5  # the dupla's name at its largest; the players one point smaller
+GUTTER = 6 * mm  # between two rounds: the connecting lines
+WEIGHTS = (3.0, 1.4, 1.1, 1.1, 1.1)  # the rounds' share of the width, first round first
+PODIUM_WEIGHT = 1.35
+COLUMN_MAX = 100 * mm
+SLOT_MAX = 32.0  # a place's height at most (two lines of name and two of players)
+LEAD = 0.3  # between two lines of a place
 
 
 @dataclass(frozen=True)
@@ -151,55 +169,152 @@ def _page_draw(
     _head(c, tournament, title, subtitle)
 
     left, right = MARGIN, width - MARGIN
-    top, bottom = height - MARGIN - HEAD_H, MARGIN + 6 * mm
+    top, bottom = height - MARGIN - HEAD_H, MARGIN
     extra = 1 if is_top and (stage.champion or stage.third or classification) else 0
-    col_w = min(95 * mm, (right - left) / (span + extra * 0.9))
-    box_w = col_w - 7 * mm
     first_count = 2 ** (span - 1)  # jogos of the first column on this page
     pitch = (top - bottom) / first_count
-    slot_h = max(MIN_SIZE + 3.5, min(15, (pitch - 9) / 2))
-    size = max(MIN_SIZE, min(8.5, slot_h - 3.5))
+    dense = (pitch - 9) / 2 < 2 * MIN_SIZE + LEAD + 1  # no room above each jogo of the first column for its key
+    first_jogos = rounds[plan.first - 1].jogos[plan.index * first_count : (plan.index + 1) * first_count]
+    mesa = _("mesa %(n)s")
+    strip = _strip_width(first_jogos, sourced=plan.first > 1, mesa=mesa) if dense else 0.0
+    widths = _column_widths(span, extra, right - left - strip, _first_need(first_jogos))
+    xs = [left + strip]
+    for w in widths[: span - 1]:
+        xs.append(xs[-1] + w + GUTTER)
 
     centres: list[float] = []
+    slot_h = size = 0.0
     for col in range(span):
         r = plan.first + col
         count = 2 ** (span - 1 - col)
         start = plan.index * count
         jogos = rounds[r - 1].jogos[start : start + count]
-        x = left + col * col_w
+        x, box_w = xs[col], widths[col]
+        room = pitch * 2**col
+        slot_h = (room - 1.2) / 2 if dense and col == 0 else min(SLOT_MAX, (room - 9) / 2)
+        size = max(MIN_SIZE, min(8.5, slot_h - 3.5))
         if col == 0:
             new = [top - (i + 0.5) * pitch for i in range(count)]
         else:
             new = [(centres[2 * i] + centres[2 * i + 1]) / 2 for i in range(count)]
-            _connectors(c, x - 7 * mm, x, centres, new)
-        c.setFillColor(GREY)
-        c.setFont(BOLD, 7.5)
-        c.drawString(x, top + 2 * mm, fit(rounds[r - 1].name, BOLD, 7.5, box_w))
-        c.setFont(REGULAR, 6.5)
-        c.drawRightString(x + box_w, top + 2 * mm, rounds[r - 1].best_of_label)
+            _connectors(c, x - GUTTER, x, centres, new)
+        _round_head(c, rounds[r - 1], x, top + 2 * mm, box_w)
+        places = _column_places(jogos, box_w, slot_h, players=col == 0)
         for i, (jogo, cy) in enumerate(zip(jogos, new, strict=False)):
             sources = None
             if col == 0 and plan.first > 1:  # places filled by the winners of the pages before
                 position = start + i  # 0-based in its round
                 feeder_first = plan.first - ROUNDS_PER_PAGE
                 sources = [page_of.get((plan.stage, feeder_first, 2 * position + s)) for s in (0, 1)]
-            _jogo_draw(c, jogo, x, cy, box_w, slot_h, size, sources=sources, label_room=pitch * 2**col)
+            if dense and col == 0:
+                _strip_draw(c, jogo, x - 1 * mm, cy, sources, mesa)
+            _jogo_draw(
+                c,
+                jogo,
+                x,
+                cy,
+                box_w,
+                slot_h,
+                size,
+                sources=sources,
+                label_room=0 if dense and col == 0 else room,
+                players=col == 0,
+                places=places,
+            )
         if col == span - 1 and not is_top:
             nxt = page_of.get((plan.stage, plan.last + 1, plan.index // 2 ** min(ROUNDS_PER_PAGE, total - plan.last)))
             position = plan.index // 2 + 1
             c.setFillColor(INK)
+            goes = _("o vencedor segue na página %(page)s") % {"page": nxt}
+            where = _("%(round)s, jogo %(n)s") % {"round": rounds[plan.last].name, "n": position}
+            text_x = min(x, right - stringWidth(goes, BOLD, 7), right - stringWidth(where, REGULAR, 7))
             c.setFont(BOLD, 7)
-            c.drawString(x, new[0] - slot_h - 4.5 * mm, _("o vencedor segue na página %(page)s") % {"page": nxt})
+            c.drawString(text_x, new[0] - slot_h - 4.5 * mm, goes)
             c.setFont(REGULAR, 7)
-            c.drawString(
-                x,
-                new[0] - slot_h - 8 * mm,
-                _("%(round)s, jogo %(n)s") % {"round": rounds[plan.last].name, "n": position},
-            )
+            c.drawString(text_x, new[0] - slot_h - 8 * mm, where)
         centres = new
 
     if is_top and extra:
-        _podium_draw(c, stage, classification, left + span * col_w + 2 * mm, top, right, bottom, slot_h, size)
+        podium_x = xs[span - 1] + widths[span - 1] + 2 * mm
+        _podium_draw(c, stage, classification, podium_x, top, right, bottom + 6 * mm, min(slot_h, 24.0), size)
+
+
+def _round_head(c: Canvas, rnd: BracketRound, x: float, y: float, w: float) -> None:
+    """The round's name over its column, "melhor de N" on its right (above it, when both do not fit a line)."""
+    c.setFillColor(GREY)
+    c.setFont(BOLD, 7.5)
+    c.drawString(x, y, fit(rnd.name, BOLD, 7.5, w))
+    c.setFont(REGULAR, 6.5)
+    side_by_side = stringWidth(rnd.name, BOLD, 7.5) + 2 * mm + stringWidth(rnd.best_of_label, REGULAR, 6.5) <= w
+    c.drawRightString(x + w, y if side_by_side else y + 8, rnd.best_of_label)
+
+
+def _first_need(jogos: list[BracketJogo]) -> float:
+    """The width of the first round's boxes with every place on one line at the largest type."""
+    widest = 0.0
+    for jogo in jogos:
+        for slot in jogo.slots:
+            if slot.dupla is None or slot.empty:
+                widest = max(widest, stringWidth(slot.label, NARROW, NAME_SIZE))
+                continue
+            widest = max(widest, stringWidth(slot.dupla.name, NARROW_BOLD, NAME_SIZE))
+            if slot.dupla.has_name:
+                under = " / ".join(slot.dupla.player_names)
+                widest = max(widest, stringWidth(under, NARROW, NAME_SIZE - 1))
+    return max(widest + 6 * mm + 2 * mm + 2, 45 * mm)
+
+
+def _column_widths(span: int, extra: int, room: float, first_need: float = COLUMN_MAX) -> list[float]:
+    """The boxes' widths of the ``span`` rounds (then the podium's, when ``extra``) sharing ``room`` by WEIGHTS,
+    no round wider than COLUMN_MAX, nor the first wider than its longest place needs (``first_need``): what they
+    leave goes to the later rounds (and the podium takes what is left)."""
+    caps = [min(COLUMN_MAX, first_need) if i == 0 else COLUMN_MAX for i in range(span)]
+    weights = list(WEIGHTS[:span]) + ([PODIUM_WEIGHT] if extra else [])
+    room -= GUTTER * (span - 1) + (2 * mm if extra else 0)
+    widths: list[float | None] = [None] * len(weights)
+    while True:
+        free = [i for i, w in enumerate(widths) if w is None]
+        if not free:
+            return [w or 0.0 for w in widths]
+        unit = (room - sum(w for w in widths if w is not None)) / sum(weights[i] for i in free)
+        capped = [i for i in free if i < span and weights[i] * unit > caps[i]]
+        if not capped:
+            return [w if w is not None else weights[i] * unit for i, w in enumerate(widths)]
+        for i in capped:
+            widths[i] = caps[i]
+
+
+STRIP_SIZE = 5.8
+
+
+def _strip_bits(jogo: BracketJogo, sources: list | None, mesa: str) -> list[str]:
+    bits = [jogo.key] if jogo.key else []
+    if jogo.mesa:
+        bits.append(mesa % {"n": jogo.mesa})
+    if sources and not all(s.empty for s in jogo.slots) and any(sources):
+        bits.append(_("de: p. %(a)s / p. %(b)s") % {"a": sources[0] or "—", "b": sources[1] or "—"})
+    return bits
+
+
+def _strip_width(jogos: list[BracketJogo], *, sourced: bool, mesa: str) -> float:
+    """A dense first round has each jogo's key and mesa on its left (no room above): the widest of them."""
+    bits = [b for j in jogos for b in _strip_bits(j, None, mesa)]
+    if sourced:
+        bits.append(_("de: p. %(a)s / p. %(b)s") % {"a": 999, "b": 999})
+    return max((stringWidth(b, REGULAR, STRIP_SIZE) for b in bits), default=0.0) + 2 * mm
+
+
+def _strip_draw(c: Canvas, jogo: BracketJogo, right: float, cy: float, sources: list | None, mesa: str) -> None:
+    bits = _strip_bits(jogo, sources, mesa)
+    c.setFillColor(GREY)
+    text = c.beginText()
+    text.setFont(REGULAR, STRIP_SIZE)
+    y = cy + (len(bits) - 1) * 3.4 - 2
+    for bit in bits:
+        text.setTextOrigin(right - stringWidth(bit, REGULAR, STRIP_SIZE), y)
+        text.textOut(bit)
+        y -= 6.8
+    c.drawText(text)
 
 
 def _connectors(c: Canvas, x0: float, x1: float, before: list[float], after: list[float]) -> None:
@@ -230,26 +345,30 @@ def _jogo_draw(
     *,
     sources: list | None,
     label_room: float,
+    players: bool = True,
+    places: dict[int, list[Line]] | None = None,
 ) -> None:
-    """One jogo: two places (name and partidas won), the winner in bold on a shaded place; key and mesa above."""
+    """One jogo: two places (name and partidas won), the winner's place shaded; key and mesa above."""
     score_w = 6 * mm
     y_top = cy + slot_h
+    room = w - score_w - 2 * mm
     for side, slot in enumerate(jogo.slots):
         y = y_top - (side + 1) * slot_h
         if slot.winner:
             c.setFillColor(SHADE)
             c.rect(x, y, w, slot_h, stroke=0, fill=1)
         base = y + (slot_h - size * 0.72) / 2
-        font = NARROW_BOLD if slot.winner else NARROW
         c.setFillColor(GREY if slot.empty or slot.absent else INK)
-        c.setFont(font, size)
-        label = slot.label
-        if slot.empty and sources and sources[side]:
-            label = _("vencedor da página %(page)s") % {"page": sources[side]}
-        room = w - score_w - 2 * mm
-        own = fit_size(label, font, size, room, smallest=MIN_SIZE)  # smaller type before an ellipsis
-        c.setFont(font, own)
-        c.drawString(x + 1.2 * mm, base, fit(label, font, own, room))
+        if slot.dupla is None or slot.empty:
+            label = slot.label
+            if slot.empty and sources and sources[side]:
+                label = _("vencedor da página %(page)s") % {"page": sources[side]}
+            own = fit_size(label, NARROW, size, room, smallest=MIN_SIZE)  # smaller type before an ellipsis
+            c.setFont(NARROW, own)
+            c.drawString(x + 1.2 * mm, base, fit(label, NARROW, own, room))
+        else:
+            lines = (places or {}).get(id(slot)) or place_lines(slot.dupla, room, slot_h - 0.4, players=players)
+            _lines_draw(c, lines, x + 1.2 * mm, y_top - side * slot_h, slot_h)
         if slot.score is not None:
             c.setFont(BOLD, size)
             c.setFillColor(INK)
@@ -273,6 +392,128 @@ def _jogo_draw(
             c.setFillColor(GREY)
             c.setFont(REGULAR, 5.8)
             c.drawString(x + 0.5 * mm, cy + slot_h + 1.2, fit(" · ".join(bits), REGULAR, 5.8, w))
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A piece of a line in one font: a place's line is one run, or two when the players run on after the name."""
+
+    text: str
+    font: str
+    size: float
+
+
+Line = tuple[Run, ...]
+
+
+def _height(lines: list[Line]) -> float:
+    return sum(max(r.size for r in line) for line in lines) + LEAD * (len(lines) - 1)
+
+
+def place_lines(
+    dupla: DuplaRef, width: float, room: float, *, players: bool = True, largest: float = NAME_SIZE
+) -> list[Line]:
+    """What a place of the bracket says of ``dupla`` in ``width`` × ``room`` points (see the module's doc).
+
+    ``players``: the players are wanted (the first round; later rounds drop them before cutting the name);
+    ``largest``: the name's type at most."""
+    names = tuple(dupla.player_names)
+    under = " / ".join(names) if dupla.has_name and len(names) == 2 else ""
+    top = min(largest, room)
+    sizes = [top - 0.5 * k for k in range(int((top - MIN_SIZE) / 0.5) + 1)]
+    tries = [(under, False)] + ([(under, True)] if under else [])
+    if not players and under:
+        tries += [("", False), ("", True)]
+    elif not under:
+        tries += [("", True)]
+    for text, run_in in tries:
+        for s in sizes:
+            found = _run_in(dupla.name, text, s, width, room) if run_in else _stacked(dupla.name, text, s, width, room)
+            if found is not None:
+                return found
+    lines = max(1, int((room + LEAD) // (MIN_SIZE + LEAD)))  # last resort: the name cut with …
+    return [(Run(t, NARROW_BOLD, MIN_SIZE),) for t in wrap(dupla.name, NARROW_BOLD, MIN_SIZE, width, lines=lines)]
+
+
+def _column_places(jogos: list[BracketJogo], w: float, slot_h: float, *, players: bool) -> dict[int, list[Line]]:
+    """The lines of every place of a column (by ``id`` of the slot), the names in one size: the largest at which
+    every one of them fits (a column in two sizes looks accidental)."""
+    width, room = w - 6 * mm - 2 * mm, slot_h - 0.4
+    slots = [s for j in jogos for s in j.slots if s.dupla is not None and not s.empty]
+    first = {id(s): place_lines(s.dupla, width, room, players=players) for s in slots if s.dupla is not None}
+    if not first:
+        return first
+    size = min(lines[0][0].size for lines in first.values())
+    for s in slots:
+        if first[id(s)][0][0].size > size and s.dupla is not None:
+            first[id(s)] = place_lines(s.dupla, width, room, players=players, largest=size)
+    return first
+
+
+def _stacked(name: str, under: str, size: float, width: float, room: float) -> list[Line] | None:
+    """The name (bold, up to two lines) and under it the players (regular, a point smaller, up to two lines)."""
+    if size + (max(MIN_SIZE, size - 1) + LEAD if under else 0) > room:
+        return None
+    top = wrap_whole(name, NARROW_BOLD, size, width, lines=2)
+    if top is None:
+        return None
+    out: list[Line] = [(Run(t, NARROW_BOLD, size),) for t in top]
+    if under:
+        small = max(MIN_SIZE, size - 1)
+        rest = wrap_whole(under, NARROW, small, width, lines=2)
+        if rest is None:
+            return None
+        out += [(Run(t, NARROW, small),) for t in rest]
+    return out if _height(out) <= room else None
+
+
+def _run_in(name: str, under: str, size: float, width: float, room: float) -> list[Line] | None:
+    """The name (bold) and the players (regular) as one paragraph, as many lines as the room holds."""
+    most = int((room + LEAD) // (size + LEAD))
+    space = stringWidth(" ", NARROW, size)
+    if stringWidth(name, NARROW_BOLD, size) + space + stringWidth(under, NARROW, size) > most * width:
+        return None
+    words = [(w, NARROW_BOLD) for w in name.split()] + [(w, NARROW) for w in under.split()]
+    lines: list[list[tuple[str, str]]] = [[]]
+    used = 0.0
+    for word, font in words:
+        ww = stringWidth(word, font, size)
+        if ww > width:
+            return None
+        if lines[-1] and used + space + ww <= width:
+            lines[-1].append((word, font))
+            used += space + ww
+            continue
+        if lines[-1]:
+            if len(lines) == most:
+                return None
+            lines.append([])
+        lines[-1].append((word, font))
+        used = ww
+    out: list[Line] = []
+    for words_of_line in lines:
+        runs: list[Run] = []
+        for word, font in words_of_line:
+            if runs and runs[-1].font == font:
+                runs[-1] = Run(f"{runs[-1].text} {word}", font, size)
+            else:
+                runs.append(Run(f" {word}" if runs else word, font, size))
+        out.append(tuple(runs))
+    return out
+
+
+def _lines_draw(c: Canvas, lines: list[Line], x: float, y_top: float, slot_h: float) -> None:
+    """``lines`` centred in the place whose top is ``y_top`` (one text object: a run goes on where the last ended)."""
+    y = y_top - (slot_h - _height(lines)) / 2
+    text = c.beginText()
+    for line in lines:
+        size = max(r.size for r in line)
+        text.setTextOrigin(x, y - 0.76 * size)
+        for run in line:
+            text.setFont(run.font, run.size)
+            text.textOut(run.text)
+        y -= size + LEAD
+    c.drawText(text)
 
 
 def _podium_draw(

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
 
-from .page import BOLD, GREY, INK, LIGHT, PORTRAIT, REGULAR, Footer, fit, fit_size, sheet_canvas, wrap
+from .page import BOLD, GREY, INK, LIGHT, PORTRAIT, REGULAR, Footer, fit, sheet_canvas, wrap, wrap_sized
 from .qr import qr_draw
 
 if TYPE_CHECKING:
@@ -69,20 +69,30 @@ def _card_draw(
     c.drawString(x + pad, top - 8, fit(tournament_name, REGULAR, 7.5, w - 2 * pad))
     c.setFillColor(INK)
     if card.get("has_name", True):
-        size = fit_size(card["name"], BOLD, 13, text_w, smallest=9)
+        size, lines = wrap_sized(card["name"], BOLD, 13, text_w, lines=2, smallest=9)
+        line = top - 26
         c.setFont(BOLD, size)
-        c.drawString(x + pad, top - 26, fit(card["name"], BOLD, size, text_w))
-        c.setFont(REGULAR, 9)
-        line = top - 40
+        for i, text in enumerate(lines):
+            if i:
+                line -= size + 2
+            c.drawString(x + pad, line, text)
+        line -= 14  # the players' first line 14 points under the name's last
         for player in card["players"]:
-            c.drawString(x + pad, line, fit(player, REGULAR, 9, text_w))
-            line -= 11
+            small, player_lines = wrap_sized(player, REGULAR, 9, text_w, lines=2, smallest=7.5)
+            c.setFont(REGULAR, small)
+            for text in player_lines:
+                c.drawString(x + pad, line, text)
+                line -= small + 2
+            line -= 2 * (len(player_lines) - 1)  # a player on two lines stands apart from the other
     else:  # a dupla without a name is its two players: one per line, as its heading
-        c.setFont(BOLD, 11.5)
         line = top - 26
         for player in card["players"]:
-            c.drawString(x + pad, line, fit(player, BOLD, 11.5, text_w))
-            line -= 14
+            size, player_lines = wrap_sized(player, BOLD, 11.5, text_w, lines=2, smallest=9)
+            c.setFont(BOLD, size)
+            for text in player_lines:
+                c.drawString(x + pad, line, text)
+                line -= size + 2.5
+            line -= 2 * (len(player_lines) - 1)  # a player on two lines stands apart from the other
         line += 3
     c.setFont(REGULAR, 8)
     c.drawString(x + pad, line - 8, labels["pin"])

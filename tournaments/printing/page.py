@@ -199,3 +199,46 @@ def box_value(
     s = fit_size(value, font, size, w - 3 * mm, smallest=6)
     c.setFont(font, s)
     c.drawString(x + 1.5 * mm, y + 1.8 * mm, fit(value, font, s, w - 3 * mm))
+
+
+def wrap_whole(text: str, font: str, size: float, width: float, *, lines: int) -> list[str] | None:
+    """``text`` broken at spaces into at most ``lines`` lines of ``width`` points, or None when it needs more
+    (nothing is cut). Two players ("Ana Souza / Bia Lima") break after the slash when both halves fit."""
+    if stringWidth(text, font, size) <= width:
+        return [text]
+    if lines < 2:
+        return None
+    head, slash, tail = text.partition(" / ")
+    if slash and "/" not in tail:
+        halves = [f"{head} /", tail]
+        if all(stringWidth(h, font, size) <= width for h in halves):
+            return halves
+    out: list[str] = []
+    current = ""
+    for word in text.split():
+        trial = f"{current} {word}" if current else word
+        if stringWidth(trial, font, size) <= width:
+            current = trial
+            continue
+        if not current or len(out) == lines - 1:
+            return None  # a word wider than the line, or one line too many
+        out.append(current)
+        current = word
+        if stringWidth(current, font, size) > width:
+            return None
+    out.append(current)
+    return out
+
+
+def wrap_sized(
+    text: str, font: str, size: float, width: float, *, lines: int, smallest: float
+) -> tuple[float, list[str]]:
+    """The largest size (``size`` down to ``smallest``, by half points) at which ``text`` wraps whole into
+    ``lines`` lines of ``width``, and those lines; at ``smallest`` the last line is cut with … (last resort)."""
+    s = size
+    while s >= smallest:
+        found = wrap_whole(text, font, s, width, lines=lines)
+        if found is not None:
+            return s, found
+        s -= 0.5
+    return smallest, wrap(text, font, smallest, width, lines=lines)
