@@ -7,7 +7,7 @@ import pickle
 import pytest
 
 from tournaments.presenters.duplas import DuplaRef, _dupla_ref, unknown_dupla
-from tournaments.presenters.jogos import JogoItem
+from tournaments.presenters.jogo import JogoItem
 from tournaments.presenters.types import fast_constructor
 
 

@@ -1,4 +1,5 @@
-"""Writes before the competition draw: the pairing draw (docs/regras.md §2 step 3) and the organizer's dupla edits.
+"""The pairing draw (docs/regras.md §2 step 3): previewed, confirmed, undone; the organizer's edits of the duplas
+it made are in ``duplas``.
 
 Each function is one transaction, audited, and ends with ``tournament_refresh``
 (public pages show the change at once).
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Max, Q
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -24,7 +25,7 @@ from ..audit import audit_record
 from ..models import Draw, DrawRoll, Dupla, Jogo, Registration, Stage, Tournament
 from ..refusals import Refused
 from ..registrations.window import registration_is_open
-from ..writes import RESULTS, STRUCTURE, tournament_write
+from ..writes import STRUCTURE, tournament_write
 from .rolls import SEED_LIMIT, roll_open_get, roll_show, rolls_close
 
 _R_KEY = re.compile(r"^r(\d+)$")
@@ -33,20 +34,21 @@ __all__ = [
     "SEED_LIMIT",
     "PairingChanged",
     "PairingPreview",
-    "dupla_add",
-    "dupla_disqualify",
-    "dupla_edit",
-    "duplas_swap",
+    "acting_account",
+    "dupla_keys_next",
+    "dupla_names",
     "pairing_confirm",
     "pairing_preview",
     "pairing_roll",
     "pairing_run",
     "pairing_undo",
     "pairing_undo_problems",
+    "refuse_if_drawn",
+    "tournament_lock",
 ]
 
 
-def _lock(tournament: Tournament) -> Tournament:
+def tournament_lock(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
@@ -54,7 +56,7 @@ def _drawn(tournament: Tournament) -> bool:
     return Stage.objects.filter(tournament=tournament).exists()
 
 
-def _refuse_if_drawn(tournament: Tournament, what: str) -> None:
+def refuse_if_drawn(tournament: Tournament, what: str) -> None:
     if _drawn(tournament):
         raise Refused.invalid(
             _(
@@ -65,7 +67,7 @@ def _refuse_if_drawn(tournament: Tournament, what: str) -> None:
         )
 
 
-def _next_keys(tournament: Tournament, count: int) -> tuple[list[str], int]:
+def dupla_keys_next(tournament: Tournament, count: int) -> tuple[list[str], int]:
     """``count`` new dupla keys r<n> after the existing ones, and the next ``order``."""
     keys = set(Dupla.objects.filter(tournament=tournament).values_list("key", flat=True))
     n = max((int(m.group(1)) for k in keys if (m := _R_KEY.match(k))), default=0)
@@ -120,7 +122,7 @@ def _pairing_compute(tournament: Tournament, seed: int) -> tuple[PairingPreview,
                 "(página Inscrições) antes de sortear."
             )
         )
-    _refuse_if_drawn(tournament, _("Sorteio das duplas"))
+    refuse_if_drawn(tournament, _("Sorteio das duplas"))
     regs = list(
         Registration.objects.filter(tournament=tournament, status=Registration.WAITING)
         .exclude(present=False)
@@ -191,7 +193,7 @@ def pairing_confirm(*, tournament: Tournament, user: User | None, token: str) ->
     now make other duplas.
     """
     with tournament_write(tournament=tournament, action="draw.pairing", user=user, kind=STRUCTURE):
-        tournament = _lock(tournament)
+        tournament = tournament_lock(tournament)
         roll = roll_open_get(tournament=tournament, kind=DrawRoll.PAIRING, token=token)
         if roll is None:
             raise Refused.conflict(
@@ -222,7 +224,7 @@ def pairing_run(*, tournament: Tournament, user: User | None, seed: int | None =
     """
     seed = secrets.randbelow(SEED_LIMIT) if seed is None else seed
     with tournament_write(tournament=tournament, action="draw.pairing", user=user, kind=STRUCTURE):
-        tournament = _lock(tournament)
+        tournament = tournament_lock(tournament)
         preview, regs = _pairing_compute(tournament, seed)
         draw = _pairing_write(tournament, user, preview, regs)
     return draw
@@ -234,7 +236,7 @@ def _pairing_write(
     """The duplas of ``preview``, its registrations paired, the draw recorded and audited (inside the write)."""
     seed = preview.seed
     player = {p.key: p for r in regs for p in r.players()}
-    keys, order = _next_keys(tournament, len(preview.duplas))
+    keys, order = dupla_keys_next(tournament, len(preview.duplas))
     duplas = Dupla.objects.bulk_create(
         [
             Dupla(tournament=tournament, key=key, player1=player[a], player2=player[b], order=order + i)
@@ -249,7 +251,7 @@ def _pairing_write(
         kind=Draw.PAIRING,
         method="random",
         seed=seed,
-        performed_by=_user(user),
+        performed_by=acting_account(user),
         result={
             "duplas": [list(d) for d in preview.duplas],
             "waiting_list": list(preview.waiting_list),
@@ -273,201 +275,12 @@ def _pairing_write(
     return draw
 
 
-def _user(user: User | AnonymousUser | None) -> User | None:
+def acting_account(user: User | AnonymousUser | None) -> User | None:
     return user if user is not None and user.is_authenticated else None
 
 
-def _names(dupla: Dupla) -> list[str]:
+def dupla_names(dupla: Dupla) -> list[str]:
     return [dupla.player1.name, dupla.player2.name]
-
-
-def dupla_edit(*, dupla: Dupla, user: User | None, name: str, seed: int | None) -> Dupla:
-    """Rename a dupla and set its seed (cabeça de chave; only before the competition draw)."""
-    name = (name or "").strip()
-    with tournament_write(tournament=dupla.tournament, action="dupla.edit", user=user, kind=STRUCTURE):
-        tournament = _lock(dupla.tournament)
-        dupla = Dupla.objects.select_for_update().select_related("player1", "player2").get(pk=dupla.pk)
-        if seed != dupla.seed:
-            _refuse_if_drawn(tournament, _("Cabeça de chave"))
-            if seed is not None:
-                other = Dupla.objects.filter(tournament=tournament, seed=seed).exclude(pk=dupla.pk).first()
-                if other is not None:
-                    raise Refused.invalid(
-                        _("Cabeça de chave: o número %(seed)d já é da dupla %(other)s.")
-                        % {"seed": seed, "other": other.display_name}
-                    )
-        before = {"name": dupla.name, "seed": dupla.seed}
-        after = {"name": name, "seed": seed}
-        if before == after:
-            return dupla
-        dupla.name, dupla.seed = name, seed
-        dupla.save(update_fields=["name", "seed"])
-        audit_record(
-            tournament=tournament,
-            user=user,
-            action="dupla_edit",
-            summary=_("Dupla %(key)s editada: %(name)s") % {"key": dupla.key, "name": dupla.display_name},
-            before=before,
-            after=after,
-        )
-    return dupla
-
-
-def duplas_swap(
-    *, tournament: Tournament, user: User | None, player_a: int, player_b: int, reason: str
-) -> tuple[Dupla, Dupla]:
-    """Swap two players between their duplas (before the competition draw), with a reason."""
-    reason = (reason or "").strip()
-    if is_blank(reason):  # invisible characters only: no reason
-        raise Refused.invalid(_("Troca de atletas: diga o motivo da troca."))
-    with tournament_write(tournament=tournament, action="duplas.swap", user=user, kind=STRUCTURE):
-        tournament = _lock(tournament)
-        _refuse_if_drawn(tournament, _("Troca de atletas"))
-        found = {}
-        for pid in (player_a, player_b):
-            dupla = (
-                Dupla.objects.select_for_update()
-                .select_related("player1", "player2")
-                .filter(tournament=tournament)
-                .filter(Q(player1_id=pid) | Q(player2_id=pid))
-                .first()
-            )
-            if dupla is None:
-                raise Refused.invalid(
-                    _("Troca de atletas: o atleta escolhido não está em nenhuma dupla deste torneio.")
-                )
-            found[pid] = dupla
-        first, second = found[player_a], found[player_b]
-        if first.pk == second.pk:
-            raise Refused.invalid(
-                _(
-                    "Troca de atletas: os dois atletas estão na mesma dupla (%(dupla)s); escolha atletas "
-                    "de duplas diferentes."
-                )
-                % {"dupla": first.display_name}
-            )
-        before = {first.key: _names(first), second.key: _names(second)}
-        a_slot = "player1" if first.player1_id == player_a else "player2"
-        b_slot = "player1" if second.player1_id == player_b else "player2"
-        pa, pb = getattr(first, a_slot), getattr(second, b_slot)
-        setattr(first, a_slot, pb)
-        setattr(second, b_slot, pa)
-        Dupla.objects.bulk_update([first, second], [a_slot] if a_slot == b_slot else ["player1", "player2"])
-        after = {first.key: _names(first), second.key: _names(second)}
-        audit_record(
-            tournament=tournament,
-            user=user,
-            action="duplas_swap",
-            summary=_("Troca: %(a)s e %(b)s trocaram de dupla (%(da)s, %(db)s). Motivo: %(reason)s")
-            % {"a": pa.name, "b": pb.name, "da": first.key, "db": second.key, "reason": reason},
-            before=before | {"reason": reason},
-            after=after | {"reason": reason},
-        )
-    return first, second
-
-
-def dupla_add(*, tournament: Tournament, user: User | None, registrations: list[int]) -> Dupla:
-    """A dupla made by hand from waiting registrations: two individuals, or one pair (docs/regras.md §2 step 3)."""
-    ids = [r for r in dict.fromkeys(registrations) if r]
-    with tournament_write(tournament=tournament, action="dupla.add", user=user, kind=STRUCTURE):
-        tournament = _lock(tournament)
-        _refuse_if_drawn(tournament, _("Nova dupla"))
-        regs = list(
-            Registration.objects.filter(tournament=tournament, pk__in=ids)
-            .select_related("player1", "player2")
-            .order_by("order")
-        )
-        if len(regs) != len(ids):
-            raise Refused.not_found(_("Nova dupla: inscrição não encontrada neste torneio."))
-        for r in regs:
-            if r.status != Registration.WAITING:
-                raise Refused.conflict(
-                    _("Nova dupla: %(who)s não está aguardando dupla (%(status)s).")
-                    % {"who": r, "status": r.get_status_display()}
-                )
-            if r.present is False:
-                raise Refused.invalid(_("Nova dupla: %(who)s está marcado como ausente.") % {"who": r})
-        players = [p for r in regs for p in r.players()]
-        if len(players) != 2:
-            raise Refused.invalid(
-                _(
-                    "Nova dupla: escolha duas inscrições individuais, ou uma inscrição em dupla "
-                    "(foram escolhidos %(n)d atletas)."
-                )
-                % {"n": len(players)}
-            )
-        existing = Dupla.objects.filter(tournament=tournament).count()
-        if tournament.max_duplas is not None and existing >= tournament.max_duplas:
-            raise Refused.invalid(
-                _(
-                    "Nova dupla: o limite de %(max)d duplas já foi atingido; aumente o limite "
-                    "(página Torneio) para formar mais uma."
-                )
-                % {"max": tournament.max_duplas}
-            )
-        (key,), order = _next_keys(tournament, 1)
-        dupla = Dupla.objects.create(
-            tournament=tournament, key=key, player1=players[0], player2=players[1], order=order
-        )
-        Registration.objects.filter(pk__in=[r.pk for r in regs]).update(status=Registration.PAIRED)
-        audit_record(
-            tournament=tournament,
-            user=user,
-            action="dupla_add",
-            summary=_("Dupla %(key)s formada pela comissão: %(a)s / %(b)s")
-            % {"key": key, "a": players[0].name, "b": players[1].name},
-            after={"key": key, "players": [p.name for p in players], "registrations": [r.order for r in regs]},
-        )
-    return dupla
-
-
-def dupla_disqualify(*, dupla: Dupla, user: User | None, reason: str) -> Dupla:
-    """Disqualify a dupla (docs/regras.md §5.4): it keeps its results, takes no place; its jogos not begun are WO."""
-    reason = (reason or "").strip()
-    if is_blank(reason):  # invisible characters only: no reason
-        raise Refused.invalid(_("Desclassificação: diga o motivo."))
-    if len(reason) > 300:
-        raise Refused.invalid(
-            _("Desclassificação: o motivo tem %(n)d caracteres; o máximo é 300.") % {"n": len(reason)}
-        )
-    with tournament_write(tournament=dupla.tournament, action="dupla.disqualify", user=user, kind=RESULTS) as write:
-        tournament = _lock(dupla.tournament)
-        dupla = Dupla.objects.select_for_update().select_related("player1", "player2").get(pk=dupla.pk)
-        if dupla.disqualified:
-            raise Refused.conflict(
-                _("Desclassificação: a dupla %(d)s já está desclassificada.") % {"d": dupla.display_name}
-            )
-        dupla.disqualified, dupla.disqualified_reason = True, reason
-        dupla.save(update_fields=["disqualified", "disqualified_reason"])
-        walkovers = _remaining_walkovers(dupla)
-        write.duplas_touched([dupla.pk])  # it takes no place; its jogos not begun are WO
-        write.jogos_touched(walkovers)
-        audit_record(
-            tournament=tournament,
-            user=user,
-            action="dupla_disqualify",
-            summary=_("Dupla %(d)s desclassificada. Motivo: %(reason)s") % {"d": dupla.display_name, "reason": reason},
-            before={"disqualified": False},
-            after={"disqualified": True, "reason": reason, "walkovers": walkovers},
-        )
-    return dupla
-
-
-def _remaining_walkovers(dupla: Dupla) -> list[int]:
-    """Its jogos not begun (no partida, no WO, no penalty) become walkovers against it."""
-    jogos = list(
-        Jogo.objects.filter(Q(dupla_a=dupla) | Q(dupla_b=dupla), status=Jogo.SCHEDULED, walkover="", lost_by="")
-        .exclude(partidas__isnull=False)
-        .select_related("dupla_a", "dupla_b")
-    )
-    for j in jogos:
-        side = "a" if j.dupla_a_id == dupla.pk else "b"
-        other = j.dupla_b if side == "a" else j.dupla_a
-        j.walkover = "both" if other.disqualified else side
-        j.status = Jogo.HOMOLOGATED
-        j.counted_via = j.via
-    Jogo.objects.bulk_update(jogos, ["walkover", "status", "counted_via"])
-    return [j.pk for j in jogos]
 
 
 def _undo_prefix(text: str) -> str:
@@ -549,7 +362,7 @@ def pairing_undo(*, tournament: Tournament, user: User | None, draw: int, reason
     if len(reason) > 300:
         raise Refused.invalid(_undo_prefix(_("o motivo tem %(n)d caracteres; o máximo é 300.") % {"n": len(reason)}))
     with tournament_write(tournament=tournament, action="draw.pairing_undo", user=user, kind=STRUCTURE):
-        tournament = _lock(tournament)
+        tournament = tournament_lock(tournament)
         row = Draw.objects.filter(tournament=tournament, kind=Draw.PAIRING, pk=draw).first()
         if row is None:
             raise Refused.not_found(_undo_prefix(_("sorteio não encontrado neste torneio.")))
@@ -572,9 +385,9 @@ def pairing_undo(*, tournament: Tournament, user: User | None, draw: int, reason
             if all(p.key in players for p in r.players())
         ]
         Registration.objects.filter(pk__in=[r.pk for r in regs]).update(status=Registration.WAITING)
-        before = {"seed": row.seed, "duplas": {d.key: _names(d) for d in duplas}}
+        before = {"seed": row.seed, "duplas": {d.key: dupla_names(d) for d in duplas}}
         Dupla.objects.filter(pk__in=[d.pk for d in duplas]).delete()
-        row.undone_at, row.undone_by, row.undo_reason = timezone.now(), _user(user), reason
+        row.undone_at, row.undone_by, row.undo_reason = timezone.now(), acting_account(user), reason
         row.save(update_fields=["undone_at", "undone_by", "undo_reason"])
         audit_record(
             tournament=tournament,

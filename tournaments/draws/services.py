@@ -4,12 +4,9 @@ The functions live in one module per subject; import them from here.
 """
 
 from .competition import PlanChanged, competition_publish, competition_roll, competition_undo
+from .duplas import dupla_add, dupla_disqualify, dupla_edit, duplas_swap
 from .pairing import (
     PairingChanged,
-    dupla_add,
-    dupla_disqualify,
-    dupla_edit,
-    duplas_swap,
     pairing_confirm,
     pairing_roll,
     pairing_run,

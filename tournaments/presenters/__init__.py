@@ -1,8 +1,8 @@
 """What the public pages show, as plain values: names instead of keys, pt-BR labels and number formats.
 
 One module per page or part (``labels``: fixed labels and formats; ``duplas``; ``stages``: the event as
-a whole; ``event``; ``standings``; ``jogos``; ``bracket``; ``now``; ``tv``; ``dupla``; ``sumula``); the names
-other code uses are exported here.
+a whole; ``event``; ``standings``; ``jogo``: one jogo's line, shared; ``jogos``; ``bracket``; ``now``; ``tv``;
+``dupla``; ``sumula``); the names other code uses are exported here.
 
 Each page's value is a typed read model: frozen, slotted dataclasses declared beside the builder that makes
 them (``StandingsPage``, ``GroupTable``, ``StandingRow``, ``JogoItem``, ``BracketRound``, ``DuplaRef``, …), so a
@@ -33,7 +33,8 @@ from .bracket import BRACKET_CLASSIFICATION_ROWS, BRACKET_PAGED_OVER, bracket_pr
 from .dupla import dupla_present, duplas_find
 from .duplas import dupla_refs, dupla_url, unknown_dupla
 from .event import event_present, tournament_list_rows, tournament_list_sections
-from .jogos import JOGOS_PAGED_OVER, jogo_place, jogos_present
+from .jogo import jogo_place
+from .jogos import JOGOS_PAGED_OVER, jogos_present
 from .labels import best_of_label, date_br, round_name, time_br
 from .now import now_present
 from .stages import event_head, rule_texts, status_of, tournament_status

@@ -15,7 +15,7 @@ from scoring.tournament import KnockoutStageView
 
 from ..rows import JogoRow
 from .duplas import DuplaRef, dupla_refs, unknown_dupla
-from .jogos import PartidaLine, jogo_rows_by_slot, result_view
+from .jogo import PartidaLine, jogo_rows_by_slot, result_view
 from .labels import Status, page_labels, plain_param, positive_int, round_name
 from .stages import stage_views
 from .standings import ClassificationRow, classification_present

@@ -20,7 +20,8 @@ from scoring.tournament import GroupStageView, KnockoutStageView
 
 from .bracket import BracketJogo, bracket_jogo
 from .duplas import DuplaRef, dupla_refs, unknown_dupla
-from .jogos import JogoItem, JogosPage, jogo_item_maker, jogo_rows_by_slot, jogos_present, status_code
+from .jogo import JogoItem, jogo_item_maker, jogo_rows_by_slot, status_code
+from .jogos import JogosPage, jogos_present
 from .labels import ordinal, page_labels, round_name
 from .stages import stage_views
 from .standings import GROUPS_PER_PAGE, ClassificationRow, GroupTable, classification_present, standings_present

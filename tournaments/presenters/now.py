@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..rows import JogoRow
-from .jogos import JogoItem, jogo_item_maker, status_code
+from .jogo import JogoItem, jogo_item_maker, status_code
 
 if TYPE_CHECKING:
     from ..state import TournamentState

@@ -29,7 +29,7 @@ from scoring.sumula import (
 )
 from tournaments.models import Dupla, Jogo, SumulaVia, Tournament
 from tournaments.permissions import is_referee_role, role_of
-from tournaments.presenters.jogos import jogo_place
+from tournaments.presenters.jogo import jogo_place
 from tournaments.presenters.labels import best_of_label, time_br
 from tournaments.state import TournamentState
 from tournaments.sumula.sheet import Mao, Partida, Sumula

@@ -18,7 +18,7 @@ from scoring.tournament import KnockoutStageView
 
 from .bracket import BracketJogo, BracketRound, bracket_present
 from .duplas import DuplaRef
-from .jogos import JogoItem
+from .jogo import JogoItem
 from .now import now_present
 from .standings import ClassificationRow, GroupTable, classification_present, standings_present
 

@@ -13,7 +13,7 @@ dupla's name in bold and its players under it (a dupla without a name is its
 players), each wrapping to two lines, the type made smaller down to 6.5 points
 before anything else gives way; where a box has no room for both, the players
 run on after the name, then (later rounds only, the players being in the first
-one) the name stands alone; an ellipsis is the last resort.
+one) the name stands alone; an ellipsis is the last resort (``places``).
 
 Input: ``presenters.bracket_present(state, whole=True)`` (a ``BracketPage``).
 """
@@ -30,7 +30,6 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 if TYPE_CHECKING:
     from ..presenters.bracket import BracketJogo, BracketPage, BracketRound, BracketStage
-    from ..presenters.duplas import DuplaRef
     from ..presenters.standings import ClassificationRow
 
 from .page import (
@@ -49,22 +48,19 @@ from .page import (
     fit_size,
     sheet_canvas,
     wrap,
-    wrap_whole,
 )
+from .places import LEAD, MIN_SIZE, NAME_SIZE, Line, column_places, lines_draw, place_lines
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
 ROUNDS_PER_PAGE = 5  # 32 places in the first column of a page
 HEAD_H = 17 * mm  # title lines on top of each page
-MIN_SIZE = 6.5
-NAME_SIZE = 8.5  # the dupla's name at its largest; the players one point smaller
 GUTTER = 6 * mm  # between two rounds: the connecting lines
 WEIGHTS = (3.0, 1.4, 1.1, 1.1, 1.1)  # the rounds' share of the width, first round first
 PODIUM_WEIGHT = 1.35
 COLUMN_MAX = 100 * mm
 SLOT_MAX = 32.0  # a place's height at most (two lines of name and two of players)
-LEAD = 0.3  # between two lines of a place
 
 
 @dataclass(frozen=True)
@@ -199,7 +195,7 @@ def _page_draw(
             new = [(centres[2 * i] + centres[2 * i + 1]) / 2 for i in range(count)]
             _connectors(c, x - GUTTER, x, centres, new)
         _round_head(c, rounds[r - 1], x, top + 2 * mm, box_w)
-        places = _column_places(jogos, box_w, slot_h, players=col == 0)
+        places = column_places(jogos, box_w, slot_h, players=col == 0)
         for i, (jogo, cy) in enumerate(zip(jogos, new, strict=False)):
             sources = None
             if col == 0 and plan.first > 1:  # places filled by the winners of the pages before
@@ -368,7 +364,7 @@ def _jogo_draw(
             c.drawString(x + 1.2 * mm, base, fit(label, NARROW, own, room))
         else:
             lines = (places or {}).get(id(slot)) or place_lines(slot.dupla, room, slot_h - 0.4, players=players)
-            _lines_draw(c, lines, x + 1.2 * mm, y_top - side * slot_h, slot_h)
+            lines_draw(c, lines, x + 1.2 * mm, y_top - side * slot_h, slot_h)
         if slot.score is not None:
             c.setFont(BOLD, size)
             c.setFillColor(INK)
@@ -392,128 +388,6 @@ def _jogo_draw(
             c.setFillColor(GREY)
             c.setFont(REGULAR, 5.8)
             c.drawString(x + 0.5 * mm, cy + slot_h + 1.2, fit(" · ".join(bits), REGULAR, 5.8, w))
-
-
-@dataclass(frozen=True, slots=True)
-class Run:
-    """A piece of a line in one font: a place's line is one run, or two when the players run on after the name."""
-
-    text: str
-    font: str
-    size: float
-
-
-Line = tuple[Run, ...]
-
-
-def _height(lines: list[Line]) -> float:
-    return sum(max(r.size for r in line) for line in lines) + LEAD * (len(lines) - 1)
-
-
-def place_lines(
-    dupla: DuplaRef, width: float, room: float, *, players: bool = True, largest: float = NAME_SIZE
-) -> list[Line]:
-    """What a place of the bracket says of ``dupla`` in ``width`` × ``room`` points (see the module's doc).
-
-    ``players``: the players are wanted (the first round; later rounds drop them before cutting the name);
-    ``largest``: the name's type at most."""
-    names = tuple(dupla.player_names)
-    under = " / ".join(names) if dupla.has_name and len(names) == 2 else ""
-    top = min(largest, room)
-    sizes = [top - 0.5 * k for k in range(int((top - MIN_SIZE) / 0.5) + 1)]
-    tries = [(under, False)] + ([(under, True)] if under else [])
-    if not players and under:
-        tries += [("", False), ("", True)]
-    elif not under:
-        tries += [("", True)]
-    for text, run_in in tries:
-        for s in sizes:
-            found = _run_in(dupla.name, text, s, width, room) if run_in else _stacked(dupla.name, text, s, width, room)
-            if found is not None:
-                return found
-    lines = max(1, int((room + LEAD) // (MIN_SIZE + LEAD)))  # last resort: the name cut with …
-    return [(Run(t, NARROW_BOLD, MIN_SIZE),) for t in wrap(dupla.name, NARROW_BOLD, MIN_SIZE, width, lines=lines)]
-
-
-def _column_places(jogos: list[BracketJogo], w: float, slot_h: float, *, players: bool) -> dict[int, list[Line]]:
-    """The lines of every place of a column (by ``id`` of the slot), the names in one size: the largest at which
-    every one of them fits (a column in two sizes looks accidental)."""
-    width, room = w - 6 * mm - 2 * mm, slot_h - 0.4
-    slots = [s for j in jogos for s in j.slots if s.dupla is not None and not s.empty]
-    first = {id(s): place_lines(s.dupla, width, room, players=players) for s in slots if s.dupla is not None}
-    if not first:
-        return first
-    size = min(lines[0][0].size for lines in first.values())
-    for s in slots:
-        if first[id(s)][0][0].size > size and s.dupla is not None:
-            first[id(s)] = place_lines(s.dupla, width, room, players=players, largest=size)
-    return first
-
-
-def _stacked(name: str, under: str, size: float, width: float, room: float) -> list[Line] | None:
-    """The name (bold, up to two lines) and under it the players (regular, a point smaller, up to two lines)."""
-    if size + (max(MIN_SIZE, size - 1) + LEAD if under else 0) > room:
-        return None
-    top = wrap_whole(name, NARROW_BOLD, size, width, lines=2)
-    if top is None:
-        return None
-    out: list[Line] = [(Run(t, NARROW_BOLD, size),) for t in top]
-    if under:
-        small = max(MIN_SIZE, size - 1)
-        rest = wrap_whole(under, NARROW, small, width, lines=2)
-        if rest is None:
-            return None
-        out += [(Run(t, NARROW, small),) for t in rest]
-    return out if _height(out) <= room else None
-
-
-def _run_in(name: str, under: str, size: float, width: float, room: float) -> list[Line] | None:
-    """The name (bold) and the players (regular) as one paragraph, as many lines as the room holds."""
-    most = int((room + LEAD) // (size + LEAD))
-    space = stringWidth(" ", NARROW, size)
-    if stringWidth(name, NARROW_BOLD, size) + space + stringWidth(under, NARROW, size) > most * width:
-        return None
-    words = [(w, NARROW_BOLD) for w in name.split()] + [(w, NARROW) for w in under.split()]
-    lines: list[list[tuple[str, str]]] = [[]]
-    used = 0.0
-    for word, font in words:
-        ww = stringWidth(word, font, size)
-        if ww > width:
-            return None
-        if lines[-1] and used + space + ww <= width:
-            lines[-1].append((word, font))
-            used += space + ww
-            continue
-        if lines[-1]:
-            if len(lines) == most:
-                return None
-            lines.append([])
-        lines[-1].append((word, font))
-        used = ww
-    out: list[Line] = []
-    for words_of_line in lines:
-        runs: list[Run] = []
-        for word, font in words_of_line:
-            if runs and runs[-1].font == font:
-                runs[-1] = Run(f"{runs[-1].text} {word}", font, size)
-            else:
-                runs.append(Run(f" {word}" if runs else word, font, size))
-        out.append(tuple(runs))
-    return out
-
-
-def _lines_draw(c: Canvas, lines: list[Line], x: float, y_top: float, slot_h: float) -> None:
-    """``lines`` centred in the place whose top is ``y_top`` (one text object: a run goes on where the last ended)."""
-    y = y_top - (slot_h - _height(lines)) / 2
-    text = c.beginText()
-    for line in lines:
-        size = max(r.size for r in line)
-        text.setTextOrigin(x, y - 0.76 * size)
-        for run in line:
-            text.setFont(run.font, run.size)
-            text.textOut(run.text)
-        y -= size + LEAD
-    c.drawText(text)
 
 
 def _podium_draw(
