@@ -1,0 +1,104 @@
+"""The desk's layout in headless Chromium (issue 24 item 14): the eleven tabs all in view at 1366 and 1920 px (and
+scrolling sideways at 390 px), one number on the Mesas page, the duplas list and the programação readable on a
+phone (390 px), the TV mode without sideways scrolling at 390 px and its live score as large as the partidas.
+
+Screenshots go to /tmp/zap-shots/layout-*.png.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from tests.support.a11y import AXE_CONTEXT
+from tests.support.browser import shot
+from tests.support.event_states import event_during_make
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "senha-da-comissao-2024"
+SIZES = {
+    390: {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+    1366: {"viewport": {"width": 1366, "height": 900}},
+    1920: {"viewport": {"width": 1920, "height": 1080}},
+}
+
+
+@pytest.fixture(autouse=True)
+def _fresh_page_cache():
+    from tournaments.caching import pages_clear
+
+    pages_clear()
+    yield
+    pages_clear()
+
+
+def _desk(browser, live_server, width: int):
+    """A tournament under way and its organizer logged in at ``width`` px: (tournament, context, page)."""
+    t = event_during_make()
+    organizer = get_user_model().objects.get(username="comissao-regional")
+    organizer.set_password(PASSWORD)
+    organizer.save()
+    context = browser.new_context(locale="pt-BR", **AXE_CONTEXT, **SIZES[width])
+    page = context.new_page()
+    page.goto(f"{live_server.url}/organizar/{t.slug}/")
+    page.get_by_label("Usuário").fill("comissao-regional")
+    page.get_by_label("Senha").fill(PASSWORD)
+    page.get_by_role("button", name="Entrar").click()
+    page.wait_for_url(f"**/organizar/{t.slug}/")
+    return t, context, page
+
+
+def _overflow(page) -> int:
+    return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+
+
+# --- 1. the desk's tabs ------------------------------------------------------------------------------------
+
+BOXES = """nav => {
+  const box = (e) => { const r = e.getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top,
+    bottom: r.bottom, width: r.width, height: r.height}; };
+  return {nav: box(nav), tabs: [...nav.querySelectorAll('a')].map((a) => ({name: a.textContent.trim(), ...box(a),
+    lines: Math.round(a.getBoundingClientRect().height / parseFloat(getComputedStyle(a).lineHeight || 20))}))};
+}"""
+
+
+@pytest.mark.parametrize("width", [1366, 1920])
+def test_every_desk_tab_is_in_view_at_desktop_widths(browser, live_server, width):
+    _t, context, page = _desk(browser, live_server, width)
+    try:
+        nav = page.get_by_role("navigation", name="Áreas da comissão")
+        boxes = nav.evaluate(BOXES)
+        assert len(boxes["tabs"]) == 11
+        n = boxes["nav"]
+        for tab in boxes["tabs"]:
+            assert tab["left"] >= n["left"] - 0.5 and tab["right"] <= n["right"] + 0.5, (width, tab, n)
+            assert tab["left"] >= 0 and tab["right"] <= width, (width, tab)
+            assert tab["top"] >= n["top"] - 0.5 and tab["bottom"] <= n["bottom"] + 0.5, (width, tab, n)
+            assert tab["height"] >= 44, tab  # still a touch target
+        assert nav.evaluate("e => e.scrollWidth - e.clientWidth") <= 1  # nothing hidden to scroll to
+        assert len({round(tab["top"]) for tab in boxes["tabs"]}) == 1  # one row
+        shot(page, f"layout-{width}-tabs")
+        # the last tab is usable: a click there leads to its page
+        nav.get_by_role("link", name="Histórico").click()
+        page.wait_for_url("**/historico/")
+        assert _overflow(page) <= 1
+    finally:
+        context.close()
+
+
+def test_the_desk_tabs_scroll_sideways_on_a_phone(browser, live_server):
+    _t, context, page = _desk(browser, live_server, 390)
+    try:
+        nav = page.get_by_role("navigation", name="Áreas da comissão")
+        boxes = nav.evaluate(BOXES)
+        assert len({round(tab["top"]) for tab in boxes["tabs"]}) == 1  # one row, scrolled sideways
+        for tab in boxes["tabs"]:
+            assert tab["height"] < 70, tab  # no label broken over lines
+        assert _overflow(page) <= 1  # the tabs scroll inside the nav, not the page
+        nav.get_by_role("link", name="Histórico").scroll_into_view_if_needed()
+        nav.get_by_role("link", name="Histórico").click()
+        page.wait_for_url("**/historico/")
+        shot(page, "layout-390-tabs")
+    finally:
+        context.close()
