@@ -206,3 +206,30 @@ def test_duplas_and_schedule_pages_query_counts_do_not_grow_with_the_duplas():
             for name in ("duplas", "schedule", "competition", "pairing", "mesas")
         }
     assert counts[16] == counts[512], counts
+
+
+def test_mostrar_as_mesas_shows_that_many_referee_rows_keeping_what_was_typed_and_saves_nothing():
+    t = make_tournament(preset="fenacef", fmt=GK, mesas=2)
+    add_duplas(t, 8)
+    organizer = make_user("ana", t)
+    referee = make_user("juiz", t, role="referee")
+    c = client_for(organizer)
+    page = c.get(reverse("desk:mesas", args=[t.slug])).content.decode()
+    assert page.count('type="number"') == 1 and 'name="mostrar"' in page and "Quantas mesas?" not in page
+    data = {"mesas": "5", "referee_2": str(referee.pk), "mostrar": "1"}
+    response = c.post(reverse("desk:mesas", args=[t.slug]), data)
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert not form.is_bound and [f.name for f in form.referee_fields()] == [f"referee_{i}" for i in range(1, 6)]
+    page = response.content.decode()
+    assert page.count('type="number"') == 1 and 'value="5"' in page
+    assert f'<option value="{referee.pk}" selected>' in page
+    assert 'role="alert"' not in page  # shown, not validated
+    t.refresh_from_db()
+    assert t.mesas == 2 and not Mesa.objects.exists()
+    assert not AuditEntry.objects.filter(tournament=t, action="mesas_save").exists()
+    # a number that is not one shows the tournament's mesas, and nothing is saved either
+    response = c.post(reverse("desk:mesas", args=[t.slug]), {"mesas": "x", "mostrar": "1"})
+    assert response.status_code == 200 and len(response.context["form"].referee_fields()) == 2
+    t.refresh_from_db()
+    assert t.mesas == 2

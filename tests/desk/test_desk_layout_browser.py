@@ -10,9 +10,10 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.support.a11y import AXE_CONTEXT
+from tests.support.a11y import AXE_CONTEXT, assert_no_axe_violations
 from tests.support.browser import shot
 from tests.support.event_states import event_during_make
+from tournaments.models import Mesa
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -100,5 +101,40 @@ def test_the_desk_tabs_scroll_sideways_on_a_phone(browser, live_server):
         nav.get_by_role("link", name="Histórico").click()
         page.wait_for_url("**/historico/")
         shot(page, "layout-390-tabs")
+    finally:
+        context.close()
+
+
+# --- 2. the Mesas page: one number ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_the_mesas_page_asks_the_number_once_and_shows_its_rows_without_saving(browser, live_server, width):
+    t, context, page = _desk(browser, live_server, width)
+    try:
+        saved = dict(Mesa.objects.filter(tournament=t).values_list("number", "referee_id"))
+        page.get_by_role("link", name="Mesas", exact=True).click()
+        page.wait_for_url("**/mesas/")
+        assert page.locator("main input[type=number]").count() == 1
+        before = page.locator("main select").count()
+        page.get_by_label("Árbitro da mesa 1").select_option(label="arbitro-regional")
+        page.get_by_label("Número de mesas").fill(str(before + 2))
+        page.get_by_role("button", name="Mostrar as mesas").click()
+        page.wait_for_load_state()
+        assert page.locator("main input[type=number]").count() == 1
+        assert page.locator("main select").count() == before + 2
+        assert page.get_by_label("Número de mesas").input_value() == str(before + 2)
+        assert page.get_by_label("Árbitro da mesa 1").evaluate("s => s.selectedOptions[0].text") == "arbitro-regional"
+        assert dict(Mesa.objects.filter(tournament=t).values_list("number", "referee_id")) == saved  # nothing saved
+        t.refresh_from_db()
+        assert t.mesas == before
+        assert _overflow(page) <= 1
+        assert_no_axe_violations(page, f"mesas {width}px")
+        shot(page, f"layout-{width}-mesas")
+        page.get_by_role("button", name="Salvar mesas").click()
+        page.wait_for_url("**/mesas/")
+        t.refresh_from_db()
+        assert t.mesas == before + 2
+        assert Mesa.objects.get(tournament=t, number=1).referee.username == "arbitro-regional"
     finally:
         context.close()

@@ -18,9 +18,11 @@ from ..web import refusal_messages, refusal_to_form
 from .draw_forms import JogoRefereeForm, MesasForm, RoundTimeForm
 from .schedule_presenters import schedule_present
 
+SHOW = "mostrar"  # the Mesas form's secondary button: show that many referee rows, do not save
+
 
 def _shown(request, tournament) -> int:
-    """How many referee selects the page offers: the number asked in ?n=, else the tournament's mesas."""
+    """How many referee selects the page offers: the number posted or asked in ?n=, else the tournament's mesas."""
     try:
         wanted = int(request.GET.get("n", ""))
     except ValueError:
@@ -40,6 +42,12 @@ def mesas(request, tournament):
     shown = _shown(request, tournament)
     current = mesa_referees(tournament=tournament)
     initial = {"mesas": shown or None} | {f"referee_{n}": uid for n, uid in current.items() if n <= shown}
+    if request.method == "POST" and SHOW in request.POST:
+        # "Mostrar as mesas": the form again with that many referee rows, what was typed kept, nothing saved
+        keys = ["mesas"] + [f"referee_{n}" for n in range(1, shown + 1)]
+        typed = {key: request.POST[key] for key in keys if key in request.POST}
+        form = MesasForm(initial=initial | typed, shown=shown, staff=staff)
+        return render(request, "desk/draws/mesas.html", {"desk_tab": "mesas", "form": form, "staff": staff})
     form = MesasForm(request.POST or None, initial=initial, shown=shown, staff=staff)
     if request.method == "POST" and form.is_valid():
         try:
@@ -51,7 +59,7 @@ def mesas(request, tournament):
         else:
             messages.success(request, _("Mesas salvas; %(n)d jogos mudaram de mesa.") % {"n": moved})
             return redirect("desk:mesas", slug=tournament.slug)
-    return render(request, "desk/draws/mesas.html", {"desk_tab": "mesas", "form": form, "staff": staff, "shown": shown})
+    return render(request, "desk/draws/mesas.html", {"desk_tab": "mesas", "form": form, "staff": staff})
 
 
 @desk_view(need=REFEREE_DESK)
