@@ -138,3 +138,42 @@ def test_the_mesas_page_asks_the_number_once_and_shows_its_rows_without_saving(b
         assert Mesa.objects.get(tournament=t, number=1).referee.username == "arbitro-regional"
     finally:
         context.close()
+
+
+# --- 3. the desk's tables on a phone --------------------------------------------------------------------------
+
+CELLS = """table => [...table.querySelectorAll('tbody td, tbody th')].filter((c) => c.textContent.trim() && c.offsetParent)
+  .map((c) => ({text: c.textContent.trim().replace(/\\s+/g, ' ').slice(0, 40), width: c.getBoundingClientRect().width,
+    right: c.getBoundingClientRect().right}))"""
+
+
+@pytest.mark.parametrize("page_name", ["duplas", "programacao"])
+def test_the_desk_tables_read_on_a_phone(browser, live_server, page_name):
+    t, context, page = _desk(browser, live_server, 390)
+    try:
+        page.goto(f"{live_server.url}/organizar/{t.slug}/{page_name}/")
+        table = page.locator("table.desk-table")
+        cells = table.evaluate(CELLS)
+        assert cells
+        for cell in cells:
+            # a cell as wide as the card (not a column of one word per line), and nothing cut at the right
+            assert cell["width"] >= 250, cell
+            assert cell["right"] <= 390, cell
+        assert _overflow(page) <= 1
+        assert_no_axe_violations(page, f"{page_name} 390px")
+        shot(page, f"layout-390-{page_name}")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("page_name", ["duplas", "programacao"])
+def test_the_desk_tables_stay_tables_on_a_laptop(browser, live_server, page_name):
+    t, context, page = _desk(browser, live_server, 1366)
+    try:
+        page.goto(f"{live_server.url}/organizar/{t.slug}/{page_name}/")
+        table = page.locator("table.desk-table")
+        assert table.locator("thead").is_visible()
+        assert table.locator("thead th").first.evaluate("e => getComputedStyle(e).display") == "table-cell"
+        shot(page, f"layout-1366-{page_name}")
+    finally:
+        context.close()
