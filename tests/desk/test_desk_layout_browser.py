@@ -177,3 +177,29 @@ def test_the_desk_tables_stay_tables_on_a_laptop(browser, live_server, page_name
         shot(page, f"layout-1366-{page_name}")
     finally:
         context.close()
+
+
+# --- 4. the TV mode on a phone ---------------------------------------------------------------------------------
+
+SIZES_TV = """() => {
+  const live = document.querySelector('.tv-slide:not([hidden]) .live-score');
+  const won = document.querySelector('.tv-slide:not([hidden]) .jogo-won');
+  return {live: parseFloat(getComputedStyle(live).fontSize), won: parseFloat(getComputedStyle(won).fontSize)};
+}"""
+
+
+@pytest.mark.parametrize("width", [390, 1366, 1920])
+def test_the_tv_fits_a_phone_and_its_live_score_is_as_large_as_the_partidas(browser, live_server, width):
+    t = event_during_make()
+    context = browser.new_context(locale="pt-BR", **AXE_CONTEXT, **SIZES[width])
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/torneios/{t.slug}/tv/")
+        assert page.get_by_text("partida 2: 3x4").is_visible()
+        assert _overflow(page) <= 1, f"a TV rola na horizontal a {width}px"
+        sizes = page.evaluate(SIZES_TV)
+        assert sizes["live"] >= sizes["won"], sizes
+        assert_no_axe_violations(page, f"tv {width}px")
+        shot(page, f"layout-{width}-tv")
+    finally:
+        context.close()
