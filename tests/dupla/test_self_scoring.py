@@ -222,3 +222,19 @@ def test_with_the_referee_mãos_too_both_duplas_confirm(client, cup, j1):
     decided = jogo(cup, j1)
     assert decided.status == "awaiting_confirmation" and decided.confirmations == {}
     assert post(ref, api(cup.slug, j1, "maos"), {"id": "late", "to": 0, "points": 3}).status_code == 409
+
+
+def test_a_dupla_undoes_only_the_mãos_it_entered(client, cup, j1):
+    d1 = dupla(cup, "d1")
+    ref = Client()
+    ref.force_login(staff_user(cup, "arbitro-desfaz", StaffRole.REFEREE))
+    assert post(ref, api(cup.slug, j1, "maos"), {"id": "do-arbitro", "to": 1, "points": 3}).status_code == 201
+    screen = client.get(score_url(d1, j1)).content.decode()
+    assert "Desfazer a última mão" in screen  # the button is there; the refusal says why
+    before = db_snapshot()
+    response = client.post(score_url(d1, j1), {"op": "desfazer", "mao": "do-arbitro"})
+    assert "anotada pelo árbitro ou pela outra dupla" in client.get(response["Location"]).content.decode()
+    assert db_snapshot() == before
+    # an id that is in no súmula: the service's own words
+    response = client.post(score_url(d1, j1), {"op": "desfazer", "mao": "nenhuma"})
+    assert "não está nesta súmula" in client.get(response["Location"]).content.decode()

@@ -26,7 +26,7 @@ from tournaments.presenters.sumula_pad import posted_id
 from tournaments.refusals import Refused
 from tournaments.staff.selectors import dupla_by_token, link_replaced
 from tournaments.sumula.commands import MaoAdd
-from tournaments.sumula.selectors import entered_only_by, jogo_for_sumula, sumula_get
+from tournaments.sumula.selectors import entered_only_by, jogo_for_sumula, mao_entered_by, mao_in_sumula, sumula_get
 from tournaments.sumula.services import Actor, sumula_answer, sumula_mao_add, sumula_mao_undo
 from tournaments.web import request_device
 
@@ -218,7 +218,14 @@ def _score_post(request, dupla, jogo, token: str):
                 )
                 return _private(redirect(reverse("privatelink:dupla", kwargs={"token": token}) + "#confirmar"))
         elif op == "desfazer":
-            sumula_mao_undo(tournament=tournament, key=jogo.key, mao=request.POST.get("mao", ""), actor=actor)
+            undone = request.POST.get("mao", "")
+            if mao_entered_by(jogo=jogo, mao=undone) != dupla.pk and mao_in_sumula(jogo=jogo, mao=undone):
+                raise Refused.forbidden(
+                    _(
+                        "pelo link, a dupla desfaz só as mãos que ela anotou; esta foi anotada pelo árbitro ou pela outra dupla"
+                    )
+                )
+            sumula_mao_undo(tournament=tournament, key=jogo.key, mao=undone, actor=actor)
             messages.success(request, _("Última mão desfeita."))
         else:
             return _private(HttpResponseNotAllowed(["GET", "HEAD"]))

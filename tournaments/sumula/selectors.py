@@ -276,3 +276,19 @@ def entered_only_by(*, jogo: Jogo, dupla: Dupla) -> bool:
     logged = SumulaEvent.objects.filter(jogo=jogo, via=jogo.via, action="mao", client_id__in=keys)
     by = set(logged.values_list("client_id", "dupla_id", "method"))
     return len(by) == len(keys) and all(d == dupla.pk and method == "link" for _k, d, method in by)
+
+
+def mao_entered_by(*, jogo: Jogo, mao: str) -> int | None:
+    """The dupla (its id) that entered the mão ``mao`` (its API id) of the jogo's current via from its private
+    link, read from the súmula's log; None when staff entered it (or it came with a file)."""
+    return (
+        SumulaEvent.objects.filter(jogo=jogo, via=jogo.via, action="mao", client_id=mao, method="link")
+        .values_list("dupla_id", flat=True)
+        .first()
+    )
+
+
+def mao_in_sumula(*, jogo: Jogo, mao: str) -> bool:
+    """Whether the jogo's súmula has a mão with this API id (``records.mao_id``) now."""
+    rows = MaoRow.objects.filter(partida__jogo=jogo).select_related("partida")
+    return any(mao_id(partida=m.partida, mao=m) == mao for m in rows)
