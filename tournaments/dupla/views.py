@@ -160,6 +160,8 @@ def dupla_score_view(request, token: str, key: str):
     data = sumula_get(tournament=dupla.tournament, jogo=jogo)
     assert data is not None  # the current via: always there
     context = self_score_present(dupla=dupla, jogo=jogo, data=data)
+    if context["may_undo"] and mao_entered_by(jogo=jogo, mao=context["last_mao"]) != dupla.pk:
+        context["may_undo"] = False  # the last mão is the referee's or the other dupla's: not this dupla's to undo
     context |= {"event": dupla_page_present_head(dupla=dupla), "dupla": dupla, "token": token}
     return _private(render(request, "privatelink/score.html", context))
 
