@@ -10,7 +10,8 @@ page gets 403. Templates get these answers as ``DeskRights`` (``desk.context``).
 
 Who sees an event's public side is decided here too (``may_view_event``: a draft only its staff).
 What a dupla may do is decided here too: open its private link
-(``may_open_private_link``), answer a súmula (``may_answer_sumula``), type its
+(``may_open_private_link``), answer a súmula (``may_answer_sumula``), enter its own jogo's mãos
+(``may_self_score``), type its
 PIN now (``pin_rules``, ``may_try_pin``); ``sumula.pins`` keeps the counting
 of wrong PINs and the timing of the locks.
 """
@@ -33,6 +34,8 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+
+from scoring.sumula import IN_PROGRESS, SCHEDULED
 
 from .models import Dupla, Jogo, StaffRole, Tournament
 from .plainsql import columns, instance, made
@@ -212,6 +215,20 @@ def may_open_private_link(*, dupla: Dupla | None, token: str) -> bool:
 def may_answer_sumula(*, dupla: Dupla, jogo: Jogo) -> bool:
     """Only the two duplas of a jogo confirm or contest its súmula (``sumula_answer`` says when)."""
     return dupla.pk in (jogo.dupla_a_id, jogo.dupla_b_id)
+
+
+def may_self_score(*, tournament: Tournament, dupla: Dupla, jogo: Jogo) -> bool:
+    """A dupla enters its own jogo's mãos from its private link (docs/regras.md §8) when the event allows it
+    (``allow_self_scoring``), it plays that jogo, and the jogo is not decided yet (scheduled or in progress) nor
+    signed. WO and penalties stay the referee's decisions: this door opens the mãos and their undo only."""
+    return (
+        tournament.allow_self_scoring
+        and dupla.tournament_id == tournament.pk
+        and jogo.tournament_id == tournament.pk
+        and may_answer_sumula(dupla=dupla, jogo=jogo)
+        and jogo.status in (SCHEDULED, IN_PROGRESS)
+        and jogo.signed_at is None
+    )
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,6 @@ messages.
 
 from __future__ import annotations
 
-import re
-import uuid
 from typing import Any
 
 from django import forms
@@ -17,19 +15,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.partida import HOW_CHOICES
+from tournaments.presenters.sumula_pad import posted_id, server_id  # noqa: F401 (the screen's forms' ids)
 from tournaments.sumula.inputs import REASON_MAX
-
-_SERVER_ID = re.compile(r"^srv-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
-
-
-def server_id() -> str:
-    """An id for a write made by a form: rendered into the form, so a re-sent form is not recorded twice."""
-    return f"srv-{uuid.uuid4()}"
-
-
-def posted_id(value: str | None) -> str:
-    """The form's id when it is one the server made, else a new one (a form never chooses other ids)."""
-    return value if isinstance(value, str) and _SERVER_ID.match(value) else server_id()
 
 
 class MaoForm(forms.Form):

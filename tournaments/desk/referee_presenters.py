@@ -7,20 +7,26 @@ from __future__ import annotations
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from scoring.partida import NORMAL_VALUES, RAN_VALUES
 from scoring.sumula import AWAITING, CONFIRMED, CONTESTED, HOMOLOGATED, IN_PROGRESS, SCHEDULED
 from scoring.tournament import KnockoutStageView
-from tournaments.desk.referee_forms import (
-    server_id,
-)
-from tournaments.models import Dupla, Jogo, Stage, Tournament
+from tournaments.models import Jogo, Stage, Tournament
 from tournaments.presenters import round_name
+from tournaments.presenters.sumula_pad import (  # noqa: F401 (shared with the dupla's scoring screen)
+    dupla_names,
+    first_name,
+    gains,
+    pad_present,
+    penalty_named,
+    phase_of,
+    server_id,
+    sheet_rows,
+)
 from tournaments.selectors import (
     tournament_settings,
     tournament_state_get,
 )
-from tournaments.state import DuplaRef, TournamentState
-from tournaments.sumula.sheet import MaoOptions, Partida, PenaltyInfo, Sumula, sheet_json
+from tournaments.state import TournamentState
+from tournaments.sumula.sheet import Sumula, sheet_json
 
 STATUS_LABELS = dict(Jogo.STATUS_CHOICES)
 # where a jogo goes on the referee's list: at the table (or waiting for the signature), to play, done
@@ -44,21 +50,6 @@ PILL = {
 
 
 # --- shared pieces ---------------------------------------------------------------------------------------
-
-
-def first_name(name: str) -> str:
-    return (name or "").split(" ")[0] or name
-
-
-def dupla_names(dupla: Dupla | DuplaRef) -> dict[str, str]:
-    """What the screen says of a dupla (a ``Dupla`` or a ``DuplaRef``): its name, a short one, its players."""
-    players = f"{dupla.player1.name} / {dupla.player2.name}"
-    return {
-        "key": dupla.key,
-        "name": dupla.name or players,
-        "players": players,
-        "short": dupla.name or f"{first_name(dupla.player1.name)} / {first_name(dupla.player2.name)}",
-    }
 
 
 def knockout_rounds(state: TournamentState) -> dict[str, int]:
@@ -88,87 +79,6 @@ def jogo_title(
 def side_name(jogo: Jogo, key: str) -> str:
     dupla = jogo.dupla_a if key == jogo.dupla_a.key else jogo.dupla_b
     return dupla_names(dupla)["name"]
-
-
-def gains(partida: Partida) -> list[tuple[int, int]]:
-    """Points each dupla got from each mão (the running score minus the one before)."""
-    before, out = (0, 0), []
-    for m in partida.maos:
-        score = m.score
-        out.append((score[0] - before[0], score[1] - before[1]))
-        before = score
-    return out
-
-
-def sheet_rows(data: Sumula, duplas: list[dict]) -> list[dict]:
-    """The partidas as the paper sheet shows them: per mão, the points and the running score of each dupla."""
-    how = {"ran": _("a outra correu"), "refused": _("onze recusada"), "penalty": _("penalidade")}
-    out = []
-    for p in data.partidas:
-        rows = []
-        for n, (m, gain) in enumerate(zip(p.maos, gains(p), strict=False), start=1):
-            note = _("empate") if m.to is None else how.get(m.how, "")
-            rows.append(
-                {
-                    "n": n,
-                    "id": m.id,
-                    "note": note,
-                    "reason": m.reason or "",
-                    "cells": [{"gain": gain[i], "total": m.score[i]} for i in (0, 1)],
-                }
-            )
-        out.append(
-            {
-                "number": p.number,
-                "score": list(p.score),
-                "finished": p.finished,
-                "rows": rows,
-                "penalty": penalty_named(p.penalty, duplas),
-                "quick": not p.maos and not p.penalty,
-            }
-        )
-    return out
-
-
-def penalty_named(penalty: PenaltyInfo | None, duplas: list[dict]) -> dict | None:
-    if not penalty:
-        return None
-    names = {d["key"]: d["short"] for d in duplas}
-    return {"lost_by": names.get(penalty.lost_by, penalty.lost_by), "reason": penalty.reason or ""}
-
-
-def pad_present(options: MaoOptions | None, duplas: list[dict]) -> dict | None:
-    """The buttons of the partida being played, each a form with its own id; enabled as ``options`` says."""
-    if options is None:
-        return None
-    sides = []
-    for side in (0, 1):
-        sides.append(
-            {
-                "side": side,
-                "who": duplas[side]["short"],
-                "played": [{"points": v, "enabled": v in options.played, "id": server_id()} for v in NORMAL_VALUES],
-                "ran": [{"points": v, "enabled": v in options.ran, "id": server_id()} for v in RAN_VALUES],
-                "refused": {"enabled": options.refuse_by == 1 - side, "id": server_id()},
-            }
-        )
-    for s in sides:
-        s["played_any"] = any(b["enabled"] for b in s["played"])
-        s["ran_any"] = any(b["enabled"] for b in s["ran"])
-    return {
-        "sides": sides,
-        "tie": {"enabled": options.tie, "id": server_id()},
-        "penalty": [{"points": v, "enabled": v in options.penalty} for v in NORMAL_VALUES],
-        "penalty_id": server_id(),
-        "situation": options.situation,
-        "refuse_by": options.refuse_by,
-    }
-
-
-def phase_of(status: str) -> str:
-    if status in (SCHEDULED, IN_PROGRESS):
-        return "entry"
-    return "signed" if status == HOMOLOGATED else "decided"
 
 
 def screen_strings(duplas: list[dict]) -> dict:

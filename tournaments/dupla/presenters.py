@@ -10,12 +10,16 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from scoring.sumula import ACCEPTED, AWAITING, CONTEST, CONTESTED
+from scoring.sumula import ACCEPTED, AWAITING, CONTEST, CONTESTED, IN_PROGRESS, SCHEDULED
 from tournaments import presenters
 from tournaments.models import Dupla, Jogo
+from tournaments.permissions import may_self_score
+from tournaments.presenters.stages import EventHead
 from tournaments.presenters.sumula import status_view, via_name
+from tournaments.presenters.sumula_pad import dupla_names, pad_present, phase_of, sheet_rows
 from tournaments.selectors import tournament_live_get
 from tournaments.sumula.selectors import SUMULA_RELATED, sumula_get
+from tournaments.sumula.sheet import Sumula
 
 
 def dupla_page_present(*, dupla: Dupla) -> dict:
@@ -33,6 +37,8 @@ def dupla_page_present(*, dupla: Dupla) -> dict:
         "disqualified": dupla.disqualified,
         "disqualified_reason": dupla.disqualified_reason,
         "to_confirm": _to_answer(dupla),
+        "self_scoring": dupla.tournament.allow_self_scoring,
+        "to_score": _to_score(dupla),
     }
 
 
@@ -95,3 +101,101 @@ def _to_answer(dupla: Dupla) -> list[dict]:
             }
         )
     return out
+
+
+def _to_score(dupla: Dupla) -> list[dict]:
+    """This dupla's jogos it may score itself from its link (``may_self_score``), in the order of the event."""
+    tournament = dupla.tournament
+    if not tournament.allow_self_scoring:
+        return []
+    jogos = (
+        Jogo.objects.filter(tournament_id=dupla.tournament_id, status__in=(SCHEDULED, IN_PROGRESS))
+        .filter(Q(dupla_a=dupla) | Q(dupla_b=dupla))
+        .select_related(*SUMULA_RELATED)
+        .order_by("stage__order", "round", "mesa", "id")
+    )
+    out = []
+    for jogo in jogos:
+        if not may_self_score(tournament=tournament, dupla=dupla, jogo=jogo):
+            continue
+        opponent = jogo.dupla_b if jogo.dupla_a_id == dupla.pk else jogo.dupla_a
+        out.append(
+            {
+                "key": jogo.key,
+                "mesa": jogo.mesa,
+                "group": jogo.group.key if jogo.group is not None else "",
+                "round": jogo.round,
+                "status": status_view(jogo.status),
+                "opponent": opponent.display_name,
+                "url": reverse("privatelink:score", kwargs={"token": dupla.token, "key": jogo.key}),
+            }
+        )
+    return out
+
+
+def self_score_present(*, dupla: Dupla, jogo: Jogo, data: Sumula) -> dict:
+    """A dupla's scoring screen of its own jogo (``/d/<token>/jogos/<key>/``): the board, the pad of the partida
+    being played (the referee's buttons, each a form posting here), the sheet, the undo of the last mão."""
+    duplas = [dupla_names(jogo.dupla_a), dupla_names(jogo.dupla_b)]
+    phase = phase_of(data.status)
+    partidas = data.partidas
+    last = partidas[-1] if partidas else None
+    last_mao = last.maos[-1].id if last and last.maos else None
+    current = data.current
+    partida_number: int | None
+    if current is not None:
+        assert last is not None
+        partida_number, points = last.number, list(current)
+    elif phase == "entry":
+        partida_number, points = len(partidas) + 1, [0, 0]
+    else:
+        partida_number, points = (last.number, list(last.score)) if last else (None, [0, 0])
+    options = data.options
+    situation = ""
+    if options and phase == "entry":
+        if options.situation == "mao_de_onze":
+            onze = duplas[0 if options.score[0] == 11 else 1]["short"]
+            situation = _("Mão de onze: %(dupla)s decide — aceita vale 3; recusa dá 1 ponto à outra dupla") % {
+                "dupla": onze
+            }
+        elif options.situation == "mao_de_ferro":
+            situation = _("Mão de ferro (11 x 11): quem vencer a mão vence a partida")
+        else:
+            situation = _("Mão normal")
+    winner_side = [d["key"] for d in duplas].index(data.winner) if data.winner else None
+    answered = any(data.confirmation_details.values())
+    mine = 0 if jogo.dupla_a_id == dupla.pk else 1
+    return {
+        "jogo": jogo,
+        "sumula": data,
+        "duplas": duplas,
+        "mine": mine,
+        "opponent": duplas[1 - mine],
+        "phase": phase,
+        "status": status_view(data.status),
+        "partida_number": partida_number,
+        "situation": situation,
+        "board": [
+            {
+                "side": i,
+                "dupla": duplas[i],
+                "won": data.score[i],
+                "points": points[i],
+                "winner": winner_side == i,
+                "mine": i == mine,
+            }
+            for i in (0, 1)
+        ],
+        "pad": pad_present(options, duplas) if phase == "entry" else None,
+        "sheet": sheet_rows(data, duplas),
+        "last_mao": last_mao,
+        "may_undo": bool(last_mao) and not answered and phase == "entry",
+        "empty": not partidas,
+        "sumula_url": reverse("tournaments:sumula", kwargs={"slug": dupla.tournament.slug, "key": jogo.key}),
+        "page_url": reverse("privatelink:dupla", kwargs={"token": dupla.token}),
+    }
+
+
+def dupla_page_present_head(*, dupla: Dupla) -> EventHead:
+    """The event's head as the dupla's pages show it (name, date, status)."""
+    return presenters.event_head(tournament_live_get(tournament=dupla.tournament))

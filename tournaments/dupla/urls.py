@@ -9,5 +9,6 @@ app_name = "privatelink"
 
 urlpatterns = [
     path("<linktoken:token>/", views.dupla_page_view, name="dupla"),
+    path("<linktoken:token>/jogos/<jogokey:key>/", views.dupla_score_view, name="score"),
     path("<linktoken:token>/jogos/<jogokey:key>/resposta/", views.dupla_answer_view, name="answer"),
 ]

@@ -11,20 +11,23 @@ indexed, and sends no Referer to the pages it links to.
 import re
 
 from django.contrib import messages
-from django.http import Http404
+from django.http import Http404, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scoring.sumula import CONFIRMED
-from tournaments.dupla.presenters import dupla_page_present
-from tournaments.permissions import may_open_private_link
+from scoring.sumula import AWAITING, CONFIRMED
+from tournaments.dupla.presenters import dupla_page_present, dupla_page_present_head, self_score_present
+from tournaments.permissions import may_answer_sumula, may_open_private_link, may_self_score
+from tournaments.presenters.sumula_pad import posted_id
 from tournaments.refusals import Refused
 from tournaments.staff.selectors import dupla_by_token, link_replaced
-from tournaments.sumula.services import Actor, sumula_answer
+from tournaments.sumula.commands import MaoAdd
+from tournaments.sumula.selectors import entered_only_by, jogo_for_sumula, mao_entered_by, mao_in_sumula, sumula_get
+from tournaments.sumula.services import Actor, sumula_answer, sumula_mao_add, sumula_mao_undo
 from tournaments.web import request_device
 
 CONFIRM, CONTEST_CHOICE = "confirmar", "contestar"
@@ -113,3 +116,122 @@ def dupla_answer_view(request, token: str, key: str):
         text = _("Sua dupla contestou a súmula do jogo %(key)s. O árbitro vai analisar e decidir.")
     messages.success(request, text % {"key": key})
     return _private(redirect(back))
+
+
+# --- table self-scoring (docs/regras.md §8) ------------------------------------------------------------------
+
+SELF_HOW = ("played", "ran", "refused")  # a penalty stays the referee's decision
+
+
+def _scoring_refused(request, status: int = 403):
+    return _private(render(request, "privatelink/score_refused.html", status=status))
+
+
+def _scored_jogo(dupla, key: str):
+    jogo = jogo_for_sumula(tournament=dupla.tournament, key=key)
+    if jogo is None:
+        raise Http404("jogo não encontrado")
+    return jogo
+
+
+@csrf_exempt
+@require_http_methods(["GET", "HEAD", "POST"])
+def dupla_score_view(request, token: str, key: str):
+    """The dupla enters its own jogo's mãos (table self-scoring, docs/regras.md §8), when ``may_self_score`` says so:
+    the referee's pad, each button a form posting here (no JS needed), and the undo of the last mão.
+
+    The private link is the dupla's credential, as for its answers (``dupla_answer_view``): a forged request would
+    need the 128-bit token in its address, so no CSRF token is asked (the page sends ``Referrer-Policy:
+    no-referrer``, and browsers then send ``Origin: null`` with its forms, which Django's CSRF check refuses).
+    Every write names the dupla in the súmula's log (``Actor`` with method "link"). When the dupla's own mãos
+    decide the jogo, its entry is its confirmation (``sumula_answer``); the other dupla confirms as usual.
+    """
+    dupla = dupla_by_token(token=token)
+    if not may_open_private_link(dupla=dupla, token=token):
+        return _not_found(request, token)
+    jogo = _scored_jogo(dupla, key)
+    if request.method == "POST":
+        return _score_post(request, dupla, jogo, token)
+    if not may_self_score(tournament=dupla.tournament, dupla=dupla, jogo=jogo):
+        if may_answer_sumula(dupla=dupla, jogo=jogo) and dupla.tournament.allow_self_scoring:
+            # its own jogo, decided meanwhile: back to its page, where it confirms (or sees the result)
+            return _private(redirect(reverse("privatelink:dupla", kwargs={"token": token}) + "#confirmar"))
+        return _scoring_refused(request)
+    data = sumula_get(tournament=dupla.tournament, jogo=jogo)
+    assert data is not None  # the current via: always there
+    context = self_score_present(dupla=dupla, jogo=jogo, data=data)
+    if context["may_undo"] and mao_entered_by(jogo=jogo, mao=context["last_mao"]) != dupla.pk:
+        context["may_undo"] = False  # the last mão is the referee's or the other dupla's: not this dupla's to undo
+    context |= {"event": dupla_page_present_head(dupla=dupla), "dupla": dupla, "token": token}
+    return _private(render(request, "privatelink/score.html", context))
+
+
+def _score_post(request, dupla, jogo, token: str):
+    tournament = dupla.tournament
+    here = reverse("privatelink:score", kwargs={"token": token, "key": jogo.key})
+    if not may_self_score(tournament=tournament, dupla=dupla, jogo=jogo):
+        if may_answer_sumula(dupla=dupla, jogo=jogo) and tournament.allow_self_scoring:
+            messages.error(
+                request,
+                _("O jogo %(key)s já foi decidido: a súmula não recebe mais mãos pela página da dupla.")
+                % {"key": jogo.key},
+            )
+            return _private(redirect(reverse("privatelink:dupla", kwargs={"token": token}) + "#confirmar"))
+        return _scoring_refused(request)
+    actor = Actor(dupla=dupla, method="link", device=request_device(request))
+    op = request.POST.get("op", "")
+    try:
+        if op == "mao":
+            how = request.POST.get("how") or "played"
+            if how not in SELF_HOW:
+                raise Refused.forbidden(_("penalidades e WO são decisões do árbitro: chame o árbitro da mesa"))
+            to = request.POST.get("to", "")
+            points = request.POST.get("points", "")
+            body = {
+                "id": posted_id(request.POST.get("id")),
+                "to": int(to) if to in ("0", "1") else None,
+                "points": int(points) if re.fullmatch(r"[0-9]{1,2}", points) else None,
+                "how": how,
+            }
+            written = sumula_mao_add(tournament=tournament, key=jogo.key, mao=MaoAdd.from_json(body), actor=actor)
+            if written.jogo.status == AWAITING and entered_only_by(jogo=written.jogo, dupla=dupla):
+                # its own mãos decided the jogo: its entry is its confirmation; the other dupla confirms
+                sumula_answer(
+                    tournament=tournament,
+                    key=jogo.key,
+                    dupla=dupla,
+                    via=written.jogo.via,
+                    accept=True,
+                    reason="",
+                    actor=actor,
+                )
+                messages.success(
+                    request,
+                    _(
+                        "Jogo %(key)s decidido. Sua dupla anotou as mãos, e isso vale como a confirmação dela; "
+                        "falta a dupla adversária confirmar."
+                    )
+                    % {"key": jogo.key},
+                )
+                return _private(redirect(reverse("privatelink:dupla", kwargs={"token": token}) + "#confirmar"))
+            if written.jogo.status == AWAITING:
+                messages.success(
+                    request, _("Jogo %(key)s decidido: falta a confirmação das duplas.") % {"key": jogo.key}
+                )
+                return _private(redirect(reverse("privatelink:dupla", kwargs={"token": token}) + "#confirmar"))
+        elif op == "desfazer":
+            undone = request.POST.get("mao", "")
+            if mao_entered_by(jogo=jogo, mao=undone) != dupla.pk and mao_in_sumula(jogo=jogo, mao=undone):
+                raise Refused.forbidden(
+                    _(
+                        "pelo link, a dupla desfaz só as mãos que ela anotou; esta foi anotada pelo árbitro ou pela outra dupla"
+                    )
+                )
+            sumula_mao_undo(tournament=tournament, key=jogo.key, mao=undone, actor=actor)
+            messages.success(request, _("Última mão desfeita."))
+        else:
+            return _private(HttpResponseNotAllowed(["GET", "HEAD"]))
+    except Refused as refused:
+        for error in refused.messages:
+            messages.error(request, _("Não foi possível anotar: %(error)s") % {"error": error})
+    return _private(redirect(here + "#placar"))

@@ -15,7 +15,9 @@ from scoring.rules import RuleSettings
 from scoring.sumula import mao_options
 
 from ..interchange.writer import answers_by_dupla
-from ..models import Jogo, SumulaVia, Tournament
+from ..models import Dupla, Jogo, SumulaEvent, SumulaVia, Tournament
+from ..models import Mao as MaoRow
+from ..models import Partida as PartidaRow
 from ..permissions import role_of
 from ..result_form import Errors, result_read
 from ..selectors import tournament_settings
@@ -257,3 +259,36 @@ def sumula_pending_get(*, tournament: Tournament) -> SumulaPending:
         unsigned=counts["unsigned"],
         without_mesa=called["without_mesa"] if called else 0,
     )
+
+
+def entered_only_by(*, jogo: Jogo, dupla: Dupla) -> bool:
+    """Whether every mão of the jogo's current via was entered by ``dupla`` from its private link (table
+    self-scoring, docs/regras.md §8), read from the súmula's log; False when the referee entered anything (a mão, a
+    result, a WO, a penalty) or nothing is recorded. Then the dupla's entry counts as its confirmation."""
+    if jogo.walkover or jogo.lost_by:
+        return False
+    partidas = list(PartidaRow.objects.filter(jogo=jogo))
+    if not partidas or any(p.mode != PartidaRow.MAOS for p in partidas):
+        return False
+    keys = set(MaoRow.objects.filter(partida__jogo=jogo).values_list("key", flat=True))
+    if not keys or None in keys or "" in keys:
+        return False
+    logged = SumulaEvent.objects.filter(jogo=jogo, via=jogo.via, action="mao", client_id__in=keys)
+    by = set(logged.values_list("client_id", "dupla_id", "method"))
+    return len(by) == len(keys) and all(d == dupla.pk and method == "link" for _k, d, method in by)
+
+
+def mao_entered_by(*, jogo: Jogo, mao: str) -> int | None:
+    """The dupla (its id) that entered the mão ``mao`` (its API id) of the jogo's current via from its private
+    link, read from the súmula's log; None when staff entered it (or it came with a file)."""
+    return (
+        SumulaEvent.objects.filter(jogo=jogo, via=jogo.via, action="mao", client_id=mao, method="link")
+        .values_list("dupla_id", flat=True)
+        .first()
+    )
+
+
+def mao_in_sumula(*, jogo: Jogo, mao: str) -> bool:
+    """Whether the jogo's súmula has a mão with this API id (``records.mao_id``) now."""
+    rows = MaoRow.objects.filter(partida__jogo=jogo).select_related("partida")
+    return any(mao_id(partida=m.partida, mao=m) == mao for m in rows)
