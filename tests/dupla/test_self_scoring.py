@@ -238,3 +238,23 @@ def test_a_dupla_undoes_only_the_mãos_it_entered(client, cup, j1):
     # an id that is in no súmula: the service's own words
     response = client.post(score_url(d1, j1), {"op": "desfazer", "mao": "nenhuma"})
     assert "não está nesta súmula" in client.get(response["Location"]).content.decode()
+
+
+def test_a_refused_implied_confirmation_says_the_mao_stands_and_asks_for_the_answer(client, cup, j1, monkeypatch):
+    """The implied confirmation is a second write after the mão: if it is refused, the mão is still recorded, and
+    the page says so (it used to say "Não foi possível anotar", though the mão was written)."""
+    from tournaments.refusals import Refused
+
+    def refused(**kwargs):
+        raise Refused.conflict("a súmula mudou de via")
+
+    d1 = dupla(cup, "d1")
+    partida(client, d1, j1, 0)  # 1 x 0 in partidas, best of 3
+    monkeypatch.setattr("tournaments.dupla.views.sumula_answer", refused)
+    last = partida(client, d1, j1, 0)  # its last mão decides the jogo: 2 x 0
+    assert last["Location"].endswith("#confirmar")
+    decided = jogo(cup, j1)
+    assert decided.status == "awaiting_confirmation" and "a" not in decided.confirmations
+    assert Mao.objects.filter(partida__jogo=decided).count() == 8  # every mão stands
+    page = client.get(last["Location"]).content.decode()
+    assert "A mão foi anotada" in page and "a súmula mudou de via" in page and "Não foi possível anotar" not in page

@@ -195,16 +195,28 @@ def _score_post(request, dupla, jogo, token: str):
             }
             written = sumula_mao_add(tournament=tournament, key=jogo.key, mao=MaoAdd.from_json(body), actor=actor)
             if written.jogo.status == AWAITING and entered_only_by(jogo=written.jogo, dupla=dupla):
-                # its own mãos decided the jogo: its entry is its confirmation; the other dupla confirms
-                sumula_answer(
-                    tournament=tournament,
-                    key=jogo.key,
-                    dupla=dupla,
-                    via=written.jogo.via,
-                    accept=True,
-                    reason="",
-                    actor=actor,
-                )
+                # its own mãos decided the jogo: its entry is its confirmation; the other dupla confirms. A second
+                # write: the mão stands whatever happens to it, so a refusal here says so and asks for the answer
+                try:
+                    sumula_answer(
+                        tournament=tournament,
+                        key=jogo.key,
+                        dupla=dupla,
+                        via=written.jogo.via,
+                        accept=True,
+                        reason="",
+                        actor=actor,
+                    )
+                except Refused as refused:
+                    messages.warning(
+                        request,
+                        _(
+                            "A mão foi anotada e o jogo %(key)s está decidido, mas a confirmação da sua dupla não foi "
+                            "registrada (%(error)s). Confira a súmula e responda abaixo."
+                        )
+                        % {"key": jogo.key, "error": " ".join(refused.messages)},
+                    )
+                    return _private(redirect(reverse("privatelink:dupla", kwargs={"token": token}) + "#confirmar"))
                 messages.success(
                     request,
                     _(
