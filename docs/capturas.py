@@ -292,6 +292,9 @@ class Walk:
         shot(page, "dados-do-torneio")
         page.goto(self.url("formato/"))
         shot(page, "formato")
+        page.goto(self.url("publicar/"))
+        shot(page, "publicar")
+        submit(page, page.get_by_role("button", name="Publicar o evento"))
 
     # 2. registrations
     def signup(self) -> None:
@@ -339,6 +342,8 @@ class Walk:
         log("sorteio das duplas e da chave")
         page.goto(self.url("sorteios/duplas/"))
         submit(page, page.get_by_role("button", name="Sortear as duplas"))
+        shot(page, "sorteio-duplas-previa", element="main", max_height=1300)
+        submit(page, page.get_by_role("button", name="Confirmar estas duplas"))
         shot(page, "sorteio-duplas", element="section.card >> nth=1", max_height=900)
         page.goto(self.url("duplas/"))
         shot(page, "duplas")
@@ -364,7 +369,7 @@ class Walk:
         page.fill("#id_mesas", "4")
         for n in (1, 2):
             page.get_by_label(f"Árbitro da mesa {n}").select_option(label="arbitro")
-        shot(page, "mesas", element="form.card >> nth=1", max_height=1100)
+        shot(page, "mesas", element="form.card", max_height=1100)
         submit(page, page.get_by_role("button", name="Salvar mesas"))
         wide_page.goto(self.url("programacao/"))
         shot(wide_page, "programacao")
