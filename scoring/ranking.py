@@ -19,7 +19,7 @@ never negative, so the order does not change the result).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .jogo import WALKOVER_BOTH
@@ -29,6 +29,7 @@ __all__ = [
     "LEVELS",
     "UNRANKED_LEVEL",
     "RankingRow",
+    "nivel_path",
     "player_level",
     "player_score",
     "ranking_compute",
@@ -93,6 +94,27 @@ def player_level(*, score: int | None) -> str:
         if score >= minimum:
             name = level
     return name
+
+
+def nivel_path(*, jogos: Iterable[tuple[bool, bool]]) -> list[int]:
+    """An atleta's Nível score after each of their counted jogos, in order (DOMAIN §7.2): each jogo is
+    (won, lost by walkover). The candidate S is ``player_score`` of the jogos so far; after a win the score is
+    max(score, S), after a loss min(score, S), so a win never lowers it and a loss never raises it.
+
+    The walk starts at 0 (our choice where DOMAIN is silent: before their first jogo an atleta is Marreco, with
+    no score; a first jogo lost leaves them at 0, Fichinha, rather than at the few points S gives one loss)."""
+    played = won = walkovers_lost = score = 0
+    path: list[int] = []
+    for win, walkover in jogos:
+        played += 1
+        if win:
+            won += 1
+        elif walkover:
+            walkovers_lost += 1
+        candidate = player_score(played=played, won=won, walkovers_lost=walkovers_lost)
+        score = max(score, candidate) if win else min(score, candidate)
+        path.append(score)
+    return path
 
 
 # --- the players' table ------------------------------------------------------------------------
