@@ -10,6 +10,8 @@ logged in the súmula's log (``SumulaEvent``: ``appeal``, ``appeal_decided``) an
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -47,12 +49,13 @@ def appeal_reason_clean(value: object, *, missing: str) -> str:
     return value
 
 
-def appeal_refusal(*, jogo: Jogo, dupla: Dupla) -> str | None:
+def appeal_refusal(*, jogo: Jogo, dupla: Dupla, appeals: Iterable[Appeal] | None = None) -> str | None:
     """Why ``dupla`` may not appeal the current via of ``jogo``'s súmula now (pt-BR), or None when it may.
 
     An appeal goes against the referee's decision: the súmula homologated (signed) while this dupla had not
     confirmed it (it contested, or did not answer, and the referee decided). Before the referee decides, the dupla
     contests instead; a súmula both duplas confirmed has no decision to appeal. One appeal per dupla and via.
+    ``appeals``: the jogo's appeals when the caller has read them already (else they are read here).
     """
     if not may_appeal_sumula(dupla=dupla, jogo=jogo):
         return _("a dupla %(dupla)s não joga este jogo") % {"dupla": dupla.key}
@@ -68,7 +71,12 @@ def appeal_refusal(*, jogo: Jogo, dupla: Dupla) -> str | None:
     side = "a" if dupla.pk == jogo.dupla_a_id else "b"
     if (jogo.confirmations.get(side) or {}).get("answer") == ACCEPTED:
         return _("sua dupla confirmou esta via da súmula: não há decisão do árbitro da qual recorrer")
-    earlier = Appeal.objects.filter(jogo=jogo, dupla=dupla, via=jogo.via).first()
+    if appeals is None:
+        earlier = Appeal.objects.filter(jogo=jogo, dupla=dupla, via=jogo.via).first()
+    else:
+        earlier = next(
+            (a for a in appeals if a.jogo_id == jogo.pk and a.dupla_id == dupla.pk and a.via == jogo.via), None
+        )
     if earlier is not None:
         if not earlier.decision:
             return _("sua dupla já recorreu desta via da súmula: o recurso aguarda a decisão da comissão organizadora")
