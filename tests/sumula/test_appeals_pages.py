@@ -193,3 +193,24 @@ def test_an_upheld_appeal_offers_the_correction_prefilled_but_does_not_correct(c
     # an unknown or rejected ?recurso= prefills nothing
     html = org.get(reverse("referee:jogo", args=[cup.slug, decided]) + "?recurso=abc").content.decode()
     assert 'id="correcao" open' not in html
+
+
+def test_the_printed_sumula_carries_the_appeal_and_the_decision(cup, decided, org):
+    from tests.support.printing import assert_pdf, flat, pdf_text, save_png
+
+    appeal = filed(cup, decided)
+    url = reverse("tournaments:sumula_pdf", args=[cup.slug, decided])
+    text = flat(" ".join(pdf_text(assert_pdf(Client().get(url)))))
+    assert (
+        "Recurso de Gabi Rocha / Hugo Alves (1ª via)" in text
+        and "Recurso aguarda decisão da comissão organizadora." in text
+    )
+    org.post(
+        reverse("desk:appeals", args=[cup.slug]),
+        {"recurso": appeal.pk, "decisao": "rejected", "motivo": "o árbitro viu a mão"},
+    )
+    data = assert_pdf(Client().get(url))
+    text = flat(" ".join(pdf_text(data)))
+    assert "Comissão organizadora: indeferido em" in text and "o árbitro viu a mão" in text
+    assert "comissao" not in text  # no account names
+    save_png(data, "appeal-sumula-pdf")
