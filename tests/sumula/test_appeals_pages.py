@@ -118,7 +118,8 @@ def test_the_resumo_counts_the_appeals_to_decide_for_the_organizer(cup, decided,
     assert "Recursos a decidir" not in org.get(overview).content.decode()
     filed(cup, decided)
     html = org.get(overview).content.decode()
-    assert f'href="{reverse("desk:appeals", args=[cup.slug])}"' in html and "Recursos a decidir" in html
+    pending = f'<li class="pending-appeals"><a href="{reverse("desk:appeals", args=[cup.slug])}">'
+    assert pending in html and "Recursos a decidir" in html
     assert "Recursos a decidir" not in ref.get(overview).content.decode()  # the referee does not decide them
 
 
@@ -214,3 +215,20 @@ def test_the_printed_sumula_carries_the_appeal_and_the_decision(cup, decided, or
     assert "Comissão organizadora: indeferido em" in text and "o árbitro viu a mão" in text
     assert "comissao" not in text  # no account names
     save_png(data, "appeal-sumula-pdf")
+
+
+def test_the_appeal_pages_read_in_english_too(cup, decided, org):
+    appeal = filed(cup, decided)
+    org.post(
+        reverse("desk:appeals", args=[cup.slug]), {"recurso": appeal.pk, "decisao": "rejected", "motivo": "sem prova"}
+    )
+    client = Client()
+    client.cookies["django_language"] = "en"
+    org.cookies["django_language"] = "en"
+    public = client.get(reverse("tournaments:sumula", args=[cup.slug, decided])).content.decode()
+    assert "Appeals to the organizing committee" in public and "rejected" in public
+    assert "by the organizing committee on" in public and "Reason for the decision:" in public
+    desk = org.get(reverse("desk:appeals", args=[cup.slug])).content.decode()
+    assert "Decided appeals" in desk and "0 appeals to decide" in desk
+    page = page_of(client, cup, "d4")
+    assert "Appeals" in page and "rejected" in page
