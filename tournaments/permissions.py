@@ -10,7 +10,8 @@ page gets 403. Templates get these answers as ``DeskRights`` (``desk.context``).
 
 Who sees an event's public side is decided here too (``may_view_event``: a draft only its staff).
 What a dupla may do is decided here too: open its private link
-(``may_open_private_link``), answer a súmula (``may_answer_sumula``), enter its own jogo's mãos
+(``may_open_private_link``), answer a súmula (``may_answer_sumula``), appeal the referee's decision
+(``may_appeal_sumula``; the comissão decides: ``may_decide_appeal``), enter its own jogo's mãos
 (``may_self_score``), type its
 PIN now (``pin_rules``, ``may_try_pin``); ``sumula.pins`` keeps the counting
 of wrong PINs and the timing of the locks.
@@ -143,6 +144,13 @@ def may_referee(*, user: Asker, tournament: Tournament) -> bool:
     return role_of(user=user, tournament=tournament) in (ORGANIZER, REFEREE)
 
 
+def may_decide_appeal(*, user: Asker, tournament: Tournament) -> bool:
+    """Decide a dupla's appeal (recurso) against the referee's decision: the comissão organizadora only (AABB
+    Art.6: "caberá recurso e será decidido pela Comissão Organizadora"); a referee may not judge an appeal
+    against their own decision."""
+    return may_organize(user=user, tournament=tournament)
+
+
 def may_pin_unlock(*, user: Asker, tournament: Tournament) -> bool:
     """Unlock a dupla's PIN locked by wrong guesses: the referee at the table (or an organizer)."""
     return may_referee(user=user, tournament=tournament)
@@ -215,6 +223,11 @@ def may_open_private_link(*, dupla: Dupla | None, token: str) -> bool:
 def may_answer_sumula(*, dupla: Dupla, jogo: Jogo) -> bool:
     """Only the two duplas of a jogo confirm or contest its súmula (``sumula_answer`` says when)."""
     return dupla.pk in (jogo.dupla_a_id, jogo.dupla_b_id)
+
+
+def may_appeal_sumula(*, dupla: Dupla, jogo: Jogo) -> bool:
+    """Only the two duplas of a jogo appeal the referee's decision on its súmula (``appeal_file`` says when)."""
+    return dupla.tournament_id == jogo.tournament_id and may_answer_sumula(dupla=dupla, jogo=jogo)
 
 
 def may_self_score(*, tournament: Tournament, dupla: Dupla, jogo: Jogo) -> bool:

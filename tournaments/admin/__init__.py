@@ -23,6 +23,7 @@ from django.utils.html import format_html
 
 from ..jogo_keys import jogo_keys_new
 from ..models import (
+    Appeal,
     Draw,
     Dupla,
     Group,
@@ -183,7 +184,7 @@ class GuardedInline:
 
 # --- results: read-only -----------------------------------------------------------------------------
 
-RESULT_MODELS = (Partida, Mao, SumulaVia, SumulaEvent)
+RESULT_MODELS = (Partida, Mao, SumulaVia, SumulaEvent, Appeal)
 # a jogo's result as the súmula keeps it: shown in the admin, changed only through the súmula
 JOGO_RESULT_FIELDS = (
     "status",
@@ -431,6 +432,24 @@ class SumulaViaAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     )
     search_fields = ("jogo__key", "via_reason", "by")
     date_hierarchy = "at"
+
+
+@admin.register(Appeal)
+class AppealAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """The appeals (recursos) and the comissão's decisions: filed from the dupla's link, decided on the desk."""
+
+    list_display = ("jogo", "dupla", "via", "filed_at", "decision", "decided_at")
+    list_filter = ("jogo__tournament", "decision")
+    list_select_related = (
+        "jogo__dupla_a__player1",
+        "jogo__dupla_a__player2",
+        "jogo__dupla_b__player1",
+        "jogo__dupla_b__player2",
+        "dupla__player1",
+        "dupla__player2",
+    )
+    search_fields = ("jogo__key", "dupla__key", "reason", "decision_reason")
+    date_hierarchy = "filed_at"
 
 
 @admin.register(SumulaEvent)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import draw_urls, home, registration_urls, setup, staff_urls
+from . import appeals, draw_urls, home, registration_urls, setup, staff_urls
 
 app_name = "desk"
 
@@ -17,6 +17,7 @@ urlpatterns = [
     path("<slug:slug>/duplicar/", setup.tournament_duplicate, name="duplicate"),
     path("<slug:slug>/arquivo.json", setup.tournament_file, name="file"),
     path("<slug:slug>/historico/", home.audit_list, name="audit"),
+    path("<slug:slug>/recursos/", appeals.appeals_view, name="appeals"),
     *registration_urls.urlpatterns,
     *draw_urls.urlpatterns,
     *staff_urls.urlpatterns,

@@ -12,7 +12,7 @@ from ..models import Jogo, Registration, Tournament
 from ..permissions import may_organize, roles_prefetch
 from ..registrations.window import registration_is_open
 from ..sumula.pins import pin_locked_count
-from ..sumula.selectors import sumula_pending_get
+from ..sumula.selectors import appeals_pending_count, sumula_pending_get
 
 # state code → label shown on the desk (the public pages have their own wording)
 STATES = {
@@ -156,8 +156,8 @@ def dashboard_rows(*, user, tournaments: list[Tournament]) -> list[Summary]:
 
 
 def _pending(tournament: Tournament, organizer: bool) -> tuple[Pending, ...]:
-    """The súmulas that wait (for the referee or the organizer), and for the organizer also the locked PINs and
-    the jogos of the round called now without a mesa; only those with a count, each with its page."""
+    """The súmulas that wait (for the referee or the organizer), and for the organizer also the appeals to decide,
+    the locked PINs and the jogos of the round called now without a mesa; only those with a count, each with its page."""
     counts = sumula_pending_get(tournament=tournament)
     sumulas = reverse("referee:list", args=[tournament.slug]) + "?todos=1&situacao="
     rows = [
@@ -168,6 +168,12 @@ def _pending(tournament: Tournament, organizer: bool) -> tuple[Pending, ...]:
     ]
     if organizer:
         rows += [
+            Pending(
+                "appeals",
+                str(_("Recursos a decidir")),
+                appeals_pending_count(tournament=tournament),
+                reverse("desk:appeals", args=[tournament.slug]),
+            ),
             Pending(
                 "pins",
                 str(_("PINs bloqueados")),

@@ -42,6 +42,7 @@ from tournaments.desk.referee_presenters import (
 )
 from tournaments.models import Jogo
 from tournaments.permissions import REFEREE_DESK, desk_view, may_organize
+from tournaments.presenters.sumula import appeal_notes
 from tournaments.refusals import Refused
 from tournaments.roles import staff_choices
 from tournaments.selectors import (
@@ -51,8 +52,9 @@ from tournaments.selectors import (
 )
 from tournaments.sumula import services
 from tournaments.sumula.commands import Correction, MaoAdd, Penalty, ResultSet
+from tournaments.sumula.inputs import REASON_MAX
 from tournaments.sumula.pins import pin_tries_text, pin_verify
-from tournaments.sumula.selectors import jogo_for_sumula, sumula_get
+from tournaments.sumula.selectors import appeals_of_jogo, jogo_for_sumula, sumula_get
 from tournaments.sumula.services import Actor
 from tournaments.web import pin_source, refusal_messages, request_device
 
@@ -276,9 +278,19 @@ def referee_jogo(request, tournament, key: str):
         return _post(request, tournament, key)
     jogo = _jogo_or_404(tournament, key)
     data = sumula_get(tournament=tournament, jogo=jogo)
-    response = render(
-        request, "sumula/referee_jogo.html", referee_screen_present(tournament=tournament, jogo=jogo, data=data)
-    )
+    context = referee_screen_present(tournament=tournament, jogo=jogo, data=data)
+    appeals = appeals_of_jogo(jogo=jogo)
+    context["appeals"] = appeal_notes(appeals)
+    context["appeals_pending"] = sum(1 for a in appeals if not a.decision)
+    context["correction_reason"] = ""
+    upheld = request.GET.get("recurso", "")
+    for a in appeals:  # ?recurso=<id>: the correction form offered after an upheld appeal, its reason prefilled
+        if str(a.pk) == upheld and a.decision == a.UPHELD and a.via == jogo.via:
+            context["correction_reason"] = (
+                _("Recurso de %(dupla)s deferido pela comissão organizadora: %(reason)s")
+                % {"dupla": a.dupla.display_name, "reason": a.decision_reason}
+            )[:REASON_MAX]
+    response = render(request, "sumula/referee_jogo.html", context)
     response["Cache-Control"] = "no-store"
     return response
 

@@ -175,3 +175,26 @@ def form_errors(form: forms.Form) -> list[str]:
                 else f"{field}: {e}"
             )
     return out
+
+
+class AppealDecisionForm(forms.Form):
+    """The comissão organizadora's decision on an appeal: deferido or indeferido, with its reason (the service
+    checks both again, as for every write)."""
+
+    decisao = forms.ChoiceField(
+        choices=[("upheld", gettext_lazy("deferido")), ("rejected", gettext_lazy("indeferido"))],
+        widget=forms.RadioSelect,
+        error_messages={
+            "required": gettext_lazy("escolha a decisão: deferido ou indeferido"),
+            "invalid_choice": gettext_lazy("escolha a decisão: deferido ou indeferido"),
+        },
+    )
+    motivo = forms.CharField(
+        max_length=600,
+        strip=True,
+        widget=forms.Textarea(attrs={"rows": 3, "maxlength": 600}),
+        error_messages={
+            "required": gettext_lazy("escreva o motivo da decisão"),
+            "max_length": gettext_lazy("o motivo tem no máximo %(limit_value)d caracteres (este tem %(show_value)d)"),
+        },
+    )

@@ -10,15 +10,16 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from scoring.sumula import ACCEPTED, AWAITING, CONTEST, CONTESTED, IN_PROGRESS, SCHEDULED
+from scoring.sumula import ACCEPTED, AWAITING, CONTEST, CONTESTED, HOMOLOGATED, IN_PROGRESS, SCHEDULED
 from tournaments import presenters
-from tournaments.models import Dupla, Jogo
+from tournaments.models import Appeal, Dupla, Jogo
 from tournaments.permissions import may_self_score
 from tournaments.presenters.stages import EventHead
-from tournaments.presenters.sumula import status_view, via_name
+from tournaments.presenters.sumula import appeal_notes, status_view, via_name
 from tournaments.presenters.sumula_pad import dupla_names, pad_present, phase_of, sheet_rows
 from tournaments.selectors import tournament_live_get
-from tournaments.sumula.selectors import SUMULA_RELATED, sumula_get
+from tournaments.sumula.appeals import appeal_refusal
+from tournaments.sumula.selectors import APPEAL_RELATED, SUMULA_RELATED, sumula_get
 from tournaments.sumula.sheet import Sumula
 
 
@@ -31,29 +32,39 @@ def dupla_page_present(*, dupla: Dupla) -> dict:
     """
     state = tournament_live_get(tournament=dupla.tournament)
     page = presenters.dupla_present(state, dupla.key)
+    # the dupla's súmulas decided at the table or by the referee, and the appeals on its jogos: one query each
+    jogos = list(
+        Jogo.objects.filter(tournament_id=dupla.tournament_id, status__in=(AWAITING, CONTESTED, HOMOLOGATED))
+        .filter(Q(dupla_a=dupla) | Q(dupla_b=dupla))
+        .select_related(*SUMULA_RELATED)
+        .order_by("entry_order", "id")
+    )
+    appeals = list(
+        Appeal.objects.filter(jogo__tournament_id=dupla.tournament_id)
+        .filter(Q(jogo__dupla_a=dupla) | Q(jogo__dupla_b=dupla))
+        .select_related(*APPEAL_RELATED, *(f"jogo__{r}" for r in SUMULA_RELATED))
+        .order_by("jogo__entry_order", "jogo_id", "filed_at", "id")
+    )
     return {
         "event": presenters.event_head(state),
         **{f.name: getattr(page, f.name) for f in fields(page)},
         "disqualified": dupla.disqualified,
         "disqualified_reason": dupla.disqualified_reason,
-        "to_confirm": _to_answer(dupla),
+        "to_confirm": _to_answer(dupla, [j for j in jogos if j.status in (AWAITING, CONTESTED)]),
         "self_scoring": dupla.tournament.allow_self_scoring,
         "to_score": _to_score(dupla),
+        "to_appeal": _to_appeal(dupla, [j for j in jogos if j.status == HOMOLOGATED], appeals),
+        "appeals": _appeals(dupla, appeals),
     }
 
 
-def _to_answer(dupla: Dupla) -> list[dict]:
-    """This dupla's decided jogos still waiting for its answer: not yet answered, or contested by it.
+def _to_answer(dupla: Dupla, jogos: list[Jogo]) -> list[dict]:
+    """This dupla's decided jogos (``jogos``: those awaiting confirmation or contested) still waiting for its
+    answer: not yet answered, or contested by it.
 
     Read from the súmulas as they stand (not from the cached derived views), with a compact summary
     from the dupla's side: the opponent, the partidas, the status, the via.
     """
-    jogos = (
-        Jogo.objects.filter(tournament_id=dupla.tournament_id, status__in=(AWAITING, CONTESTED))
-        .filter(Q(dupla_a=dupla) | Q(dupla_b=dupla))
-        .select_related(*SUMULA_RELATED)
-        .order_by("entry_order", "id")
-    )
     out = []
     for jogo in jogos:
         mine, theirs = ("a", "b") if jogo.dupla_a_id == dupla.pk else ("b", "a")
@@ -100,6 +111,53 @@ def _to_answer(dupla: Dupla) -> list[dict]:
                 "answer_url": reverse("privatelink:answer", kwargs={"token": dupla.token, "key": jogo.key}),
             }
         )
+    return out
+
+
+def _jogo_head(dupla: Dupla, jogo: Jogo) -> dict:
+    """What names one of the dupla's jogos in a list: where, when, the opponent, its súmula's public page."""
+    opponent = jogo.dupla_b if jogo.dupla_a_id == dupla.pk else jogo.dupla_a
+    return {
+        "key": jogo.key,
+        "via": jogo.via,
+        "via_name": via_name(jogo.via),
+        "mesa": jogo.mesa,
+        "group": jogo.group.key if jogo.group is not None else "",
+        "round": jogo.round,
+        "status": status_view(jogo.status),
+        "opponent": opponent.display_name,
+        "sumula_url": reverse("tournaments:sumula", kwargs={"slug": dupla.tournament.slug, "key": jogo.key}),
+    }
+
+
+def _to_appeal(dupla: Dupla, jogos: list[Jogo], appeals: list[Appeal]) -> list[dict]:
+    """This dupla's jogos (``jogos``: the homologated ones) whose súmula the referee decided against its answer
+    (homologated without its confirmation) and that it has not appealed yet: it may appeal to the comissão
+    organizadora (AABB Art.6)."""
+    out = []
+    for jogo in jogos:
+        if appeal_refusal(jogo=jogo, dupla=dupla, appeals=appeals) is not None:
+            continue
+        out.append(
+            _jogo_head(dupla, jogo)
+            | {
+                "decision": jogo.signed_reason,
+                "appeal_url": reverse("privatelink:appeal", kwargs={"token": dupla.token, "key": jogo.key}),
+            }
+        )
+    return out
+
+
+def _appeals(dupla: Dupla, appeals: list[Appeal]) -> list[dict]:
+    """The appeals on this dupla's jogos (its own and the opponent's; ``appeals`` in the order of the jogos, then
+    filed), each jogo with its appeals: who appealed, when, why, and the comissão's decision or that it waits."""
+    out: list[dict] = []
+    for appeal in appeals:
+        if not out or out[-1]["key"] != appeal.jogo.key:
+            out.append(_jogo_head(dupla, appeal.jogo) | {"appeals": []})
+        out[-1]["appeals"].append(appeal)
+    for jogo in out:
+        jogo["appeals"] = appeal_notes(jogo["appeals"])
     return out
 
 

@@ -11,4 +11,5 @@ urlpatterns = [
     path("<linktoken:token>/", views.dupla_page_view, name="dupla"),
     path("<linktoken:token>/jogos/<jogokey:key>/", views.dupla_score_view, name="score"),
     path("<linktoken:token>/jogos/<jogokey:key>/resposta/", views.dupla_answer_view, name="answer"),
+    path("<linktoken:token>/jogos/<jogokey:key>/recurso/", views.dupla_appeal_view, name="appeal"),
 ]

@@ -21,13 +21,14 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from scoring.sumula import AWAITING, CONFIRMED
 from tournaments.dupla.presenters import dupla_page_present, dupla_page_present_head, self_score_present
+from tournaments.models import Appeal
 from tournaments.permissions import may_answer_sumula, may_open_private_link, may_self_score
 from tournaments.presenters.sumula_pad import posted_id
 from tournaments.refusals import Refused
 from tournaments.staff.selectors import dupla_by_token, link_replaced
 from tournaments.sumula.commands import MaoAdd
 from tournaments.sumula.selectors import entered_only_by, jogo_for_sumula, mao_entered_by, mao_in_sumula, sumula_get
-from tournaments.sumula.services import Actor, sumula_answer, sumula_mao_add, sumula_mao_undo
+from tournaments.sumula.services import Actor, appeal_file, sumula_answer, sumula_mao_add, sumula_mao_undo
 from tournaments.web import request_device
 
 CONFIRM, CONTEST_CHOICE = "confirmar", "contestar"
@@ -54,7 +55,13 @@ def dupla_page_view(request, token: str):
     if not may_open_private_link(dupla=dupla, token=token):
         return _not_found(request, token)
     page = dupla_page_present(dupla=dupla)
-    context = {"page": page, "event": page["event"], "token": token, "reason_max": REASON_MAX}
+    context = {
+        "page": page,
+        "event": page["event"],
+        "token": token,
+        "reason_max": REASON_MAX,
+        "appeal_reason_max": Appeal.REASON_MAX,
+    }
     return _private(render(request, "privatelink/dupla.html", context))
 
 
@@ -115,6 +122,46 @@ def dupla_answer_view(request, token: str, key: str):
     else:
         text = _("Sua dupla contestou a súmula do jogo %(key)s. O árbitro vai analisar e decidir.")
     messages.success(request, text % {"key": key})
+    return _private(redirect(back))
+
+
+@csrf_exempt
+@require_POST
+def dupla_appeal_view(request, token: str, key: str):
+    """The dupla appeals the referee's decision on the súmula of one of its jogos to the comissão organizadora
+    (AABB Art.6); back to its page with what happened. No CSRF token, for the reasons of ``dupla_answer_view``;
+    the form carries the via it showed (a súmula corrected meanwhile is not appealed unread)."""
+    dupla = dupla_by_token(token=token)
+    if not may_open_private_link(dupla=dupla, token=token):
+        return _not_found(request, token)
+    back = reverse("privatelink:dupla", kwargs={"token": token}) + "#recursos"
+    shown = request.POST.get("via", "")
+    try:
+        if not re.fullmatch(r"[0-9]{1,9}", shown):
+            raise Refused.invalid(_("falta a via que a página mostrou; confira a súmula e recorra de novo"))
+        appeal_file(
+            tournament=dupla.tournament,
+            key=key,
+            dupla=dupla,
+            via=int(shown),
+            reason=request.POST.get("motivo", ""),
+            actor=Actor(dupla=dupla, method="link", device=request_device(request)),
+        )
+    except Refused as refused:
+        for error in refused.messages:
+            messages.error(
+                request,
+                _("Não foi possível registrar o recurso do jogo %(key)s: %(error)s") % {"key": key, "error": error},
+            )
+        return _private(redirect(back))
+    messages.success(
+        request,
+        _(
+            "O recurso da sua dupla no jogo %(key)s foi registrado. A comissão organizadora vai decidir; "
+            "a decisão aparece aqui e na súmula do jogo."
+        )
+        % {"key": key},
+    )
     return _private(redirect(back))
 
 

@@ -7,12 +7,13 @@ the classification are derived by ``scoring`` (see ``selectors.py``).
 from .engine import AuditEntry, ResultPart, StateSnapshot, TournamentChange
 from .event import PRESET_CHOICES, Tournament
 from .people import Dupla, Player, Registration, ReplacedLink, new_pin, new_private_token
-from .results import Jogo, Mao, Partida, PinFailure, SumulaEvent, SumulaVia
+from .results import Appeal, Jogo, Mao, Partida, PinFailure, SumulaEvent, SumulaVia
 from .staff import StaffInvitation, StaffRole
 from .stages import Draw, DrawRoll, Group, GroupEntry, Mesa, Stage
 
 __all__ = [
     "PRESET_CHOICES",
+    "Appeal",
     "AuditEntry",
     "Draw",
     "DrawRoll",

@@ -231,3 +231,47 @@ class PinFailure(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["dupla", "at"]), models.Index(fields=["address", "at"])]
+
+
+class Appeal(models.Model):
+    """A dupla's appeal (recurso) against the referee's decision on one via of its jogo's súmula, decided by the
+    comissão organizadora (AABB Art.6, FENACEF Art.39). A record of its own: who appealed, when, how and why,
+    and the committee's decision with its reason. Upheld, it leads to a correction (a new via), a separate act."""
+
+    UPHELD, REJECTED = "upheld", "rejected"
+    DECISION_CHOICES = [("", _("aguarda decisão")), (UPHELD, _("deferido")), (REJECTED, _("indeferido"))]
+    REASON_MAX = 600
+
+    jogo = models.ForeignKey(Jogo, on_delete=models.CASCADE, related_name="appeals", verbose_name=_("jogo"))
+    dupla = models.ForeignKey(Dupla, on_delete=models.CASCADE, related_name="appeals", verbose_name=_("dupla"))
+    via = models.PositiveSmallIntegerField(_("via recorrida"))
+    reason = models.CharField(_("motivo do recurso"), max_length=REASON_MAX)
+    filed_at = models.DateTimeField(_("recorrido em"))
+    method = models.CharField(_("como"), max_length=10, blank=True, help_text="link or pin")
+    device = models.CharField(_("aparelho"), max_length=300, blank=True)
+    decision = models.CharField(_("decisão"), max_length=10, choices=DECISION_CHOICES, blank=True)
+    decision_reason = models.CharField(_("motivo da decisão"), max_length=REASON_MAX, blank=True)
+    decided_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("decidido por"),
+    )
+    decided_at = models.DateTimeField(_("decidido em"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["jogo", "filed_at", "id"]
+        constraints = [
+            # one appeal per dupla and via: a second one is refused (``appeal_file`` says why)
+            models.UniqueConstraint(fields=["jogo", "dupla", "via"], name="appeal_one_per_dupla_via"),
+            models.CheckConstraint(
+                condition=models.Q(decision__in=["", "upheld", "rejected"]), name="appeal_decision_valid"
+            ),
+        ]
+        verbose_name = _("recurso")
+        verbose_name_plural = _("recursos")
+
+    def __str__(self) -> str:
+        return f"{self.jogo.key} · {self.dupla} · {self.via}"

@@ -27,11 +27,12 @@ from scoring.sumula import (
     SCHEDULED,
     mao_kind,
 )
-from tournaments.models import Dupla, Jogo, SumulaVia, Tournament
+from tournaments.models import Appeal, Dupla, Jogo, SumulaVia, Tournament
 from tournaments.permissions import is_referee_role, role_of
 from tournaments.presenters.jogo import jogo_place
 from tournaments.presenters.labels import best_of_label, time_br
 from tournaments.state import TournamentState
+from tournaments.sumula.selectors import appeals_of_jogo
 from tournaments.sumula.sheet import Mao, Partida, Sumula
 
 # the súmula's status as the public reads it: (CSS class of the pill, label)
@@ -137,6 +138,41 @@ class Signature:
 
 
 @dataclass(frozen=True, slots=True)
+class AppealNote:
+    """A dupla's appeal against the referee's decision and the comissão organizadora's decision, as the public
+    reads it (who decided is told as the comissão, never by account)."""
+
+    id: int
+    dupla: str
+    via: str
+    when: str
+    method: str
+    reason: str
+    decision: str  # "upheld", "rejected" or "" (waiting)
+    decision_label: str
+    decided_when: str
+    decision_reason: str
+
+
+def appeal_notes(appeals: list[Appeal]) -> tuple[AppealNote, ...]:
+    return tuple(
+        AppealNote(
+            id=a.pk,
+            dupla=a.dupla.display_name,
+            via=via_name(a.via),
+            when=when_br(a.filed_at),
+            method=_(METHODS[a.method]) if a.method in METHODS else "",
+            reason=a.reason,
+            decision=a.decision,
+            decision_label=a.get_decision_display() if a.decision else "",
+            decided_when=when_br(a.decided_at),
+            decision_reason=a.decision_reason,
+        )
+        for a in appeals
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class ViaLink:
     via: int
     name: str
@@ -178,6 +214,7 @@ class SumulaPage:
     latest_name: str
     poll: bool
     has_result: bool
+    appeals: tuple[AppealNote, ...] = ()  # every via's, in the order filed
 
 
 def status_view(status: str) -> SumulaStatus:
@@ -374,4 +411,5 @@ def sumula_present(*, state: TournamentState, tournament: Tournament, jogo: Jogo
         latest_name=via_name(vias),
         poll=not reading_old and data.status != HOMOLOGATED,
         has_result=bool(partidas or walkover or penalty),
+        appeals=appeal_notes(appeals_of_jogo(jogo=jogo)),
     )

@@ -320,6 +320,18 @@ def sumula_sheet_get(*, tournament: Tournament, jogo: Jogo, via: int | None = No
             view.signed.text
             + (" " + _("Decisão: %(reason)s") % {"reason": view.signed.reason} if view.signed.reason else "")
         )
+    for appeal in view.appeals:  # each appeal, then the comissão's decision (or that it waits), on lines of their own
+        notes.append(
+            _("Recurso de %(dupla)s (%(via)s) em %(when)s: %(reason)s")
+            % {"dupla": appeal.dupla, "via": appeal.via, "when": appeal.when, "reason": appeal.reason}
+        )
+        if appeal.decision:
+            notes.append(
+                _("Comissão organizadora: %(decision)s em %(when)s: %(reason)s")
+                % {"decision": appeal.decision_label, "when": appeal.decided_when, "reason": appeal.decision_reason}
+            )
+        else:
+            notes.append(_("Recurso aguarda decisão da comissão organizadora."))
     replaces = ""
     if view.replaces:
         replaces = _("%(via)s — substitui a %(old)s: %(reason)s") % {

@@ -15,7 +15,7 @@ from scoring.rules import RuleSettings
 from scoring.sumula import mao_options
 
 from ..interchange.writer import answers_by_dupla
-from ..models import Dupla, Jogo, SumulaEvent, SumulaVia, Tournament
+from ..models import Appeal, Dupla, Jogo, SumulaEvent, SumulaVia, Tournament
 from ..models import Mao as MaoRow
 from ..models import Partida as PartidaRow
 from ..permissions import role_of
@@ -292,3 +292,36 @@ def mao_in_sumula(*, jogo: Jogo, mao: str) -> bool:
     """Whether the jogo's súmula has a mão with this API id (``records.mao_id``) now."""
     rows = MaoRow.objects.filter(partida__jogo=jogo).select_related("partida")
     return any(mao_id(partida=m.partida, mao=m) == mao for m in rows)
+
+
+# --- appeals (recursos) ---------------------------------------------------------------------------------------
+
+APPEAL_RELATED = ("dupla__player1", "dupla__player2", "decided_by")
+
+
+def appeals_of_jogo(*, jogo: Jogo) -> list[Appeal]:
+    """The appeals against the referee's decisions on ``jogo``'s súmula (every via), in the order filed."""
+    return list(Appeal.objects.filter(jogo=jogo).select_related(*APPEAL_RELATED).order_by("filed_at", "id"))
+
+
+def appeals_pending_count(*, tournament: Tournament) -> int:
+    """How many appeals of the event wait for the comissão organizadora's decision."""
+    return Appeal.objects.filter(jogo__tournament=tournament, decision="").count()
+
+
+def appeals_list(*, tournament: Tournament) -> list[Appeal]:
+    """The event's appeals: those waiting for a decision first (oldest first), then the decided ones (latest
+    decided first), with their jogo and its duplas."""
+    rows = list(
+        Appeal.objects.filter(jogo__tournament=tournament).select_related(
+            *APPEAL_RELATED,
+            "jogo",
+            "jogo__dupla_a__player1",
+            "jogo__dupla_a__player2",
+            "jogo__dupla_b__player1",
+            "jogo__dupla_b__player2",
+        )
+    )
+    pending = sorted((a for a in rows if not a.decision), key=lambda a: (a.filed_at, a.pk))
+    decided = sorted((a for a in rows if a.decision), key=lambda a: (a.decided_at, a.pk), reverse=True)
+    return pending + decided

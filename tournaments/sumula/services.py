@@ -46,6 +46,7 @@ from ..refusals import Refused
 from ..result_form import result_dict
 from ..selectors import tournament_settings
 from ..writes import LIVE, RESULTS, tournament_write
+from .appeals import appeal_decide, appeal_file  # noqa: F401 (the appeals' writes, beside the súmula's)
 from .commands import Correction, MaoAdd, Penalty, ResultSet
 from .inputs import REASON_MAX, client_id_read, reason_clean, rule_messages, rule_place, via_read  # noqa: F401
 from .locked import (
