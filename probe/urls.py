@@ -25,8 +25,9 @@ ROLE = {
 }
 RANK = {None: 0, SIGNED_IN: 1, REFEREE: 2, ORGANIZER: 3, ADMIN: 4}
 
-# API writes the contract lets a dupla make with its PIN (anyone holding it), and the private link's answer
-PIN_WRITES = {"api:confirmacao", "privatelink:answer"}
+# API writes the contract lets a dupla make with its PIN (anyone holding it), and the private link's answer and
+# appeal: the link is their credential (no CSRF token: tournaments/dupla/views.py says why)
+PIN_WRITES = {"api:confirmacao", "privatelink:answer", "privatelink:appeal"}
 API_STAFF_WRITES = {"api:maos", "api:mao", "api:resultado", "api:homologacao", "api:correcao", "api:penalidade"}
 
 
