@@ -130,6 +130,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # a visitor's public page kept for everyone, from one shared-cache round trip (tournaments/public/fastpages.py)
+    "tournaments.public.fastpages.FastPagesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "config.language.LanguageMiddleware",  # pt-BR unless the visitor chose English (not the browser's setting)
     "config.errors.NullCharacterMiddleware",  # 400 for a NUL (%00) in the query string or a form field
@@ -266,6 +268,9 @@ else:
 # After the shared cache fails (down, or hung past the 0.25 s timeouts), a process serves without it for
 # this many seconds, then tries it again (tournaments/caching.py).
 CACHE_RETRY_SECONDS = env_int("CACHE_RETRY_SECONDS", 30)
+# Public pages kept for everyone are served before sessions and views while their tournament's stamp stands
+# (tournaments/public/fastpages.py): only with a shared cache, whose stamps every process's writes bump.
+ZAP_FAST_PAGES = env_bool("ZAP_FAST_PAGES", bool(REDIS_URL))
 # Derived tournament states go to the shared cache too, so a process reads one instead of building it.
 ZAP_SHARE_STATES = env_bool("ZAP_SHARE_STATES", bool(REDIS_URL))
 # ... and to the database (tournaments/snapshots.py), so a process that starts with nothing cached anywhere

@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
+import os
 import pickle
 import threading
 import time
@@ -400,3 +401,70 @@ class SharedRedisCache(RedisCache):
     def __init__(self, server: str | list[str], params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = _ReusedClients
+
+
+# --- the public pages' fast path: stamps ----------------------------------------------------------------------
+#
+# ``public.fastpages`` answers a visitor's GET of a public page from one shared-cache round trip, before Django's
+# sessions, authentication and view run: the page as served (headers and body) and the stamp it was made under.
+# A stamp is a counter per tournament (its slug: the address the fast path sees) that every write bumps once it
+# commits (``writes``): ``s`` after any write a page could show (a mão too), ``r`` after any but a live one (what
+# the pages without live scores follow), and ``r`` of ``*`` for the list of events. A page is served from there
+# only while its stamp stands; a missing stamp (evicted, a new cache) starts again from a random value, so no page
+# kept before it can match.
+
+FAST_ALL, FAST_RESULTS = "s", "r"
+EVERY_EVENT = "*"
+
+
+def fast_stamp_key(*, scope: str, slug: str) -> str:
+    return f"fast:{scope}:{slug}"
+
+
+def _stamp_fresh() -> int:
+    return int.from_bytes(os.urandom(7), "big")
+
+
+def _stamp_bump(key: str) -> None:
+    cache = caches[SHARED]
+    try:
+        cache.incr(key)
+    except ValueError:  # no stamp yet (or evicted): any new value differs from every one a kept page carries
+        cache.add(key, _stamp_fresh(), None)
+
+
+def fast_stamps_bump(*, slug: str, results: bool) -> None:
+    """After a write of the tournament at ``slug`` committed: its ``s`` stamp, and with ``results`` (any write but a
+    live one) its ``r`` stamp and the list of events'."""
+    keys = [fast_stamp_key(scope=FAST_ALL, slug=slug)]
+    if results:
+        keys += [fast_stamp_key(scope=FAST_RESULTS, slug=slug), fast_stamp_key(scope=FAST_RESULTS, slug=EVERY_EVENT)]
+    for key in keys:
+        _tolerant("renovar", key, functools.partial(_stamp_bump, key))
+
+
+def fast_stamp_read(*, scope: str, slug: str) -> int | None:
+    """The stamp a page about to be made from the database is kept under (read before the database is); None
+    when the shared cache does not answer (the page is then not kept for the fast path)."""
+    key = fast_stamp_key(scope=scope, slug=slug)
+    value = _tolerant("ler", key, lambda: caches[SHARED].get(key))
+    if value is None:
+        _tolerant("gravar", key, lambda: caches[SHARED].add(key, _stamp_fresh(), None))
+        value = _tolerant("ler", key, lambda: caches[SHARED].get(key))
+    return value if isinstance(value, int) else None
+
+
+def fast_lookup(*, entry: str, slug: str) -> tuple[Any, dict[str, int]] | None:
+    """The kept page at ``entry`` and the current stamps of ``slug``, in one round trip; None on a miss."""
+    scopes = {
+        fast_stamp_key(scope=FAST_ALL, slug=slug): FAST_ALL,
+        fast_stamp_key(scope=FAST_RESULTS, slug=slug): FAST_RESULTS,
+    }
+    found = _tolerant("ler", entry, lambda: caches[SHARED].get_many([entry, *scopes]))
+    if not found or entry not in found:
+        return None
+    return found[entry], {scopes[key]: value for key, value in found.items() if key in scopes}
+
+
+def fast_put(*, entry: str, value: Any, timeout: float) -> None:
+    _tolerant("gravar", entry, lambda: caches[SHARED].set(entry, value, max(1, int(timeout) + 1)))

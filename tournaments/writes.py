@@ -29,6 +29,7 @@ add up; the outer write commits once).
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -39,6 +40,7 @@ from typing import Any
 
 from django.db import transaction
 
+from .caching import fast_stamps_bump
 from .engine import (
     KINDS,
     LIVE,
@@ -66,6 +68,7 @@ __all__ = [
     "engine_refresh",
     "tournament_rebuild",
     "tournament_write",
+    "tournaments_lock",
     "write_current",
     "write_guard",
     "write_required",
@@ -123,6 +126,10 @@ def _commit(write: Write) -> None:
     state = engine_commit(write=write)
     if state is not None:
         transaction.on_commit(lambda: tournament_state_remember(state=state, share=write.structural))
+    if write.tournament is not None and write.kind != PRIVATE:
+        # the public pages' fast path serves none kept before this write (caching.fast_stamps_bump)
+        slug, results = write.tournament.slug, write.kind != LIVE
+        transaction.on_commit(lambda: fast_stamps_bump(slug=slug, results=results), robust=True)
     if write.tournament is not None and write.kind == LIVE and write.jogos_started:
         tournament_id, started = write.tournament.pk, frozenset(write.jogos_started)
         transaction.on_commit(lambda: event_status_follow(tournament_id=tournament_id, jogo_ids=started), robust=True)
@@ -143,6 +150,15 @@ def tournament_lock(*, tournament: Tournament) -> None:
     if row is not None:
         tournament.results_version = row["results_version"]
         tournament.finished = row["finished"]
+
+
+def tournaments_lock(*, ids: list[int]) -> None:
+    """Lock several tournaments' rows, in one order (the admin, whose request may name several before it runs);
+    once the write commits, the public pages' fast path serves nothing of theirs kept before it (a tournament
+    deleted included: its slug is read here, while it still has one)."""
+    rows = list(Tournament.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk", "slug"))
+    for _pk, slug in rows:
+        transaction.on_commit(functools.partial(fast_stamps_bump, slug=slug, results=True), robust=True)
 
 
 def event_status_follow(*, tournament_id: int, jogo_ids: frozenset) -> None:

@@ -38,7 +38,7 @@ from ..models import (
     SumulaVia,
     Tournament,
 )
-from ..writes import PRIVATE, tournament_write
+from ..writes import PRIVATE, tournament_write, tournaments_lock
 from . import forms
 from .guard import DeletionRefused, GuardRefused, guard_forget, tournaments_check
 
@@ -121,7 +121,7 @@ class GuardedAdmin(admin.ModelAdmin):
         with tournament_write(tournament=None, action=f"admin.{self.opts.model_name}", user=request.user, kind=PRIVATE):
             ids = sorted(i for i in self._tournaments_named(request, object_id) if i is not None)
             if ids:
-                list(Tournament.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk"))
+                tournaments_lock(ids=ids)
             return view(request, *args)
 
     def _tournaments_named(self, request, object_id) -> set[int | None]:

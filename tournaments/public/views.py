@@ -33,6 +33,7 @@ from tournaments.draws.selectors import draws_public
 from tournaments.interchange.writer import tournament_export
 from tournaments.models import Jogo, Tournament
 from tournaments.permissions import event_visible
+from tournaments.public.fastpages import fast_keep, fast_stamp
 from tournaments.registrations.selectors import registrations_public
 from tournaments.selectors import (
     tournament_by_slug,
@@ -53,10 +54,13 @@ POLL_SECONDS_AT_TABLE = 10  # … and the live pages this often while a jogo is 
 def tournament_list(request):
     """Every event. Without a search it is cached under the versions of all events (one query to know them):
     counting who started and how many duplas each has reads every jogo."""
-    tournaments = list(tournaments_all())
     q = request.GET.get("q")
+    if not q:
+        fast_stamp(request, live=False)
+    tournaments = list(tournaments_all())
     key = None
     if not q:
+        fast_keep(request, until=time.time() + 60)
         versions = [(tournament_ident(t), t.results_version) for t in tournaments]
         key = list_key(versions=versions, language=translation.get_language())
         body = page_get(key)
@@ -79,6 +83,7 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
     cannot fill the cache. A ``live`` page is built from the súmulas as they
     stand (``tournament_live_get``) and cached per ``live_version`` too.
     """
+    fast_stamp(request, live=live)  # before the database is read: a write after it gives the page another stamp
     tournament = event_visible(user=request.user, tournament=tournament_by_slug(slug=slug))
     name = template
     if partial and request.htmx and request.htmx.target == partial:
@@ -86,7 +91,9 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
     if not tournament.published:  # a draft, seen by its staff: never cached, never kept for the public
         return _draft_page(request, tournament=tournament, name=name, tab=tab, build=build, live=live, params=params)
     language = translation.get_language()
-    now = presenters.time_br(timezone.now())
+    moment = timezone.now()
+    now = presenters.time_br(moment)
+    until = (moment.timestamp() // 60 + 1) * 60  # the end of the minute the page says it was updated in
     recent = None
     if live and settings.ZAP_LIVE_COALESCE_SECONDS > 0:
         # the live scores of the last second: every page that polls during a busy round is not one rendering
@@ -94,6 +101,7 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
         recent = page_key(tournament=tournament, name=f"{tab}:{name}", language=language, params=params, live="recent")
         kept = _recent_get(recent)
         if kept is not None:
+            # not kept for the fast path: this page may be a second older than the stamp just read
             key, _sep, body = kept.partition(b"\n")
             return _not_modified(request, key=key.decode(), now=now) or _page_response(key.decode(), body, now)
     live_version = tournament_live_version(tournament=tournament) if live else None
@@ -106,7 +114,7 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
         with one_at_a_time(f"page:{key}"):  # the threads asking for it meanwhile wait, then read it
             body = page_get(key)
             if body is None:
-                body = _event_page_render(
+                body, canonical = _event_page_render(
                     request,
                     tournament=tournament,
                     name=name,
@@ -117,9 +125,12 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
                     recent=recent,
                     params=params,
                 )
+                if canonical:
+                    fast_keep(request, until=until)
                 return _page_response(key, body, now)
     if recent is not None:
         _recent_put(recent, key.encode() + b"\n" + body)
+    fast_keep(request, until=until)  # a page found under its key is one its parameters ask for
     return _page_response(key, body, now)
 
 
@@ -166,9 +177,9 @@ def _recent_keep(recent: str, kept: tuple[float, bytes]) -> None:
 
 def _event_page_render(
     request, *, tournament, name: str, tab: str, build, live_version, key: str, recent: str | None, params: dict
-) -> bytes:
+) -> tuple[bytes, bool]:
     """Render an event page and keep it (when it is the page its parameters ask for) under ``key``, and as the
-    live page of the last second under ``recent``."""
+    live page of the last second under ``recent``; with whether it is that page (``canonical``)."""
     live = live_version is not None
     state = (
         tournament_live_get(tournament=tournament, live=live_version)
@@ -188,11 +199,12 @@ def _event_page_render(
         "poll_seconds": poll,
     }
     body = render(request, name, context).content
-    if getattr(page, "canonical", True):  # the page its parameters ask for (a page without parameters: always)
+    canonical = getattr(page, "canonical", True)  # the page its parameters ask for (without parameters: always)
+    if canonical:
         page_put(key, body)
         if recent is not None:
             _recent_put(recent, key.encode() + b"\n" + body)
-    return body
+    return body, canonical
 
 
 def _draft_page(request, *, tournament, name: str, tab: str, build, live: bool, params: dict) -> HttpResponse:
