@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from scoring.sumula import ACCEPTED, AWAITING, CONTEST, CONTESTED, IN_PROGRESS, SCHEDULED
 from tournaments import presenters
+from tournaments.calls.selectors import dupla_called
 from tournaments.models import Dupla, Jogo
 from tournaments.permissions import may_self_score
 from tournaments.presenters.stages import EventHead
@@ -39,6 +40,7 @@ def dupla_page_present(*, dupla: Dupla) -> dict:
         "to_confirm": _to_answer(dupla),
         "self_scoring": dupla.tournament.allow_self_scoring,
         "to_score": _to_score(dupla),
+        "called": dupla_called(dupla=dupla),  # "Sua vez! Mesa N contra …" until the jogo begins
     }
 
 

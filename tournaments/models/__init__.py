@@ -4,6 +4,7 @@ Results are stored once, as mãos or as final scores; standings, brackets and
 the classification are derived by ``scoring`` (see ``selectors.py``).
 """
 
+from .calls import Call
 from .engine import AuditEntry, ResultPart, StateSnapshot, TournamentChange
 from .event import PRESET_CHOICES, Tournament
 from .people import Dupla, Player, Registration, ReplacedLink, new_pin, new_private_token
@@ -14,6 +15,7 @@ from .stages import Draw, DrawRoll, Group, GroupEntry, Mesa, Stage
 __all__ = [
     "PRESET_CHOICES",
     "AuditEntry",
+    "Call",
     "Draw",
     "DrawRoll",
     "Dupla",
