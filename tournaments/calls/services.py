@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -134,7 +135,14 @@ def round_call(*, tournament: Tournament, stage_key: str, round_number: int, use
         )
         count = emails = 0
         skipped: list[str] = []
-        waiting: set[int] = set()  # mesas whose earlier jogo of this round is still to play
+        # mesas whose earlier jogo (of this round, or of an earlier round or stage) is still to play
+        waiting: set[int] = {
+            mesa
+            for mesa in Jogo.objects.filter(tournament=tournament, status=Jogo.SCHEDULED, mesa__isnull=False)
+            .filter(Q(stage__order__lt=stage.order) | Q(stage=stage, round__lt=round_number))
+            .values_list("mesa", flat=True)
+            if mesa is not None
+        }
         for jogo in jogos:
             if jogo.status != Jogo.SCHEDULED:
                 continue  # begun or decided: nothing to call
