@@ -205,9 +205,9 @@ def test_the_whatsapp_button_answers_303_to_wa_me(event):
     response = c.post(url, {"dupla": dupla.pk, "atleta": dupla.player1_id})
     assert response.status_code == 303 and response["Location"].startswith("https://wa.me/5519998765432?text=")
     bad = c.post(url, {"dupla": dupla.pk, "atleta": dupla.player2_id})
-    assert bad.status_code == 409 and "telefone inválido" in bad.content.decode()
+    assert bad.status_code == 422 and "telefone inválido" in bad.content.decode()
     assert c.post(url, {"dupla": "x"}).status_code == 400
-    assert c.post(reverse("desk:jogo_call", args=[t.slug, 999999])).status_code == 409
+    assert c.post(reverse("desk:jogo_call", args=[t.slug, 999999])).status_code == 404
 
 
 def test_round_call_view_and_bad_input(event):

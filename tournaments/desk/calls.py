@@ -5,20 +5,30 @@ players' phones are shown here, to the organizers, and nowhere else."""
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.csp import CSP
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_POST, require_safe
 
 from ..calls import services
 from ..calls.selectors import calls_desk
 from ..permissions import CALL, desk_view
 from ..refusals import Refused
-from ..web import refusal_messages
+from ..web import refusal_messages, refusal_status
 from .draw_forms import ROUND_MAX
+
+# The WhatsApp buttons post here and are redirected to wa.me (then WhatsApp's own pages): the page's CSP lets
+# its forms go there, the site's policy otherwise ("form-action 'self'").
+CSP_WITH_WHATSAPP = settings.SECURE_CSP | {
+    "form-action": [*settings.SECURE_CSP.get("form-action", [CSP.SELF]), "https://wa.me", "https://*.whatsapp.com"]
+}
+calls_csp = csp_override(CSP_WITH_WHATSAPP)
 
 
 class RoundCallForm(forms.Form):
@@ -40,12 +50,14 @@ def _back(tournament, jogo: int | None = None):
     return redirect(reverse("desk:calls", args=[tournament.slug]) + (f"#chamada-{jogo}" if jogo else ""))
 
 
+@calls_csp
 @desk_view(need=CALL)
 @require_safe
 def calls(request, tournament):
     return _page(request, tournament)
 
 
+@calls_csp
 @desk_view(need=CALL)
 @require_POST
 def jogo_call(request, tournament, jogo: int):
@@ -53,7 +65,7 @@ def jogo_call(request, tournament, jogo: int):
         done = services.jogo_call(tournament=tournament, jogo_id=jogo, user=request.user)
     except Refused as exc:
         refusal_messages(request, exc)
-        return _page(request, tournament, status=409)  # the message on the page itself, nothing written
+        return _page(request, tournament, status=refusal_status(exc))  # the message on the page, nothing written
     text = _("Jogo chamado: “Sua vez” nas páginas.")
     if done.emails:
         text += " " + ngettext("%(n)d e-mail na fila.", "%(n)d e-mails na fila.", done.emails) % {"n": done.emails}
@@ -61,6 +73,7 @@ def jogo_call(request, tournament, jogo: int):
     return _back(tournament, jogo)
 
 
+@calls_csp
 @desk_view(need=CALL)
 @require_POST
 def round_call(request, tournament):
@@ -77,7 +90,7 @@ def round_call(request, tournament):
         )
     except Refused as exc:
         refusal_messages(request, exc)
-        return _page(request, tournament, status=404)
+        return _page(request, tournament, status=refusal_status(exc))
     messages.success(
         request,
         ngettext("Rodada chamada: %(n)d jogo.", "Rodada chamada: %(n)d jogos.", done.jogos) % {"n": done.jogos}
@@ -92,6 +105,7 @@ def round_call(request, tournament):
     return _back(tournament)
 
 
+@calls_csp
 @desk_view(need=CALL)
 @require_POST
 def whatsapp(request, tournament, jogo: int):
@@ -111,7 +125,7 @@ def whatsapp(request, tournament, jogo: int):
         )
     except Refused as exc:
         refusal_messages(request, exc)
-        return _page(request, tournament, status=409)
+        return _page(request, tournament, status=refusal_status(exc))
     response = HttpResponseRedirect(url, status=303)
     response["Referrer-Policy"] = "no-referrer"
     return response
