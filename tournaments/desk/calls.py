@@ -43,7 +43,7 @@ class WhatsappForm(forms.Form):
 
 def _page(request, tournament, status: int = 200):
     rounds = calls_desk(tournament=tournament)
-    return render(request, "desk/calls.html", {"desk_tab": "calls", "rounds": rounds}, status=status)
+    return render(request, "desk/calls.html", {"desk_tab": "schedule", "rounds": rounds}, status=status)
 
 
 def _back(tournament, jogo: int | None = None):
