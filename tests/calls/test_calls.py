@@ -34,6 +34,8 @@ PHONE = "(19) 99876-5432"
         ("+55 19 99876 5432", "5519998765432"),
         ("55 (11) 3234-5678", "551132345678"),
         ("019 99876-5432", "5519998765432"),
+        ("(55) 99876-5432", "5555998765432"),  # DDD 55 (RS) is not the country code
+        ("55 55 99876-5432", "5555998765432"),
         ("", None),
         ("99876-5432", None),  # no area code
         ("+1 415 555 0100", None),
@@ -312,3 +314,15 @@ def test_the_emails_leave_in_a_background_thread_after_the_commit(settings):
         time.sleep(0.05)
     assert Call.objects.get(channel=Call.EMAIL).status == Call.SENT
     assert [m.to for m in mail.outbox] == [["fio@example.org"]]
+
+
+def test_the_cached_event_page_and_tv_follow_the_call(event, client):
+    """The pages are cached per version: the call's write gives a new one, nothing is bumped by hand."""
+    t, organizer, jogo = event
+    urls = [reverse("tournaments:detail", args=[t.slug]), reverse("tournaments:tv", args=[t.slug])]
+    for url in urls:
+        assert "Sua vez" not in client.get(url).content.decode()
+        assert "Sua vez" not in client.get(url).content.decode()  # served from the cache
+    services.jogo_call(tournament=t, jogo_id=jogo.pk, user=organizer)
+    for url in urls:
+        assert "Sua vez" in client.get(url).content.decode(), url
