@@ -44,7 +44,7 @@ from .plainsql import columns, instance, made
 ORGANIZER, REFEREE = StaffRole.ORGANIZER, StaffRole.REFEREE
 
 # What each action needs: "organize" (the comissão organizadora) or "referee" (árbitro or organizer).
-ORGANIZE, REFEREE_DESK = "organize", "referee"
+ORGANIZE, REFEREE_DESK, CALL = "organize", "referee", "call"
 
 # Who asks: an account, the anonymous visitor, or nobody (a súmula signed by an account since deleted).
 Asker = Account | AnonymousUser | None
@@ -148,6 +148,13 @@ def may_decide_appeal(*, user: Asker, tournament: Tournament) -> bool:
     """Decide a dupla's appeal (recurso) against the referee's decision: the comissão organizadora only (AABB
     Art.6: "caberá recurso e será decidido pela Comissão Organizadora"); a referee may not judge an appeal
     against their own decision."""
+    return may_organize(user=user, tournament=tournament)
+
+
+def may_call_duplas(*, user: Asker, tournament: Tournament) -> bool:
+    """Call duplas to their mesa ("Sua vez": the pages, WhatsApp, e-mail): the comissão organizadora only. The
+    calls page shows the players' phones, private data a referee does not see (docs/regras.md §8 gives the
+    referee the súmulas, not the registrations)."""
     return may_organize(user=user, tournament=tournament)
 
 
@@ -313,7 +320,7 @@ def may_create_tournament(*, user: Asker) -> bool:
     return tournament_creation_refusal(user=user) is None
 
 
-NEEDS = {ORGANIZE: may_organize, REFEREE_DESK: may_referee}
+NEEDS = {ORGANIZE: may_organize, REFEREE_DESK: may_referee, CALL: may_call_duplas}
 
 
 def desk_tournament_get(*, user: Asker, slug: str, need: str = ORGANIZE) -> Tournament:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import draws_competition, draws_duplas, draws_pairing, draws_schedule
+from . import calls, draws_competition, draws_duplas, draws_pairing, draws_schedule
 
 urlpatterns = [
     path("<slug:slug>/duplas/", draws_duplas.duplas, name="duplas"),
@@ -19,4 +19,8 @@ urlpatterns = [
     path("<slug:slug>/programacao/", draws_schedule.schedule, name="schedule"),
     path("<slug:slug>/programacao/<int:jogo>/arbitro/", draws_schedule.jogo_referee, name="jogo_referee"),
     path("<slug:slug>/programacao/horario/", draws_schedule.round_time, name="round_time"),
+    path("<slug:slug>/chamadas/", calls.calls, name="calls"),
+    path("<slug:slug>/chamadas/rodada/", calls.round_call, name="round_call"),
+    path("<slug:slug>/chamadas/<int:jogo>/", calls.jogo_call, name="jogo_call"),
+    path("<slug:slug>/chamadas/<int:jogo>/whatsapp/", calls.whatsapp, name="call_whatsapp"),
 ]

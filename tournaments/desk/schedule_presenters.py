@@ -11,9 +11,10 @@ from django.utils.translation import gettext as _
 
 from scoring.tournament import KnockoutStageView
 
+from ..calls.selectors import calls_by_jogo
 from ..draws.tables import staff_users
-from ..models import Jogo, Stage, Tournament
-from ..presenters import round_name
+from ..models import Call, Jogo, Stage, Tournament
+from ..presenters import round_name, time_br
 from ..roles import staff_choices
 from ..round_times import round_time_of
 from ..selectors import jogo_referee, mesa_referees, tournament_state_get
@@ -31,6 +32,7 @@ class ScheduleRow:
     status_label: str
     referee_id: int | None  # the jogo's own referee
     referee: str  # whoever referees it: the jogo's, else the mesa's ("" when nobody)
+    called: str = ""  # the time of the jogo's latest call to its mesa ("14:05"), or ""
 
 
 @dataclass
@@ -75,6 +77,11 @@ def schedule_present(*, tournament: Tournament) -> Schedule:
             else:
                 waiting.append(f"{view.stage.name or view.stage.key}: {_(view.waiting_for)}")
     stage_of = {s.id: s for s in state.stage_models.values()}
+    called = {
+        jogo_id: time_br(max(at for channel, at in calls if channel == Call.PAGES))
+        for jogo_id, calls in calls_by_jogo(tournament=tournament).items()
+        if any(channel == Call.PAGES for channel, _at in calls)
+    }
     turns: dict[tuple, int] = defaultdict(int)
     blocks: dict[tuple, ScheduleBlock] = {}
     rows = sorted(
@@ -116,6 +123,7 @@ def schedule_present(*, tournament: Tournament) -> Schedule:
                 status_label=str(STATUS_LABELS.get(j.status, j.status)),
                 referee_id=j.referee_id,
                 referee=usernames.get(referee_id, "") if referee_id else "",
+                called=called.get(j.id, ""),
             )
         )
     ordered = [blocks[k] for k in sorted(blocks)]

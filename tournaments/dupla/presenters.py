@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from scoring.sumula import ACCEPTED, AWAITING, CONTEST, CONTESTED, HOMOLOGATED, IN_PROGRESS, SCHEDULED
 from tournaments import presenters
+from tournaments.calls.selectors import dupla_called
 from tournaments.models import Appeal, Dupla, Jogo
 from tournaments.permissions import may_self_score
 from tournaments.presenters.stages import EventHead
@@ -55,6 +56,7 @@ def dupla_page_present(*, dupla: Dupla) -> dict:
         "to_score": _to_score(dupla),
         "to_appeal": _to_appeal(dupla, [j for j in jogos if j.status == HOMOLOGATED], appeals),
         "appeals": _appeals(dupla, appeals),
+        "called": dupla_called(dupla=dupla),  # "Sua vez! Mesa N contra …" until the jogo begins
     }
 
 

@@ -4,6 +4,7 @@ Results are stored once, as mãos or as final scores; standings, brackets and
 the classification are derived by ``scoring`` (see ``selectors.py``).
 """
 
+from .calls import Call
 from .engine import AuditEntry, ResultPart, StateSnapshot, TournamentChange
 from .event import PRESET_CHOICES, Tournament
 from .people import Dupla, Player, Registration, ReplacedLink, new_pin, new_private_token
@@ -15,6 +16,7 @@ __all__ = [
     "PRESET_CHOICES",
     "Appeal",
     "AuditEntry",
+    "Call",
     "Draw",
     "DrawRoll",
     "Dupla",

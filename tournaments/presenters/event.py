@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Q
@@ -15,7 +15,7 @@ from scoring.registration import name_key
 from ..models import Dupla, Jogo, Tournament
 from .duplas import DuplaRef, dupla_refs
 from .labels import Status, date_br, time_br, weekday_br
-from .now import NowPage, now_present
+from .now import CalledItem, NowPage, called_present, now_present
 from .stages import RuleLine, StageRules, rules_present, status_of, tournament_status
 from .standings import ClassificationRow, classification_present
 
@@ -84,6 +84,7 @@ class EventPage:
     preset: str
     stages: list[StageRules]
     rules: list[RuleLine]
+    called: list[CalledItem] = field(default_factory=list)  # "Sua vez": the jogos called to their mesa
 
 
 def tournament_list_rows(tournaments: Iterable[Tournament]) -> list[TournamentRow]:
@@ -163,7 +164,11 @@ DUPLAS_LISTED_UP_TO = 64  # more duplas than this: the event page links to /dupl
 
 
 def event_present(
-    state: TournamentState, *, entrants: Mapping[str, Any] | None = None, draws: list[dict[str, Any]] | None = None
+    state: TournamentState,
+    *,
+    entrants: Mapping[str, Any] | None = None,
+    draws: list[dict[str, Any]] | None = None,
+    called: Mapping[int, dt.datetime] | None = None,
 ) -> EventPage:
     """The event page. ``phase``: "before" (registrations, the draws as public records, the first jogos called),
     "during" (what is happening now: ``now``), "after" (the podium and the final classification).
@@ -205,4 +210,5 @@ def event_present(
         preset=rules.preset,
         stages=rules.stages,
         rules=rules.rules,
+        called=called_present(state, called=called) if called and phase != "after" else [],
     )

@@ -8,11 +8,14 @@ links to /jogos/ for the rest.
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..rows import JogoRow
 from .jogo import JogoItem, jogo_item_maker, status_code
+from .labels import time_br
 
 if TYPE_CHECKING:
     from ..state import TournamentState
@@ -75,3 +78,29 @@ def now_present(
         latest=[make(r) for r in decided[:latest_limit]],
         any=bool(at_table or called or decided),
     )
+
+
+CALLED_SHOWN = 12  # the latest calls on the event page and the TV
+
+
+@dataclass(frozen=True, slots=True)
+class CalledItem:
+    """A jogo called to its mesa ("Sua vez"), still to play: the jogo and the time of its latest call."""
+
+    jogo: JogoItem
+    at: str
+
+
+def called_present(
+    state: TournamentState, *, called: Mapping[int, dt.datetime], limit: int | None = CALLED_SHOWN
+) -> list[CalledItem]:
+    """The called jogos (``calls.selectors.calls_on_pages``: jogo id -> its latest call) that have not begun
+    as the súmulas stand now, the latest call first (then by mesa)."""
+    if not called:
+        return []
+    rows = [r for r in state.jogo_rows if r.id in called and status_code(state.results.get(r.id), r) == "upcoming"]
+    rows.sort(key=lambda r: (-called[r.id].timestamp(), _mesa_order(r)))
+    if limit is not None:
+        rows = rows[:limit]
+    make = jogo_item_maker(state)
+    return [CalledItem(jogo=make(r), at=time_br(called[r.id])) for r in rows]

@@ -9,6 +9,8 @@ the slides are simply stacked.
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -19,7 +21,7 @@ from scoring.tournament import KnockoutStageView
 from .bracket import BracketJogo, BracketRound, bracket_present
 from .duplas import DuplaRef
 from .jogo import JogoItem
-from .now import now_present
+from .now import CalledItem, called_present, now_present
 from .standings import ClassificationRow, GroupTable, classification_present, standings_present
 
 if TYPE_CHECKING:
@@ -46,6 +48,7 @@ class Slide:
     rounds: list[BracketRound] | None = None
     third: BracketJogo | None = None
     champion: DuplaRef | None = None
+    called: list[CalledItem] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,9 +69,14 @@ def _jogo_slides(kind: str, title: str, jogos: list[JogoItem]) -> list[Slide]:
     ]
 
 
-def tv_present(state: TournamentState) -> TvPage:
+def tv_present(state: TournamentState, *, called: Mapping[int, dt.datetime] | None = None) -> TvPage:
+    """The slides; ``called`` (``calls.selectors.calls_on_pages``) makes the first one "Sua vez": the latest jogos
+    called to their mesa that have not begun."""
     slides: list[Slide] = []
     if not state.view.finished:
+        shown = called_present(state, called=called or {}, limit=JOGOS_PER_SLIDE)
+        if shown:
+            slides.append(Slide(kind="called", title=_("Sua vez: chamados às mesas"), called=shown))
         now = now_present(
             state, in_play_limit=JOGOS_PER_SLIDE * JOGOS_SLIDES_MAX, next_limit=JOGOS_PER_SLIDE * JOGOS_SLIDES_MAX
         )

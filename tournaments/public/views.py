@@ -29,6 +29,7 @@ from django.utils.safestring import SafeString
 
 from tournaments import presenters
 from tournaments.caching import list_key, one_at_a_time, page_get, page_key, page_put, tournament_ident
+from tournaments.calls.selectors import calls_on_pages
 from tournaments.draws.selectors import draws_public
 from tournaments.interchange.writer import tournament_export
 from tournaments.models import Jogo, Tournament
@@ -253,6 +254,7 @@ def tournament_detail(request, slug: str):
             state,
             entrants=registrations_public(tournament=tournament) if before else None,
             draws=draws_public(tournament=tournament, state=state),
+            called=calls_on_pages(tournament=tournament),
         )
 
     return _event_page(
@@ -341,9 +343,11 @@ def tournament_jogos(request, slug: str):
 @read_only
 def tournament_tv(request, slug: str):
     """The TV mode: full screen, large type, cycling between the live jogos, the standings and the bracket."""
-    return _event_page(
-        request, slug=slug, template="tournaments/tv.html", tab="tv", build=presenters.tv_present, live=True
-    )
+
+    def build(state):
+        return presenters.tv_present(state, called=calls_on_pages(tournament=state.tournament))
+
+    return _event_page(request, slug=slug, template="tournaments/tv.html", tab="tv", build=build, live=True)
 
 
 @read_only

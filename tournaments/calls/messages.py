@@ -1,0 +1,40 @@
+"""The words of a call (pt-BR), the same in the WhatsApp message and the e-mail: the event, the mesa, the round
+and its time, the opponents, and the dupla's private link (absolute: ``SITE_URL``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..models import Dupla, Jogo
+from ..round_times import round_time_of
+from ..staff.selectors import private_link
+
+
+def _when(jogo: Jogo, at: dt.datetime) -> str:
+    """The round's time when the organizer gave one, else the time of the call ("agora, 14:05")."""
+    given = round_time_of(jogo.stage, jogo.round)
+    if given:
+        return given
+    return _("agora (%(time)s)") % {"time": timezone.localtime(at).strftime("%H:%M")}
+
+
+def call_text(*, jogo: Jogo, dupla: Dupla, at: dt.datetime) -> str:
+    """The message to ``dupla``, one of ``jogo``'s."""
+    opponent = jogo.dupla_b if dupla.pk == jogo.dupla_a_id else jogo.dupla_a
+    round_text = _("rodada %(n)s") % {"n": jogo.round} if jogo.round else ""
+    lines = [
+        _("%(event)s: sua vez!") % {"event": jogo.tournament.name},
+        _("Dupla %(dupla)s, vá à mesa %(mesa)s.") % {"dupla": dupla.display_name, "mesa": jogo.mesa},
+        _("Contra: %(opponent)s.") % {"opponent": opponent.display_name},
+        _("Jogo %(key)s%(round)s, horário: %(when)s.")
+        % {"key": jogo.key, "round": f" ({round_text})" if round_text else "", "when": _when(jogo, at)},
+        _("Página da sua dupla (súmulas, confirmações): %(link)s") % {"link": private_link(dupla=dupla)},
+    ]
+    return "\n".join(lines)
+
+
+def call_subject(*, jogo: Jogo) -> str:
+    return _("Sua vez: mesa %(mesa)s · %(event)s") % {"mesa": jogo.mesa, "event": jogo.tournament.name}
