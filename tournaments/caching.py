@@ -430,7 +430,11 @@ def _stamp_bump(key: str) -> None:
     try:
         cache.incr(key)
     except ValueError:  # no stamp yet (or evicted): any new value differs from every one a kept page carries
-        cache.add(key, _stamp_fresh(), None)
+        _stamp_start(key)
+
+
+def _stamp_start(key: str) -> None:
+    caches[SHARED].add(key, _stamp_fresh(), None)
 
 
 def fast_stamps_bump(*, slug: str, results: bool) -> None:
@@ -443,15 +447,21 @@ def fast_stamps_bump(*, slug: str, results: bool) -> None:
         _tolerant("renovar", key, functools.partial(_stamp_bump, key))
 
 
-def fast_stamp_read(*, scope: str, slug: str) -> int | None:
-    """The stamp a page about to be made from the database is kept under (read before the database is); None
-    when the shared cache does not answer (the page is then not kept for the fast path)."""
-    key = fast_stamp_key(scope=scope, slug=slug)
-    value = _tolerant("ler", key, lambda: caches[SHARED].get(key))
-    if value is None:
-        _tolerant("gravar", key, lambda: caches[SHARED].add(key, _stamp_fresh(), None))
-        value = _tolerant("ler", key, lambda: caches[SHARED].get(key))
-    return value if isinstance(value, int) else None
+def fast_stamps_read(*, slug: str) -> dict[str, int] | None:
+    """The stamps (``s`` and ``r``) a page about to be made from the database is kept under, read before the
+    database is; None when the shared cache does not answer (the page is then not kept for the fast path)."""
+    keys = {fast_stamp_key(scope=scope, slug=slug): scope for scope in (FAST_ALL, FAST_RESULTS)}
+    found = _tolerant("ler", slug, lambda: caches[SHARED].get_many(list(keys)))
+    if found is None:
+        return None
+    if len(found) < len(keys):
+        for key in keys.keys() - found.keys():
+            _tolerant("gravar", key, functools.partial(_stamp_start, key))
+        found = _tolerant("ler", slug, lambda: caches[SHARED].get_many(list(keys)))
+        if found is None or len(found) < len(keys):
+            return None
+    stamps = {keys[key]: value for key, value in found.items()}
+    return stamps if all(isinstance(v, int) for v in stamps.values()) else None
 
 
 def fast_lookup(*, entry: str, slug: str) -> tuple[Any, dict[str, int]] | None:

@@ -242,3 +242,36 @@ def test_a_coalesced_live_page_is_not_kept_past_its_second(cup, ref, settings):
     response, _queries = visit(path)
     settings.ZAP_LIVE_COALESCE_SECONDS = 0
     assert without_the_time(response.content) == from_the_view(path, settings)
+
+
+def test_live_pages_coalesce_mãos_like_the_view_but_never_results(cup, ref, settings):
+    """With ``ZAP_LIVE_COALESCE_SECONDS`` a live page kept a moment ago is still served after a mão (as the view
+    serves the live page of the last second); a result that moves (here the decided jogo, which the pages show as
+    provisional and the engine counts once confirmed) is never held back."""
+    import time
+
+    settings.ZAP_LIVE_COALESCE_SECONDS = 30
+    key = jogo_between(cup, "d1", "d4")
+    path = f"/torneios/{cup.slug}/jogos/"
+    assert post(ref, api(cup.slug, key, "maos"), {"id": "m-0", "to": 0, "points": 3}).status_code == 201
+    visit(path)
+    assert post(ref, api(cup.slug, key, "maos"), {"id": "m-1", "to": 1, "points": 3}).status_code == 201
+    assert visit(path)[1] == 0  # a mão since: the page of a moment ago
+    for n in range(7):  # 12 x 3, then 12 x 0: decided
+        assert post(ref, api(cup.slug, key, "maos"), {"id": f"m-{n + 2}", "to": 0, "points": 3}).status_code == 201
+    assert answer(Client(), cup.slug, key, "d1").status_code == 200
+    assert answer(Client(), cup.slug, key, "d4").status_code == 200  # confirmed: it counts
+    response, queries = visit(path)
+    assert queries > 0
+    settings.ZAP_LIVE_COALESCE_SECONDS = 0
+    assert without_the_time(response.content) == from_the_view(path, settings)
+    settings.ZAP_LIVE_COALESCE_SECONDS = 30
+    kept_at = time.time()
+    visit(path)
+    assert (
+        post(ref, api(cup.slug, jogo_between(cup, "d2", "d3"), "maos"), {"id": "x-0", "to": 0, "points": 3}).status_code
+        == 201
+    )
+    assert visit(path)[1] == 0
+    settings.ZAP_LIVE_COALESCE_SECONDS = time.time() - kept_at - 0.01  # the coalescing window has passed
+    assert visit(path)[1] > 0

@@ -26,7 +26,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.cache import get_conditional_response
 
-from tournaments.caching import EVERY_EVENT, FAST_ALL, FAST_RESULTS, fast_lookup, fast_put, fast_stamp_read, release
+from tournaments.caching import EVERY_EVENT, FAST_ALL, FAST_RESULTS, fast_lookup, fast_put, fast_stamps_read, release
 
 PREFIX = "/torneios/"
 
@@ -37,6 +37,8 @@ class Kept:
 
     scope: str
     stamp: int
+    results_stamp: int  # ``r`` when it was made: a live page may be a moment behind the scores, never the results
+    made: float  # when its stamps were read (the page shows at least what had been written by then)
     until: float
     status: int
     headers: tuple[tuple[str, str], ...]
@@ -49,7 +51,8 @@ class Candidate:
 
     slug: str
     scope: str = ""
-    stamp: int | None = None
+    stamps: dict[str, int] | None = None
+    made: float = 0.0
     until: float = 0.0
 
 
@@ -83,15 +86,32 @@ def fast_stamp(request: HttpRequest, *, live: bool) -> None:
     candidate = getattr(request, "fast_page", None)
     if isinstance(candidate, Candidate):
         candidate.scope = FAST_ALL if live and candidate.slug != EVERY_EVENT else FAST_RESULTS
-        candidate.stamp = fast_stamp_read(scope=candidate.scope, slug=candidate.slug)
+        candidate.made = time.time()
+        candidate.stamps = fast_stamps_read(slug=candidate.slug)
 
 
 def fast_keep(request: HttpRequest, *, until: float) -> None:
     """Called by a cacheable view about to answer the page for everyone: it may be served as it is until ``until``
     (the end of the minute the page says it was updated in), while the stamp read by ``fast_stamp`` stands."""
     candidate = getattr(request, "fast_page", None)
-    if isinstance(candidate, Candidate) and candidate.stamp is not None:
+    if isinstance(candidate, Candidate) and candidate.stamps is not None:
         candidate.until = until
+
+
+def _current(kept: Kept, stamps: dict[str, int]) -> bool:
+    """Whether ``kept`` is still the page to serve: within its minute, and no write since its stamps were read; for
+    a page with live scores, also a mão or two since, for ``ZAP_LIVE_COALESCE_SECONDS`` (the view coalesces its
+    live pages the same way), as long as no result has moved."""
+    now = time.time()
+    if now >= kept.until:
+        return False
+    if stamps.get(kept.scope) == kept.stamp:
+        return True
+    return (
+        kept.scope == FAST_ALL
+        and stamps.get(FAST_RESULTS) == kept.results_stamp
+        and now - kept.made < settings.ZAP_LIVE_COALESCE_SECONDS
+    )
 
 
 class FastPagesMiddleware:
@@ -110,22 +130,25 @@ class FastPagesMiddleware:
         entry = _entry(request)
         found = fast_lookup(entry=entry, slug=slug)
         if found is not None:
-            kept, stamps = found
-            if isinstance(kept, Kept) and stamps.get(kept.scope) == kept.stamp and time.time() < kept.until:
+            kept, current = found
+            if isinstance(kept, Kept) and _current(kept, current):
                 return self._answer(request, kept)
         candidate = Candidate(slug=slug)
         request.fast_page = candidate  # type: ignore[attr-defined]
         response = self.get_response(request)
+        stamps = candidate.stamps
         if (
             candidate.until > time.time()
-            and candidate.stamp is not None
+            and stamps is not None
             and response.status_code == 200
             and isinstance(response, HttpResponse)
             and not response.cookies
         ):
             kept = Kept(
                 scope=candidate.scope,
-                stamp=candidate.stamp,
+                stamp=stamps[candidate.scope],
+                results_stamp=stamps[FAST_RESULTS],
+                made=candidate.made,
                 until=candidate.until,
                 status=response.status_code,
                 headers=tuple(response.items()),
