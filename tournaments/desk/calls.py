@@ -4,6 +4,8 @@ players' phones are shown here, to the organizers, and nowhere else."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from django import forms
 from django.conf import settings
 from django.contrib import messages
@@ -18,8 +20,11 @@ from django.views.decorators.http import require_POST, require_safe
 
 from ..calls import services
 from ..calls.selectors import calls_desk
+from ..models import Stage
 from ..permissions import CALL, desk_view
+from ..presenters.jogo import jogo_place
 from ..refusals import Refused
+from ..selectors import tournament_state_get
 from ..web import refusal_messages, refusal_status
 from .draw_forms import ROUND_MAX
 
@@ -43,7 +48,16 @@ class WhatsappForm(forms.Form):
 
 def _page(request, tournament, status: int = 200):
     rounds = calls_desk(tournament=tournament)
-    return render(request, "desk/calls.html", {"desk_tab": "schedule", "rounds": rounds}, status=status)
+    place = jogo_place(tournament_state_get(tournament=tournament))
+    # a knockout round by its name ("Quartas de final"), a group stage's by its number
+    titles = [
+        place(SimpleNamespace(stage_id=r.stage.id, group_id=None, round=r.round, third_place=False))[2]
+        if r.stage.kind == Stage.KNOCKOUT and r.round
+        else ""
+        for r in rounds
+    ]
+    context = {"desk_tab": "schedule", "rounds": list(zip(rounds, titles, strict=True))}
+    return render(request, "desk/calls.html", context, status=status)
 
 
 def _back(tournament, jogo: int | None = None):
