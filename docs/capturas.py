@@ -49,6 +49,7 @@ PASSWORD = "truco-demo"  # the demo accounts' (load_demo --accounts), developmen
 MAX_BYTES = 250_000
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 768}
+ALL_WIDE = False  # --largura 1366: every screen at 1,366 px (a look at the whole walk on a computer)
 
 DEMO_KNOCKOUT, DEMO_GROUPS = "aabb-2024", "fenacef-2023"
 EVENT_DAY = dt.date.today() + dt.timedelta(days=21)
@@ -251,6 +252,7 @@ class Walk:
         self.cards: list[dict] = []
 
     def context(self, *, wide: bool = False):
+        wide = wide or ALL_WIDE
         return self.browser.new_context(
             viewport=DESKTOP if wide else PHONE,
             device_scale_factor=2,
@@ -406,6 +408,19 @@ class Walk:
         raise SystemExit(f"cartão da dupla {dupla_text!r} não encontrado")
 
     # 7. event day
+    def calls(self, wide_page) -> None:
+        log("chamar as duplas à mesa")
+        wide_page.goto(self.url("chamadas/"))
+        first = wide_page.locator(".calls-jogo").first
+        dupla = first.locator(".calls-dupla > p").first.inner_text()
+        submit(wide_page, first.get_by_role("button", name="Chamar"))
+        shot(wide_page, "chamadas", element="main", max_height=1000)
+        context = self.context()
+        private = context.new_page()
+        private.goto(self.card_of(dupla)["link"])
+        shot(private, "sua-vez")
+        context.close()
+
     def referee(self) -> None:
         log("dia do evento: a súmula no celular do árbitro")
         context = self.context()
@@ -533,6 +548,7 @@ class Walk:
         self.draws(page, wide_page)
         self.mesas(page, wide_page)
         self.printing(page)
+        self.calls(wide_page)
         self.referee()
         self.public()
         self.closing(page)
@@ -543,7 +559,20 @@ class Walk:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--manter", action="store_true", help="deixa o servidor no ar no fim, até Ctrl+C")
+    parser.add_argument(
+        "--largura",
+        type=int,
+        choices=(390, 1366),
+        help="1366: todas as telas em 1.366 px (390, o padrão: as do celular no celular)",
+    )
+    parser.add_argument(
+        "--pasta", type=Path, help="grava as imagens aqui em vez de docs/img (para olhar, sem mudar a ajuda)"
+    )
     args = parser.parse_args()
+    global IMG, ALL_WIDE
+    ALL_WIDE = args.largura == 1366
+    if args.pasta:
+        IMG = args.pasta.resolve()
     from playwright.sync_api import sync_playwright
 
     IMG.mkdir(parents=True, exist_ok=True)
@@ -554,7 +583,7 @@ def main() -> None:
                 Walk(browser, base, Path(folder)).run()
             finally:
                 browser.close()
-        log(f"pronto: {len(WRITTEN)} imagens em {IMG.relative_to(ROOT)}/")
+        log(f"pronto: {len(WRITTEN)} imagens em {IMG}/")
         others = sorted(p.name for p in IMG.glob("*.png") if p.name not in WRITTEN)
         if others:
             log(f"aviso: imagens que este script não faz mais (apague-as se nenhum .md as cita): {', '.join(others)}")
