@@ -184,7 +184,7 @@ WRITTEN: set[str] = set()  # the images this run wrote
 def _saved(path: Path) -> None:
     _fit(path)
     WRITTEN.add(path.name)
-    log(f"  {path.relative_to(ROOT)} ({path.stat().st_size // 1000} KB)")
+    log(f"  {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path} ({path.stat().st_size // 1000} KB)")
 
 
 def shot(page, name: str, *, element=None, max_height: int = 1400, pad: int = 8) -> None:
