@@ -160,3 +160,16 @@ def test_a_draft_tournament_does_not_count(load_file, django_capture_on_commit_c
         result_counted(t, between(t, "d1", "d2"))
     assert nivel_of(t, "p1").played == 0
     assert Player.objects.filter(tournament=t, atleta__isnull=True).count() == 0
+
+
+@pytest.mark.django_db
+def test_deleting_a_tournament_walks_its_atletas_again(two_cups, django_capture_on_commit_callbacks):
+    a, b = two_cups
+    with django_capture_on_commit_callbacks(execute=True):
+        result_counted(a, between(a, "d1", "d2"), partidas=won_by(a, "d1", "d2"))
+        result_counted(b, between(b, "d1", "d2"), partidas=won_by(b, "d1", "d2"))
+    assert nivel_of(b, "p1").played == 2
+    with django_capture_on_commit_callbacks(execute=True):
+        a.delete()
+    assert nivel_of(b, "p1").played == 1
+    assert stored() == rebuilt()

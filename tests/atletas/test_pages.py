@@ -121,3 +121,9 @@ def test_few_queries(client, played, load_file):
     assert len(ranking) <= 4, [q["sql"] for q in ranking]
     assert len(page) <= 5, [q["sql"] for q in page]
     assert Atleta.objects.count() == 8 + 3 * 8  # the other cups have no birth dates: 24 more atletas
+
+
+@pytest.mark.django_db
+def test_the_dupla_page_links_its_atletas(client, played):
+    d1 = client.get("/torneios/copa-ranking/duplas/d1/").content.decode()
+    assert f'href="/atletas/{key_of(played, "p1")}/"' in d1 and f'href="/atletas/{key_of(played, "p2")}/"' in d1

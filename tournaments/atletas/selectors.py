@@ -208,3 +208,8 @@ def atleta_history(*, key: str) -> AtletaHistory | None:
         walkovers_lost=nivel.walkovers_lost if nivel else 0,
         events=events,
     )
+
+
+def atleta_keys(*, player_ids: list[int]) -> dict[int, str]:
+    """The atleta key of each of these players (one query; a player without an atleta is left out)."""
+    return dict(Player.objects.filter(pk__in=player_ids, atleta__isnull=False).values_list("pk", "atleta__key"))

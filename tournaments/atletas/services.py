@@ -9,6 +9,7 @@ the admin); it runs inside that write. ``nivel_update`` recomputes the Nível of
 from __future__ import annotations
 
 import datetime
+import functools
 import logging
 import uuid
 from collections.abc import Iterable, Sequence
@@ -23,7 +24,7 @@ from ..models import Atleta, AtletaNivel, Dupla, Jogo, Player, Tournament
 from ..selectors import tournament_state_get
 from ..state import jogo_order
 
-__all__ = ["atletas_link", "atletas_rename", "nivel_follow", "nivel_rebuild", "nivel_update"]
+__all__ = ["atletas_link", "atletas_rename", "nivel_follow", "nivel_rebuild", "nivel_update", "players_gone"]
 
 log = logging.getLogger(__name__)
 
@@ -255,14 +256,23 @@ def nivel_update(*, atleta_ids: Iterable[int]) -> int:
     return len(changed)
 
 
+def players_gone(sender: type, instance: Player, **kwargs: object) -> None:
+    """A player deleted (a tournament with it, a registration's partner): once that commits, their atleta's Nível
+    is walked again without that tournament's jogos (``post_delete`` of ``Player``, connected in ``apps``)."""
+    if instance.atleta_id is not None:
+        transaction.on_commit(functools.partial(nivel_follow, atleta_ids=[instance.atleta_id]), robust=True)
+
+
 def nivel_rebuild(*, batch: int = 500) -> int:
-    """Every atleta's Nível recomputed (``manage.py nivel_rebuild``), and every player linked to an atleta."""
+    """Every atleta's Nível recomputed (``manage.py nivel_rebuild``), every player linked to an atleta, and the
+    atletas left without players removed."""
     from ..writes import PRIVATE, tournament_write  # the write path imports this module
 
     unlinked = Player.objects.filter(atleta__isnull=True)
     for t in Tournament.objects.filter(pk__in=unlinked.values("tournament_id")).order_by("pk"):
         with tournament_write(tournament=t, action="atletas.link", kind=PRIVATE):
             atletas_link(players=list(unlinked.filter(tournament=t)))
+    Atleta.objects.filter(players__isnull=True).delete()
     ids = list(Atleta.objects.order_by("pk").values_list("pk", flat=True))
     changed = 0
     for start in range(0, len(ids), batch):
