@@ -173,3 +173,26 @@ def test_deleting_a_tournament_walks_its_atletas_again(two_cups, django_capture_
         a.delete()
     assert nivel_of(b, "p1").played == 1
     assert stored() == rebuilt()
+
+
+@pytest.mark.django_db
+def test_in_a_request_the_nivel_waits_for_the_response(
+    two_cups, django_capture_on_commit_callbacks, settings, monkeypatch
+):
+    """Inside a request the recomputation is handed to a background thread (started once the response has gone);
+    run later, it gives what a full rebuild gives."""
+    from tournaments.atletas import services
+
+    settings.ZAP_NIVEL_BACKGROUND = True
+    later = []
+    monkeypatch.setattr(services, "in_request", lambda: True)
+    monkeypatch.setattr(services, "background_run", lambda target, *args, name: later.append((target, args)))
+    monkeypatch.setattr(services.connection, "close", lambda: None)  # the test's own connection stays open
+    a, _ = two_cups
+    with django_capture_on_commit_callbacks(execute=True):
+        result_counted(a, between(a, "d1", "d2"), partidas=won_by(a, "d1", "d2"))
+    assert later and nivel_of(a, "p1").played == 0  # not yet
+    for target, args in later:
+        target(*args)
+    assert nivel_of(a, "p1").played == 1
+    assert stored() == rebuilt()

@@ -14,17 +14,27 @@ import logging
 import uuid
 from collections.abc import Iterable, Sequence
 
-from django.db import transaction
+from django.conf import settings
+from django.db import connection, transaction
 
 from scoring.atleta import atleta_identity, name_normalize
 from scoring.jogo import WALKOVER_BOTH
 from scoring.ranking import UNRANKED_LEVEL, nivel_path, player_level
 
+from ..caching import background_run, in_request
 from ..models import Atleta, AtletaNivel, Dupla, Jogo, Player, Tournament
 from ..selectors import tournament_state_get
 from ..state import jogo_order
 
-__all__ = ["atletas_link", "atletas_rename", "nivel_follow", "nivel_rebuild", "nivel_update", "players_gone"]
+__all__ = [
+    "atletas_link",
+    "atletas_rename",
+    "nivel_follow",
+    "nivel_later",
+    "nivel_rebuild",
+    "nivel_update",
+    "players_gone",
+]
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +115,7 @@ def atletas_link(*, players: Sequence[Player]) -> list[int]:
         Player.objects.bulk_update(moved, ["atleta"])
     touched.update(p.atleta_id for p in players if p.atleta_id is not None)
     atletas_rename(ids=touched)
-    transaction.on_commit(lambda: nivel_follow(atleta_ids=touched), robust=True)
+    transaction.on_commit(functools.partial(nivel_later, atleta_ids=touched), robust=True)
     return sorted(touched)
 
 
@@ -138,6 +148,26 @@ def atletas_rename(*, ids: Iterable[int]) -> None:
 
 
 # --- the Nível ----------------------------------------------------------------------------------------------
+
+
+def nivel_later(
+    *, atleta_ids: Iterable[int] = (), tournament_id: int | None = None, jogo_ids: Iterable[int] = ()
+) -> None:
+    """``nivel_follow`` once a write has committed: inside a request, in a background thread started after the
+    response has gone (``caching.background_run``; ``ZAP_NIVEL_BACKGROUND``), else here and now (a command, a
+    test). It recomputes from the database, so running late, twice or concurrently gives the same rows."""
+    args = (tuple(atleta_ids), tournament_id, tuple(jogo_ids))
+    if settings.ZAP_NIVEL_BACKGROUND and in_request():
+        background_run(_nivel_thread, *args, name="zap-nivel")
+    else:
+        nivel_follow(atleta_ids=args[0], tournament_id=tournament_id, jogo_ids=args[2])
+
+
+def _nivel_thread(atleta_ids: tuple[int, ...], tournament_id: int | None, jogo_ids: tuple[int, ...]) -> None:
+    try:
+        nivel_follow(atleta_ids=atleta_ids, tournament_id=tournament_id, jogo_ids=jogo_ids)
+    finally:
+        connection.close()  # this thread's own connection
 
 
 def nivel_follow(
@@ -260,7 +290,7 @@ def players_gone(sender: type, instance: Player, **kwargs: object) -> None:
     """A player deleted (a tournament with it, a registration's partner): once that commits, their atleta's Nível
     is walked again without that tournament's jogos (``post_delete`` of ``Player``, connected in ``apps``)."""
     if instance.atleta_id is not None:
-        transaction.on_commit(functools.partial(nivel_follow, atleta_ids=[instance.atleta_id]), robust=True)
+        transaction.on_commit(functools.partial(nivel_later, atleta_ids=[instance.atleta_id]), robust=True)
 
 
 def nivel_rebuild(*, batch: int = 500) -> int:
