@@ -49,6 +49,9 @@ def atletas_link(*, players: Sequence[Player]) -> list[int]:
     their atleta keeps it (its identity follows the new name: the key stays); else a new atleta is made. Atletas
     left without players go away. Returns the ids of the atletas whose players changed (their Nível and name
     follow: the name here, the Nível once the write commits)."""
+    from ..writes import write_required  # the write path imports this module
+
+    write_required(what="atletas_link")  # players and atletas change only inside a tournament's write
     players = [p for p in players if p.pk is not None]
     if not players:
         return []
@@ -122,6 +125,9 @@ def atletas_link(*, players: Sequence[Player]) -> list[int]:
 def atletas_rename(*, ids: Iterable[int]) -> None:
     """Each of these atletas takes the name of their most recent player (latest tournament date, then the
     latest made); an atleta left without players goes away."""
+    from ..writes import write_required
+
+    write_required(what="atletas_rename")
     ids = set(ids)
     if not ids:
         return
