@@ -1,9 +1,11 @@
-"""/ranking/ and an atleta's page in headless Chromium at 390 and 1366 px: no horizontal page scroll, links work.
+"""/ranking/ and an atleta's page in headless Chromium at 390 and 1366 px: no horizontal page scroll, links work,
+no axe-core violation.
 
 Screenshots: /tmp/zap-shots/atletas-*.png."""
 
 import pytest
 
+from tests.support.a11y import AXE_CONTEXT, assert_no_axe_violations
 from tests.support.browser import shot
 from tests.support.files import demo_file, knockout_file
 from tournaments.atletas.services import nivel_rebuild
@@ -21,7 +23,11 @@ def test_ranking_and_an_atleta(browser, live_server, load_file, device):
     nivel_rebuild()
     winner = Player.objects.select_related("atleta").filter(tournament=finished).first()
     context = browser.new_context(
-        viewport=WIDTHS[device], locale="pt-BR", is_mobile=device == "phone", has_touch=device == "phone"
+        viewport=WIDTHS[device],
+        locale="pt-BR",
+        is_mobile=device == "phone",
+        has_touch=device == "phone",
+        **AXE_CONTEXT,
     )
     page = context.new_page()
     errors: list[str] = []
@@ -34,6 +40,7 @@ def test_ranking_and_an_atleta(browser, live_server, load_file, device):
         overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 1, f"a página rola na horizontal ({overflow}px)"
         shot(page, f"atletas-ranking-{device}")
+        assert_no_axe_violations(page, f"/ranking/ ({device})")
         page.fill("#busca-atleta", winner.name.upper())
         page.get_by_role("button", name="Buscar").click()
         page.get_by_role("link", name=winner.name).first.click()
@@ -43,6 +50,7 @@ def test_ranking_and_an_atleta(browser, live_server, load_file, device):
         overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 1, f"a página rola na horizontal ({overflow}px)"
         shot(page, f"atletas-atleta-{device}")
+        assert_no_axe_violations(page, f"/atletas/ ({device})")
         assert not errors
     finally:
         context.close()

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import F
 
 from scoring.atleta import atleta_identity, name_normalize
 from scoring.jogo import WALKOVER_BOTH
@@ -134,7 +135,7 @@ def atletas_rename(*, ids: Iterable[int]) -> None:
     latest: dict[int, str] = {}
     rows = (
         Player.objects.filter(atleta_id__in=ids)
-        .order_by("atleta_id", "-tournament__date", "-tournament_id", "-id")
+        .order_by("atleta_id", F("tournament__date").desc(nulls_last=True), "-tournament_id", "-id")
         .values_list("atleta_id", "name")
     )
     for atleta_id, name in rows:
