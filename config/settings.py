@@ -276,6 +276,9 @@ ZAP_SHARE_STATES = env_bool("ZAP_SHARE_STATES", bool(REDIS_URL))
 # ... and to the database (tournaments/snapshots.py), so a process that starts with nothing cached anywhere
 # reads the newest one and replays the engine's log since, instead of building it from the tables.
 ZAP_STORE_STATES = env_bool("ZAP_STORE_STATES", True)
+# The atletas' Nível a write touched is recomputed once it commits (tournaments/atletas/services.py): inside a
+# request, in the background once the response has gone; off, in the request (or command) itself.
+ZAP_NIVEL_BACKGROUND = env_bool("ZAP_NIVEL_BACKGROUND", True)
 # A server process loads the derived states of this many events under way before its first request.
 ZAP_WARM_STATES = env_int("ZAP_WARM_STATES", 4)
 # The code's version in every cache key (tournaments.caching.release): set it at deploy (e.g. the commit);

@@ -37,6 +37,13 @@ def _no_stored_states(settings):
 
 
 @pytest.fixture(autouse=True)
+def _nivel_at_once(settings):
+    """The atletas' Nível is recomputed as the write commits, not in a background thread after the response (it
+    would write outside the test's transaction); tests/atletas test both."""
+    settings.ZAP_NIVEL_BACKGROUND = False
+
+
+@pytest.fixture(autouse=True)
 def _one_write_path():
     """Every test runs under the write guard: site code that writes a tournament's table outside
     ``writes.tournament_write`` fails the test (``UnguardedWrite``); a test's own setup may write directly."""

@@ -237,6 +237,11 @@ def state_share(keys: list[str], state: TournamentState) -> None:
 _requests = threading.local()  # per thread: what waits for the end of the request being served
 
 
+def in_request() -> bool:
+    """Whether this thread is serving a request (``background_run`` would wait for its response to go)."""
+    return getattr(_requests, "pending", None) is not None
+
+
 def background_run(target: Callable[..., object], *args: object, name: str) -> None:
     """Run ``target(*args)`` in a daemon thread that ``shares_wait`` waits for (a state being shared or stored).
 

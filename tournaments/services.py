@@ -15,6 +15,7 @@ from scoring.errors import RuleViolation
 from scoring.jogo import WALKOVER_BOTH, JogoEntry
 from scoring.tournament import GROUPS, group_best_of, knockout_best_of
 
+from .atletas.services import atletas_link
 from .interchange.reader import JogoPlan, TournamentPlan, plan_read
 from .interchange.sumula_reader import SumulaPlan
 from .jogo_keys import jogo_keys_new
@@ -128,6 +129,7 @@ def _plan_write(plan: TournamentPlan, performed_by: User | None) -> Tournament:
             for i, p in enumerate(plan.players)
         ]
     )
+    atletas_link(players=players)
     player = {p.key: p for p in players}
     Registration.objects.bulk_create(
         [

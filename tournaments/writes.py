@@ -40,6 +40,7 @@ from typing import Any
 
 from django.db import transaction
 
+from .atletas.services import nivel_later
 from .caching import fast_stamps_bump
 from .engine import (
     KINDS,
@@ -130,6 +131,16 @@ def _commit(write: Write) -> None:
         # the public pages' fast path serves none kept before this write (caching.fast_stamps_bump)
         slug, results = write.tournament.slug, write.kind != LIVE
         transaction.on_commit(lambda: fast_stamps_bump(slug=slug, results=results), robust=True)
+    if write.tournament is not None and write.kind in (RESULTS, STRUCTURE):
+        # the Nível of the atletas whose counted jogos may have changed (every player's after a structural
+        # write), recomputed from the database once this write has committed: in a request, after its response
+        # (about 10 ms and 10 queries for a result; more for a structural write, whose atletas may have played
+        # many other events)
+        tournament_id, jogo_ids = write.tournament.pk, sorted(write.jogos) if write.kind == RESULTS else []
+        if write.kind == STRUCTURE or jogo_ids:
+            transaction.on_commit(
+                functools.partial(nivel_later, tournament_id=tournament_id, jogo_ids=jogo_ids), robust=True
+            )
     if write.tournament is not None and write.kind == LIVE and write.jogos_started:
         tournament_id, started = write.tournament.pk, frozenset(write.jogos_started)
         transaction.on_commit(lambda: event_status_follow(tournament_id=tournament_id, jogo_ids=started), robust=True)
@@ -206,7 +217,10 @@ _BASE = Path(__file__).resolve().parent.parent
 _GUARDED = tuple(str(_BASE / folder) + os.sep for folder in ("tournaments", "scoring"))
 _UNGUARDED = (str(_BASE / "tournaments" / "migrations") + os.sep, str(_BASE / "tests") + os.sep)
 _WRITES = ("INSERT", "UPDATE", "DELETE")
-_DERIVED = '"tournaments_statesnapshot"'  # a stored derived state (snapshots.py), no data of the tournament's
+# stored data that is none of a tournament's own: a state snapshot (snapshots.py), the atletas' Nível
+# (atletas/services.py, recomputed after a write commits) and the site-wide atletas (atletas left without players
+# are removed by ``manage.py nivel_rebuild``)
+_DERIVED = ('"tournaments_statesnapshot"', '"tournaments_atletanivel"', '"tournaments_atleta"')
 
 
 def write_guard(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
@@ -217,7 +231,7 @@ def write_guard(execute: Callable[..., Any], sql: str, params: Any, many: bool, 
         write_current() is None
         and sql.lstrip()[:6].upper() in _WRITES
         and '"tournaments_' in sql
-        and _DERIVED not in sql
+        and not any(table in sql for table in _DERIVED)
     ):
         origin = _origin()
         if origin is not None:

@@ -216,6 +216,11 @@ GUARDS = {"tournament_write", "tournament_rebuild", "write_required"}
 NOT_TOURNAMENT_WRITES = {
     # the account made on accepting an invitation (an auth user); the role comes from invitation_accept
     "tournaments.accounts.views.invitation",
+    # the atletas' Nível: derived rows recomputed from the database after a write commits (like a state snapshot)
+    "tournaments.atletas.services.nivel_follow",
+    "tournaments.atletas.services.nivel_later",
+    "tournaments.atletas.services._nivel_thread",
+    "tournaments.atletas.services.nivel_update",
 }
 
 

@@ -21,6 +21,7 @@ from django.http import HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html
 
+from ..atletas.services import atletas_link
 from ..jogo_keys import jogo_keys_new
 from ..models import (
     Appeal,
@@ -288,6 +289,10 @@ class PlayerAdmin(GuardedAdmin):
     list_filter = ("tournament",)
     search_fields = ("name", "key", "email")
     list_select_related = ("tournament",)
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        atletas_link(players=[obj])  # a new or renamed player joins their atleta (DOMAIN §7.1)
 
 
 @admin.register(Registration)

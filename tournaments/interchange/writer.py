@@ -6,12 +6,12 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from scoring.bracket import BracketJogo
-from scoring.ranking import RankingRow, ranking_compute
+from scoring.ranking import UNRANKED_LEVEL
 from scoring.rules import settings_as_dict
 from scoring.standings import StandingRow
-from scoring.tournament import GroupStageView, KnockoutStageView, TournamentView
+from scoring.tournament import GroupStageView, KnockoutStageView
 
-from ..models import Player, Registration, SumulaVia, Tournament
+from ..models import AtletaNivel, Player, Registration, SumulaVia, Tournament
 from ..registrations.selectors import ACCEPTED, WAITING, registration_rows
 from ..result_form import result_dict
 from ..rows import JogoRow
@@ -151,7 +151,29 @@ def tournament_file_build(
         data["registrations"] = out_regs
     data |= {"duplas": out_duplas, "stages": out_stages, "jogos": out_jogos}
     data |= computed_sections(state=state, waiting=waiting)
+    data["ranking"] = players_nivel(players=players)
     return data
+
+
+def players_nivel(*, players: list[Player]) -> list[dict[str, Any]]:
+    """The file's ``ranking``: each player's atleta Nível as it stands at export time (DOMAIN §7.2, over every
+    published tournament, not this one alone), every player listed: higher score first, then more jogos won, then
+    the players' order. A player with no counted jogo yet (or, made outside the services, no atleta) has score 0
+    and level Marreco."""
+    nivel = {
+        row["atleta_id"]: row
+        for row in AtletaNivel.objects.filter(atleta_id__in={p.atleta_id for p in players if p.atleta_id}).values(
+            "atleta_id", "score", "level", "won"
+        )
+    }
+    rows = []
+    for i, p in enumerate(players):
+        n = nivel.get(p.atleta_id) if p.atleta_id is not None else None
+        score = n["score"] if n is not None and n["score"] is not None else None
+        level = n["level"] if score is not None and n is not None else UNRANKED_LEVEL
+        rows.append((-(score or 0), -(n["won"] if n else 0), i, {"player": p.key, "score": score or 0, "level": level}))
+    rows.sort(key=lambda r: r[:3])
+    return [r[3] for r in rows]
 
 
 def _usernames(ids: set[int]) -> dict[int, str]:
@@ -240,13 +262,8 @@ def computed_sections(*, state: TournamentState, waiting: list[str]) -> dict[str
             for c in view.classification
         ],
         "waiting_list": waiting,
-        "ranking": [{"player": r.player, "score": r.score, "level": r.level} for r in _ranking(view)],
+        "ranking": [],  # the players' Nível: filled in by ``tournament_export`` (``players_nivel``)
     }
-
-
-def _ranking(view: TournamentView) -> list[RankingRow]:
-    duplas, jogos = view.ranking_input
-    return ranking_compute(duplas=duplas, jogos=jogos)
 
 
 def standing_row(r: StandingRow) -> dict[str, Any]:

@@ -4,6 +4,7 @@ Results are stored once, as mãos or as final scores; standings, brackets and
 the classification are derived by ``scoring`` (see ``selectors.py``).
 """
 
+from .atletas import Atleta, AtletaNivel
 from .calls import Call
 from .engine import AuditEntry, ResultPart, StateSnapshot, TournamentChange
 from .event import PRESET_CHOICES, Tournament
@@ -15,6 +16,8 @@ from .stages import Draw, DrawRoll, Group, GroupEntry, Mesa, Stage
 __all__ = [
     "PRESET_CHOICES",
     "Appeal",
+    "Atleta",
+    "AtletaNivel",
     "AuditEntry",
     "Call",
     "Draw",

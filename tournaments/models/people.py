@@ -6,6 +6,7 @@ from django.conf import settings as django_settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from .atletas import Atleta
 from .event import Tournament
 
 
@@ -27,6 +28,11 @@ class Player(models.Model):
         verbose_name=_("conta"),
     )
     order = models.PositiveIntegerField(default=0)
+    # the person across tournaments (DOMAIN §7.1): set by ``tournaments.atletas.services.atletas_link`` wherever
+    # a player is made or renamed
+    atleta = models.ForeignKey(
+        Atleta, null=True, blank=True, on_delete=models.SET_NULL, related_name="players", editable=False
+    )
 
     class Meta:
         ordering = ["tournament", "order", "id"]

@@ -86,6 +86,7 @@ class DuplaPage:
     canonical: bool = True
     title: str = ""
     out: str = ""  # where it was eliminated and by whom ("Eliminada nas quartas de final por …"), else ""
+    atletas: tuple[tuple[str, str], ...] = ()  # the players' (name, atleta key), linked on the public page
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,14 +1,17 @@
 """The public audience's addresses, mounted at the site's root: the events under /torneios/ (pages, sheets, the
-súmula, the sign-up form: namespace ``tournaments``) and the help under /ajuda/ (namespace ``help``)."""
+súmula, the sign-up form: namespace ``tournaments``), the help under /ajuda/ (namespace ``help``), the Nível
+ranking (/ranking/) and the atletas (/atletas/<key>/)."""
 
 from django.urls import include, path
 from django.views.generic import RedirectView
 
-from tournaments.public import event_urls, help_urls
+from tournaments.public import atletas, event_urls, help_urls
 from tournaments.web import read_only
 
 urlpatterns = [
     path("", read_only(RedirectView.as_view(pattern_name="tournaments:list", permanent=False))),
     path("torneios/", include(event_urls)),
     path("ajuda/", include(help_urls)),
+    path("ranking/", atletas.ranking, name="ranking"),
+    path("atletas/<str:key>/", atletas.atleta, name="atleta"),
 ]

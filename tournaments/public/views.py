@@ -15,6 +15,7 @@ table read again, once per live version, the sum of the jogos' versions,
 which every súmula write bumps), and their keys carry the live version too.
 """
 
+import dataclasses
 import json
 import threading
 import time
@@ -28,6 +29,7 @@ from django.utils.cache import add_never_cache_headers, patch_cache_control, pat
 from django.utils.safestring import SafeString
 
 from tournaments import presenters
+from tournaments.atletas.selectors import atleta_keys
 from tournaments.caching import list_key, one_at_a_time, page_get, page_key, page_put, tournament_ident
 from tournaments.calls.selectors import calls_on_pages
 from tournaments.draws.selectors import draws_public
@@ -283,7 +285,10 @@ def tournament_dupla(request, slug: str, key: str):
         page = presenters.dupla_present(state, key)
         if not page.found:
             raise Http404("dupla")
-        return page
+        ref = state.duplas[key]
+        keys = atleta_keys(player_ids=[ref.player1.id, ref.player2.id])
+        links = tuple((p.name, keys[p.id]) for p in (ref.player1, ref.player2) if p.id in keys)
+        return dataclasses.replace(page, atletas=links)
 
     return _event_page(
         request,

@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from ..atletas.services import atletas_link, atletas_rename
 from ..audit import audit_record
 from ..models import Player, Registration, Tournament
 from ..refusals import Refused
@@ -131,6 +132,7 @@ def _write(tournament: Tournament, entries: Sequence[EntryIn], source: str) -> l
                 )
             )
     players = Player.objects.bulk_create(players)
+    atletas_link(players=players)
     made, i, order = [], 0, last or 0
     for entry in entries:
         order += 1
@@ -219,6 +221,11 @@ def registration_edit(*, registration: Registration, players: Sequence[PersonIn]
         entry = _checked(tournament, players, require_contact=False, exclude=reg)
         before_state, snapshot = _situations(tournament), _snapshot(reg)
         renamed = any(p.name != q.name for p, q in zip(reg.players(), entry.players, strict=False))
+        identified = [
+            p
+            for p, q in zip(reg.players(), entry.players, strict=False)
+            if (p.name, p.birth_date) != (q.name, q.birth_date)
+        ]
         for player, person in zip(reg.players(), entry.players, strict=False):
             player.name, player.birth_date, player.email, player.phone = (
                 person.name,
@@ -227,6 +234,7 @@ def registration_edit(*, registration: Registration, players: Sequence[PersonIn]
                 person.phone,
             )
             player.save(update_fields=["name", "birth_date", "email", "phone"])
+        atletas_link(players=identified)  # a new name or birth date: the atleta follows (a manual join is left)
         if len(entry.players) == 2 and reg.player2 is None:
             size_error = size_problem(tournament=tournament, new_players=1)
             if size_error:
@@ -239,6 +247,7 @@ def registration_edit(*, registration: Registration, players: Sequence[PersonIn]
             reg.player2 = None
             reg.save(update_fields=["player2"])
             old.delete()
+            atletas_rename(ids=[old.atleta_id] if old.atleta_id is not None else [])
         promoted, demoted = _moves(before_state, _situations(tournament))
         audit_record(
             tournament=tournament,
@@ -263,7 +272,7 @@ def _write_partner(tournament: Tournament, person: PersonIn) -> Player:
     while f"p{n}" in keys:
         n += 1
     last = Player.objects.filter(tournament=tournament).order_by("-order").values_list("order", flat=True).first()
-    return Player.objects.create(
+    player = Player.objects.create(
         tournament=tournament,
         key=f"p{n}",
         name=person.name,
@@ -272,6 +281,8 @@ def _write_partner(tournament: Tournament, person: PersonIn) -> Player:
         phone=person.phone,
         order=(last or 0) + 1,
     )
+    atletas_link(players=[player])
+    return player
 
 
 def _names_short(regs: Sequence[Registration], most: int = 8) -> str:

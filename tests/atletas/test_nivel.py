@@ -1,0 +1,198 @@
+"""The Nível (DOMAIN §7.2): kept per atleta, updated after the writes that change counted jogos, always equal to a
+full recompute."""
+
+import pytest
+from django.core.management import call_command
+
+from scoring.ranking import UNRANKED_LEVEL, nivel_path, player_level
+from tests.support.sumula import cup_file, jogo_between, jogo_duplas, result_counted
+from tournaments.atletas.services import nivel_jogos
+from tournaments.models import Atleta, AtletaNivel, Jogo, Player
+from tournaments.sumula.commands import Correction, ResultSet
+from tournaments.sumula.services import Actor, sumula_answer, sumula_correct, sumula_result_set
+
+
+def stored() -> dict[str, tuple]:
+    return {
+        n.atleta.key: (n.score, n.level, n.played, n.won, n.walkovers_lost)
+        for n in AtletaNivel.objects.select_related("atleta")
+    }
+
+
+def rebuilt() -> dict[str, tuple]:
+    """What a full recompute gives, without touching the stored rows."""
+    ids = dict(Atleta.objects.values_list("pk", "key"))
+    out = {}
+    for atleta_id, seq in nivel_jogos(atleta_ids=ids).items():
+        path = nivel_path(jogos=seq)
+        score = path[-1] if path else None
+        out[ids[atleta_id]] = (
+            score,
+            player_level(score=score) if path else UNRANKED_LEVEL,
+            len(seq),
+            sum(w for w, _ in seq),
+            sum(1 for w, wo in seq if wo and not w),
+        )
+    return out
+
+
+def between(t, a, b) -> str:
+    return jogo_between(t, a, b)
+
+
+def won_by(t, winner, loser):
+    """The partidas of a 2 x 0 for ``winner`` in the jogo's order of sides."""
+    first = jogo_duplas(t, jogo_between(t, winner, loser))[0]
+    return ((12, 3), (12, 5)) if first == winner else ((3, 12), (5, 12))
+
+
+def nivel_of(t, player_key) -> AtletaNivel:
+    return AtletaNivel.objects.get(atleta__players__tournament=t, atleta__players__key=player_key)
+
+
+@pytest.fixture
+def two_cups(load_file, django_capture_on_commit_callbacks):
+    """Two cups with the same eight people (birth dates given: they are the same atletas)."""
+    out = []
+    for slug, date in (("copa-a", "2026-01-10"), ("copa-b", "2026-02-10")):
+        data = cup_file(slug)
+        data["tournament"]["date"] = date
+        for p in data["players"]:
+            p["birth_date"] = "1990-05-05"
+        with django_capture_on_commit_callbacks(execute=True):
+            out.append(load_file(data))
+    return out
+
+
+@pytest.mark.django_db
+def test_nobody_played_everyone_is_marreco(two_cups):
+    assert Atleta.objects.count() == 8
+    assert {v[1] for v in stored().values()} == {UNRANKED_LEVEL}
+    assert {v[0] for v in stored().values()} == {None}
+
+
+@pytest.mark.django_db
+def test_confirmations_and_a_correction_keep_the_stored_nivel_equal_to_a_rebuild(
+    two_cups, django_capture_on_commit_callbacks
+):
+    a, b = two_cups
+    actor = Actor(method="command")
+    with django_capture_on_commit_callbacks(execute=True):
+        result_counted(a, between(a, "d1", "d2"), partidas=won_by(a, "d1", "d2"))
+        result_counted(a, between(a, "d3", "d4"), partidas=won_by(a, "d4", "d3"))
+        result_counted(b, between(b, "d1", "d3"), partidas=won_by(b, "d1", "d3"))
+    assert stored() == rebuilt()
+    ana = nivel_of(a, "p1")  # d1 won both: two jogos, two wins, across the two cups
+    assert (ana.played, ana.won) == (2, 2)
+    assert ana.score == nivel_path(jogos=[(True, False), (True, False)])[-1]
+    # a result typed in but not yet confirmed does not count
+    key = between(b, "d2", "d4")
+    with django_capture_on_commit_callbacks(execute=True):
+        sumula_result_set(tournament=b, key=key, data=ResultSet.from_json({"walkover": "d2"}), actor=actor)
+    assert nivel_of(b, "p3").played == 1
+    assert stored() == rebuilt()
+    with django_capture_on_commit_callbacks(execute=True):
+        jogo = Jogo.objects.select_related("dupla_a", "dupla_b").get(tournament=b, key=key)
+        for dupla in (jogo.dupla_a, jogo.dupla_b):
+            sumula_answer(
+                tournament=b,
+                key=key,
+                dupla=dupla,
+                via=jogo.via,
+                accept=True,
+                reason=None,
+                actor=Actor(dupla=dupla, method="pin"),
+            )
+    bia = nivel_of(b, "p3")  # d2 lost by walkover in b, lost in a
+    assert (bia.played, bia.won, bia.walkovers_lost) == (2, 0, 1)
+    assert stored() == rebuilt()
+    # the correction of a counted jogo gives it to the other dupla: it walks the path again once confirmed
+    key = between(a, "d1", "d2")
+    with django_capture_on_commit_callbacks(execute=True):
+        sumula_correct(
+            tournament=a,
+            key=key,
+            data=Correction.from_json(
+                {"partidas": [list(p) for p in won_by(a, "d2", "d1")], "reason": "súmula trocada"}
+            ),
+            actor=actor,
+        )
+        jogo = Jogo.objects.select_related("dupla_a", "dupla_b").get(tournament=a, key=key)
+        for dupla in (jogo.dupla_a, jogo.dupla_b):
+            sumula_answer(
+                tournament=a,
+                key=key,
+                dupla=dupla,
+                via=jogo.via,
+                accept=True,
+                reason=None,
+                actor=Actor(dupla=dupla, method="pin"),
+            )
+    ana = nivel_of(a, "p1")
+    assert (ana.played, ana.won) == (2, 1)
+    assert ana.score == nivel_path(jogos=[(False, False), (True, False)])[-1]
+    assert stored() == rebuilt()
+    # the rebuild command changes nothing: the stored values were already right
+    before = stored()
+    call_command("nivel_rebuild", stdout=open("/dev/null", "w"))
+    assert stored() == before
+
+
+@pytest.mark.django_db
+def test_rebuild_puts_right_what_changed_behind_the_services_back(two_cups, django_capture_on_commit_callbacks):
+    a, _ = two_cups
+    with django_capture_on_commit_callbacks(execute=True):
+        result_counted(a, between(a, "d1", "d2"))
+    AtletaNivel.objects.update(score=999, level="ZAP", played=40)
+    call_command("nivel_rebuild", stdout=open("/dev/null", "w"))
+    assert stored() == rebuilt()
+    assert nivel_of(a, "p1").played == 1
+
+
+@pytest.mark.django_db
+def test_a_draft_tournament_does_not_count(load_file, django_capture_on_commit_callbacks):
+    data = cup_file("rascunho")
+    with django_capture_on_commit_callbacks(execute=True):
+        t = load_file(data)
+    t.published = False
+    t.save(update_fields=["published"])
+    with django_capture_on_commit_callbacks(execute=True):
+        result_counted(t, between(t, "d1", "d2"))
+    assert nivel_of(t, "p1").played == 0
+    assert Player.objects.filter(tournament=t, atleta__isnull=True).count() == 0
+
+
+@pytest.mark.django_db
+def test_deleting_a_tournament_walks_its_atletas_again(two_cups, django_capture_on_commit_callbacks):
+    a, b = two_cups
+    with django_capture_on_commit_callbacks(execute=True):
+        result_counted(a, between(a, "d1", "d2"), partidas=won_by(a, "d1", "d2"))
+        result_counted(b, between(b, "d1", "d2"), partidas=won_by(b, "d1", "d2"))
+    assert nivel_of(b, "p1").played == 2
+    with django_capture_on_commit_callbacks(execute=True):
+        a.delete()
+    assert nivel_of(b, "p1").played == 1
+    assert stored() == rebuilt()
+
+
+@pytest.mark.django_db
+def test_in_a_request_the_nivel_waits_for_the_response(
+    two_cups, django_capture_on_commit_callbacks, settings, monkeypatch
+):
+    """Inside a request the recomputation is handed to a background thread (started once the response has gone);
+    run later, it gives what a full rebuild gives."""
+    from tournaments.atletas import services
+
+    settings.ZAP_NIVEL_BACKGROUND = True
+    later = []
+    monkeypatch.setattr(services, "in_request", lambda: True)
+    monkeypatch.setattr(services, "background_run", lambda target, *args, name: later.append((target, args)))
+    monkeypatch.setattr(services.connection, "close", lambda: None)  # the test's own connection stays open
+    a, _ = two_cups
+    with django_capture_on_commit_callbacks(execute=True):
+        result_counted(a, between(a, "d1", "d2"), partidas=won_by(a, "d1", "d2"))
+    assert later and nivel_of(a, "p1").played == 0  # not yet
+    for target, args in later:
+        target(*args)
+    assert nivel_of(a, "p1").played == 1
+    assert stored() == rebuilt()

@@ -1,0 +1,321 @@
+"""Atletas: linking players to them (DOMAIN §7.1) and keeping their Nível (§7.2).
+
+``atletas_link`` is called wherever players are made or renamed (the tournament file's import, registrations,
+the admin); it runs inside that write. ``nivel_update`` recomputes the Nível of some atletas from the database;
+``writes._commit`` asks for it after a results or structural write commits (``nivel_follow``), and
+``manage.py nivel_rebuild`` runs it for every atleta.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import logging
+import uuid
+from collections.abc import Iterable, Sequence
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import F
+
+from scoring.atleta import atleta_identity, name_normalize
+from scoring.jogo import WALKOVER_BOTH
+from scoring.ranking import UNRANKED_LEVEL, nivel_path, player_level
+
+from ..caching import background_run, in_request
+from ..models import Atleta, AtletaNivel, Dupla, Jogo, Player, Tournament
+from ..selectors import tournament_state_get
+from ..state import jogo_order
+
+__all__ = [
+    "atletas_link",
+    "atletas_rename",
+    "nivel_follow",
+    "nivel_later",
+    "nivel_rebuild",
+    "nivel_update",
+    "players_gone",
+]
+
+log = logging.getLogger(__name__)
+
+
+# --- linking ----------------------------------------------------------------------------------------------
+
+
+def atletas_link(*, players: Sequence[Player]) -> list[int]:
+    """Point each of ``players`` (saved, with their name and birth date as they now are) at their atleta.
+
+    A player whose identity (normalized name and birth date) is an atleta's joins it; else a player alone in
+    their atleta keeps it (its identity follows the new name: the key stays); else a new atleta is made. Atletas
+    left without players go away. Returns the ids of the atletas whose players changed (their Nível and name
+    follow: the name here, the Nível once the write commits)."""
+    from ..writes import write_required  # the write path imports this module
+
+    write_required(what="atletas_link")  # players and atletas change only inside a tournament's write
+    players = [p for p in players if p.pk is not None]
+    if not players:
+        return []
+    ids = [p.pk for p in players]
+    identity = {p.pk: atleta_identity(name=p.name, birth_date=p.birth_date) for p in players}
+    wanted = {i for i in identity.values() if i is not None}
+    by_identity = {a.identity: a for a in Atleta.objects.filter(identity__in=wanted)} if wanted else {}
+    current = {p.atleta_id for p in players if p.atleta_id is not None}
+    # the atletas of these players that have no other player (they may follow their player's new identity)
+    shared = set(
+        Player.objects.filter(atleta_id__in=current).exclude(pk__in=ids).values_list("atleta_id", flat=True).distinct()
+    )
+    alone = {a.pk: a for a in Atleta.objects.filter(pk__in=current - shared)}
+    touched: set[int] = set(current)
+    new_atletas: list[tuple[Player, str | None]] = []
+    moved: list[Player] = []
+    renamed: list[Atleta] = []
+    for p in players:
+        ident = identity[p.pk]
+        if ident is not None and ident in by_identity:
+            target = by_identity[ident]
+            if p.atleta_id != target.pk:
+                p.atleta_id = target.pk
+                moved.append(p)
+            continue
+        own = alone.pop(p.atleta_id, None) if p.atleta_id is not None else None
+        if own is not None:  # alone in its atleta: the atleta follows (same key)
+            if own.identity != ident:
+                own.identity = ident
+                renamed.append(own)
+            if ident is not None:
+                by_identity[ident] = own
+            continue
+        new_atletas.append((p, ident))
+    if renamed:
+        # two steps, so that identities swapping between two atletas never meet the unique constraint
+        Atleta.objects.filter(pk__in=[a.pk for a in renamed]).update(identity=None)
+        Atleta.objects.bulk_update(renamed, ["identity"])
+    if new_atletas:
+        fresh: list[Atleta] = []
+        index_of: dict[str, int] = {}
+        assign: list[int] = []
+        for p, ident in new_atletas:
+            if ident is not None and ident in index_of:  # two new players of one identity: one atleta
+                assign.append(index_of[ident])
+                continue
+            assign.append(len(fresh))
+            if ident is not None:
+                index_of[ident] = len(fresh)
+            key = f"t{uuid.uuid4().hex[:18]}"  # a placeholder until the id is known
+            fresh.append(Atleta(key=key, name=p.name, name_search=name_normalize(p.name), identity=ident))
+        # Another event's write may make the same identity meanwhile (each write locks its own tournament only):
+        # its row wins (ON CONFLICT DO NOTHING waits for it to commit) and these players join it, read below.
+        Atleta.objects.bulk_create(fresh, ignore_conflicts=True)
+        by_key = {a.key: a for a in Atleta.objects.filter(key__in=[a.key for a in fresh])}
+        lost = [a.identity for a in fresh if a.key not in by_key]
+        theirs = {a.identity: a for a in Atleta.objects.filter(identity__in=lost)} if lost else {}
+        made = list(by_key.values())
+        resolved = [by_key.get(a.key) or theirs[a.identity] for a in fresh]
+        for a in made:
+            a.key = f"a{a.pk}"
+        Atleta.objects.bulk_update(made, ["key"])
+        AtletaNivel.objects.bulk_create([AtletaNivel(atleta=a) for a in made])
+        for (p, _ident), index in zip(new_atletas, assign, strict=True):
+            p.atleta_id = resolved[index].pk
+            moved.append(p)
+    if moved:
+        Player.objects.bulk_update(moved, ["atleta"])
+    touched.update(p.atleta_id for p in players if p.atleta_id is not None)
+    atletas_rename(ids=touched)
+    transaction.on_commit(functools.partial(nivel_later, atleta_ids=touched), robust=True)
+    return sorted(touched)
+
+
+def atletas_rename(*, ids: Iterable[int]) -> None:
+    """Each of these atletas takes the name of their most recent player (latest tournament date, then the
+    latest made); an atleta left without players goes away."""
+    from ..writes import write_required
+
+    write_required(what="atletas_rename")
+    ids = set(ids)
+    if not ids:
+        return
+    latest: dict[int, str] = {}
+    rows = (
+        Player.objects.filter(atleta_id__in=ids)
+        .order_by("atleta_id", F("tournament__date").desc(nulls_last=True), "-tournament_id", "-id")
+        .values_list("atleta_id", "name")
+    )
+    for atleta_id, name in rows:
+        latest.setdefault(atleta_id, name)
+    gone = ids - latest.keys()
+    if gone:
+        Atleta.objects.filter(pk__in=gone).delete()
+    atletas = list(Atleta.objects.filter(pk__in=latest))
+    changed = []
+    for a in atletas:
+        name = latest[a.pk]
+        if a.name != name or a.name_search != name_normalize(name):
+            a.name, a.name_search = name, name_normalize(name)
+            changed.append(a)
+    if changed:
+        Atleta.objects.bulk_update(changed, ["name", "name_search"])
+
+
+# --- the Nível ----------------------------------------------------------------------------------------------
+
+
+def nivel_later(
+    *, atleta_ids: Iterable[int] = (), tournament_id: int | None = None, jogo_ids: Iterable[int] = ()
+) -> None:
+    """``nivel_follow`` once a write has committed: inside a request, in a background thread started after the
+    response has gone (``caching.background_run``; ``ZAP_NIVEL_BACKGROUND``), else here and now (a command, a
+    test). It recomputes from the database, so running late, twice or concurrently gives the same rows."""
+    args = (tuple(atleta_ids), tournament_id, tuple(jogo_ids))
+    if settings.ZAP_NIVEL_BACKGROUND and in_request():
+        background_run(_nivel_thread, *args, name="zap-nivel")
+    else:
+        nivel_follow(atleta_ids=args[0], tournament_id=tournament_id, jogo_ids=args[2])
+
+
+def _nivel_thread(atleta_ids: tuple[int, ...], tournament_id: int | None, jogo_ids: tuple[int, ...]) -> None:
+    try:
+        nivel_follow(atleta_ids=atleta_ids, tournament_id=tournament_id, jogo_ids=jogo_ids)
+    finally:
+        connection.close()  # this thread's own connection
+
+
+def nivel_follow(
+    *, atleta_ids: Iterable[int] = (), tournament_id: int | None = None, jogo_ids: Iterable[int] = ()
+) -> None:
+    """After a write commits: the Nível of the atletas it touched (these atletas; the players of these jogos;
+    every player of ``tournament_id`` when given without jogos). Never fails the write (it has committed):
+    a problem is logged, and ``manage.py nivel_rebuild`` puts everything right."""
+    try:
+        ids = set(atleta_ids)
+        jogo_ids = list(jogo_ids)
+        if jogo_ids:
+            ids |= _atletas_of_jogos(jogo_ids)
+        elif tournament_id is not None:
+            ids |= set(
+                Player.objects.filter(tournament_id=tournament_id, atleta__isnull=False).values_list(
+                    "atleta_id", flat=True
+                )
+            )
+        if ids:
+            nivel_update(atleta_ids=ids)
+    except Exception:
+        log.exception("Nível: atualização falhou (manage.py nivel_rebuild refaz tudo)")
+
+
+def _atletas_of_jogos(jogo_ids: list[int]) -> set[int]:
+    duplas: set[int] = set()
+    for a, b in Jogo.objects.filter(pk__in=jogo_ids).values_list("dupla_a_id", "dupla_b_id"):
+        duplas.update((a, b))
+    ids: set[int] = set()
+    for p1, p2 in Dupla.objects.filter(pk__in=duplas).values_list("player1__atleta_id", "player2__atleta_id"):
+        ids.update(i for i in (p1, p2) if i is not None)
+    return ids
+
+
+def _tournament_order(t: Tournament) -> tuple[datetime.date, int]:
+    """Tournaments in calendar order: their date (one without a date by the day it was made), then made first."""
+    return (t.date or t.created_at.date(), t.pk)
+
+
+def nivel_jogos(*, atleta_ids: Iterable[int]) -> dict[int, list[tuple[bool, bool]]]:
+    """Each atleta's counted jogos, in order, as ``nivel_path`` takes them: (won, lost by walkover).
+
+    Counted: what the standings count (``TournamentState.record_by_jogo``: a jogo's result from "confirmed" on,
+    or, while a correction awaits its confirmations, the via that counted before) and finished, in a published
+    tournament; a walkover counts as played. Order: the tournaments by date (``_tournament_order``), then each
+    tournament's jogos in its order of play (``state.jogo_order``: stage, round, third place after the final
+    of its round, position, mesa, id). Not ``entry_order`` (when a result was typed in, which a late súmula
+    would skew): the round is when the jogo was played."""
+    ids = set(atleta_ids)
+    players = list(
+        Player.objects.filter(atleta_id__in=ids, tournament__published=True).values_list(
+            "tournament_id", "key", "atleta_id"
+        )
+    )
+    atleta_of: dict[int, dict[str, int]] = {}
+    for tournament_id, key, atleta_id in players:
+        if atleta_id is not None:
+            atleta_of.setdefault(tournament_id, {})[key] = atleta_id
+    out: dict[int, list[tuple[bool, bool]]] = {i: [] for i in ids}
+    tournaments = sorted(Tournament.objects.filter(pk__in=atleta_of), key=_tournament_order)
+    for t in tournaments:
+        state = tournament_state_get(tournament=t)
+        mine = atleta_of[t.pk]
+        players_of = {d.key: d.players for d in state.dupla_infos}
+        stage_order = {s.id: s.order for s in state.stage_models.values()}
+        for row in sorted(state.jogo_rows, key=lambda r: jogo_order(r, stage_order)):
+            record = state.record_by_jogo.get(row.id)
+            if record is None or not record.result.finished:
+                continue
+            res = record.result
+            for side in (0, 1):
+                for pkey in players_of.get(record.duplas[side], ()):
+                    who = mine.get(pkey)
+                    if who is None:
+                        continue
+                    won = res.winner == side
+                    walkover = res.walkover == side or res.walkover == WALKOVER_BOTH
+                    out[who].append((won, walkover and not won))
+    return out
+
+
+def nivel_update(*, atleta_ids: Iterable[int]) -> int:
+    """Recompute the Nível of these atletas from the database and keep it; returns how many rows changed.
+
+    Idempotent: it reads everything again. Two at once for one atleta: the rows are locked first (in id order)
+    and the jogos read after, so the later of the two writes what the database holds after both writes."""
+    ids = sorted(set(atleta_ids))
+    if not ids:
+        return 0
+    with transaction.atomic():
+        existing = set(Atleta.objects.filter(pk__in=ids).values_list("pk", flat=True))
+        AtletaNivel.objects.bulk_create([AtletaNivel(atleta_id=i) for i in existing], ignore_conflicts=True)
+        rows = {n.pk: n for n in AtletaNivel.objects.select_for_update().filter(pk__in=existing).order_by("pk")}
+        jogos = nivel_jogos(atleta_ids=existing)
+        changed = []
+        for atleta_id, row in rows.items():
+            seq = jogos.get(atleta_id, [])
+            path = nivel_path(jogos=seq)
+            score = path[-1] if path else None
+            values = {
+                "score": score,
+                "level": player_level(score=score) if path else UNRANKED_LEVEL,
+                "played": len(seq),
+                "won": sum(1 for won, _ in seq if won),
+                "walkovers_lost": sum(1 for won, wo in seq if wo and not won),
+            }
+            if any(getattr(row, k) != v for k, v in values.items()):
+                for k, v in values.items():
+                    setattr(row, k, v)
+                changed.append(row)
+        if changed:
+            AtletaNivel.objects.bulk_update(
+                changed, ["score", "level", "played", "won", "walkovers_lost", "updated_at"]
+            )
+    return len(changed)
+
+
+def players_gone(sender: type, instance: Player, **kwargs: object) -> None:
+    """A player deleted (a tournament with it, a registration's partner): once that commits, their atleta's Nível
+    is walked again without that tournament's jogos (``post_delete`` of ``Player``, connected in ``apps``)."""
+    if instance.atleta_id is not None:
+        transaction.on_commit(functools.partial(nivel_later, atleta_ids=[instance.atleta_id]), robust=True)
+
+
+def nivel_rebuild(*, batch: int = 500) -> int:
+    """Every atleta's Nível recomputed (``manage.py nivel_rebuild``), every player linked to an atleta, and the
+    atletas left without players removed."""
+    from ..writes import PRIVATE, tournament_write  # the write path imports this module
+
+    unlinked = Player.objects.filter(atleta__isnull=True)
+    for t in Tournament.objects.filter(pk__in=unlinked.values("tournament_id")).order_by("pk"):
+        with tournament_write(tournament=t, action="atletas.link", kind=PRIVATE):
+            atletas_link(players=list(unlinked.filter(tournament=t)))
+    Atleta.objects.filter(players__isnull=True).delete()
+    ids = list(Atleta.objects.order_by("pk").values_list("pk", flat=True))
+    changed = 0
+    for start in range(0, len(ids), batch):
+        changed += nivel_update(atleta_ids=ids[start : start + batch])
+    return changed

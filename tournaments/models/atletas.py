@@ -1,0 +1,49 @@
+"""The atleta: a person across the site's tournaments (DOMAIN §7.1), and their Nível (§7.2)."""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from scoring.ranking import UNRANKED_LEVEL
+
+
+class Atleta(models.Model):
+    """A person across tournaments: the players (one per tournament) that point here.
+
+    ``key`` (``a7``) is public and stable; ``name`` is the name of their most recent player; ``identity`` is
+    private (the normalized name and the birth date, ``scoring.atleta.atleta_identity``): players with the same
+    identity join here automatically; None for an atleta whose players have no birth date. A manual join
+    re-points players to one atleta (the other one, left with none, goes away)."""
+
+    key = models.CharField(_("código"), max_length=20, unique=True)
+    name = models.CharField(_("nome"), max_length=200)
+    # the display name without case, accents and repeated spaces, to search by (public: only the name)
+    name_search = models.CharField(max_length=200, db_index=True, editable=False)
+    identity = models.CharField(max_length=240, unique=True, null=True, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name_search", "id"]
+        verbose_name = _("atleta do site")
+        verbose_name_plural = _("atletas do site")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class AtletaNivel(models.Model):
+    """An atleta's Nível (DOMAIN §7.2), derived from the counted jogos of the published tournaments and kept
+    (``tournaments.atletas.services.nivel_update``): recomputed from the database for the atletas a write
+    touched, after it commits. ``score`` None: no counted jogo yet (``level`` Marreco)."""
+
+    atleta = models.OneToOneField(Atleta, on_delete=models.CASCADE, primary_key=True, related_name="nivel")
+    score = models.PositiveIntegerField(null=True, blank=True)
+    level = models.CharField(max_length=20, default=UNRANKED_LEVEL)
+    played = models.PositiveIntegerField(default=0)
+    won = models.PositiveIntegerField(default=0)
+    walkovers_lost = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["-score"], name="atletanivel_score")]
+        verbose_name = _("nível")
+        verbose_name_plural = _("níveis")

@@ -1,0 +1,30 @@
+"""/ranking/ (the site-wide Nível of the atletas, with search and pages) and /atletas/<key>/ (an atleta's Nível and
+history): public, names and results only (DOMAIN §7, INTERCHANGE "Circuits, atletas and rankings")."""
+
+from django.http import Http404
+from django.shortcuts import render
+
+from tournaments.atletas.selectors import atleta_history, atletas_ranking
+from tournaments.web import read_only
+
+
+def _page_number(value: str | None) -> int:
+    """``?pagina=`` as a page number: anything else (absent, not a number, too large) is page 1 or the last."""
+    if value is None or not value.strip().isdigit() or len(value.strip()) > 6:
+        return 1
+    return max(1, int(value.strip()))
+
+
+@read_only
+def ranking(request):
+    q = request.GET.get("q") or ""
+    page = atletas_ranking(q=q, page=_page_number(request.GET.get("pagina")))
+    return render(request, "tournaments/ranking.html", {"page": page})
+
+
+@read_only
+def atleta(request, key: str):
+    history = atleta_history(key=key)
+    if history is None:
+        raise Http404("atleta")
+    return render(request, "tournaments/atleta.html", {"h": history})
