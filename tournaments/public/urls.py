@@ -5,6 +5,7 @@ ranking (/ranking/) and the atletas (/atletas/<key>/)."""
 from django.urls import include, path
 from django.views.generic import RedirectView
 
+from tournaments import converters  # noqa: F401 (registers atletakey)
 from tournaments.public import atletas, event_urls, help_urls
 from tournaments.web import read_only
 
@@ -13,5 +14,5 @@ urlpatterns = [
     path("torneios/", include(event_urls)),
     path("ajuda/", include(help_urls)),
     path("ranking/", atletas.ranking, name="ranking"),
-    path("atletas/<str:key>/", atletas.atleta, name="atleta"),
+    path("atletas/<atletakey:key>/", atletas.atleta, name="atleta"),
 ]
