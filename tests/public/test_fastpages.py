@@ -316,3 +316,9 @@ def test_stamps_on_redis_start_at_random_and_move_in_one_round_trip(redis_url):
             assert cache.get(fast_stamp_key(scope=FAST_ALL, slug="copa")) not in (None, 1, after_result[FAST_ALL])
         finally:
             cache.clear()
+
+
+@pytest.mark.parametrize("path", ["/torneios/%00/", "/torneios/não-é-slug/", "/torneios/" + "x" * 150 + "/"])
+def test_an_address_no_slug_can_be_goes_to_the_view(path):
+    assert fastpages._slug(Client().get(path).wsgi_request.path) is None
+    assert Client().get(path).status_code == 404

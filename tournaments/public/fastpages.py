@@ -18,6 +18,7 @@ not see another process's writes.
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from django.utils.cache import get_conditional_response
 from tournaments.caching import EVERY_EVENT, FAST_ALL, FAST_RESULTS, fast_lookup, fast_put, fast_stamps_read, release
 
 PREFIX = "/torneios/"
+_SLUG = re.compile(r"[-\w]{1,100}", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +66,7 @@ def _slug(path: str) -> str | None:
     if not rest:
         return EVERY_EVENT
     slug, _sep, _tail = rest.partition("/")
-    return slug or None
+    return slug if _SLUG.fullmatch(slug) else None  # anything a slug cannot be goes to the view (a 404)
 
 
 def _entry(request: HttpRequest) -> str:
