@@ -133,9 +133,9 @@ def _commit(write: Write) -> None:
         transaction.on_commit(lambda: fast_stamps_bump(slug=slug, results=results), robust=True)
     if write.tournament is not None and write.kind in (RESULTS, STRUCTURE):
         # the Nível of the atletas whose counted jogos may have changed (every player's after a structural
-        # write), recomputed from the database once this write has committed: in a request, after its response
-        # (about 10 ms and 10 queries for a result; more for a structural write, whose atletas may have played
-        # many other events)
+        # write), recomputed from the database once this write has committed (about 10 ms and 10 queries for a
+        # result; more for a structural write, whose atletas may have played many other events): in the request,
+        # or after its response with ZAP_NIVEL_BACKGROUND
         tournament_id, jogo_ids = write.tournament.pk, sorted(write.jogos) if write.kind == RESULTS else []
         if write.kind == STRUCTURE or jogo_ids:
             transaction.on_commit(
