@@ -20,6 +20,7 @@ import json
 import threading
 import time
 from collections import OrderedDict
+from datetime import datetime
 
 from django.conf import settings
 from django.http import Http404, HttpResponse
@@ -96,7 +97,7 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
     language = translation.get_language()
     moment = timezone.now()
     now = presenters.time_br(moment)
-    until = (moment.timestamp() // 60 + 1) * 60  # the end of the minute the page says it was updated in
+    until = page_until(moment)
     recent = None
     if live and settings.ZAP_LIVE_COALESCE_SECONDS > 0:
         # the live scores of the last second: every page that polls during a busy round is not one rendering
@@ -135,6 +136,11 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
         _recent_put(recent, key.encode() + b"\n" + body)
     fast_keep(request, until=until)  # a page found under its key is one its parameters ask for
     return _page_response(key, body, now)
+
+
+def page_until(moment: datetime) -> float:
+    """The end of the minute a page made at ``moment`` says it was updated in: the fast path keeps it until then."""
+    return (moment.timestamp() // 60 + 1) * 60
 
 
 _RECENT: OrderedDict[str, tuple[float, bytes]] = OrderedDict()  # live page of the last second -> (until, page)
