@@ -366,3 +366,28 @@ def desk_view(need: str = ORGANIZE) -> Callable[[Callable[..., Any]], Callable[.
         return wrapper
 
     return decorate
+
+
+# --- circuits (DOMAIN §7.3, §8) --------------------------------------------------------------------------------
+
+
+def may_create_circuit(*, user: Asker) -> bool:
+    """Create a circuit: whoever organizes a tournament on the site (its etapas are tournaments they organize),
+    or may create one, or a superuser."""
+    if not (user is not None and user.is_authenticated and user.is_active):
+        return False
+    if is_site_admin(user=user) or may_create_tournament(user=user):
+        return True
+    return StaffRole.objects.filter(user=user, role=ORGANIZER).exists()
+
+
+def may_manage_circuit(*, user: Asker, circuit: Any) -> bool:
+    """Set a circuit's points, etapas, sorteios and exclusions: its organizer (the creator) or a superuser."""
+    if is_site_admin(user=user):
+        return True
+    return bool(user is not None and user.is_authenticated and user.is_active and circuit.created_by_id == user.pk)
+
+
+def may_attach_etapa(*, user: Asker, tournament: Tournament) -> bool:
+    """Make a tournament an etapa: only one the circuit's organizer organizes (a superuser: any)."""
+    return may_organize(user=user, tournament=tournament)

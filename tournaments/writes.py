@@ -42,6 +42,7 @@ from django.db import transaction
 
 from .atletas.services import nivel_later
 from .caching import fast_stamps_bump
+from .circuits.services import etapa_places_later
 from .engine import (
     KINDS,
     LIVE,
@@ -141,6 +142,8 @@ def _commit(write: Write) -> None:
             transaction.on_commit(
                 functools.partial(nivel_later, tournament_id=tournament_id, jogo_ids=jogo_ids), robust=True
             )
+            # an etapa's final places, when it is one (a circuit's ranking follows them)
+            transaction.on_commit(functools.partial(etapa_places_later, tournament_id=tournament_id), robust=True)
     if write.tournament is not None and write.kind == LIVE and write.jogos_started:
         tournament_id, started = write.tournament.pk, frozenset(write.jogos_started)
         transaction.on_commit(lambda: event_status_follow(tournament_id=tournament_id, jogo_ids=started), robust=True)

@@ -212,7 +212,7 @@ ORM_WRITES = {"save", "create", "bulk_create", "bulk_update", "update", "delete"
 # the engine and the write path themselves, and the stored derived state (no data of the tournament's: a copy
 # of what the engine computed, which tests/engine/test_snapshots.py checks is never read when it does not fit)
 NOT_SERVICES = {"tournaments.engine", "tournaments.writes", "tournaments.snapshots"}
-GUARDS = {"tournament_write", "tournament_rebuild", "write_required"}
+GUARDS = {"tournament_write", "tournament_rebuild", "write_required", "circuit_write"}  # circuit_write opens one
 NOT_TOURNAMENT_WRITES = {
     # the account made on accepting an invitation (an auth user); the role comes from invitation_accept
     "tournaments.accounts.views.invitation",

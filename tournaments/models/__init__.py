@@ -6,6 +6,7 @@ the classification are derived by ``scoring`` (see ``selectors.py``).
 
 from .atletas import Atleta, AtletaNivel
 from .calls import Call
+from .circuits import Circuit, CircuitAudit, CircuitEtapa, CircuitExclusion, CircuitSorteio, EtapaPlace
 from .engine import AuditEntry, ResultPart, StateSnapshot, TournamentChange
 from .event import PRESET_CHOICES, Tournament
 from .people import Dupla, Player, Registration, ReplacedLink, new_pin, new_private_token
@@ -20,9 +21,15 @@ __all__ = [
     "AtletaNivel",
     "AuditEntry",
     "Call",
+    "Circuit",
+    "CircuitAudit",
+    "CircuitEtapa",
+    "CircuitExclusion",
+    "CircuitSorteio",
     "Draw",
     "DrawRoll",
     "Dupla",
+    "EtapaPlace",
     "Group",
     "GroupEntry",
     "Jogo",

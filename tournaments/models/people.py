@@ -28,6 +28,7 @@ class Player(models.Model):
         verbose_name=_("conta"),
     )
     order = models.PositiveIntegerField(default=0)
+    team = models.CharField(_("equipe"), max_length=120, blank=True)  # their equipe or club (public; optional)
     # the person across tournaments (DOMAIN §7.1): set by ``tournaments.atletas.services.atletas_link`` wherever
     # a player is made or renamed
     atleta = models.ForeignKey(

@@ -1,0 +1,1 @@
+"""Circuits (DOMAIN §7.3): a season of etapas under one ranking of atletas."""

@@ -1,0 +1,240 @@
+"""Reads of circuits (DOMAIN §7.3): the season ranking as it stands, or as it stood after an etapa, with each
+atleta's results per etapa, movement, qualification and the equipe ranking. Public data only (names, keys,
+places and points).
+
+``circuit_standing`` reads five rows sets (the circuit, its etapas, the etapas' places with their atletas, its
+exclusions and sorteios), computes the ranking in ``scoring.circuit`` and keeps it in the shared cache under the
+circuit's version, which every write of the circuit and every change of an etapa's places moves.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from django.core.cache import caches
+from django.db.models import F, QuerySet
+
+from scoring.circuit import (
+    ALTERNATE,
+    QUALIFIED,
+    TIED,
+    CircuitRow,
+    Etapa,
+    EtapaScore,
+    Qualify,
+    TeamRow,
+    circuit_movement,
+    circuit_qualify,
+    circuit_ranking,
+    points_table_parse,
+    team_ranking,
+)
+
+from ..caching import CACHE_ERRORS, SHARED, release
+from ..models import Circuit, CircuitEtapa, CircuitExclusion, CircuitSorteio, EtapaPlace
+
+__all__ = [
+    "CircuitStanding",
+    "EtapaColumn",
+    "StandingRow",
+    "circuit_etapas",
+    "circuit_get",
+    "circuit_standing",
+    "circuits_public",
+]
+
+CACHE_SECONDS = 24 * 3600
+
+
+def circuits_public() -> QuerySet[Circuit]:
+    """Every circuit on the site, newest first, with how many etapas it has."""
+    from django.db.models import Count
+
+    return Circuit.objects.annotate(etapa_count=Count("etapas")).order_by("-created_at", "-id")
+
+
+def circuit_get(*, slug: str) -> Circuit | None:
+    return Circuit.objects.filter(slug=slug).first()
+
+
+def circuit_etapas(*, circuit: Circuit) -> list[CircuitEtapa]:
+    """The etapas in calendar order (the tournament's date; the order given where dates are equal or missing)."""
+    return list(
+        CircuitEtapa.objects.filter(circuit=circuit)
+        .select_related("tournament")
+        .order_by(F("tournament__date").asc(nulls_last=True), "order", "id")
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class EtapaColumn:
+    key: str  # the tournament's slug
+    name: str
+    date: datetime.date | None
+    weight: int
+    final: bool
+    finished: bool  # its classification is final: it counts
+    published: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    rank: int
+    key: str
+    name: str
+    points: int
+    etapas: int
+    places: tuple[int, int, int]
+    results: dict[str, EtapaScore]  # by etapa key
+    movement: int | None  # places gained since the previous finished etapa; None: new in the ranking
+    qualify: str  # qualified / alternate / tied / out; "" without qualification
+    tied_line: str  # for "tied": the line the tie crosses (qualified / alternate)
+    team: str
+
+
+@dataclass(frozen=True, slots=True)
+class CircuitStanding:
+    circuit_name: str
+    circuit_slug: str
+    version: int
+    etapas: tuple[EtapaColumn, ...]  # every etapa, in calendar order
+    after: str | None  # the etapa the ranking is "after" (``?apos=``); None: as it stands
+    counted: tuple[str, ...]  # the finished etapas the ranking is over
+    previous: str | None  # the finished etapa before the last one counted (movement is since then)
+    rows: tuple[StandingRow, ...]
+    teams: tuple[TeamRow, ...]
+    qualify: Qualify | None
+    count_best: int | None
+    points: dict[str, int]
+
+
+def _key(circuit: Circuit, after: str | None) -> str:
+    return f"circuit:{release()}:{circuit.pk}.{circuit.created_at.timestamp():.6f}:v{circuit.version}:{after or ''}"
+
+
+def circuit_standing(*, circuit: Circuit, after: str | None = None) -> CircuitStanding | None:
+    """The ranking over the finished etapas (up to and including ``after``, an etapa's slug); None when
+    ``after`` names no etapa of this circuit."""
+    key = _key(circuit, after)
+    cache = caches[SHARED]
+    try:
+        kept = cache.get(key)
+    except CACHE_ERRORS:
+        kept = None
+    if isinstance(kept, CircuitStanding):
+        return kept
+    standing = _standing_compute(circuit=circuit, after=after)
+    if standing is not None:
+        try:
+            cache.set(key, standing, CACHE_SECONDS)
+        except CACHE_ERRORS:
+            pass
+    return standing
+
+
+def _standing_compute(*, circuit: Circuit, after: str | None) -> CircuitStanding | None:
+    etapas = circuit_etapas(circuit=circuit)
+    slugs = [e.tournament.slug for e in etapas]
+    if after is not None:
+        if after not in slugs:
+            return None
+        etapas_in = etapas[: slugs.index(after) + 1]
+    else:
+        etapas_in = etapas
+    places: dict[int, dict[str, int]] = {e.tournament_id: {} for e in etapas}
+    disqualified: dict[int, set[str]] = {e.tournament_id: set() for e in etapas}
+    names: dict[str, str] = {}
+    team_by_etapa: dict[int, dict[str, str]] = {e.tournament_id: {} for e in etapas}
+    rows = EtapaPlace.objects.filter(
+        tournament_id__in=[e.tournament_id for e in etapas_in], player__atleta__isnull=False
+    ).values_list("tournament_id", "place", "player__atleta__key", "player__atleta__name", "player__team")
+    for tournament_id, place, atleta, name, team in rows:
+        names[atleta] = name
+        if team:
+            team_by_etapa[tournament_id][atleta] = team
+        if place is None:
+            disqualified[tournament_id].add(atleta)
+        else:
+            held = places[tournament_id].get(atleta)
+            places[tournament_id][atleta] = place if held is None else min(held, place)
+    finished = {tid for tid, p in places.items() if p or disqualified[tid]}
+    scored = [
+        Etapa(
+            key=e.tournament.slug,
+            places=places[e.tournament_id],
+            disqualified=frozenset(disqualified[e.tournament_id] - set(places[e.tournament_id])),
+            weight=e.weight,
+            final=e.final,
+            finished=e.tournament_id in finished,
+        )
+        for e in etapas_in
+    ]
+    excluded = set(CircuitExclusion.objects.filter(circuit=circuit).values_list("atleta__key", flat=True))
+    drawn = [k for s in CircuitSorteio.objects.filter(circuit=circuit).order_by("at", "id") for k in s.atletas]
+    table = points_table_parse(circuit.points)
+    ranking = circuit_ranking(etapas=scored, table=table, count_best=circuit.count_best, excluded=excluded, names=names)
+    counted = [e for e in scored if e.finished]
+    previous: list[CircuitRow] = []
+    previous_key = None
+    if len(counted) > 1:
+        previous_key = counted[-2].key
+        cut = scored[: [e.key for e in scored].index(counted[-1].key)]
+        previous = circuit_ranking(etapas=cut, table=table, count_best=circuit.count_best, excluded=excluded)
+    movement = circuit_movement(before=previous, after=ranking) if previous else {}
+    qualify = None
+    states = {}
+    if circuit.qualify_top:
+        qualify = Qualify(
+            top=circuit.qualify_top, min_etapas=circuit.qualify_min_etapas, alternates=circuit.qualify_alternates
+        )
+        states = circuit_qualify(
+            etapas=scored, table=table, qualify=qualify, count_best=circuit.count_best, excluded=excluded, drawn=drawn
+        )
+    teams: dict[str, str] = {}
+    for e in etapas_in:  # the equipe of their latest etapa that names one
+        teams.update(team_by_etapa[e.tournament_id])
+    out_rows = tuple(
+        StandingRow(
+            rank=row.rank,
+            key=row.atleta,
+            name=names.get(row.atleta, row.atleta),
+            points=row.points,
+            etapas=row.etapas,
+            places=row.places,
+            results={r.etapa: r for r in row.results},
+            movement=movement.get(row.atleta) if previous else None,
+            qualify=states[row.atleta].status if row.atleta in states else "",
+            tied_line=states[row.atleta].line if row.atleta in states else "",
+            team=teams.get(row.atleta, ""),
+        )
+        for row in ranking
+    )
+    return CircuitStanding(
+        circuit_name=circuit.name,
+        circuit_slug=circuit.slug,
+        version=circuit.version,
+        etapas=tuple(
+            EtapaColumn(
+                key=e.tournament.slug,
+                name=e.tournament.name,
+                date=e.tournament.date,
+                weight=e.weight,
+                final=e.final,
+                finished=e.tournament_id in finished,
+                published=e.tournament.published,
+            )
+            for e in etapas
+        ),
+        after=after,
+        counted=tuple(e.key for e in counted),
+        previous=previous_key,
+        rows=out_rows,
+        teams=tuple(team_ranking(rows=ranking, teams=teams)),
+        qualify=qualify,
+        count_best=circuit.count_best,
+        points=dict(circuit.points),
+    )
+
+
+QUALIFY_STATES = (QUALIFIED, ALTERNATE, TIED)

@@ -1,0 +1,33 @@
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tournaments.circuits.file import circuit_file_export
+from tournaments.circuits.selectors import circuit_get
+
+
+class Command(BaseCommand):
+    help = "Escreve o arquivo de circuito (JSON) com o ranking calculado (só dados públicos)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("slug")
+        parser.add_argument("-o", "--output", help="arquivo de saída (padrão: saída padrão)")
+        parser.add_argument("--apos", help="o ranking como estava depois desta etapa (endereço do torneio)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        circuit = circuit_get(slug=options["slug"])
+        if circuit is None:
+            raise CommandError(f"circuito {options['slug']!r} não encontrado")
+        data = circuit_file_export(circuit=circuit, after=options["apos"])
+        if data is None:
+            raise CommandError(f"{options['apos']!r} não é etapa do circuito {circuit.slug}")
+        text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+        if options["output"]:
+            try:
+                with open(options["output"], "w", encoding="utf-8") as fh:
+                    fh.write(text)
+            except OSError as exc:
+                raise CommandError(f"não foi possível escrever {options['output']}: {exc.strerror}") from exc
+        else:
+            self.stdout.write(text, ending="")
