@@ -38,6 +38,7 @@ __all__ = [
     "circuit_qualify",
     "circuit_ranking",
     "points_table_parse",
+    "qualify_lines",
     "team_ranking",
 ]
 
@@ -272,6 +273,19 @@ def circuit_qualify(
     rows = circuit_ranking(
         etapas=[e for e in etapas if not e.final], table=table, count_best=count_best, excluded=excluded
     )
+    states = {row.atleta: QualifyState(OUT) for row in rows if row.etapas < qualify.min_etapas}
+    eligible = [(row.atleta, row.rank) for row in rows if row.etapas >= qualify.min_etapas]
+    states.update(qualify_lines(eligible=eligible, qualify=qualify, drawn=drawn))
+    return states
+
+
+def qualify_lines(
+    *, eligible: Sequence[tuple[str, int]], qualify: Qualify, drawn: Sequence[str] = ()
+) -> dict[str, QualifyState]:
+    """The qualification of the atletas who played enough etapas, given in ranking order with their rank in the
+    qualification ranking (equal ranks: a tie). A tied group that crosses a line is settled by ``drawn`` when it
+    orders every atleta of the group; until then they are all ``tied`` at that line. Atletas past the lines
+    (and not tied across one) are ``out``: a caller may give only the rows up to the group of the last line."""
     precedence = {atleta: i for i, atleta in enumerate(drawn)}
     states: dict[str, QualifyState] = {}
     lines = (qualify.top, qualify.top + qualify.alternates)
@@ -279,28 +293,23 @@ def circuit_qualify(
     def status_at(position: int) -> str:
         return QUALIFIED if position < lines[0] else ALTERNATE if position < lines[1] else OUT
 
-    eligible = [row for row in rows if row.etapas >= qualify.min_etapas]
-    for row in rows:
-        if row.etapas < qualify.min_etapas:
-            states[row.atleta] = QualifyState(OUT)
     position = 0
     i = 0
     while i < len(eligible):
         group = [eligible[i]]
-        while i + len(group) < len(eligible) and eligible[i + len(group)].rank == eligible[i].rank:
-            # ranks come from the whole ranking: equal rank within the eligible is a tie
+        while i + len(group) < len(eligible) and eligible[i + len(group)][1] == eligible[i][1]:
             group.append(eligible[i + len(group)])
         first, last = status_at(position), status_at(position + len(group) - 1)
         if first == last:
-            for row in group:
-                states[row.atleta] = QualifyState(first)
-        elif all(row.atleta in precedence for row in group):
-            for offset, row in enumerate(sorted(group, key=lambda r: precedence[r.atleta])):
-                states[row.atleta] = QualifyState(status_at(position + offset))
+            for atleta, _rank in group:
+                states[atleta] = QualifyState(first)
+        elif all(atleta in precedence for atleta, _rank in group):
+            for offset, (atleta, _rank) in enumerate(sorted(group, key=lambda r: precedence[r[0]])):
+                states[atleta] = QualifyState(status_at(position + offset))
         else:
             line = QUALIFIED if first == QUALIFIED else ALTERNATE
-            for row in group:
-                states[row.atleta] = QualifyState(TIED, line)
+            for atleta, _rank in group:
+                states[atleta] = QualifyState(TIED, line)
         position += len(group)
         i += len(group)
     return states

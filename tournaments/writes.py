@@ -142,8 +142,13 @@ def _commit(write: Write) -> None:
             transaction.on_commit(
                 functools.partial(nivel_later, tournament_id=tournament_id, jogo_ids=jogo_ids), robust=True
             )
-            # an etapa's final places, when it is one (a circuit's ranking follows them)
-            transaction.on_commit(functools.partial(etapa_places_later, tournament_id=tournament_id), robust=True)
+    if write.tournament is not None and (
+        write.kind == STRUCTURE or (write.kind == RESULTS and (write.jogos or write.duplas))
+    ):
+        # an etapa's final places, when it is one (its circuit's ranking follows them): after a result, a
+        # disqualification or a structural change
+        tournament_id = write.tournament.pk
+        transaction.on_commit(functools.partial(etapa_places_later, tournament_id=tournament_id), robust=True)
     if write.tournament is not None and write.kind == LIVE and write.jogos_started:
         tournament_id, started = write.tournament.pk, frozenset(write.jogos_started)
         transaction.on_commit(lambda: event_status_follow(tournament_id=tournament_id, jogo_ids=started), robust=True)

@@ -122,6 +122,7 @@ def circuit_import(*, data: object, user: Any = None) -> Circuit:
             CircuitEtapa.objects.create(circuit=circuit, tournament=tournament, weight=weight, final=final, order=order)
             _places_store(tournament=tournament)
         w.circuit = circuit
+        w.rows_all = True
         w.after = circuit_file_settings(circuit=circuit)
         w.tournaments = {t.pk for t, _w, _f in chosen}
     return circuit

@@ -238,3 +238,139 @@ def _standing_compute(*, circuit: Circuit, after: str | None) -> CircuitStanding
 
 
 QUALIFY_STATES = (QUALIFIED, ALTERNATE, TIED)
+
+
+# --- the ranking page, from the rows by part --------------------------------------------------------------------
+
+PER_PAGE = 100
+SEARCH_MAX = 80
+
+
+@dataclass(frozen=True, slots=True)
+class CircuitPage:
+    """One page of a circuit's ranking (``q``: a search by name; ranks stay those of the whole ranking)."""
+
+    circuit_name: str
+    circuit_slug: str
+    version: int
+    etapas: tuple[EtapaColumn, ...]
+    after: str | None
+    counted: tuple[str, ...]
+    rows: tuple[StandingRow, ...]
+    teams: tuple[TeamRow, ...]
+    qualify: Qualify | None
+    count_best: int | None
+    points: dict[str, int]
+    query: str
+    number: int
+    pages: int
+    count: int  # rows found (all of the ranking without a search)
+
+
+def circuit_page(
+    *, circuit: Circuit, after: str | None = None, q: str = "", page: int = 1, per_page: int = PER_PAGE
+) -> CircuitPage | None:
+    """A page of the ranking as it stands (from the rows by part: a few queries, however long the season), or as
+    it stood after the etapa ``after`` (the whole ranking computed, cached per version); None when ``after``
+    names no etapa of this circuit. A page past the last gives the last."""
+    from scoring.atleta import name_normalize
+
+    query = " ".join(q.split())[:SEARCH_MAX]
+    words = name_normalize(query).split()
+    if after is not None:
+        standing = circuit_standing(circuit=circuit, after=after)
+        if standing is None:
+            return None
+        found = [r for r in standing.rows if all(w in name_normalize(r.name) for w in words)]
+        pages = max(1, -(-len(found) // per_page))
+        number = min(max(page, 1), pages)
+        return CircuitPage(
+            circuit_name=standing.circuit_name,
+            circuit_slug=standing.circuit_slug,
+            version=standing.version,
+            etapas=standing.etapas,
+            after=after,
+            counted=standing.counted,
+            rows=tuple(found[(number - 1) * per_page : number * per_page]),
+            teams=standing.teams,
+            qualify=standing.qualify,
+            count_best=standing.count_best,
+            points=standing.points,
+            query=query,
+            number=number,
+            pages=pages,
+            count=len(found),
+        )
+    from .ranksql import circuit_rows_page, circuit_teams, qualify_heads
+
+    etapas = circuit_etapas(circuit=circuit)
+    slug_of = {e.tournament_id: e.tournament.slug for e in etapas}
+    number = max(page, 1)
+    ranked, count = circuit_rows_page(circuit=circuit, words=words, limit=per_page, offset=(number - 1) * per_page)
+    pages = max(1, -(-count // per_page))
+    if number > pages:
+        number = pages
+        ranked, count = circuit_rows_page(circuit=circuit, words=words, limit=per_page, offset=(number - 1) * per_page)
+    qualify = None
+    states: dict[str, tuple[str, str]] = {}
+    if circuit.qualify_top:
+        qualify = Qualify(
+            top=circuit.qualify_top, min_etapas=circuit.qualify_min_etapas, alternates=circuit.qualify_alternates
+        )
+        drawn = [k for s in CircuitSorteio.objects.filter(circuit=circuit).order_by("at", "id") for k in s.atletas]
+        states = qualify_heads(circuit=circuit, qualify=qualify, drawn=drawn)
+    counted_ids = _finished_etapas(etapas=etapas)
+    rows = tuple(
+        StandingRow(
+            rank=row.rank,
+            key=row.key,
+            name=row.name,
+            points=row.points,
+            etapas=row.played,
+            places=row.places,
+            results={
+                slug_of[tid]: EtapaScore(etapa=slug_of[tid], place=place, points=points, counted=counted)
+                for tid, place, points, counted in row.results
+                if tid in slug_of
+            },
+            movement=row.movement,
+            qualify=(states[row.key][0] if row.key in states else "out" if row.q_played else "") if qualify else "",
+            tied_line=states[row.key][1] if row.key in states else "",
+            team=row.team,
+        )
+        for row in ranked
+    )
+    return CircuitPage(
+        circuit_name=circuit.name,
+        circuit_slug=circuit.slug,
+        version=circuit.version,
+        etapas=tuple(
+            EtapaColumn(
+                key=e.tournament.slug,
+                name=e.tournament.name,
+                date=e.tournament.date,
+                weight=e.weight,
+                final=e.final,
+                finished=e.tournament_id in counted_ids,
+                published=e.tournament.published,
+            )
+            for e in etapas
+        ),
+        after=None,
+        counted=tuple(e.tournament.slug for e in etapas if e.tournament_id in counted_ids),
+        rows=rows,
+        teams=tuple(circuit_teams(circuit=circuit)),
+        qualify=qualify,
+        count_best=circuit.count_best,
+        points=dict(circuit.points),
+        query=query,
+        number=number,
+        pages=pages,
+        count=count,
+    )
+
+
+def _finished_etapas(*, etapas: list[CircuitEtapa]) -> set[int]:
+    """The etapas that count (finished: they have places). One query."""
+    ids = [e.tournament_id for e in etapas]
+    return set(EtapaPlace.objects.filter(tournament_id__in=ids).values_list("tournament_id", flat=True).distinct())

@@ -35,6 +35,7 @@ from ..models import (
 )
 from ..permissions import may_attach_etapa, may_manage_circuit
 from ..wording import worded
+from .parts import circuit_rows_update
 
 __all__ = [
     "CircuitRefused",
@@ -79,6 +80,8 @@ class CircuitWrite:
     after: Any = None
     summary: str = ""
     tournaments: set[int] = field(default_factory=set)
+    rows_all: bool = False  # the ranking's rules or etapas changed: every atleta's row is made again
+    rows_atletas: set[int] = field(default_factory=set)  # else the rows of these atletas
 
 
 @contextmanager
@@ -98,6 +101,9 @@ def circuit_write(
         yield write
         if write.circuit is None:
             return
+        if write.rows_all or write.rows_atletas:
+            write.circuit.refresh_from_db()  # the rules as the body left them
+            circuit_rows_update(circuit=write.circuit, atleta_ids=None if write.rows_all else write.rows_atletas)
         Circuit.objects.filter(pk=write.circuit.pk).update(version=F("version") + 1)
         write.circuit.refresh_from_db(fields=["version"])
         if audit:
@@ -196,6 +202,7 @@ def circuit_create(*, user: Any, name: str, slug: str, template: str = Circuit.L
             created_by=user if getattr(user, "is_authenticated", False) else None,
             **TEMPLATES[template],
         )
+        w.rows_all = True
         w.after = _settings_of(w.circuit)
     return w.circuit
 
@@ -238,6 +245,7 @@ def circuit_settings_set(*, circuit: Circuit, user: Any, settings: CircuitSettin
                 "qualify_alternates",
             ]
         )
+        w.rows_all = True
         w.after = _settings_of(circuit)
         w.summary = _("regras do circuito alteradas")
         w.tournaments = set(circuit.etapas.values_list("tournament_id", flat=True))
@@ -281,6 +289,7 @@ def circuit_etapa_attach(
         )
         _places_store(tournament=tournament)
         w.after = {"tournament": tournament.slug, "weight": weight, "final": final}
+        w.rows_all = True
         w.summary = _("etapa incluída: %(t)s") % {"t": tournament.name}
         w.tournaments = {tournament.pk}
     return etapa
@@ -304,6 +313,7 @@ def circuit_etapa_set(*, etapa: CircuitEtapa, user: Any, weight: int, final: boo
         etapa.weight, etapa.final = weight, final
         etapa.save(update_fields=["weight", "final"])
         w.after = {"weight": weight, "final": final}
+        w.rows_all = True
         w.summary = _("etapa alterada: %(t)s") % {"t": etapa.tournament.name}
     return etapa
 
@@ -316,6 +326,7 @@ def circuit_etapa_detach(*, etapa: CircuitEtapa, user: Any) -> None:
     with circuit_write(circuit=circuit, action="etapa_detach", user=user, before={"tournament": tournament.slug}) as w:
         EtapaPlace.objects.filter(tournament=tournament).delete()
         etapa.delete()
+        w.rows_all = True
         w.summary = _("etapa retirada: %(t)s") % {"t": tournament.name}
         w.tournaments = {tournament.pk}
 
@@ -333,6 +344,7 @@ def circuit_exclude(*, circuit: Circuit, user: Any, atleta: Atleta, reason: str)
     with circuit_write(circuit=circuit, action="exclude", user=user) as w:
         exclusion = CircuitExclusion.objects.create(circuit=circuit, atleta=atleta, reason=reason.strip()[:300])
         w.after = {"atleta": atleta.key, "reason": exclusion.reason}
+        w.rows_all = True
         w.summary = _("%(a)s excluído do circuito: %(r)s") % {"a": atleta.name, "r": exclusion.reason}
     return exclusion
 
@@ -347,6 +359,7 @@ def circuit_include(*, circuit: Circuit, user: Any, atleta: Atleta) -> None:
         circuit=circuit, action="include", user=user, before={"atleta": atleta.key, "reason": exclusion.reason}
     ) as w:
         exclusion.delete()
+        w.rows_all = True
         w.summary = _("%(a)s volta ao ranking do circuito") % {"a": atleta.name}
 
 
@@ -369,9 +382,10 @@ def circuit_sorteio_record(*, circuit: Circuit, user: Any, atletas: list[str]) -
 # --- the derived places of an etapa ---------------------------------------------------------------------------
 
 
-def _places_store(*, tournament: Tournament) -> bool:
-    """Make ``tournament``'s EtapaPlace rows what its state says now (none until it has finished); whether they
-    changed. Runs inside a circuit write."""
+def _places_store(*, tournament: Tournament) -> tuple[set[int], bool]:
+    """Make ``tournament``'s EtapaPlace rows what its state says now (none until it has finished): the players
+    whose place changed, and whether the etapa started or stopped counting (finished or not). Runs inside a
+    circuit write."""
     from ..selectors import tournament_state_get
 
     wanted: dict[int, int | None] = {}
@@ -384,12 +398,13 @@ def _places_store(*, tournament: Tournament) -> bool:
                     wanted[ids[key]] = row.place
     stored = dict(EtapaPlace.objects.filter(tournament=tournament).values_list("player_id", "place"))
     if stored == wanted:
-        return False
+        return set(), False
+    changed = {p for p in set(stored) | set(wanted) if stored.get(p, -1) != wanted.get(p, -1)}
     EtapaPlace.objects.filter(tournament=tournament).delete()
     EtapaPlace.objects.bulk_create(
         [EtapaPlace(tournament=tournament, player_id=player, place=place) for player, place in wanted.items()]
     )
-    return True
+    return changed, bool(stored) != bool(wanted)
 
 
 def etapa_places_later(*, tournament_id: int) -> None:
@@ -408,27 +423,37 @@ def etapa_places_follow(*, tournament_id: int) -> bool:
         return False
     circuit = Circuit.objects.get(pk=circuit_id)
     tournament = Tournament.objects.get(pk=tournament_id)
-    changed = False
     try:
         with circuit_write(circuit=circuit, action="etapa_places", audit=False) as w:
-            changed = _places_store(tournament=tournament)
-            if not changed:
+            players, counts = _places_store(tournament=tournament)
+            if not players:
                 raise _Unchanged
             w.summary = tournament.name
+            # an etapa that starts or stops counting moves every row (the movement is since the last etapa);
+            # else the rows of the atletas whose places changed
+            w.rows_all = counts
+            w.rows_atletas = set(
+                Player.objects.filter(pk__in=players, atleta__isnull=False).values_list("atleta_id", flat=True)
+            )
     except _Unchanged:
-        pass
-    return changed
+        return False
+    return True
 
 
 class _Unchanged(Exception):
     """Nothing changed: the circuit write rolls back (its version stays)."""
 
 
-def circuits_follow_players(*, player_ids: Iterable[int]) -> None:
-    """Players changed atleta (a join or a split on the desk): the rankings of the circuits they played move
-    to a new version. Inside the join's own write."""
+def circuits_follow_players(*, player_ids: Iterable[int], atleta_ids: Iterable[int] = ()) -> None:
+    """Players changed atleta (a join or a split on the desk) or equipe: in the circuits they played, the rows of
+    their atletas now (and of ``atleta_ids``: the atletas they left) are made again and the rankings move to a
+    new version. Inside the change's own write."""
     from ..writes import write_required
 
     write_required(what="circuits_follow_players")
-    tournaments = set(Player.objects.filter(pk__in=list(player_ids)).values_list("tournament_id", flat=True))
-    Circuit.objects.filter(etapas__tournament_id__in=tournaments).update(version=F("version") + 1)
+    players = list(Player.objects.filter(pk__in=list(player_ids)).values_list("tournament_id", "atleta_id"))
+    atletas = {a for _t, a in players if a is not None} | set(atleta_ids)
+    tournaments = {t for t, _a in players}
+    for circuit in Circuit.objects.filter(etapas__tournament_id__in=tournaments).distinct():
+        circuit_rows_update(circuit=circuit, atleta_ids=atletas)
+        Circuit.objects.filter(pk=circuit.pk).update(version=F("version") + 1)

@@ -6,7 +6,7 @@ the classification are derived by ``scoring`` (see ``selectors.py``).
 
 from .atletas import Atleta, AtletaNivel
 from .calls import Call
-from .circuits import Circuit, CircuitAudit, CircuitEtapa, CircuitExclusion, CircuitSorteio, EtapaPlace
+from .circuits import Circuit, CircuitAtleta, CircuitAudit, CircuitEtapa, CircuitExclusion, CircuitSorteio, EtapaPlace
 from .engine import AuditEntry, ResultPart, StateSnapshot, TournamentChange
 from .event import PRESET_CHOICES, Tournament
 from .people import Dupla, Player, Registration, ReplacedLink, new_pin, new_private_token
@@ -22,6 +22,7 @@ __all__ = [
     "AuditEntry",
     "Call",
     "Circuit",
+    "CircuitAtleta",
     "CircuitAudit",
     "CircuitEtapa",
     "CircuitExclusion",

@@ -136,3 +136,38 @@ class EtapaPlace(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="etapa_place_unique")]
         default_permissions = ()
+
+
+class CircuitAtleta(models.Model):
+    """Derived, one part of a circuit's ranking per atleta (``tournaments.circuits.parts``): the atleta's season
+    totals as the ranking counts them (``points`` and 1st/2nd/3rd places), the same before the last finished
+    etapa (``prev_*``: the movement) and over the etapas not marked final (``q_*``: the qualification), their
+    results per etapa, their equipe. A counted result in one etapa rewrites the rows of the atletas whose places
+    it changed; the ranks come from a window over these rows when a page is read."""
+
+    circuit = models.ForeignKey(Circuit, on_delete=models.CASCADE, related_name="+")
+    atleta = models.ForeignKey(Atleta, on_delete=models.CASCADE, related_name="+")
+    points = models.PositiveIntegerField(default=0)
+    firsts = models.PositiveIntegerField(default=0)
+    seconds = models.PositiveIntegerField(default=0)
+    thirds = models.PositiveIntegerField(default=0)
+    played = models.PositiveIntegerField(default=0)
+    prev_points = models.PositiveIntegerField(default=0)
+    prev_firsts = models.PositiveIntegerField(default=0)
+    prev_seconds = models.PositiveIntegerField(default=0)
+    prev_thirds = models.PositiveIntegerField(default=0)
+    prev_played = models.PositiveIntegerField(default=0)
+    q_points = models.PositiveIntegerField(default=0)
+    q_firsts = models.PositiveIntegerField(default=0)
+    q_seconds = models.PositiveIntegerField(default=0)
+    q_thirds = models.PositiveIntegerField(default=0)
+    q_played = models.PositiveIntegerField(default=0)
+    results = models.JSONField(default=list)  # [[tournament id, place or None (DQ), points, counted], …]
+    team = models.CharField(max_length=120, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["circuit", "atleta"], name="circuit_atleta_unique")]
+        indexes = [
+            models.Index(fields=["circuit", "-points", "-firsts", "-seconds", "-thirds"], name="circuit_atleta_rank")
+        ]
+        default_permissions = ()

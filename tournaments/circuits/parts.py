@@ -1,0 +1,118 @@
+"""A circuit's ranking by part (issue 25 point 6): one ``CircuitAtleta`` row per atleta, rewritten only for the
+atletas whose places changed.
+
+A counted result in a finished etapa (a correction, a disqualification) changes the places of a few duplas:
+``etapa_places_follow`` hands their atletas here and only their rows are computed again, by the same pure rules
+as the whole ranking (``scoring.circuit.circuit_ranking`` over those atletas' results). What moves every row
+(the points table, best N, a weight, an etapa attached or finishing, an exclusion) rebuilds them all, inside
+the circuit's write. The ranks are not stored: a window over the rows gives them when a page is read
+(``selectors.circuit_page``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from scoring.circuit import CircuitRow, Etapa, circuit_ranking, points_table_parse
+
+from ..models import Circuit, CircuitAtleta, CircuitEtapa, CircuitExclusion, EtapaPlace
+
+__all__ = ["circuit_rows_update"]
+
+
+def _etapas(circuit: Circuit) -> list[CircuitEtapa]:
+    from .selectors import circuit_etapas
+
+    return circuit_etapas(circuit=circuit)
+
+
+def circuit_rows_update(*, circuit: Circuit, atleta_ids: Iterable[int] | None = None) -> int:
+    """Compute again the rows of these atletas (None: every atleta of the circuit) from the etapas' places, and
+    store them (an atleta no longer in the ranking loses its row). Inside the circuit's write (or a write that
+    moved its places). Returns how many rows were written."""
+    from ..writes import write_required  # the write path imports the circuits' services, which import this
+
+    write_required(what="circuit_rows_update")
+    etapas = _etapas(circuit)
+    ids = [e.tournament_id for e in etapas]
+    only = None if atleta_ids is None else set(atleta_ids)
+    finished = set(EtapaPlace.objects.filter(tournament_id__in=ids).values_list("tournament_id", flat=True).distinct())
+    places: dict[int, dict[str, int]] = {tid: {} for tid in ids}
+    disqualified: dict[int, set[str]] = {tid: set() for tid in ids}
+    teams: dict[str, dict[int, str]] = {}
+    rows = EtapaPlace.objects.filter(tournament_id__in=ids, player__atleta__isnull=False)
+    if only is not None:
+        rows = rows.filter(player__atleta_id__in=only)
+    for tournament_id, place, atleta_id, team in rows.values_list(
+        "tournament_id", "place", "player__atleta_id", "player__team"
+    ):
+        key = str(atleta_id)
+        if team:
+            teams.setdefault(key, {})[tournament_id] = team
+        if place is None:
+            disqualified[tournament_id].add(key)
+        else:
+            held = places[tournament_id].get(key)
+            places[tournament_id][key] = place if held is None else min(held, place)
+    scored = [
+        Etapa(
+            key=str(e.tournament_id),
+            places=places[e.tournament_id],
+            disqualified=frozenset(disqualified[e.tournament_id] - set(places[e.tournament_id])),
+            weight=e.weight,
+            final=e.final,
+            finished=e.tournament_id in finished,
+        )
+        for e in etapas
+    ]
+    excluded = {str(i) for i in CircuitExclusion.objects.filter(circuit=circuit).values_list("atleta_id", flat=True)}
+    table = points_table_parse(circuit.points)
+    best = circuit.count_best
+    season = circuit_ranking(etapas=scored, table=table, count_best=best, excluded=excluded)
+    counted = [i for i, e in enumerate(scored) if e.finished]
+    before: dict[str, CircuitRow] = {}
+    if len(counted) > 1:
+        cut = scored[: counted[-1]]
+        before = {r.atleta: r for r in circuit_ranking(etapas=cut, table=table, count_best=best, excluded=excluded)}
+    qualifying = {
+        r.atleta: r
+        for r in circuit_ranking(
+            etapas=[e for e in scored if not e.final], table=table, count_best=best, excluded=excluded
+        )
+    }
+    order = [e.tournament_id for e in etapas]
+    made = []
+    for row in season:
+        prev = before.get(row.atleta)
+        q = qualifying.get(row.atleta)
+        named = teams.get(row.atleta, {})
+        team = next((named[tid] for tid in reversed(order) if tid in named), "")
+        made.append(
+            CircuitAtleta(
+                circuit=circuit,
+                atleta_id=int(row.atleta),
+                points=row.points,
+                firsts=row.places[0],
+                seconds=row.places[1],
+                thirds=row.places[2],
+                played=row.etapas,
+                prev_points=prev.points if prev else 0,
+                prev_firsts=prev.places[0] if prev else 0,
+                prev_seconds=prev.places[1] if prev else 0,
+                prev_thirds=prev.places[2] if prev else 0,
+                prev_played=prev.etapas if prev else 0,
+                q_points=q.points if q else 0,
+                q_firsts=q.places[0] if q else 0,
+                q_seconds=q.places[1] if q else 0,
+                q_thirds=q.places[2] if q else 0,
+                q_played=q.etapas if q else 0,
+                results=[[int(r.etapa), r.place, r.points, r.counted] for r in row.results],
+                team=team,
+            )
+        )
+    gone = CircuitAtleta.objects.filter(circuit=circuit)
+    if only is not None:
+        gone = gone.filter(atleta_id__in=only)
+    gone.delete()
+    CircuitAtleta.objects.bulk_create(made, batch_size=2000)
+    return len(made)

@@ -1,0 +1,160 @@
+"""The circuit ranking's window queries over its rows by part (``CircuitAtleta``): one page of the ranking with
+each row's rank and movement, the heads of the qualification ranking, the equipes. Plain SQL that SQLite and
+PostgreSQL both run (window functions); names sort by code point on both (``COLLATE "C"`` on PostgreSQL), as
+``scoring.circuit`` sorts them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from django.db import connection
+
+from scoring.circuit import CircuitRow, Qualify, TeamRow, qualify_lines, team_ranking
+
+from ..models import Circuit, CircuitAtleta
+
+__all__ = ["RankedRow", "circuit_rows_page", "circuit_teams", "qualify_heads"]
+
+
+@dataclass(frozen=True, slots=True)
+class RankedRow:
+    rank: int
+    key: str
+    name: str
+    points: int
+    played: int
+    places: tuple[int, int, int]
+    results: list[list]  # [tournament id, place, points, counted]
+    movement: int | None
+    q_played: int
+    team: str
+
+
+def _tables() -> tuple[str, str, str]:
+    from ..models import Atleta
+
+    q = connection.ops.quote_name
+    collate = ' COLLATE "C"' if connection.vendor == "postgresql" else ""
+    return q(CircuitAtleta._meta.db_table), q(Atleta._meta.db_table), collate
+
+
+_KEY = "r.points DESC, r.firsts DESC, r.seconds DESC, r.thirds DESC"
+_PREV = "r.prev_points DESC, r.prev_firsts DESC, r.prev_seconds DESC, r.prev_thirds DESC"
+_Q = "r.q_points DESC, r.q_firsts DESC, r.q_seconds DESC, r.q_thirds DESC"
+
+
+def circuit_rows_page(
+    *, circuit: Circuit, words: Sequence[str], limit: int, offset: int
+) -> tuple[list[RankedRow], int]:
+    """The rows ``offset`` to ``offset + limit`` of the ranking whose names hold every one of ``words``
+    (normalized), with their rank in the whole ranking and their movement (None: new since the previous etapa,
+    or no previous etapa); and how many rows the search finds. One query."""
+    rows_table, atletas, collate = _tables()
+    search = "".join(" AND t.name_search LIKE %s ESCAPE '!'" for _w in words)
+    sql = f"""
+        SELECT t.key, t.name, t.points, t.played, t.firsts, t.seconds, t.thirds, t.results, t.team, t.q_played,
+               t.prev_played, t.rk, t.prk, t.any_prev, COUNT(*) OVER () AS found
+        FROM (
+            SELECT a.key AS key, a.name AS name, a.name_search AS name_search, r.points AS points,
+                   r.played AS played, r.firsts AS firsts, r.seconds AS seconds, r.thirds AS thirds,
+                   r.results AS results, r.team AS team, r.q_played AS q_played, r.prev_played AS prev_played,
+                   RANK() OVER (ORDER BY {_KEY}) AS rk,
+                   RANK() OVER (PARTITION BY CASE WHEN r.prev_played > 0 THEN 1 ELSE 0 END ORDER BY {_PREV}) AS prk,
+                   MAX(r.prev_played) OVER () AS any_prev
+            FROM {rows_table} r JOIN {atletas} a ON a.id = r.atleta_id
+            WHERE r.circuit_id = %s
+        ) t
+        WHERE 1 = 1{search}
+        ORDER BY t.rk, t.name{collate}, t.key{collate}
+        LIMIT %s OFFSET %s
+    """
+    params: list[int | str] = [circuit.pk, *(f"%{_like(w)}%" for w in words), limit, offset]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        fetched = cursor.fetchall()
+    if not fetched:
+        return [], _count(circuit=circuit, words=words) if offset else 0
+    out = []
+    decode = _json_decoder()
+    for key, name, points, played, f1, f2, f3, results, team, q_played, prev_played, rk, prk, any_prev, _n in fetched:
+        out.append(
+            RankedRow(
+                rank=rk,
+                key=key,
+                name=name,
+                points=points,
+                played=played,
+                places=(f1, f2, f3),
+                results=decode(results),
+                # the rank before the last etapa minus the rank now (places gained); None: new in the ranking
+                # since it, or no etapa before it
+                movement=None if not any_prev or not prev_played else prk - rk,
+                q_played=q_played,
+                team=team,
+            )
+        )
+    return out, fetched[0][-1]
+
+
+def _json_decoder() -> Callable[[object], list]:
+    """A JSON column as the driver gives it: decoded already (PostgreSQL's jsonb) or text (SQLite)."""
+    return lambda value: value if isinstance(value, list) else json.loads(str(value))
+
+
+def _like(word: str) -> str:
+    """A word to find anywhere in a name: LIKE's wildcards in it are taken as they are."""
+    return word.replace("!", "!!").replace("%", "!%").replace("_", "!_")
+
+
+def _count(*, circuit: Circuit, words: Sequence[str]) -> int:
+    qs = CircuitAtleta.objects.filter(circuit=circuit)
+    for w in words:
+        qs = qs.filter(atleta__name_search__contains=w)
+    return qs.count()
+
+
+def qualify_heads(*, circuit: Circuit, qualify: Qualify, drawn: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """The qualification of the atletas at the head of the qualification ranking (up to the tied group of the
+    alternates' line): key → (state, the line a tie crosses). Everyone else who played a qualifying etapa is
+    out. One query."""
+    rows_table, atletas, collate = _tables()
+    sql = f"""
+        WITH q AS (
+            SELECT a.key AS key, a.name AS name, r.q_played AS q_played,
+                   RANK() OVER (ORDER BY {_Q}) AS qr
+            FROM {rows_table} r JOIN {atletas} a ON a.id = r.atleta_id
+            WHERE r.circuit_id = %s AND r.q_played > 0
+        ),
+        e AS (
+            SELECT key, qr, ROW_NUMBER() OVER (ORDER BY qr, name{collate}, key{collate}) AS pos
+            FROM q WHERE q_played >= %s
+        )
+        SELECT key, qr FROM e
+        WHERE qr <= COALESCE((SELECT MAX(qr) FROM e WHERE pos <= %s), 0)
+        ORDER BY pos
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [circuit.pk, qualify.min_etapas, qualify.top + qualify.alternates])
+        eligible = [(key, rank) for key, rank in cursor.fetchall()]
+    states = qualify_lines(eligible=eligible, qualify=qualify, drawn=drawn)
+    return {key: (state.status, state.line) for key, state in states.items()}
+
+
+def circuit_teams(*, circuit: Circuit) -> list[TeamRow]:
+    """The equipe ranking (DOMAIN §7.3) from the rows of atletas with an equipe. One query."""
+    rows_table, atletas, collate = _tables()
+    sql = f"""
+        SELECT a.key, r.team, r.points, r.firsts, r.seconds, r.thirds
+        FROM {rows_table} r JOIN {atletas} a ON a.id = r.atleta_id
+        WHERE r.circuit_id = %s AND r.team <> ''
+        ORDER BY {_KEY}, a.name{collate}, a.key{collate}
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [circuit.pk])
+        fetched = cursor.fetchall()
+    rows = [
+        CircuitRow(rank=0, atleta=key, points=p, etapas=0, places=(f1, f2, f3)) for key, _t, p, f1, f2, f3 in fetched
+    ]
+    return team_ranking(rows=rows, teams={key: team for key, team, *_rest in fetched})
