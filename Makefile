@@ -10,7 +10,7 @@ PORT ?= 8000
 # Development-only targets may use the committed development key (config/settings.py); production sets SECRET_KEY.
 DEV_ENV := ZAP_DEV=1
 
-.PHONY: install run serve load test test-sqlite test-postgres browser-deps axe-deps demo bench messages check clean
+.PHONY: install run serve load test test-sqlite test-postgres browser-deps axe-deps demo bench bench-circuit messages check clean
 
 $(VENV)/.installed: requirements.txt
 	@test -n "$(PYTHON312)" || { echo "Python 3.12 não encontrado (instale python3.12)"; exit 1; }
@@ -87,6 +87,19 @@ BENCH_PG := postgres://postgres@127.0.0.1:5432/zap_bench
 # with this process's memory only.
 BENCH_REDIS ?= bin/with-redis
 BENCH_PSQL := psql -h 127.0.0.1 -U postgres -d postgres -v ON_ERROR_STOP=1 -q
+# A circuit of 20 etapas x 256 duplas (about 10,000 atletas): its ranking page after a counted result, cached, and
+# its queries; on a throwaway SQLite file, then on a throwaway PostgreSQL database with a throwaway Redis.
+.PHONY: bench-circuit
+bench-circuit: install messages
+	rm -f /tmp/zap-bench-circuit.sqlite3*
+	$(DEV_ENV) DATABASE_URL=sqlite:////tmp/zap-bench-circuit.sqlite3 $(PY) manage.py migrate --noinput -v0
+	status=0; $(DEV_ENV) DATABASE_URL=sqlite:////tmp/zap-bench-circuit.sqlite3 $(PY) manage.py bench_circuit $(CIRCUIT_ARGS) || status=$$?; \
+		rm -f /tmp/zap-bench-circuit.sqlite3*; test $$status = 0 || exit $$status
+	$(BENCH_PSQL) -c 'DROP DATABASE IF EXISTS zap_bench_circuit' -c 'CREATE DATABASE zap_bench_circuit'
+	status=0; $(DEV_ENV) DATABASE_URL=postgres://postgres@127.0.0.1:5432/zap_bench_circuit $(PY) manage.py migrate --noinput -v0 \
+		&& $(DEV_ENV) DATABASE_URL=postgres://postgres@127.0.0.1:5432/zap_bench_circuit bin/with-redis $(PY) manage.py bench_circuit $(CIRCUIT_ARGS) || status=$$?; \
+		$(BENCH_PSQL) -c 'DROP DATABASE IF EXISTS zap_bench_circuit'; test $$status = 0 || exit $$status
+
 .PHONY: bench-postgres
 bench-postgres: install messages
 	$(BENCH_PSQL) -c 'DROP DATABASE IF EXISTS zap_bench' -c 'CREATE DATABASE zap_bench'

@@ -109,6 +109,21 @@ class CircuitStanding:
     points: dict[str, int]
 
 
+def _columns(*, etapas: list[CircuitEtapa], finished: set[int]) -> tuple[EtapaColumn, ...]:
+    return tuple(
+        EtapaColumn(
+            key=e.tournament.slug,
+            name=e.tournament.name,
+            date=e.tournament.date,
+            weight=e.weight,
+            final=e.final,
+            finished=e.tournament_id in finished,
+            published=e.tournament.published,
+        )
+        for e in etapas
+    )
+
+
 def _key(circuit: Circuit, after: str | None) -> str:
     return f"circuit:{release()}:{circuit.pk}.{circuit.created_at.timestamp():.6f}:v{circuit.version}:{after or ''}"
 
@@ -214,18 +229,7 @@ def _standing_compute(*, circuit: Circuit, after: str | None) -> CircuitStanding
         circuit_name=circuit.name,
         circuit_slug=circuit.slug,
         version=circuit.version,
-        etapas=tuple(
-            EtapaColumn(
-                key=e.tournament.slug,
-                name=e.tournament.name,
-                date=e.tournament.date,
-                weight=e.weight,
-                final=e.final,
-                finished=e.tournament_id in finished,
-                published=e.tournament.published,
-            )
-            for e in etapas
-        ),
+        etapas=_columns(etapas=etapas, finished=finished),
         after=after,
         counted=tuple(e.key for e in counted),
         previous=previous_key,
@@ -344,18 +348,7 @@ def circuit_page(
         circuit_name=circuit.name,
         circuit_slug=circuit.slug,
         version=circuit.version,
-        etapas=tuple(
-            EtapaColumn(
-                key=e.tournament.slug,
-                name=e.tournament.name,
-                date=e.tournament.date,
-                weight=e.weight,
-                final=e.final,
-                finished=e.tournament_id in counted_ids,
-                published=e.tournament.published,
-            )
-            for e in etapas
-        ),
+        etapas=_columns(etapas=etapas, finished=counted_ids),
         after=None,
         counted=tuple(e.tournament.slug for e in etapas if e.tournament_id in counted_ids),
         rows=rows,

@@ -6,6 +6,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tournaments.circuits.file import circuit_file_export
 from tournaments.circuits.selectors import circuit_get
 
+from ._files import output_write
+
 
 class Command(BaseCommand):
     help = "Escreve o arquivo de circuito (JSON) com o ranking calculado (só dados públicos)."
@@ -23,11 +25,4 @@ class Command(BaseCommand):
         if data is None:
             raise CommandError(f"{options['apos']!r} não é etapa do circuito {circuit.slug}")
         text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
-        if options["output"]:
-            try:
-                with open(options["output"], "w", encoding="utf-8") as fh:
-                    fh.write(text)
-            except OSError as exc:
-                raise CommandError(f"não foi possível escrever {options['output']}: {exc.strerror}") from exc
-        else:
-            self.stdout.write(text, ending="")
+        output_write(text=text, path=options["output"], stdout=self.stdout)

@@ -6,6 +6,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tournaments.interchange.writer import tournament_export
 from tournaments.models import Tournament
 
+from ._files import output_write
+
 
 class Command(BaseCommand):
     help = "Escreve o arquivo de torneio (JSON) de um torneio existente."
@@ -26,11 +28,4 @@ class Command(BaseCommand):
             raise CommandError(f"torneio {options['slug']!r} não encontrado") from None
         data = tournament_export(tournament=tournament, include_private=options["include_private"])
         text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
-        if options["output"]:
-            try:
-                with open(options["output"], "w", encoding="utf-8") as fh:
-                    fh.write(text)
-            except OSError as exc:
-                raise CommandError(f"não foi possível escrever {options['output']}: {exc.strerror}") from exc
-        else:
-            self.stdout.write(text, ending="")
+        output_write(text=text, path=options["output"], stdout=self.stdout)

@@ -1,5 +1,4 @@
 import json
-import sys
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -7,6 +6,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournaments.circuits.file import circuit_import
 from tournaments.circuits.services import CircuitRefused
+
+from ._files import input_read
 
 MAX_BYTES = 1024 * 1024  # a circuit file names etapas, not results: a megabyte is plenty
 
@@ -23,14 +24,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = options["file"]
-        if path == "-":
-            raw = sys.stdin.buffer.read(MAX_BYTES + 1)
-        else:
-            try:
-                with open(path, "rb") as fh:
-                    raw = fh.read(MAX_BYTES + 1)
-            except OSError as exc:
-                raise CommandError(f"não foi possível ler {path}: {exc.strerror}") from exc
+        raw = input_read(path=path, limit=MAX_BYTES)
         if len(raw) > MAX_BYTES:
             self._refuse([("arquivo", f"grande demais: o máximo é {MAX_BYTES} bytes")])
         try:

@@ -1,4 +1,3 @@
-import sys
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -7,6 +6,8 @@ from scoring.errors import RuleError, RuleViolation
 from tournaments.interchange.jsonfile import tournament_file_parse
 from tournaments.limits import FILE_MAX_BYTES
 from tournaments.services import tournament_import
+
+from ._files import input_read
 
 
 class Command(BaseCommand):
@@ -17,15 +18,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = options["file"]
-        # one byte more than allowed is enough to refuse a file too big, without reading all of it
-        if path == "-":
-            raw = sys.stdin.buffer.read(FILE_MAX_BYTES + 1)
-        else:
-            try:
-                with open(path, "rb") as fh:
-                    raw = fh.read(FILE_MAX_BYTES + 1)
-            except OSError as exc:
-                raise CommandError(f"não foi possível ler {path}: {exc.strerror}") from exc
+        raw = input_read(path=path, limit=FILE_MAX_BYTES)
         try:
             data = tournament_file_parse(raw=raw)
         except RuleViolation as exc:
