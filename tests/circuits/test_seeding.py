@@ -14,7 +14,7 @@ from tests.support.desk import client_for, make_tournament, make_user
 from tests.support.files import _people
 from tournaments.circuits.file import circuit_import
 from tournaments.circuits.seeding import seeding_by_circuit, seeding_by_forca, seeding_source
-from tournaments.draws.seeding import seeding_apply
+from tournaments.draws.seeding import seeding_apply, seeding_count_default
 from tournaments.models import AuditEntry, Draw, DrawRoll, Dupla, Player, Tournament
 from tournaments.refusals import Refused
 
@@ -131,6 +131,16 @@ def test_seeding_apply_sets_the_seeds_and_says_how(circuit):
     assert seeds(circuit) == {}
 
 
+def test_the_default_count_is_one_per_group_or_a_quarter_of_the_bracket():
+    groups = make_tournament("grupos", preset="fenacef", fmt={"kind": "groups_knockout", "group_size": 4})
+    assert seeding_count_default(tournament=groups, entrants=13) == 4  # 3 groups of 3 and 1 of 4
+    assert seeding_count_default(tournament=groups, entrants=8) == 2
+    knockout = make_tournament("chave", fmt={"kind": "knockout"})
+    assert [seeding_count_default(tournament=knockout, entrants=n) for n in (2, 4, 6, 16, 17)] == [2, 2, 2, 4, 8]
+    single = make_tournament("todos", fmt={"kind": "round_robin"})
+    assert seeding_count_default(tournament=single, entrants=6) == 0
+
+
 def test_seeding_refused_for_the_first_etapa_and_outside_a_circuit(load_file):
     with pytest.raises(Refused) as refused:
         seeding_apply(tournament=make_tournament("avulso"), user=None, method="circuit")
@@ -172,6 +182,8 @@ def test_the_desk_seeds_by_the_circuit_and_the_public_record_says_so(circuit):
     # seeds 1 and 2 at the two ends of the bracket (they can only meet in the final)
     order = draw.result["order"]
     assert order[0] == "e1" and order[len(order) // 2 :].count("e3") == 1
+    desk = c.get(reverse("desk:competition", args=[circuit.slug])).content.decode()
+    assert "cabeças de chave pelo ranking do circuito Liga de Teste" in desk
     public = c.get(reverse("tournaments:detail", args=[circuit.slug])).content.decode()
     assert "Cabeças de chave" in public
     assert "pelo ranking do circuito Liga de Teste, após a etapa Etapa etapa-2" in public

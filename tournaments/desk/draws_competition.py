@@ -104,6 +104,7 @@ def _drawn(tournament) -> dict:
     labels = {"seeded": _("cabeças de chave"), "random": _("sorteio"), "fixed": _("ordem fixa")}
     for d in draws:
         d.method_label = labels.get(d.method, d.method)
+        d.seeding_label = seeding_text((d.result or {}).get("seeding")) if isinstance(d.result, dict) else ""
     return {"stages": stages, "draws": draws, "ties": ties_awaiting(state=state)}
 
 
