@@ -88,14 +88,15 @@ def seeding_apply(
     if method in (BY_CIRCUIT, BY_FORCA):
         record |= {"circuit": source.circuit_name, "circuit_slug": source.circuit_slug}
         record |= {"after": source.previous_name, "after_slug": source.previous_slug}
+    if method == CURRENT:  # the seeds as they are: nothing to write
+        current = Dupla.objects.filter(tournament=tournament, seed__isnull=False).order_by("seed", "order", "id")
+        record["seeded"] = list(current.values_list("key", flat=True))
+        return record
     with tournament_write(tournament=tournament, action="draw.seeding", user=user, kind=STRUCTURE):
         tournament = tournament_lock(tournament)
         refuse_if_drawn(tournament, _("Cabeças de chave"))
         duplas = list(Dupla.objects.select_for_update().filter(tournament=tournament).order_by("order", "id"))
         before = {d.key: d.seed for d in duplas if d.seed is not None}
-        if method == CURRENT:
-            record["seeded"] = [k for k, _s in sorted(before.items(), key=lambda kv: kv[1])]
-            return record
         seeded = _seeded(tournament, source, method, count) if method != NONE else []
         seeds = {key: n for n, key in enumerate(seeded, start=1)}
         changed = [d for d in duplas if d.seed != seeds.get(d.key)]
