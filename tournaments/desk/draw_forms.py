@@ -107,6 +107,29 @@ class PreviewForm(forms.Form):
         return [self.cleaned_data.get(f"pos_{i}") or None for i in range(1, self.positions + 1)]
 
 
+class SeedingForm(forms.Form):
+    """Where the cabeças de chave of an etapa's draw come from (offered only when the tournament is an etapa)."""
+
+    seeding = forms.ChoiceField(
+        label=_("Cabeças de chave"),
+        choices=[
+            ("current", _("pela ordem atual (as definidas na página Duplas)")),
+            ("none", _("nenhuma")),
+            ("circuit", _("pelo ranking do circuito")),
+            ("forca", _("pela força (OpenSkill)")),
+        ],
+        initial="current",
+        widget=forms.RadioSelect,
+    )
+    seeds = forms.IntegerField(
+        label=_("Quantas cabeças de chave"),
+        min_value=0,
+        max_value=9999,
+        required=False,
+        help_text=_("Pelo ranking ou pela força. Vazio: uma por grupo (na chave, um quarto dela)."),
+    )
+
+
 class MesasForm(forms.Form):
     mesas = forms.IntegerField(
         label=_("Número de mesas"),

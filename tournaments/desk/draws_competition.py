@@ -20,14 +20,15 @@ from scoring.bracket_draw import bracket_size
 from ..draws import services
 from ..draws.format import format_facts
 from ..draws.plan import CompetitionPlan, competition_plan
-from ..draws.rolls import roll_token_new
+from ..draws.rolls import roll_open_get, roll_token_new
+from ..draws.seeding import seeding_apply, seeding_source, seeding_text
 from ..draws.tiebreak import ties_awaiting
-from ..models import Draw, Registration, Stage
+from ..models import Draw, DrawRoll, Registration, Stage
 from ..permissions import desk_view
 from ..refusals import Refused
 from ..selectors import tournament_state_get
 from ..web import refusal_messages
-from .draw_forms import PreviewForm, ReasonForm, TiebreakForm
+from .draw_forms import PreviewForm, ReasonForm, SeedingForm, TiebreakForm
 
 
 def _positions(plan: CompetitionPlan) -> int:
@@ -103,6 +104,7 @@ def _drawn(tournament) -> dict:
     labels = {"seeded": _("cabeças de chave"), "random": _("sorteio"), "fixed": _("ordem fixa")}
     for d in draws:
         d.method_label = labels.get(d.method, d.method)
+        d.seeding_label = seeding_text((d.result or {}).get("seeding")) if isinstance(d.result, dict) else ""
     return {"stages": stages, "draws": draws, "ties": ties_awaiting(state=state)}
 
 
@@ -115,6 +117,8 @@ def _render(
     undo_form=None,
     status: int = 200,
     roll=None,
+    seeding_form: SeedingForm | None = None,
+    seeding: dict | None = None,
 ):
     drawn = Stage.objects.filter(tournament=tournament).exists()
     waiting = Registration.objects.filter(tournament=tournament, status=Registration.WAITING).count()
@@ -128,7 +132,15 @@ def _render(
         "undo_form": undo_form or ReasonForm(),
         "roll": roll,
         "token": roll_token_new(),  # the next "Sortear": a new roll
+        "seeding": seeding,  # how the previewed draw's seeds were chosen (an etapa of a circuit)
+        "seeding_text": seeding_text(seeding),
     }
+    source = None if drawn else seeding_source(tournament=tournament)
+    if source is not None:  # an etapa: the draw may seed from the season
+        context["seeding_source"] = source
+        context["seeding_form"] = seeding_form or SeedingForm(
+            initial={"seeding": (seeding or {}).get("method", "current")}
+        )
     if form is not None and plan.seed is not None:
         context["preview"] = _preview(plan, form)
     if drawn:
@@ -141,13 +153,41 @@ def _problems_as_messages(request, plan: CompetitionPlan) -> None:
         messages.error(request, problem)
 
 
-def _show(request, tournament, *, token: str, seed: int | None = None):
+def _show(request, tournament, *, token: str, seed: int | None = None, seeding: dict | None = None, seeding_form=None):
     """The preview of the roll of ``token`` (a reload: the same roll), or of a new roll (of ``seed``)."""
-    roll, plan = services.competition_roll(tournament=tournament, user=request.user, token=token, seed=seed)
+    roll, plan = services.competition_roll(
+        tournament=tournament, user=request.user, token=token, seed=seed, seeding=seeding
+    )
     if plan.problems and Stage.objects.filter(tournament=tournament).exists():
         _problems_as_messages(request, plan)  # the page hides the plan's problems once the draw is published
     form = None if plan.problems or roll is None else _preview_form(plan, roll=roll.token)
-    return _render(request, tournament, plan=plan, form=form, roll=roll)
+    return _render(request, tournament, plan=plan, form=form, roll=roll, seeding=seeding, seeding_form=seeding_form)
+
+
+def _seed_and_show(request, tournament):
+    """ "Sortear": for an etapa of a circuit, first the cabeças de chave as chosen (``seeding_apply``), then the
+    preview, which records how they were chosen; any other tournament goes straight to the preview."""
+    if Stage.objects.filter(tournament=tournament).exists() or seeding_source(tournament=tournament) is None:
+        return _show(request, tournament, token=request.POST.get("token", ""))
+    data = request.POST.copy()
+    data.setdefault("seeding", "current")  # a form without the choice (e.g. a page from before): as it is
+    seeding_form = SeedingForm(data)
+    if not seeding_form.is_valid():
+        messages.error(request, _("Cabeças de chave: escolha uma das opções."))
+        plan = competition_plan(tournament=tournament, seed=None)
+        return _render(request, tournament, plan=plan, seeding_form=seeding_form, status=400)
+    try:
+        seeding = seeding_apply(
+            tournament=tournament,
+            user=request.user,
+            method=seeding_form.cleaned_data["seeding"],
+            count=seeding_form.cleaned_data["seeds"],
+        )
+    except Refused as exc:
+        refusal_messages(request, exc)
+        plan = competition_plan(tournament=tournament, seed=None)
+        return _render(request, tournament, plan=plan, seeding_form=seeding_form)
+    return _show(request, tournament, token=request.POST.get("token", ""), seeding=seeding, seeding_form=seeding_form)
 
 
 @desk_view()
@@ -156,7 +196,7 @@ def competition(request, tournament):
     if request.method != "POST":
         return _render(request, tournament, plan=competition_plan(tournament=tournament, seed=None))
     if request.POST.get("action") != "publish":  # "Sortear" (again): a new seed, a preview recorded as a roll
-        return _show(request, tournament, token=request.POST.get("token", ""))
+        return _seed_and_show(request, tournament)
     # "Publicar": the preview's inputs, computed again and written
     bare = competition_plan(tournament=tournament, seed=None)
     form = PreviewForm(
@@ -180,7 +220,10 @@ def competition(request, tournament):
         )
     except services.PlanChanged as exc:
         refusal_messages(request, exc)
-        return _show(request, tournament, token="", seed=seed)  # the new preview of the same seed: a roll of its own
+        shown = roll_open_get(tournament=tournament, kind=DrawRoll.COMPETITION, token=form.cleaned_data["roll"])
+        seeding = shown.shown.get("seeding") if shown is not None and isinstance(shown.shown, dict) else None
+        # the new preview of the same seed (and the same seeding): a roll of its own
+        return _show(request, tournament, token="", seed=seed, seeding=seeding)
     except Refused as exc:
         refusal_messages(request, exc)
         plan = competition_plan(tournament=tournament, seed=seed, fixed_order=order)

@@ -8,6 +8,8 @@ recorded order.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
@@ -52,17 +54,28 @@ def _plan_shown(plan: CompetitionPlan) -> dict | None:
 
 
 def competition_roll(
-    *, tournament: Tournament, user: User | AnonymousUser | None, token: str, seed: int | None = None
+    *,
+    tournament: Tournament,
+    user: User | AnonymousUser | None,
+    token: str,
+    seed: int | None = None,
+    seeding: dict[str, Any] | None = None,
 ) -> tuple[DrawRoll | None, CompetitionPlan]:
     """Show a competition draw before publishing it: the roll of ``token`` again (a reload), or a new one,
-    recorded (docs/regras.md §2 step 4). A plan with problems is shown and records nothing (None)."""
+    recorded (docs/regras.md §2 step 4). A plan with problems is shown and records nothing (None).
+
+    ``seeding``: how the seeds were chosen (``seeding.seeding_apply``), kept with the roll; the draw published
+    from this roll carries it to its public record."""
+
+    def compute(s: int) -> tuple[CompetitionPlan, dict[str, Any] | None]:
+        plan = competition_plan(tournament=tournament, seed=s)
+        shown = _plan_shown(plan)
+        if shown is not None and seeding is not None:
+            shown["seeding"] = seeding
+        return plan, shown
+
     return roll_show(
-        tournament=tournament,
-        user=user,
-        kind=DrawRoll.COMPETITION,
-        token=token,
-        seed=seed,
-        compute=lambda s: (p := competition_plan(tournament=tournament, seed=s), _plan_shown(p)),
+        tournament=tournament, user=user, kind=DrawRoll.COMPETITION, token=token, seed=seed, compute=compute
     )
 
 
@@ -127,6 +140,11 @@ def competition_publish(
         made = Draw.objects.filter(tournament=tournament, kind__in=[Draw.GROUPS, Draw.BRACKET]).order_by("-pk").first()
         if shown is not None and made is not None:
             rolls_close(tournament=tournament, kind=DrawRoll.COMPETITION, draw=made, published=shown)
+            seeding = shown.shown.get("seeding") if isinstance(shown.shown, dict) else None
+            if seeding is not None:  # how the cabeças de chave were chosen, for the draw's public record
+                made.result = {**made.result, "seeding": seeding}
+                made.save(update_fields=["result"])
+                after["seeding"] = seeding
         audit_record(
             tournament=tournament,
             user=performer,

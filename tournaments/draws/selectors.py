@@ -13,6 +13,7 @@ from ..models import Draw, Dupla, Player, Registration, Stage, Tournament
 from ..registrations.window import registration_is_open
 from ..state import TournamentState
 from .pairing import pairing_undo_problems
+from .seeding import seeding_text
 
 
 @dataclass
@@ -188,6 +189,7 @@ def draws_public(*, tournament: Tournament, state: TournamentState | None = None
                 "lines": lines,
                 "imported": not d.performed_by and bool(d.note),
                 "rolls": _rolls_text(d.rolls_shown, d.roll_published),
+                "seeding": seeding_text(r.get("seeding")) if d.kind in (Draw.GROUPS, Draw.BRACKET) else "",
                 "undone": _("sorteio das duplas desfeito: %(reason)s") % {"reason": d.undo_reason}
                 if d.undone_at is not None
                 else "",
