@@ -254,3 +254,17 @@ def test_public_pages_never_show_a_birth_date(client, season, people):
     # the key that went away leads to the atleta it joined
     response = client.get(f"/atletas/{other.key}/")
     assert response.status_code == 301 and response["Location"] == f"/atletas/{keep.key}/"
+
+
+def test_an_admin_edit_that_keeps_name_and_birth_date_keeps_the_join(admin_client, season, people):
+    one, two, _circuit = season
+    keep, other = atleta_of(one, "p1"), atleta_of(two, "p1")
+    atletas_join(user=people["admin"], keep=keep, other=other)
+    player = Player.objects.get(tournament=two, key="p1")
+    url = reverse("admin:tournaments_player_change", args=[player.pk])
+    form = admin_client.get(url).context["adminform"].form
+    data = {k: v for k, v in form.initial.items() if v is not None and not isinstance(v, (list, dict))}
+    data.update({"phone": "+55 11 90000-0000"})
+    assert admin_client.post(url, data).status_code == 302
+    assert Player.objects.get(pk=player.pk).phone == "+55 11 90000-0000"
+    assert atleta_of(two, "p1").pk == keep.pk
