@@ -268,3 +268,20 @@ def test_an_admin_edit_that_keeps_name_and_birth_date_keeps_the_join(admin_clien
     assert admin_client.post(url, data).status_code == 302
     assert Player.objects.get(pk=player.pk).phone == "+55 11 90000-0000"
     assert atleta_of(two, "p1").pk == keep.pk
+
+
+def test_likely_matches_take_a_few_queries_over_ten_thousand_atletas(season, people, django_assert_max_num_queries):
+    """The names are grouped in SQL: the queries do not grow with the atletas, only the names shown are read."""
+    import time
+
+    Atleta.objects.bulk_create(
+        [Atleta(key=f"x{i}", name=f"Pessoa {i % 9000}", name_search=f"pessoa {i % 9000}") for i in range(10_000)]
+    )
+    started = time.perf_counter()
+    with django_assert_max_num_queries(6):
+        matches = atletas_likely_matches(user=people["admin"])
+    assert time.perf_counter() - started < 2
+    # 1,000 names held by two atletas each (without registrations) and p1's pair: the first 100 names shown
+    assert len(matches) == 100
+    with django_assert_max_num_queries(7):
+        assert len(atletas_likely_matches(user=people["org"])) == 1
