@@ -285,3 +285,10 @@ def test_likely_matches_take_a_few_queries_over_ten_thousand_atletas(season, peo
     assert len(matches) == 100
     with django_assert_max_num_queries(7):
         assert len(atletas_likely_matches(user=people["org"])) == 1
+
+
+def test_no_tournament_takes_the_desks_address(load_file):
+    data = knockout_file(slug="atletas")
+    data["tournament"]["name"] = "Atletas"
+    t = load_file(data)
+    assert t.slug == "atletas-2"
