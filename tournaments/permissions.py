@@ -391,3 +391,58 @@ def may_manage_circuit(*, user: Asker, circuit: Any) -> bool:
 def may_attach_etapa(*, user: Asker, tournament: Tournament) -> bool:
     """Make a tournament an etapa: only one the circuit's organizer organizes (a superuser: any)."""
     return may_organize(user=user, tournament=tournament)
+
+
+# --- atletas: joining and splitting on the desk (DOMAIN §7.1, §8) -----------------------------------------------
+
+
+def atletas_desk_open(*, user: Asker) -> bool:
+    """The atletas' desk (``/organizar/atletas/``): a superuser, or whoever organizes a circuit (its creator)."""
+    if is_site_admin(user=user):
+        return True
+    if not (user is not None and user.is_authenticated and user.is_active):
+        return False
+    from .models import Circuit
+
+    return Circuit.objects.filter(created_by=user).exists()
+
+
+def atletas_circuits_of(*, user: Asker, atleta_ids: Iterable[int] | None = None) -> dict[int, set[int]] | None:
+    """For a circuit organizer: each atleta (of ``atleta_ids``; None: any) who played an etapa of a circuit
+    ``user`` created, with those circuits' ids; atletas who played none are left out. None for a superuser (every
+    atleta, whatever they played); empty for anyone else."""
+    if is_site_admin(user=user):
+        return None
+    if not (user is not None and user.is_authenticated and user.is_active):
+        return {}
+    from .models import Player
+
+    rows = Player.objects.filter(atleta__isnull=False, tournament__circuit_etapa__circuit__created_by=user)
+    if atleta_ids is not None:
+        rows = rows.filter(atleta_id__in=list(atleta_ids))
+    out: dict[int, set[int]] = {}
+    for atleta_id, circuit_id in rows.values_list("atleta_id", "tournament__circuit_etapa__circuit_id").distinct():
+        out.setdefault(atleta_id, set()).add(circuit_id)
+    return out
+
+
+def may_join_atletas(*, user: Asker, atletas: Iterable[Any]) -> bool:
+    """Join these atletas into one, or split one of them (``atletas``: that one alone).
+
+    DOMAIN §8 gives it to the circuit organizer: a superuser; or the creator of one circuit in whose etapas
+    **every one** of these atletas played. That is the narrowest rule that lets a league's organizer clean up
+    their own season (the same person registered with another birth date in two etapas), without letting
+    whoever organizes some tournament re-point the history of people who never played for them. Atletas that
+    share no circuit of the user (one played only elsewhere) are left to a superuser."""
+    atletas = list(atletas)
+    if not atletas:
+        return False
+    if is_site_admin(user=user):
+        return True
+    circuits = atletas_circuits_of(user=user, atleta_ids=[a.pk for a in atletas])
+    assert circuits is not None  # None only for a superuser
+    shared: set[int] | None = None
+    for a in atletas:
+        mine = circuits.get(a.pk, set())
+        shared = set(mine) if shared is None else shared & mine
+    return bool(shared)

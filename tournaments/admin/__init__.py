@@ -292,7 +292,10 @@ class PlayerAdmin(GuardedAdmin):
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
-        atletas_link(players=[obj])  # a new or renamed player joins their atleta (DOMAIN §7.1)
+        if not change or {"name", "birth_date"} & set(form.changed_data):
+            # a new or renamed player joins their atleta (DOMAIN §7.1); any other edit leaves the atleta as it is
+            # (a join made on the desk stays)
+            atletas_link(players=[obj])
 
 
 @admin.register(Registration)

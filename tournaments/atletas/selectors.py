@@ -13,11 +13,11 @@ from scoring.atleta import name_normalize
 from scoring.jogo import WALKOVER_BOTH
 from scoring.ranking import UNRANKED_LEVEL
 
-from ..models import Atleta, Player, Tournament
+from ..models import Atleta, AtletaAudit, Player, Tournament
 from ..selectors import tournament_state_get
 from ..state import jogo_order
 
-__all__ = ["AtletaHistory", "RankingPage", "atleta_history", "atletas_public", "atletas_ranking"]
+__all__ = ["AtletaHistory", "RankingPage", "atleta_history", "atleta_joined_into", "atletas_public", "atletas_ranking"]
 
 PER_PAGE = 50
 SEARCH_MAX = 80  # characters of a search kept (the box allows as many)
@@ -213,3 +213,23 @@ def atleta_history(*, key: str) -> AtletaHistory | None:
 def atleta_keys(*, player_ids: list[int]) -> dict[int, str]:
     """The atleta key of each of these players (one query; a player without an atleta is left out)."""
     return dict(Player.objects.filter(pk__in=player_ids, atleta__isnull=False).values_list("pk", "atleta__key"))
+
+
+def atleta_joined_into(*, key: str) -> str | None:
+    """The public key an atleta's old ``key`` now leads to, when a join on the desk removed it (followed through
+    later joins); None when it leads nowhere public (no such join, or the atleta kept is gone or unpublished)."""
+    seen = {key}
+    for _ in range(20):  # a chain of joins, each a step
+        nxt = (
+            AtletaAudit.objects.filter(action=AtletaAudit.JOIN, other_key=key)
+            .order_by("-at", "-id")
+            .values_list("atleta_key", flat=True)
+            .first()
+        )
+        if nxt is None or nxt in seen:
+            return None
+        if atletas_public().filter(key=nxt).exists():
+            return nxt
+        seen.add(nxt)
+        key = nxt
+    return None

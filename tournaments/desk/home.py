@@ -5,7 +5,7 @@ from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from ..permissions import REFEREE_DESK, desk_tournaments, desk_view, may_create_tournament
+from ..permissions import REFEREE_DESK, atletas_desk_open, desk_tournaments, desk_view, may_create_tournament
 from . import progress
 
 
@@ -14,7 +14,15 @@ from . import progress
 def dashboard(request):
     tournaments = list(desk_tournaments(user=request.user)[:200])
     rows = progress.dashboard_rows(user=request.user, tournaments=tournaments)
-    return render(request, "desk/home.html", {"rows": rows, "may_create": may_create_tournament(user=request.user)})
+    return render(
+        request,
+        "desk/home.html",
+        {
+            "rows": rows,
+            "may_create": may_create_tournament(user=request.user),
+            "may_atletas": atletas_desk_open(user=request.user),
+        },
+    )
 
 
 @desk_view(need=REFEREE_DESK)

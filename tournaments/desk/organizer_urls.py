@@ -2,7 +2,9 @@
 
 from django.urls import path
 
-from . import appeals, draw_urls, home, registration_urls, setup, staff_urls
+from tournaments import converters  # noqa: F401 (registers atletakey)
+
+from . import appeals, atletas, draw_urls, home, registration_urls, setup, staff_urls
 
 app_name = "desk"
 
@@ -10,6 +12,9 @@ urlpatterns = [
     path("", home.dashboard, name="home"),
     path("novo/", setup.tournament_new, name="new"),
     path("importar/", setup.tournament_upload, name="upload"),
+    path("atletas/", atletas.atletas, name="atletas"),
+    path("atletas/juntar/", atletas.atletas_join_view, name="atletas_join"),
+    path("atletas/<atletakey:key>/", atletas.atleta, name="atleta"),
     path("<slug:slug>/", home.overview, name="overview"),
     path("<slug:slug>/editar/", setup.tournament_edit, name="edit"),
     path("<slug:slug>/formato/", setup.format_edit, name="format"),

@@ -1,5 +1,6 @@
 """The atleta: a person across the site's tournaments (DOMAIN §7.1), and their Nível (§7.2)."""
 
+from django.conf import settings as django_settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -47,3 +48,34 @@ class AtletaNivel(models.Model):
         indexes = [models.Index(fields=["-score"], name="atletanivel_score")]
         verbose_name = _("nível")
         verbose_name_plural = _("níveis")
+
+
+class AtletaAudit(models.Model):
+    """One join or split of atletas on the desk (DOMAIN §7.1): who, when, which atletas (their keys and names
+    as they were), the players moved and the reason. Site-level (an atleta spans tournaments); each tournament
+    touched gets its own ``AuditEntry`` too. Private: the desk lists it, no public page does."""
+
+    JOIN, SPLIT = "join", "split"
+    ACTION_CHOICES = [(JOIN, _("juntar")), (SPLIT, _("separar"))]
+
+    user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(_("quando"), auto_now_add=True, db_index=True)
+    action = models.CharField(_("ação"), max_length=10, choices=ACTION_CHOICES)
+    # join: the atleta kept and the one that went away; split: the atleta split and the one made
+    atleta_key = models.CharField(max_length=20, db_index=True)
+    other_key = models.CharField(max_length=20, db_index=True)
+    summary = models.CharField(_("o quê"), max_length=300)
+    reason = models.CharField(_("motivo"), max_length=300, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        default_permissions = ("view",)
+        verbose_name = _("junção ou separação de atletas")
+        verbose_name_plural = _("junções e separações de atletas")
+
+    def __str__(self) -> str:
+        return self.summary

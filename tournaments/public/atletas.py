@@ -2,9 +2,9 @@
 history): public, names and results only (DOMAIN §7, INTERCHANGE "Circuits, atletas and rankings")."""
 
 from django.http import Http404
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 
-from tournaments.atletas.selectors import atleta_history, atletas_ranking
+from tournaments.atletas.selectors import atleta_history, atleta_joined_into, atletas_ranking
 from tournaments.web import read_only
 
 
@@ -26,5 +26,8 @@ def ranking(request):
 def atleta(request, key: str):
     history = atleta_history(key=key)
     if history is None:
+        kept = atleta_joined_into(key=key)  # joined into another atleta on the desk: its page
+        if kept is not None:
+            return redirect("atleta", key=kept, permanent=True)
         raise Http404("atleta")
     return render(request, "tournaments/atleta.html", {"h": history})

@@ -1,0 +1,294 @@
+"""Joining and splitting atletas on the desk (DOMAIN §7.1, §8): the services, their refusals and audit, the Nível
+and a circuit's ranking following at once, the likely matches, the desk pages; no birth date on a public page."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from tests.atletas.test_nivel import rebuilt, stored
+from tests.circuits.support import circuit_file, etapa_file
+from tests.support.files import knockout_file
+from tournaments.atletas.joins import AtletaRefused, atleta_split, atletas_join
+from tournaments.atletas.matches import atletas_likely_matches, dates_note
+from tournaments.circuits.file import circuit_import
+from tournaments.circuits.selectors import circuit_standing
+from tournaments.models import (
+    Atleta,
+    AtletaAudit,
+    AtletaNivel,
+    AuditEntry,
+    Circuit,
+    CircuitExclusion,
+    Player,
+    Tournament,
+)
+from tournaments.permissions import may_join_atletas
+
+pytestmark = pytest.mark.django_db
+
+OTHER_BIRTH = "1990-01-01"
+
+
+@pytest.fixture
+def people(fast_passwords):
+    User = get_user_model()
+    return {
+        "admin": User.objects.create_superuser("raiz", password="senha-do-teste-1"),
+        "org": User.objects.create_user("liga", password="senha-do-teste-1"),
+        "stranger": User.objects.create_user("outro", password="senha-do-teste-1"),
+    }
+
+
+@pytest.fixture
+def season(load_file, people, django_capture_on_commit_callbacks):
+    """Two finished etapas of one circuit organized by ``org``: the same eight people, but p1's birth date in
+    etapa 2 differs, so p1 is two atletas. Etapa 1: d1 (p1, p2) 1st; etapa 2: d1 2nd (d2 wins)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        one = load_file(etapa_file("etapa-1", date="2025-03-01"))
+        data = etapa_file("etapa-2", date="2025-04-05", order=("d2", "d3", "d1", "d4"))
+        data["players"][0]["birth_date"] = OTHER_BIRTH
+        two = load_file(data)
+        circuit = circuit_import(data=circuit_file(), user=people["org"])
+    return one, two, circuit
+
+
+def atleta_of(t, key):
+    return Player.objects.select_related("atleta").get(tournament=t, key=key).atleta
+
+
+def test_join_then_split_round_trip(season, people, django_capture_on_commit_callbacks):
+    one, two, circuit = season
+    keep, other = atleta_of(one, "p1"), atleta_of(two, "p1")
+    assert keep.pk != other.pk and keep.name == other.name
+    before = circuit_standing(circuit=Circuit.objects.get(pk=circuit.pk))
+    rows = {r.key: r for r in before.rows}
+    assert rows[keep.key].points == 100 and rows[other.key].points == 75 and len(before.rows) == 9
+    versions = {t.pk: Tournament.objects.get(pk=t.pk).results_version for t in (one, two)}
+
+    with django_capture_on_commit_callbacks(execute=True):
+        joined = atletas_join(user=people["org"], keep=keep, other=other, reason="data digitada errada")
+    assert joined.pk == keep.pk
+    assert not Atleta.objects.filter(pk=other.pk).exists()
+    assert atleta_of(two, "p1").pk == keep.pk
+    # the circuit's ranking follows at once: one row with both etapas' points
+    after = circuit_standing(circuit=Circuit.objects.get(pk=circuit.pk))
+    assert len(after.rows) == 8
+    row = next(r for r in after.rows if r.key == keep.key)
+    assert row.points == 175 and row.etapas == 2 and set(row.results) == {"etapa-1", "etapa-2"}
+    assert other.key not in {r.key for r in after.rows}
+    # etapa 2's pages (its dupla page links the atleta) got a new version; etapa 1 had nothing move
+    assert Tournament.objects.get(pk=two.pk).results_version == versions[two.pk] + 1
+    assert Tournament.objects.get(pk=one.pk).results_version == versions[one.pk]
+    # audited: site-level and in the tournament touched
+    record = AtletaAudit.objects.get()
+    assert (record.action, record.atleta_key, record.other_key, record.user) == (
+        "join",
+        keep.key,
+        other.key,
+        people["org"],
+    )
+    assert record.reason == "data digitada errada"
+    assert record.before["other"]["players"] == [{"tournament": "etapa-2", "player": "p1", "name": other.name}]
+    assert len(record.after["players"]) == 2
+    assert AuditEntry.objects.filter(tournament=two, action="atletas_join").count() == 1
+    # the Nível follows: what is stored is what a fresh computation gives
+    assert stored() == rebuilt()
+    assert AtletaNivel.objects.get(atleta=keep).played == 4  # two jogos in each etapa
+
+    with django_capture_on_commit_callbacks(execute=True):
+        new = atleta_split(user=people["org"], atleta=keep, players=[Player.objects.get(tournament=two, key="p1")])
+    assert new.pk != keep.pk and new.key == f"a{new.pk}"
+    assert atleta_of(two, "p1").pk == new.pk and atleta_of(one, "p1").pk == keep.pk
+    # each keeps the identity its players carry (no clash): the automatic joining finds them again
+    assert Atleta.objects.get(pk=keep.pk).identity.startswith("1987-03-14|")
+    assert Atleta.objects.get(pk=new.pk).identity.startswith(OTHER_BIRTH + "|")
+    split_rows = {r.key: r for r in circuit_standing(circuit=Circuit.objects.get(pk=circuit.pk)).rows}
+    assert split_rows[keep.key].points == 100 and split_rows[new.key].points == 75
+    assert stored() == rebuilt()
+    assert AtletaAudit.objects.filter(action="split", atleta_key=keep.key, other_key=new.key).count() == 1
+    assert AuditEntry.objects.filter(tournament=two, action="atleta_split").count() == 1
+
+
+def test_an_exclusion_passes_to_the_atleta_kept(season, people):
+    one, two, circuit = season
+    keep, other = atleta_of(one, "p1"), atleta_of(two, "p1")
+    CircuitExclusion.objects.create(circuit=circuit, atleta=other, reason="desclassificado")
+    atletas_join(user=people["admin"], keep=keep, other=other)
+    assert CircuitExclusion.objects.filter(circuit=circuit, atleta=keep).exists()
+    assert keep.key not in {r.key for r in circuit_standing(circuit=Circuit.objects.get(pk=circuit.pk)).rows}
+
+
+def test_refusals(season, people):
+    one, two, _circuit = season
+    keep, other = atleta_of(one, "p1"), atleta_of(two, "p1")
+    with pytest.raises(AtletaRefused, match="ele mesmo"):
+        atletas_join(user=people["admin"], keep=keep, other=keep)
+    # two players of one tournament are two people
+    with pytest.raises(AtletaRefused, match="mesmo torneio"):
+        atletas_join(user=people["admin"], keep=keep, other=atleta_of(one, "p2"))
+    # no right: a stranger, and the circuit's organizer for an atleta who never played its etapas
+    with pytest.raises(AtletaRefused, match="não pode juntar"):
+        atletas_join(user=people["stranger"], keep=keep, other=other)
+    with pytest.raises(AtletaRefused, match="não pode separar"):
+        atleta_split(user=people["stranger"], atleta=keep, players=[Player.objects.get(tournament=one, key="p1")])
+    with pytest.raises(AtletaRefused, match="Deixe ao menos um"):
+        atleta_split(user=people["org"], atleta=other, players=list(Player.objects.filter(atleta=other)))
+    with pytest.raises(AtletaRefused, match="Marque"):
+        atleta_split(user=people["org"], atleta=other, players=[])
+    with pytest.raises(AtletaRefused, match="não é"):
+        atleta_split(user=people["org"], atleta=other, players=[Player.objects.get(tournament=one, key="p1")])
+    # nothing written by any of them
+    assert not AtletaAudit.objects.exists()
+    assert atleta_of(two, "p1").pk == other.pk
+
+
+def test_only_a_circuit_of_theirs_lets_an_organizer_join(season, people, load_file):
+    one, two, _circuit = season
+    keep, other = atleta_of(one, "p1"), atleta_of(two, "p1")
+    assert may_join_atletas(user=people["org"], atletas=[keep, other])
+    assert may_join_atletas(user=people["admin"], atletas=[keep, other])
+    assert not may_join_atletas(user=people["stranger"], atletas=[keep, other])
+    data = knockout_file(slug="outro-torneio")
+    data["players"][0]["birth_date"] = "1970-07-07"
+    elsewhere = atleta_of(load_file(data), "p1")
+    assert elsewhere.pk not in (keep.pk, other.pk)
+    # played no etapa of the organizer's circuit: a superuser's call
+    assert not may_join_atletas(user=people["org"], atletas=[keep, elsewhere])
+    assert may_join_atletas(user=people["admin"], atletas=[keep, elsewhere])
+
+
+def test_likely_matches(season, people, load_file):
+    one, two, _circuit = season
+    keep, other = atleta_of(one, "p1"), atleta_of(two, "p1")
+    matches = atletas_likely_matches(user=people["org"])
+    assert [(m.keep.key, m.other.key) for m in matches] == [(keep.key, other.key)]
+    (m,) = matches
+    assert m.note == "datas de nascimento diferentes"
+    assert [p.tournament_slug for p in m.keep.played] == ["etapa-1"]
+    assert [p.tournament_slug for p in m.other.played] == ["etapa-2"]
+    assert m.keep.played[0].partner and m.keep.has_birth_date
+    assert atletas_likely_matches(user=people["org"], q="zzz") == []
+    assert len(atletas_likely_matches(user=people["org"], q=keep.name.upper())) == 1
+    assert atletas_likely_matches(user=people["stranger"]) == []
+    # a namesake without a birth date in a tournament of no circuit: the superuser sees the pairs, the
+    # organizer does not (it played none of their etapas)
+    data = knockout_file(slug="sem-data")
+    data["players"][0].pop("birth_date")
+    lone = atleta_of(load_file(data), "p1")
+    everyone = atletas_likely_matches(user=people["admin"])
+    assert {frozenset((x.keep.key, x.other.key)) for x in everyone} == {
+        frozenset((keep.key, other.key)),
+        frozenset((keep.key, lone.key)),
+        frozenset((other.key, lone.key)),
+    }
+    assert {x.note for x in everyone if lone.key in (x.keep.key, x.other.key)} == {
+        "um deles não tem data de nascimento"
+    }
+    assert len(atletas_likely_matches(user=people["org"])) == 1
+    # a pair a split parted is not offered again
+    atletas_join(user=people["admin"], keep=keep, other=other)
+    atleta_split(user=people["admin"], atleta=keep, players=[Player.objects.get(tournament=two, key="p1")])
+    assert all(lone.key in (x.keep.key, x.other.key) for x in atletas_likely_matches(user=people["admin"]))
+
+
+def test_dates_note_says_how_they_differ_not_what_they_are():
+    import datetime as dt
+
+    d = dt.date
+    assert dates_note(a=[d(1987, 3, 14)], b=[d(1978, 3, 14)]) == "datas de nascimento diferentes só no ano"
+    assert dates_note(a=[d(1987, 3, 4)], b=[d(1987, 4, 3)]) == "datas de nascimento com dia e mês trocados"
+    assert dates_note(a=[d(1987, 3, 14)], b=[d(1987, 3, 15)]) == "datas de nascimento diferentes só no dia"
+    assert dates_note(a=[None], b=[None]) == "nenhum dos dois tem data de nascimento"
+    assert dates_note(a=[d(1987, 3, 14)], b=[d(1990, 1, 1)]) == "datas de nascimento diferentes"
+
+
+# --- the desk ---------------------------------------------------------------------------------------------------
+
+
+def test_desk_pages_join_and_split(client, season, people):
+    one, two, _circuit = season
+    keep, other = atleta_of(one, "p1"), atleta_of(two, "p1")
+    url = reverse("desk:atletas")
+    assert client.get(url).status_code == 302  # login first
+    client.force_login(people["stranger"])
+    assert client.get(url).status_code == 403
+    assert client.get(reverse("desk:atleta", args=[keep.key])).status_code == 403
+    assert client.post(reverse("desk:atletas_join"), {"keep": keep.key, "other": other.key}).status_code == 403
+    client.force_login(people["org"])
+    html = client.get(url).content.decode()
+    assert "é a mesma pessoa" in html and keep.key in html and other.key in html
+    assert "1987" not in html and "1990" not in html  # no birth date, only how they compare
+    assert "datas de nascimento diferentes" in html
+    response = client.post(reverse("desk:atletas_join"), {"keep": keep.key, "other": other.key, "reason": "typo"})
+    assert response.status_code == 302
+    assert atleta_of(two, "p1").pk == keep.pk
+    page = client.get(response["Location"]).content.decode()
+    assert "juntados" in page
+    # a join refused: a message, nothing changed
+    response = client.post(
+        reverse("desk:atletas_join"), {"keep": keep.key, "other": atleta_of(one, "p2").key}, follow=True
+    )
+    assert "mesmo torneio" in response.content.decode()
+    # the atleta's page: its registrations with "separar", the history
+    page = client.get(reverse("desk:atleta", args=[keep.key])).content.decode()
+    assert "Separar" in page and "Etapa etapa-2" in page
+    assert "1987" not in page
+    moved = Player.objects.get(tournament=two, key="p1")
+    response = client.post(reverse("desk:atleta", args=[keep.key]), {"players": [moved.pk]})
+    assert response.status_code == 302
+    assert atleta_of(two, "p1").pk != keep.pk
+    response = client.post(reverse("desk:atleta", args=[keep.key]), {"players": []}, follow=True)
+    assert "Marque os registros" in response.content.decode()
+    assert client.get(reverse("desk:atleta", args=["a999999"])).status_code == 404
+
+
+def test_public_pages_never_show_a_birth_date(client, season, people):
+    one, two, _circuit = season
+    keep, other = atleta_of(one, "p1"), atleta_of(two, "p1")
+    atletas_join(user=people["org"], keep=keep, other=other)
+    for url in (f"/atletas/{keep.key}/", "/ranking/", f"/ranking/?q={keep.name}"):
+        html = client.get(url).content.decode()
+        assert keep.name in html
+        for text in ("1987", "1990", "14/03", "01/01/1990", "exemplo.com.br", "98888"):
+            assert text not in html, (url, text)
+    # the key that went away leads to the atleta it joined
+    response = client.get(f"/atletas/{other.key}/")
+    assert response.status_code == 301 and response["Location"] == f"/atletas/{keep.key}/"
+
+
+def test_an_admin_edit_that_keeps_name_and_birth_date_keeps_the_join(admin_client, season, people):
+    one, two, _circuit = season
+    keep, other = atleta_of(one, "p1"), atleta_of(two, "p1")
+    atletas_join(user=people["admin"], keep=keep, other=other)
+    player = Player.objects.get(tournament=two, key="p1")
+    url = reverse("admin:tournaments_player_change", args=[player.pk])
+    form = admin_client.get(url).context["adminform"].form
+    data = {k: v for k, v in form.initial.items() if v is not None and not isinstance(v, (list, dict))}
+    data.update({"phone": "+55 11 90000-0000"})
+    assert admin_client.post(url, data).status_code == 302
+    assert Player.objects.get(pk=player.pk).phone == "+55 11 90000-0000"
+    assert atleta_of(two, "p1").pk == keep.pk
+
+
+def test_likely_matches_take_a_few_queries_over_ten_thousand_atletas(season, people, django_assert_max_num_queries):
+    """The names are grouped in SQL: the queries do not grow with the atletas, only the names shown are read."""
+    import time
+
+    Atleta.objects.bulk_create(
+        [Atleta(key=f"x{i}", name=f"Pessoa {i % 9000}", name_search=f"pessoa {i % 9000}") for i in range(10_000)]
+    )
+    started = time.perf_counter()
+    with django_assert_max_num_queries(6):
+        matches = atletas_likely_matches(user=people["admin"])
+    assert time.perf_counter() - started < 2
+    # 1,000 names held by two atletas each (without registrations) and p1's pair: the first 100 names shown
+    assert len(matches) == 100
+    with django_assert_max_num_queries(7):
+        assert len(atletas_likely_matches(user=people["org"])) == 1
+
+
+def test_no_tournament_takes_the_desks_address(load_file):
+    data = knockout_file(slug="atletas")
+    data["tournament"]["name"] = "Atletas"
+    t = load_file(data)
+    assert t.slug == "atletas-2"

@@ -1,0 +1,115 @@
+"""/organizar/atletas/: joining and splitting atletas (DOMAIN §7.1, §8), for a circuit's organizer and the site's
+admins. The likely matches (same name; a birth date missing or different) with "é a mesma pessoa", a search by
+name, an atleta's registrations with "separar", and the history of joins and splits. Thin: the reads are in
+``atletas.matches``, the writes in ``atletas.joins``, who may in ``permissions``."""
+
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from ..atletas.joins import AtletaRefused, atleta_split, atletas_join
+from ..atletas.matches import atleta_desk, atletas_audit_list, atletas_desk_search, atletas_likely_matches
+from ..models import Atleta, Player
+from ..permissions import atletas_desk_open
+
+REASON_MAX = 300
+
+
+def _refused(request):
+    return render(
+        request,
+        "desk/atletas/not_allowed.html",
+        {
+            "reason": _(
+                "Juntar e separar atletas é tarefa de quem organiza um circuito (ou de um administrador do site)."
+            )
+        },
+        status=403,
+    )
+
+
+@login_required
+@require_safe
+def atletas(request):
+    """The likely matches (narrowed by ``?q=``), the atletas found by that name, and the latest joins and splits."""
+    if not atletas_desk_open(user=request.user):
+        return _refused(request)
+    q = " ".join((request.GET.get("q") or "").split())[:80]
+    return render(
+        request,
+        "desk/atletas/list.html",
+        {
+            "q": q,
+            "matches": atletas_likely_matches(user=request.user, q=q),
+            "found": atletas_desk_search(user=request.user, q=q),
+            "history": atletas_audit_list(user=request.user),
+        },
+    )
+
+
+@login_required
+@require_POST
+def atletas_join_view(request):
+    """The "é a mesma pessoa" button: the atleta ``other`` joins ``keep`` (keys from the form)."""
+    if not atletas_desk_open(user=request.user):
+        return _refused(request)
+    keys = [(request.POST.get(name) or "").strip()[:20] for name in ("keep", "other")]
+    found = {a.key: a for a in Atleta.objects.filter(key__in=[k for k in keys if k])}
+    back = request.POST.get("q") or ""
+    url = reverse("desk:atletas")
+    target = redirect(f"{url}?{urlencode({'q': back[:80]})}" if back else url)
+    if keys[0] not in found or keys[1] not in found:
+        messages.error(
+            request, _("Um destes atletas não existe mais (talvez já tenha sido juntado). Veja a lista de novo.")
+        )
+        return target
+    keep, other = found[keys[0]], found[keys[1]]
+    try:
+        kept = atletas_join(user=request.user, keep=keep, other=other, reason=request.POST.get("reason") or "")
+    except AtletaRefused as refusal:
+        messages.error(request, refusal.message)
+        return target
+    messages.success(
+        request,
+        _("Atletas juntados: %(b)s (%(kb)s) agora é %(a)s (%(ka)s). Os rankings já mostram um só atleta.")
+        % {"a": kept.name, "ka": kept.key, "b": other.name, "kb": keys[1]},
+    )
+    return target
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def atleta(request, key: str):
+    """GET: an atleta's registrations with a "separar" box each, and the joins and splits that named it. POST: the
+    marked registrations are another person (a new atleta)."""
+    if not atletas_desk_open(user=request.user):
+        return _refused(request)
+    desk = atleta_desk(user=request.user, key=key)
+    if desk is None:
+        raise Http404("atleta")
+    if request.method == "POST":
+        ids = [int(v) for v in request.POST.getlist("players") if v.isdigit() and len(v) < 12]
+        players = list(Player.objects.filter(pk__in=ids))
+        if len(players) != len(set(ids)):
+            messages.error(request, _("Algum registro marcado não existe mais. Recarregue a página."))
+            return redirect("desk:atleta", key=key)
+        try:
+            new = atleta_split(
+                user=request.user, atleta=desk.atleta, players=players, reason=request.POST.get("reason") or ""
+            )
+        except AtletaRefused as refusal:
+            messages.error(request, refusal.message)
+            return redirect("desk:atleta", key=key)
+        messages.success(
+            request,
+            _("Separado: os registros marcados agora são de %(b)s (%(kb)s), outro atleta. Os rankings já acompanham.")
+            % {"b": new.name, "kb": new.key},
+        )
+        return redirect("desk:atleta", key=key)
+    return render(request, "desk/atletas/atleta.html", {"desk": desk, "side": desk.side, "history": desk.history})
