@@ -68,7 +68,7 @@ class RegistrationFields(forms.Form):
         label=gettext_lazy("Equipe ou clube"),
         max_length=TEAM_MAX,
         required=False,
-        help_text=gettext_lazy("Opcional. Aparece nas páginas públicas e soma pontos para a equipe no circuito."),
+        help_text=gettext_lazy("Opcional. Aparece nas páginas públicas; num circuito, soma pontos para a equipe."),
         widget=forms.TextInput(attrs={"autocomplete": "organization"}),
     )
     partner_name = forms.CharField(
