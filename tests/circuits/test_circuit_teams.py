@@ -110,3 +110,25 @@ def test_an_edit_that_leaves_the_teams_alone_leaves_the_circuit_alone(circuit):
         user=None,
     )
     assert Circuit.objects.get(pk=made.pk).version == version
+
+
+def test_the_desks_dupla_edit_sets_teams_and_moves_the_circuit_ranking(circuit):
+    from tournaments.draws.duplas import dupla_edit
+    from tournaments.models import AuditEntry, Dupla
+
+    made, _one, two = circuit
+    version = Circuit.objects.get(pk=made.pk).version
+    d4 = Dupla.objects.get(tournament=two, key="d4")  # p7, p8: no registration (the file formed the dupla)
+    dupla_edit(dupla=d4, user=None, name=d4.name, seed=d4.seed, teams=(f"  {ZAP} ", ZAP))
+    assert (Player.objects.get(tournament=two, key="p7").team, Player.objects.get(tournament=two, key="p8").team) == (
+        ZAP,
+        ZAP,
+    )
+    made.refresh_from_db()
+    assert made.version > version
+    assert {t.team: t.points for t in circuit_standing(circuit=made).teams} == {FERAS: 935, ZAP: 775}
+    audit = AuditEntry.objects.filter(tournament=two, action="dupla_edit").get()
+    assert audit.before["teams"] == [FERAS, ""] and audit.after["teams"] == [ZAP, ZAP]
+    # the same teams again: nothing written, the circuit stays
+    dupla_edit(dupla=d4, user=None, name=d4.name, seed=d4.seed, teams=(ZAP, ZAP))
+    assert Circuit.objects.get(pk=made.pk).version == made.version

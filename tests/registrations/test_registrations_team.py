@@ -275,3 +275,23 @@ def test_public_dupla_page_shows_the_teams_and_nothing_private(client, load_file
     assert "ana@example.com" not in body and data["players"][0]["birth_date"] not in body
     # the other dupla's page names no equipe
     assert "dupla-team" not in client.get(reverse("tournaments:dupla", args=[t.slug, "d2"])).content.decode()
+
+
+def test_the_desks_dupla_page_shows_and_edits_its_players_teams(client, load_file):
+    data = knockout_file()
+    data["players"][0]["team"] = "Feras do Truco"
+    t = load_file(data)
+    client.force_login(user_make("org", tournament=t, role=StaffRole.ORGANIZER))
+    assert "Feras do Truco" in client.get(url("duplas", t)).content.decode()
+    from tournaments.models import Dupla
+
+    d1 = Dupla.objects.get(tournament=t, key="d1")
+    page = client.get(url("dupla_edit", t, d1.pk)).content.decode()
+    assert f"Equipe de {d1.player1.name}" in page and 'value="Feras do Truco"' in page
+    response = client.post(url("dupla_edit", t, d1.pk), {"name": d1.name, "seed": "", "team1": "", "team2": "Zap"})
+    assert response.status_code == 302
+    d1.refresh_from_db()
+    assert (Player.objects.get(pk=d1.player1_id).team, Player.objects.get(pk=d1.player2_id).team) == ("", "Zap")
+    response = client.post(url("dupla_edit", t, d1.pk), {"name": d1.name, "team1": "x" * 121, "team2": ""})
+    assert response.status_code == 200 and response.context["form"].errors["team1"]
+    assert Player.objects.get(pk=d1.player2_id).team == "Zap"

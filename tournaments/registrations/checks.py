@@ -31,7 +31,7 @@ PHONE_MAX = 40
 TEAM_MAX = Player._meta.get_field("team").max_length or 120
 OLDEST_YEAR = 1900
 _PHONE_CHARS = re.compile(r"^[0-9+()\-.\s/]+$")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f]")
 
 # where a problem is: the first player (0) or the partner (1), and which value
 NAME, BIRTH, EMAIL, PHONE, CONTACT, TEAM = "name", "birth_date", "email", "phone", "contact", "team"
@@ -95,7 +95,7 @@ def _value_problems(person: PersonIn, *, tournament: Tournament, day: date) -> l
         out.append(
             (NAME, _("longo demais (%(n)d caracteres; o máximo é %(max)d)") % {"n": len(person.name), "max": NAME_MAX})
         )
-    elif _CONTROL.search(person.name):
+    elif CONTROL_CHARS.search(person.name):
         out.append((NAME, _("tem caracteres de controle")))
     birth = person.birth_date
     if birth is None:
@@ -143,7 +143,7 @@ def _value_problems(person: PersonIn, *, tournament: Tournament, day: date) -> l
         out.append(
             (TEAM, _("longo demais (%(n)d caracteres; o máximo é %(max)d)") % {"n": len(person.team), "max": TEAM_MAX})
         )
-    elif _CONTROL.search(person.team):
+    elif CONTROL_CHARS.search(person.team):
         out.append((TEAM, _("tem caracteres de controle")))
     return out
 
