@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from .models import Registration, Tournament
-from .registrations.checks import BIRTH, CONTACT, EMAIL, NAME, PHONE, PersonIn
+from .registrations.checks import BIRTH, CONTACT, EMAIL, NAME, PHONE, TEAM, TEAM_MAX, PersonIn
 
 DATE_FORMATS = ["%Y-%m-%d", "%d/%m/%Y"]
 # a problem's place (``checks.Problem.place``) → the field it is shown next to
@@ -28,12 +28,14 @@ FIELD_OF = {
     f"players[0].{EMAIL}": "email",
     f"players[0].{PHONE}": "phone",
     f"players[0].{CONTACT}": "phone",
+    f"players[0].{TEAM}": "team",
     f"players[1].{NAME}": "partner_name",
     f"players[1].{BIRTH}": "partner_birth_date",
     f"players[1].{EMAIL}": "partner_email",
     f"players[1].{PHONE}": "partner_phone",
+    f"players[1].{TEAM}": "partner_team",
 }
-PARTNER_FIELDS = ("partner_name", "partner_birth_date", "partner_email", "partner_phone")
+PARTNER_FIELDS = ("partner_name", "partner_birth_date", "partner_email", "partner_phone", "partner_team")
 
 
 def _date_widget() -> forms.DateInput:
@@ -61,6 +63,14 @@ class RegistrationFields(forms.Form):
         required=False,
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
+    # per player: a pair from two clubs is possible (the equipe ranking of a circuit counts atletas)
+    team = forms.CharField(
+        label=gettext_lazy("Equipe ou clube"),
+        max_length=TEAM_MAX,
+        required=False,
+        help_text=gettext_lazy("Opcional. Aparece nas páginas públicas; num circuito, soma pontos para a equipe."),
+        widget=forms.TextInput(attrs={"autocomplete": "organization"}),
+    )
     partner_name = forms.CharField(
         label=gettext_lazy("Nome completo do(a) parceiro(a)"), max_length=200, required=False
     )
@@ -77,6 +87,12 @@ class RegistrationFields(forms.Form):
         widget=forms.TextInput(attrs={"type": "tel", "inputmode": "tel"}),
     )
     partner_email = forms.EmailField(label=gettext_lazy("E-mail do(a) parceiro(a)"), max_length=254, required=False)
+    partner_team = forms.CharField(
+        label=gettext_lazy("Equipe ou clube do(a) parceiro(a)"),
+        max_length=TEAM_MAX,
+        required=False,
+        help_text=gettext_lazy("Opcional; pode ser outra equipe."),
+    )
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -89,11 +105,14 @@ class RegistrationFields(forms.Form):
 
     @property
     def player_fields(self) -> list[BoundField]:
-        return [self[name] for name in ("name", "birth_date", "phone", "email")]
+        return [self[name] for name in ("name", "birth_date", "phone", "email", "team")]
 
     @property
     def partner_fields(self) -> list[BoundField]:
-        return [self[name] for name in ("partner_name", "partner_birth_date", "partner_phone", "partner_email")]
+        return [
+            self[name]
+            for name in ("partner_name", "partner_birth_date", "partner_phone", "partner_email", "partner_team")
+        ]
 
     def wants_partner(self) -> bool:
         return any(self.cleaned_data.get(f) for f in PARTNER_FIELDS)
@@ -102,7 +121,11 @@ class RegistrationFields(forms.Form):
         d = self.cleaned_data
         players = [
             PersonIn(
-                name=d["name"], birth_date=d.get("birth_date"), email=d.get("email") or "", phone=d.get("phone") or ""
+                name=d["name"],
+                birth_date=d.get("birth_date"),
+                email=d.get("email") or "",
+                phone=d.get("phone") or "",
+                team=d.get("team") or "",
             )
         ]
         if self.wants_partner():
@@ -112,6 +135,7 @@ class RegistrationFields(forms.Form):
                     birth_date=d.get("partner_birth_date"),
                     email=d.get("partner_email") or "",
                     phone=d.get("partner_phone") or "",
+                    team=d.get("partner_team") or "",
                 )
             )
         return players
@@ -119,12 +143,13 @@ class RegistrationFields(forms.Form):
     @classmethod
     def initial_of(cls, registration: Registration) -> dict:
         p1, p2 = registration.player1, registration.player2
-        data = {"name": p1.name, "birth_date": p1.birth_date, "email": p1.email, "phone": p1.phone}
+        data = {"name": p1.name, "birth_date": p1.birth_date, "email": p1.email, "phone": p1.phone, "team": p1.team}
         if p2 is not None:
             data |= {
                 "partner_name": p2.name,
                 "partner_birth_date": p2.birth_date,
                 "partner_email": p2.email,
                 "partner_phone": p2.phone,
+                "partner_team": p2.team,
             }
         return data

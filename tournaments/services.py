@@ -128,6 +128,7 @@ def _plan_write(plan: TournamentPlan, performed_by: User | None) -> Tournament:
                 birth_date=p.birth_date,
                 email=p.email,
                 phone=p.phone,
+                team=p.team,
                 order=i,
             )
             for i, p in enumerate(plan.players)

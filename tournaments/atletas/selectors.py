@@ -210,6 +210,12 @@ def atleta_history(*, key: str) -> AtletaHistory | None:
     )
 
 
+def players_public(*, player_ids: list[int]) -> dict[int, tuple[str, str]]:
+    """Each of these players' atleta key ("" without one) and equipe ("" without one): one query, public data."""
+    rows = Player.objects.filter(pk__in=player_ids).values_list("pk", "atleta__key", "team")
+    return {pk: (key or "", team) for pk, key, team in rows}
+
+
 def atleta_keys(*, player_ids: list[int]) -> dict[int, str]:
     """The atleta key of each of these players (one query; a player without an atleta is left out)."""
     return dict(Player.objects.filter(pk__in=player_ids, atleta__isnull=False).values_list("pk", "atleta__key"))

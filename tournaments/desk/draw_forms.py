@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ..draws.pairing import SEED_LIMIT
 from ..draws.tables import MESAS_MAX
+from ..registrations.checks import TEAM_MAX
 
 BYE = ""
 ROUND_MAX = 1000  # far beyond any stage's rounds (a group of 16 plays 15; a bracket of 4,096 duplas, 12)
@@ -27,6 +29,15 @@ class DuplaEditForm(forms.Form):
         required=False,
         help_text=_("1 = a melhor. Vazio: sem cabeça de chave."),
     )
+    team1 = forms.CharField(max_length=TEAM_MAX, required=False)
+    team2 = forms.CharField(max_length=TEAM_MAX, required=False)
+
+    def __init__(self, *args, players=(), **kwargs):
+        """``players``: the dupla's two players, whose names label their equipe fields."""
+        super().__init__(*args, **kwargs)
+        for field, player in zip(("team1", "team2"), players, strict=False):
+            self.fields[field].label = gettext("Equipe de %(name)s") % {"name": player.name}
+            self.fields[field].help_text = _("A equipe ou o clube (opcional, público).")
 
 
 class SwapForm(forms.Form):

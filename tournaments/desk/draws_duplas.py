@@ -75,11 +75,20 @@ def _dupla(tournament, pk: int) -> Dupla:
 @require_http_methods(["GET", "HEAD", "POST"])
 def dupla_edit(request, tournament, dupla: int):
     row = _dupla(tournament, dupla)
-    form = DuplaEditForm(request.POST or None, initial={"name": row.name, "seed": row.seed})
+    form = DuplaEditForm(
+        request.POST or None,
+        initial={"name": row.name, "seed": row.seed, "team1": row.player1.team, "team2": row.player2.team},
+        players=(row.player1, row.player2),
+    )
     if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
         try:
             services.dupla_edit(
-                dupla=row, user=request.user, name=form.cleaned_data["name"], seed=form.cleaned_data["seed"]
+                dupla=row,
+                user=request.user,
+                name=data["name"],
+                seed=data["seed"],
+                teams=(data["team1"], data["team2"]),
             )
         except Refused as exc:
             refusal_to_form(form, exc)

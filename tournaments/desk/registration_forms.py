@@ -25,7 +25,8 @@ class UploadForm(forms.Form):
         label=gettext_lazy("Planilha CSV"),
         help_text=gettext_lazy(
             "Colunas: nome, nascimento, email, telefone e, para quem se inscreve em dupla, parceiro, "
-            "parceiro_nascimento, parceiro_email, parceiro_telefone. Separador , ou ; — UTF-8 ou Windows-1252."
+            "parceiro_nascimento, parceiro_email, parceiro_telefone; opcionais: equipe e parceiro_equipe "
+            "(a equipe ou o clube de cada um). Separador , ou ; — UTF-8 ou Windows-1252."
         ),
         widget=forms.ClearableFileInput(attrs={"accept": ".csv,text/csv,text/plain"}),
     )

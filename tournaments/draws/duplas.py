@@ -14,16 +14,39 @@ from django.utils.translation import gettext as _
 from scoring.text import is_blank
 
 from ..audit import audit_record
+from ..circuits.services import circuits_follow_players
 from ..models import Dupla, Jogo, Registration, Tournament
 from ..refusals import Refused
+from ..registrations.checks import CONTROL_CHARS, TEAM_MAX
 from ..writes import RESULTS, STRUCTURE, tournament_write
 from .pairing import dupla_keys_next, dupla_names, refuse_if_drawn, tournament_lock
 
 __all__ = ["dupla_add", "dupla_disqualify", "dupla_edit", "duplas_swap"]
 
 
-def dupla_edit(*, dupla: Dupla, user: User | None, name: str, seed: int | None) -> Dupla:
-    """Rename a dupla and set its seed (cabeça de chave; only before the competition draw)."""
+def _teams_checked(dupla: Dupla, teams: tuple[str, str]) -> tuple[str, str]:
+    """The two players' equipes as typed, spaces collapsed; ``Refused`` naming the player when one is too long or
+    holds control characters (the checks of a registration's equipe)."""
+    cleaned = tuple(" ".join((team or "").split()) for team in teams)
+    problems = []
+    for player, team in zip((dupla.player1, dupla.player2), cleaned, strict=True):
+        if len(team) > TEAM_MAX:
+            problems.append(
+                _("Equipe de %(name)s: longa demais (%(n)d caracteres; o máximo é %(max)d).")
+                % {"name": player.name, "n": len(team), "max": TEAM_MAX}
+            )
+        elif CONTROL_CHARS.search(team):
+            problems.append(_("Equipe de %(name)s: tem caracteres de controle.") % {"name": player.name})
+    if problems:
+        raise Refused.invalid(*problems)
+    return cleaned[0], cleaned[1]
+
+
+def dupla_edit(
+    *, dupla: Dupla, user: User | None, name: str, seed: int | None, teams: tuple[str, str] | None = None
+) -> Dupla:
+    """Rename a dupla and set its seed (cabeça de chave; only before the competition draw); ``teams``: its two
+    players' equipes (also after the draw: a circuit the tournament is an etapa of ranks them at once)."""
     name = (name or "").strip()
     with tournament_write(tournament=dupla.tournament, action="dupla.edit", user=user, kind=STRUCTURE):
         tournament = tournament_lock(dupla.tournament)
@@ -37,12 +60,22 @@ def dupla_edit(*, dupla: Dupla, user: User | None, name: str, seed: int | None) 
                         _("Cabeça de chave: o número %(seed)d já é da dupla %(other)s.")
                         % {"seed": seed, "other": other.display_name}
                     )
-        before = {"name": dupla.name, "seed": dupla.seed}
-        after = {"name": name, "seed": seed}
+        players = (dupla.player1, dupla.player2)
+        was = (players[0].team, players[1].team)
+        wanted = was if teams is None else _teams_checked(dupla, teams)
+        before = {"name": dupla.name, "seed": dupla.seed, **({"teams": list(was)} if teams is not None else {})}
+        after = {"name": name, "seed": seed, **({"teams": list(wanted)} if teams is not None else {})}
         if before == after:
             return dupla
         dupla.name, dupla.seed = name, seed
         dupla.save(update_fields=["name", "seed"])
+        changed = [p for p, team in zip(players, wanted, strict=True) if p.team != team]
+        for player, team in zip(players, wanted, strict=True):
+            player.team = team
+        for player in changed:
+            player.save(update_fields=["team"])
+        if changed:  # an etapa's circuit ranks equipes from its players' teams, read at ranking time
+            circuits_follow_players(player_ids=[p.pk for p in changed])
         audit_record(
             tournament=tournament,
             user=user,

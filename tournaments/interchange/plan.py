@@ -16,6 +16,7 @@ class PlayerPlan:
     birth_date: dt.date | None = None
     email: str = ""
     phone: str = ""
+    team: str = ""  # their equipe or club (public)
 
 
 @dataclass

@@ -176,6 +176,7 @@ def _read_people(data: dict, plan: TournamentPlan, errors: Errors) -> None:
             birth_date=birth,
             email=text_read(p, "email", place, errors, column=(Player, "email")),
             phone=text_read(p, "phone", place, errors, column=(Player, "phone")),
+            team=" ".join(text_read(p, "team", place, errors, column=(Player, "team")).split()),
         )
     plan.players = list(players.values())
 

@@ -79,6 +79,8 @@ def tournament_file_build(
     out_players = []
     for p in players:
         row: dict[str, Any] = {"key": p.key, "name": p.name}
+        if p.team:  # their equipe or club: public
+            row["team"] = p.team
         if include_private:
             if p.birth_date:
                 row["birth_date"] = p.birth_date.isoformat()

@@ -86,7 +86,8 @@ class DuplaPage:
     canonical: bool = True
     title: str = ""
     out: str = ""  # where it was eliminated and by whom ("Eliminada nas quartas de final por …"), else ""
-    atletas: tuple[tuple[str, str], ...] = ()  # the players' (name, atleta key), linked on the public page
+    # the players' (name, atleta key or "", equipe or ""), on the public page: linked to their atleta page
+    atletas: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from django.utils.cache import add_never_cache_headers, patch_cache_control, pat
 from django.utils.safestring import SafeString
 
 from tournaments import presenters
-from tournaments.atletas.selectors import atleta_keys
+from tournaments.atletas.selectors import players_public
 from tournaments.caching import list_key, one_at_a_time, page_get, page_key, page_put, tournament_ident
 from tournaments.calls.selectors import calls_on_pages
 from tournaments.draws.selectors import draws_public
@@ -292,9 +292,9 @@ def tournament_dupla(request, slug: str, key: str):
         if not page.found:
             raise Http404("dupla")
         ref = state.duplas[key]
-        keys = atleta_keys(player_ids=[ref.player1.id, ref.player2.id])
-        links = tuple((p.name, keys[p.id]) for p in (ref.player1, ref.player2) if p.id in keys)
-        return dataclasses.replace(page, atletas=links)
+        known = players_public(player_ids=[ref.player1.id, ref.player2.id])
+        atletas = tuple((p.name, *known.get(p.id, ("", ""))) for p in (ref.player1, ref.player2))
+        return dataclasses.replace(page, atletas=atletas)
 
     return _event_page(
         request,

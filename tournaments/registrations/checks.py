@@ -2,7 +2,7 @@
 
 A batch of entries (one for a form, every row for a CSV file) is checked
 against itself and against the tournament's registrations: the values
-(name, birth date, e-mail, phone), the minimum age on the tournament date,
+(name, birth date, e-mail, phone, equipe), the minimum age on the tournament date,
 and a person registering once (same name ignoring case and accents, same birth
 date). The limit of duplas is not a check: beyond it a registration waits
 (``selectors``).
@@ -28,22 +28,24 @@ from ..models import Player, Registration, Tournament
 NAME_MAX = 200
 EMAIL_MAX = 254
 PHONE_MAX = 40
+TEAM_MAX = Player._meta.get_field("team").max_length or 120
 OLDEST_YEAR = 1900
 _PHONE_CHARS = re.compile(r"^[0-9+()\-.\s/]+$")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f]")
 
 # where a problem is: the first player (0) or the partner (1), and which value
-NAME, BIRTH, EMAIL, PHONE, CONTACT = "name", "birth_date", "email", "phone", "contact"
+NAME, BIRTH, EMAIL, PHONE, CONTACT, TEAM = "name", "birth_date", "email", "phone", "contact", "team"
 
 
 @dataclass
 class PersonIn:
-    """One player as typed: name, birth date, contacts."""
+    """One player as typed: name, birth date, contacts, equipe (their club; public, optional)."""
 
     name: str
     birth_date: date | None = None
     email: str = ""
     phone: str = ""
+    team: str = ""
 
     def cleaned(self) -> PersonIn:
         return PersonIn(
@@ -51,6 +53,7 @@ class PersonIn:
             birth_date=self.birth_date,
             email=self.email.strip(),
             phone=" ".join(self.phone.split()),
+            team=" ".join(self.team.split()),
         )
 
 
@@ -92,7 +95,7 @@ def _value_problems(person: PersonIn, *, tournament: Tournament, day: date) -> l
         out.append(
             (NAME, _("longo demais (%(n)d caracteres; o máximo é %(max)d)") % {"n": len(person.name), "max": NAME_MAX})
         )
-    elif _CONTROL.search(person.name):
+    elif CONTROL_CHARS.search(person.name):
         out.append((NAME, _("tem caracteres de controle")))
     birth = person.birth_date
     if birth is None:
@@ -136,6 +139,12 @@ def _value_problems(person: PersonIn, *, tournament: Tournament, day: date) -> l
                     % {"v": person.phone[:60]},
                 )
             )
+    if len(person.team) > TEAM_MAX:
+        out.append(
+            (TEAM, _("longo demais (%(n)d caracteres; o máximo é %(max)d)") % {"n": len(person.team), "max": TEAM_MAX})
+        )
+    elif CONTROL_CHARS.search(person.team):
+        out.append((TEAM, _("tem caracteres de controle")))
     return out
 
 

@@ -1,7 +1,7 @@
 """The registration list as CSV for the organizer (UTF-8 with BOM, ``;``): it holds birth dates and contacts.
 
 The columns of the import come first with the same names (``nome`` …
-``parceiro_telefone``), so an exported list can be edited in a spreadsheet
+``parceiro_equipe``), so an exported list can be edited in a spreadsheet
 and imported into another tournament; the other columns are ignored there.
 """
 
@@ -52,6 +52,8 @@ def registrations_csv(*, tournament: Tournament) -> str:
                 cells += ["", "", "", ""]
             else:
                 cells += [_cell(person.name), _date(person.birth_date), _cell(person.email), _cell(person.phone)]
+        p2 = reg.player2
+        cells += [_cell(reg.player1.team), _cell(p2.team) if p2 is not None else ""]
         cells += [
             str(reg.order),
             SITUATION[row.situation],

@@ -59,6 +59,15 @@ class CsvPreview:
     def waiting(self) -> int:
         return sum(1 for r in self.rows if r.placement is not None and not r.placement.accepted)
 
+    @property
+    def has_teams(self) -> bool:
+        """The file has the column ``equipe`` (the preview shows it)."""
+        return "equipe" in self.columns
+
+    @property
+    def has_partner_teams(self) -> bool:
+        return "parceiro_equipe" in self.columns
+
 
 def problem_text(problem: Problem, rows: list[CsvRow]) -> str:
     """One check's problem as a CSV line: ``linha 9: já inscrito na linha 4``, ``linha 7: coluna nascimento: …``."""

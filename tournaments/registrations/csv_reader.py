@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from scoring.registration import name_key
 
-from .checks import BIRTH, EMAIL, NAME, PHONE, EntryIn, PersonIn
+from .checks import BIRTH, EMAIL, NAME, PHONE, TEAM, EntryIn, PersonIn
 
 MAX_BYTES = 1_000_000  # about 8,000 rows of a typical file
 MAX_ROWS = 2_000  # registrations per file
@@ -33,8 +33,10 @@ COLUMNS = [
     "parceiro_nascimento",
     "parceiro_email",
     "parceiro_telefone",
+    "equipe",
+    "parceiro_equipe",
 ]
-PARTNER_COLUMNS = COLUMNS[5:]
+PARTNER_COLUMNS = ["parceiro_nascimento", "parceiro_email", "parceiro_telefone", "parceiro_equipe"]
 ALIASES = {"e_mail": "email", "parceiro_e_mail": "parceiro_email"}
 # (player, value) → column
 COLUMN_OF = {
@@ -46,6 +48,8 @@ COLUMN_OF = {
     (1, BIRTH): "parceiro_nascimento",
     (1, EMAIL): "parceiro_email",
     (1, PHONE): "parceiro_telefone",
+    (0, TEAM): "equipe",
+    (1, TEAM): "parceiro_equipe",
 }
 
 _BR_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
@@ -170,6 +174,7 @@ def _person(values: dict[str, str], prefix: str, position: int, row: CsvRow, unr
         birth_date=birth,
         email=values.get(f"{prefix}email", ""),
         phone=values.get(f"{prefix}telefone", ""),
+        team=values.get(f"{prefix}equipe", ""),
     ).cleaned()
 
 

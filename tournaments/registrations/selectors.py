@@ -219,20 +219,22 @@ def search_query(q: str) -> str:
 
 
 def registration_list(*, tournament: Tournament, q: str = "") -> RegistrationList:
-    """The desk's list: rows matching ``q`` (a part of a player's name, case and accents ignored) and counts."""
+    """The desk's list: rows matching ``q`` (a part of a player's name or equipe, case and accents ignored) and
+    counts."""
     rows, places, drawn = _rows(tournament)
     query = search_query(q)
     shown = rows
     if query:
         needle = name_key(query)
-        shown = [r for r in rows if any(needle in name_key(p.name) for p in r.players)]
+        shown = [r for r in rows if any(needle in name_key(f"{p.name} {p.team}") for p in r.players)]
     return RegistrationList(
         rows=shown, all_rows=rows, counts=counts_of(rows), places=places, pairing_done=drawn, query=query
     )
 
 
 def registrations_public(*, tournament: Tournament) -> dict[str, object]:
-    """Who registered, for the public event page: names only (no birth date, no contact), in order of arrival.
+    """Who registered, for the public event page: names and equipes only (no birth date, no contact), in order
+    of arrival.
 
     ``entrants``: registrations accepted and not in a dupla yet (before the pairing draw: everyone accepted);
     ``waiting``: the waiting list, in its order; after the pairing draw it holds the odd one out too
@@ -241,7 +243,7 @@ def registrations_public(*, tournament: Tournament) -> dict[str, object]:
     rows, _places, drawn = _rows(tournament)
 
     def names(row: RegistrationRow) -> str:
-        return " e ".join(p.name for p in row.players)
+        return " e ".join(f"{p.name} ({p.team})" if p.team else p.name for p in row.players)
 
     entrants = [names(r) for r in rows if r.situation == ACCEPTED]
     waiting = sorted(

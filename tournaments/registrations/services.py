@@ -18,6 +18,7 @@ from django.utils.translation import ngettext
 
 from ..atletas.services import atletas_link, atletas_rename
 from ..audit import audit_record
+from ..circuits.services import circuits_follow_players
 from ..models import Player, Registration, Tournament
 from ..refusals import Refused
 from ..writes import PAGES, tournament_write
@@ -32,6 +33,7 @@ FIELD_LABELS = {
     "email": "e-mail",
     "phone": "telefone",
     "contact": "contato",
+    "team": "equipe",
 }
 _KEY = re.compile(r"^p(\d+)$")
 
@@ -99,7 +101,14 @@ def _snapshot(reg: Registration) -> dict[str, object]:
         "source": reg.source,
         "present": reg.present,
         "players": [
-            {"key": p.key, "name": p.name, "birth_date": p.birth_date, "email": p.email, "phone": p.phone}
+            {
+                "key": p.key,
+                "name": p.name,
+                "birth_date": p.birth_date,
+                "email": p.email,
+                "phone": p.phone,
+                **({"team": p.team} if p.team else {}),
+            }
             for p in reg.players()
         ],
     }
@@ -128,6 +137,7 @@ def _write(tournament: Tournament, entries: Sequence[EntryIn], source: str) -> l
                     birth_date=person.birth_date,
                     email=person.email,
                     phone=person.phone,
+                    team=person.team,
                     order=player_order,
                 )
             )
@@ -226,15 +236,19 @@ def registration_edit(*, registration: Registration, players: Sequence[PersonIn]
             for p, q in zip(reg.players(), entry.players, strict=False)
             if (p.name, p.birth_date) != (q.name, q.birth_date)
         ]
+        teamed = [p.pk for p, q in zip(reg.players(), entry.players, strict=False) if p.team != q.team]
         for player, person in zip(reg.players(), entry.players, strict=False):
-            player.name, player.birth_date, player.email, player.phone = (
+            player.name, player.birth_date, player.email, player.phone, player.team = (
                 person.name,
                 person.birth_date,
                 person.email,
                 person.phone,
+                person.team,
             )
-            player.save(update_fields=["name", "birth_date", "email", "phone"])
+            player.save(update_fields=["name", "birth_date", "email", "phone", "team"])
         atletas_link(players=identified)  # a new name or birth date: the atleta follows (a manual join is left)
+        if teamed:  # an etapa's circuit ranks equipes from its players' teams, read at ranking time
+            circuits_follow_players(player_ids=teamed)
         if len(entry.players) == 2 and reg.player2 is None:
             size_error = size_problem(tournament=tournament, new_players=1)
             if size_error:
@@ -279,6 +293,7 @@ def _write_partner(tournament: Tournament, person: PersonIn) -> Player:
         birth_date=person.birth_date,
         email=person.email,
         phone=person.phone,
+        team=person.team,
         order=(last or 0) + 1,
     )
     atletas_link(players=[player])

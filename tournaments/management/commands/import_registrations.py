@@ -13,7 +13,8 @@ from tournaments.registrations.services import registrations_import_csv
 class Command(BaseCommand):
     help = (
         "Adiciona as inscrições de um arquivo CSV (colunas nome, nascimento, email, telefone, parceiro, "
-        "parceiro_nascimento, parceiro_email, parceiro_telefone) ao torneio SLUG; com qualquer problema, "
+        "parceiro_nascimento, parceiro_email, parceiro_telefone, equipe, parceiro_equipe) ao torneio SLUG; "
+        "com qualquer problema, "
         "nada é gravado."
     )
 
