@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from .atleta import name_normalize
 from .errors import RuleError, RuleViolation
 from .messages import _
 
@@ -327,15 +328,20 @@ class TeamRow:
 
 
 def team_ranking(*, rows: Sequence[CircuitRow], teams: Mapping[str, str], best: int = TEAM_BEST) -> list[TeamRow]:
-    """Equipes by the counted points of their best ``best`` atletas (``teams``: atleta → equipe; atletas without
-    one are left out), then more 1st, 2nd and 3rd places of those atletas; equal ones share the rank."""
+    """Equipes by the counted points of their best ``best`` atletas (``teams``: atleta → equipe, one equipe
+    however its case, accents and spaces are typed; atletas without one are left out), then more 1st, 2nd and
+    3rd places of those atletas; equal ones share the rank."""
     members: dict[str, list[CircuitRow]] = {}
+    spelling: dict[str, str] = {}  # an equipe as its best-ranked atleta's registration spells it
     for row in rows:  # already in ranking order: the first ``best`` of each equipe are its best
-        team = (teams.get(row.atleta) or "").strip()
+        team = " ".join((teams.get(row.atleta) or "").split())
         if team:
-            members.setdefault(team, []).append(row)
+            same = name_normalize(team)  # "Feras do Truco" and "FERAS  do truco" are one equipe
+            spelling.setdefault(same, team)
+            members.setdefault(same, []).append(row)
     unsorted: list[tuple[tuple[int, ...], TeamRow]] = []
-    for team, its in members.items():
+    for same, its in members.items():
+        team = spelling[same]
         counted = its[:best]
         points = sum(r.points for r in counted)
         places = tuple(sum(r.places[p] for r in counted) for p in range(3))

@@ -297,3 +297,11 @@ def test_nivel_path_by_hand():
     # ten wins in a row climb every time: S rises with G while the win rate stays 1
     wins = nivel_path(jogos=[(True, False)] * 10)
     assert wins == sorted(wins) and wins[-1] == player_score(played=10, won=10, walkovers_lost=0)
+
+
+def test_an_equipe_typed_two_ways_is_one_equipe():
+    from scoring.circuit import CircuitRow, team_ranking
+
+    rows = [CircuitRow(rank=i + 1, atleta=f"a{i}", points=100 - 10 * i, etapas=1, places=(0, 0, 0)) for i in range(3)]
+    teams = team_ranking(rows=rows, teams={"a0": "Feras do Truco", "a1": "FERAS  do truco", "a2": "Féras do Truco "})
+    assert [(t.team, t.points, t.atletas) for t in teams] == [("Feras do Truco", 270, ("a0", "a1", "a2"))]
