@@ -5,7 +5,14 @@ from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from ..permissions import REFEREE_DESK, desk_tournaments, desk_view, may_create_tournament
+from ..permissions import (
+    REFEREE_DESK,
+    desk_circuits,
+    desk_tournaments,
+    desk_view,
+    may_create_circuit,
+    may_create_tournament,
+)
 from . import progress
 
 
@@ -14,7 +21,12 @@ from . import progress
 def dashboard(request):
     tournaments = list(desk_tournaments(user=request.user)[:200])
     rows = progress.dashboard_rows(user=request.user, tournaments=tournaments)
-    return render(request, "desk/home.html", {"rows": rows, "may_create": may_create_tournament(user=request.user)})
+    circuits = may_create_circuit(user=request.user) or desk_circuits(user=request.user).exists()
+    return render(
+        request,
+        "desk/home.html",
+        {"rows": rows, "may_create": may_create_tournament(user=request.user), "circuits": circuits},
+    )
 
 
 @desk_view(need=REFEREE_DESK)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import appeals, draw_urls, home, registration_urls, setup, staff_urls
+from . import appeals, circuit_urls, draw_urls, home, registration_urls, setup, staff_urls
 
 app_name = "desk"
 
@@ -10,6 +10,7 @@ urlpatterns = [
     path("", home.dashboard, name="home"),
     path("novo/", setup.tournament_new, name="new"),
     path("importar/", setup.tournament_upload, name="upload"),
+    *circuit_urls.urlpatterns,  # before <slug>/: a tournament's desk never shadows the circuits
     path("<slug:slug>/", home.overview, name="overview"),
     path("<slug:slug>/editar/", setup.tournament_edit, name="edit"),
     path("<slug:slug>/formato/", setup.format_edit, name="format"),
