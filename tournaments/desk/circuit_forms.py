@@ -121,7 +121,7 @@ class CircuitRulesForm(forms.Form):
                 label=_("Colocação"),
                 required=False,
                 max_length=20,
-                widget=forms.TextInput(attrs={"size": 6, "placeholder": "5-8"}),
+                widget=forms.TextInput(attrs={"size": 6}),
             )
             self.fields[f"points_{i}"] = forms.CharField(
                 label=_("Pontos"), required=False, max_length=12, widget=forms.NumberInput(attrs={"min": 0})
