@@ -316,7 +316,8 @@ def test_the_sorteio_settles_a_tie_at_the_qualification_line(organizer, circuit,
     assert sorted(sorteio.atletas) == sorted(tie["keys"].split(","))
     assert [states[k] for k in sorteio.atletas] == ["qualified", "qualified", "alternate", "alternate"]
     audit = CircuitAudit.objects.get(circuit=circuit, action="sorteio")
-    assert audit.user == organizer
+    assert audit.user == organizer and audit.after == {"atletas": sorteio.atletas}
+    assert tied[0].name in audit.summary  # the history names the atletas
     page = c.get(desk(circuit))
     assert not page.context["ties"]
     (made,) = page.context["sorteios"]

@@ -356,14 +356,14 @@ def circuit_sorteio_record(*, circuit: Circuit, user: Any, atletas: list[str]) -
     _refuse_unless(may_manage_circuit(user=user, circuit=circuit), _("só o organizador do circuito pode alterá-lo"))
     if len(atletas) < 2 or len(set(atletas)) != len(atletas):
         raise CircuitRefused([("atletas", _("um sorteio ordena dois ou mais atletas diferentes"))])
-    known = set(Atleta.objects.filter(key__in=atletas).values_list("key", flat=True))
+    known = dict(Atleta.objects.filter(key__in=atletas).values_list("key", "name"))
     unknown = [k for k in atletas if k not in known]
     if unknown:
         raise CircuitRefused([("atletas", _("atleta desconhecido: %(k)s") % {"k": ", ".join(unknown)})])
     with circuit_write(circuit=circuit, action="sorteio", user=user) as w:
         sorteio = CircuitSorteio.objects.create(circuit=circuit, atletas=list(atletas))
         w.after = {"atletas": list(atletas)}
-        w.summary = _("sorteio registrado: %(a)s") % {"a": " > ".join(atletas)}
+        w.summary = _("sorteio registrado: %(a)s") % {"a": " > ".join(known[k] for k in atletas)}
     return sorteio
 
 

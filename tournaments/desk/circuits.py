@@ -80,8 +80,9 @@ def _ties(standing: Any) -> list[dict[str, Any]]:
     return [
         {
             "line": line,
-            "label": _("a linha dos classificados") if line == "qualified" else _("a linha dos suplentes"),
+            "label": _("na linha dos classificados") if line == "qualified" else _("na linha dos suplentes"),
             "rows": rows,
+            "rank": rows[0].rank,
             "keys": ",".join(sorted(r.key for r in rows)),
         }
         for line, rows in groups.items()
