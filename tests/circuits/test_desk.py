@@ -325,3 +325,47 @@ def test_the_sorteio_settles_a_tie_at_the_qualification_line(organizer, circuit,
     # nothing tied any more: a second draw is refused
     response = c.post(desk(circuit, "sorteio/"), {"line": "qualified", "atletas": tie["keys"]})
     assert "não há empate" in response.content.decode() and circuit.sorteios.count() == 1
+
+
+# --- every circuit desk URL, walked ---------------------------------------------------------------------------------
+
+
+def circuit_urls(circuit: Circuit) -> list[str]:
+    """Every /organizar/circuitos/<slug>/… address of the circuit (its etapa, an atleta), from the resolver."""
+    from django.urls import URLPattern, reverse
+
+    from tournaments.desk import circuit_urls as urls
+
+    etapa = circuit.etapas.first()
+    out = []
+    for pattern in urls.urlpatterns:
+        assert isinstance(pattern, URLPattern)
+        converters = pattern.pattern.converters
+        if "slug" not in converters:
+            continue
+        kwargs = {"slug": circuit.slug, "etapa_id": etapa.pk if etapa else 1, "key": "a1"}
+        out.append(reverse(f"desk:{pattern.name}", kwargs={k: v for k, v in kwargs.items() if k in converters}))
+    return out
+
+
+@pytest.mark.parametrize("who", ["anonymous", "stranger", "etapa_organizer"])
+def test_nobody_but_its_organizer_changes_a_circuit(organizer, circuit, etapas, who):
+    one, _two = etapas
+    circuit_etapa_attach(circuit=circuit, user=organizer, tournament=one)
+    urls = circuit_urls(circuit)
+    assert len(urls) == 7
+    client = Client()
+    if who == "stranger":
+        client.force_login(make_user("estranho"))
+    elif who == "etapa_organizer":
+        client.force_login(make_user("coorganizador", one))
+    version = Circuit.objects.get(pk=circuit.pk).version
+    audits = CircuitAudit.objects.count()
+    payload = {"name": "Invasão", "etapa-tournament": "etapa-2", "etapa-weight": "3", "line": "qualified"}
+    for url in urls:
+        for response in (client.get(url), client.post(url, payload)):
+            if who == "anonymous":
+                assert response.status_code == 302 and response["Location"].startswith("/entrar/?next="), url
+            else:
+                assert response.status_code == 404, (url, response.status_code)
+    assert Circuit.objects.get(pk=circuit.pk).version == version and CircuitAudit.objects.count() == audits
