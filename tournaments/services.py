@@ -48,15 +48,19 @@ def walkover_column(walkover: int | str) -> str:
     return SIDE[walkover]
 
 
+# the desk's own words under /organizar/ (a tournament there would hide them, or they its desk)
+RESERVED_SLUGS = frozenset({"novo", "importar", "circuitos"})
+
+
 def slug_make(*, name: str, wanted: str = "") -> str:
-    """``wanted`` if free, else a unique slug made from the name (``nome``, ``nome-2``…)."""
+    """``wanted`` if free, else a unique slug made from the name (``nome``, ``nome-2``…); never a reserved word."""
     if wanted:
         base = slugify(wanted)[:100]
-        if base and not Tournament.objects.filter(slug=base).exists():
+        if base and base not in RESERVED_SLUGS and not Tournament.objects.filter(slug=base).exists():
             return base
     base = slugify(name)[:100] or "torneio"
     candidate, n = base, 2
-    taken = set(Tournament.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    taken = set(Tournament.objects.filter(slug__startswith=base).values_list("slug", flat=True)) | RESERVED_SLUGS
     while candidate in taken:
         candidate, n = f"{base}-{n}", n + 1
     return candidate

@@ -369,3 +369,11 @@ def test_nobody_but_its_organizer_changes_a_circuit(organizer, circuit, etapas, 
             else:
                 assert response.status_code == 404, (url, response.status_code)
     assert Circuit.objects.get(pk=circuit.pk).version == version and CircuitAudit.objects.count() == audits
+
+
+def test_no_tournament_takes_the_circuit_desk_address(db):
+    from tournaments.services import slug_make
+
+    assert slug_make(name="Circuitos") == "circuitos-2"
+    assert slug_make(name="Copa", wanted="circuitos") == "copa"
+    assert slug_make(name="Novo") == "novo-2"
