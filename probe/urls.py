@@ -79,7 +79,9 @@ def needed(name: str, method: str, desk_need: str | None = None) -> str:
         # circuit, so of its accounts only the superuser may
         return ADMIN
     if ns == "desk":
-        return SIGNED_IN if name in ("desk:home", "desk:new", "desk:upload") else ORGANIZER
+        # the circuit list answers every account (its page says who may create one); a circuit's desk is its
+        # organizer's (the probe's events are in no circuit: its pages answer 404 to everyone)
+        return SIGNED_IN if name in ("desk:home", "desk:new", "desk:upload", "desk:circuits") else ORGANIZER
     if ns == "referee" or name == "printing:sumulas":
         return REFEREE
     if ns == "printing":

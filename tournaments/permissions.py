@@ -38,7 +38,7 @@ from django.utils.translation import ngettext
 
 from scoring.sumula import IN_PROGRESS, SCHEDULED
 
-from .models import Dupla, Jogo, StaffRole, Tournament
+from .models import Circuit, Dupla, Jogo, StaffRole, Tournament
 from .plainsql import columns, instance, made
 
 ORGANIZER, REFEREE = StaffRole.ORGANIZER, StaffRole.REFEREE
@@ -446,3 +446,52 @@ def may_join_atletas(*, user: Asker, atletas: Iterable[Any]) -> bool:
         mine = circuits.get(a.pk, set())
         shared = set(mine) if shared is None else shared & mine
     return bool(shared)
+
+
+def circuit_creation_refusal(*, user: Asker) -> str | None:
+    """Why ``user`` may not create a circuit (pt-BR), or None when it may (``may_create_circuit``)."""
+    if may_create_circuit(user=user):
+        return None
+    return _(
+        "Só quem organiza torneios no site cria um circuito: as etapas de um circuito são torneios que você "
+        "organiza. Crie um torneio (ou peça à comissão de um torneio que convide você para a equipe dele) e "
+        "volte aqui."
+    )
+
+
+def desk_circuits(*, user: Asker) -> QuerySet[Circuit]:
+    """The circuits whose desk ``user`` may open (``may_manage_circuit``): their own; a superuser, all."""
+    qs = Circuit.objects.all()
+    if not is_site_admin(user=user):
+        qs = qs.filter(created_by=cast(Account, user))  # (login_required: an account)
+    return qs.order_by("-created_at", "-id")
+
+
+def desk_circuit_get(*, user: Asker, slug: str) -> Circuit:
+    """The circuit behind a circuit desk URL; 404 for whoever may not manage it (as ``desk_tournament_get``: the
+    desk of a circuit you have nothing to do with does not exist for you)."""
+    circuit = Circuit.objects.filter(slug=slug).first()
+    if circuit is None or not may_manage_circuit(user=user, circuit=circuit):
+        raise Http404("circuito não encontrado")
+    return circuit
+
+
+def etapa_candidates(*, user: Asker) -> QuerySet[Tournament]:
+    """The tournaments ``user`` may make an etapa now (``may_attach_etapa``) that are in no circuit yet, newest
+    first."""
+    qs = Tournament.objects.filter(circuit_etapa__isnull=True)
+    if not is_site_admin(user=user):
+        qs = qs.filter(staff__user=cast(Account, user), staff__role=ORGANIZER)
+    return qs.order_by("-date", "-created_at").distinct()
+
+
+def circuit_desk_view(view: Callable[..., Any]) -> Callable[..., Any]:
+    """The door of every page reached as ``/organizar/circuitos/<slug>/...``: anonymous → ``/entrar/?next=…``;
+    whoever may not manage the circuit → 404. The view gets the Circuit instead of the slug."""
+
+    @login_required
+    @wraps(view)
+    def wrapper(request: Any, slug: str, *args: Any, **kwargs: Any) -> Any:
+        return view(request, desk_circuit_get(user=request.user, slug=slug), *args, **kwargs)
+
+    return wrapper

@@ -48,12 +48,13 @@ def walkover_column(walkover: int | str) -> str:
     return SIDE[walkover]
 
 
-# the desk's own addresses under /organizar/ (``desk.organizer_urls``): a tournament there would have no desk
-RESERVED_SLUGS = frozenset({"novo", "importar", "atletas"})
+# the desk's own words under /organizar/ (``desk.organizer_urls``): a tournament there would hide them, or they
+# its desk
+RESERVED_SLUGS = frozenset({"novo", "importar", "atletas", "circuitos"})
 
 
 def slug_make(*, name: str, wanted: str = "") -> str:
-    """``wanted`` if free, else a unique slug made from the name (``nome``, ``nome-2``…)."""
+    """``wanted`` if free, else a unique slug made from the name (``nome``, ``nome-2``…); never a reserved word."""
     if wanted:
         base = slugify(wanted)[:100]
         if base and base not in RESERVED_SLUGS and not Tournament.objects.filter(slug=base).exists():

@@ -32,14 +32,17 @@ from scoring.circuit import (
 )
 
 from ..caching import CACHE_ERRORS, SHARED, release
-from ..models import Circuit, CircuitEtapa, CircuitExclusion, CircuitSorteio, EtapaPlace
+from ..models import Atleta, Circuit, CircuitAudit, CircuitEtapa, CircuitExclusion, CircuitSorteio, EtapaPlace
 
 __all__ = [
     "CircuitStanding",
     "EtapaColumn",
     "StandingRow",
+    "circuit_audit",
     "circuit_etapas",
+    "circuit_exclusions",
     "circuit_get",
+    "circuit_sorteios",
     "circuit_standing",
     "circuits_public",
 ]
@@ -65,6 +68,46 @@ def circuit_etapas(*, circuit: Circuit) -> list[CircuitEtapa]:
         .select_related("tournament")
         .order_by(F("tournament__date").asc(nulls_last=True), "order", "id")
     )
+
+
+def circuit_exclusions(*, circuit: Circuit) -> list[CircuitExclusion]:
+    """The atletas excluded from the circuit's ranking, by name."""
+    return list(CircuitExclusion.objects.filter(circuit=circuit).select_related("atleta").order_by("atleta__name"))
+
+
+def circuit_audit(*, circuit: Circuit, limit: int = 100) -> list[CircuitAudit]:
+    """The circuit's last ``limit`` audit entries, newest first, with who did them."""
+    return list(CircuitAudit.objects.filter(circuit=circuit).select_related("user").order_by("-at", "-id")[:limit])
+
+
+@dataclass(frozen=True, slots=True)
+class SorteioMade:
+    at: datetime.datetime
+    user: str  # the account that drew it ("" when unknown: an import, an account since deleted)
+    atletas: tuple[str, ...]  # names, the first ahead
+
+
+def circuit_sorteios(*, circuit: Circuit) -> list[SorteioMade]:
+    """The sorteios recorded for the circuit, oldest first, with who drew each (from its audit entry)."""
+    sorteios = list(CircuitSorteio.objects.filter(circuit=circuit).order_by("at", "id"))
+    audits = list(
+        CircuitAudit.objects.filter(circuit=circuit, action="sorteio").select_related("user").order_by("at", "id")
+    )
+    keys = {k for s in sorteios for k in s.atletas}
+    names = dict(Atleta.objects.filter(key__in=keys).values_list("key", "name"))
+    out = []
+    for sorteio in sorteios:
+        audit = next((a for a in audits if (a.after or {}).get("atletas") == sorteio.atletas), None)
+        if audit is not None:
+            audits.remove(audit)
+        out.append(
+            SorteioMade(
+                at=sorteio.at,
+                user=audit.user.get_username() if audit is not None and audit.user is not None else "",
+                atletas=tuple(names.get(k, k) for k in sorteio.atletas),
+            )
+        )
+    return out
 
 
 @dataclass(frozen=True, slots=True)

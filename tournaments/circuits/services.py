@@ -48,6 +48,7 @@ __all__ = [
     "circuit_include",
     "circuit_settings_set",
     "circuit_sorteio_record",
+    "circuit_tie_draw",
     "circuit_write",
     "circuits_follow_players",
     "etapa_places_follow",
@@ -368,15 +369,35 @@ def circuit_sorteio_record(*, circuit: Circuit, user: Any, atletas: list[str]) -
     _refuse_unless(may_manage_circuit(user=user, circuit=circuit), _("só o organizador do circuito pode alterá-lo"))
     if len(atletas) < 2 or len(set(atletas)) != len(atletas):
         raise CircuitRefused([("atletas", _("um sorteio ordena dois ou mais atletas diferentes"))])
-    known = set(Atleta.objects.filter(key__in=atletas).values_list("key", flat=True))
+    known = dict(Atleta.objects.filter(key__in=atletas).values_list("key", "name"))
     unknown = [k for k in atletas if k not in known]
     if unknown:
         raise CircuitRefused([("atletas", _("atleta desconhecido: %(k)s") % {"k": ", ".join(unknown)})])
     with circuit_write(circuit=circuit, action="sorteio", user=user) as w:
         sorteio = CircuitSorteio.objects.create(circuit=circuit, atletas=list(atletas))
         w.after = {"atletas": list(atletas)}
-        w.summary = _("sorteio registrado: %(a)s") % {"a": " > ".join(atletas)}
+        w.summary = _("sorteio registrado: %(a)s") % {"a": " > ".join(known[k] for k in atletas)}
     return sorteio
+
+
+def circuit_tie_draw(*, circuit: Circuit, user: Any, line: str, expected: Iterable[str]) -> CircuitSorteio:
+    """Draw (``secrets``) the order of the atletas tied at a qualification ``line`` (``qualified`` or
+    ``alternate``) and record it as a sorteio. ``expected`` are the keys the desk showed: when the tie is no
+    longer that one (a write in between), nothing is drawn."""
+    import secrets
+
+    from .selectors import circuit_standing
+
+    _refuse_unless(may_manage_circuit(user=user, circuit=circuit), _("só o organizador do circuito pode alterá-lo"))
+    standing = circuit_standing(circuit=circuit)
+    tied = [row.key for row in standing.rows if row.qualify == "tied" and row.tied_line == line] if standing else []
+    if not tied:
+        raise CircuitRefused([("", _("não há empate nesta linha da classificação: nada foi sorteado"))])
+    if sorted(tied) != sorted(expected):
+        raise CircuitRefused([("", _("o empate mudou desde que a página foi aberta: confira e sorteie de novo"))])
+    order = list(tied)
+    secrets.SystemRandom().shuffle(order)
+    return circuit_sorteio_record(circuit=circuit, user=user, atletas=order)
 
 
 # --- the derived places of an etapa ---------------------------------------------------------------------------

@@ -5,7 +5,15 @@ from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from ..permissions import REFEREE_DESK, atletas_desk_open, desk_tournaments, desk_view, may_create_tournament
+from ..permissions import (
+    REFEREE_DESK,
+    atletas_desk_open,
+    desk_circuits,
+    desk_tournaments,
+    desk_view,
+    may_create_circuit,
+    may_create_tournament,
+)
 from . import progress
 
 
@@ -14,6 +22,7 @@ from . import progress
 def dashboard(request):
     tournaments = list(desk_tournaments(user=request.user)[:200])
     rows = progress.dashboard_rows(user=request.user, tournaments=tournaments)
+    circuits = may_create_circuit(user=request.user) or desk_circuits(user=request.user).exists()
     return render(
         request,
         "desk/home.html",
@@ -21,6 +30,7 @@ def dashboard(request):
             "rows": rows,
             "may_create": may_create_tournament(user=request.user),
             "may_atletas": atletas_desk_open(user=request.user),
+            "circuits": circuits,
         },
     )
 

@@ -4,7 +4,7 @@ from django.urls import path
 
 from tournaments import converters  # noqa: F401 (registers atletakey)
 
-from . import appeals, atletas, draw_urls, home, registration_urls, setup, staff_urls
+from . import appeals, atletas, circuit_urls, draw_urls, home, registration_urls, setup, staff_urls
 
 app_name = "desk"
 
@@ -15,6 +15,7 @@ urlpatterns = [
     path("atletas/", atletas.atletas, name="atletas"),
     path("atletas/juntar/", atletas.atletas_join_view, name="atletas_join"),
     path("atletas/<atletakey:key>/", atletas.atleta, name="atleta"),
+    *circuit_urls.urlpatterns,  # before <slug>/: a tournament's desk never shadows the circuits
     path("<slug:slug>/", home.overview, name="overview"),
     path("<slug:slug>/editar/", setup.tournament_edit, name="edit"),
     path("<slug:slug>/formato/", setup.format_edit, name="format"),
