@@ -39,7 +39,9 @@ __all__ = [
     "EtapaColumn",
     "StandingRow",
     "circuit_etapas",
+    "circuit_finished",
     "circuit_get",
+    "circuit_of",
     "circuit_standing",
     "circuits_public",
 ]
@@ -65,6 +67,21 @@ def circuit_etapas(*, circuit: Circuit) -> list[CircuitEtapa]:
         .select_related("tournament")
         .order_by(F("tournament__date").asc(nulls_last=True), "order", "id")
     )
+
+
+def circuit_finished(*, circuit: Circuit) -> frozenset[str]:
+    """The slugs of the circuit's finished etapas (those with places kept), in one query: what a ranking "after"
+    an earlier etapa cannot tell."""
+    return frozenset(
+        EtapaPlace.objects.filter(tournament__circuit_etapa__circuit=circuit)
+        .values_list("tournament__slug", flat=True)
+        .distinct()
+    )
+
+
+def circuit_of(*, tournament_id: int) -> Circuit | None:
+    """The circuit this tournament is an etapa of (one query), or None."""
+    return Circuit.objects.filter(etapas__tournament_id=tournament_id).first()
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,207 @@
+"""The circuits' public pages (INTERCHANGE "Circuits, atletas and rankings"): /circuitos/, the ranking page with
+figures worked out by hand (struck-through results, the qualification line, movement, ``?apos=``, search,
+pages), ranking.json / .csv / .pdf, 404s, ETags, and no private data anywhere."""
+
+import io
+import json
+import re
+
+import pypdfium2
+import pytest
+
+from tests.circuits.support import circuit_file, etapa_file
+from tournaments.circuits.file import circuit_file_export, circuit_import
+from tournaments.models import Player
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def etapas(load_file):
+    # etapa 1: d1 1st, d2 2nd, d3 3rd, d4 4th; etapa 2: d2 1st, d1 2nd, d4 3rd, d3 4th
+    one = load_file(etapa_file("etapa-1", date="2025-03-01"))
+    two = load_file(etapa_file("etapa-2", date="2025-04-05", order=("d2", "d3", "d1", "d4")))
+    return one, two
+
+
+@pytest.fixture
+def season(etapas, load_file):
+    """Three etapas, the third a final of weight 2; best 2 count; top 4 qualify (min 2 etapas), 2 alternates.
+    etapa 3: d4 1st, d3 2nd, d2 3rd, d1 4th."""
+    load_file(etapa_file("etapa-3", date="2025-05-10", order=("d4", "d1", "d3", "d2")))
+    return circuit_import(
+        data=circuit_file(
+            etapas=["etapa-1", "etapa-2", {"tournament": "etapa-3", "weight": 2, "final": True}],
+            count_best=2,
+            qualify={"top": 4, "min_etapas": 2, "alternates": 2},
+        )
+    )
+
+
+def name_of(tournament, player_key):
+    return Player.objects.get(tournament=tournament, key=player_key).atleta
+
+
+def row_of(html: str, name: str) -> str:
+    """The table row (<tr>…</tr>) naming this atleta."""
+    for row in re.findall(r"<tr[^>]*>.*?</tr>", html, flags=re.S):
+        if f"<bdi>{name}</bdi>" in row:
+            return row
+    raise AssertionError(f"{name} not in the table")
+
+
+def private_data_absent(text: str, tournaments) -> None:
+    for t in tournaments:
+        for p in Player.objects.filter(tournament=t):
+            if p.birth_date:
+                assert p.birth_date.strftime("%d/%m/%Y") not in text
+                assert p.birth_date.isoformat() not in text
+    assert "@" not in re.sub(r"@(media|font-face|import|supports|keyframes)", "", text)
+
+
+def test_circuit_list_and_empty_state(client, etapas):
+    body = client.get("/circuitos/").content.decode()
+    assert "Nenhum circuito cadastrado ainda." in body
+    circuit_import(data=circuit_file())
+    body = client.get("/circuitos/").content.decode()
+    assert "Liga de Teste" in body and "2 etapas" in body and 'href="/circuitos/liga-teste/"' in body
+
+
+def test_ranking_page_figures(client, etapas):
+    one, _two = etapas
+    circuit_import(data=circuit_file())
+    response = client.get("/circuitos/liga-teste/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    p1, p5 = name_of(one, "p1"), name_of(one, "p5")
+    # p1: 100 + 75 = 175, rank 1 shared with p3; p5: 60 + 50 = 110, rank 5
+    row = row_of(html, p1.name)
+    assert "1º" in row and ">175<" in row and ">100<" in row and ">75<" in row
+    assert f'href="/atletas/{p1.key}/"' in row
+    row = row_of(html, p5.name)
+    assert "5º" in row and ">110<" in row
+    # the etapas link their tournament's page
+    assert 'href="/torneios/etapa-1/"' in html and 'href="/torneios/etapa-2/"' in html
+    # movement since etapa 1: p1 was 1st (shared by d1's two atletas), still 1st; p7 was 7th (4th place), now
+    # 5th; p5 was 5th (3rd place), still 5th (shared with p7)
+    assert "manteve a posição" in row_of(html, p1.name)
+    p7 = name_of(one, "p7")
+    assert "▲2" in row_of(html, p7.name) and "subiu 2" in row_of(html, p7.name)
+    p5_row = row_of(html, p5.name)
+    assert "manteve a posição" in p5_row and "▼" not in html
+    private_data_absent(html, etapas)
+
+
+def test_struck_through_results_and_qualification_line(client, season, etapas):
+    one, _two = etapas
+    html = client.get("/circuitos/liga-teste/").content.decode()
+    p7 = name_of(one, "p7")
+    # p7 (d4): 50, 60, then 100 x 2 = 200: best 2 = 260, the 50 struck through and labelled for screen readers
+    row = row_of(html, p7.name)
+    assert ">260<" in row and "<s>50</s>" in row and "não conta" in row and ">200<" in row
+    assert "peso 2" in html and ">final<" in html
+    # qualification over etapas 1-2: d1's and d2's atletas (175 each) qualify; d3's and d4's tie across the
+    # alternates' line: marked tied, the alternates' line after them
+    p1 = name_of(one, "p1")
+    assert "classificado" in row_of(html, p1.name)
+    assert "empatado na linha: aguarda sorteio" in row_of(html, p7.name)
+    assert html.count("linha de classificação para a final") == 1
+    assert html.count("linha dos suplentes") == 1
+
+
+def test_after_an_etapa_and_movement(client, etapas):
+    one, _two = etapas
+    circuit_import(data=circuit_file())
+    html = client.get("/circuitos/liga-teste/?apos=etapa-1").content.decode()
+    p1, p3 = name_of(one, "p1"), name_of(one, "p3")
+    # after etapa 1 alone: p1 100 (1st), p3 75 (3rd, behind d1's two atletas); no movement yet
+    assert "1º" in row_of(html, p1.name) and ">100<" in row_of(html, p1.name)
+    assert "3º" in row_of(html, p3.name) and ">75<" in row_of(html, p3.name)
+    assert "▲" not in html and "▼" not in html
+    assert 'value="etapa-1" selected' in html
+    assert "depois deste ranking" in html  # etapa 2 has finished, but after this ranking
+    # now: p3 175, up 2 places (3rd -> 1st)
+    html = client.get("/circuitos/liga-teste/").content.decode()
+    assert "▲2" in row_of(html, p3.name)
+
+
+def test_search_pages_and_404s(client, etapas):
+    one, _two = etapas
+    circuit_import(data=circuit_file())
+    p1 = name_of(one, "p1")
+    # accents and case ignored
+    html = client.get("/circuitos/liga-teste/", {"q": p1.name.upper()}).content.decode()
+    assert f"<bdi>{p1.name}</bdi>" in html and "1 atleta encontrado" in html
+    assert client.get("/circuitos/liga-teste/", {"q": "zzz ninguém"}).content.decode().count("<tbody>") == 0
+    assert client.get("/circuitos/liga-teste/", {"pagina": "abc"}).status_code == 200
+    assert client.get("/circuitos/liga-teste/", {"pagina": "999"}).status_code == 200
+    assert client.get("/circuitos/nada/").status_code == 404
+    assert client.get("/circuitos/liga-teste/", {"apos": "nada"}).status_code == 404
+    assert client.get("/circuitos/liga-teste/ranking.csv", {"apos": "nada"}).status_code == 404
+    assert client.get("/circuitos/liga-teste/ranking.pdf", {"apos": "nada"}).status_code == 404
+    response = client.get("/circuitos/liga-teste/ranking.json", {"apos": "nada"})
+    assert response.status_code == 404 and response["Content-Type"].startswith("application/json")
+    assert client.get("/circuitos/nada/ranking.json").status_code == 404
+
+
+def test_pages_of_a_hundred(client, etapas, monkeypatch):
+    from tournaments.public import circuit_view
+
+    monkeypatch.setattr(circuit_view, "PER_PAGE", 3)
+    circuit_import(data=circuit_file())
+    html = client.get("/circuitos/liga-teste/", {"apos": "etapa-1", "pagina": "2"}).content.decode()
+    assert "página 2 de 3" in html
+    assert 'href="?apos=etapa-1&amp;pagina=1"' in html and 'href="?apos=etapa-1&amp;pagina=3"' in html
+    assert "página 3 de 3" in client.get("/circuitos/liga-teste/", {"pagina": "99"}).content.decode()
+
+
+def test_json_csv_and_pdf(client, season, etapas):
+    one, _two = etapas
+    response = client.get("/circuitos/liga-teste/ranking.json")
+    assert response.status_code == 200 and response["Content-Type"] == "application/json; charset=utf-8"
+    assert json.loads(response.content.decode("utf-8")) == circuit_file_export(circuit=season)
+    after = json.loads(client.get("/circuitos/liga-teste/ranking.json", {"apos": "etapa-1"}).content)
+    assert after == circuit_file_export(circuit=season, after="etapa-1")
+
+    response = client.get("/circuitos/liga-teste/ranking.csv")
+    assert response["Content-Disposition"] == 'attachment; filename="liga-teste-ranking.csv"'
+    body = response.content
+    assert body.startswith(b"\xef\xbb\xbf")
+    lines = body.decode("utf-8-sig").splitlines()
+    assert lines[0] == (
+        "Posição;Atleta;Código;Pontos;Etapas;1º;2º;3º;Etapa etapa-1;Etapa etapa-2;Etapa etapa-3;Classificação"
+    )
+    p7 = name_of(one, "p7")
+    line = next(x for x in lines if p7.key in x)
+    # p7: 50 (struck), 60, 200 -> 260, tied at the alternates' line
+    assert line.split(";")[3:] == ["260", "3", "1", "0", "1", "(50)", "60", "200", "empatado"]
+    private_data_absent(body.decode("utf-8-sig"), etapas)
+
+    response = client.get("/circuitos/liga-teste/ranking.pdf")
+    assert response.status_code == 200 and response.content.startswith(b"%PDF")
+    pdf = pypdfium2.PdfDocument(io.BytesIO(response.content))
+    text = "".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf)))
+    assert "Liga de Teste" in text and p7.name in text and "linha dos suplentes" in text
+    private_data_absent(text, etapas)
+
+
+def test_csv_formula_injection(client, load_file):
+    data = etapa_file("etapa-1", date="2025-03-01")
+    data["players"][0]["name"] = "=SOMA(A1:A9)"
+    load_file(data)
+    circuit_import(data=circuit_file(etapas=["etapa-1"]))
+    text = client.get("/circuitos/liga-teste/ranking.csv").content.decode("utf-8-sig")
+    assert ";'=SOMA(A1:A9);" in text
+
+
+def test_etag_and_query_budget(client, etapas, django_assert_max_num_queries):
+    circuit_import(data=circuit_file())
+    with django_assert_max_num_queries(10):
+        response = client.get("/circuitos/liga-teste/", {"apos": "etapa-1", "q": "a"})
+    assert response.status_code == 200
+    with django_assert_max_num_queries(10):
+        response = client.get("/circuitos/liga-teste/")
+    etag = response["ETag"]
+    again = client.get("/circuitos/liga-teste/", HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304
+    assert client.get("/circuitos/liga-teste/", {"q": "x"}, HTTP_IF_NONE_MATCH=etag).status_code == 200
