@@ -205,3 +205,36 @@ def test_etag_and_query_budget(client, etapas, django_assert_max_num_queries):
     again = client.get("/circuitos/liga-teste/", HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 304
     assert client.get("/circuitos/liga-teste/", {"q": "x"}, HTTP_IF_NONE_MATCH=etag).status_code == 200
+
+
+def test_the_event_page_names_its_circuit(client, etapas, django_capture_on_commit_callbacks):
+    assert "Etapa do circuito" not in client.get("/torneios/etapa-1/").content.decode()  # kept in the cache
+    with django_capture_on_commit_callbacks(execute=True):
+        circuit_import(data=circuit_file())
+    html = client.get("/torneios/etapa-1/").content.decode()
+    assert "Etapa do circuito <bdi>Liga de Teste</bdi>" in html
+    assert '<a href="/circuitos/liga-teste/">ver ranking</a>' in html
+
+
+def test_the_atleta_page_shows_circuit_points(client, season, etapas, django_assert_max_num_queries):
+    one, _two = etapas
+    p7 = name_of(one, "p7")
+    client.get(f"/atletas/{p7.key}/")  # the states and the ranking kept
+    with django_assert_max_num_queries(12):
+        html = client.get(f"/atletas/{p7.key}/").content.decode()
+    # p7: 50 in etapa 1 (not counted), 60 in etapa 2, 200 in the final (weight 2)
+    assert html.count('href="/circuitos/liga-teste/"') == 3
+    assert "<s>50 pontos</s> (não conta)" in html and ">60 pontos<" in html and ">200 pontos<" in html
+    private_data_absent(html, etapas)
+
+
+def test_the_tv_shows_the_circuit_ranking(client, season, etapas, load_file):
+    one, _two = etapas
+    html = client.get("/torneios/etapa-2/tv/").content.decode()
+    assert "Ranking do circuito · Liga de Teste" in html
+    slide = html[html.index("tv-circuit") :]
+    slide = slide[: slide.index("</table>")]
+    p7 = name_of(one, "p7")
+    assert f"<bdi>{p7.name}</bdi></th><td>260</td>" in slide and slide.count("<tr") == 9  # head + 8 atletas
+    load_file(etapa_file("solta", date="2025-06-01"))  # in no circuit
+    assert "Ranking do circuito" not in client.get("/torneios/solta/tv/").content.decode()
