@@ -37,10 +37,10 @@ from ..models import Circuit, CircuitEtapa, CircuitExclusion, CircuitSorteio, Et
 __all__ = [
     "CircuitStanding",
     "EtapaColumn",
-    "StandingRow",
-    "circuit_etapas",
     "EtapaPoints",
+    "StandingRow",
     "atleta_circuit_points",
+    "circuit_etapas",
     "circuit_finished",
     "circuit_get",
     "circuit_of",
