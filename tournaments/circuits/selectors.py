@@ -270,9 +270,7 @@ class EtapaPoints:
 def atleta_circuit_points(*, atleta_key: str, tournament_ids: list[int]) -> dict[int, EtapaPoints]:
     """For each of these tournaments that is an etapa, its circuit and the points the atleta earned there, from
     the circuit's ranking as it stands (one query, then one ``circuit_standing`` per circuit, kept per version)."""
-    etapas = list(
-        CircuitEtapa.objects.filter(tournament_id__in=tournament_ids).select_related("circuit", "tournament")
-    )
+    etapas = list(CircuitEtapa.objects.filter(tournament_id__in=tournament_ids).select_related("circuit", "tournament"))
     standings: dict[int, dict[str, EtapaScore]] = {}
     out: dict[int, EtapaPoints] = {}
     for etapa in etapas:
