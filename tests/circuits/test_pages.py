@@ -10,6 +10,7 @@ import pypdfium2
 import pytest
 
 from tests.circuits.support import circuit_file, etapa_file
+from tests.support.printing import assert_pdf, pdf_text, save_png
 from tournaments.circuits.file import circuit_file_export, circuit_import
 from tournaments.models import Player
 
@@ -92,7 +93,7 @@ def test_ranking_page_figures(client, etapas):
     private_data_absent(html, etapas)
 
 
-def test_struck_through_results_and_qualification_line(client, season, etapas):
+def test_struck_through_results_and_qualification_marks(client, season, etapas):
     one, _two = etapas
     html = client.get("/circuitos/liga-teste/").content.decode()
     p7 = name_of(one, "p7")
@@ -101,12 +102,35 @@ def test_struck_through_results_and_qualification_line(client, season, etapas):
     assert ">260<" in row and "<s>50</s>" in row and "não conta" in row and ">200<" in row
     assert "peso 2" in html and ">final<" in html
     # qualification over etapas 1-2: d1's and d2's atletas (175 each) qualify; d3's and d4's tie across the
-    # alternates' line: marked tied, the alternates' line after them
+    # alternates' line. The final played reorders the ranking (p7 first): no line across the table then, the
+    # marks say who qualified
     p1 = name_of(one, "p1")
     assert "classificado" in row_of(html, p1.name)
     assert "empatado na linha: aguarda sorteio" in row_of(html, p7.name)
-    assert html.count("linha de classificação para a final") == 1
-    assert html.count("linha dos suplentes") == 1
+    assert "linha de classificação para a final" not in html and "linha dos suplentes" not in html
+
+
+def test_the_qualification_lines(client, etapas, load_file):
+    one, _two = etapas
+    load_file(etapa_file("etapa-3", date="2025-05-10", finished=False))
+    circuit_import(
+        data=circuit_file(
+            etapas=["etapa-1", "etapa-2", {"tournament": "etapa-3", "weight": 2, "final": True}],
+            qualify={"top": 4, "min_etapas": 2, "alternates": 2},
+        )
+    )
+    html = client.get("/circuitos/liga-teste/").content.decode()
+    assert "em andamento" in html
+    # d1's and d2's four atletas (175) qualify; d3's and d4's four (110) tie across the alternates' line (2)
+    rows = re.findall(r"<tr[^>]*>.*?</tr>", html[html.index("<tbody>") :], flags=re.S)
+    kinds = ["line" if "q-line" in r else "row" for r in rows]
+    assert kinds == ["row"] * 4 + ["line"] + ["row"] * 4 + ["line"]
+    assert "linha de classificação para a final" in rows[4] and "linha dos suplentes" in rows[9]
+    assert "empatado na linha: aguarda sorteio" in row_of(html, name_of(one, "p7").name)
+    data = client.get("/circuitos/liga-teste/ranking.pdf").content
+    save_png(data, "circuit-ranking-lines")
+    text = " ".join(pdf_text(data))
+    assert "linha de classificação para a final" in text and "linha dos suplentes" in text
 
 
 def test_after_an_etapa_and_movement(client, etapas):
@@ -178,10 +202,11 @@ def test_json_csv_and_pdf(client, season, etapas):
     private_data_absent(body.decode("utf-8-sig"), etapas)
 
     response = client.get("/circuitos/liga-teste/ranking.pdf")
-    assert response.status_code == 200 and response.content.startswith(b"%PDF")
+    assert_pdf(response, "liga-teste-ranking.pdf")
+    save_png(response.content, "circuit-ranking")
     pdf = pypdfium2.PdfDocument(io.BytesIO(response.content))
     text = "".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf)))
-    assert "Liga de Teste" in text and p7.name in text and "linha dos suplentes" in text
+    assert "Liga de Teste" in text and p7.name in text and "(50)" in text
     private_data_absent(text, etapas)
 
 

@@ -151,10 +151,19 @@ def _table(standing: CircuitStanding, columns: list, width: float) -> Table:
 
 
 def qualify_lines(rows: Sequence[StandingRow]) -> dict[int, str]:
-    """The index of the row each qualification line falls after (the last row on or above it)."""
+    """The index of the row each qualification line falls after (the last row on or above it). None at all when
+    the ranking's order no longer follows the qualification (the final played: its points reorder the atletas,
+    and an alternate may stand above a qualified one); each row's mark still says where it stands."""
+
+    def on(line: str) -> list[int]:
+        return [i for i, r in enumerate(rows) if r.qualify == line or (r.qualify == "tied" and r.tied_line == line)]
+
+    qualified, alternate = on("qualified"), on("alternate")
+    if qualified and alternate and alternate[0] < qualified[-1]:
+        return {}
     out: dict[int, str] = {}
-    for line in ("qualified", "alternate"):
-        on = [i for i, r in enumerate(rows) if r.qualify == line or (r.qualify == "tied" and r.tied_line == line)]
-        if on and on[-1] not in out:
-            out[on[-1]] = line
+    if qualified:
+        out[qualified[-1]] = "qualified"
+    if alternate and alternate[-1] not in out:
+        out[alternate[-1]] = "alternate"
     return out
