@@ -71,6 +71,24 @@ def test_circuit_ranking_page(browser, live_server, load_file, device):
         page.wait_for_url("**apos=etapa-1**")
         assert "Ranking depois de" in page.locator("h2#ranking-titulo").inner_text()
         shot(page, f"circuit-ranking-apos-{device}")
+        # an etapa's page names its circuit; an atleta's page shows the points earned in each etapa
+        page.goto(f"{live_server.url}/torneios/etapa-2/")
+        page.locator(".event-circuit").scroll_into_view_if_needed()
+        page.screenshot(path="/tmp/zap-shots/circuit-event-" + device + ".png")
+        page.get_by_role("link", name="ver ranking").click()
+        page.wait_for_url("**/circuitos/liga-teste/")
+        page.get_by_role("link", name="Gabi Torres").click()
+        page.wait_for_url("**/atletas/**")
+        assert page.locator(".atleta-circuit").count() == 4  # the unfinished etapa too
+        shot(page, f"circuit-atleta-{device}")
+        assert_no_axe_violations(page, f"/atletas/ ({device})")
+        page.goto(f"{live_server.url}/torneios/etapa-2/tv/")
+        page.locator(".tv-slide-circuit").wait_for(state="attached")
+        assert page.locator(".tv-circuit tbody tr").count() == 8
+        page.evaluate(  # the circuit's slide on screen (tv.js shows one slide at a time)
+            "document.querySelectorAll('.tv-slide').forEach(s => { s.hidden = !s.classList.contains('tv-slide-circuit'); })"
+        )
+        shot(page, f"circuit-tv-{device}")
         assert not errors
     finally:
         context.close()

@@ -1,6 +1,6 @@
 """The public audience's addresses, mounted at the site's root: the events under /torneios/ (pages, sheets, the
 súmula, the sign-up form: namespace ``tournaments``), the help under /ajuda/ (namespace ``help``), the Nível
-ranking (/ranking/) and the atletas (/atletas/<key>/)."""
+ranking (/ranking/), the atletas (/atletas/<key>/) and the circuits (/circuitos/: their season rankings)."""
 
 from django.urls import include, path
 from django.views.generic import RedirectView
