@@ -263,3 +263,14 @@ def test_the_tv_shows_the_circuit_ranking(client, season, etapas, load_file):
     assert f"<bdi>{p7.name}</bdi></th><td>260</td>" in slide and slide.count("<tr") == 9  # head + 8 atletas
     load_file(etapa_file("solta", date="2025-06-01"))  # in no circuit
     assert "Ranking do circuito" not in client.get("/torneios/solta/tv/").content.decode()
+
+
+def test_made_up_parameters_and_methods(client, etapas):
+    circuit_import(data=circuit_file())
+    assert client.get("/circuitos/liga-teste/", {"apos": "\x00"}).status_code == 400  # the site refuses NUL
+    for apos in ("../etapa-1", "etapa-1 ' or 1=1", "x" * 500):
+        assert client.get("/circuitos/liga-teste/", {"apos": apos}).status_code == 404, apos
+    assert client.get("/circuitos/liga-teste/", {"q": "ção" * 100, "pagina": "-3"}).status_code == 200
+    assert client.head("/circuitos/liga-teste/").status_code == 200
+    assert client.post("/circuitos/liga-teste/").status_code == 405
+    assert client.post("/circuitos/").status_code == 405

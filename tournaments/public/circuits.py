@@ -11,6 +11,7 @@ one query.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -34,8 +35,16 @@ from tournaments.public.circuit_view import ranking_csv, ranking_page
 from tournaments.web import errors_json, etag_make, not_modified, pdf_filename, pdf_response, read_only
 
 
+SLUG = re.compile(r"[-a-zA-Z0-9_]{1,100}")
+
+
 def _apos(request: HttpRequest) -> str | None:
-    return (request.GET.get("apos") or "").strip() or None
+    """``?apos=``: an etapa's slug (absent or empty: the ranking as it stands). Anything that cannot be a slug
+    names no etapa: a made-up key never reaches the shared cache."""
+    value = (request.GET.get("apos") or "").strip()
+    if not value:
+        return None
+    return value if SLUG.fullmatch(value) else "-"  # "-" is no tournament's slug: a 404
 
 
 def _tagged(request: HttpRequest, circuit: Circuit, kind: str, respond: Callable[[], HttpResponse]) -> HttpResponse:
