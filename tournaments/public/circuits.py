@@ -34,7 +34,6 @@ from tournaments.printing.page import Footer
 from tournaments.public.circuit_view import ranking_csv, ranking_page
 from tournaments.web import errors_json, etag_make, not_modified, pdf_filename, pdf_response, read_only
 
-
 SLUG = re.compile(r"[-a-zA-Z0-9_]{1,100}")
 
 
