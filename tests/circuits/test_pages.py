@@ -17,11 +17,20 @@ from tournaments.models import Player
 pytestmark = pytest.mark.django_db
 
 
+def with_contacts(data):
+    """The etapa's players with a birth date, an e-mail and a phone: none of them may reach a public page."""
+    for n, player in enumerate(data["players"], start=1):
+        player.update(
+            birth_date=f"19{70 + n}-0{n}-1{n}", email=f"atleta{n}@exemplo.com.br", phone=f"11 9{n}{n}{n}4-5678"
+        )
+    return data
+
+
 @pytest.fixture
 def etapas(load_file):
     # etapa 1: d1 1st, d2 2nd, d3 3rd, d4 4th; etapa 2: d2 1st, d1 2nd, d4 3rd, d3 4th
-    one = load_file(etapa_file("etapa-1", date="2025-03-01"))
-    two = load_file(etapa_file("etapa-2", date="2025-04-05", order=("d2", "d3", "d1", "d4")))
+    one = load_file(with_contacts(etapa_file("etapa-1", date="2025-03-01")))
+    two = load_file(with_contacts(etapa_file("etapa-2", date="2025-04-05", order=("d2", "d3", "d1", "d4"))))
     return one, two
 
 
@@ -29,7 +38,7 @@ def etapas(load_file):
 def season(etapas, load_file):
     """Three etapas, the third a final of weight 2; best 2 count; top 4 qualify (min 2 etapas), 2 alternates.
     etapa 3: d4 1st, d3 2nd, d2 3rd, d1 4th."""
-    load_file(etapa_file("etapa-3", date="2025-05-10", order=("d4", "d1", "d3", "d2")))
+    load_file(with_contacts(etapa_file("etapa-3", date="2025-05-10", order=("d4", "d1", "d3", "d2"))))
     return circuit_import(
         data=circuit_file(
             etapas=["etapa-1", "etapa-2", {"tournament": "etapa-3", "weight": 2, "final": True}],
@@ -52,12 +61,15 @@ def row_of(html: str, name: str) -> str:
 
 
 def private_data_absent(text: str, tournaments) -> None:
+    seen = 0
     for t in tournaments:
         for p in Player.objects.filter(tournament=t):
-            if p.birth_date:
-                assert p.birth_date.strftime("%d/%m/%Y") not in text
-                assert p.birth_date.isoformat() not in text
-    assert "@" not in re.sub(r"@(media|font-face|import|supports|keyframes)", "", text)
+            assert p.birth_date and p.email and p.phone  # the test's players have them all
+            assert p.birth_date.strftime("%d/%m/%Y") not in text and p.birth_date.isoformat() not in text
+            assert p.email not in text and p.phone not in text
+            seen += 1
+    assert seen >= 16
+    assert "exemplo.com.br" not in text
 
 
 def test_circuit_list_and_empty_state(client, etapas):
@@ -112,7 +124,7 @@ def test_struck_through_results_and_qualification_marks(client, season, etapas):
 
 def test_the_qualification_lines(client, etapas, load_file):
     one, _two = etapas
-    load_file(etapa_file("etapa-3", date="2025-05-10", finished=False))
+    load_file(with_contacts(etapa_file("etapa-3", date="2025-05-10", finished=False)))
     circuit_import(
         data=circuit_file(
             etapas=["etapa-1", "etapa-2", {"tournament": "etapa-3", "weight": 2, "final": True}],
@@ -184,6 +196,8 @@ def test_json_csv_and_pdf(client, season, etapas):
     response = client.get("/circuitos/liga-teste/ranking.json")
     assert response.status_code == 200 and response["Content-Type"] == "application/json; charset=utf-8"
     assert json.loads(response.content.decode("utf-8")) == circuit_file_export(circuit=season)
+    assert "Fábio" in response.content.decode("utf-8")  # ensure_ascii=False: the accents as they are
+    private_data_absent(response.content.decode("utf-8"), etapas)
     after = json.loads(client.get("/circuitos/liga-teste/ranking.json", {"apos": "etapa-1"}).content)
     assert after == circuit_file_export(circuit=season, after="etapa-1")
 
