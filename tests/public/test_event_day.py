@@ -1015,7 +1015,8 @@ def _assert_same_cost(client, small: Tournament, big: Tournament, small_key, big
     counts = {name: (_count(client, small_pages[name]), _count(client, big_pages[name])) for name in small_pages}
     for name, (a, b) in counts.items():
         assert a == b, (phase, name, counts)
-        assert a <= 16, (phase, name, counts)  # 16: the jogos called to their mesa ("Sua vez") are one query
+        # 17: the jogos called to their mesa ("Sua vez") are one query, the circuit the event is an etapa of another
+        assert a <= 17, (phase, name, counts)
     # computed once per version: the next visit reads the tournament alone
     for name, url in big_pages.items():
         client.get(url)

@@ -283,8 +283,8 @@ def test_queries_do_not_grow_with_the_number_of_duplas(client, load_file, django
     # the event page also reads the recorded draws (and, before the event, the registrations); the live pages
     # and the export the jogos' versions (the live version, then which súmulas changed since the state); the
     # export also whether the pairing draw ran (its waiting list holds only those beyond the limit) and the
-    # players' atletas' Nível (its ranking section)
-    with django_assert_max_num_queries({"detail": 12, "export": 14}.get(page, 11)):
+    # players' atletas' Nível (its ranking section); the event page also the circuit it is an etapa of
+    with django_assert_max_num_queries({"detail": 13, "export": 14}.get(page, 11)):
         client.get(_url(page, big.slug))
     assert _count(client, _url(page, small.slug)) == _count(client, _url(page, big.slug))
     # computed once per version: the next visit only reads the tournament

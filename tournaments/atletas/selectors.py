@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.core.paginator import EmptyPage, Paginator
 from django.db.models import Exists, F, OuterRef, QuerySet
@@ -120,6 +121,7 @@ class HistoryEvent:
     medal: str | None
     finished: bool
     jogos: list[HistoryJogo] = field(default_factory=list)
+    circuit: Any = None  # ``circuits.selectors.EtapaPoints`` when the tournament is an etapa (set by the page)
 
 
 @dataclass

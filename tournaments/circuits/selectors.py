@@ -37,11 +37,15 @@ from ..models import Atleta, Circuit, CircuitAudit, CircuitEtapa, CircuitExclusi
 __all__ = [
     "CircuitStanding",
     "EtapaColumn",
+    "EtapaPoints",
     "StandingRow",
+    "atleta_circuit_points",
     "circuit_audit",
     "circuit_etapas",
     "circuit_exclusions",
+    "circuit_finished",
     "circuit_get",
+    "circuit_of",
     "circuit_sorteios",
     "circuit_standing",
     "circuits_public",
@@ -108,6 +112,21 @@ def circuit_sorteios(*, circuit: Circuit) -> list[SorteioMade]:
             )
         )
     return out
+
+
+def circuit_finished(*, circuit: Circuit) -> frozenset[str]:
+    """The slugs of the circuit's finished etapas (those with places kept), in one query: what a ranking "after"
+    an earlier etapa cannot tell."""
+    return frozenset(
+        EtapaPlace.objects.filter(tournament__circuit_etapa__circuit=circuit)
+        .values_list("tournament__slug", flat=True)
+        .distinct()
+    )
+
+
+def circuit_of(*, tournament_id: int) -> Circuit | None:
+    """The circuit this tournament is an etapa of (one query), or None."""
+    return Circuit.objects.filter(etapas__tournament_id=tournament_id).first()
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,6 +301,40 @@ def _standing_compute(*, circuit: Circuit, after: str | None) -> CircuitStanding
         count_best=circuit.count_best,
         points=dict(circuit.points),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class EtapaPoints:
+    """What an atleta earned in a circuit by one etapa (for their page)."""
+
+    circuit_name: str
+    circuit_slug: str
+    points: int | None  # None: the etapa has not finished (or the atleta is out of the ranking)
+    counted: bool
+    disqualified: bool
+
+
+def atleta_circuit_points(*, atleta_key: str, tournament_ids: list[int]) -> dict[int, EtapaPoints]:
+    """For each of these tournaments that is an etapa, its circuit and the points the atleta earned there, from
+    the circuit's ranking as it stands (one query, then one ``circuit_standing`` per circuit, kept per version)."""
+    etapas = list(CircuitEtapa.objects.filter(tournament_id__in=tournament_ids).select_related("circuit", "tournament"))
+    standings: dict[int, dict[str, EtapaScore]] = {}
+    out: dict[int, EtapaPoints] = {}
+    for etapa in etapas:
+        circuit = etapa.circuit
+        if circuit.pk not in standings:
+            standing = circuit_standing(circuit=circuit)
+            row = next((r for r in standing.rows if r.key == atleta_key), None) if standing else None
+            standings[circuit.pk] = row.results if row else {}
+        result = standings[circuit.pk].get(etapa.tournament.slug)
+        out[etapa.tournament_id] = EtapaPoints(
+            circuit_name=circuit.name,
+            circuit_slug=circuit.slug,
+            points=result.points if result else None,
+            counted=result.counted if result else False,
+            disqualified=result is not None and result.place is None,
+        )
+    return out
 
 
 QUALIFY_STATES = (QUALIFIED, ALTERNATE, TIED)

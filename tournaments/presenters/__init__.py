@@ -39,7 +39,7 @@ from .labels import best_of_label, date_br, round_name, time_br
 from .now import now_present
 from .stages import event_head, rule_texts, status_of, tournament_status
 from .standings import GROUPS_PER_PAGE, classification_present, standings_present
-from .tv import tv_present
+from .tv import tv_circuit_add, tv_present
 
 __all__ = [
     "BRACKET_CLASSIFICATION_ROWS",
@@ -67,6 +67,7 @@ __all__ = [
     "tournament_list_rows",
     "tournament_list_sections",
     "tournament_status",
+    "tv_circuit_add",
     "tv_present",
     "unknown_dupla",
 ]

@@ -85,6 +85,7 @@ class EventPage:
     stages: list[StageRules]
     rules: list[RuleLine]
     called: list[CalledItem] = field(default_factory=list)  # "Sua vez": the jogos called to their mesa
+    circuit: tuple[str, str] | None = None  # (name, slug) of the circuit this event is an etapa of
 
 
 def tournament_list_rows(tournaments: Iterable[Tournament]) -> list[TournamentRow]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 
@@ -49,6 +49,7 @@ class Slide:
     third: BracketJogo | None = None
     champion: DuplaRef | None = None
     called: list[CalledItem] | None = None
+    circuit_rows: list[Any] | None = None  # ``circuits.selectors.StandingRow``: the circuit's top (kind "circuit")
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,3 +118,20 @@ def tv_present(state: TournamentState, *, called: Mapping[int, dt.datetime] | No
                     )
                 )
     return TvPage(slides=[replace(slide, number=n) for n, slide in enumerate(slides, start=1)], canonical=True)
+
+
+CIRCUIT_ROWS = 10
+
+
+def tv_circuit_add(page: TvPage, *, name: str, rows: list[Any]) -> TvPage:
+    """The page with a last slide: the top of the season ranking of the circuit this event is an etapa of
+    (``rows``: its ``StandingRow``s, the first ``CIRCUIT_ROWS`` shown)."""
+    if not rows:
+        return page
+    slide = Slide(
+        kind="circuit",
+        title=_("Ranking do circuito · %(name)s") % {"name": name},
+        circuit_rows=rows[:CIRCUIT_ROWS],
+        number=len(page.slides) + 1,
+    )
+    return replace(page, slides=[*page.slides, slide])

@@ -5,6 +5,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 
 from tournaments.atletas.selectors import atleta_history, atleta_joined_into, atletas_ranking
+from tournaments.circuits.selectors import atleta_circuit_points
 from tournaments.web import read_only
 
 
@@ -30,4 +31,7 @@ def atleta(request, key: str):
         if kept is not None:
             return redirect("atleta", key=kept, permanent=True)
         raise Http404("atleta")
+    points = atleta_circuit_points(atleta_key=key, tournament_ids=[e.tournament.pk for e in history.events])
+    for event in history.events:
+        event.circuit = points.get(event.tournament.pk)
     return render(request, "tournaments/atleta.html", {"h": history})

@@ -33,6 +33,7 @@ from tournaments import presenters
 from tournaments.atletas.selectors import players_public
 from tournaments.caching import list_key, one_at_a_time, page_get, page_key, page_put, tournament_ident
 from tournaments.calls.selectors import calls_on_pages
+from tournaments.circuits.selectors import circuit_of, circuit_standing
 from tournaments.draws.selectors import draws_public
 from tournaments.interchange.writer import tournament_export
 from tournaments.models import Jogo, Tournament
@@ -258,12 +259,15 @@ def tournament_detail(request, slug: str):
     def build(state):
         tournament = state.tournament
         before = presenters.tournament_status(state).code == "upcoming"  # who registered: before the event only
-        return presenters.event_present(
+        page = presenters.event_present(
             state,
             entrants=registrations_public(tournament=tournament) if before else None,
             draws=draws_public(tournament=tournament, state=state),
             called=calls_on_pages(tournament=tournament),
         )
+        # attaching or detaching an etapa writes the tournament's pages anew (circuits.services._pages_follow)
+        circuit = circuit_of(tournament_id=tournament.pk)
+        return dataclasses.replace(page, circuit=(circuit.name, circuit.slug)) if circuit else page
 
     return _event_page(
         request, slug=slug, template="tournaments/detail.html", tab="detail", build=build, partial="agora", live=True
@@ -356,7 +360,14 @@ def tournament_tv(request, slug: str):
     """The TV mode: full screen, large type, cycling between the live jogos, the standings and the bracket."""
 
     def build(state):
-        return presenters.tv_present(state, called=calls_on_pages(tournament=state.tournament))
+        page = presenters.tv_present(state, called=calls_on_pages(tournament=state.tournament))
+        # an etapa: a last slide with its circuit's ranking (read when the page is made: one query, then the
+        # ranking kept per circuit version; the slide is as fresh as the page, which each mão makes anew)
+        circuit = circuit_of(tournament_id=state.tournament.pk)
+        standing = circuit_standing(circuit=circuit) if circuit is not None else None
+        if standing is None:
+            return page
+        return presenters.tv_circuit_add(page, name=standing.circuit_name, rows=list(standing.rows))
 
     return _event_page(request, slug=slug, template="tournaments/tv.html", tab="tv", build=build, live=True)
 

@@ -24,11 +24,14 @@ PRESENCE = {True: "presente", False: "ausente", None: ""}
 _HARMLESS = re.compile(r"^\+?[\d\s().\-/]+$")
 
 
-def _cell(value: str) -> str:
+def csv_cell(value: str) -> str:
     """A spreadsheet must not run a cell as a formula (=, +, -, @ at the start), a phone number stays as it is."""
     if value and value[0] in "=+-@\t\r" and not _HARMLESS.match(value):
         return "'" + value
     return value
+
+
+_cell = csv_cell
 
 
 def _date(value: date | None) -> str:

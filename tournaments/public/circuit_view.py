@@ -1,0 +1,218 @@
+"""What the circuit's ranking page and its CSV show, from a ``CircuitStanding``: the etapas, the rows of one page
+(search by name, 100 a page), each atleta's movement and points per etapa, and where the qualification lines
+fall. Pure: no query here."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from scoring.atleta import name_normalize
+from tournaments.circuits.selectors import CircuitStanding, EtapaColumn, StandingRow
+from tournaments.printing.circuit import qualify_lines
+from tournaments.registrations.csv_export import csv_cell
+
+PER_PAGE = 100
+SEARCH_MAX = 80
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One atleta's result in one etapa: ``played`` False shows a dash; ``dq`` a disqualification (0 points)."""
+
+    played: bool
+    points: int = 0
+    counted: bool = True
+    dq: bool = False
+    place: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Movement:
+    kind: str  # "up", "down", "same", "new" or "" (no etapa before to compare with)
+    steps: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RowView:
+    row: StandingRow
+    movement: Movement
+    cells: tuple[Cell, ...]
+    line_after: str  # "qualified" / "alternate": the qualification line falls after this row; "" otherwise
+
+
+@dataclass(frozen=True, slots=True)
+class EtapaHead:
+    number: int  # 1… in calendar order: "E1" heads its column
+    etapa: EtapaColumn
+    finished: bool  # over the whole season (an ``apos`` page still shows later etapas as played)
+    counted: bool  # in this ranking
+
+
+@dataclass(frozen=True, slots=True)
+class TeamView:
+    rank: int
+    team: str
+    points: int
+    atletas: tuple[tuple[str, str], ...]  # (key, name)
+
+
+@dataclass(frozen=True, slots=True)
+class RankingPage:
+    etapas: tuple[EtapaHead, ...]
+    columns: tuple[EtapaHead, ...]  # the etapas of this ranking, one column each
+    after_options: tuple[EtapaColumn, ...]  # the finished etapas: "Ranking depois de"
+    rows: tuple[RowView, ...]
+    query: str
+    after: str  # ``?apos=``, "" for the ranking as it stands
+    count: int  # rows found (all of them without a search)
+    total: int  # rows in the ranking
+    number: int
+    pages: int
+    teams: tuple[TeamView, ...]
+    has_lines: bool
+
+    @property
+    def colspan(self) -> int:
+        return 5 + len(self.columns)
+
+    @property
+    def prev_link(self) -> str:
+        return self._link(pagina=self.number - 1)
+
+    @property
+    def next_link(self) -> str:
+        return self._link(pagina=self.number + 1)
+
+    def _link(self, **extra: object) -> str:
+        params: dict[str, object] = {}
+        if self.after:
+            params["apos"] = self.after
+        if self.query:
+            params["q"] = self.query
+        return "?" + urlencode({**params, **extra})
+
+
+def _page_number(value: str | None) -> int:
+    """``?pagina=`` as a page number: anything else (absent, not a number, too large) is page 1 or the last."""
+    if value is None or not value.strip().isdigit() or len(value.strip()) > 6:
+        return 1
+    return max(1, int(value.strip()))
+
+
+def _movement(standing: CircuitStanding, row: StandingRow) -> Movement:
+    if standing.previous is None:
+        return Movement("")
+    if row.movement is None:
+        return Movement("new")
+    if row.movement > 0:
+        return Movement("up", row.movement)
+    if row.movement < 0:
+        return Movement("down", -row.movement)
+    return Movement("same")
+
+
+def _cells(row: StandingRow, columns: tuple[EtapaColumn, ...]) -> tuple[Cell, ...]:
+    out = []
+    for etapa in columns:
+        result = row.results.get(etapa.key)
+        if result is None:
+            out.append(Cell(played=False))
+        else:
+            out.append(
+                Cell(
+                    played=True,
+                    points=result.points,
+                    counted=result.counted,
+                    dq=result.place is None,
+                    place=result.place,
+                )
+            )
+    return tuple(out)
+
+
+def ranking_page(
+    *, standing: CircuitStanding, q: str, pagina: str | None, finished: frozenset[str] | None = None
+) -> RankingPage:
+    """One page of the ranking: ``q`` keeps the atletas with every word of it in their name (ignoring case and
+    accents); ``pagina`` past the last gives the last. ``finished``: the etapas finished over the whole season,
+    for a ranking ``apos`` an etapa (by default those this standing counts)."""
+    counted = set(standing.counted)
+    done = finished if finished is not None else frozenset(counted)
+    heads = tuple(
+        EtapaHead(number=n, etapa=e, finished=e.key in done, counted=e.key in counted)
+        for n, e in enumerate(standing.etapas, start=1)
+    )
+    columns = tuple(h for h in heads if h.counted)
+    query = " ".join(q.split())[:SEARCH_MAX]
+    words = name_normalize(query).split()
+    lines = qualify_lines(standing.rows) if standing.qualify else {}
+    indexed = list(enumerate(standing.rows))
+    if words:
+        indexed = [(i, r) for i, r in indexed if all(w in name_normalize(r.name) for w in words)]
+    pages = max(1, math.ceil(len(indexed) / PER_PAGE))
+    number = min(_page_number(pagina), pages)
+    shown = indexed[(number - 1) * PER_PAGE : number * PER_PAGE]
+    names = {row.key: row.name for row in standing.rows}
+    return RankingPage(
+        etapas=heads,
+        columns=columns,
+        after_options=tuple(e for e in standing.etapas if e.key in done),
+        rows=tuple(
+            RowView(
+                row=row,
+                movement=_movement(standing, row),
+                cells=_cells(row, tuple(h.etapa for h in columns)),
+                line_after=lines.get(i, ""),
+            )
+            for i, row in shown
+        ),
+        query=query,
+        after=standing.after or "",
+        count=len(indexed),
+        total=len(standing.rows),
+        number=number,
+        pages=pages,
+        teams=tuple(
+            TeamView(rank=t.rank, team=t.team, points=t.points, atletas=tuple((k, names.get(k, k)) for k in t.atletas))
+            for t in standing.teams
+        ),
+        has_lines=bool(lines),
+    )
+
+
+QUALIFY_WORDS = {"qualified": "classificado", "alternate": "suplente", "tied": "empatado"}
+
+
+def ranking_csv(*, standing: CircuitStanding) -> str:
+    """The ranking for a Brazilian spreadsheet: BOM, ``;``, a header in Portuguese, one column per etapa counted
+    (an uncounted result in parentheses, a disqualification "DQ"); no cell starts a formula."""
+    counted = set(standing.counted)
+    columns = [e for e in standing.etapas if e.key in counted]
+    out = io.StringIO()
+    out.write("\ufeff")
+    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
+    writer.writerow(
+        ["Posição", "Atleta", "Código", "Pontos", "Etapas", "1º", "2º", "3º"]
+        + [csv_cell(e.name) for e in columns]
+        + ["Classificação"]
+    )
+    for row in standing.rows:
+        cells = []
+        for cell in _cells(row, tuple(columns)):
+            if not cell.played:
+                cells.append("")
+            elif cell.dq:
+                cells.append("DQ")
+            else:
+                cells.append(str(cell.points) if cell.counted else f"({cell.points})")
+        writer.writerow(
+            [str(row.rank), csv_cell(row.name), row.key, str(row.points), str(row.etapas)]
+            + [str(n) for n in row.places]
+            + cells
+            + [QUALIFY_WORDS.get(row.qualify, "")]
+        )
+    return out.getvalue()
