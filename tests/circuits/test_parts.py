@@ -152,3 +152,18 @@ def test_a_part_equals_the_whole(etapas, best, subset):
     for r in circuit_ranking(etapas=alone, table=table, count_best=best):
         f = full[r.atleta]
         assert (r.points, r.etapas, r.places, r.results) == (f.points, f.etapas, f.places, f.results)
+
+
+def test_the_page_is_kept_per_version_and_follows_a_counted_result(season, client, django_capture_on_commit_callbacks):
+    circuit, one = season
+    path = f"/circuitos/{circuit.slug}/"
+    first = client.get(path)
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(path)
+    assert again.content == first.content and len(queries.captured_queries) <= 2
+    p1 = Player.objects.get(tournament=one, key="p1").atleta.name
+    assert "DQ" not in first.content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        dupla_disqualify(dupla=Dupla.objects.get(tournament=one, key="d1"), user=None, reason="conduta")
+    after = client.get(path).content.decode()
+    assert after != first.content.decode() and p1 in after and "DQ" in after

@@ -23,7 +23,7 @@ from scoring.jogo import WALKOVER_BOTH
 from scoring.ranking import UNRANKED_LEVEL, nivel_path, player_level
 
 from ..caching import background_run, in_request
-from ..models import Atleta, AtletaNivel, Dupla, Jogo, Player, Tournament
+from ..models import Atleta, AtletaNivel, Circuit, Dupla, Jogo, Player, Tournament
 from ..selectors import tournament_state_get
 from ..state import jogo_order
 
@@ -156,6 +156,10 @@ def atletas_rename(*, ids: Iterable[int]) -> None:
             changed.append(a)
     if changed:
         Atleta.objects.bulk_update(changed, ["name", "name_search"])
+        # the circuits these atletas played show their names: their rankings move to a new version
+        Circuit.objects.filter(etapas__tournament__players__atleta__in=[a.pk for a in changed]).update(
+            version=F("version") + 1
+        )
 
 
 # --- the Nível ----------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from scoring.circuit import CircuitRow, Qualify, TeamRow, qualify_lines, team_ra
 
 from ..models import Circuit, CircuitAtleta
 
-__all__ = ["RankedRow", "circuit_rows_page", "circuit_teams", "qualify_heads"]
+__all__ = ["RankedRow", "RowsPage", "circuit_positions", "circuit_rows_page", "circuit_teams", "qualify_heads"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +30,14 @@ class RankedRow:
     movement: int | None
     q_played: int
     team: str
+    pos: int  # 0… in the whole ranking's order
+
+
+@dataclass(frozen=True, slots=True)
+class RowsPage:
+    rows: list[RankedRow]
+    count: int  # rows the search finds
+    total: int  # rows in the ranking
 
 
 def _tables() -> tuple[str, str, str]:
@@ -45,9 +53,7 @@ _PREV = "r.prev_points DESC, r.prev_firsts DESC, r.prev_seconds DESC, r.prev_thi
 _Q = "r.q_points DESC, r.q_firsts DESC, r.q_seconds DESC, r.q_thirds DESC"
 
 
-def circuit_rows_page(
-    *, circuit: Circuit, words: Sequence[str], limit: int, offset: int
-) -> tuple[list[RankedRow], int]:
+def circuit_rows_page(*, circuit: Circuit, words: Sequence[str], limit: int, offset: int) -> RowsPage:
     """The rows ``offset`` to ``offset + limit`` of the ranking whose names hold every one of ``words``
     (normalized), with their rank in the whole ranking and their movement (None: new since the previous etapa,
     or no previous etapa); and how many rows the search finds. One query."""
@@ -55,14 +61,16 @@ def circuit_rows_page(
     search = "".join(" AND t.name_search LIKE %s ESCAPE '!'" for _w in words)
     sql = f"""
         SELECT t.key, t.name, t.points, t.played, t.firsts, t.seconds, t.thirds, t.results, t.team, t.q_played,
-               t.prev_played, t.rk, t.prk, t.any_prev, COUNT(*) OVER () AS found
+               t.prev_played, t.rk, t.prk, t.any_prev, t.pos, t.total, COUNT(*) OVER () AS found
         FROM (
             SELECT a.key AS key, a.name AS name, a.name_search AS name_search, r.points AS points,
                    r.played AS played, r.firsts AS firsts, r.seconds AS seconds, r.thirds AS thirds,
                    r.results AS results, r.team AS team, r.q_played AS q_played, r.prev_played AS prev_played,
                    RANK() OVER (ORDER BY {_KEY}) AS rk,
                    RANK() OVER (PARTITION BY CASE WHEN r.prev_played > 0 THEN 1 ELSE 0 END ORDER BY {_PREV}) AS prk,
-                   MAX(r.prev_played) OVER () AS any_prev
+                   MAX(r.prev_played) OVER () AS any_prev,
+                   ROW_NUMBER() OVER (ORDER BY {_KEY}, a.name{collate}, a.key{collate}) - 1 AS pos,
+                   COUNT(*) OVER () AS total
             FROM {rows_table} r JOIN {atletas} a ON a.id = r.atleta_id
             WHERE r.circuit_id = %s
         ) t
@@ -75,10 +83,36 @@ def circuit_rows_page(
         cursor.execute(sql, params)
         fetched = cursor.fetchall()
     if not fetched:
-        return [], _count(circuit=circuit, words=words) if offset else 0
+        if not offset:
+            return RowsPage(
+                rows=[], count=0, total=CircuitAtleta.objects.filter(circuit=circuit).count() if words else 0
+            )
+        return RowsPage(
+            rows=[],
+            count=_count(circuit=circuit, words=words),
+            total=CircuitAtleta.objects.filter(circuit=circuit).count(),
+        )
     out = []
     decode = _json_decoder()
-    for key, name, points, played, f1, f2, f3, results, team, q_played, prev_played, rk, prk, any_prev, _n in fetched:
+    for (
+        key,
+        name,
+        points,
+        played,
+        f1,
+        f2,
+        f3,
+        results,
+        team,
+        q_played,
+        prev_played,
+        rk,
+        prk,
+        any_prev,
+        pos,
+        _t,
+        _n,
+    ) in fetched:
         out.append(
             RankedRow(
                 rank=rk,
@@ -93,9 +127,10 @@ def circuit_rows_page(
                 movement=None if not any_prev or not prev_played else prk - rk,
                 q_played=q_played,
                 team=team,
+                pos=pos,
             )
         )
-    return out, fetched[0][-1]
+    return RowsPage(rows=out, count=fetched[0][-1], total=fetched[0][-2])
 
 
 def _json_decoder() -> Callable[[object], list]:
@@ -113,6 +148,24 @@ def _count(*, circuit: Circuit, words: Sequence[str]) -> int:
     for w in words:
         qs = qs.filter(atleta__name_search__contains=w)
     return qs.count()
+
+
+def circuit_positions(*, circuit: Circuit, keys: Sequence[str]) -> dict[str, int]:
+    """Where these atletas stand in the whole ranking's order (0…). One query."""
+    if not keys:
+        return {}
+    rows_table, atletas, collate = _tables()
+    marks = ", ".join("%s" for _k in keys)
+    sql = f"""
+        SELECT t.key, t.pos FROM (
+            SELECT a.key AS key, ROW_NUMBER() OVER (ORDER BY {_KEY}, a.name{collate}, a.key{collate}) - 1 AS pos
+            FROM {rows_table} r JOIN {atletas} a ON a.id = r.atleta_id
+            WHERE r.circuit_id = %s
+        ) t WHERE t.key IN ({marks})
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [circuit.pk, *keys])
+        return dict(cursor.fetchall())
 
 
 def qualify_heads(*, circuit: Circuit, qualify: Qualify, drawn: Sequence[str]) -> dict[str, tuple[str, str]]:
@@ -142,11 +195,11 @@ def qualify_heads(*, circuit: Circuit, qualify: Qualify, drawn: Sequence[str]) -
     return {key: (state.status, state.line) for key, state in states.items()}
 
 
-def circuit_teams(*, circuit: Circuit) -> list[TeamRow]:
-    """The equipe ranking (DOMAIN §7.3) from the rows of atletas with an equipe. One query."""
+def circuit_teams(*, circuit: Circuit) -> tuple[list[TeamRow], dict[str, str]]:
+    """The equipe ranking (DOMAIN §7.3) from the rows of atletas with an equipe, and their names. One query."""
     rows_table, atletas, collate = _tables()
     sql = f"""
-        SELECT a.key, r.team, r.points, r.firsts, r.seconds, r.thirds
+        SELECT a.key, r.team, r.points, r.firsts, r.seconds, r.thirds, a.name
         FROM {rows_table} r JOIN {atletas} a ON a.id = r.atleta_id
         WHERE r.circuit_id = %s AND r.team <> ''
         ORDER BY {_KEY}, a.name{collate}, a.key{collate}
@@ -155,6 +208,8 @@ def circuit_teams(*, circuit: Circuit) -> list[TeamRow]:
         cursor.execute(sql, [circuit.pk])
         fetched = cursor.fetchall()
     rows = [
-        CircuitRow(rank=0, atleta=key, points=p, etapas=0, places=(f1, f2, f3)) for key, _t, p, f1, f2, f3 in fetched
+        CircuitRow(rank=0, atleta=key, points=p, etapas=0, places=(f1, f2, f3))
+        for key, _t, p, f1, f2, f3, _n in fetched
     ]
-    return team_ranking(rows=rows, teams={key: team for key, team, *_rest in fetched})
+    names = {key: name for key, *_rest, name in fetched}
+    return team_ranking(rows=rows, teams={key: team for key, team, *_rest in fetched}), names

@@ -10,6 +10,7 @@ circuit's version, which every write of the circuit and every change of an etapa
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.core.cache import caches
@@ -365,6 +366,32 @@ class CircuitPage:
     number: int
     pages: int
     count: int  # rows found (all of the ranking without a search)
+    total: int  # rows in the ranking
+    previous: str | None  # the finished etapa before the last one counted (movement is since it); None: none
+    positions: tuple[int, ...]  # where each row stands in the whole ranking's order (0…)
+    lines: dict[int, str]  # a qualification line falls after the row at this position: "qualified"/"alternate"
+    names: dict[str, str]  # the names of the equipes' atletas
+
+
+def line_positions(marks: Iterable[tuple[int, str, str]]) -> dict[int, str]:
+    """Where the qualification lines fall, from (position, qualification, tied line) of the rows that have one,
+    in the ranking's order: after the last row on or above each line. None at all when the ranking's order no
+    longer follows the qualification (the final played: its points reorder the atletas, and an alternate may
+    stand above a qualified one); each row's mark still says where it stands."""
+
+    def on(line: str) -> list[int]:
+        return sorted(pos for pos, state, tied in marks_list if state == line or (state == TIED and tied == line))
+
+    marks_list = list(marks)
+    qualified, alternate = on(QUALIFIED), on(ALTERNATE)
+    if qualified and alternate and alternate[0] < qualified[-1]:
+        return {}
+    out: dict[int, str] = {}
+    if qualified:
+        out[qualified[-1]] = QUALIFIED
+    if alternate and alternate[-1] not in out:
+        out[alternate[-1]] = ALTERNATE
+    return out
 
 
 def circuit_page(
@@ -381,9 +408,10 @@ def circuit_page(
         standing = circuit_standing(circuit=circuit, after=after)
         if standing is None:
             return None
-        found = [r for r in standing.rows if all(w in name_normalize(r.name) for w in words)]
+        found = [(i, r) for i, r in enumerate(standing.rows) if all(w in name_normalize(r.name) for w in words)]
         pages = max(1, -(-len(found) // per_page))
         number = min(max(page, 1), pages)
+        shown = found[(number - 1) * per_page : number * per_page]
         return CircuitPage(
             circuit_name=standing.circuit_name,
             circuit_slug=standing.circuit_slug,
@@ -391,7 +419,7 @@ def circuit_page(
             etapas=standing.etapas,
             after=after,
             counted=standing.counted,
-            rows=tuple(found[(number - 1) * per_page : number * per_page]),
+            rows=tuple(r for _i, r in shown),
             teams=standing.teams,
             qualify=standing.qualify,
             count_best=standing.count_best,
@@ -400,17 +428,25 @@ def circuit_page(
             number=number,
             pages=pages,
             count=len(found),
+            total=len(standing.rows),
+            previous=standing.previous,
+            positions=tuple(i for i, _r in shown),
+            lines=line_positions((i, r.qualify, r.tied_line) for i, r in enumerate(standing.rows) if r.qualify)
+            if standing.qualify
+            else {},
+            names={r.key: r.name for r in standing.rows},
         )
-    from .ranksql import circuit_rows_page, circuit_teams, qualify_heads
+    from .ranksql import circuit_positions, circuit_rows_page, circuit_teams, qualify_heads
 
     etapas = circuit_etapas(circuit=circuit)
     slug_of = {e.tournament_id: e.tournament.slug for e in etapas}
     number = max(page, 1)
-    ranked, count = circuit_rows_page(circuit=circuit, words=words, limit=per_page, offset=(number - 1) * per_page)
-    pages = max(1, -(-count // per_page))
+    part = circuit_rows_page(circuit=circuit, words=words, limit=per_page, offset=(number - 1) * per_page)
+    pages = max(1, -(-part.count // per_page))
     if number > pages:
         number = pages
-        ranked, count = circuit_rows_page(circuit=circuit, words=words, limit=per_page, offset=(number - 1) * per_page)
+        part = circuit_rows_page(circuit=circuit, words=words, limit=per_page, offset=(number - 1) * per_page)
+    ranked = part.rows
     qualify = None
     states: dict[str, tuple[str, str]] = {}
     if circuit.qualify_top:
@@ -420,6 +456,12 @@ def circuit_page(
         drawn = [k for s in CircuitSorteio.objects.filter(circuit=circuit).order_by("at", "id") for k in s.atletas]
         states = qualify_heads(circuit=circuit, qualify=qualify, drawn=drawn)
     counted_ids = _finished_etapas(etapas=etapas)
+    lines: dict[int, str] = {}
+    if states:
+        at = circuit_positions(circuit=circuit, keys=sorted(states))
+        lines = line_positions((at[k], state, tied) for k, (state, tied) in states.items() if k in at)
+    teams, names = circuit_teams(circuit=circuit)
+    finished_slugs = [e.tournament.slug for e in etapas if e.tournament_id in counted_ids]
     rows = tuple(
         StandingRow(
             rank=row.rank,
@@ -446,16 +488,21 @@ def circuit_page(
         version=circuit.version,
         etapas=_columns(etapas=etapas, finished=counted_ids),
         after=None,
-        counted=tuple(e.tournament.slug for e in etapas if e.tournament_id in counted_ids),
+        counted=tuple(finished_slugs),
         rows=rows,
-        teams=tuple(circuit_teams(circuit=circuit)),
+        teams=tuple(teams),
         qualify=qualify,
         count_best=circuit.count_best,
         points=dict(circuit.points),
         query=query,
         number=number,
         pages=pages,
-        count=count,
+        count=part.count,
+        total=part.total,
+        previous=finished_slugs[-2] if len(finished_slugs) > 1 else None,
+        positions=tuple(row.pos for row in ranked),
+        lines=lines,
+        names=names,
     )
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from scoring.atleta import name_normalize
-from tournaments.circuits.selectors import CircuitStanding, EtapaColumn, StandingRow
+from tournaments.circuits.selectors import CircuitPage, CircuitStanding, EtapaColumn, StandingRow
 from tournaments.printing.circuit import qualify_lines
 from tournaments.registrations.csv_export import csv_cell
 
@@ -96,15 +96,15 @@ class RankingPage:
         return "?" + urlencode({**params, **extra})
 
 
-def _page_number(value: str | None) -> int:
+def page_number(value: str | None) -> int:
     """``?pagina=`` as a page number: anything else (absent, not a number, too large) is page 1 or the last."""
     if value is None or not value.strip().isdigit() or len(value.strip()) > 6:
         return 1
     return max(1, int(value.strip()))
 
 
-def _movement(standing: CircuitStanding, row: StandingRow) -> Movement:
-    if standing.previous is None:
+def _movement(previous: str | None, row: StandingRow) -> Movement:
+    if previous is None:
         return Movement("")
     if row.movement is None:
         return Movement("new")
@@ -154,7 +154,7 @@ def ranking_page(
     if words:
         indexed = [(i, r) for i, r in indexed if all(w in name_normalize(r.name) for w in words)]
     pages = max(1, math.ceil(len(indexed) / PER_PAGE))
-    number = min(_page_number(pagina), pages)
+    number = min(page_number(pagina), pages)
     shown = indexed[(number - 1) * PER_PAGE : number * PER_PAGE]
     names = {row.key: row.name for row in standing.rows}
     return RankingPage(
@@ -164,7 +164,7 @@ def ranking_page(
         rows=tuple(
             RowView(
                 row=row,
-                movement=_movement(standing, row),
+                movement=_movement(standing.previous, row),
                 cells=_cells(row, tuple(h.etapa for h in columns)),
                 line_after=lines.get(i, ""),
             )
@@ -181,6 +181,46 @@ def ranking_page(
             for t in standing.teams
         ),
         has_lines=bool(lines),
+    )
+
+
+def ranking_page_of(*, page: CircuitPage, finished: frozenset[str] | None = None) -> RankingPage:
+    """The page as ``circuits.selectors.circuit_page`` read it (one page of rows, their positions in the whole
+    ranking and where its qualification lines fall). ``finished``: the etapas finished over the whole season,
+    for a ranking ``apos`` an etapa (by default those this page counts)."""
+    counted = set(page.counted)
+    done = finished if finished is not None else frozenset(counted)
+    heads = tuple(
+        EtapaHead(number=n, etapa=e, finished=e.key in done, counted=e.key in counted)
+        for n, e in enumerate(page.etapas, start=1)
+    )
+    columns = tuple(h for h in heads if h.counted)
+    return RankingPage(
+        etapas=heads,
+        columns=columns,
+        after_options=tuple(e for e in page.etapas if e.key in done),
+        rows=tuple(
+            RowView(
+                row=row,
+                movement=_movement(page.previous, row),
+                cells=_cells(row, tuple(h.etapa for h in columns)),
+                line_after=page.lines.get(pos, ""),
+            )
+            for pos, row in zip(page.positions, page.rows, strict=True)
+        ),
+        query=page.query,
+        after=page.after or "",
+        count=page.count,
+        total=page.total,
+        number=page.number,
+        pages=page.pages,
+        teams=tuple(
+            TeamView(
+                rank=t.rank, team=t.team, points=t.points, atletas=tuple((k, page.names.get(k, k)) for k in t.atletas)
+            )
+            for t in page.teams
+        ),
+        has_lines=bool(page.lines),
     )
 
 

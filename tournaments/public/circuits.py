@@ -19,21 +19,24 @@ from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from tournaments.caching import release
+from tournaments.caching import page_get, page_put, release
 from tournaments.circuits.file import circuit_file_export
 from tournaments.circuits.selectors import (
     CircuitStanding,
     circuit_finished,
     circuit_get,
+    circuit_page,
     circuit_standing,
     circuits_public,
 )
 from tournaments.models import Circuit
 from tournaments.printing.circuit import circuit_pdf
 from tournaments.printing.page import Footer
-from tournaments.public.circuit_view import ranking_csv, ranking_page
+from tournaments.public import circuit_view
+from tournaments.public.circuit_view import page_number, ranking_csv, ranking_page_of
 from tournaments.web import errors_json, etag_make, not_modified, pdf_filename, pdf_response, read_only
 
+KEEP_SECONDS = 24 * 3600  # a new version of the circuit makes another key; this only bounds what is kept
 SLUG = re.compile(r"[-a-zA-Z0-9_]{1,100}")
 
 
@@ -50,12 +53,32 @@ def _tagged(request: HttpRequest, circuit: Circuit, kind: str, respond: Callable
     """``respond()`` with an ETag of the circuit's version, the release, the language and the query; a 304 when
     the client holds that answer already."""
     etag = etag_make(
-        "circuit", kind, circuit.pk, circuit.version, release(), translation.get_language(), request.GET.urlencode()
+        "circuit",
+        kind,
+        circuit.pk,
+        circuit.created_at.timestamp(),  # a new circuit that reuses an id never meets an old answer
+        circuit.version,
+        release(),
+        translation.get_language(),
+        request.GET.urlencode(),
     )
     unchanged = not_modified(request, etag=etag)
     if unchanged is not None:
         return unchanged
-    response = respond()
+    # the answer as made for this version, kept for everyone: a visit after the first is one cache read
+    key = "circuitpage:" + etag.strip('"')
+    kept = page_get(key)
+    if kept is not None:
+        content_type, _sep, rest = kept.partition(b"\n")
+        disposition, _sep, body = rest.partition(b"\n")
+        response = HttpResponse(body, content_type=content_type.decode())
+        if disposition:
+            response["Content-Disposition"] = disposition.decode()
+    else:
+        response = respond()
+        if response.status_code == 200 and not response.streaming:
+            head = f"{response['Content-Type']}\n{response.get('Content-Disposition', '')}\n".encode()
+            page_put(key, head + response.content, timeout=KEEP_SECONDS)
     if response.status_code == 200:
         response["ETag"] = etag
     return response
@@ -85,12 +108,20 @@ def circuit_ranking(request, slug: str):
     circuit = _circuit_or_404(slug)
 
     def respond() -> HttpResponse:
-        standing = _standing_or_404(circuit, _apos(request))
-        finished = circuit_finished(circuit=circuit) if standing.after else None  # the later etapas too
-        page = ranking_page(
-            standing=standing, q=request.GET.get("q") or "", pagina=request.GET.get("pagina"), finished=finished
+        # as it stands: one page from the rows by part (a few queries however long the season); ``apos``: the
+        # whole ranking as it stood then (cached per version)
+        read = circuit_page(
+            circuit=circuit,
+            after=_apos(request),
+            q=request.GET.get("q") or "",
+            page=page_number(request.GET.get("pagina")),
+            per_page=circuit_view.PER_PAGE,
         )
-        return render(request, "tournaments/circuit.html", {"page": page, "s": standing})
+        if read is None:
+            raise Http404("etapa")
+        finished = circuit_finished(circuit=circuit) if read.after else None  # the later etapas too
+        page = ranking_page_of(page=read, finished=finished)
+        return render(request, "tournaments/circuit.html", {"page": page, "s": read})
 
     return _tagged(request, circuit, "page", respond)
 
