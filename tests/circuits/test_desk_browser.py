@@ -1,4 +1,4 @@
-"""The circuit desk in headless Chromium at 390 and 1366 px: sign in, open "Circuitos" from the desk's home, create
+"""The circuit desk in headless Chromium at 390 and 1366 px: sign in, open "Organizar circuitos" from the desk's home, create
 a circuit from a template, include an etapa, see a points table problem next to its row; draw a tie at the
 qualification line and exclude an atleta; no horizontal page scroll, no axe-core violation.
 
@@ -40,7 +40,7 @@ def test_create_a_circuit_and_include_an_etapa(browser, live_server, load_file, 
         page.get_by_label("Senha").fill("senha-forte-123")
         page.get_by_role("button", name="Entrar").click()
         page.wait_for_url(f"{live_server.url}/organizar/")
-        page.get_by_role("link", name="Circuitos", exact=True).click()
+        page.get_by_role("link", name="Organizar circuitos", exact=True).click()
         page.wait_for_url("**/organizar/circuitos/")
         no_sideways_scroll(page)
         shot(page, f"circuit-desk-list-{device}")
