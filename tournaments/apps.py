@@ -7,8 +7,14 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_delete
 
-        from .atletas.services import players_gone
+        from .atletas.services import nivel_after_write, players_gone
+        from .circuits.services import etapa_places_after_write
         from .models import Player
+        from .writes import write_followers_add
+
+        # what follows every write of a tournament once it commits: the atletas' Nível, the etapa's places
+        write_followers_add(nivel_after_write)
+        write_followers_add(etapa_places_after_write)
 
         # a deleted player's atleta walks the Nível again without them (tournaments/atletas/services.py)
         post_delete.connect(players_gone, sender=Player, dispatch_uid="atletas-players-gone")

@@ -40,9 +40,7 @@ from typing import Any
 
 from django.db import transaction
 
-from .atletas.services import nivel_later
 from .caching import fast_stamps_bump
-from .circuits.services import etapa_places_later
 from .engine import (
     KINDS,
     LIVE,
@@ -72,6 +70,7 @@ __all__ = [
     "tournament_write",
     "tournaments_lock",
     "write_current",
+    "write_followers_add",
     "write_guard",
     "write_required",
 ]
@@ -122,6 +121,18 @@ def tournament_write(
             del stack[depth:]
 
 
+# What the site derives from tournaments across them asks to hear of each write on its way out (its own
+# ``transaction.on_commit`` decides when it runs): the atletas' Nível, the circuits' etapa places. They register in
+# ``apps.TournamentsConfig.ready``, so this module imports none of them (they import it).
+_FOLLOWERS: list[Callable[[Write], None]] = []
+
+
+def write_followers_add(follower: Callable[[Write], None]) -> None:
+    """Call ``follower(write)`` at the end of every write, inside its transaction (once per follower)."""
+    if follower not in _FOLLOWERS:
+        _FOLLOWERS.append(follower)
+
+
 def _commit(write: Write) -> None:
     """The engine's part of a write's end, and what follows its commit: the new state kept in this process;
     after a live write that took a jogo to the table, the event's status (``event_status_follow``)."""
@@ -132,23 +143,8 @@ def _commit(write: Write) -> None:
         # the public pages' fast path serves none kept before this write (caching.fast_stamps_bump)
         slug, results = write.tournament.slug, write.kind != LIVE
         transaction.on_commit(lambda: fast_stamps_bump(slug=slug, results=results), robust=True)
-    if write.tournament is not None and write.kind in (RESULTS, STRUCTURE):
-        # the Nível of the atletas whose counted jogos may have changed (every player's after a structural
-        # write), recomputed from the database once this write has committed (about 10 ms and 10 queries for a
-        # result; more for a structural write, whose atletas may have played many other events): in the request,
-        # or after its response with ZAP_NIVEL_BACKGROUND
-        tournament_id, jogo_ids = write.tournament.pk, sorted(write.jogos) if write.kind == RESULTS else []
-        if write.kind == STRUCTURE or jogo_ids:
-            transaction.on_commit(
-                functools.partial(nivel_later, tournament_id=tournament_id, jogo_ids=jogo_ids), robust=True
-            )
-    if write.tournament is not None and (
-        write.kind == STRUCTURE or (write.kind == RESULTS and (write.jogos or write.duplas))
-    ):
-        # an etapa's final places, when it is one (its circuit's ranking follows them): after a result, a
-        # disqualification or a structural change
-        tournament_id = write.tournament.pk
-        transaction.on_commit(functools.partial(etapa_places_later, tournament_id=tournament_id), robust=True)
+    for follow in _FOLLOWERS:
+        follow(write)
     if write.tournament is not None and write.kind == LIVE and write.jogos_started:
         tournament_id, started = write.tournament.pk, frozenset(write.jogos_started)
         transaction.on_commit(lambda: event_status_follow(tournament_id=tournament_id, jogo_ids=started), robust=True)

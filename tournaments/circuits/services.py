@@ -51,6 +51,7 @@ __all__ = [
     "circuit_tie_draw",
     "circuit_write",
     "circuits_follow_players",
+    "etapa_places_after_write",
     "etapa_places_follow",
     "etapa_places_later",
 ]
@@ -426,6 +427,18 @@ def _places_store(*, tournament: Tournament) -> tuple[set[int], bool]:
         [EtapaPlace(tournament=tournament, player_id=player, place=place) for player, place in wanted.items()]
     )
     return changed, bool(stored) != bool(wanted)
+
+
+def etapa_places_after_write(write: Any) -> None:
+    """At the end of a tournament's write (``writes.write_followers_add``): after a result, a disqualification or a
+    structural change, once it commits, the etapa's final places (when it is one; its circuit's ranking follows)."""
+    from ..writes import RESULTS, STRUCTURE
+
+    if write.tournament is None:
+        return
+    if write.kind == STRUCTURE or (write.kind == RESULTS and (write.jogos or write.duplas)):
+        tournament_id = write.tournament.pk
+        transaction.on_commit(functools.partial(etapa_places_later, tournament_id=tournament_id), robust=True)
 
 
 def etapa_places_later(*, tournament_id: int) -> None:
