@@ -14,7 +14,7 @@ from tournaments.circuits.file import circuit_import
 from tournaments.circuits.selectors import circuit_page, circuit_standing
 from tournaments.circuits.services import CircuitSettings, circuit_exclude, circuit_settings_set
 from tournaments.draws.duplas import dupla_disqualify
-from tournaments.models import Circuit, CircuitAtleta, Dupla, Player
+from tournaments.models import Circuit, CircuitAtleta, Dupla, Player, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -167,3 +167,16 @@ def test_the_page_is_kept_per_version_and_follows_a_counted_result(season, clien
         dupla_disqualify(dupla=Dupla.objects.get(tournament=one, key="d1"), user=None, reason="conduta")
     after = client.get(path).content.decode()
     assert after != first.content.decode() and p1 in after and "DQ" in after
+
+
+def test_a_result_in_the_last_etapa_keeps_the_ranks_before_it(season, django_capture_on_commit_callbacks):
+    """A disqualification in the last finished etapa moves no one's totals before it: the rows keep their rank
+    then (no window over every row), and the movement still equals the ranking computed from scratch."""
+    circuit, _one = season
+    three = Tournament.objects.get(slug="etapa-3")
+    with django_capture_on_commit_callbacks(execute=True):
+        dupla_disqualify(dupla=Dupla.objects.get(tournament=three, key="d4"), user=None, reason="conduta")
+    assert whole(circuit) == scratch(circuit)
+    with django_capture_on_commit_callbacks(execute=True):
+        dupla_disqualify(dupla=Dupla.objects.get(tournament=three, key="d1"), user=None, reason="conduta")
+    assert whole(circuit) == scratch(circuit)

@@ -17,7 +17,9 @@ from scoring.circuit import CircuitRow, Etapa, circuit_ranking, points_table_par
 
 from ..models import Circuit, CircuitAtleta, CircuitEtapa, CircuitExclusion, EtapaPlace
 
-__all__ = ["circuit_rows_update"]
+__all__ = ["circuit_rows_update", "prev_ranks_refresh"]
+
+PREV = ("prev_points", "prev_firsts", "prev_seconds", "prev_thirds", "prev_played")
 
 
 def _etapas(circuit: Circuit) -> list[CircuitEtapa]:
@@ -101,6 +103,7 @@ def circuit_rows_update(*, circuit: Circuit, atleta_ids: Iterable[int] | None = 
                 prev_seconds=prev.places[1] if prev else 0,
                 prev_thirds=prev.places[2] if prev else 0,
                 prev_played=prev.etapas if prev else 0,
+                prev_rank=prev.rank if prev is not None and only is None else None,
                 q_points=q.points if q else 0,
                 q_firsts=q.places[0] if q else 0,
                 q_seconds=q.places[1] if q else 0,
@@ -113,6 +116,36 @@ def circuit_rows_update(*, circuit: Circuit, atleta_ids: Iterable[int] | None = 
     gone = CircuitAtleta.objects.filter(circuit=circuit)
     if only is not None:
         gone = gone.filter(atleta_id__in=only)
+    earlier = {a: (tuple(rest[:-1]), rest[-1]) for a, *rest in gone.values_list("atleta_id", *PREV, "prev_rank")}
     gone.delete()
+    moved = False
+    if only is not None:
+        before_totals = {a: totals for a, (totals, _rank) in earlier.items() if totals[-1]}
+        now_totals = {part.atleta_id: tuple(getattr(part, f) for f in PREV) for part in made if part.prev_played}
+        moved = before_totals != now_totals  # someone's totals before the last etapa changed
+        if not moved:  # every rank before the last etapa stands: these rows keep theirs
+            for part in made:
+                part.prev_rank = earlier[part.atleta_id][1] if part.prev_played else None
     CircuitAtleta.objects.bulk_create(made, batch_size=2000)
+    if moved:
+        prev_ranks_refresh(circuit=circuit)
     return len(made)
+
+
+def prev_ranks_refresh(*, circuit: Circuit) -> None:
+    """Every row's ``prev_rank`` again, by a window over the rows (one statement, SQLite and PostgreSQL alike)."""
+    from django.db import connection
+
+    table = connection.ops.quote_name(CircuitAtleta._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            UPDATE {table} SET prev_rank = s.prk FROM (
+                SELECT id, RANK() OVER (
+                    ORDER BY prev_points DESC, prev_firsts DESC, prev_seconds DESC, prev_thirds DESC
+                ) AS prk
+                FROM {table} WHERE circuit_id = %s AND prev_played > 0
+            ) s WHERE {table}.id = s.id
+            """,
+            [circuit.pk],
+        )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import connection
 
@@ -15,7 +15,15 @@ from scoring.circuit import CircuitRow, Qualify, TeamRow, qualify_lines, team_ra
 
 from ..models import Circuit, CircuitAtleta
 
-__all__ = ["RankedRow", "RowsPage", "circuit_positions", "circuit_rows_page", "circuit_teams", "qualify_heads"]
+__all__ = [
+    "RankedRow",
+    "RowsPage",
+    "circuit_positions",
+    "circuit_rows_head",
+    "circuit_rows_page",
+    "circuit_teams",
+    "qualify_heads",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +46,7 @@ class RowsPage:
     rows: list[RankedRow]
     count: int  # rows the search finds
     total: int  # rows in the ranking
+    positions: dict[str, int] = field(default_factory=dict)  # where the rows read stand in the whole ranking
 
 
 def _tables() -> tuple[str, str, str]:
@@ -51,6 +60,66 @@ def _tables() -> tuple[str, str, str]:
 _KEY = "r.points DESC, r.firsts DESC, r.seconds DESC, r.thirds DESC"
 _PREV = "r.prev_points DESC, r.prev_firsts DESC, r.prev_seconds DESC, r.prev_thirds DESC"
 _Q = "r.q_points DESC, r.q_firsts DESC, r.q_seconds DESC, r.q_thirds DESC"
+
+
+_COLUMNS = (
+    "a.key, a.name, r.points, r.played, r.firsts, r.seconds, r.thirds, r.results, r.team, r.q_played, "
+    "r.prev_played, r.prev_rank"
+)
+
+
+def circuit_rows_head(*, circuit: Circuit, limit: int, offset: int, previous: bool) -> RowsPage:
+    """The rows ``offset`` to ``offset + limit`` of the whole ranking (no search), read down the ranking's index:
+    the first ``offset + limit`` rows by points and places, then the rest of the last tie, put in the ranking's
+    order (tied atletas by name). Three short queries, however long the season; a page deep in it reads the
+    rows above it. ``previous``: whether there is an etapa to move since (else no movement)."""
+    rows_table, atletas, _collate = _tables()
+    head = f"""
+        SELECT {_COLUMNS}, RANK() OVER (ORDER BY {_KEY}) AS rk
+        FROM {rows_table} r JOIN {atletas} a ON a.id = r.atleta_id
+        WHERE r.circuit_id = %s ORDER BY {_KEY} LIMIT %s
+    """
+    n = offset + limit
+    with connection.cursor() as cursor:
+        cursor.execute(head, [circuit.pk, n])
+        fetched = list(cursor.fetchall())
+        if len(fetched) == n and n:
+            last = fetched[-1]
+            cursor.execute(
+                f"""
+                SELECT {_COLUMNS}, %s AS rk FROM {rows_table} r JOIN {atletas} a ON a.id = r.atleta_id
+                WHERE r.circuit_id = %s AND r.points = %s AND r.firsts = %s AND r.seconds = %s AND r.thirds = %s
+                """,
+                [last[-1], circuit.pk, last[2], last[4], last[5], last[6]],
+            )
+            seen = {row[0] for row in fetched}
+            fetched += [row for row in cursor.fetchall() if row[0] not in seen]
+    total = CircuitAtleta.objects.filter(circuit=circuit).count()
+    fetched.sort(key=lambda row: (row[-1], row[1], row[0]))  # rank, then name and key by code point
+    decode = _json_decoder()
+    out = [
+        RankedRow(
+            rank=rk,
+            key=key,
+            name=name,
+            points=points,
+            played=played,
+            places=(f1, f2, f3),
+            results=decode(results),
+            # the rank before the last etapa minus the rank now (places gained); None: new in the ranking since
+            # it, or no etapa before it
+            movement=prev_rank - rk if previous and prev_played and prev_rank is not None else None,
+            q_played=q_played,
+            team=team,
+            pos=pos,
+        )
+        for pos, (key, name, points, played, f1, f2, f3, results, team, q_played, prev_played, prev_rank, rk) in (
+            (i, row) for i, row in enumerate(fetched)
+        )
+        if offset <= pos < n
+    ]
+    head_positions = {row[0]: i for i, row in enumerate(fetched)}
+    return RowsPage(rows=out, count=total, total=total, positions=head_positions)
 
 
 def circuit_rows_page(*, circuit: Circuit, words: Sequence[str], limit: int, offset: int) -> RowsPage:
@@ -67,7 +136,7 @@ def circuit_rows_page(*, circuit: Circuit, words: Sequence[str], limit: int, off
                    r.played AS played, r.firsts AS firsts, r.seconds AS seconds, r.thirds AS thirds,
                    r.results AS results, r.team AS team, r.q_played AS q_played, r.prev_played AS prev_played,
                    RANK() OVER (ORDER BY {_KEY}) AS rk,
-                   RANK() OVER (PARTITION BY CASE WHEN r.prev_played > 0 THEN 1 ELSE 0 END ORDER BY {_PREV}) AS prk,
+                   r.prev_rank AS prk,
                    MAX(r.prev_played) OVER () AS any_prev,
                    ROW_NUMBER() OVER (ORDER BY {_KEY}, a.name{collate}, a.key{collate}) - 1 AS pos,
                    COUNT(*) OVER () AS total
@@ -124,7 +193,7 @@ def circuit_rows_page(*, circuit: Circuit, words: Sequence[str], limit: int, off
                 results=decode(results),
                 # the rank before the last etapa minus the rank now (places gained); None: new in the ranking
                 # since it, or no etapa before it
-                movement=None if not any_prev or not prev_played else prk - rk,
+                movement=None if not any_prev or not prev_played or prk is None else prk - rk,
                 q_played=q_played,
                 team=team,
                 pos=pos,

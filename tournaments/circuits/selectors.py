@@ -436,16 +436,25 @@ def circuit_page(
             else {},
             names={r.key: r.name for r in standing.rows},
         )
-    from .ranksql import circuit_positions, circuit_rows_page, circuit_teams, qualify_heads
+    from .ranksql import RowsPage, circuit_positions, circuit_rows_head, circuit_rows_page, circuit_teams, qualify_heads
 
     etapas = circuit_etapas(circuit=circuit)
     slug_of = {e.tournament_id: e.tournament.slug for e in etapas}
     number = max(page, 1)
-    part = circuit_rows_page(circuit=circuit, words=words, limit=per_page, offset=(number - 1) * per_page)
+    counted_ids = _finished_etapas(etapas=etapas)
+    previous = len(counted_ids) > 1
+
+    def read(number: int) -> RowsPage:
+        offset = (number - 1) * per_page
+        if words:
+            return circuit_rows_page(circuit=circuit, words=words, limit=per_page, offset=offset)
+        return circuit_rows_head(circuit=circuit, limit=per_page, offset=offset, previous=previous)
+
+    part = read(number)
     pages = max(1, -(-part.count // per_page))
     if number > pages:
         number = pages
-        part = circuit_rows_page(circuit=circuit, words=words, limit=per_page, offset=(number - 1) * per_page)
+        part = read(number)
     ranked = part.rows
     qualify = None
     states: dict[str, tuple[str, str]] = {}
@@ -455,10 +464,11 @@ def circuit_page(
         )
         drawn = [k for s in CircuitSorteio.objects.filter(circuit=circuit).order_by("at", "id") for k in s.atletas]
         states = qualify_heads(circuit=circuit, qualify=qualify, drawn=drawn)
-    counted_ids = _finished_etapas(etapas=etapas)
     lines: dict[int, str] = {}
     if states:
-        at = circuit_positions(circuit=circuit, keys=sorted(states))
+        at = part.positions  # the heads of the qualification are mostly the heads of the ranking: read already
+        if not set(states) <= set(at):
+            at = circuit_positions(circuit=circuit, keys=sorted(states))
         lines = line_positions((at[k], state, tied) for k, (state, tied) in states.items() if k in at)
     teams, names = circuit_teams(circuit=circuit)
     finished_slugs = [e.tournament.slug for e in etapas if e.tournament_id in counted_ids]

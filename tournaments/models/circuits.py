@@ -157,6 +157,9 @@ class CircuitAtleta(models.Model):
     prev_seconds = models.PositiveIntegerField(default=0)
     prev_thirds = models.PositiveIntegerField(default=0)
     prev_played = models.PositiveIntegerField(default=0)
+    # the rank in the ranking before the last finished etapa (None: not in it), kept for the movement: made with
+    # the rows, and again for every row when a result moves someone's totals before that etapa
+    prev_rank = models.PositiveIntegerField(null=True, blank=True)
     q_points = models.PositiveIntegerField(default=0)
     q_firsts = models.PositiveIntegerField(default=0)
     q_seconds = models.PositiveIntegerField(default=0)

@@ -8,6 +8,7 @@ writes tournaments and refuses a database whose name does not mention "bench".
 
 from __future__ import annotations
 
+import logging
 import random
 import statistics
 import time
@@ -67,6 +68,7 @@ class Command(BaseCommand):
             raise CommandError(f"o banco {name!r} não parece descartável (o nome não tem 'bench')")
         etapas, duplas, size, repeat = options["etapas"], options["duplas"], options["atletas"], options["repeat"]
         out = self.stdout.write
+        logging.getLogger("zap.requests").setLevel(logging.WARNING)  # one line per visit would drown the figures
         out(
             f"circuito: {etapas} etapas × {duplas} duplas, {connection.vendor}, cache {caches['default'].__class__.__name__}"
         )
