@@ -240,26 +240,29 @@ def circuit_positions(*, circuit: Circuit, keys: Sequence[str]) -> dict[str, int
 def qualify_heads(*, circuit: Circuit, qualify: Qualify, drawn: Sequence[str]) -> dict[str, tuple[str, str]]:
     """The qualification of the atletas at the head of the qualification ranking (up to the tied group of the
     alternates' line): key → (state, the line a tie crosses). Everyone else who played a qualifying etapa is
-    out. One query."""
-    rows_table, atletas, collate = _tables()
-    sql = f"""
-        WITH q AS (
-            SELECT a.key AS key, a.name AS name, r.q_played AS q_played,
-                   RANK() OVER (ORDER BY {_Q}) AS qr
-            FROM {rows_table} r JOIN {atletas} a ON a.id = r.atleta_id
-            WHERE r.circuit_id = %s AND r.q_played > 0
-        ),
-        e AS (
-            SELECT key, qr, ROW_NUMBER() OVER (ORDER BY qr, name{collate}, key{collate}) AS pos
-            FROM q WHERE q_played >= %s
-        )
-        SELECT key, qr FROM e
-        WHERE qr <= COALESCE((SELECT MAX(qr) FROM e WHERE pos <= %s), 0)
-        ORDER BY pos
-    """
+    out. Read down the qualification's index: the first eligible rows up to the alternates' line, then the rest
+    of the last tie; two short queries."""
+    rows_table, atletas, _collate = _tables()
+    columns = "a.key, r.q_points, r.q_firsts, r.q_seconds, r.q_thirds"
+    eligible_rows = f"FROM {rows_table} r JOIN {atletas} a ON a.id = r.atleta_id WHERE r.circuit_id = %s AND r.q_played > 0 AND r.q_played >= %s"
+    n = qualify.top + qualify.alternates
     with connection.cursor() as cursor:
-        cursor.execute(sql, [circuit.pk, qualify.min_etapas, qualify.top + qualify.alternates])
-        eligible = [(key, rank) for key, rank in cursor.fetchall()]
+        cursor.execute(f"SELECT {columns} {eligible_rows} ORDER BY {_Q} LIMIT %s", [circuit.pk, qualify.min_etapas, n])
+        fetched = list(cursor.fetchall())
+        if len(fetched) == n and n:
+            last = fetched[-1]
+            cursor.execute(
+                f"SELECT {columns} {eligible_rows} AND r.q_points = %s AND r.q_firsts = %s AND r.q_seconds = %s "
+                "AND r.q_thirds = %s",
+                [circuit.pk, qualify.min_etapas, *last[1:]],
+            )
+            seen = {row[0] for row in fetched}
+            fetched += [row for row in cursor.fetchall() if row[0] not in seen]
+    # equal totals are a tie: the same rank (its number does not matter here, only who shares it)
+    tiers = {totals: i for i, totals in enumerate(sorted({tuple(row[1:]) for row in fetched}, reverse=True))}
+    eligible = [
+        (row[0], tiers[tuple(row[1:])]) for row in sorted(fetched, key=lambda row: tuple(row[1:]), reverse=True)
+    ]
     states = qualify_lines(eligible=eligible, qualify=qualify, drawn=drawn)
     return {key: (state.status, state.line) for key, state in states.items()}
 

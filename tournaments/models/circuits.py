@@ -171,6 +171,9 @@ class CircuitAtleta(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["circuit", "atleta"], name="circuit_atleta_unique")]
         indexes = [
-            models.Index(fields=["circuit", "-points", "-firsts", "-seconds", "-thirds"], name="circuit_atleta_rank")
+            models.Index(fields=["circuit", "-points", "-firsts", "-seconds", "-thirds"], name="circuit_atleta_rank"),
+            models.Index(
+                fields=["circuit", "-q_points", "-q_firsts", "-q_seconds", "-q_thirds"], name="circuit_atleta_qualify"
+            ),
         ]
         default_permissions = ()

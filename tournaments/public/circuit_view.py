@@ -1,5 +1,5 @@
 """What the circuit's ranking page and its CSV show, from a ``CircuitStanding``: the etapas, the rows of one page
-(search by name, 100 a page), each atleta's movement and points per etapa, and where the qualification lines
+(search by name, 50 a page), each atleta's movement and points per etapa, and where the qualification lines
 fall. Pure: no query here."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from tournaments.circuits.selectors import CircuitPage, CircuitStanding, EtapaCo
 from tournaments.printing.circuit import qualify_lines
 from tournaments.registrations.csv_export import csv_cell
 
-PER_PAGE = 100
+PER_PAGE = 50  # rows of a page: with a column per etapa, a season of 20 etapas is a thousand cells
 SEARCH_MAX = 80
 
 
