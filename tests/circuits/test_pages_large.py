@@ -8,8 +8,8 @@ from django.template.loader import render_to_string
 from django.test import RequestFactory
 
 from scoring.circuit import EtapaScore, Qualify
-from tournaments.circuits.selectors import CircuitStanding, EtapaColumn, StandingRow
-from tournaments.public.circuit_view import PER_PAGE, ranking_csv, ranking_page
+from tournaments.circuits.selectors import CircuitStanding, EtapaColumn, StandingRow, standing_page
+from tournaments.public.circuit_view import PER_PAGE, ranking_csv, ranking_page_of
 
 ATLETAS = 3000
 
@@ -64,6 +64,12 @@ def standing() -> CircuitStanding:
         count_best=4,
         points={},
     )
+
+
+def ranking_page(*, standing, q, pagina):
+    """The page the view makes of a ranking computed whole (as after an etapa): ``standing_page`` then the view's."""
+    number = int(pagina) if pagina else 1
+    return ranking_page_of(page=standing_page(standing=standing, q=q, page=number, per_page=PER_PAGE))
 
 
 def render(page, s):

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from scoring.circuit import CircuitRow, Etapa, circuit_ranking, points_table_parse
+from scoring.circuit import CircuitRow, circuit_ranking, points_table_parse
 
 from ..models import Circuit, CircuitAtleta, CircuitEtapa, CircuitExclusion, EtapaPlace
+from .places import season_etapas, season_places
 
 __all__ = ["circuit_rows_update", "prev_ranks_refresh"]
 
@@ -39,34 +40,8 @@ def circuit_rows_update(*, circuit: Circuit, atleta_ids: Iterable[int] | None = 
     ids = [e.tournament_id for e in etapas]
     only = None if atleta_ids is None else set(atleta_ids)
     finished = set(EtapaPlace.objects.filter(tournament_id__in=ids).values_list("tournament_id", flat=True).distinct())
-    places: dict[int, dict[str, int]] = {tid: {} for tid in ids}
-    disqualified: dict[int, set[str]] = {tid: set() for tid in ids}
-    teams: dict[str, dict[int, str]] = {}
-    rows = EtapaPlace.objects.filter(tournament_id__in=ids, player__atleta__isnull=False)
-    if only is not None:
-        rows = rows.filter(player__atleta_id__in=only)
-    for tournament_id, place, atleta_id, team in rows.values_list(
-        "tournament_id", "place", "player__atleta_id", "player__team"
-    ):
-        key = str(atleta_id)
-        if team:
-            teams.setdefault(key, {})[tournament_id] = team
-        if place is None:
-            disqualified[tournament_id].add(key)
-        else:
-            held = places[tournament_id].get(key)
-            places[tournament_id][key] = place if held is None else min(held, place)
-    scored = [
-        Etapa(
-            key=str(e.tournament_id),
-            places=places[e.tournament_id],
-            disqualified=frozenset(disqualified[e.tournament_id] - set(places[e.tournament_id])),
-            weight=e.weight,
-            final=e.final,
-            finished=e.tournament_id in finished,
-        )
-        for e in etapas
-    ]
+    read = season_places(tournament_ids=ids, by_key=False, atleta_ids=only)
+    scored = season_etapas(etapas=etapas, read=read, finished=finished, key=lambda e: str(e.tournament_id))
     excluded = {str(i) for i in CircuitExclusion.objects.filter(circuit=circuit).values_list("atleta_id", flat=True)}
     table = points_table_parse(circuit.points)
     best = circuit.count_best
@@ -82,13 +57,11 @@ def circuit_rows_update(*, circuit: Circuit, atleta_ids: Iterable[int] | None = 
             etapas=[e for e in scored if not e.final], table=table, count_best=best, excluded=excluded
         )
     }
-    order = [e.tournament_id for e in etapas]
+    teams = read.team_latest(order=ids)
     made = []
     for row in season:
         prev = before.get(row.atleta)
         q = qualifying.get(row.atleta)
-        named = teams.get(row.atleta, {})
-        team = next((named[tid] for tid in reversed(order) if tid in named), "")
         made.append(
             CircuitAtleta(
                 circuit=circuit,
@@ -110,7 +83,7 @@ def circuit_rows_update(*, circuit: Circuit, atleta_ids: Iterable[int] | None = 
                 q_thirds=q.places[2] if q else 0,
                 q_played=q.etapas if q else 0,
                 results=[[int(r.etapa), r.place, r.points, r.counted] for r in row.results],
-                team=team,
+                team=teams.get(row.atleta, ""),
             )
         )
     gone = CircuitAtleta.objects.filter(circuit=circuit)

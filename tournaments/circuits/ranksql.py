@@ -58,7 +58,6 @@ def _tables() -> tuple[str, str, str]:
 
 
 _KEY = "r.points DESC, r.firsts DESC, r.seconds DESC, r.thirds DESC"
-_PREV = "r.prev_points DESC, r.prev_firsts DESC, r.prev_seconds DESC, r.prev_thirds DESC"
 _Q = "r.q_points DESC, r.q_firsts DESC, r.q_seconds DESC, r.q_thirds DESC"
 
 

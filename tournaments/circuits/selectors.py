@@ -21,7 +21,6 @@ from scoring.circuit import (
     QUALIFIED,
     TIED,
     CircuitRow,
-    Etapa,
     EtapaScore,
     Qualify,
     TeamRow,
@@ -34,6 +33,7 @@ from scoring.circuit import (
 
 from ..caching import CACHE_ERRORS, SHARED, release
 from ..models import Atleta, Circuit, CircuitAudit, CircuitEtapa, CircuitExclusion, CircuitSorteio, EtapaPlace
+from .places import season_etapas, season_places
 
 __all__ = [
     "CircuitStanding",
@@ -220,34 +220,10 @@ def _standing_compute(*, circuit: Circuit, after: str | None) -> CircuitStanding
         etapas_in = etapas[: slugs.index(after) + 1]
     else:
         etapas_in = etapas
-    places: dict[int, dict[str, int]] = {e.tournament_id: {} for e in etapas}
-    disqualified: dict[int, set[str]] = {e.tournament_id: set() for e in etapas}
-    names: dict[str, str] = {}
-    team_by_etapa: dict[int, dict[str, str]] = {e.tournament_id: {} for e in etapas}
-    rows = EtapaPlace.objects.filter(
-        tournament_id__in=[e.tournament_id for e in etapas_in], player__atleta__isnull=False
-    ).values_list("tournament_id", "place", "player__atleta__key", "player__atleta__name", "player__team")
-    for tournament_id, place, atleta, name, team in rows:
-        names[atleta] = name
-        if team:
-            team_by_etapa[tournament_id][atleta] = team
-        if place is None:
-            disqualified[tournament_id].add(atleta)
-        else:
-            held = places[tournament_id].get(atleta)
-            places[tournament_id][atleta] = place if held is None else min(held, place)
-    finished = {tid for tid, p in places.items() if p or disqualified[tid]}
-    scored = [
-        Etapa(
-            key=e.tournament.slug,
-            places=places[e.tournament_id],
-            disqualified=frozenset(disqualified[e.tournament_id] - set(places[e.tournament_id])),
-            weight=e.weight,
-            final=e.final,
-            finished=e.tournament_id in finished,
-        )
-        for e in etapas_in
-    ]
+    read = season_places(tournament_ids=[e.tournament_id for e in etapas_in], by_key=True)
+    names = read.names
+    finished = read.finished()
+    scored = season_etapas(etapas=etapas_in, read=read, finished=finished, key=lambda e: e.tournament.slug)
     excluded = set(CircuitExclusion.objects.filter(circuit=circuit).values_list("atleta__key", flat=True))
     drawn = [k for s in CircuitSorteio.objects.filter(circuit=circuit).order_by("at", "id") for k in s.atletas]
     table = points_table_parse(circuit.points)
@@ -269,9 +245,7 @@ def _standing_compute(*, circuit: Circuit, after: str | None) -> CircuitStanding
         states = circuit_qualify(
             etapas=scored, table=table, qualify=qualify, count_best=circuit.count_best, excluded=excluded, drawn=drawn
         )
-    teams: dict[str, str] = {}
-    for e in etapas_in:  # the equipe of their latest etapa that names one
-        teams.update(team_by_etapa[e.tournament_id])
+    teams = read.team_latest(order=[e.tournament_id for e in etapas_in])  # the equipe of their latest etapa
     out_rows = tuple(
         StandingRow(
             rank=row.rank,
@@ -338,9 +312,6 @@ def atleta_circuit_points(*, atleta_key: str, tournament_ids: list[int]) -> dict
     return out
 
 
-QUALIFY_STATES = (QUALIFIED, ALTERNATE, TIED)
-
-
 # --- the ranking page, from the rows by part --------------------------------------------------------------------
 
 PER_PAGE = 100
@@ -394,6 +365,49 @@ def line_positions(marks: Iterable[tuple[int, str, str]]) -> dict[int, str]:
     return out
 
 
+def standing_page(*, standing: CircuitStanding, q: str = "", page: int = 1, per_page: int = PER_PAGE) -> CircuitPage:
+    """A page of a ranking already computed whole (as it stood after an etapa): no query. ``q`` keeps the atletas
+    with every word of it in their name (ignoring case and accents), ranks staying those of the whole ranking; a
+    page past the last gives the last."""
+    from scoring.atleta import name_normalize
+
+    query = " ".join(q.split())[:SEARCH_MAX]
+    words = name_normalize(query).split()
+    found = [(i, r) for i, r in enumerate(standing.rows) if all(w in name_normalize(r.name) for w in words)]
+    pages = max(1, -(-len(found) // per_page))
+    number = min(max(page, 1), pages)
+    shown = found[(number - 1) * per_page : number * per_page]
+    return CircuitPage(
+        circuit_name=standing.circuit_name,
+        circuit_slug=standing.circuit_slug,
+        version=standing.version,
+        etapas=standing.etapas,
+        after=standing.after,
+        counted=standing.counted,
+        rows=tuple(r for _i, r in shown),
+        teams=standing.teams,
+        qualify=standing.qualify,
+        count_best=standing.count_best,
+        points=standing.points,
+        query=query,
+        number=number,
+        pages=pages,
+        count=len(found),
+        total=len(standing.rows),
+        previous=standing.previous,
+        positions=tuple(i for i, _r in shown),
+        lines=standing_lines(standing=standing),
+        names={r.key: r.name for r in standing.rows},
+    )
+
+
+def standing_lines(*, standing: CircuitStanding) -> dict[int, str]:
+    """Where the qualification lines fall in a ranking computed whole (see ``line_positions``)."""
+    if not standing.qualify:
+        return {}
+    return line_positions((i, r.qualify, r.tied_line) for i, r in enumerate(standing.rows) if r.qualify)
+
+
 def circuit_page(
     *, circuit: Circuit, after: str | None = None, q: str = "", page: int = 1, per_page: int = PER_PAGE
 ) -> CircuitPage | None:
@@ -406,36 +420,7 @@ def circuit_page(
     words = name_normalize(query).split()
     if after is not None:
         standing = circuit_standing(circuit=circuit, after=after)
-        if standing is None:
-            return None
-        found = [(i, r) for i, r in enumerate(standing.rows) if all(w in name_normalize(r.name) for w in words)]
-        pages = max(1, -(-len(found) // per_page))
-        number = min(max(page, 1), pages)
-        shown = found[(number - 1) * per_page : number * per_page]
-        return CircuitPage(
-            circuit_name=standing.circuit_name,
-            circuit_slug=standing.circuit_slug,
-            version=standing.version,
-            etapas=standing.etapas,
-            after=after,
-            counted=standing.counted,
-            rows=tuple(r for _i, r in shown),
-            teams=standing.teams,
-            qualify=standing.qualify,
-            count_best=standing.count_best,
-            points=standing.points,
-            query=query,
-            number=number,
-            pages=pages,
-            count=len(found),
-            total=len(standing.rows),
-            previous=standing.previous,
-            positions=tuple(i for i, _r in shown),
-            lines=line_positions((i, r.qualify, r.tied_line) for i, r in enumerate(standing.rows) if r.qualify)
-            if standing.qualify
-            else {},
-            names={r.key: r.name for r in standing.rows},
-        )
+        return None if standing is None else standing_page(standing=standing, q=q, page=page, per_page=per_page)
     from .ranksql import RowsPage, circuit_positions, circuit_rows_head, circuit_rows_page, circuit_teams, qualify_heads
 
     etapas = circuit_etapas(circuit=circuit)

@@ -9,7 +9,6 @@ shared page (``page.canvas_maker``).
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
@@ -19,6 +18,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Table, TableStyle
 
+from ..circuits.selectors import standing_lines
 from .page import (
     BOLD,
     GREY,
@@ -124,7 +124,7 @@ def _table(standing: CircuitStanding, columns: list, width: float) -> Table:
         ("TOPPADDING", (0, 0), (-1, -1), 1.6),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 2.2),
     ]
-    lines = qualify_lines(standing.rows) if standing.qualify else {}
+    lines = standing_lines(standing=standing)
     for i, row in enumerate(standing.rows):
         mark = QUALIFY_MARK.get(row.qualify, "")
         name = escape(row.name) + (f" <font color='#606060'>{mark}</font>" if mark else "")
@@ -148,22 +148,3 @@ def _table(standing: CircuitStanding, columns: list, width: float) -> Table:
     table = Table(data, colWidths=widths, repeatRows=1)
     table.setStyle(TableStyle(style))
     return table
-
-
-def qualify_lines(rows: Sequence[StandingRow]) -> dict[int, str]:
-    """The index of the row each qualification line falls after (the last row on or above it). None at all when
-    the ranking's order no longer follows the qualification (the final played: its points reorder the atletas,
-    and an alternate may stand above a qualified one); each row's mark still says where it stands."""
-
-    def on(line: str) -> list[int]:
-        return [i for i, r in enumerate(rows) if r.qualify == line or (r.qualify == "tied" and r.tied_line == line)]
-
-    qualified, alternate = on("qualified"), on("alternate")
-    if qualified and alternate and alternate[0] < qualified[-1]:
-        return {}
-    out: dict[int, str] = {}
-    if qualified:
-        out[qualified[-1]] = "qualified"
-    if alternate and alternate[-1] not in out:
-        out[alternate[-1]] = "alternate"
-    return out

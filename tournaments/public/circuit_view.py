@@ -6,17 +6,13 @@ from __future__ import annotations
 
 import csv
 import io
-import math
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from scoring.atleta import name_normalize
 from tournaments.circuits.selectors import CircuitPage, CircuitStanding, EtapaColumn, StandingRow
-from tournaments.printing.circuit import qualify_lines
 from tournaments.registrations.csv_export import csv_cell
 
 PER_PAGE = 50  # rows of a page: with a column per etapa, a season of 20 etapas is a thousand cells
-SEARCH_MAX = 80
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,56 +128,6 @@ def _cells(row: StandingRow, columns: tuple[EtapaColumn, ...]) -> tuple[Cell, ..
                 )
             )
     return tuple(out)
-
-
-def ranking_page(
-    *, standing: CircuitStanding, q: str, pagina: str | None, finished: frozenset[str] | None = None
-) -> RankingPage:
-    """One page of the ranking: ``q`` keeps the atletas with every word of it in their name (ignoring case and
-    accents); ``pagina`` past the last gives the last. ``finished``: the etapas finished over the whole season,
-    for a ranking ``apos`` an etapa (by default those this standing counts)."""
-    counted = set(standing.counted)
-    done = finished if finished is not None else frozenset(counted)
-    heads = tuple(
-        EtapaHead(number=n, etapa=e, finished=e.key in done, counted=e.key in counted)
-        for n, e in enumerate(standing.etapas, start=1)
-    )
-    columns = tuple(h for h in heads if h.counted)
-    query = " ".join(q.split())[:SEARCH_MAX]
-    words = name_normalize(query).split()
-    lines = qualify_lines(standing.rows) if standing.qualify else {}
-    indexed = list(enumerate(standing.rows))
-    if words:
-        indexed = [(i, r) for i, r in indexed if all(w in name_normalize(r.name) for w in words)]
-    pages = max(1, math.ceil(len(indexed) / PER_PAGE))
-    number = min(page_number(pagina), pages)
-    shown = indexed[(number - 1) * PER_PAGE : number * PER_PAGE]
-    names = {row.key: row.name for row in standing.rows}
-    return RankingPage(
-        etapas=heads,
-        columns=columns,
-        after_options=tuple(e for e in standing.etapas if e.key in done),
-        rows=tuple(
-            RowView(
-                row=row,
-                movement=_movement(standing.previous, row),
-                cells=_cells(row, tuple(h.etapa for h in columns)),
-                line_after=lines.get(i, ""),
-            )
-            for i, row in shown
-        ),
-        query=query,
-        after=standing.after or "",
-        count=len(indexed),
-        total=len(standing.rows),
-        number=number,
-        pages=pages,
-        teams=tuple(
-            TeamView(rank=t.rank, team=t.team, points=t.points, atletas=tuple((k, names.get(k, k)) for k in t.atletas))
-            for t in standing.teams
-        ),
-        has_lines=bool(lines),
-    )
 
 
 def ranking_page_of(*, page: CircuitPage, finished: frozenset[str] | None = None) -> RankingPage:
