@@ -1017,12 +1017,14 @@ def _assert_same_cost(client, small: Tournament, big: Tournament, small_key, big
         assert a == b, (phase, name, counts)
         # 17: the jogos called to their mesa ("Sua vez") are one query, the circuit the event is an etapa of another
         assert a <= 17, (phase, name, counts)
-    # computed once per version: the next visit reads the tournament alone
+    # computed once per version: the next visit reads the tournament alone (and a live page its live version;
+    # the TV also the version of the circuit whose ranking it shows, one more indexed query)
     for name, url in big_pages.items():
         client.get(url)
         with CaptureQueriesContext(connection) as ctx:
             client.get(url)
-        assert len(ctx.captured_queries) <= 2, (phase, name, [q["sql"] for q in ctx.captured_queries])
+        most = 3 if name == "tv" else 2
+        assert len(ctx.captured_queries) <= most, (phase, name, [q["sql"] for q in ctx.captured_queries])
 
 
 def test_queries_before_the_draw_do_not_grow_with_the_registrations(client):

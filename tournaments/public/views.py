@@ -79,7 +79,18 @@ def tournament_list(request):
     return response
 
 
-def _event_page(request, *, slug: str, template: str, tab: str, build, partial: str = "", live: bool = False, **params):
+def _event_page(
+    request,
+    *,
+    slug: str,
+    template: str,
+    tab: str,
+    build,
+    partial: str = "",
+    live: bool = False,
+    variant=None,
+    **params,
+):
     """Render an event page, or only its live ``partial`` when htmx polls that element.
 
     ``params`` are the page's query parameters, as given (None when absent):
@@ -87,6 +98,8 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
     for (``canonical``); only such pages are cached, so made-up parameters
     cannot fill the cache. A ``live`` page is built from the súmulas as they
     stand (``tournament_live_get``) and cached per ``live_version`` too.
+    ``variant(tournament)``: what else the page shows that this tournament's
+    versions do not follow (a circuit's version), made part of its key.
     """
     fast_stamp(request, live=live)  # before the database is read: a write after it gives the page another stamp
     tournament = event_visible(user=request.user, tournament=tournament_by_slug(slug=slug))
@@ -96,6 +109,7 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
     if not tournament.published:  # a draft, seen by its staff: never cached, never kept for the public
         return _draft_page(request, tournament=tournament, name=name, tab=tab, build=build, live=live, params=params)
     language = translation.get_language()
+    keyed = tab if variant is None else f"{tab}:{variant(tournament)}"
     moment = timezone.now()
     now = presenters.time_br(moment)
     until = page_until(moment)
@@ -103,14 +117,16 @@ def _event_page(request, *, slug: str, template: str, tab: str, build, partial: 
     if live and settings.ZAP_LIVE_COALESCE_SECONDS > 0:
         # the live scores of the last second: every page that polls during a busy round is not one rendering
         # per mão; the results (results_version, in this key) are never coalesced
-        recent = page_key(tournament=tournament, name=f"{tab}:{name}", language=language, params=params, live="recent")
+        recent = page_key(
+            tournament=tournament, name=f"{keyed}:{name}", language=language, params=params, live="recent"
+        )
         kept = _recent_get(recent)
         if kept is not None:
             # not kept for the fast path: this page may be a second older than the stamp just read
             key, _sep, body = kept.partition(b"\n")
             return _not_modified(request, key=key.decode(), now=now) or _page_response(key.decode(), body, now)
     live_version = tournament_live_version(tournament=tournament) if live else None
-    key = page_key(tournament=tournament, name=f"{tab}:{name}", language=language, params=params, live=live_version)
+    key = page_key(tournament=tournament, name=f"{keyed}:{name}", language=language, params=params, live=live_version)
     unchanged = _not_modified(request, key=key, now=now)
     if unchanged is not None:
         return unchanged
@@ -361,15 +377,21 @@ def tournament_tv(request, slug: str):
 
     def build(state):
         page = presenters.tv_present(state, called=calls_on_pages(tournament=state.tournament))
-        # an etapa: a last slide with its circuit's ranking (read when the page is made: one query, then the
-        # ranking kept per circuit version; the slide is as fresh as the page, which each mão makes anew)
+        # an etapa: a last slide with its circuit's ranking (kept per circuit version, which is in the page's key:
+        # a result in another etapa renews this page too)
         circuit = circuit_of(tournament_id=state.tournament.pk)
         standing = circuit_standing(circuit=circuit) if circuit is not None else None
         if standing is None:
             return page
         return presenters.tv_circuit_add(page, name=standing.circuit_name, rows=list(standing.rows))
 
-    return _event_page(request, slug=slug, template="tournaments/tv.html", tab="tv", build=build, live=True)
+    def circuit_version(tournament) -> str:
+        circuit = circuit_of(tournament_id=tournament.pk)
+        return "" if circuit is None else f"c{circuit.pk}.{circuit.version}"
+
+    return _event_page(
+        request, slug=slug, template="tournaments/tv.html", tab="tv", build=build, live=True, variant=circuit_version
+    )
 
 
 @read_only
