@@ -192,6 +192,22 @@ def test_pages_of_a_hundred(client, etapas, monkeypatch):
     assert "página 3 de 3" in client.get("/circuitos/liga-teste/", {"pagina": "99"}).content.decode()
 
 
+def test_a_long_season_folds_its_etapas(client, etapas, load_file):
+    def fold(html: str) -> str:
+        return re.search(r"<details class=\"circuit-etapa-fold\"[^>]*>\s*<summary>[^<]*</summary>", html).group(0)
+
+    circuit_import(data=circuit_file())
+    assert " open>" in fold(client.get("/circuitos/liga-teste/").content.decode())  # two etapas: shown
+    slugs = []
+    for n in range(3, 10):
+        load_file(etapa_file(f"etapa-{n}", date=f"2025-0{n}-01", finished=n < 5))
+        slugs.append(f"etapa-{n}")
+    circuit_import(data=circuit_file(slug="liga-longa", etapas=slugs))
+    html = client.get("/circuitos/liga-longa/").content.decode()
+    assert " open" not in fold(html) and "7 etapas</summary>" in fold(html)  # the ranking stays near the top
+    assert html.count('class="circuit-e"') == 7  # the list is still there, folded
+
+
 def test_json_csv_and_pdf(client, season, etapas):
     one, _two = etapas
     response = client.get("/circuitos/liga-teste/ranking.json")

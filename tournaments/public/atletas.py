@@ -6,21 +6,19 @@ from django.shortcuts import redirect, render
 
 from tournaments.atletas.selectors import atleta_history, atleta_joined_into, atletas_ranking
 from tournaments.circuits.selectors import atleta_circuit_points
+from tournaments.public.paging import page_link, page_number
 from tournaments.web import read_only
-
-
-def _page_number(value: str | None) -> int:
-    """``?pagina=`` as a page number: anything else (absent, not a number, too large) is page 1 or the last."""
-    if value is None or not value.strip().isdigit() or len(value.strip()) > 6:
-        return 1
-    return max(1, int(value.strip()))
 
 
 @read_only
 def ranking(request):
     q = request.GET.get("q") or ""
-    page = atletas_ranking(q=q, page=_page_number(request.GET.get("pagina")))
-    return render(request, "tournaments/ranking.html", {"page": page})
+    page = atletas_ranking(q=q, page=page_number(request.GET.get("pagina")))
+    links = {
+        "prev_link": page_link(pagina=page.number - 1, q=page.query),
+        "next_link": page_link(pagina=page.number + 1, q=page.query),
+    }
+    return render(request, "tournaments/ranking.html", {"page": page, **links})
 
 
 @read_only

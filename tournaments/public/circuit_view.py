@@ -7,9 +7,9 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
-from urllib.parse import urlencode
 
 from tournaments.circuits.selectors import CircuitPage, CircuitStanding, EtapaColumn, StandingRow
+from tournaments.public.paging import page_link
 from tournaments.registrations.csv_export import csv_cell
 
 PER_PAGE = 50  # rows of a page: with a column per etapa, a season of 20 etapas is a thousand cells
@@ -83,20 +83,8 @@ class RankingPage:
     def next_link(self) -> str:
         return self._link(pagina=self.number + 1)
 
-    def _link(self, **extra: object) -> str:
-        params: dict[str, object] = {}
-        if self.after:
-            params["apos"] = self.after
-        if self.query:
-            params["q"] = self.query
-        return "?" + urlencode({**params, **extra})
-
-
-def page_number(value: str | None) -> int:
-    """``?pagina=`` as a page number: anything else (absent, not a number, too large) is page 1 or the last."""
-    if value is None or not value.strip().isdigit() or len(value.strip()) > 6:
-        return 1
-    return max(1, int(value.strip()))
+    def _link(self, *, pagina: int) -> str:
+        return page_link(pagina=pagina, apos=self.after, q=self.query)
 
 
 def _movement(previous: str | None, row: StandingRow) -> Movement:

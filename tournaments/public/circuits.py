@@ -33,7 +33,8 @@ from tournaments.models import Circuit
 from tournaments.printing.circuit import circuit_pdf
 from tournaments.printing.page import Footer
 from tournaments.public import circuit_view
-from tournaments.public.circuit_view import page_number, ranking_csv, ranking_page_of
+from tournaments.public.circuit_view import ranking_csv, ranking_page_of
+from tournaments.public.paging import page_number
 from tournaments.web import errors_json, etag_make, not_modified, pdf_filename, pdf_response, read_only
 
 KEEP_SECONDS = 24 * 3600  # a new version of the circuit makes another key; this only bounds what is kept
