@@ -10,7 +10,7 @@ from tests.support.registrations import csv_bytes, people, tournament_make, user
 from tests.support.registrations import desk_url as url
 from tests.support.registrations import registrations_add as add
 from tournaments.models import AuditEntry, Dupla, Player, Registration, StaffRole
-from tournaments.registrations import services
+from tournaments.registrations import presence, services
 from tournaments.registrations.selectors import registration_rows
 
 pytestmark = pytest.mark.django_db
@@ -20,13 +20,13 @@ def many(t, n: int) -> None:
     services.registrations_import_csv(tournament=t, content=csv_bytes(people(n)))
 
 
-def presence(t):
+def present_marks(t):
     return list(Registration.objects.filter(tournament=t).order_by("order").values_list("present", flat=True))
 
 
 def test_the_list_ties_a_checkbox_of_each_row_to_the_bulk_form(client, org, t):
     ana, bia = add(t, "Ana"), add(t, "Bia")
-    services.registration_withdraw(registration=bia, user=None)
+    presence.registration_withdraw(registration=bia, user=None)
     body = client.get(url("registrations", t)).content.decode()
     assert f'<form method="post" id="reg-bulk" action="{url("registrations_selected", t)}">' in body
     assert f'name="ids" value="{ana.pk}" form="reg-bulk"' in body
@@ -41,24 +41,24 @@ def test_bulk_present_and_absent_without_javascript(client, org, t):
         url("registrations_selected", t), {"action": "present", "ids": [regs[0].pk, regs[2].pk], "q": "a"}
     )
     assert response.status_code == 302 and response["Location"] == url("registrations", t) + "?q=a"
-    assert presence(t) == [True, None, True]
+    assert present_marks(t) == [True, None, True]
     page = client.get(response["Location"]).content.decode()
     assert "2 inscrições marcadas como presentes." in page
     client.post(url("registrations_selected", t), {"action": "absent", "ids": [regs[1].pk, regs[2].pk]})
-    assert presence(t) == [True, False, False]
+    assert present_marks(t) == [True, False, False]
     entry = AuditEntry.objects.filter(action="registrations_checkin").order_by("-id").first()
     assert entry.summary == "2 inscrições ausentes: Bia e Caio" and entry.user == org
 
 
 def test_bulk_checkin_refused_writes_nothing_and_says_who_and_why(client, org, t):
     ana, bia = add(t, "Ana"), add(t, "Bia")
-    services.registration_withdraw(registration=bia, user=None)
+    presence.registration_withdraw(registration=bia, user=None)
     response = client.post(
         url("registrations_selected", t), {"action": "present", "ids": [ana.pk, bia.pk]}, follow=True
     )
     body = response.content.decode()
     assert "Nada foi gravado:" in body and "A inscrição de Bia foi retirada." in body
-    assert presence(t) == [None, None]
+    assert present_marks(t) == [None, None]
     # nothing ticked, a bad action, a forged id
     body = client.post(url("registrations_selected", t), {"action": "present"}, follow=True).content.decode()
     assert "Selecione ao menos uma inscrição" in body
@@ -69,16 +69,16 @@ def test_bulk_checkin_refused_writes_nothing_and_says_who_and_why(client, org, t
     body = client.post(
         url("registrations_selected", t), {"action": "present", "ids": ["x1"]}, follow=True
     ).content.decode()
-    assert "Seleção inválida" in body and presence(t) == [None, None]
+    assert "Seleção inválida" in body and present_marks(t) == [None, None]
 
 
 def test_all_present(client, org, t):
     add(t, "Ana")
     add(t, "Bia")
-    services.registration_withdraw(registration=add(t, "Caio"), user=None)
+    presence.registration_withdraw(registration=add(t, "Caio"), user=None)
     response = client.post(url("registrations_checkin_all", t), {"pagina": "1"}, follow=True)
     assert "Todos presentes: 2 inscrições marcadas como presentes." in response.content.decode()
-    assert presence(t) == [True, True, None]
+    assert present_marks(t) == [True, True, None]
 
 
 def test_bulk_withdraw_confirmation_lists_who_then_one_write(client, org, t):
@@ -91,7 +91,7 @@ def test_bulk_withdraw_confirmation_lists_who_then_one_write(client, org, t):
     body = page.content.decode()
     assert page.status_code == 200 and "Retirar 2 inscrições" in body and "Sim, retirar 2 inscrições" in body
     assert "<bdi>Ana</bdi>" in body and "<bdi>Bia</bdi>" in body and "uma a uma, em ordem de chegada" in body
-    assert presence(t) == [None] * 4 and not Registration.objects.filter(status=Registration.WITHDRAWN).exists()
+    assert present_marks(t) == [None] * 4 and not Registration.objects.filter(status=Registration.WITHDRAWN).exists()
     form = re.search(r'<form method="post" action="([^"]+)" class="actions">(.*?)</form>', body, re.S)
     assert form.group(1) == url("registrations_withdraw", t)
     ids = re.findall(r'name="ids" value="(\d+)"', form.group(2))
@@ -141,7 +141,7 @@ def test_bulk_actions_need_an_organizer(client, t, who):
         ("registrations_checkin_all", {}),
     ):
         assert client.post(url(name, t), data).status_code == expected
-    assert presence(t) == [None] and Registration.objects.get(pk=ana.pk).status == Registration.WAITING
+    assert present_marks(t) == [None] and Registration.objects.get(pk=ana.pk).status == Registration.WAITING
     assert not AuditEntry.objects.exclude(action="registration_add").exists()
 
 
@@ -201,7 +201,7 @@ def test_a_big_list_takes_as_many_queries_as_a_small_one(client, org, t, django_
     Registration.objects.filter(tournament=t).delete()
     Player.objects.filter(tournament=t).delete()
     many(t, 2000)
-    services.registrations_checkin_all(tournament=t, user=None)
+    presence.registrations_checkin_all(tournament=t, user=None)
     with django_assert_max_num_queries(len(small.captured_queries)):
         body = client.get(url("registrations", t), {"pagina": "40"}).content.decode()
     assert "página 40 de 40" in body and _cards(body)[-1] == "Atleta 2000"

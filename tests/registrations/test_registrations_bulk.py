@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from tests.support.registrations import tournament_make, user_make
 from tournaments.models import AuditEntry, Dupla, Registration, Tournament
 from tournaments.refusals import Refused
-from tournaments.registrations import services
+from tournaments.registrations import presence, services
 from tournaments.registrations.checks import PersonIn
 from tournaments.registrations.selectors import registration_rows
 
@@ -26,7 +26,7 @@ def situations(t):
     return [(str(r.registration), r.situation, r.waiting_position) for r in registration_rows(tournament=t)]
 
 
-def presence(t):
+def present_marks(t):
     return list(Registration.objects.filter(tournament=t).order_by("order").values_list("present", flat=True))
 
 
@@ -35,18 +35,18 @@ def test_bulk_checkin_marks_every_one_in_one_write_with_one_audit_record():
     org = user_make("org")
     regs = [add(t, n) for n in ("Ana", "Bia", "Caio", "Duda")]
     version = Tournament.objects.get(pk=t.pk).results_version
-    marked = services.registrations_checkin(
+    marked = presence.registrations_checkin(
         tournament=t, ids=[regs[2].pk, regs[0].pk, regs[1].pk], present=True, user=org
     )
     assert [str(r) for r in marked] == ["Ana", "Bia", "Caio"]  # in order of arrival
-    assert presence(t) == [True, True, True, None]
+    assert present_marks(t) == [True, True, True, None]
     entry = AuditEntry.objects.get(action="registrations_checkin")
     assert entry.summary == "3 inscrições presentes: Ana, Bia e Caio" and entry.user == org
     assert entry.after["changed"] == ["Ana", "Bia", "Caio"]
     assert [r["present"] for r in entry.before["registrations"]] == [None, None, None]
     assert Tournament.objects.get(pk=t.pk).results_version == version + 1  # one write, one new version
-    services.registrations_checkin(tournament=t, ids=[regs[1].pk, regs[3].pk], present=False, user=org)
-    assert presence(t) == [True, False, True, False]
+    presence.registrations_checkin(tournament=t, ids=[regs[1].pk, regs[3].pk], present=False, user=org)
+    assert present_marks(t) == [True, False, True, False]
     entry = AuditEntry.objects.filter(action="registrations_checkin").order_by("-id").first()
     assert entry.summary == "2 inscrições ausentes: Bia e Duda" and entry.after["changed"] == ["Bia", "Duda"]
 
@@ -54,7 +54,7 @@ def test_bulk_checkin_marks_every_one_in_one_write_with_one_audit_record():
 def test_one_registration_through_the_bulk_service_is_the_single_check_in():
     t = tournament_make()
     reg = add(t, "Ana")
-    services.registrations_checkin(tournament=t, ids=[reg.pk], present=False, user=None)
+    presence.registrations_checkin(tournament=t, ids=[reg.pk], present=False, user=None)
     entry = AuditEntry.objects.get(action="registration_checkin")
     assert entry.summary == "Ana: ausente" and entry.before == {"present": None}
 
@@ -62,19 +62,19 @@ def test_one_registration_through_the_bulk_service_is_the_single_check_in():
 def test_bulk_checkin_is_all_or_nothing_and_names_who_and_why():
     t = tournament_make()
     ana, bia, caio = add(t, "Ana"), add(t, "Bia"), add(t, "Caio")
-    services.registration_withdraw(registration=bia, user=None)
+    presence.registration_withdraw(registration=bia, user=None)
     audits = AuditEntry.objects.count()
     with pytest.raises(Refused) as exc:
-        services.registrations_checkin(tournament=t, ids=[ana.pk, bia.pk, caio.pk], present=True, user=None)
+        presence.registrations_checkin(tournament=t, ids=[ana.pk, bia.pk, caio.pk], present=True, user=None)
     assert exc.value.messages == ["A inscrição de Bia foi retirada."]
-    assert presence(t) == [None, None, None] and AuditEntry.objects.count() == audits
+    assert present_marks(t) == [None, None, None] and AuditEntry.objects.count() == audits
     with pytest.raises(Refused, match="Selecione ao menos uma"):
-        services.registrations_checkin(tournament=t, ids=[], present=True, user=None)
+        presence.registrations_checkin(tournament=t, ids=[], present=True, user=None)
     other = add(tournament_make(slug="outro"), "Zeca")
     with pytest.raises(Refused, match="1 inscrição selecionada não existe neste torneio") as exc:
-        services.registrations_checkin(tournament=t, ids=[ana.pk, other.pk], present=True, user=None)
+        presence.registrations_checkin(tournament=t, ids=[ana.pk, other.pk], present=True, user=None)
     assert exc.value.kind == Refused.NOT_FOUND
-    assert presence(t) == [None, None, None] and Registration.objects.get(pk=other.pk).present is None
+    assert present_marks(t) == [None, None, None] and Registration.objects.get(pk=other.pk).present is None
 
 
 def test_all_present_marks_every_registration_not_withdrawn_also_the_absent_and_paired():
@@ -82,16 +82,16 @@ def test_all_present_marks_every_registration_not_withdrawn_also_the_absent_and_
     ana, _bia, caio = add(t, "Ana"), add(t, "Bia"), add(t, "Caio", "Duda")
     Dupla.objects.create(tournament=t, key="d1", player1=caio.player1, player2=caio.player2)
     Registration.objects.filter(pk=caio.pk).update(status=Registration.PAIRED)
-    services.registration_checkin(registration=ana, present=False, user=None)
-    services.registration_withdraw(registration=add(t, "Edu"), user=None)
-    marked = services.registrations_checkin_all(tournament=t, user=None)
+    presence.registration_checkin(registration=ana, present=False, user=None)
+    presence.registration_withdraw(registration=add(t, "Edu"), user=None)
+    marked = presence.registrations_checkin_all(tournament=t, user=None)
     assert [str(r) for r in marked] == ["Ana", "Bia", "Caio + Duda"]
-    assert presence(t) == [True, True, True, None]
+    assert present_marks(t) == [True, True, True, None]
     entry = AuditEntry.objects.get(action="registrations_checkin")
     assert entry.summary == "3 inscrições presentes: Ana, Bia e Caio + Duda"
     assert entry.after["changed"] == ["Ana", "Bia", "Caio + Duda"]
     with pytest.raises(Refused, match="Nenhuma inscrição"):
-        services.registrations_checkin_all(tournament=tournament_make(slug="vazio"), user=None)
+        presence.registrations_checkin_all(tournament=tournament_make(slug="vazio"), user=None)
 
 
 def test_bulk_withdraw_promotes_and_records_who_moved():
@@ -100,7 +100,7 @@ def test_bulk_withdraw_promotes_and_records_who_moved():
     ana, bia = add(t, "Ana"), add(t, "Bia")
     add(t, "Caio", "Duda")
     add(t, "Edu")
-    result = services.registrations_withdraw(tournament=t, ids=[bia.pk, ana.pk], user=org)
+    result = presence.registrations_withdraw(tournament=t, ids=[bia.pk, ana.pk], user=org)
     assert [str(r) for r in result.registrations] == ["Ana", "Bia"]
     # as one by one in order of arrival: Ana frees one place, which Edu takes (the pair needs two); Bia frees one
     assert [str(r) for r in result.promoted] == ["Edu"] and result.demoted == []
@@ -122,10 +122,10 @@ def test_bulk_withdraw_is_all_or_nothing():
     ana, pair, caio = add(t, "Ana"), add(t, "Bia", "Bruno"), add(t, "Caio")
     Dupla.objects.create(tournament=t, key="d1", player1=pair.player1, player2=pair.player2)
     Registration.objects.filter(pk=pair.pk).update(status=Registration.PAIRED)
-    services.registration_withdraw(registration=caio, user=None)
+    presence.registration_withdraw(registration=caio, user=None)
     before, audits = situations(t), AuditEntry.objects.count()
     with pytest.raises(Refused) as exc:
-        services.registrations_withdraw(tournament=t, ids=[ana.pk, pair.pk, caio.pk], user=None)
+        presence.registrations_withdraw(tournament=t, ids=[ana.pk, pair.pk, caio.pk], user=None)
     assert exc.value.messages == [
         "Bia + Bruno já está em dupla: a inscrição não pode ser retirada aqui. Troque os atletas na página de duplas.",
         "A inscrição de Caio já foi retirada.",
@@ -157,12 +157,12 @@ def test_a_bulk_withdrawal_leaves_the_waiting_list_as_one_by_one_in_order_of_arr
     n = next(EXAMPLES)
     bulk, single = _event(sizes, max_duplas, f"bulk-{n}"), _event(sizes, max_duplas, f"one-{n}")
     by_order = {t.pk: {r.order: r for r in Registration.objects.filter(tournament=t)} for t in (bulk, single)}
-    result = services.registrations_withdraw(
+    result = presence.registrations_withdraw(
         tournament=bulk, ids=[by_order[bulk.pk][i + 1].pk for i in chosen], user=None
     )
     promoted, demoted = set(), set()
     for i in sorted(chosen):
-        one = services.registration_withdraw(registration=by_order[single.pk][i + 1], user=None)
+        one = presence.registration_withdraw(registration=by_order[single.pk][i + 1], user=None)
         promoted = (promoted | {r.order for r in one.promoted}) - {r.order for r in one.demoted}
         demoted = (demoted | {r.order for r in one.demoted}) - {r.order for r in one.promoted}
     assert _final(bulk) == _final(single)

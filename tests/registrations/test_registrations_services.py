@@ -8,7 +8,7 @@ from django.utils import timezone
 from tests.support.registrations import tournament_make, user_make
 from tournaments.models import AuditEntry, Draw, Dupla, Player, Registration
 from tournaments.refusals import Refused
-from tournaments.registrations import services
+from tournaments.registrations import presence, services
 from tournaments.registrations.checks import PersonIn
 from tournaments.registrations.selectors import registration_list, registration_rows, registrations_for_pairing
 
@@ -87,7 +87,7 @@ def test_withdraw_promotes_the_first_on_the_waiting_list_that_fits_and_records_i
     pair = add(t, "Caio", "Duda")
     add(t, "Edu")
     assert [s[1:] for s in situations(t)] == [("accepted", None), ("accepted", None), ("waiting", 1), ("waiting", 2)]
-    result = services.registration_withdraw(registration=Registration.objects.get(order=1), user=org)
+    result = presence.registration_withdraw(registration=Registration.objects.get(order=1), user=org)
     # one place freed: the pair does not fit, Edu (first that fits) moves up
     assert [str(r) for r in result.promoted] == ["Edu"]
     assert [s[1:] for s in situations(t)] == [
@@ -101,9 +101,9 @@ def test_withdraw_promotes_the_first_on_the_waiting_list_that_fits_and_records_i
     assert entry.user == org and entry.after["promoted"] == ["Edu"]
     ana = Registration.objects.get(order=1)
     assert ana.status == Registration.WITHDRAWN and ana.withdrawn_at is not None
-    services.registration_withdraw(registration=Registration.objects.get(order=2), user=org)
+    presence.registration_withdraw(registration=Registration.objects.get(order=2), user=org)
     # Bia leaves: 1 place; the pair still waits
-    services.registration_withdraw(registration=Registration.objects.get(order=4), user=org)
+    presence.registration_withdraw(registration=Registration.objects.get(order=4), user=org)
     entry = AuditEntry.objects.filter(action="registration_withdraw").order_by("-id").first()
     assert entry.summary == "Inscrição de Edu retirada; Caio + Duda sai da lista de espera"
     assert (
@@ -117,12 +117,12 @@ def test_a_withdrawal_never_sends_someone_accepted_back_to_the_waiting_list():
     add(t, "Ana")
     add(t, "Bia", "Caio")  # waits: one place left
     add(t, "Duda")  # takes it
-    result = services.registration_withdraw(registration=Registration.objects.get(order=1), user=None)
+    result = presence.registration_withdraw(registration=Registration.objects.get(order=1), user=None)
     # one place free: the pair still does not fit, and Duda keeps the place she was given
     assert result.promoted == [] and result.demoted == []
     assert [s[1:] for s in situations(t)] == [("withdrawn", None), ("waiting", 1), ("accepted", None)]
     assert AuditEntry.objects.get(action="registration_withdraw").summary == "Inscrição de Ana retirada"
-    result = services.registration_withdraw(registration=Registration.objects.get(order=3), user=None)
+    result = presence.registration_withdraw(registration=Registration.objects.get(order=3), user=None)
     assert [str(r) for r in result.promoted] == ["Bia + Caio"]
     # a registration arriving now goes after the waiting list's turn: no place left
     add(t, "Edu")
@@ -135,17 +135,17 @@ def test_withdraw_refused_for_a_paired_or_withdrawn_registration():
     Dupla.objects.create(tournament=t, key="d1", player1=reg.player1, player2=reg.player2)
     Registration.objects.filter(pk=reg.pk).update(status=Registration.PAIRED)
     with pytest.raises(Refused, match="já está em dupla.*página de duplas"):
-        services.registration_withdraw(registration=reg, user=None)
+        presence.registration_withdraw(registration=reg, user=None)
     other = add(t, "Caio")
-    services.registration_withdraw(registration=other, user=None)
+    presence.registration_withdraw(registration=other, user=None)
     with pytest.raises(Refused, match="já foi retirada"):
-        services.registration_withdraw(registration=other, user=None)
+        presence.registration_withdraw(registration=other, user=None)
     assert AuditEntry.objects.filter(action="registration_withdraw").count() == 1
 
 
 def test_a_withdrawn_person_may_register_again():
     t = tournament_make()
-    services.registration_withdraw(registration=add(t, "Ana"), user=None)
+    presence.registration_withdraw(registration=add(t, "Ana"), user=None)
     again = add(t, "ana")
     assert again.order == 2 and again.player1.key == "p2"
 
@@ -192,7 +192,7 @@ def test_checkin_present_absent_clear():
     t = tournament_make()
     reg = add(t, "Ana")
     for value in (True, False, None):
-        services.registration_checkin(registration=reg, present=value, user=None)
+        presence.registration_checkin(registration=reg, present=value, user=None)
         reg.refresh_from_db()
         assert reg.present is value
     assert [e.summary for e in AuditEntry.objects.filter(action="registration_checkin").order_by("id")] == [
@@ -234,8 +234,8 @@ def test_list_counts_and_search_ignore_case_and_accents():
     add(t, "José Conceição")
     add(t, "Bia", "Caio")
     reg = add(t, "Duda")
-    services.registration_checkin(registration=reg, present=True, user=None)
-    services.registration_withdraw(registration=add(t, "Edu"), user=None)
+    presence.registration_checkin(registration=reg, present=True, user=None)
+    presence.registration_withdraw(registration=add(t, "Edu"), user=None)
     listing = registration_list(tournament=t, q="  conceicao ")
     assert [str(r.registration) for r in listing.rows] == ["José Conceição"]
     c = listing.counts
@@ -259,7 +259,7 @@ def test_the_pairing_draw_takes_the_accepted_first_then_the_waiting_list():
     add(t, "Ana")
     add(t, "Bia", "Caio")  # waits
     add(t, "Duda")  # accepted
-    services.registration_withdraw(registration=Registration.objects.get(order=1), user=None)
+    presence.registration_withdraw(registration=Registration.objects.get(order=1), user=None)
     add(t, "Edu")  # takes the place left: the pair still needs two
     regs = registrations_for_pairing(tournament=t)
     assert [str(r) for r in regs] == ["Duda", "Edu", "Bia + Caio"]
@@ -267,7 +267,7 @@ def test_the_pairing_draw_takes_the_accepted_first_then_the_waiting_list():
     assert sorted(p for d in result.duplas for p in d) == sorted([regs[0].player1.key, regs[1].player1.key])
     # an absent accepted player is left out; Edu keeps his place, so the pair still does not fit (and Edu,
     # alone, waits for a partner the organizer may pick from the waiting list)
-    services.registration_checkin(registration=regs[0], present=False, user=None)
+    presence.registration_checkin(registration=regs[0], present=False, user=None)
     regs = registrations_for_pairing(tournament=t)
     assert [str(r) for r in regs] == ["Edu", "Bia + Caio"]
     result = pairing_draw(registrations=[[p.key for p in r.players()] for r in regs], seed=3, max_duplas=1)

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST, require_safe
 from ..models import Registration
 from ..permissions import desk_view
 from ..refusals import Refused
-from ..registrations import services
+from ..registrations import presence, services
 from ..registrations.csv_export import registrations_csv
 from ..registrations.csv_import import csv_preview
 from ..registrations.selectors import registration_list, registration_row_get, registration_rows, search_query
@@ -157,7 +157,7 @@ def registration_withdraw(request, tournament, pk: int):
     reg = _registration(tournament, pk)
     if request.method == "POST":
         try:
-            result = services.registration_withdraw(registration=reg, user=request.user)
+            result = presence.registration_withdraw(registration=reg, user=request.user)
         except Refused as exc:
             refusal_messages(request, exc)
         else:
@@ -196,7 +196,7 @@ def registration_checkin(request, tournament, pk: int):
         messages.error(request, _("Presença inválida: use presente, ausente ou desmarcar."))
         return _back(request, tournament)
     try:
-        services.registration_checkin(registration=reg, present=CHECKIN[value], user=request.user)
+        presence.registration_checkin(registration=reg, present=CHECKIN[value], user=request.user)
     except Refused as exc:
         if request.htmx:
             return HttpResponse(
@@ -254,7 +254,7 @@ def registrations_selected(request, tournament):
             {
                 "desk_tab": "registrations",
                 "rows": rows,
-                "problems": [p for r in rows if (p := services.withdraw_problem(r.registration))],
+                "problems": [p for r in rows if (p := presence.withdraw_problem(r.registration))],
                 "accepted": sum(r.situation == "accepted" for r in rows),
                 "q": search_query(request.POST.get("q", "")),
                 "pagina": _page_number(request.POST.get("pagina")) or "",
@@ -263,7 +263,7 @@ def registrations_selected(request, tournament):
         )
     present = BULK_CHECKIN[action]
     try:
-        regs = services.registrations_checkin(tournament=tournament, ids=ids, present=present, user=request.user)
+        regs = presence.registrations_checkin(tournament=tournament, ids=ids, present=present, user=request.user)
     except Refused as exc:
         messages.error(request, _("Nada foi gravado:"))
         refusal_messages(request, exc)
@@ -287,7 +287,7 @@ def registrations_withdraw(request, tournament):
         messages.error(request, _("Seleção inválida; recarregue a lista e tente de novo."))
         return _back(request, tournament)
     try:
-        result = services.registrations_withdraw(tournament=tournament, ids=ids, user=request.user)
+        result = presence.registrations_withdraw(tournament=tournament, ids=ids, user=request.user)
     except Refused as exc:
         messages.error(request, _("Nada foi gravado:"))
         refusal_messages(request, exc)
@@ -306,7 +306,7 @@ def registrations_withdraw(request, tournament):
 def registrations_checkin_all(request, tournament):
     """ "Todos presentes": every registration not withdrawn marked present, in one write."""
     try:
-        regs = services.registrations_checkin_all(tournament=tournament, user=request.user)
+        regs = presence.registrations_checkin_all(tournament=tournament, user=request.user)
     except Refused as exc:
         refusal_messages(request, exc)
         return _back(request, tournament)
