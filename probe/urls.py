@@ -74,7 +74,7 @@ def needed(name: str, method: str, desk_need: str | None = None) -> str:
         return REFEREE
     if ns == "admin":
         return PUBLIC if name in ("admin:login", "admin:logout", "admin:jsi18n") else ADMIN
-    if name in ("desk:atletas", "desk:atletas_join", "desk:atleta"):
+    if name in ("desk:atletas", "desk:atletas_join", "desk:atletas_distinct", "desk:atleta"):
         # joining atletas: a circuit's organizer (permissions.may_join_atletas); the probe's world has no
         # circuit, so of its accounts only the superuser may
         return ADMIN

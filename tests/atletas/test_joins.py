@@ -8,7 +8,7 @@ from django.urls import reverse
 from tests.atletas.test_nivel import rebuilt, stored
 from tests.circuits.support import circuit_file, etapa_file
 from tests.support.files import knockout_file
-from tournaments.atletas.joins import AtletaRefused, atleta_split, atletas_join
+from tournaments.atletas.joins import AtletaRefused, atleta_split, atletas_distinct, atletas_join
 from tournaments.atletas.matches import atletas_likely_matches, dates_note
 from tournaments.circuits.file import circuit_import
 from tournaments.circuits.selectors import circuit_standing
@@ -292,3 +292,33 @@ def test_no_tournament_takes_the_desks_address(load_file):
     data["tournament"]["name"] = "Atletas"
     t = load_file(data)
     assert t.slug == "atletas-2"
+
+
+def test_not_the_same_person_leaves_the_likely_matches(client, season, people):
+    one, two, circuit = season
+    keep, other = atleta_of(one, "p1"), atleta_of(two, "p1")
+    pair = frozenset((keep.key, other.key))
+    assert pair in {frozenset((x.keep.key, x.other.key)) for x in atletas_likely_matches(user=people["org"])}
+    url = reverse("desk:atletas_distinct")
+    client.force_login(people["stranger"])
+    assert client.post(url, {"keep": keep.key, "other": other.key}).status_code == 403
+    client.force_login(people["org"])
+    assert 'formaction="/organizar/atletas/diferentes/"' in client.get(reverse("desk:atletas")).content.decode()
+    version = Circuit.objects.get(pk=circuit.pk).version
+    response = client.post(url, {"keep": keep.key, "other": other.key, "reason": "pai e filho"}, follow=True)
+    page = response.content.decode()
+    assert "são pessoas diferentes" in page and "Pessoas diferentes:" in page  # the message, the history
+    assert pair not in {frozenset((x.keep.key, x.other.key)) for x in atletas_likely_matches(user=people["org"])}
+    entry = AtletaAudit.objects.get(action=AtletaAudit.DISTINCT)
+    assert {entry.atleta_key, entry.other_key} == set(pair) and entry.reason == "pai e filho"
+    assert entry.user == people["org"]
+    # nothing else moved: both atletas stand, the circuit's ranking is as it was
+    assert atleta_of(two, "p1").pk == other.pk and Circuit.objects.get(pk=circuit.pk).version == version
+    # marked once: again is refused with a message; joining them stays possible
+    response = client.post(url, {"keep": other.key, "other": keep.key}, follow=True)
+    assert "já estão marcados como pessoas diferentes" in response.content.decode()
+    assert AtletaAudit.objects.filter(action=AtletaAudit.DISTINCT).count() == 1
+    with pytest.raises(AtletaRefused):
+        atletas_distinct(user=people["org"], one=keep, other=keep)
+    atletas_join(user=people["org"], keep=keep, other=other)
+    assert atleta_of(two, "p1").pk == keep.pk

@@ -56,7 +56,7 @@ def test_join_and_split_on_the_desk(browser, live_server, load_file, device):
         shot(page, f"atletas-desk-matches-{device}")
         assert_no_axe_violations(page, f"/organizar/atletas/ ({device})")
         card.get_by_label("Motivo (opcional)").fill("ano digitado errado")
-        card.get_by_role("button", name="é a mesma pessoa").click()
+        card.get_by_role("button", name="é a mesma pessoa", exact=True).click()
         page.wait_for_url("**/organizar/atletas/")
         assert "Atletas juntados" in page.locator(".messages").inner_text()
         assert page.locator(".match-card").count() == 0

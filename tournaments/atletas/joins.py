@@ -31,7 +31,7 @@ from ..models import Atleta, AtletaAudit, AtletaNivel, CircuitExclusion, Circuit
 from ..permissions import may_join_atletas
 from .services import atletas_rename, nivel_later
 
-__all__ = ["AtletaRefused", "atleta_split", "atletas_join"]
+__all__ = ["AtletaRefused", "atleta_split", "atletas_distinct", "atletas_join"]
 
 REASON_MAX = 300
 
@@ -45,15 +45,19 @@ class AtletaRefused(Exception):
 
 
 @contextmanager
-def _tournaments_write(*, tournament_ids: Iterable[int], action: str, user: Any) -> Iterator[list[Tournament]]:
-    """One write per tournament (kind ``PAGES``), nested in id order: one transaction, each tournament's row
-    locked in that order, each tournament given a new version of its pages on the way out."""
-    from ..writes import PAGES, tournament_write  # the write path imports the atletas' services
+def _tournaments_write(
+    *, tournament_ids: Iterable[int], action: str, user: Any, pages: bool = True
+) -> Iterator[list[Tournament]]:
+    """One write per tournament (kind ``PAGES``; ``PRIVATE`` without ``pages``: nothing public changes), nested
+    in id order: one transaction, each tournament's row locked in that order, each tournament given a new version
+    of its pages on the way out."""
+    from ..writes import PAGES, PRIVATE, tournament_write  # the write path imports the atletas' services
 
     tournaments = list(Tournament.objects.filter(pk__in=set(tournament_ids)).order_by("pk"))
     with ExitStack() as stack:
         for t in tournaments:
-            stack.enter_context(tournament_write(tournament=t, action=action, user=user, kind=PAGES))
+            kind = PAGES if pages else PRIVATE
+            stack.enter_context(tournament_write(tournament=t, action=action, user=user, kind=kind))
         yield tournaments
 
 
@@ -335,3 +339,45 @@ def _free(identity: str | None, *, but: int | None) -> str | None:
     if but is not None:
         taken = taken.exclude(pk=but)
     return None if taken.exists() else identity
+
+
+def atletas_distinct(*, user: Any, one: Atleta, other: Atleta, reason: str = "") -> AtletaAudit:
+    """``one`` and ``other`` are different people (namesakes): recorded, so the likely matches stop offering them
+    (as after a split); nothing else changes, and joining them later stays possible. Refused (``AtletaRefused``)
+    for an atleta with itself, for a pair already marked, and for a user who may not join them."""
+    reason = " ".join(reason.split())[:REASON_MAX]
+    if one.pk == other.pk:
+        raise AtletaRefused(_("Escolha dois atletas diferentes."))
+    if not may_join_atletas(user=user, atletas=[one, other]):
+        raise AtletaRefused(
+            _(
+                "Você não pode decidir sobre estes atletas: só o organizador de um circuito em que os dois jogaram "
+                "(ou um administrador do site) pode."
+            )
+        )
+    planned = set(Player.objects.filter(atleta_id__in=[one.pk, other.pk]).values_list("tournament_id", flat=True))
+    with _tournaments_write(tournament_ids=planned, action="atletas.distinct", user=user, pages=False):
+        locked = _locked([one.pk, other.pk])
+        if one.pk not in locked or other.pk not in locked:
+            raise _gone()
+        one, other = locked[one.pk], locked[other.pk]
+        keys = [one.key, other.key]
+        if AtletaAudit.objects.filter(
+            action__in=[AtletaAudit.SPLIT, AtletaAudit.DISTINCT], atleta_key__in=keys, other_key__in=keys
+        ).exists():
+            raise AtletaRefused(
+                _("%(a)s (%(ka)s) e %(b)s (%(kb)s) já estão marcados como pessoas diferentes.")
+                % {"a": one.name, "ka": one.key, "b": other.name, "kb": other.key}
+            )
+        people = {"atletas": [_people(a, _players_of([a.pk])) for a in (one, other)]}
+        return _audit(
+            user=user,
+            action=AtletaAudit.DISTINCT,
+            atleta_key=one.key,
+            other_key=other.key,
+            summary=_("Pessoas diferentes: %(a)s (%(ka)s) não é %(b)s (%(kb)s)")
+            % {"a": one.name, "ka": one.key, "b": other.name, "kb": other.key},
+            reason=reason,
+            before=people,
+            after=people,
+        )

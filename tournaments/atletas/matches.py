@@ -141,7 +141,8 @@ def dates_note(*, a: list[datetime.date | None], b: list[datetime.date | None]) 
 
 def atletas_likely_matches(*, user: Any, q: str = "", groups: int = GROUPS_MAX) -> list[LikelyMatch]:
     """Pairs of atletas with the same normalized name who may be one person: their birth dates differ or one is
-    missing (the automatic rule left them apart), they never played one same tournament, no split parted them,
+    missing (the automatic rule left them apart), they never played one same tournament, no split parted them
+    and nobody marked them as different people,
     and ``user`` may join them (``permissions.may_join_atletas``). The names come grouped in SQL (one query over
     ``name_search``, indexed), then the atletas of at most ``groups`` names and their registrations."""
     qs, scope = _scoped(user=user, q=q)
@@ -163,7 +164,7 @@ def atletas_likely_matches(*, user: Any, q: str = "", groups: int = GROUPS_MAX) 
     parted = {
         frozenset(pair)
         for pair in AtletaAudit.objects.filter(
-            action=AtletaAudit.SPLIT, atleta_key__in=keys, other_key__in=keys
+            action__in=[AtletaAudit.SPLIT, AtletaAudit.DISTINCT], atleta_key__in=keys, other_key__in=keys
         ).values_list("atleta_key", "other_key")
     }
     by_name: dict[str, list[Atleta]] = defaultdict(list)

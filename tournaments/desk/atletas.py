@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from ..atletas.joins import AtletaRefused, atleta_split, atletas_join
+from ..atletas.joins import AtletaRefused, atleta_split, atletas_distinct, atletas_join
 from ..atletas.matches import atleta_desk, atletas_audit_list, atletas_desk_search, atletas_likely_matches
 from ..models import Atleta, Player
 from ..permissions import atletas_desk_open
@@ -53,12 +53,9 @@ def atletas(request):
     )
 
 
-@login_required
-@require_POST
-def atletas_join_view(request):
-    """The "é a mesma pessoa" button: the atleta ``other`` joins ``keep`` (keys from the form)."""
-    if not atletas_desk_open(user=request.user):
-        return _refused(request)
+def _pair_decide(request, decide):
+    """The two atletas of a likely match (``keep``, ``other`` from the form) handed to ``decide``, back to the list
+    (with its search) with the outcome; ``decide`` returns the success message or raises ``AtletaRefused``."""
     keys = [(request.POST.get(name) or "").strip()[:20] for name in ("keep", "other")]
     found = {a.key: a for a in Atleta.objects.filter(key__in=[k for k in keys if k])}
     back = request.POST.get("q") or ""
@@ -69,18 +66,52 @@ def atletas_join_view(request):
             request, _("Um destes atletas não existe mais (talvez já tenha sido juntado). Veja a lista de novo.")
         )
         return target
-    keep, other = found[keys[0]], found[keys[1]]
     try:
-        kept = atletas_join(user=request.user, keep=keep, other=other, reason=request.POST.get("reason") or "")
+        done = decide(found[keys[0]], found[keys[1]], request.POST.get("reason") or "")
     except AtletaRefused as refusal:
         messages.error(request, refusal.message)
         return target
-    messages.success(
-        request,
-        _("Atletas juntados: %(b)s (%(kb)s) agora é %(a)s (%(ka)s). Os rankings já mostram um só atleta.")
-        % {"a": kept.name, "ka": kept.key, "b": other.name, "kb": keys[1]},
-    )
+    messages.success(request, done)
     return target
+
+
+@login_required
+@require_POST
+def atletas_join_view(request):
+    """The "é a mesma pessoa" button: the atleta ``other`` joins ``keep`` (keys from the form)."""
+    if not atletas_desk_open(user=request.user):
+        return _refused(request)
+
+    def join(keep: Atleta, other: Atleta, reason: str) -> str:
+        other_key = other.key
+        kept = atletas_join(user=request.user, keep=keep, other=other, reason=reason)
+        return _("Atletas juntados: %(b)s (%(kb)s) agora é %(a)s (%(ka)s). Os rankings já mostram um só atleta.") % {
+            "a": kept.name,
+            "ka": kept.key,
+            "b": other.name,
+            "kb": other_key,
+        }
+
+    return _pair_decide(request, join)
+
+
+@login_required
+@require_POST
+def atletas_distinct_view(request):
+    """The "não é a mesma pessoa" button: the pair leaves the likely matches (recorded; nothing else changes)."""
+    if not atletas_desk_open(user=request.user):
+        return _refused(request)
+
+    def distinct(one: Atleta, other: Atleta, reason: str) -> str:
+        atletas_distinct(user=request.user, one=one, other=other, reason=reason)
+        return _("Anotado: %(a)s (%(ka)s) e %(b)s (%(kb)s) são pessoas diferentes e saem da lista de prováveis.") % {
+            "a": one.name,
+            "ka": one.key,
+            "b": other.name,
+            "kb": other.key,
+        }
+
+    return _pair_decide(request, distinct)
 
 
 @login_required

@@ -14,6 +14,7 @@ urlpatterns = [
     path("importar/", setup.tournament_upload, name="upload"),
     path("atletas/", atletas.atletas, name="atletas"),
     path("atletas/juntar/", atletas.atletas_join_view, name="atletas_join"),
+    path("atletas/diferentes/", atletas.atletas_distinct_view, name="atletas_distinct"),
     path("atletas/<atletakey:key>/", atletas.atleta, name="atleta"),
     *circuit_urls.urlpatterns,  # before <slug>/: a tournament's desk never shadows the circuits
     path("<slug:slug>/", home.overview, name="overview"),

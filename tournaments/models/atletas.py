@@ -51,19 +51,20 @@ class AtletaNivel(models.Model):
 
 
 class AtletaAudit(models.Model):
-    """One join or split of atletas on the desk (DOMAIN §7.1): who, when, which atletas (their keys and names
-    as they were), the players moved and the reason. Site-level (an atleta spans tournaments); each tournament
+    """One join or split of atletas on the desk (DOMAIN §7.1), or two atletas marked as different people (no longer
+    offered as a likely match): who, when, which atletas (their keys and names as they were), the players moved
+    and the reason. Site-level (an atleta spans tournaments); each tournament
     touched gets its own ``AuditEntry`` too. Private: the desk lists it, no public page does."""
 
-    JOIN, SPLIT = "join", "split"
-    ACTION_CHOICES = [(JOIN, _("juntar")), (SPLIT, _("separar"))]
+    JOIN, SPLIT, DISTINCT = "join", "split", "distinct"
+    ACTION_CHOICES = [(JOIN, _("juntar")), (SPLIT, _("separar")), (DISTINCT, _("pessoas diferentes"))]
 
     user = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     at = models.DateTimeField(_("quando"), auto_now_add=True, db_index=True)
     action = models.CharField(_("ação"), max_length=10, choices=ACTION_CHOICES)
-    # join: the atleta kept and the one that went away; split: the atleta split and the one made
+    # join: the atleta kept and the one that went away; split: the atleta split and the one made; distinct: the two
     atleta_key = models.CharField(max_length=20, db_index=True)
     other_key = models.CharField(max_length=20, db_index=True)
     summary = models.CharField(_("o quê"), max_length=300)
