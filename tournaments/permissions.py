@@ -397,7 +397,7 @@ def may_attach_etapa(*, user: Asker, tournament: Tournament) -> bool:
 
 
 def atletas_desk_open(*, user: Asker) -> bool:
-    """The atletas' desk (``/organizar/atletas/``): a superuser, or whoever organizes a circuit (its creator)."""
+    """The atletas' desk (``/organizar/circuitos/atletas/``): a superuser, or whoever organizes a circuit (its creator)."""
     if is_site_admin(user=user):
         return True
     if not (user is not None and user.is_authenticated and user.is_active):

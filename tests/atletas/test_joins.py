@@ -303,7 +303,9 @@ def test_not_the_same_person_leaves_the_likely_matches(client, season, people):
     client.force_login(people["stranger"])
     assert client.post(url, {"keep": keep.key, "other": other.key}).status_code == 403
     client.force_login(people["org"])
-    assert 'formaction="/organizar/atletas/diferentes/"' in client.get(reverse("desk:atletas")).content.decode()
+    assert (
+        'formaction="/organizar/circuitos/atletas/diferentes/"' in client.get(reverse("desk:atletas")).content.decode()
+    )
     version = Circuit.objects.get(pk=circuit.pk).version
     response = client.post(url, {"keep": keep.key, "other": other.key, "reason": "pai e filho"}, follow=True)
     page = response.content.decode()
@@ -322,3 +324,19 @@ def test_not_the_same_person_leaves_the_likely_matches(client, season, people):
         atletas_distinct(user=people["org"], one=keep, other=keep)
     atletas_join(user=people["org"], keep=keep, other=other)
     assert atleta_of(two, "p1").pk == keep.pk
+
+
+def test_the_desk_lives_under_the_circuits_and_old_links_land(client, season, people):
+    one, _two, _circuit = season
+    assert reverse("desk:atletas") == "/organizar/circuitos/atletas/"
+    client.force_login(people["org"])
+    response = client.get("/organizar/atletas/", {"q": "ana"})
+    assert response.status_code == 301 and response["Location"] == "/organizar/circuitos/atletas/?q=ana"
+    key = atleta_of(one, "p1").key
+    response = client.get(f"/organizar/atletas/{key}/")
+    assert response.status_code == 301 and response["Location"] == f"/organizar/circuitos/atletas/{key}/"
+    # "atletas" is no circuit's address: its desk would be the atletas'
+    from tournaments.circuits.services import CircuitRefused, circuit_create
+
+    with pytest.raises(CircuitRefused, match="reservado"):
+        circuit_create(user=people["admin"], name="Atletas", slug="atletas")

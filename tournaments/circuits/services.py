@@ -209,6 +209,9 @@ def circuit_create(*, user: Any, name: str, slug: str, template: str = Circuit.L
     return w.circuit
 
 
+RESERVED_CIRCUIT_SLUGS = frozenset({"atletas"})  # /organizar/circuitos/atletas/ is the atletas' desk
+
+
 def _slug_problems(slug: str, *, where: str = "slug") -> list[tuple[str, str]]:
     from django.core.validators import validate_slug
 
@@ -216,6 +219,8 @@ def _slug_problems(slug: str, *, where: str = "slug") -> list[tuple[str, str]]:
         validate_slug(slug)
     except Exception:
         return [(where, _("use só letras sem acento, números e hífens (veio %(s)r)") % {"s": slug})]
+    if slug in RESERVED_CIRCUIT_SLUGS:
+        return [(where, _("o endereço %(s)s é reservado do site: escolha outro") % {"s": slug})]
     if len(slug) > 100:
         return [(where, _("no máximo 100 caracteres"))]
     if Circuit.objects.filter(slug=slug).exists():

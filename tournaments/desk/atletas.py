@@ -1,4 +1,4 @@
-"""/organizar/atletas/: joining and splitting atletas (DOMAIN §7.1, §8), for a circuit's organizer and the site's
+"""/organizar/circuitos/atletas/: joining and splitting atletas (DOMAIN §7.1, §8), for a circuit's organizer and the site's
 admins. The likely matches (same name; a birth date missing or different) with "é a mesma pessoa", a search by
 name, an atleta's registrations with "separar", and the history of joins and splits. Thin: the reads are in
 ``atletas.matches``, the writes in ``atletas.joins``, who may in ``permissions``."""

@@ -1,13 +1,18 @@
-"""/organizar/circuitos/…: the circuit desk. Every view goes through ``permissions.circuit_desk_view`` (the list
+"""/organizar/circuitos/…: the circuit desk, and the atletas' (join and split) at /organizar/circuitos/atletas/. Every view goes through ``permissions.circuit_desk_view`` (the list
 and the new circuit: ``login_required`` and ``circuit_creation_refusal``)."""
 
 from django.urls import path
 
 from .. import converters  # noqa: F401  (registers the path converters)
-from . import circuits
+from . import atletas, circuits
 
 urlpatterns = [
     path("circuitos/", circuits.circuits_home, name="circuits"),
+    # joining and splitting atletas (before <slug>/: "atletas" is no circuit's slug)
+    path("circuitos/atletas/", atletas.atletas, name="atletas"),
+    path("circuitos/atletas/juntar/", atletas.atletas_join_view, name="atletas_join"),
+    path("circuitos/atletas/diferentes/", atletas.atletas_distinct_view, name="atletas_distinct"),
+    path("circuitos/atletas/<atletakey:key>/", atletas.atleta, name="atleta"),
     path("circuitos/<slug:slug>/", circuits.circuit_desk, name="circuit"),
     path("circuitos/<slug:slug>/etapas/", circuits.etapa_attach, name="circuit_etapa_attach"),
     path("circuitos/<slug:slug>/etapas/<int:etapa_id>/", circuits.etapa_set, name="circuit_etapa_set"),

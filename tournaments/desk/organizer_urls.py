@@ -1,10 +1,11 @@
 """/organizar/…: the organizer's desk. One url module per area; every view goes through ``permissions.desk_view``."""
 
 from django.urls import path
+from django.views.generic import RedirectView
 
 from tournaments import converters  # noqa: F401 (registers atletakey)
 
-from . import appeals, atletas, circuit_urls, draw_urls, home, registration_urls, setup, staff_urls
+from . import appeals, circuit_urls, draw_urls, home, registration_urls, setup, staff_urls
 
 app_name = "desk"
 
@@ -12,10 +13,9 @@ urlpatterns = [
     path("", home.dashboard, name="home"),
     path("novo/", setup.tournament_new, name="new"),
     path("importar/", setup.tournament_upload, name="upload"),
-    path("atletas/", atletas.atletas, name="atletas"),
-    path("atletas/juntar/", atletas.atletas_join_view, name="atletas_join"),
-    path("atletas/diferentes/", atletas.atletas_distinct_view, name="atletas_distinct"),
-    path("atletas/<atletakey:key>/", atletas.atleta, name="atleta"),
+    # the atletas' desk moved under the circuits' (INTERCHANGE: /organizar/circuitos/…): old links still land
+    path("atletas/", RedirectView.as_view(pattern_name="desk:atletas", query_string=True, permanent=True)),
+    path("atletas/<atletakey:key>/", RedirectView.as_view(pattern_name="desk:atleta", permanent=True)),
     *circuit_urls.urlpatterns,  # before <slug>/: a tournament's desk never shadows the circuits
     path("<slug:slug>/", home.overview, name="overview"),
     path("<slug:slug>/editar/", setup.tournament_edit, name="edit"),
