@@ -340,3 +340,31 @@ def test_the_desk_lives_under_the_circuits_and_old_links_land(client, season, pe
 
     with pytest.raises(CircuitRefused, match="reservado"):
         circuit_create(user=people["admin"], name="Atletas", slug="atletas")
+
+
+def test_a_join_keeps_the_other_identity_for_later_registrations(season, people, load_file):
+    """p1's birth date was typed two ways (etapas 1 and 2). Once joined, a third etapa typed the second way joins
+    the same atleta by itself (nothing to join again); a split hands that identity back with its players."""
+    from tournaments.models import AtletaAlias
+
+    one, two, _circuit = season
+    keep, other = atleta_of(one, "p1"), atleta_of(two, "p1")
+    atletas_join(user=people["org"], keep=keep, other=other)
+    assert AtletaAlias.objects.filter(atleta=keep).count() == 1
+    data = etapa_file("etapa-3", date="2025-05-10")
+    data["players"][0]["birth_date"] = OTHER_BIRTH
+    three = load_file(data)
+    assert atleta_of(three, "p1").pk == keep.pk
+    assert not any(keep.key in (m.keep.key, m.other.key) for m in atletas_likely_matches(user=people["admin"]))
+    # the second way is another person after all: the split takes the identity with its players
+    apart = atleta_split(
+        user=people["org"],
+        atleta=keep,
+        players=[Player.objects.get(tournament=t, key="p1") for t in (two, three)],
+    )
+    assert not AtletaAlias.objects.filter(atleta=keep).exists()
+    data = etapa_file("etapa-4", date="2025-06-10")
+    data["players"][0]["birth_date"] = OTHER_BIRTH
+    four = load_file(data)
+    assert atleta_of(four, "p1").pk == apart.pk
+    assert atleta_of(one, "p1").pk == keep.pk

@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 
 from scoring.atleta import atleta_identity, name_normalize
 
-from ..models import Atleta, AtletaAudit, AtletaNivel, CircuitExclusion, CircuitSorteio, Player, Tournament
+from ..models import Atleta, AtletaAlias, AtletaAudit, AtletaNivel, CircuitExclusion, CircuitSorteio, Player, Tournament
 from ..permissions import may_join_atletas
 from .services import atletas_rename, nivel_later
 
@@ -159,10 +159,14 @@ def atletas_join(*, user: Any, keep: Atleta, other: Atleta, reason: str = "") ->
         _circuits_follow_join(user=user, keep=keep, other=other)
         identity = other.identity
         other_key, other_name = other.key, other.name
+        AtletaAlias.objects.filter(atleta=other).update(atleta=keep)
         other.delete()  # its Nível goes with it
-        if keep.identity is None and identity is not None:  # players with that identity find keep from now on
+        # players with that identity find keep from now on: as its own, or as another it took over
+        if keep.identity is None and identity is not None:
             keep.identity = identity
             keep.save(update_fields=["identity"])
+        elif identity is not None and identity != keep.identity:
+            AtletaAlias.objects.create(atleta=keep, identity=identity)
         atletas_rename(ids=[keep.pk])
         keep.refresh_from_db(fields=["name", "name_search"])
         for p in theirs:
@@ -281,11 +285,14 @@ def atleta_split(*, user: Any, atleta: Atleta, players: list[Player], reason: st
             raise _moved_meanwhile()
         before = {"atleta": _people(atleta, every)}
         own = {atleta_identity(name=p.name, birth_date=p.birth_date) for p in staying}
+        wanted = _identity_of(moving)
+        if wanted is not None and wanted not in own:  # an identity it took over in a join leaves with its players
+            AtletaAlias.objects.filter(atleta=atleta, identity=wanted).delete()
         keeps = atleta.identity if atleta.identity in own else _free(_identity_of(staying), but=atleta.pk)
         if keeps != atleta.identity:
             atleta.identity = keeps
             atleta.save(update_fields=["identity"])
-        wanted = _identity_of(moving)
+            AtletaAlias.objects.filter(atleta=atleta, identity=keeps).delete()  # its own again, not another
         newest = moving[-1]
         new = Atleta.objects.create(
             key=f"t{uuid.uuid4().hex[:18]}",  # a placeholder until the id is known
@@ -332,13 +339,14 @@ def atleta_split(*, user: Any, atleta: Atleta, players: list[Player], reason: st
 
 
 def _free(identity: str | None, *, but: int | None) -> str | None:
-    """``identity`` when no atleta (but ``but``) holds it, else None."""
+    """``identity`` when no atleta (but ``but``) holds it, as its own or taken over in a join, else None."""
     if identity is None:
         return None
     taken = Atleta.objects.filter(identity=identity)
+    aliased = AtletaAlias.objects.filter(identity=identity)
     if but is not None:
-        taken = taken.exclude(pk=but)
-    return None if taken.exists() else identity
+        taken, aliased = taken.exclude(pk=but), aliased.exclude(atleta_id=but)
+    return None if taken.exists() or aliased.exists() else identity
 
 
 def atletas_distinct(*, user: Any, one: Atleta, other: Atleta, reason: str = "") -> AtletaAudit:

@@ -24,7 +24,7 @@ from scoring.jogo import WALKOVER_BOTH
 from scoring.ranking import UNRANKED_LEVEL, nivel_path, player_level
 
 from ..caching import background_run, in_request
-from ..models import Atleta, AtletaNivel, Circuit, Dupla, Jogo, Player, Tournament
+from ..models import Atleta, AtletaAlias, AtletaNivel, Circuit, Dupla, Jogo, Player, Tournament
 from ..selectors import tournament_state_get
 from ..state import jogo_order
 
@@ -48,7 +48,8 @@ log = logging.getLogger(__name__)
 def atletas_link(*, players: Sequence[Player]) -> list[int]:
     """Point each of ``players`` (saved, with their name and birth date as they now are) at their atleta.
 
-    A player whose identity (normalized name and birth date) is an atleta's joins it; else a player alone in
+    A player whose identity (normalized name and birth date) is an atleta's (or one it took over in a join)
+    joins it; else a player alone in
     their atleta keeps it (its identity follows the new name: the key stays); else a new atleta is made. Atletas
     left without players go away. Returns the ids of the atletas whose players changed (their Nível and name
     follow: the name here, the Nível once the write commits)."""
@@ -62,6 +63,9 @@ def atletas_link(*, players: Sequence[Player]) -> list[int]:
     identity = {p.pk: atleta_identity(name=p.name, birth_date=p.birth_date) for p in players}
     wanted = {i for i in identity.values() if i is not None}
     by_identity = {a.identity: a for a in Atleta.objects.filter(identity__in=wanted)} if wanted else {}
+    if wanted - set(by_identity):  # an identity an atleta took over in a join on the desk (``AtletaAlias``)
+        for alias in AtletaAlias.objects.filter(identity__in=wanted - set(by_identity)).select_related("atleta"):
+            by_identity[alias.identity] = alias.atleta
     current = {p.atleta_id for p in players if p.atleta_id is not None}
     # the atletas of these players that have no other player (they may follow their player's new identity)
     shared = set(

@@ -4,7 +4,7 @@ Results are stored once, as mãos or as final scores; standings, brackets and
 the classification are derived by ``scoring`` (see ``selectors.py``).
 """
 
-from .atletas import Atleta, AtletaAudit, AtletaNivel
+from .atletas import Atleta, AtletaAlias, AtletaAudit, AtletaNivel
 from .calls import Call
 from .circuits import Circuit, CircuitAtleta, CircuitAudit, CircuitEtapa, CircuitExclusion, CircuitSorteio, EtapaPlace
 from .engine import AuditEntry, ResultPart, StateSnapshot, TournamentChange
@@ -18,6 +18,7 @@ __all__ = [
     "PRESET_CHOICES",
     "Appeal",
     "Atleta",
+    "AtletaAlias",
     "AtletaAudit",
     "AtletaNivel",
     "AuditEntry",

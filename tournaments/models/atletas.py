@@ -50,6 +50,23 @@ class AtletaNivel(models.Model):
         verbose_name_plural = _("níveis")
 
 
+class AtletaAlias(models.Model):
+    """Another identity of an atleta (private, like ``Atleta.identity``): the one an atleta joined into it on the
+    desk had (a birth date typed another way), so that a later registration with that name and date joins the
+    atleta by itself instead of making a stranger to join again. A split hands it back with the players who
+    carry it."""
+
+    atleta = models.ForeignKey(Atleta, on_delete=models.CASCADE, related_name="aliases")
+    identity = models.CharField(max_length=240, unique=True, editable=False)
+
+    class Meta:
+        verbose_name = _("outra identidade de atleta")
+        verbose_name_plural = _("outras identidades de atletas")
+
+    def __str__(self) -> str:
+        return f"{self.atleta_id}"
+
+
 class AtletaAudit(models.Model):
     """One join or split of atletas on the desk (DOMAIN §7.1), or two atletas marked as different people (no longer
     offered as a likely match): who, when, which atletas (their keys and names as they were), the players moved
