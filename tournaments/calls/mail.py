@@ -6,7 +6,6 @@ failed or were left behind (a process that stopped mid-send). Each change of a r
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -17,6 +16,7 @@ from django.db import connections
 from django.db.models import F, Q
 from django.utils import timezone
 
+from ..caching import background_run
 from ..models import Call, Tournament
 from ..writes import PRIVATE, tournament_write
 from .messages import call_subject, call_text
@@ -34,8 +34,9 @@ class Sent:
 
 
 def mail_dispatch(*, ids: list[int]) -> None:
-    """Send these queued e-mails now, outside the request: in a thread of their own (``ZAP_CALLS_MAIL_THREAD``,
-    the default), else right here (tests)."""
+    """Send these queued e-mails now, outside the request: in a thread of their own once the response has gone
+    (``caching.background_run``, which ``shares_wait`` waits for; ``ZAP_CALLS_MAIL_THREAD``, the default), else
+    right here (tests)."""
     if not getattr(settings, "ZAP_CALLS_MAIL_THREAD", True):
         calls_mail_send(ids=ids)
         return
@@ -48,7 +49,7 @@ def mail_dispatch(*, ids: list[int]) -> None:
         finally:
             connections.close_all()
 
-    threading.Thread(target=run, name="zap-calls-mail", daemon=True).start()
+    background_run(run, name="zap-calls-mail")
 
 
 def _pending(ids: Iterable[int] | None) -> list[Call]:
