@@ -105,6 +105,47 @@ def test_the_desk_tabs_scroll_sideways_on_a_phone(browser, live_server):
         context.close()
 
 
+CURRENT_TAB = """nav => {
+  const tab = nav.querySelector('[aria-current="page"]').getBoundingClientRect(), box = nav.getBoundingClientRect();
+  const style = getComputedStyle(nav);
+  return {name: nav.querySelector('[aria-current="page"]').textContent.trim(), left: tab.left, right: tab.right,
+    navLeft: box.left, navRight: box.right, scrollLeft: nav.scrollLeft, scrolls: nav.scrollWidth > nav.clientWidth,
+    fadeStart: style.getPropertyValue('--tabs-fade-start'), fadeEnd: style.getPropertyValue('--tabs-fade-end'),
+    mask: style.maskImage};
+}"""
+
+
+def test_on_a_phone_a_late_tab_shows_selected_and_the_cut_edge_fades(browser, live_server):
+    """Review #2: at 390 px the current tab of a late page (Imprimir, Equipe, Histórico) is scrolled into view on
+    load, and the bar fades at each edge it can still scroll towards (at the first tab: the right edge only)."""
+    t, context, page = _desk(browser, live_server, 390)
+    try:
+        nav = page.get_by_role("navigation", name="Áreas da comissão")
+        first = nav.evaluate(CURRENT_TAB)
+        assert first["name"] == "Resumo" and first["scrolls"] and first["scrollLeft"] == 0
+        assert "linear-gradient" in first["mask"]
+        assert (first["fadeStart"], first["fadeEnd"]) == ("0px", "40px")  # more tabs to the right: that edge fades
+        for name, path in (("Imprimir", "imprimir/"), ("Equipe", "equipe/"), ("Histórico", "historico/")):
+            page.goto(f"{live_server.url}/organizar/{t.slug}/{path}")
+            tab = nav.evaluate(CURRENT_TAB)
+            assert tab["name"] == name
+            assert tab["left"] >= max(0, tab["navLeft"]) - 0.5 and tab["right"] <= min(390, tab["navRight"]) + 0.5, tab
+            assert tab["fadeStart"] == "40px", tab  # scrolled: tabs to the left too, that edge fades
+            shot(page, f"layout-390-tab-{path.strip('/')}")
+        assert tab["fadeEnd"] == "0px"  # Histórico, the last tab: scrolled to the end, nothing fades at the right
+    finally:
+        context.close()
+
+
+def test_at_desktop_width_the_tabs_do_not_fade(browser, live_server):
+    _t, context, page = _desk(browser, live_server, 1366)
+    try:
+        tab = page.get_by_role("navigation", name="Áreas da comissão").evaluate(CURRENT_TAB)
+        assert not tab["scrolls"] and (tab["fadeStart"], tab["fadeEnd"]) == ("0px", "0px")
+    finally:
+        context.close()
+
+
 # --- 2. the Mesas page: one number ---------------------------------------------------------------------------
 
 
