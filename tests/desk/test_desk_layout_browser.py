@@ -146,6 +146,36 @@ def test_at_desktop_width_the_tabs_do_not_fade(browser, live_server):
         context.close()
 
 
+GROUP_FIELDS = ["Duplas por grupo (preferido)", "Classificadas por grupo", "Melhores demais colocadas"]
+KNOCKOUT_FIELDS = ["Melhor de, 1ª rodada do mata-mata"]
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_the_format_page_shows_only_the_fields_of_the_chosen_format(browser, live_server, width):
+    """Review #10: with "só mata-mata" the group fields are hidden (no script needed), with "todos contra todos"
+    the group size, the qualifiers and the bracket's; "grupos e depois mata-mata" shows them all."""
+    t, context, page = _desk(browser, live_server, width)
+    try:
+        page.goto(f"{live_server.url}/organizar/{t.slug}/formato/")
+
+        def shown(labels):
+            return [page.get_by_label(label).is_visible() for label in labels]
+
+        assert shown(GROUP_FIELDS + ["Melhor de, nos grupos"] + KNOCKOUT_FIELDS) == [True] * 5
+        page.get_by_label("só mata-mata").check()
+        assert shown(GROUP_FIELDS + ["Melhor de, nos grupos"]) == [False] * 4
+        assert shown(KNOCKOUT_FIELDS) == [True] and page.get_by_text("Posições na chave").is_visible()
+        shot(page, f"layout-{width}-formato-mata-mata")
+        page.get_by_label("todos contra todos (um grupo só)").check()
+        assert shown(GROUP_FIELDS + KNOCKOUT_FIELDS) == [False] * 4 and shown(["Melhor de, nos grupos"]) == [True]
+        assert not page.get_by_text("Posições na chave").is_visible()
+        page.get_by_label("grupos e depois mata-mata").check()
+        assert shown(GROUP_FIELDS + ["Melhor de, nos grupos"] + KNOCKOUT_FIELDS) == [True] * 5
+        assert _overflow(page) <= 1
+    finally:
+        context.close()
+
+
 # --- 2. the Mesas page: one number ---------------------------------------------------------------------------
 
 
