@@ -176,6 +176,34 @@ def test_the_format_page_shows_only_the_fields_of_the_chosen_format(browser, liv
         context.close()
 
 
+CARD_TOPS = """cards => cards.filter((card) => card.offsetParent).map((card) => {
+  const walker = document.createTreeWalker(card, NodeFilter.SHOW_TEXT,
+    {acceptNode: (n) => n.textContent.trim() && n.parentElement.offsetParent ? 1 : 3});
+  const first = walker.nextNode();
+  return {text: first.textContent.trim().slice(0, 30),
+    gap: first.parentElement.getBoundingClientRect().top - card.getBoundingClientRect().top};
+})"""
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_the_cards_have_no_blank_band_above_their_first_line(browser, live_server, width):
+    """Review #14: the first line of a card starts right below its padding (a first paragraph's margin, or the
+    margin of a heading beside a button, made a band of about 40 px): the Resumo, the PINs, the Histórico and the
+    Chamadas."""
+    t, context, page = _desk(browser, live_server, width)
+    try:
+        for path in ("", "pins/", "historico/", "chamadas/"):
+            page.goto(f"{live_server.url}/organizar/{t.slug}/{path}")
+            tops = page.locator("main .card").evaluate_all(CARD_TOPS)
+            assert tops, path
+            for top in tops:
+                # the card's padding (.9rem) and border, and what centres a heading beside a button at most
+                assert top["gap"] <= 30, (path, top)
+        shot(page, f"layout-{width}-chamadas")
+    finally:
+        context.close()
+
+
 # --- 2. the Mesas page: one number ---------------------------------------------------------------------------
 
 
