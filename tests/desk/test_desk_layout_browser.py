@@ -204,6 +204,21 @@ def test_the_cards_have_no_blank_band_above_their_first_line(browser, live_serve
         context.close()
 
 
+@pytest.mark.parametrize("width", [390, 1366])
+def test_the_programacao_buttons_keep_off_the_tab_bar(browser, live_server, width):
+    """Review #15: "Chamar as duplas" and "Imprimir" sat right on the tab bar."""
+    t, context, page = _desk(browser, live_server, width)
+    try:
+        page.goto(f"{live_server.url}/organizar/{t.slug}/programacao/")
+        bar = page.get_by_role("navigation", name="Áreas da comissão").bounding_box()
+        for name in ("Chamar as duplas", "Imprimir"):
+            button = page.locator("main").get_by_role("link" if name.startswith("Chamar") else "button", name=name)
+            assert button.bounding_box()["y"] - (bar["y"] + bar["height"]) >= 12, name
+        page.screenshot(path=f"/tmp/zap-shots/layout-{width}-programacao-top.png")
+    finally:
+        context.close()
+
+
 # --- 2. the Mesas page: one number ---------------------------------------------------------------------------
 
 
