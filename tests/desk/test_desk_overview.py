@@ -161,3 +161,12 @@ def test_the_jogos_count_says_they_are_those_made_so_far(event_before, event_dra
     assert _facts(html)["Jogos começados"] == f"{made} de {made} marcados" and KNOCKOUT_HINT not in html  # finished
     html = _client("comissao-primavera").get(reverse("desk:overview", args=[event_before.slug])).content.decode()
     assert _facts(html)["Jogos começados"] == "nenhum jogo marcado ainda" and KNOCKOUT_HINT not in html
+
+
+def test_after_the_pairing_draw_the_registrations_left_over_are_without_a_dupla(event_before, event_drawn):
+    """Review #4: a finished event said "Aguardando dupla 3" beside "Duplas 16/16". Before the pairing draw the
+    registrations not in a dupla await one; after it (or once the competition is drawn) they were left without."""
+    html = _client("comissao-primavera").get(reverse("desk:overview", args=[event_before.slug])).content.decode()
+    assert _facts(html)["Aguardando dupla"] == "11" and "Inscrições sem dupla" not in html
+    html = _client("comissao-outono").get(reverse("desk:overview", args=[event_drawn.slug])).content.decode()
+    assert _facts(html)["Inscrições sem dupla"] == "1" and "Aguardando dupla" not in html

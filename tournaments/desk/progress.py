@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from ..models import Jogo, Registration, Stage, Tournament
+from ..models import Draw, Jogo, Registration, Stage, Tournament
 from ..permissions import may_organize, roles_prefetch
 from ..registrations.window import registration_is_open
 from ..sumula.pins import pin_locked_count
@@ -55,15 +55,26 @@ class Summary:
     played: int  # jogos with a result (or being played)
     next_step: NextStep | None
     knockout_grows: bool = False  # a knockout still to make jogos may follow (not finished, a knockout stage)
+    # the pairing draw ran (or the competition was drawn): ``waiting`` were left without a dupla, not awaiting one
+    pairing_done: bool = False
     # what waits for the staff now (the Resumo only; the dashboard's rows leave it empty), None before the draw
     pending: tuple[Pending, ...] | None = None
 
 
 def _counts(tournament_ids: list[int]) -> dict[int, dict[str, int]]:
-    """Per tournament: registrations, waiting, duplas, stages, knockout stages, jogos, played. Three queries for
-    any number."""
+    """Per tournament: registrations, waiting, duplas, stages, knockout stages, whether the pairing draw ran, jogos,
+    played. Three queries for any number."""
     out = {
-        pk: {"registrations": 0, "waiting": 0, "duplas": 0, "stages": 0, "knockouts": 0, "jogos": 0, "played": 0}
+        pk: {
+            "registrations": 0,
+            "waiting": 0,
+            "duplas": 0,
+            "stages": 0,
+            "knockouts": 0,
+            "paired": 0,
+            "jogos": 0,
+            "played": 0,
+        }
         for pk in tournament_ids
     }
     if not tournament_ids:
@@ -81,10 +92,11 @@ def _counts(tournament_ids: list[int]) -> dict[int, dict[str, int]]:
             nd=Count("duplas", distinct=True),
             ns=Count("stages", distinct=True),
             nk=Count("stages", filter=Q(stages__kind=Stage.KNOCKOUT), distinct=True),
+            paired=Exists(Draw.objects.filter(tournament=OuterRef("pk"), kind=Draw.PAIRING, undone_at__isnull=True)),
         )
-        .values("pk", "nd", "ns", "nk")
+        .values("pk", "nd", "ns", "nk", "paired")
     ):
-        out[row["pk"]].update(duplas=row["nd"], stages=row["ns"], knockouts=row["nk"])
+        out[row["pk"]].update(duplas=row["nd"], stages=row["ns"], knockouts=row["nk"], paired=int(row["paired"]))
     for row in (
         Jogo.objects.filter(tournament_id__in=tournament_ids)
         .values("tournament_id")
@@ -153,6 +165,7 @@ def _summary(tournament: Tournament, c: dict[str, int], organizer: bool) -> Summ
         played=c["played"],
         next_step=_next_step(tournament, state, c, organizer),
         knockout_grows=bool(c["knockouts"]) and state != "finished",
+        pairing_done=bool(c["paired"] or c["stages"]),
     )
 
 
