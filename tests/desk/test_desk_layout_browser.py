@@ -105,6 +105,120 @@ def test_the_desk_tabs_scroll_sideways_on_a_phone(browser, live_server):
         context.close()
 
 
+CURRENT_TAB = """nav => {
+  const tab = nav.querySelector('[aria-current="page"]').getBoundingClientRect(), box = nav.getBoundingClientRect();
+  const style = getComputedStyle(nav);
+  return {name: nav.querySelector('[aria-current="page"]').textContent.trim(), left: tab.left, right: tab.right,
+    navLeft: box.left, navRight: box.right, scrollLeft: nav.scrollLeft, scrolls: nav.scrollWidth > nav.clientWidth,
+    fadeStart: style.getPropertyValue('--tabs-fade-start'), fadeEnd: style.getPropertyValue('--tabs-fade-end'),
+    mask: style.maskImage};
+}"""
+
+
+def test_on_a_phone_a_late_tab_shows_selected_and_the_cut_edge_fades(browser, live_server):
+    """Review #2: at 390 px the current tab of a late page (Imprimir, Equipe, Histórico) is scrolled into view on
+    load, and the bar fades at each edge it can still scroll towards (at the first tab: the right edge only)."""
+    t, context, page = _desk(browser, live_server, 390)
+    try:
+        nav = page.get_by_role("navigation", name="Áreas da comissão")
+        first = nav.evaluate(CURRENT_TAB)
+        assert first["name"] == "Resumo" and first["scrolls"] and first["scrollLeft"] == 0
+        assert "linear-gradient" in first["mask"]
+        assert (first["fadeStart"], first["fadeEnd"]) == ("0px", "40px")  # more tabs to the right: that edge fades
+        for name, path in (("Imprimir", "imprimir/"), ("Equipe", "equipe/"), ("Histórico", "historico/")):
+            page.goto(f"{live_server.url}/organizar/{t.slug}/{path}")
+            tab = nav.evaluate(CURRENT_TAB)
+            assert tab["name"] == name
+            assert tab["left"] >= max(0, tab["navLeft"]) - 0.5 and tab["right"] <= min(390, tab["navRight"]) + 0.5, tab
+            assert tab["fadeStart"] == "40px", tab  # scrolled: tabs to the left too, that edge fades
+            shot(page, f"layout-390-tab-{path.strip('/')}")
+        assert tab["fadeEnd"] == "0px"  # Histórico, the last tab: scrolled to the end, nothing fades at the right
+    finally:
+        context.close()
+
+
+def test_at_desktop_width_the_tabs_do_not_fade(browser, live_server):
+    _t, context, page = _desk(browser, live_server, 1366)
+    try:
+        tab = page.get_by_role("navigation", name="Áreas da comissão").evaluate(CURRENT_TAB)
+        assert not tab["scrolls"] and (tab["fadeStart"], tab["fadeEnd"]) == ("0px", "0px")
+    finally:
+        context.close()
+
+
+GROUP_FIELDS = ["Duplas por grupo (preferido)", "Classificadas por grupo", "Melhores demais colocadas"]
+KNOCKOUT_FIELDS = ["Melhor de, 1ª rodada do mata-mata"]
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_the_format_page_shows_only_the_fields_of_the_chosen_format(browser, live_server, width):
+    """Review #10: with "só mata-mata" the group fields are hidden (no script needed), with "todos contra todos"
+    the group size, the qualifiers and the bracket's; "grupos e depois mata-mata" shows them all."""
+    t, context, page = _desk(browser, live_server, width)
+    try:
+        page.goto(f"{live_server.url}/organizar/{t.slug}/formato/")
+
+        def shown(labels):
+            return [page.get_by_label(label).is_visible() for label in labels]
+
+        assert shown(GROUP_FIELDS + ["Melhor de, nos grupos"] + KNOCKOUT_FIELDS) == [True] * 5
+        page.get_by_label("só mata-mata").check()
+        assert shown(GROUP_FIELDS + ["Melhor de, nos grupos"]) == [False] * 4
+        assert shown(KNOCKOUT_FIELDS) == [True] and page.get_by_text("Posições na chave").is_visible()
+        shot(page, f"layout-{width}-formato-mata-mata")
+        page.get_by_label("todos contra todos (um grupo só)").check()
+        assert shown(GROUP_FIELDS + KNOCKOUT_FIELDS) == [False] * 4 and shown(["Melhor de, nos grupos"]) == [True]
+        assert not page.get_by_text("Posições na chave").is_visible()
+        page.get_by_label("grupos e depois mata-mata").check()
+        assert shown(GROUP_FIELDS + ["Melhor de, nos grupos"] + KNOCKOUT_FIELDS) == [True] * 5
+        assert _overflow(page) <= 1
+    finally:
+        context.close()
+
+
+CARD_TOPS = """cards => cards.filter((card) => card.offsetParent).map((card) => {
+  const walker = document.createTreeWalker(card, NodeFilter.SHOW_TEXT,
+    {acceptNode: (n) => n.textContent.trim() && n.parentElement.offsetParent ? 1 : 3});
+  const first = walker.nextNode();
+  return {text: first.textContent.trim().slice(0, 30),
+    gap: first.parentElement.getBoundingClientRect().top - card.getBoundingClientRect().top};
+})"""
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_the_cards_have_no_blank_band_above_their_first_line(browser, live_server, width):
+    """Review #14: the first line of a card starts right below its padding (a first paragraph's margin, or the
+    margin of a heading beside a button, made a band of about 40 px): the Resumo, the PINs, the Histórico and the
+    Chamadas."""
+    t, context, page = _desk(browser, live_server, width)
+    try:
+        for path in ("", "pins/", "historico/", "chamadas/"):
+            page.goto(f"{live_server.url}/organizar/{t.slug}/{path}")
+            tops = page.locator("main .card").evaluate_all(CARD_TOPS)
+            assert tops, path
+            for top in tops:
+                # the card's padding (.9rem) and border, and what centres a heading beside a button at most
+                assert top["gap"] <= 30, (path, top)
+        shot(page, f"layout-{width}-chamadas")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_the_programacao_buttons_keep_off_the_tab_bar(browser, live_server, width):
+    """Review #15: "Chamar as duplas" and "Imprimir" sat right on the tab bar."""
+    t, context, page = _desk(browser, live_server, width)
+    try:
+        page.goto(f"{live_server.url}/organizar/{t.slug}/programacao/")
+        bar = page.get_by_role("navigation", name="Áreas da comissão").bounding_box()
+        for name in ("Chamar as duplas", "Imprimir"):
+            button = page.locator("main").get_by_role("link" if name.startswith("Chamar") else "button", name=name)
+            assert button.bounding_box()["y"] - (bar["y"] + bar["height"]) >= 12, name
+        page.screenshot(path=f"/tmp/zap-shots/layout-{width}-programacao-top.png")
+    finally:
+        context.close()
+
+
 # --- 2. the Mesas page: one number ---------------------------------------------------------------------------
 
 

@@ -86,8 +86,12 @@ def test_a_referee_sees_the_sumulas_only(event_during):
 
 
 def test_nothing_pending_says_so_and_a_finished_event_still_asks_for_its_signatures(event_after, event_drawn):
+    # a jogo played and signed: the event under way, nothing waiting
+    Jogo.objects.filter(pk=Jogo.objects.filter(tournament=event_drawn).order_by("id").first().pk).update(
+        status=Jogo.HOMOLOGATED
+    )
     html = _client("comissao-outono").get(reverse("desk:overview", args=[event_drawn.slug])).content.decode()
-    assert _pending(html) == {}  # nothing played yet, every jogo with its mesa
+    assert _pending(html) == {}  # every jogo with its mesa
     assert "Nada esperando por você agora." in html
     html = _client("comissao-taca").get(reverse("desk:overview", args=[event_after.slug])).content.decode()
     # the group jogos were confirmed by both duplas and never signed; the knockout ones were
@@ -129,3 +133,40 @@ def test_the_resumo_reads_a_few_queries_whatever_the_size(load_file, django_asse
         return len(ctx.captured_queries)
 
     assert count(small) == count(big)
+
+
+def _facts(html: str) -> dict[str, str]:
+    return {dt: re.sub(r"\s+", " ", dd).strip() for dt, dd in re.findall(r"<dt>([^<]+)</dt><dd>(.*?)</dd>", html)}
+
+
+KNOCKOUT_HINT = "Os jogos seguintes do mata-mata são marcados à medida que as duplas avançam na chave."
+
+
+def test_right_after_the_draw_the_next_step_is_not_beside_a_nothing_waits(event_drawn):
+    """Review #22: "Distribuir as mesas" shown with "Agora: Nada esperando por você agora." beside it."""
+    event_drawn.__class__.objects.filter(pk=event_drawn.pk).update(mesas=0)
+    html = _client("comissao-outono").get(reverse("desk:overview", args=[event_drawn.slug])).content.decode()
+    assert "Distribuir as mesas" in html
+    assert 'id="pendencias"' not in html and "Nada esperando" not in html
+
+
+def test_the_jogos_count_says_they_are_those_made_so_far(event_before, event_drawn, event_after):
+    """Review #22: "Jogos 0 / 4" read as the whole event for a knockout whose next jogos are made as duplas go
+    through: the count says it counts the jogos started of those made ("marcados"), with a word on the knockout."""
+    html = _client("comissao-outono").get(reverse("desk:overview", args=[event_drawn.slug])).content.decode()
+    assert _facts(html)["Jogos começados"] == "0 de 6 marcados"  # the group jogos; the knockout's come later
+    assert KNOCKOUT_HINT in html
+    html = _client("comissao-taca").get(reverse("desk:overview", args=[event_after.slug])).content.decode()
+    made = Jogo.objects.filter(tournament=event_after).count()
+    assert _facts(html)["Jogos começados"] == f"{made} de {made} marcados" and KNOCKOUT_HINT not in html  # finished
+    html = _client("comissao-primavera").get(reverse("desk:overview", args=[event_before.slug])).content.decode()
+    assert _facts(html)["Jogos começados"] == "nenhum jogo marcado ainda" and KNOCKOUT_HINT not in html
+
+
+def test_after_the_pairing_draw_the_registrations_left_over_are_without_a_dupla(event_before, event_drawn):
+    """Review #4: a finished event said "Aguardando dupla 3" beside "Duplas 16/16". Before the pairing draw the
+    registrations not in a dupla await one; after it (or once the competition is drawn) they were left without."""
+    html = _client("comissao-primavera").get(reverse("desk:overview", args=[event_before.slug])).content.decode()
+    assert _facts(html)["Aguardando dupla"] == "11" and "Inscrições sem dupla" not in html
+    html = _client("comissao-outono").get(reverse("desk:overview", args=[event_drawn.slug])).content.decode()
+    assert _facts(html)["Inscrições sem dupla"] == "1" and "Aguardando dupla" not in html

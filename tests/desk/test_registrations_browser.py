@@ -90,3 +90,44 @@ def test_an_organizer_ticks_rows_and_marks_them_present_on_a_phone(browser, live
         assert not errors, errors
     finally:
         context.close()
+
+
+BAR = """() => {
+  const bar = document.querySelector('.reg-bulk-bar').getBoundingClientRect();
+  const overlaps = [...document.querySelectorAll('.reg-card')].map((c) => c.getBoundingClientRect())
+    .filter((c) => c.bottom > bar.top + 1 && c.top < bar.bottom - 1).length;
+  return {position: getComputedStyle(document.querySelector('.reg-bulk-bar')).position, top: bar.top,
+    bottom: bar.bottom, overlaps: overlaps};
+}"""
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_the_bulk_bar_stays_after_the_list_until_a_row_is_ticked(browser, live_server, width):
+    """Review #11: with nothing ticked the bar "Selecionadas: …" is in its place after the list and covers no card,
+    wherever the page is scrolled; once a row is ticked it follows the bottom of the screen."""
+    t = tournament_make(max_duplas=None)
+    user = get_user_model().objects.create_user("marta", password=PASSWORD)
+    StaffRole.objects.create(tournament=t, user=user, role=StaffRole.ORGANIZER)
+    services.registrations_import_csv(tournament=t, content=csv_bytes(people(12)))
+    height = 900 if width == 1366 else 844
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="pt-BR")
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/entrar/?next=/organizar/{t.slug}/inscricoes/")
+        page.get_by_label("Usuário").fill("marta")
+        page.get_by_label("Senha").fill(PASSWORD)
+        page.get_by_role("button", name="Entrar").click()
+        page.wait_for_url("**/inscricoes/")
+        for y in (0, 400, 800):
+            page.evaluate(f"window.scrollTo(0, {y})")
+            bar = page.evaluate(BAR)
+            assert bar["position"] == "static" and bar["overlaps"] == 0, (y, bar)
+        shot(page, f"registrations-{width}-bulk-idle")
+        page.evaluate("window.scrollTo(0, 0)")
+        page.get_by_label("Selecionar Atleta 2", exact=True).check()
+        bar = page.evaluate(BAR)
+        assert bar["position"] == "sticky" and bar["bottom"] <= height + 1 and bar["top"] < height, bar
+        page.get_by_label("Selecionar Atleta 2", exact=True).uncheck()
+        assert page.evaluate(BAR)["position"] == "static"
+    finally:
+        context.close()

@@ -88,6 +88,23 @@ def test_withdraw_of_a_paired_registration_is_refused_with_a_message(client, org
     assert Registration.objects.get(pk=reg.pk).status == Registration.PAIRED
 
 
+def test_the_counter_of_registrations_in_formed_duplas_says_so(client, org, t):
+    """Review #3: three pairs just signed up are not yet "em dupla" in the desk's sense (a formed dupla): the counter
+    says "já com dupla formada", the same words as each row's tag, and the pairs show as pairs signed up together."""
+    from tournaments.draws.services import pairing_run
+
+    for k in range(3):
+        add(t, f"Ana {k}", f"Bia {k}")
+    body = client.get(url("registrations", t)).content.decode()
+    assert "<strong>0</strong> já com dupla formada" in body and "</strong> em dupla<" not in body
+    assert body.count("dupla inscrita junta") == 3 and ">dupla formada<" not in body
+    t.registration_closed = True
+    t.save(update_fields=["registration_closed"])
+    pairing_run(tournament=t, user=org, seed=1)
+    body = client.get(url("registrations", t)).content.decode()
+    assert "<strong>3</strong> já com dupla formada" in body and body.count(">dupla formada<") == 3
+
+
 def test_checkin_without_and_with_htmx(client, org, t):
     reg = add(t, "Ana")
     response = client.post(url("registration_checkin", t, reg.pk), {"present": "1"})

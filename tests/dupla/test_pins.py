@@ -63,8 +63,11 @@ def test_pins_reset_stores_only_hashes_and_pin_check_knows_them(cup):
         wrong = f"{(int(pin) + 1) % 10**6:06d}"
         assert not pin_check(dupla, wrong)
     entry = AuditEntry.objects.get(tournament=cup, action="pins_reset")
-    assert entry.summary == "PINs das duplas refeitos"
+    assert entry.summary == "PINs das duplas feitos"  # the first PINs of the event (review #5)
     assert not any(pin in repr((entry.summary, entry.before, entry.after)) for pin in pins.values())
+    pins_reset(tournament=cup, by=None)
+    again = AuditEntry.objects.filter(tournament=cup, action="pins_reset").order_by("-id").first()
+    assert again.summary == "PINs das duplas refeitos"
 
 
 def test_pin_check_refuses_what_is_not_a_pin(cup):
@@ -176,14 +179,13 @@ def test_the_desk_page_explains_then_shows_the_pins_once(client, cup, organizer)
     client.force_login(organizer)
     page = client.get(_url(cup))
     text = page.content.decode()
-    assert page.status_code == 200 and "uma única vez" in text and 'name="confirm"' in text
+    # the first time no dupla has a PIN: nothing stops working, so no confirmation is asked (review #5)
+    assert page.status_code == 200 and "uma única vez" in text and 'name="confirm"' not in text
+    assert "Fazer os PINs e ver os cartões" in text and 'id="cartao-perdido"' not in text
     assert "no-store" in page["Cache-Control"]
-    refused = client.post(_url(cup), {})
-    assert refused.status_code == 200 and "Marque a confirmação" in refused.content.decode()
-    assert not cup.duplas.exclude(pin_hash="").exists()
 
     batch = re.search(r'name="batch" value="([^"]+)"', text).group(1)
-    cards = client.post(_url(cup), {"confirm": "on", "batch": batch})
+    cards = client.post(_url(cup), {"batch": batch})
     html = cards.content.decode()
     assert cards.status_code == 200 and "no-store" in cards["Cache-Control"]
     assert "Estes PINs aparecem só agora" in html
@@ -194,8 +196,16 @@ def test_the_desk_page_explains_then_shows_the_pins_once(client, cup, organizer)
     in_order = list(cup.duplas.order_by("order", "id"))
     assert all(pin_check(d, p) for d, p in zip(in_order, pins, strict=False))  # cards in the duplas' order
 
+    assert AuditEntry.objects.get(tournament=cup, action="pins_reset").summary == "PINs das duplas feitos"
+
     later = client.get(_url(cup)).content.decode()
     assert not any(pin in later for pin in pins) and "7 com PIN feito" in later
+    # now the PINs handed out would stop working: new ones only with the confirmation
+    assert 'name="confirm"' in later and "Fazer PINs novos e ver os cartões" in later and 'id="cartao-perdido"' in later
+    fresh = re.search(r'name="batch" value="([^"]+)"', later).group(1)
+    refused = client.post(_url(cup), {"batch": fresh})
+    assert refused.status_code == 200 and "Marque a confirmação" in refused.content.decode()
+    assert all(pin_check(d, p) for d, p in zip(cup.duplas.order_by("order", "id"), pins, strict=False))
     # the browser resends the same form (reload, back): the PINs just printed stay valid
     again = client.post(_url(cup), {"confirm": "on", "batch": batch})
     assert "já foram feitos" in again.content.decode()
@@ -297,3 +307,13 @@ def test_the_desk_page_resets_one_dupla_and_shows_its_card(client, cup, organize
     again = client.post(_url(cup), {"dupla": "d3", "confirm_one": "on", "batch": batch})
     assert "já foi refeito" in again.content.decode() and _tokens(cup) == after
     assert client.get(f"/d/{before['d3']}/").status_code == 410
+
+
+def test_one_duplas_first_pin_is_made_not_remade(cup, organizer):
+    d1 = cup.duplas.get(key="d1")
+    pin_reset(tournament=cup, dupla=d1, by=organizer)
+    pin_reset(tournament=cup, dupla=d1, by=organizer)
+    summaries = list(
+        AuditEntry.objects.filter(tournament=cup, action="pin_reset").order_by("id").values_list("summary", flat=True)
+    )
+    assert summaries == ["PIN e link privado da dupla d1 feitos", "PIN e link privado da dupla d1 refeitos"]

@@ -51,7 +51,7 @@ def _form_page(request, tournament, form=None, *, notice: str = "", one_form=Non
     duplas = tournament.duplas.count()
     with_pin = tournament.duplas.exclude(pin_hash="").count()
     if form is None:
-        form = PinsResetForm(initial={"batch": _batch_new()})
+        form = PinsResetForm(initial={"batch": _batch_new()}, first=not with_pin)
     if one_form is None:
         one_form = PinResetOneForm(initial={"batch": _batch_new()}, duplas=_duplas(tournament))
     return _no_store(
@@ -126,13 +126,14 @@ def _reset_one(request, tournament):
 @require_http_methods(["GET", "HEAD", "POST"])
 @desk_view()
 def pins(request, tournament):
-    """GET: what PINs are and the buttons. POST (confirmed): new PINs (all, or one dupla's: ``dupla``), and the
+    """GET: what PINs are and the buttons. POST (confirmed, unless no dupla has a PIN yet): new PINs (all, or one dupla's: ``dupla``), and the
     printable cards in this response. New PINs come with new private links: the old links answer 410."""
     if request.method != "POST":
         return _form_page(request, tournament)
     if "dupla" in request.POST:
         return _reset_one(request, tournament)
-    form = PinsResetForm(request.POST)
+    # the first time (no dupla has a PIN) nothing stops working: no confirmation asked
+    form = PinsResetForm(request.POST, first=not tournament.duplas.exclude(pin_hash="").exists())
     if not form.is_valid():
         return _form_page(request, tournament, form)
     batch = form.cleaned_data["batch"]

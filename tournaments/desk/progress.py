@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from ..models import Jogo, Registration, Tournament
+from ..models import Draw, Jogo, Registration, Stage, Tournament
 from ..permissions import may_organize, roles_prefetch
 from ..registrations.window import registration_is_open
 from ..sumula.pins import pin_locked_count
@@ -51,17 +51,30 @@ class Summary:
     registrations: int  # active (not withdrawn) registrations
     waiting: int  # active registrations not yet in a dupla
     duplas: int
-    jogos: int
+    jogos: int  # jogos made so far: a knockout's next jogos are made as its duplas go through
     played: int  # jogos with a result (or being played)
     next_step: NextStep | None
+    knockout_grows: bool = False  # a knockout still to make jogos may follow (not finished, a knockout stage)
+    # the pairing draw ran (or the competition was drawn): ``waiting`` were left without a dupla, not awaiting one
+    pairing_done: bool = False
     # what waits for the staff now (the Resumo only; the dashboard's rows leave it empty), None before the draw
     pending: tuple[Pending, ...] | None = None
 
 
 def _counts(tournament_ids: list[int]) -> dict[int, dict[str, int]]:
-    """Per tournament: registrations, waiting, duplas, stages, jogos, played. Three queries for any number."""
+    """Per tournament: registrations, waiting, duplas, stages, knockout stages, whether the pairing draw ran, jogos,
+    played. Three queries for any number."""
     out = {
-        pk: {"registrations": 0, "waiting": 0, "duplas": 0, "stages": 0, "jogos": 0, "played": 0}
+        pk: {
+            "registrations": 0,
+            "waiting": 0,
+            "duplas": 0,
+            "stages": 0,
+            "knockouts": 0,
+            "paired": 0,
+            "jogos": 0,
+            "played": 0,
+        }
         for pk in tournament_ids
     }
     if not tournament_ids:
@@ -75,10 +88,15 @@ def _counts(tournament_ids: list[int]) -> dict[int, dict[str, int]]:
         out[row["tournament_id"]].update(registrations=row["n"], waiting=row["w"])
     for row in (
         Tournament.objects.filter(pk__in=tournament_ids)
-        .annotate(nd=Count("duplas", distinct=True), ns=Count("stages", distinct=True))
-        .values("pk", "nd", "ns")
+        .annotate(
+            nd=Count("duplas", distinct=True),
+            ns=Count("stages", distinct=True),
+            nk=Count("stages", filter=Q(stages__kind=Stage.KNOCKOUT), distinct=True),
+            paired=Exists(Draw.objects.filter(tournament=OuterRef("pk"), kind=Draw.PAIRING, undone_at__isnull=True)),
+        )
+        .values("pk", "nd", "ns", "nk", "paired")
     ):
-        out[row["pk"]].update(duplas=row["nd"], stages=row["ns"])
+        out[row["pk"]].update(duplas=row["nd"], stages=row["ns"], knockouts=row["nk"], paired=int(row["paired"]))
     for row in (
         Jogo.objects.filter(tournament_id__in=tournament_ids)
         .values("tournament_id")
@@ -146,6 +164,8 @@ def _summary(tournament: Tournament, c: dict[str, int], organizer: bool) -> Summ
         jogos=c["jogos"],
         played=c["played"],
         next_step=_next_step(tournament, state, c, organizer),
+        knockout_grows=bool(c["knockouts"]) and state != "finished",
+        pairing_done=bool(c["paired"] or c["stages"]),
     )
 
 
@@ -191,12 +211,16 @@ def _pending(tournament: Tournament, organizer: bool) -> tuple[Pending, ...]:
 
 
 def tournament_summary(*, tournament: Tournament, user) -> Summary:
-    """The Resumo: the counts and the next step, and what waits for this user now once there are jogos."""
+    """The Resumo: the counts and the next step, and what waits for this user now once there are jogos. Right after
+    the draw, with nothing waiting, there is no "Agora" (its "nothing waits" would sit beside the next step)."""
     organizer = may_organize(user=user, tournament=tournament)
     summary = _summary(tournament, _counts([tournament.pk])[tournament.pk], organizer)
     if not summary.jogos:
         return summary
-    return replace(summary, pending=_pending(tournament, organizer))
+    pending = _pending(tournament, organizer)
+    if not pending and summary.state == "drawn":
+        return summary
+    return replace(summary, pending=pending)
 
 
 __all__ = ["STATES", "NextStep", "Pending", "Summary", "dashboard_rows", "tournament_summary"]

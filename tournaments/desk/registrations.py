@@ -65,7 +65,7 @@ def _registration(tournament, pk: int) -> Registration:
 def _situation_text(row) -> str:
     if row.situation == "waiting":
         return _("na lista de espera (%(n)dº)") % {"n": row.waiting_position}
-    return {"accepted": _("aceita"), "paired": _("em dupla"), "withdrawn": _("retirada")}[row.situation]
+    return {"accepted": _("aceita"), "paired": _("dupla formada"), "withdrawn": _("retirada")}[row.situation]
 
 
 @desk_view()

@@ -47,11 +47,18 @@ class StaffRemoveForm(forms.Form):
 
 
 class PinsResetForm(forms.Form):
+    """PINs for every dupla. ``first``: no dupla has a PIN yet, so none stops working and nothing is confirmed."""
+
     confirm = forms.BooleanField(
         label=_("Entendo que os PINs atuais deixam de valer e que os novos aparecem só uma vez."),
         error_messages={"required": _("Marque a confirmação: os PINs atuais deixam de valer.")},
     )
     batch = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, first: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if first:
+            del self.fields["confirm"]
 
 
 class PinResetOneForm(forms.Form):

@@ -71,12 +71,13 @@ def pins_reset(*, tournament: Tournament, by: User | None = None) -> dict[str, s
     """
     with tournament_write(tournament=tournament, action="pins.reset", user=by, kind=PRIVATE):
         duplas = list(Dupla.objects.select_for_update().filter(tournament=tournament).order_by("order", "id"))
+        first = not any(d.pin_hash for d in duplas)  # the first PINs of the event are made, not remade
         pins = _renew(duplas)
         audit_record(
             tournament=tournament,
             user=by,
             action="pins_reset",
-            summary=_("PINs das duplas refeitos"),
+            summary=_("PINs das duplas feitos") if first else _("PINs das duplas refeitos"),
             after={"duplas": len(duplas)},
         )
     return pins
@@ -90,13 +91,19 @@ def pin_reset(*, tournament: Tournament, dupla: Dupla, by: User | None = None) -
         duplas = list(Dupla.objects.select_for_update().filter(pk=dupla.pk))
         if not duplas:
             raise Dupla.DoesNotExist
+        first = not duplas[0].pin_hash
         pin = _renew(duplas)[dupla.key]
         dupla.pin_hash, dupla.token = duplas[0].pin_hash, duplas[0].token
+        made = (
+            _("PIN e link privado da dupla %(dupla)s feitos")
+            if first
+            else _("PIN e link privado da dupla %(dupla)s refeitos")
+        )
         audit_record(
             tournament=tournament,
             user=by,
             action="pin_reset",
-            summary=_("PIN e link privado da dupla %(dupla)s refeitos") % {"dupla": dupla.key},
+            summary=made % {"dupla": dupla.key},
             after={"dupla": dupla.key},
         )
     return pin
