@@ -79,3 +79,34 @@ def test_the_big_scores_stand_on_one_line_whatever_the_names(browser, live_serve
         assert abs(left["bottom"] - right["bottom"]) <= 2, (left, right)
     finally:
         context.close()
+
+
+# --- 16. the referee's tabs as the organizer's ------------------------------------------------------------------
+
+TABS = """nav => [...nav.querySelectorAll('a')].map((a) => {
+  const r = a.getBoundingClientRect();
+  return {name: a.textContent.trim(), left: r.left, width: r.width, height: r.height, top: r.top};
+})"""
+
+
+def test_the_referees_tabs_are_drawn_as_the_organizers(browser, live_server):
+    """At 1366 px the referee's three tabs (Arbitragem, Programação, Imprimir) are as wide as the same tabs in the
+    organizer's bar, starting where it starts, not stretched to thirds of the header."""
+    t = knockout_live_make()
+    widths = {}
+    for username, nav_name in (("comissao-chave", "Áreas da comissão"), ("arbitro-chave", "Áreas da arbitragem")):
+        context, page = _login(browser, live_server, t, username, 1366)
+        try:
+            widths[username] = page.get_by_role("navigation", name=nav_name).evaluate(TABS)
+            shot(page, f"referee-1366-abas-{username}")
+            page.goto(f"{live_server.url}/organizar/{t.slug}/arbitragem/j1/")
+            shot(page, f"referee-1366-sumula-{username}")
+        finally:
+            context.close()
+    organizer = {tab["name"]: tab for tab in widths["comissao-chave"]}
+    referee = widths["arbitro-chave"]
+    assert [tab["name"] for tab in referee] == ["Arbitragem", "Programação", "Imprimir"]
+    for tab in referee:
+        assert abs(tab["width"] - organizer[tab["name"]]["width"]) <= 2, (tab, organizer[tab["name"]])
+        assert abs(tab["height"] - organizer[tab["name"]]["height"]) <= 1, (tab, organizer[tab["name"]])
+    assert abs(referee[0]["left"] - widths["comissao-chave"][0]["left"]) <= 1
