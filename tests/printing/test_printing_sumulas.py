@@ -379,7 +379,7 @@ def test_filled_sumula_has_every_mao_the_answers_and_the_signature(cup, ref, j1,
     assert len(texts) == 1
     page = flat(texts[0])
     for phrase in (
-        "1ª via · homologado",
+        "1ª via · homologada",
         "A 2 x 0 B · vencedora: dupla A, Ana Souza / Bruno Lima",
         "Partida 1, mão 3: penalidade de 1 a favor da dupla A: falou durante a mão",
         "Dupla A confirmou pelo PIN em",
