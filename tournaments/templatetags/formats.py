@@ -1,5 +1,6 @@
-"""How the whole site writes a time and a score in a template: ``{{ value|hora }}`` ("14:00", through
-``presenters.labels.time_br``) and ``{{ pair|placar }}`` ("14 x 4", through ``presenters.labels.score_text``)."""
+"""How the whole site writes a time, a score and a person in a template: ``{{ value|hora }}`` ("14:00", through
+``presenters.labels.time_br``), ``{{ pair|placar }}`` ("14 x 4", through ``presenters.labels.score_text``) and
+``{{ user|pessoa }}`` (the name a staff person gave, through ``roles.display_name``; desk pages only)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Sequence
 from django import template
 
 from ..presenters.labels import score_text, time_br
+from ..roles import display_name
 
 register = template.Library()
 
@@ -25,3 +27,9 @@ def placar(pair: Sequence[int] | None) -> str:
         return ""
     a, b = pair
     return score_text(a, b)
+
+
+@register.filter
+def pessoa(user) -> str:
+    """A staff person as the desk names them (``roles.display_name``): "Rita Campos", else the username."""
+    return display_name(user)
