@@ -46,6 +46,7 @@ DB = Path("/tmp/zap-docs.sqlite3")
 PYTHON = ROOT / ".venv" / "bin" / "python"
 CHROMIUM = "/usr/bin/chromium"
 PASSWORD = "truco-demo"  # the demo accounts' (load_demo --accounts), development only
+REFEREE_NAME = "Rogério Lima"  # the demo referee's name (load_demo.DEMO_NAMES): how the desk lists him
 MAX_BYTES = 250_000
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 768}
@@ -370,7 +371,7 @@ class Walk:
         page.goto(self.url("mesas/?n=4"))
         page.fill("#id_mesas", "4")
         for n in (1, 2):
-            page.get_by_label(f"Árbitro da mesa {n}").select_option(label="arbitro")
+            page.get_by_label(f"Árbitro da mesa {n}").select_option(label=REFEREE_NAME)
         shot(page, "mesas", element="form.card", max_height=1100)
         submit(page, page.get_by_role("button", name="Salvar mesas"))
         wide_page.goto(self.url("programacao/"))

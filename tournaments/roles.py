@@ -33,9 +33,14 @@ def person_label(user: User) -> str:
     return f"{full} ({username})" if full and full != username else username
 
 
-def display_name(user: User) -> str:
-    """How a staff person is named on the desk (programação, mesas, the referee's list): the name the person
-    gave (the account's full name), else the username."""
+def display_name(user: User | None) -> str:
+    """How a staff person is named wherever the site says who it is or who did something (programação, mesas,
+    the referee's list, "assinada por …", "feito por …", the calls, the history; ``{{ user|pessoa }}`` in a
+    template): the name the person gave (kept whole in the account's ``first_name``: accounts.views.
+    DisplayNameForm), else the account's full name, else the username; "" for nobody. Desk pages only: a public
+    page names no account (a username may be an e-mail address)."""
+    if user is None:
+        return ""
     return (user.get_full_name() or "").strip() or user.get_username()
 
 

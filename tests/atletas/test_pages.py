@@ -89,6 +89,7 @@ def test_atleta_page_shows_nivel_events_partner_and_jogos(client, played):
     assert f'href="/atletas/{key_of(played, "p2")}/"' in html  # the partner
     assert "/torneios/copa-ranking/" in html
     assert html.count('class="tag tag-ok">vitória') == 2
+    assert html.count('<span class="path-result">2 x 0</span>') == 2  # the partidas won, as every page writes a score
 
 
 @pytest.mark.django_db

@@ -84,7 +84,14 @@ def test_the_list_puts_the_jogos_at_the_table_first_then_those_to_play_then_the_
     order = re.findall(r"/arbitragem/(j\d)/", html)
     assert order == ["j3", "j1", "j5"]
     assert html.index("Na mesa") < html.index("A jogar") < html.index("Encerrados")
-    assert "partida em jogo: 3 x 0" in html
+    # the partida being played names the duplas around its score, in the order the card lists them
+    j3 = Jogo.objects.select_related(
+        "dupla_a__player1", "dupla_a__player2", "dupla_b__player1", "dupla_b__player2"
+    ).get(tournament=cup, key="j3")
+    first, second = (f"{d.player1.name.split()[0]} / {d.player2.name.split()[0]}" for d in (j3.dupla_a, j3.dupla_b))
+    assert f"partida 1 em jogo: {first} 3 x 0 {second}" in html
+    card = html[html.index("/arbitragem/j3/") :]
+    assert card.index(j3.dupla_a.display_name) < card.index(j3.dupla_b.display_name) < card.index("partida 1 em jogo")
 
 
 def test_an_organizer_sees_every_jogo(cup):

@@ -42,7 +42,7 @@ def test_the_page_shows_the_dupla_its_jogos_and_its_group(client, cup):
     # its three group jogos: the opponents, mesas, rounds and scores from its own side
     for opponent in ("Manilha Velha", "Truco Ladrão", "Seis Nele"):
         assert f"<strong><bdi>{opponent}</bdi></strong>" in html
-    assert "12x5, 12x8" in html and "12x7, 9x12, 12x3" in html
+    assert "12 x 5, 12 x 8" in html and "12 x 7, 9 x 12, 12 x 3" in html
     assert "Rodada 1" in html and "Rodada 2" in html and html.count('class="mesa-n"') == 3
     assert "Casal Copas" not in html.split("Seus jogos")[1].split("grupo-titulo")[0]  # group B plays elsewhere
     # the table of group A, with its row marked, and no table of group B
@@ -53,7 +53,7 @@ def test_the_page_shows_the_dupla_its_jogos_and_its_group(client, cup):
 def test_the_scores_are_seen_from_the_dupla_side(client, cup):
     d2 = Dupla.objects.get(tournament=cup, key="d2")
     html = _page(client, d2).content.decode()
-    assert "5x12, 8x12" in html  # d1 x d2 was 12x5, 12x8
+    assert "5 x 12, 8 x 12" in html  # d1 x d2 was 12 x 5, 12 x 8
     assert "derrota" in html
 
 

@@ -2,11 +2,13 @@
 medalhas.pdf and certificados.pdf; what every PDF of the site shares (fonts, footer, accents)."""
 
 import datetime as dt
+import io
 import json
 import re
 from pathlib import Path
 from types import SimpleNamespace
 
+import pypdf
 import pytest
 from django.test import Client
 from django.utils import timezone
@@ -274,6 +276,41 @@ def test_medal_list_of_the_finished_cup(finished, client):
     assert " ".join(blocks) in page
     assert "Gabi Rocha" not in page and "Hugo Alves" not in page  # 4th: no medal
     save_png(data, "medalhas")
+
+
+def _boxes_and_labels(data: bytes, label: str) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+    """On page 1: the (x, y) of every small square drawn (the boxes to tick) and of every ``label`` written."""
+    from pypdf.generic import ContentStream
+
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    page = reader.pages[0]
+    boxes = [
+        (float(x), float(y))
+        for operands, operator in ContentStream(page.get_contents(), reader).operations
+        if operator == b"re"
+        for x, y, w, h in [operands]
+        if 8 <= float(w) <= 14 and abs(float(w) - float(h)) < 0.5
+    ]
+    labels: list[tuple[float, float]] = []
+
+    def visit(text, cm, tm, _font, _size):
+        if text.strip() == label:
+            labels.append((cm[0] * tm[4] + cm[4], cm[3] * tm[5] + cm[5]))
+
+    page.extract_text(visitor_text=visit)
+    return boxes, labels
+
+
+def test_each_medal_box_has_its_label_beside_it(finished, client):
+    """The box to tick and "entregue" side by side at the end of the athlete's row (the label was far from its
+    box, small and grey, at the other end of the page)."""
+    client.force_login(staff_user(finished, "comissao", StaffRole.ORGANIZER))
+    data = desk_sheet(client, finished.slug, "medalhas")
+    boxes, labels = _boxes_and_labels(data, "entregue")
+    assert len(boxes) == len(labels) == 6, (boxes, labels)
+    for (bx, by), (lx, ly) in zip(sorted(boxes, key=lambda b: -b[1]), sorted(labels, key=lambda t: -t[1]), strict=True):
+        assert 0 < lx - (bx + 3.6 * 72 / 25.4) <= 3 * 72 / 25.4, (bx, lx)  # the label starts just after its box
+        assert abs(ly - (by + 0.6 * 72 / 25.4)) <= 2, (by, ly)  # on the box's line
 
 
 def test_certificates_of_the_finished_cup(finished, client):

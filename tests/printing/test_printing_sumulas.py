@@ -190,6 +190,28 @@ def test_reminders_follow_the_preset(load_file, client, preset, manilha, not_the
         assert "Quem corre dá à outra dupla o valor de antes do pedido" in page
 
 
+SIGNING = "Assinaturas: os atletas conferem e assinam; o árbitro e o coordenador técnico assinam depois"
+
+
+@pytest.mark.parametrize("preset, cited", [("fenacef", "(FENACEF Art. 38)"), ("aabb", None), ("online", None)])
+def test_the_signature_line_cites_only_the_events_own_regulation(load_file, client, preset, cited):
+    """FENACEF's regulation has an article on signing the súmula (Art. 38); AABB-SP's and Truco Online's have none:
+    their sheets cite no article, and never another regulation's."""
+    tournament = load_file(cup_file(f"copa-{preset}", preset))
+    client.force_login(staff_user(tournament, f"arbitro-{preset}"))
+    blank = assert_pdf(client.get(batch_url(tournament.slug, "stage=grupos&round=1")))
+    key = jogo_between(tournament, "d1", "d4")
+    filled = assert_pdf(Client().get(sheet_url(tournament.slug, key)))
+    for page in [flat(t) for t in pdf_text(blank) + pdf_text(filled)]:
+        assert SIGNING in page
+        if cited:
+            assert f"{SIGNING} {cited}" in page, page
+        else:
+            assert "FENACEF" not in page and "Art." not in page, page
+    if preset == "aabb":
+        save_png(blank, "sumula-em-branco-aabb")
+
+
 def test_pages_follow_round_then_mesa_and_jogos_without_mesa_come_last(cup, ref):
     jogos = jogos_of(cup)
     mesas = [73, 3, None, 8, None, None]  # in jogo id order
@@ -357,7 +379,7 @@ def test_filled_sumula_has_every_mao_the_answers_and_the_signature(cup, ref, j1,
     assert len(texts) == 1
     page = flat(texts[0])
     for phrase in (
-        "1ª via · homologado",
+        "1ª via · homologada",
         "A 2 x 0 B · vencedora: dupla A, Ana Souza / Bruno Lima",
         "Partida 1, mão 3: penalidade de 1 a favor da dupla A: falou durante a mão",
         "Dupla A confirmou pelo PIN em",

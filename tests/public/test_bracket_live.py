@@ -17,7 +17,7 @@ import pytest
 from django.utils import timezone
 from pypdf import PdfReader
 
-from tests.support.event_states import _answer, _jogos, _user, knockout_live_make
+from tests.support.event_states import _answer, _jogos, _user, knockout_live_make, live_line
 from tournaments import presenters
 from tournaments.caching import pages_clear
 from tournaments.models import Jogo, StaffRole, Tournament
@@ -88,10 +88,10 @@ def test_a_jogo_at_the_table_shows_its_live_score_on_the_bracket_and_in_the_path
     text = _text(article)
     assert "bj-live" in article and "em andamento" in text
     assert re.findall(r'<span class="bj-score">(\d*)', article) == ["1", "0"]  # partidas won
-    assert "12x0, partida 2: 3x4" in text  # the partida being played, as the jogos page says it
+    assert f"12 x 0, {live_line(live, 2, 3, 4)}" in text  # the partida being played, as the jogos page says it
     assert "is-winner" not in article and "is-leading" not in article
     # the jogos page and "agora" say the same
-    assert "partida 2: 3x4" in _text(_get(client, f"/torneios/{t.slug}/jogos/"))
+    assert live_line(live, 2, 3, 4) in _text(_get(client, f"/torneios/{t.slug}/jogos/"))
     # the dupla's path, from its side (side b: 0 x 1)
     path = _text(_get(client, f"/torneios/{t.slug}/duplas/{live.dupla_b.key}/").split('id="chave-titulo"')[1])
     assert f"Quartas de final contra {live.dupla_a.display_name} 0 x 1 em andamento" in path
@@ -102,7 +102,7 @@ def test_a_jogo_at_the_table_shows_its_live_score_on_the_bracket_and_in_the_path
         mao=MaoAdd.from_json({"id": "mao-7", "to": 0, "points": 1}),
         actor=Actor(user=_referee(t), method="session"),
     )
-    assert "partida 2: 4x4" in _text(_article(_get(client, f"/torneios/{t.slug}/chave/"), live))
+    assert live_line(live, 2, 4, 4) in _text(_article(_get(client, f"/torneios/{t.slug}/chave/"), live))
 
 
 def test_a_provisional_result_shows_labelled_and_nobody_moves_on(client, knockout_live):
@@ -113,7 +113,7 @@ def test_a_provisional_result_shows_labelled_and_nobody_moves_on(client, knockou
     text = _text(article)
     assert "provisório: aguarda confirmação" in text and "bj-awaiting" in article
     assert re.findall(r'<span class="bj-score">(\d*)', article) == ["3", "0"]
-    assert "12x3, 12x5, 12x7" in text
+    assert "12 x 3, 12 x 5, 12 x 7" in text
     assert "is-winner" not in article and "✓" not in article  # not counted: no winner
     assert re.search(
         r'bj-row is-leading">\s*<span class="bj-name"><bdi>' + re.escape(awaiting.dupla_a.display_name), article

@@ -33,6 +33,7 @@ from tests.support.event_states import (
     _result,
     _signups,
     _user,
+    live_line,
 )
 from tests.support.files import base_file, groups_file, import_errors, knockout_file
 from tournaments.caching import pages_clear
@@ -209,7 +210,7 @@ def test_during_the_event_the_page_shows_what_happens_now_and_is_polled(client, 
     in_play = _text(_section(agora, 'id="na-mesa"', "</section>"))
     assert f"Mesa {live.mesa}" in in_play and "em andamento" in in_play
     assert _name(live.dupla_a) in in_play and _name(live.dupla_b) in in_play
-    assert "partida 2: 3x4" in in_play  # the live score of the partida being played
+    assert live_line(live, 2, 3, 4) in in_play  # the live score of the partida being played, each dupla named
     called = _text(_section(agora, 'id="chamados"', "</section>"))
     assert "Próximos jogos: Rodada 2" in called
     not_begun = [j for j in _jogos(t, round=2) if j.status == Jogo.SCHEDULED]
@@ -223,7 +224,7 @@ def test_during_the_event_the_page_shows_what_happens_now_and_is_polled(client, 
     # the poll gets the block alone
     partial = _get(client, _event(t), headers={"HX-Request": "true", "HX-Target": "agora"})
     assert partial.lstrip().startswith('<div id="agora"') and "<html" not in partial
-    assert "partida 2: 3x4" in partial and 'id="chamados"' in partial  # the jogos called come with it
+    assert live_line(live, 2, 3, 4) in _text(partial) and 'id="chamados"' in partial  # the jogos called come with it
 
 
 def test_after_the_event_the_page_shows_the_podium(client, event_after):
@@ -396,7 +397,7 @@ def test_the_page_of_a_dupla_at_the_table_says_it_is_playing_now(client, event_d
     card_text = _text(card)
     assert "Jogando agora" in card_text and f"Mesa {live.mesa}" in card_text
     assert f"contra {_name(them)}" in card_text
-    assert "0x12, partida 2: 4x3" in card_text  # partida 1 lost 0 x 12; partida 2 at 4 x 3, from its side
+    assert "0 x 12, partida 2: 4 x 3" in card_text  # partida 1 lost 0 x 12; partida 2 at 4 x 3, from its side
     assert f'href="/torneios/{t.slug}/jogos/{live.key}/"' in card
     # its jogos, every one, from its side
     mine = list(
@@ -483,7 +484,7 @@ def test_the_tv_cycles_through_jogos_standings_and_bracket(client, event_during,
     slides = _slides(page)
     titles = [s.split(" Mesa ")[0] for s in slides]
     assert titles[0].startswith("Jogos nas mesas")
-    assert f"Mesa {live.mesa}" in slides[0] and "partida 2: 3x4" in slides[0] and _name(live.dupla_a) in slides[0]
+    assert f"Mesa {live.mesa}" in slides[0] and live_line(live, 2, 3, 4) in slides[0]
     assert any(s.startswith("Próximos jogos · Rodada 2") for s in slides)
     assert any(s.startswith("Últimos resultados") for s in slides)
     assert any(s.startswith("Classificação · Grupos A a C") for s in slides)

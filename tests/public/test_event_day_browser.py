@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from tests.support.a11y import AXE_CONTEXT, assert_no_axe_violations
 from tests.support.browser import shot
-from tests.support.event_states import _answer, _jogos, knockout_live_make
+from tests.support.event_states import _answer, _jogos, knockout_live_make, live_line
 from tests.support.files import big_file, large_file
 from tournaments.models import Jogo, Registration
 
@@ -149,7 +149,7 @@ def test_during_the_event(browser, live_server, event_during):
             expect(in_play).to_be_visible()
             expect(in_play).to_contain_text(re.compile(rf"Mesa\s*{live.mesa}\b"))
             expect(in_play.get_by_text(live.dupla_a.display_name)).to_be_visible()
-            expect(in_play.get_by_text("partida 2: 3x4")).to_be_visible()
+            expect(in_play.get_by_text(live_line(live, 2, 3, 4))).to_be_visible()
             expect(main.get_by_role("heading", name="Próximos jogos: Rodada 2")).to_be_visible()
             expect(main.get_by_role("heading", name="Últimos resultados")).to_be_visible()
             expect(main.get_by_text("provisório: contestado")).to_be_visible()
@@ -168,7 +168,7 @@ def test_during_the_event(browser, live_server, event_during):
         page.wait_for_load_state("networkidle")
         main = _main(page)
         expect(main.get_by_role("heading", name="Agora")).to_be_visible()
-        expect(main.get_by_text("partida 2: 3x4")).to_be_visible()
+        expect(main.get_by_text(live_line(live, 2, 3, 4))).to_be_visible()
         expect(main.locator("#agora[hx-get]")).to_have_count(1)  # and keeps polling
     finally:
         context.close()
@@ -235,7 +235,7 @@ def test_a_playing_dupla_finds_its_page(browser, live_server, event_during):
             expect(card.get_by_role("heading", name="Jogando agora")).to_be_visible()
             expect(card.locator(".mesa-n")).to_have_text(str(live.mesa))
             expect(card).to_contain_text(f"contra {live.dupla_a.display_name}")
-            expect(card.get_by_text("partida 2: 4x3")).to_be_visible()
+            expect(card.get_by_text("partida 2: 4 x 3")).to_be_visible()
             expect(page.locator("tr.is-me")).to_contain_text(me.display_name)
             _check(page, f"página da dupla, {width}px", f"event-day-during-{width}-dupla", errors)
         finally:
@@ -270,7 +270,7 @@ def test_the_tv_cycles_its_slides(browser, live_server, event_during):
         count = slides.count()
         assert count >= 4
         expect(slides.first.get_by_role("heading", name="Jogos nas mesas")).to_be_visible()
-        expect(slides.first.get_by_text("partida 2: 3x4")).to_be_visible()
+        expect(slides.first.get_by_text(re.compile(r"partida 2: \S.* 3 x 4 \S"))).to_be_visible()  # each dupla named
         # one slide at a time: the others are not shown at all
         assert slides.evaluate_all("els => els.map((e) => e.hidden)") == [False] + [True] * (count - 1)
         shown = slides.evaluate_all(VISIBLE)
@@ -365,7 +365,7 @@ def test_the_bracket_shows_a_live_jogo_and_a_provisional_result_on_a_phone(brows
         at_table = quarters.locator("article.bj", has_text=live.dupla_a.display_name)
         expect(at_table.locator(".pill")).to_have_text("em andamento")
         expect(at_table.locator(".bj-score")).to_have_text(["1", "0"])
-        expect(at_table.get_by_text("partida 2: 3x4")).to_be_visible()
+        expect(at_table.get_by_text(live_line(live, 2, 3, 4))).to_be_visible()
         waiting = quarters.locator("article.bj", has_text=awaiting.dupla_a.display_name)
         expect(waiting.locator(".pill")).to_have_text("provisório: aguarda confirmação")
         expect(waiting.locator(".bj-score")).to_have_text(["3", "0"])

@@ -143,7 +143,7 @@ def test_the_bracket_shows_rounds_scores_winners_and_byes(client, demo, finished
         "bye",
         "is-winner",
         "em andamento",
-        "12x7",
+        "12 x 7",
     ):
         assert text in html, text
     html = client.get(_url("bracket", finished.slug)).content.decode()
@@ -158,13 +158,13 @@ def test_the_jogos_show_rounds_mesas_scores_and_live_partida(client, demo):
         "Quartas de final",
         "Semifinal",
         "Mesa",
-        "12x7, 9x12, 12x3",
+        "12 x 7, 9 x 12, 12 x 3",
         "a jogar",
         "em andamento",
         "encerrado",
         "WO",
         "partida 2:",
-        "6x1",
+        "6 x 1",
         "Folga",
     ):
         assert text in html, text
@@ -186,7 +186,7 @@ def test_a_poll_gets_only_the_live_partial(client, demo):
     html = response.content.decode()
     assert response.status_code == 200
     assert html.lstrip().startswith('<div id="jogos-lista"') and "<html" not in html
-    assert "12x7, 9x12, 12x3" in html
+    assert "12 x 7, 9 x 12, 12 x 3" in html
     assert "HX-Request" in response["Vary"]
     for page, target in (("standings", "tabelas"), ("bracket", "chave")):
         html = client.get(_url(page, demo.slug), headers={"HX-Request": "true", "HX-Target": target}).content.decode()

@@ -36,6 +36,7 @@ def test_a_dupla_ref_made_fast_is_a_dupla_ref():
     ref = _dupla_ref(
         key="d1",
         name="Os Zaps",
+        short="Os Zaps",
         players="Ana e Bia",
         player_names=("Ana", "Bia"),
         has_name=True,
@@ -47,7 +48,16 @@ def test_a_dupla_ref_made_fast_is_a_dupla_ref():
     assert type(ref) is DuplaRef and not hasattr(ref, "__dict__")
     assert pickle.loads(pickle.dumps(ref)) == ref
     assert dataclasses.replace(
-        ref, key="", name="—", players="", player_names=(), has_name=False, seed=None, filter_url="?dupla=", url=""
+        ref,
+        key="",
+        name="—",
+        short="—",
+        players="",
+        player_names=(),
+        has_name=False,
+        seed=None,
+        filter_url="?dupla=",
+        url="",
     ) == unknown_dupla(None)
 
 

@@ -165,12 +165,12 @@ def test_provisional_then_confirmed_then_homologated(client, cup, ref, j1):
     d4 = Dupla.objects.get(tournament=cup, key="d4")
     assert answer_by_link(Client(), d4, j1, "confirmar").status_code == 302
     html = main_of(client.get(sumula_url(cup, j1)).content.decode())
-    assert ">confirmado<" in html and "pill-confirmed" in html
+    assert ">confirmada<" in html and "pill-confirmed" in html
     assert html.count("confirmou em ") == 2 and "pelo PIN" in html and "pelo link" in html
     # the referee signs: said by role, never by account name
     assert sign(ref, cup.slug, j1).status_code == 200
     html = client.get(sumula_url(cup, j1)).content.decode()
-    assert ">homologado<" in html and "Homologada pelo árbitro em " in html
+    assert ">homologada<" in html and "Homologada pelo árbitro em " in html
     assert REFEREE_NAME not in html
     assert "hx-trigger" not in main_of(html)  # a homologated súmula no longer changes: no polling
 
@@ -271,12 +271,12 @@ def test_jogos_shows_each_mao_without_recomputing_the_standings(client, cup, ref
     assert after.results_version == before.results_version
     assert tournament_live_version(tournament=cup) == live_before + 1
     html = client.get(url).content.decode()
-    assert "partida 1:" in html and "3x0" in html
+    assert "partida 1:" in html and "3 x 0" in html
     assert 'hx-trigger="every 10s"' in html  # a jogo at the table: polled more often
     mao(ref, cup, j1, "l2", 1, 6)
     assert fresh(cup).results_version == before.results_version
     partial = client.get(url, headers={"HX-Request": "true", "HX-Target": "jogos-lista"}).content.decode()
-    assert "<html" not in partial and "3x6" in partial
+    assert "<html" not in partial and "3 x 6" in partial
 
 
 def test_jogos_labels_a_provisional_result_until_both_confirm(client, cup, ref, j1):
@@ -284,7 +284,7 @@ def test_jogos_labels_a_provisional_result_until_both_confirm(client, cup, ref, 
     play(ref, cup.slug, j1, [0, 0], "q")
     html = client.get(url).content.decode()
     item = html.split(f'href="{sumula_url(cup, j1)}"')[0].rsplit("<li", 1)[1]
-    assert "pill-awaiting" in item and "provisório: aguarda confirmação" in item and "12x0, 12x0" in item
+    assert "pill-awaiting" in item and "provisório: aguarda confirmação" in item and "12 x 0, 12 x 0" in item
     assert answer(Client(), cup.slug, j1, "d1").status_code == 200
     assert answer(Client(), cup.slug, j1, "d4", accept=False, reason="faltou uma mão").status_code == 200
     html = client.get(url).content.decode()
@@ -331,7 +331,7 @@ def test_the_private_page_confirms_and_contests(cup, ref, j1):
     html = response.content.decode()
     assert response["Referrer-Policy"] == "no-referrer" and "private" in response["Cache-Control"]
     section = html.split('id="confirmar"')[1].split("</section>")[0]
-    assert "Confirmar a súmula" in section and "Contestar" in section and "12x0, 12x0" in section
+    assert "Confirmar a súmula" in section and "Contestar" in section and "12 x 0, 12 x 0" in section
     assert f'href="{sumula_url(cup, j1)}"' in section and "Gabi Rocha / Hugo Alves" in section
     # the link is the credential: the form is accepted as a browser sends it from a no-referrer page
     # (Origin: null, which a CSRF check refuses); a made-up link is not found
@@ -363,7 +363,7 @@ def test_the_private_page_confirms_and_contests(cup, ref, j1):
     assert "Confirmar a súmula" in html  # a contest can still become a confirmation
     # the public súmula tells it
     public = Client().get(sumula_url(cup, j1)).content.decode()
-    assert ">contestado<" in public and "a mão 3 foi nossa" in public and "contestou em " in public
+    assert ">contestada<" in public and "a mão 3 foi nossa" in public and "contestou em " in public
     # and the contesting dupla changes its mind
     assert answer_by_link(other, d4, j1, "confirmar", via=1).status_code == 302
     assert Jogo.objects.get(pk=jogo.pk).status == Jogo.CONFIRMED

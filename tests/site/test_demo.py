@@ -164,6 +164,9 @@ def test_demo_accounts_organize_and_referee_the_demo_events(client, monkeypatch)
     assert not may_create_tournament(user=User.objects.get(username="arbitro"))
     load_demo("--accounts")  # idempotent
     assert User.objects.filter(username__in=["comissao", "arbitro"]).count() == 2
+    # each with a person's name, as the desk shows who did what (never the login when there is a name)
+    names = dict(User.objects.values_list("username", "first_name"))
+    assert names["comissao"] == "Helena Prado" and names["arbitro"] == "Rogério Lima"
 
 
 def test_demo_accounts_are_refused_outside_development(monkeypatch, settings):

@@ -46,6 +46,7 @@ __all__ = [
     "event_drawn_make",
     "event_during_make",
     "knockout_live_make",
+    "live_line",
     "showcase_jogo",
 ]
 
@@ -206,6 +207,16 @@ def _jogos(tournament: Tournament, **filters) -> list[Jogo]:
 
 
 # --- the events ----------------------------------------------------------------------------------
+
+
+def live_line(jogo: Jogo, number: int, a: int, b: int) -> str:
+    """How the public pages tell the partida being played: "partida 2: Ana / Bia 3 x 4 Caio / Davi" (each dupla by
+    its own name, else its players' first names; the first dupla's points first)."""
+
+    def short(d: Dupla) -> str:
+        return d.name or f"{d.player1.name.split()[0]} / {d.player2.name.split()[0]}"
+
+    return f"partida {number}: {short(jogo.dupla_a)} {a} x {b} {short(jogo.dupla_b)}"
 
 
 def event_before_make() -> Tournament:

@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.db.models import Max, Q
 
 from ..models import Call, Dupla, Jogo, Player, Stage, Tournament
+from ..roles import display_name
 from .phones import phone_normalize
 
 
@@ -117,9 +118,7 @@ def _contact(player: Player) -> PlayerContact:
 
 
 def _who(user: User | None) -> str:
-    if user is None:
-        return ""
-    return user.get_full_name() or user.get_username()
+    return display_name(user)
 
 
 def calls_desk(*, tournament: Tournament) -> list[DeskRound]:

@@ -33,6 +33,7 @@ from scoring.circuit import (
 
 from ..caching import CACHE_ERRORS, SHARED, release
 from ..models import Atleta, Circuit, CircuitAudit, CircuitEtapa, CircuitExclusion, CircuitSorteio, EtapaPlace
+from ..roles import display_name
 from .places import season_etapas, season_places
 
 __all__ = [
@@ -108,7 +109,7 @@ def circuit_sorteios(*, circuit: Circuit) -> list[SorteioMade]:
         out.append(
             SorteioMade(
                 at=sorteio.at,
-                user=audit.user.get_username() if audit is not None and audit.user is not None else "",
+                user=display_name(audit.user) if audit is not None else "",
                 atletas=tuple(names.get(k, k) for k in sorteio.atletas),
             )
         )

@@ -18,6 +18,7 @@ from tournaments.desk.referee_forms import AppealDecisionForm
 from tournaments.permissions import desk_view
 from tournaments.presenters.sumula import when_br
 from tournaments.refusals import Refused
+from tournaments.roles import display_name
 from tournaments.sumula.appeals import appeal_decide
 from tournaments.sumula.locked import Actor
 from tournaments.sumula.selectors import appeals_list
@@ -41,7 +42,7 @@ def _rows(tournament, forms: dict[int, AppealDecisionForm]) -> list[dict]:
                 "jogo": jogo,
                 "filed": when_br(a.filed_at),
                 "decided": when_br(a.decided_at),
-                "decided_by": a.decided_by.get_username() if a.decided_by is not None else "",
+                "decided_by": display_name(a.decided_by),
                 "stale": a.via != jogo.via,
                 "form": forms.get(a.pk) or AppealDecisionForm(auto_id=f"recurso-{a.pk}-%s"),
                 "jogo_url": reverse("referee:jogo", args=[tournament.slug, jogo.key]),

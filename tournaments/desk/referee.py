@@ -92,9 +92,9 @@ def referee_list(request, tournament):
     for j in shown:
         result = state.results.get(j.id)
         started = result is not None and result.started
-        current = None
+        current = None  # the partida being played: its number and points, in the order the duplas are listed
         if started and not result.finished and result.partidas and not result.partidas[-1].finished:
-            current = list(result.partidas[-1].score)
+            current = {"number": len(result.partidas), "score": tuple(result.partidas[-1].score)}
         stage = stages[j.stage_id]
         referee_id = referee_of[j.id]
         sections[SECTION_OF.get(j.status, TO_PLAY)].append(

@@ -20,6 +20,7 @@ from ..audit import audit_record
 from ..models import Jogo, Mesa, Stage, Tournament
 from ..permissions import may_be_named_referee
 from ..refusals import Refused
+from ..roles import display_name
 from ..round_times import round_times_check
 from ..rows import JogoRow, jogo_rows_read
 from ..writes import STRUCTURE, tournament_write, write_required
@@ -149,7 +150,11 @@ def jogo_referee_set(*, tournament: Tournament, user: User | None, jogo_id: int,
             user=user,
             action="jogo_referee",
             summary=_("Árbitro do jogo %(a)s x %(b)s: %(who)s")
-            % {"a": jogo.dupla_a.display_name, "b": jogo.dupla_b.display_name, "who": after or _("o da mesa")},
+            % {
+                "a": jogo.dupla_a.display_name,
+                "b": jogo.dupla_b.display_name,
+                "who": display_name(jogo.referee) or _("o da mesa"),
+            },
             before={"referee": before},
             after={"referee": after},
         )

@@ -80,7 +80,7 @@ def _to_answer(dupla: Dupla, jogos: list[Jogo]) -> list[dict]:
         partidas = []
         for p in data.partidas:
             a, b = p.score[me], p.score[1 - me]
-            partidas.append(f"{a}x{b}" + (" (" + _("perda da partida") + ")" if p.penalty else ""))
+            partidas.append(presenters.score_text(a, b) + (" (" + _("perda da partida") + ")" if p.penalty else ""))
         note = ""
         if data.walkover == "both":
             note = _("WO duplo: as duas duplas ausentes")
@@ -102,7 +102,7 @@ def _to_answer(dupla: Dupla, jogos: list[Jogo]) -> list[dict]:
                 "group": jogo.group.key if jogo.group is not None else "",
                 "round": jogo.round,
                 "opponent": opponent.display_name,
-                "partidas": ", ".join(partidas),
+                "partidas": presenters.scores_text(partidas),
                 "won": won,
                 "outcome": "won" if data.winner == dupla.key else "lost" if data.winner else "",
                 "note": note,

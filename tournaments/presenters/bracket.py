@@ -16,7 +16,7 @@ from scoring.tournament import KnockoutStageView
 from ..rows import JogoRow
 from .duplas import DuplaRef, dupla_refs, unknown_dupla
 from .jogo import PartidaLine, jogo_rows_by_slot, result_view
-from .labels import Status, page_labels, plain_param, positive_int, round_name
+from .labels import Status, page_labels, plain_param, positive_int, round_name, scores_text
 from .stages import stage_views
 from .standings import ClassificationRow, classification_present
 from .types import fast_constructor
@@ -214,7 +214,7 @@ def bracket_jogo(
         best_of_label=labels["best_of"] % {"n": jogo.best_of} if jogo.best_of else "",
         live=shown.live,
         partidas=shown.partidas,
-        score_text=", ".join(p.text for p in shown.partidas),
+        score_text=scores_text(p.text for p in shown.partidas),
         walkover=status.code == "wo" or shown.status.code == "wo",
         sources=[],
     )

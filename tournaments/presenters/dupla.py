@@ -22,7 +22,7 @@ from .bracket import BracketJogo, bracket_jogo
 from .duplas import DuplaRef, dupla_refs, unknown_dupla
 from .jogo import JogoItem, jogo_item_maker, jogo_rows_by_slot, status_code
 from .jogos import JogosPage, jogos_present
-from .labels import ordinal, page_labels, round_name
+from .labels import ordinal, page_labels, round_name, score_text, scores_text
 from .stages import stage_views
 from .standings import GROUPS_PER_PAGE, ClassificationRow, GroupTable, classification_present, standings_present
 
@@ -42,8 +42,8 @@ class MyJogo(JogoItem):
     their_won: str
     absent_me: bool
     absent_them: bool
-    my_partidas: str  # "15x12, 9x15"
-    my_live: tuple[int, int] | None
+    my_partidas: str  # "15 x 12, 9 x 15": this dupla's points first
+    my_live: str  # the partida being played, this dupla's points first: "3 x 4"; "" when none
     outcome: str  # "won", "lost" or ""
     playing: bool = False  # at a mesa now (the next jogo)
 
@@ -117,7 +117,7 @@ def from_my_side(j: JogoItem, key: str, *, playing: bool = False) -> MyJogo:
     parts = []
     for p in j.partidas:
         a, b = me_first(p.a, p.b)
-        parts.append(f"{a}x{b}" + (p.text[len(f"{p.a}x{p.b}") :] if p.penalty else ""))
+        parts.append(score_text(a, b) + (p.text[len(score_text(p.a, p.b)) :] if p.penalty else ""))
     winner = j.winner
     return MyJogo(
         **_values(j),
@@ -127,8 +127,8 @@ def from_my_side(j: JogoItem, key: str, *, playing: bool = False) -> MyJogo:
         their_won=their_won,
         absent_me=absent_me,
         absent_them=absent_them,
-        my_partidas=", ".join(parts),
-        my_live=me_first(j.live.a, j.live.b) if j.live else None,
+        my_partidas=scores_text(parts),
+        my_live=score_text(*me_first(j.live.a, j.live.b)) if j.live else "",
         outcome="" if winner is None else ("won" if (winner == 0) == mine else "lost"),
         playing=playing,
     )

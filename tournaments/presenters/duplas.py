@@ -24,6 +24,7 @@ class DuplaRef:
 
     key: str
     name: str
+    short: str  # where a line names both duplas ("Ana / Bia 3 x 4 Caio / Davi"): its own name, else first names
     players: str  # "Ana e Bia": the players' names as a line (the page shows it under the dupla's own name)
     player_names: tuple[str, ...]
     has_name: bool
@@ -34,6 +35,11 @@ class DuplaRef:
 
 
 # --- duplas ------------------------------------------------------------------------
+
+
+def first_name(name: str) -> str:
+    """A player's first name ("Ana" of "Ana Souza"): where a screen names a dupla short."""
+    return (name or "").split(" ")[0] or name
 
 
 def dupla_url(slug: str, key: str) -> str:
@@ -78,6 +84,7 @@ def _dupla_refs_make(state: TournamentState, players: str) -> dict[str, DuplaRef
         refs[key] = _dupla_ref(
             key=key,
             name=d.name or f"{p1} / {p2}",  # Dupla.display_name, without going through the model again
+            short=d.name or f"{first_name(p1)} / {first_name(p2)}",
             players=players % {"a": p1, "b": p2},
             player_names=(p1, p2),
             has_name=bool(d.name),
@@ -102,6 +109,7 @@ def unknown_dupla(key: str | None) -> DuplaRef:
     return DuplaRef(
         key=key or "",
         name=key or "—",
+        short=key or "—",
         players="",
         player_names=(),
         has_name=False,

@@ -23,6 +23,8 @@ from .labels import (
     as_is,
     page_labels,
     round_name,
+    score_text,
+    scores_text,
 )
 from .stages import stage_views
 from .types import fast_constructor
@@ -36,7 +38,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class PartidaLine:
-    """A partida's score as a jogo's line shows it: "15x12", with "(perda da partida)" when it was lost so."""
+    """A partida's score as a jogo's line shows it: "15 x 12" (``labels.score_text``), with "(perda da partida)"
+    when it was lost so."""
 
     number: int
     a: int
@@ -178,7 +181,7 @@ def result_view(
     aligned = len(partida_rows) == len(result.partidas)
     for i, p in enumerate(result.partidas):
         penalty = aligned and partida_rows[i].mode == "penalty"
-        text = f"{p.score[0]}x{p.score[1]}"
+        text = score_text(p.score[0], p.score[1])
         if penalty:
             text += " (" + labels["lost_partida"] + ")"
         item = _partida_line(i + 1, p.score[0], p.score[1], p.finished, p.winner, text, penalty)
@@ -231,7 +234,7 @@ def jogo_item(
         won_b=as_is(won[1]) if won else "",
         absent_a=absent == 0,
         absent_b=absent == 1,
-        score_text=", ".join(p.text for p in partidas),
+        score_text=scores_text(p.text for p in partidas),
         show_partidas=bool(partidas or view.live),
         best_of_label=_best_of_escaped(view.best_of, labels),
         stage_title=stage_title,

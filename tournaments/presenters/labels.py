@@ -3,7 +3,7 @@
 import datetime as dt
 import functools
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -160,6 +160,17 @@ def average_br(value: float | None) -> str:
     if math.isinf(value):
         return as_is("∞")
     return as_is(f"{value:.3f}".replace(".", ","))
+
+
+def score_text(a: int, b: int) -> str:
+    """A score as every page and printed sheet writes it, a jogo's or a partida's: "14 x 4", the points (or
+    partidas) of the dupla named first first. Partidas one after the other: ``scores_text``."""
+    return as_is(f"{a} x {b}")
+
+
+def scores_text(texts: Iterable[str]) -> str:
+    """Partidas' scores (``score_text``, maybe with a note) one after the other: "14 x 4, 12 x 3"."""
+    return ", ".join(texts)
 
 
 def signed(value: int) -> str:

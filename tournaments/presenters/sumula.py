@@ -35,14 +35,15 @@ from tournaments.state import TournamentState
 from tournaments.sumula.selectors import appeals_of_jogo
 from tournaments.sumula.sheet import Mao, Partida, Sumula
 
-# the súmula's status as the public reads it: (CSS class of the pill, label)
+# the súmula's status as the public reads it: (CSS class of the pill, label); the súmula is feminine, as the
+# referee's screens say it ("homologada")
 STATUS = {
     SCHEDULED: ("upcoming", gettext_noop("a jogar")),
     IN_PROGRESS: ("live", gettext_noop("em andamento")),
     AWAITING: ("awaiting", gettext_noop("provisório — aguarda confirmação")),
-    CONTESTED: ("contested", gettext_noop("contestado")),
-    CONFIRMED: ("confirmed", gettext_noop("confirmado")),
-    HOMOLOGATED: ("finished", gettext_noop("homologado")),
+    CONTESTED: ("contested", gettext_noop("contestada")),
+    CONFIRMED: ("confirmed", gettext_noop("confirmada")),
+    HOMOLOGATED: ("finished", gettext_noop("homologada")),
 }
 VALUE_NAMES = {3: gettext_noop("truco"), 6: gettext_noop("seis"), 9: gettext_noop("nove"), 12: gettext_noop("doze")}
 # a dupla that runs gives the value before the raise it refused: from 1 it ran from the truco, …

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from scoring.partida import NORMAL_VALUES, RAN_VALUES
 from scoring.sumula import HOMOLOGATED, IN_PROGRESS, SCHEDULED
 from tournaments.models import Dupla
+from tournaments.presenters.duplas import first_name
 from tournaments.state import DuplaRef
 from tournaments.sumula.sheet import MaoOptions, Partida, PenaltyInfo, Sumula
 
@@ -27,10 +28,6 @@ def server_id() -> str:
 def posted_id(value: str | None) -> str:
     """The form's id when it is one the server made, else a new one (a form never chooses other ids)."""
     return value if isinstance(value, str) and _SERVER_ID.match(value) else server_id()
-
-
-def first_name(name: str) -> str:
-    return (name or "").split(" ")[0] or name
 
 
 def dupla_names(dupla: Dupla | DuplaRef) -> dict[str, str]:

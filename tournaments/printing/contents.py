@@ -37,6 +37,9 @@ KIND_NOTES = {
     MAO_ONZE: gettext_noop("mão de onze"),
 }
 VALUE_NOTES = {3: gettext_noop("truco"), 6: gettext_noop("seis"), 9: gettext_noop("nove"), 12: gettext_noop("doze")}
+# The article on signing the súmula in each base regulation that has one (the sheet's signature line cites it):
+# FENACEF 2023, Art. 33 and Art. 38 §2–§3. The AABB-SP regulation and Truco Online's say nothing about it.
+SIGNATURE_RULES = {"fenacef": "FENACEF Art. 38"}
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,11 @@ def reminders(state: TournamentState) -> tuple[str, ...]:
         % {"ferro": texts["ferro"]},
         _("Manilha: %(manilha)s. Baralho: %(deck)s.") % {"manilha": texts["manilha"], "deck": texts["deck"]},
     )
+
+
+def signature_rule(tournament: Tournament) -> str:
+    """The article of the event's regulation on signing the súmula ("" when its regulation has none)."""
+    return SIGNATURE_RULES.get(tournament.preset, "")
 
 
 def _side(letter: str, dupla: Dupla | StateDupla) -> Side:
@@ -143,6 +151,7 @@ def sumula_batch_get(
     referee_of = {j.id: jogo_referee(j, mesas) for j in rows}
     referees = _referee_names({r for r in referee_of.values() if r is not None})
     name, place_line, rules = tournament.name, when_where(tournament), reminders(state)
+    rule = signature_rule(tournament)
     sheets = []
     for j in rows:
         stage_title, group, round_title = place(j)
@@ -159,6 +168,7 @@ def sumula_batch_get(
                 tournament=name,
                 when_where=place_line,
                 reminders=rules,
+                signature_rule=rule,
             )
         )
     return sheets
@@ -357,6 +367,7 @@ def sumula_sheet_get(*, tournament: Tournament, jogo: Jogo, via: int | None = No
         best_of=jogo.best_of,
         sides=sides,
         reminders=reminders(state),
+        signature_rule=signature_rule(tournament),
         filled=True,
         via=view.via_name,
         replaces=replaces,

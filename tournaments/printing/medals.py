@@ -39,6 +39,7 @@ from .page import (
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
+BOX, TICK_SIZE = 3.6 * mm, 9  # the box ticked when an athlete's medal is handed, and its label's size
 MEDALS = {"gold": gettext_noop("ouro"), "silver": gettext_noop("prata"), "bronze": gettext_noop("bronze")}
 
 
@@ -146,16 +147,25 @@ def _place_block(c: Canvas, x: float, y: float, w: float, p: Placed) -> float:
         c.setFont(BOLD, 12)
         c.drawString(x + 3 * mm, y, fit(p.dupla, BOLD, 12, w - 6 * mm))
         y -= 7 * mm
+    label = _("entregue")
+    label_w = c.stringWidth(label, REGULAR, TICK_SIZE)
+    box_x = x + w - 3 * mm - label_w - 1.5 * mm - BOX  # the box, then its label, at the row's right end
     for athlete in p.athletes:
+        c.setFillColor(INK)
+        c.setFont(REGULAR, 11)
+        name = fit(athlete, REGULAR, 11, box_x - x - 9 * mm)
+        c.drawString(x + 3 * mm, y, name)
+        # a dotted leader from the name to its box: which box is whose, across the page
+        c.setStrokeColor(LIGHT)
+        c.setLineWidth(0.6)
+        c.setDash(0.6, 2)
+        c.line(x + 3 * mm + c.stringWidth(name, REGULAR, 11) + 2 * mm, y, box_x - 2 * mm, y)
+        c.setDash()
         c.setStrokeColor(INK)
         c.setLineWidth(0.7)
-        c.rect(x + 3 * mm, y - 0.6 * mm, 3.6 * mm, 3.6 * mm)
-        c.setFont(REGULAR, 11)
-        c.drawString(x + 9 * mm, y, fit(athlete, REGULAR, 11, w - 40 * mm))
-        c.setFillColor(GREY)
-        c.setFont(REGULAR, 7)
-        c.drawRightString(x + w - 3 * mm, y, _("entregue"))
-        c.setFillColor(INK)
+        c.rect(box_x, y - 0.6 * mm, BOX, BOX)
+        c.setFont(REGULAR, TICK_SIZE)
+        c.drawString(box_x + BOX + 1.5 * mm, y, label)
         y -= 7 * mm
     return y - 4 * mm
 

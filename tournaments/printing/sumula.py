@@ -6,7 +6,8 @@ preset's reminders (values, mão de onze, mão de ferro, manilha); a grid per
 partida for each dupla's running total mão by mão, with the partida's result;
 the jogo's result; observations (penalties, walkover, confirmations, the
 referee's decision); signature lines for the four players, the referee and the
-technical coordinator (FENACEF Art.33, Art.38 §2–§3).
+technical coordinator (FENACEF Art.33, Art.38 §2–§3); the line names the article only when the event's own
+regulation has one (``signature_rule``).
 """
 
 from __future__ import annotations
@@ -71,6 +72,7 @@ class SumulaSheet:
     sides: tuple[Side, Side]
     reminders: tuple[str, ...]
     referee: str = ""
+    signature_rule: str = ""  # "FENACEF Art. 38": the article of the event's regulation on signing, if it has one
     # a filled súmula: the via and its status, the mãos, the result and what was said and decided about it
     filled: bool = False
     via: str = ""  # "1ª via"
@@ -98,7 +100,7 @@ def sumulas_pdf(*, sheets: list[SumulaSheet], footer: Footer, title: str) -> byt
         if sheet.filled:
             _static_draw(c, sheet, layout)
         else:
-            key = (sheet.tournament, sheet.when_where, sheet.reminders, sheet.best_of)
+            key = (sheet.tournament, sheet.when_where, sheet.reminders, sheet.best_of, sheet.signature_rule)
             name = forms.get(key)
             if name is None:
                 name = forms[key] = f"sumula{len(forms) + 1}"
@@ -224,7 +226,7 @@ def _static_draw(c: Canvas, s: SumulaSheet, k: Layout) -> None:
     for i, line in enumerate(k.reminder_lines):
         c.drawString(left + 2 * mm, k.reminders_y + k.reminders_h - 3.4 * mm - (i + 1) * 3.2 * mm, line)
 
-    _signatures_frame(c, left, MARGIN, inner, k.signatures_top)
+    _signatures_frame(c, s, left, MARGIN, inner, k.signatures_top)
     _observations_frame(c, s, left, k.observations_y, inner, k.observations_h)
     _result_frame(c, s, left, k.result_y, inner, RESULT_H)
     for grid in _grids(s, k):
@@ -403,17 +405,13 @@ def _signature_slots(x: float, w: float, top: float, y: float) -> Iterator[tuple
         yield x + col * (slot_w + gap), top - 5 * mm - (row + 1) * row_h + 7 * mm, slot_w
 
 
-def _signatures_frame(c: Canvas, x: float, y: float, w: float, top: float) -> None:
+def _signatures_frame(c: Canvas, s: SumulaSheet, x: float, y: float, w: float, top: float) -> None:
+    heading = _("Assinaturas: os atletas conferem e assinam; o árbitro e o coordenador técnico assinam depois")
+    if s.signature_rule:
+        heading += f" ({s.signature_rule})"
     c.setFillColor(INK)
     c.setFont(BOLD, 7)
-    c.drawString(
-        x,
-        top - 3 * mm,
-        _(
-            "Assinaturas: os atletas conferem e assinam; o árbitro e o coordenador técnico "
-            "assinam depois (FENACEF Art.38)"
-        ),
-    )
+    c.drawString(x, top - 3 * mm, fit(heading, BOLD, 7, w))
     roles = (
         _("jogador 1 · dupla A"),
         _("jogador 2 · dupla A"),

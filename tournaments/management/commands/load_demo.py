@@ -17,6 +17,9 @@ from tournaments.writes import PRIVATE, tournament_write
 
 DEMO_FILES = ("aabb-2024.json", "fenacef-2023.json")
 DEMO_ORGANIZER, DEMO_REFEREE, DEMO_PASSWORD = "comissao", "arbitro", "truco-demo"
+# the names the demo people gave (as an invited person types it: accounts.views.DisplayNameForm), so the desk
+# names them as it names real people ("assinada por Rogério Lima"), not by their logins
+DEMO_NAMES = {DEMO_ORGANIZER: "Helena Prado", DEMO_REFEREE: "Rogério Lima"}
 
 
 def demo_dir() -> Path:
@@ -86,6 +89,8 @@ class Command(BaseCommand):
         for username, role in ((DEMO_ORGANIZER, "organizer"), (DEMO_REFEREE, "referee")):
             user = User.objects.filter(username=username).first() or User.objects.create_user(username)
             user.set_password(DEMO_PASSWORD)
+            if not user.get_full_name().strip():
+                user.first_name = DEMO_NAMES[username]
             if is_organizer_role(role=role):
                 user.is_staff = True  # the comissão creates events (ZAP_EVENT_CREATORS)
             user.save()
