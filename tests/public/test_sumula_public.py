@@ -111,12 +111,12 @@ def test_the_sumula_shows_every_mao_with_its_running_totals(client, cup, ref, j1
         "Rodada 1",
         "Mesa 1",
         "melhor de 3",
-        "1ª via",
         "em andamento",
         "Partida 1",
         "Partida 2",
     ):
         assert text in html, text
+    assert "ª via" not in html  # the first via: nothing to tell (a corrected súmula says "2ª via")
     # partida 1: four mãos of truco for dupla A, the totals 3, 6, 9, 12 in its column
     first = html.split('id="partida-1"')[1].split('id="partida-2"')[0]
     assert first.count("truco") == 4 and "Placar final" in first
@@ -201,7 +201,7 @@ def test_a_corrected_sumula_links_its_earlier_via(client, cup, ref, j1):
     )
     assert response.status_code == 200, response.content
     html = main_of(client.get(sumula_url(cup, j1)).content.decode())
-    assert "2ª via — substitui a 1ª: a súmula trocou as duplas" in html
+    assert "2ª via (súmula corrigida)" in html and "Substitui a 1ª via: a súmula trocou as duplas" in html
     assert f'href="{sumula_url(cup, j1, via=1)}"' in html and "Ler a 1ª via" in html
     assert "Vitória de <bdi>Gabi Rocha / Hugo Alves</bdi>" in html and "7 x 12" in html
     assert "Anotada só pelo placar final" in html
@@ -401,4 +401,4 @@ def test_an_answer_to_a_via_that_was_replaced_is_not_taken(cup, ref, j1):
     )
     assert Jogo.objects.get(tournament=cup, key=j1).confirmations == {}
     html = dupla_page(client, d1).content.decode()
-    assert "2ª via, corrigida pelo árbitro: erro" in html and 'name="via" value="2"' in html
+    assert "2ª via (súmula corrigida)" in html and "Motivo da correção: erro" in html and 'name="via" value="2"' in html

@@ -205,6 +205,7 @@ class SumulaPage:
     signed: Signature | None
     via: int
     via_name: str
+    via_label: str  # "" for the 1st via; "2ª via (súmula corrigida)"
     via_reason: str
     replaces: str  # "1ª": the via this one replaces
     vias: int
@@ -239,6 +240,12 @@ def when_br(value: str | dt.datetime | None) -> str:
 
 def via_name(n: int) -> str:
     return _("%(n)sª via") % {"n": n}
+
+
+def via_label(n: int) -> str:
+    """The via as a jogo's line shows it: nothing for the first (every súmula has one, and "1ª via" tells a player
+    nothing), "2ª via (súmula corrigida)" from the second on, when it says the result was corrected."""
+    return _("%(n)sª via (súmula corrigida)") % {"n": n} if n > 1 else ""
 
 
 # --- the sheet --------------------------------------------------------------------------------------
@@ -402,6 +409,7 @@ def sumula_present(*, state: TournamentState, tournament: Tournament, jogo: Jogo
         signed=signed,
         via=via,
         via_name=via_name(via),
+        via_label=via_label(via),
         via_reason=data.via_reason or "",
         replaces=f"{via - 1}ª" if via > 1 else "",
         vias=vias,
