@@ -1,11 +1,13 @@
 """The words of a dupla's private page (and the public súmula it links to) for what players know: the round by
-the name the bracket gives it, the via only when the súmula was corrected (walk review #7)."""
+the name the bracket gives it, the via only when the súmula was corrected (walk review #7); the jogo it is called
+to shown once (#12)."""
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from tests.support.event_states import knockout_live_make
+from tournaments.calls import services as calls
 from tournaments.models import Jogo
 from tournaments.sumula.commands import Correction
 from tournaments.sumula.services import Actor, sumula_correct
@@ -76,3 +78,28 @@ def test_the_public_sumula_of_a_first_via_does_not_talk_of_vias(client, knockout
     sheet = _sumula(client, knockout, awaiting.key)
     assert "ª via" not in sheet
     assert "Quartas de final" in sheet
+
+
+# --- the call to the mesa and the next jogo (walk review #12) -------------------------------------------------
+
+
+def test_the_called_next_jogo_is_shown_once_as_the_call_with_its_details(client, knockout):
+    later = _quarters(knockout)[3]  # not begun
+    organizer = get_user_model().objects.get(username="comissao-chave")
+    calls.jogo_call(tournament=knockout, jogo_id=later.pk, user=organizer)
+    html = _private(client, later.dupla_a)
+    banner = html.split('class="sua-vez-banner"', 1)[1].split("</section>", 1)[0]
+    assert f"Sua vez! Mesa {later.mesa}" in banner
+    assert "Quartas de final" in banner and "melhor de 5" in banner and "chamado às" in banner
+    assert later.dupla_b.display_name in banner
+    assert reverse("tournaments:sumula", kwargs={"slug": knockout.slug, "key": later.key}) in banner
+    assert 'id="proximo-titulo"' not in html and "Próximo jogo" not in html  # not a second time below
+    # the public page of the dupla has no call: its next jogo stays
+    public = client.get(reverse("tournaments:dupla", args=[knockout.slug, later.dupla_a.key])).content.decode()
+    assert "Próximo jogo" in public and "Sua vez" not in public
+
+
+def test_without_a_call_the_next_jogo_card_stays(client, knockout):
+    later = _quarters(knockout)[3]
+    html = _private(client, later.dupla_a)
+    assert "sua-vez-banner" not in html and "Próximo jogo" in html

@@ -13,14 +13,16 @@ from django.utils.translation import gettext as _
 
 from scoring.sumula import ACCEPTED, AWAITING, CONTEST, CONTESTED, HOMOLOGATED, IN_PROGRESS, SCHEDULED
 from tournaments import presenters
-from tournaments.calls.selectors import dupla_called
+from tournaments.calls.selectors import DuplaCall, dupla_called
 from tournaments.models import Appeal, Dupla, Jogo
 from tournaments.permissions import may_self_score
-from tournaments.presenters.jogo import jogo_place
+from tournaments.presenters.dupla import MyJogo, from_my_side
+from tournaments.presenters.jogo import jogo_item_maker, jogo_place
 from tournaments.presenters.stages import EventHead
 from tournaments.presenters.sumula import appeal_notes, status_view, via_label
 from tournaments.presenters.sumula_pad import dupla_names, pad_present, phase_of, sheet_rows
 from tournaments.selectors import tournament_live_get
+from tournaments.state import TournamentState
 from tournaments.sumula.appeals import appeal_refusal
 from tournaments.sumula.selectors import APPEAL_RELATED, SUMULA_RELATED, sumula_get
 from tournaments.sumula.sheet import Sumula
@@ -59,7 +61,24 @@ def dupla_page_present(*, dupla: Dupla) -> dict:
         "to_score": _to_score(dupla, where),
         "to_appeal": _to_appeal(dupla, [j for j in jogos if j.status == HOMOLOGATED], appeals, where),
         "appeals": _appeals(dupla, appeals, where),
-        "called": dupla_called(dupla=dupla),  # "Sua vez! Mesa N contra …" until the jogo begins
+        # "Sua vez! Mesa N contra …" until the jogo begins
+        "called": _called(state, dupla.key, dupla_called(dupla=dupla), page.next),
+    }
+
+
+def _called(state: TournamentState, key: str, call: DuplaCall | None, next_jogo: MyJogo | None) -> dict | None:
+    """The jogo the dupla is called to, with what the next jogo's card shows of it (stage, round, time, best-of,
+    the opponent's players, its súmula); ``is_next``: it is the next jogo, so the page shows it once, as the call."""
+    if call is None:
+        return None
+    row = next((r for r in state.jogo_rows if r.id == call.jogo_id), None)
+    jogo = from_my_side(jogo_item_maker(state)(row), key) if row is not None else None
+    return {
+        "mesa": call.mesa,
+        "opponent": call.opponent,
+        "at": call.at,
+        "jogo": jogo,
+        "is_next": jogo is not None and next_jogo is not None and str(next_jogo.id) == str(jogo.id),
     }
 
 
