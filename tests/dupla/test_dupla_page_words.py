@@ -103,3 +103,54 @@ def test_without_a_call_the_next_jogo_card_stays(client, knockout):
     later = _quarters(knockout)[3]
     html = _private(client, later.dupla_a)
     assert "sua-vez-banner" not in html and "Próximo jogo" in html
+
+
+# --- the jogo as people know it, never its key (walk review #8) -----------------------------------------------
+
+
+def test_the_public_sumula_names_the_jogo_by_its_round_and_place_not_its_key(client, knockout):
+    second = _quarters(knockout)[1]
+    sheet = _sumula(client, knockout, second.key)
+    title = sheet.split('class="page-title sumula-title">', 1)[1].split("</h2>", 1)[0]
+    assert title == "Súmula · Quartas de final · jogo 2"
+    assert f"Súmula · Quartas de final · jogo 2 · {knockout.name}" in sheet.split("</title>", 1)[0]
+    assert second.key not in title
+
+
+def test_every_jogo_is_named_as_people_know_it(event_after):
+    from tournaments.presenters import jogo_label
+    from tournaments.selectors import tournament_state_get
+
+    label = jogo_label(tournament_state_get(tournament=event_after))
+    jogos = Jogo.objects.filter(tournament=event_after)
+    final = jogos.get(group=None, third_place=False, round=2)
+    assert label(final) == "Final"
+    assert label(jogos.get(third_place=True)) == "Disputa de 3º lugar"
+    semis = sorted(label(j) for j in jogos.filter(group=None, third_place=False, round=1))
+    assert semis == ["Semifinal · jogo 1", "Semifinal · jogo 2"]
+    group_jogo = jogos.filter(group__key="A", round=1).order_by("mesa").first()
+    assert label(group_jogo) == "Grupo A · Rodada 1"
+    assert not any(j.key in label(j) for j in jogos)
+
+
+def test_the_dupla_messages_name_the_jogo_by_its_opponent(client, knockout):
+    awaiting = _quarters(knockout)[1]
+    dupla = awaiting.dupla_b
+    dupla.refresh_from_db()
+    response = client.post(
+        reverse("privatelink:answer", kwargs={"token": dupla.token, "key": awaiting.key}),
+        {"resposta": "confirmar", "via": "1"},
+        follow=True,
+    )
+    html = response.content.decode()
+    assert f"Sua dupla confirmou a súmula do jogo contra {awaiting.dupla_a.display_name}." in html
+    assert f"jogo {awaiting.key}" not in html
+
+
+def test_the_call_message_names_the_jogo_by_its_round(knockout):
+    from tournaments.calls.messages import call_text
+
+    later = Jogo.objects.select_related("tournament", "stage", "dupla_a", "dupla_b").get(pk=_quarters(knockout)[3].pk)
+    text = call_text(jogo=later, dupla=later.dupla_a, at=later.tournament.created_at)
+    assert "Quartas de final · jogo 4, horário:" in text
+    assert later.key not in text.replace(f"/d/{later.dupla_a.token}/", "")

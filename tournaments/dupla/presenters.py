@@ -17,7 +17,7 @@ from tournaments.calls.selectors import DuplaCall, dupla_called
 from tournaments.models import Appeal, Dupla, Jogo
 from tournaments.permissions import may_self_score
 from tournaments.presenters.dupla import MyJogo, from_my_side
-from tournaments.presenters.jogo import jogo_item_maker, jogo_place
+from tournaments.presenters.jogo import jogo_item_maker, jogo_label, jogo_place
 from tournaments.presenters.stages import EventHead
 from tournaments.presenters.sumula import appeal_notes, status_view, via_label
 from tournaments.presenters.sumula_pad import dupla_names, pad_present, phase_of, sheet_rows
@@ -37,7 +37,7 @@ def dupla_page_present(*, dupla: Dupla) -> dict:
     """
     state = tournament_live_get(tournament=dupla.tournament)
     page = presenters.dupla_present(state, dupla.key)
-    where = _where(jogo_place(state))
+    where = _where(state)
     # the dupla's súmulas decided at the table or by the referee, and the appeals on its jogos: one query each
     jogos = list(
         Jogo.objects.filter(tournament_id=dupla.tournament_id, status__in=(AWAITING, CONTESTED, HOMOLOGATED))
@@ -85,13 +85,15 @@ def _called(state: TournamentState, key: str, call: DuplaCall | None, next_jogo:
 Where = Callable[[Jogo], dict[str, str]]
 
 
-def _where(place: Callable[[Jogo], tuple[str, str, str]]) -> Where:
+def _where(state: TournamentState) -> Where:
     """A jogo's group and round as every page names them (``jogo_place``: "Grupo A", "Rodada 2"; "Quartas de
-    final"), for the lines of this page."""
+    final"), and the jogo itself as people know it (``jogo_label``: "Quartas de final · jogo 2"), for the lines of
+    this page."""
+    place, label = jogo_place(state), jogo_label(state)
 
     def where(jogo: Jogo) -> dict[str, str]:
         _stage, group, round_title = place(jogo)
-        return {"group": group, "round": round_title}
+        return {"group": group, "round": round_title, "title": label(jogo)}
 
     return where
 
@@ -260,6 +262,7 @@ def self_score_present(*, dupla: Dupla, jogo: Jogo, data: Sumula) -> dict:
     mine = 0 if jogo.dupla_a_id == dupla.pk else 1
     return {
         "jogo": jogo,
+        "title": jogo_label(tournament_live_get(tournament=dupla.tournament))(jogo),  # never the jogo's key
         "sumula": data,
         "duplas": duplas,
         "mine": mine,

@@ -99,6 +99,7 @@ def _labels_for(language: str | None) -> Mapping[str, Any]:
             5: _("16-avos de final"),
         },
         "nth_round": _("%(n)sª rodada"),
+        "jogo_in_round": _("%(round)s · jogo %(n)s"),  # a knockout jogo by its place in its round, top to bottom
         "best_of": _("melhor de %(n)s"),
         "best_of_escaped": {n: escape(_("melhor de %(n)s") % {"n": n}) for n in range(1, 16)},
         "players": _("%(a)s e %(b)s"),

@@ -29,7 +29,7 @@ from scoring.sumula import (
 )
 from tournaments.models import Appeal, Dupla, Jogo, SumulaVia, Tournament
 from tournaments.permissions import is_referee_role, role_of
-from tournaments.presenters.jogo import jogo_place
+from tournaments.presenters.jogo import jogo_label, jogo_place
 from tournaments.presenters.labels import best_of_label, time_br
 from tournaments.state import TournamentState
 from tournaments.sumula.selectors import appeals_of_jogo
@@ -185,6 +185,7 @@ class SumulaPage:
     """One jogo's súmula as the paper sheet shows it (the public page, the printed súmula)."""
 
     key: str
+    title: str  # the jogo as people know it ("Quartas de final · jogo 2"), never its key
     url: str
     duplas: tuple[SumulaDupla, SumulaDupla]
     won: list[int]
@@ -389,6 +390,7 @@ def sumula_present(*, state: TournamentState, tournament: Tournament, jogo: Jogo
             )
     return SumulaPage(
         key=jogo.key,
+        title=jogo_label(state)(jogo),
         url=base,
         duplas=duplas,
         won=list(data.score),
