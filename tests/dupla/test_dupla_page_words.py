@@ -127,7 +127,7 @@ def test_every_jogo_is_named_as_people_know_it(event_after):
     assert label(final) == "Final"
     assert label(jogos.get(third_place=True)) == "Disputa de 3º lugar"
     semis = sorted(label(j) for j in jogos.filter(group=None, third_place=False, round=1))
-    assert semis == ["Semifinal · jogo 1", "Semifinal · jogo 2"]
+    assert semis == ["Semifinais · jogo 1", "Semifinais · jogo 2"]
     group_jogo = jogos.filter(group__key="A", round=1).order_by("mesa").first()
     assert label(group_jogo) == "Grupo A · Rodada 1"
     assert not any(j.key in label(j) for j in jogos)

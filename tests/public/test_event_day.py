@@ -456,7 +456,7 @@ def test_the_page_of_a_finished_dupla_shows_its_place_and_its_path(client, event
     text = _text(champion)
     assert "Colocação final" in text and "1º · ouro" in text
     path = _text(_section(champion, 'id="chave-titulo"', "</section>\n</section>"))
-    assert "Caminho na chave" in champion and "Semifinal" in path and "Final" in path and "Campeã!" in path
+    assert "Caminho na chave" in champion and "Semifinais" in path and "Final" in path and "Campeã!" in path
     assert f"contra {_name(final.dupla_b)}" in path
     runner_up = _text(_get(client, _dupla_url(t, final.dupla_b.key)))
     assert "2º · prata" in runner_up and "Eliminada nesta fase." in runner_up

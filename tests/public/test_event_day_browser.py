@@ -373,7 +373,7 @@ def test_the_bracket_shows_a_live_jogo_and_a_provisional_result_on_a_phone(brows
         expect(quarters.locator("article.bj", has_text=contested.dupla_a.display_name).locator(".pill")).to_have_text(
             "provisório: contestado"
         )
-        semis = page.locator("section.b-round", has=page.get_by_role("heading", name="Semifinal"))
+        semis = page.locator("section.b-round", has=page.get_by_role("heading", name="Semifinais"))
         expect(semis.locator(".bj-row.is-empty")).to_have_count(4)  # nobody moved on
         _check(page, "chave ao vivo, 390px", "event-day-knockout-390-chave", errors)
         # once confirmed, the loser's page says where and by whom it went out

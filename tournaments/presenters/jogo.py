@@ -251,7 +251,7 @@ def _best_of_escaped(n: int | None, labels: Mapping[str, Any]) -> str:
 
 def jogo_place(state: TournamentState) -> Callable[[JogoRow | Jogo], tuple[str, str, str]]:
     """A function giving a stored jogo's (stage, group, round) titles: ("Fase de grupos", "Grupo A", "Rodada 2"),
-    ("Eliminatória", "", "Semifinal"). It takes the jogo's ``stage_id``, ``group_id``, ``round`` and
+    ("Eliminatória", "", "Semifinais"). It takes the jogo's ``stage_id``, ``group_id``, ``round`` and
     ``third_place`` (a row of ``state.jogo_rows``, or a model)."""
     labels = page_labels()
     stages = {model.id: (view, title) for view, model, title in stage_views(state) if model is not None}

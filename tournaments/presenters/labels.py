@@ -93,7 +93,7 @@ def _labels_for(language: str | None) -> Mapping[str, Any]:
         "third": _("Disputa de 3º lugar"),
         "rounds_from_end": {
             1: _("Final"),
-            2: _("Semifinal"),
+            2: _("Semifinais"),  # the round of two jogos (DOMAIN.md is silent; "as semifinais", as the docs say)
             3: _("Quartas de final"),
             4: _("Oitavas de final"),
             5: _("16-avos de final"),
@@ -205,7 +205,7 @@ def best_of_label(n: int | None) -> str:
 
 
 def round_name(*, round_number: int, total_rounds: int) -> str:
-    """pt-BR name of a knockout round: 'Final', 'Semifinal'…, '16-avos de final', else '1ª rodada'."""
+    """pt-BR name of a knockout round: 'Final', 'Semifinais'…, '16-avos de final', else '1ª rodada'."""
     labels = page_labels()
     from_end = total_rounds - round_number + 1
     return labels["rounds_from_end"].get(from_end) or labels["nth_round"] % {"n": round_number}
