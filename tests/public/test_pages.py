@@ -140,7 +140,7 @@ def test_the_bracket_shows_rounds_scores_winners_and_byes(client, demo, finished
         "melhor de 5",
         "melhor de 3",
         "folga",
-        "bye",
+        '<span class="pill pill-bye">folga</span>',  # a bye, in Portuguese (walk review #21)
         "is-winner",
         "em andamento",
         "12x7",

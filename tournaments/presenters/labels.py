@@ -85,7 +85,7 @@ def _labels_for(language: str | None) -> Mapping[str, Any]:
         "to_play": _status("upcoming", "a jogar"),
         "wo": _status("wo", "WO"),
         "wo_both": _status("wo", gettext_noop("WO duplo")),
-        "bye": _status("bye", gettext_noop("bye")),
+        "bye": _status("bye", gettext_noop("folga")),  # a bye: "folga" in Portuguese, as its slot says
         "pending": _status("pending", "aguardando"),
         "group": _("Grupo %(key)s"),
         "round": _("Rodada %(n)s"),
