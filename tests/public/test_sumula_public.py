@@ -145,6 +145,20 @@ def test_the_sumula_shows_every_mao_with_its_running_totals(client, cup, ref, j1
     assert 'hx-trigger="every 10s"' in html
 
 
+def test_the_sheet_says_how_each_mao_went_in_plain_words(client, cup, ref, j1):
+    """The mãos' column reads "Como foi a mão" (not "Mão Como") and a played mão says what it was worth: "sem
+    truco", "truco", "seis"… (not "jogada · truco"; walk review #21)."""
+    mao(ref, cup, j1, "s1", 0, 1)
+    mao(ref, cup, j1, "s2", 1, 3)
+    mao(ref, cup, j1, "s3", 0, 6)
+    html = main_of(client.get(sumula_url(cup, j1)).content.decode())
+    head = html.split("<thead>", 1)[1].split("</thead>", 1)[0]
+    assert "Como foi a mão" in head and "Número da mão" in head and ">Como<" not in head
+    hows = re.findall(r'<td class="c-how">(.*?)</td>', html)
+    assert hows == ["sem truco", "truco", "seis"]
+    assert "jogada" not in html
+
+
 def test_a_poll_gets_only_the_sumula_partial(client, cup, ref, j1):
     mao(ref, cup, j1, "m1", 0, 3)
     response = client.get(sumula_url(cup, j1), headers={"HX-Request": "true", "HX-Target": "sumula-conteudo"})
@@ -209,7 +223,7 @@ def test_a_corrected_sumula_links_its_earlier_via(client, cup, ref, j1):
     assert old.status_code == 200
     old_html = main_of(old.content.decode())
     assert "Você está lendo a 1ª via, que não vale mais" in old_html and "Substituída em " in old_html
-    assert old_html.count("jogada · truco") == 8  # the mãos as they were, two partidas of four
+    assert old_html.count('<td class="c-how">truco</td>') == 8  # the mãos as they were, two partidas of four
     assert "Vitória de <bdi>Ana Souza / Bruno Lima</bdi>" in old_html
     assert "hx-trigger" not in old_html  # an earlier via never changes
     assert REFEREE_NAME not in old.content.decode()

@@ -44,7 +44,15 @@ STATUS = {
     CONFIRMED: ("confirmed", gettext_noop("confirmado")),
     HOMOLOGATED: ("finished", gettext_noop("homologado")),
 }
-VALUE_NAMES = {3: gettext_noop("truco"), 6: gettext_noop("seis"), 9: gettext_noop("nove"), 12: gettext_noop("doze")}
+# a mão played to its end, by what it was worth: no raise, or the raise both duplas accepted (the sheet's "Como foi a
+# mão" column: "sem truco", "truco", "seis"…; the points are in the duplas' columns)
+VALUE_NAMES = {
+    1: gettext_noop("sem truco"),
+    3: gettext_noop("truco"),
+    6: gettext_noop("seis"),
+    9: gettext_noop("nove"),
+    12: gettext_noop("doze"),
+}
 # a dupla that runs gives the value before the raise it refused: from 1 it ran from the truco, …
 RAN_FROM = {
     1: gettext_noop("correu do truco"),
@@ -277,7 +285,7 @@ def _mao_row(number: int, mao: Mao, before: tuple[int, int], names: tuple[str, s
     elif kind == MAO_ONZE:
         text = _("mão de onze jogada")
     else:
-        text = _("jogada") + (f" · {_(VALUE_NAMES[points])}" if points in VALUE_NAMES else "")
+        text = _(VALUE_NAMES[points]) if points in VALUE_NAMES else _("jogada")
     return MaoRow(
         number=number,
         text=text,
