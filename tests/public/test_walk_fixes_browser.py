@@ -150,3 +150,29 @@ def test_the_podium_is_followed_by_one_set_of_links(browser, live_server, event_
             shot(page, f"walk-podio-{width}")
         finally:
             context.close()
+
+
+def test_the_sumula_and_the_dupla_page_read_plainly(browser, live_server):
+    """The public súmula's mãos (#21: "Como foi a mão", "sem truco", "truco") and its title (#8: the jogo by its
+    round, not its key); the dupla's súmula to confirm named by its round, without "1ª via" (#7)."""
+    t = knockout_live_make()
+    live, awaiting = _jogos(t, round=1)[:2]
+    awaiting.dupla_b.refresh_from_db()
+    for width in SIZES:
+        context = _context(browser, width)
+        page = context.new_page()
+        try:
+            page.goto(f"{live_server.url}/torneios/{t.slug}/jogos/{live.key}/")
+            expect(page.get_by_role("heading", name="Súmula · Quartas de final · jogo 1")).to_be_visible()
+            expect(page.locator(".sumula-maos th.c-how").first).to_have_text("Como foi a mão")
+            expect(page.locator("td.c-how", has_text="sem truco")).to_have_count(1)
+            expect(page.get_by_text("ª via")).to_have_count(0)
+            assert_no_axe_violations(page, f"súmula pública, {width}px")
+            shot(page, f"walk-sumula-{width}")
+            page.goto(f"{live_server.url}/d/{awaiting.dupla_b.token}/")
+            item = page.locator("#confirmar li.answer-item")
+            expect(item.locator(".jogo-meta")).to_contain_text("Quartas de final")
+            expect(item.locator(".jogo-meta")).not_to_contain_text("via")
+            shot(page, f"walk-dupla-confirmar-{width}")
+        finally:
+            context.close()
