@@ -356,11 +356,14 @@ def format_notes(fmt: Mapping[str, Any], n_duplas: int) -> list[str]:
             notes.append(_("%(n)s duplas: %(sizes)s.", n=n_duplas, sizes=sizes_text(sizes)))
         q = qualifiers_count(sizes, fmt.get("per_group") or 0, fmt.get("best_others") or 0)
         if q >= 2:
-            byes = _byes_text(q, _("para as melhores classificadas"))
+            byes = _byes_text(q, (_("para a melhor classificada"), _("para as melhores classificadas")))
             notes.append(_("%(q)s duplas passam ao mata-mata; %(byes)s", q=q, byes=byes))
     elif kind == "knockout" and n_duplas >= 2:
-        who_by_method: dict[Any, str] = {"seeded": _("para os cabeças de chave"), "random": _("sorteados")}
-        who = who_by_method.get(fmt.get("bracket_method"), "")
+        who_by_method: dict[Any, tuple[Text, Text]] = {
+            "seeded": (_("para o 1º cabeça de chave"), _("para os cabeças de chave")),
+            "random": (_("sorteada"), _("sorteadas")),
+        }
+        who = who_by_method.get(fmt.get("bracket_method"))
         notes.append(_("%(n)s duplas no mata-mata; %(byes)s", n=n_duplas, byes=_byes_text(n_duplas, who)))
     elif kind == "round_robin" and n_duplas >= 2:
         jogos = n_duplas * (n_duplas - 1) // 2
@@ -376,18 +379,22 @@ def format_notes(fmt: Mapping[str, Any], n_duplas: int) -> list[str]:
     return notes
 
 
-def _byes_text(entrants: int, who: str = "") -> str:
+def _byes_text(entrants: int, who: tuple[Text, Text] | None = None) -> Text:
+    """The bracket's size and its folgas (the site's word for a bye, as the bracket's "— folga —"): the places
+    with no opponent, whose duplas go straight to the 2nd round. ``who``: whom they go to (one, several)."""
     size = bracket_size(entrants)
     byes = size - entrants
     if not byes:
-        return _("chave de %(size)s, sem byes.", size=size)
-    noun = _("bye") if byes == 1 else _("byes")
+        return _("chave de %(size)s, sem folgas: todas as duplas jogam a 1ª rodada.", size=size)
+    if byes == 1:
+        if who:
+            return _("chave de %(size)s com 1 folga %(who)s (passa direto à 2ª rodada).", size=size, who=who[0])
+        return _("chave de %(size)s com 1 folga (passa direto à 2ª rodada).", size=size)
     if who:
         return _(
-            "chave de %(size)s com %(byes)s %(noun)s %(who)s (passam direto à 2ª rodada).",
+            "chave de %(size)s com %(byes)s folgas %(who)s (passam direto à 2ª rodada).",
             size=size,
             byes=byes,
-            noun=noun,
-            who=who,
+            who=who[1],
         )
-    return _("chave de %(size)s com %(byes)s %(noun)s (passam direto à 2ª rodada).", size=size, byes=byes, noun=noun)
+    return _("chave de %(size)s com %(byes)s folgas (passam direto à 2ª rodada).", size=size, byes=byes)

@@ -104,7 +104,7 @@ def test_a_finished_knockout_shows_the_final_place(client, load_file):
     champion = Dupla.objects.get(tournament=ko, key="d1")
     html = _page(client, champion).content.decode()
     assert "Colocação final" in html and "ouro" in html
-    assert "Final" in html and "Semifinal" in html
+    assert "Final" in html and "Semifinais" in html
 
 
 def test_before_the_draw_the_page_says_no_jogos_yet(client, load_file):

@@ -2,6 +2,8 @@
 are forms (the page runs no script; axe finds nothing), an undo, then the jogo decided by its taps and sent to its page.
 Screenshots go to /tmp/zap-shots/self-scoring-*.png."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -30,8 +32,13 @@ def test_a_dupla_scores_its_jogo_on_the_phone(browser, live_server, load_file):
     try:
         page.goto(f"{live_server.url}/d/{d1.token}/")
         expect(page.get_by_text("Este evento permite que as duplas anotem a própria súmula")).to_be_visible()
-        page.get_by_role("link", name=f"Anotar as mãos do jogo {key}").click()
-        expect(page.get_by_role("heading", name=f"Súmula do jogo {key}")).to_be_visible()
+        opponent = Dupla.objects.get(tournament=tournament, key="d4").display_name
+        # each button names its jogo to a screen reader ("Anotar as mãos: Grupo A · Rodada 1, contra …")
+        expect(page.get_by_role("link", name=f"contra {opponent}")).to_have_count(1)
+        page.locator("#anotar a.button", has_text=opponent).click()
+        # the jogo by its group and round, never by its key (walk review #8)
+        expect(page.get_by_role("heading", name=re.compile(r"^Súmula · Grupo A · "))).to_be_visible()
+        expect(page.get_by_role("heading", name=re.compile(rf"\b{key}\b"))).to_have_count(0)
         button = f"{A}: venceu a mão de 3"
         page.get_by_role("button", name=button, exact=True).click()
         page.get_by_role("button", name=button, exact=True).click()

@@ -149,10 +149,10 @@ def test_a_big_bracket_is_split_into_sections_that_point_to_each_other(load_file
     for n, text in enumerate(texts[:4], start=1):
         assert f"Seção {n} de 4 · 1ª rodada a Quartas de final" in text
         assert "o vencedor segue na página 5" in text
-        assert f"Semifinal, jogo {(n - 1) // 2 + 1}" in text
+        assert f"Semifinais, jogo {(n - 1) // 2 + 1}" in text
         assert "1ª rodada" in text and "Oitavas de final" in text and "Final" not in text
     last = texts[4]
-    assert "Seção" not in last and "Semifinal a Final" in last
+    assert "Seção" not in last and "Semifinais a Final" in last
     assert "de: p. 1 / p. 2" in last and "de: p. 3 / p. 4" in last
     assert "Campeã" in last and "Pódio" in last and "Disputa de 3º lugar" in last
     assert "o vencedor segue" not in last

@@ -125,7 +125,7 @@ def test_a_provisional_result_shows_labelled_and_nobody_moves_on(client, knockou
     # the semi-finals are still empty: the bracket moves on counted results only
     semis = [a for names, a in _articles(page) if names == "a definir x a definir"]
     assert len(semis) == 4  # two semi-finals, the final, the third-place jogo
-    assert awaiting.dupla_a.display_name not in _text(page.split("Semifinal", 1)[1].split("Classificação")[0])
+    assert awaiting.dupla_a.display_name not in _text(page.split("Semifinais", 1)[1].split("Classificação")[0])
     # the dupla's path says the same, from its side
     path = _text(_get(client, f"/torneios/{t.slug}/duplas/{awaiting.dupla_b.key}/").split('id="chave-titulo"')[1])
     assert f"contra {awaiting.dupla_a.display_name} 0 x 3 provisório: aguarda confirmação" in path
@@ -136,7 +136,7 @@ def test_a_provisional_result_shows_labelled_and_nobody_moves_on(client, knockou
     page = _get(client, f"/torneios/{t.slug}/chave/")
     article = _article(page, awaiting)
     assert "is-winner" in article and "provisório" not in _text(article)
-    assert awaiting.dupla_a.display_name in _text(page.split("Semifinal", 1)[1])
+    assert awaiting.dupla_a.display_name in _text(page.split("Semifinais", 1)[1])
 
 
 def test_the_printed_chave_shows_counted_results_only(client, knockout_live):
@@ -242,7 +242,9 @@ def test_the_format_set_at_the_desk_shows_before_the_draw(client, starter, lines
 
 def test_after_the_draw_the_format_is_what_the_stages_say(client, knockout_live):
     page = _text(_get(client, f"/torneios/{knockout_live.slug}/").split('id="regulamento"')[1].split("</section>")[0])
-    assert "Quartas de final: melhor de 5" in page and "Semifinal: melhor de 3" in page and "Final: melhor de 3" in page
+    assert (
+        "Quartas de final: melhor de 5" in page and "Semifinais: melhor de 3" in page and "Final: melhor de 3" in page
+    )
     assert "nas seguintes" not in page
 
 

@@ -243,7 +243,12 @@ def test_after_the_event_the_page_shows_the_podium(client, event_after):
     assert f"1º · ouro {_name(final.dupla_a)}" in podium
     assert f"2º · prata {_name(final.dupla_b)}" in podium
     assert f"3º · bronze {_name(third.dupla_a)}" in podium
-    assert f'href="/torneios/{t.slug}/classificacao/?ver=geral"' in page and "Classificação final completa" in text
+    # one set of links after the podium (walk review #13): the big ones, "Classificação" leading to the final one
+    links = _section(page, 'id="podio"', 'id="sobre"')
+    assert links.count(f'href="/torneios/{t.slug}/classificacao/?ver=geral"') == 1 and "Classificação final" in links
+    assert links.count(f'href="/torneios/{t.slug}/chave/"') == 1
+    assert f'href="/torneios/{t.slug}/classificacao/"' not in links
+    assert "Classificação final completa" not in text
     assert "Agora" not in _text(_section(page, "<main", 'class="big-links"'))
     assert "Atualizado às" not in text
     assert "hx-trigger" not in page and not _has_htmx(page)
@@ -452,7 +457,7 @@ def test_the_page_of_a_finished_dupla_shows_its_place_and_its_path(client, event
     text = _text(champion)
     assert "Colocação final" in text and "1º · ouro" in text
     path = _text(_section(champion, 'id="chave-titulo"', "</section>\n</section>"))
-    assert "Caminho na chave" in champion and "Semifinal" in path and "Final" in path and "Campeã!" in path
+    assert "Caminho na chave" in champion and "Semifinais" in path and "Final" in path and "Campeã!" in path
     assert f"contra {_name(final.dupla_b)}" in path
     runner_up = _text(_get(client, _dupla_url(t, final.dupla_b.key)))
     assert "2º · prata" in runner_up and "Eliminada nesta fase." in runner_up

@@ -194,11 +194,11 @@ def test_after_the_event(browser, live_server, event_after):
             expect(podium.locator("li")).to_have_count(3)
             expect(podium.locator("li").first).to_contain_text("1º · ouro")
             expect(podium.locator("li").first).to_contain_text(final.dupla_a.display_name)
-            expect(main.get_by_role("link", name="Classificação final completa")).to_be_visible()
+            expect(main.get_by_role("link", name="Classificação final", exact=True)).to_be_visible()
             expect(main.get_by_role("heading", name="Agora")).to_have_count(0)
             expect(main.get_by_text("Atualizado às")).to_have_count(0)
             _check(page, f"depois, {width}px", f"event-day-after-{width}-evento", errors)
-            main.get_by_role("link", name="Classificação final completa").click()
+            main.get_by_role("link", name="Classificação final", exact=True).click()
             page.wait_for_url("**/classificacao/?ver=geral")
             expect(page.get_by_role("heading", name="Classificação geral")).to_be_visible()
             expect(page.locator("ol.classification > li")).to_have_count(8)
@@ -373,7 +373,7 @@ def test_the_bracket_shows_a_live_jogo_and_a_provisional_result_on_a_phone(brows
         expect(quarters.locator("article.bj", has_text=contested.dupla_a.display_name).locator(".pill")).to_have_text(
             "provisório: contestado"
         )
-        semis = page.locator("section.b-round", has=page.get_by_role("heading", name="Semifinal"))
+        semis = page.locator("section.b-round", has=page.get_by_role("heading", name="Semifinais"))
         expect(semis.locator(".bj-row.is-empty")).to_have_count(4)  # nobody moved on
         _check(page, "chave ao vivo, 390px", "event-day-knockout-390-chave", errors)
         # once confirmed, the loser's page says where and by whom it went out

@@ -76,7 +76,7 @@ def test_the_event_page_shows_the_event_and_its_rules(client, demo):
         "melhor de 3",
         "melhor de 5",
         "Quartas de final",
-        "Semifinal",
+        "Semifinais",
         "Final",
         "a outra dupla ganha 3 pontos",
         "Mão de ferro",
@@ -135,12 +135,12 @@ def test_the_bracket_shows_rounds_scores_winners_and_byes(client, demo, finished
     html = client.get(_url("bracket", demo.slug)).content.decode()
     for text in (
         "Quartas de final",
-        "Semifinal",
+        "Semifinais",
         "Final",
         "melhor de 5",
         "melhor de 3",
         "folga",
-        "bye",
+        '<span class="pill pill-bye">folga</span>',  # a bye, in Portuguese (walk review #21)
         "is-winner",
         "em andamento",
         "12 x 7",
@@ -156,7 +156,7 @@ def test_the_jogos_show_rounds_mesas_scores_and_live_partida(client, demo):
         "Rodada 1",
         "Rodada 3",
         "Quartas de final",
-        "Semifinal",
+        "Semifinais",
         "Mesa",
         "12 x 7, 9 x 12, 12 x 3",
         "a jogar",
@@ -441,7 +441,7 @@ def test_a_big_bracket_shows_the_round_of_32_on_and_the_rest_by_section(client, 
     assert len(bracket.rounds) == 7  # 80 duplas in a bracket of 128
     url = _url("bracket", big.slug)
     html = client.get(url).content.decode()
-    for name in ("16-avos de final", "Oitavas de final", "Quartas de final", "Semifinal", "Final"):
+    for name in ("16-avos de final", "Oitavas de final", "Quartas de final", "Semifinais", "Final"):
         assert f"<h4>{name}</h4>" in html, name
     assert "<h4>1ª rodada</h4>" not in html and "<h4>2ª rodada</h4>" not in html
     assert html.count('<article class="bj ') == 16 + 8 + 4 + 2 + 1 + 1  # and the third-place jogo

@@ -104,19 +104,19 @@ def test_the_sumula_shows_every_mao_with_its_running_totals(client, cup, ref, j1
     html = main_of(response.content.decode())
     # who plays, where, and the status
     for text in (
-        "Súmula do jogo " + j1,
+        "Súmula · Grupo A · Rodada 1",  # the jogo as people know it, never its key
         "Ana Souza / Bruno Lima",
         "Gabi Rocha / Hugo Alves",
         "Grupo A",
         "Rodada 1",
         "Mesa 1",
         "melhor de 3",
-        "1ª via",
         "em andamento",
         "Partida 1",
         "Partida 2",
     ):
         assert text in html, text
+    assert "ª via" not in html  # the first via: nothing to tell (a corrected súmula says "2ª via")
     # partida 1: four mãos of truco for dupla A, the totals 3, 6, 9, 12 in its column
     first = html.split('id="partida-1"')[1].split('id="partida-2"')[0]
     assert first.count("truco") == 4 and "Placar final" in first
@@ -143,6 +143,20 @@ def test_the_sumula_shows_every_mao_with_its_running_totals(client, cup, ref, j1
     assert "em andamento" in second and "2 x 9" in second
     # live while played: the content is polled every 10 s
     assert 'hx-trigger="every 10s"' in html
+
+
+def test_the_sheet_says_how_each_mao_went_in_plain_words(client, cup, ref, j1):
+    """The mãos' column reads "Como foi a mão" (not "Mão Como") and a played mão says what it was worth: "sem
+    truco", "truco", "seis"… (not "jogada · truco"; walk review #21)."""
+    mao(ref, cup, j1, "s1", 0, 1)
+    mao(ref, cup, j1, "s2", 1, 3)
+    mao(ref, cup, j1, "s3", 0, 6)
+    html = main_of(client.get(sumula_url(cup, j1)).content.decode())
+    head = html.split("<thead>", 1)[1].split("</thead>", 1)[0]
+    assert "Como foi a mão" in head and "Número da mão" in head and ">Como<" not in head
+    hows = re.findall(r'<td class="c-how">(.*?)</td>', html)
+    assert hows == ["sem truco", "truco", "seis"]
+    assert "jogada" not in html
 
 
 def test_a_poll_gets_only_the_sumula_partial(client, cup, ref, j1):
@@ -201,7 +215,7 @@ def test_a_corrected_sumula_links_its_earlier_via(client, cup, ref, j1):
     )
     assert response.status_code == 200, response.content
     html = main_of(client.get(sumula_url(cup, j1)).content.decode())
-    assert "2ª via — substitui a 1ª: a súmula trocou as duplas" in html
+    assert "2ª via (súmula corrigida)" in html and "Substitui a 1ª via: a súmula trocou as duplas" in html
     assert f'href="{sumula_url(cup, j1, via=1)}"' in html and "Ler a 1ª via" in html
     assert "Vitória de <bdi>Gabi Rocha / Hugo Alves</bdi>" in html and "7 x 12" in html
     assert "Anotada só pelo placar final" in html
@@ -209,7 +223,7 @@ def test_a_corrected_sumula_links_its_earlier_via(client, cup, ref, j1):
     assert old.status_code == 200
     old_html = main_of(old.content.decode())
     assert "Você está lendo a 1ª via, que não vale mais" in old_html and "Substituída em " in old_html
-    assert old_html.count("jogada · truco") == 8  # the mãos as they were, two partidas of four
+    assert old_html.count('<td class="c-how">truco</td>') == 8  # the mãos as they were, two partidas of four
     assert "Vitória de <bdi>Ana Souza / Bruno Lima</bdi>" in old_html
     assert "hx-trigger" not in old_html  # an earlier via never changes
     assert REFEREE_NAME not in old.content.decode()
@@ -401,4 +415,4 @@ def test_an_answer_to_a_via_that_was_replaced_is_not_taken(cup, ref, j1):
     )
     assert Jogo.objects.get(tournament=cup, key=j1).confirmations == {}
     html = dupla_page(client, d1).content.decode()
-    assert "2ª via, corrigida pelo árbitro: erro" in html and 'name="via" value="2"' in html
+    assert "2ª via (súmula corrigida)" in html and "Motivo da correção: erro" in html and 'name="via" value="2"' in html

@@ -1,5 +1,6 @@
 """Group sizing and the format checks before the competition draw (scoring/format.py)."""
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -110,6 +111,38 @@ def test_qualifiers_and_byes_in_the_notes():
     assert qualifiers_count([4, 3, 3, 3], 2, 1) == 9
     notes = format_notes({"kind": "knockout", "bracket_method": "seeded"}, 13)
     assert notes == [
-        ("13 duplas no mata-mata; chave de 16 com 3 byes para os cabeças de chave (passam direto à 2ª rodada).")
+        ("13 duplas no mata-mata; chave de 16 com 3 folgas para os cabeças de chave (passam direto à 2ª rodada).")
     ]
     assert format_notes({"kind": "round_robin"}, 5) == ["5 duplas num grupo só: 10 jogos em 5 rodadas."]
+
+
+@pytest.mark.parametrize(
+    ("fmt", "n", "note"),
+    [
+        (
+            {"kind": "knockout", "bracket_method": "seeded"},
+            8,
+            "8 duplas no mata-mata; chave de 8, sem folgas: todas as duplas jogam a 1ª rodada.",
+        ),
+        (
+            {"kind": "knockout", "bracket_method": "seeded"},
+            7,
+            "7 duplas no mata-mata; chave de 8 com 1 folga para o 1º cabeça de chave (passa direto à 2ª rodada).",
+        ),
+        (
+            {"kind": "knockout", "bracket_method": "random"},
+            6,
+            "6 duplas no mata-mata; chave de 8 com 2 folgas sorteadas (passam direto à 2ª rodada).",
+        ),
+        (
+            {"kind": "knockout", "bracket_method": "fixed"},
+            7,
+            "7 duplas no mata-mata; chave de 8 com 1 folga (passa direto à 2ª rodada).",
+        ),
+    ],
+)
+def test_the_notes_say_folga_in_portuguese_never_bye(fmt, n, note):
+    """A bye is a "folga" in Portuguese, as the bracket shows it ("— folga —"; walk review #21)."""
+    notes = format_notes(fmt, n)
+    assert notes == [note]
+    assert "bye" not in " ".join(notes).lower()

@@ -72,7 +72,8 @@ def test_a_text_is_its_portuguese_and_worded_in_pt_br_stays_byte_identical():
     ]
     assert texts[0] == "uma mão vale 1, 3, 6, 9 ou 12; recebido 5"
     assert (
-        texts[3] == "6 duplas no mata-mata; chave de 8 com 2 byes para os cabeças de chave (passam direto à 2ª rodada)."
+        texts[3]
+        == "6 duplas no mata-mata; chave de 8 com 2 folgas para os cabeças de chave (passam direto à 2ª rodada)."
     )
     for text in texts:
         assert isinstance(text, Text)

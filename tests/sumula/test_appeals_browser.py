@@ -43,11 +43,12 @@ def test_a_dupla_appeals_on_the_phone_and_the_committee_decides_on_the_desk(brow
         page.goto(f"{live_server.url}/d/{d4.token}/#recursos")
         expect(page.get_by_role("heading", name="Recursos")).to_be_visible()
         expect(page.get_by_text("Decisão do árbitro: conferido com a mesa")).to_be_visible()
-        page.get_by_text(f"Recorrer da decisão no jogo {key}").click()
+        opponent = Dupla.objects.get(tournament=tournament, key="d1").display_name  # the jogo by its opponent
+        page.locator("#recursos summary", has_text="Recorrer da decisão").click()
         page.get_by_label("Motivo do recurso (obrigatório)").fill(REASON)
         shot(page, "appeal-1-dupla-form-390")
         page.get_by_role("button", name="Enviar o recurso à comissão organizadora").click()
-        expect(page.get_by_text(f"O recurso da sua dupla no jogo {key} foi registrado.")).to_be_visible()
+        expect(page.get_by_text(f"O recurso da sua dupla no jogo contra {opponent} foi registrado.")).to_be_visible()
         expect(page.locator("#recursos").get_by_text("aguarda decisão da comissão organizadora")).to_be_visible()
         expect(page.locator("#recursos").get_by_text(REASON)).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling on the phone

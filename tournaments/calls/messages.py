@@ -1,5 +1,5 @@
-"""The words of a call (pt-BR), the same in the WhatsApp message and the e-mail: the event, the mesa, the round
-and its time, the opponents, and the dupla's private link (absolute: ``SITE_URL``)."""
+"""The words of a call (pt-BR), the same in the WhatsApp message and the e-mail: the event, the mesa, the jogo
+(its round, as the pages name it) and its time, the opponents, and the dupla's private link (absolute: ``SITE_URL``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..models import Dupla, Jogo
+from ..presenters.jogo import jogo_label
 from ..round_times import round_time_of
+from ..selectors import tournament_state_get
 from ..staff.selectors import private_link
 
 
@@ -24,13 +26,13 @@ def _when(jogo: Jogo, at: dt.datetime) -> str:
 def call_text(*, jogo: Jogo, dupla: Dupla, at: dt.datetime) -> str:
     """The message to ``dupla``, one of ``jogo``'s."""
     opponent = jogo.dupla_b if dupla.pk == jogo.dupla_a_id else jogo.dupla_a
-    round_text = _("rodada %(n)s") % {"n": jogo.round} if jogo.round else ""
+    # the jogo as the pages name it ("Quartas de final · jogo 2", "Grupo A · Rodada 2"), never its key
+    title = jogo_label(tournament_state_get(tournament=jogo.tournament))(jogo)
     lines = [
         _("%(event)s: sua vez!") % {"event": jogo.tournament.name},
         _("Dupla %(dupla)s, vá à mesa %(mesa)s.") % {"dupla": dupla.display_name, "mesa": jogo.mesa},
         _("Contra: %(opponent)s.") % {"opponent": opponent.display_name},
-        _("Jogo %(key)s%(round)s, horário: %(when)s.")
-        % {"key": jogo.key, "round": f" ({round_text})" if round_text else "", "when": _when(jogo, at)},
+        _("%(jogo)s, horário: %(when)s.") % {"jogo": title, "when": _when(jogo, at)},
         _("Página da sua dupla (súmulas, confirmações): %(link)s") % {"link": private_link(dupla=dupla)},
     ]
     return "\n".join(lines)

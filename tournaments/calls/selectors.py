@@ -30,6 +30,7 @@ def calls_on_pages(*, tournament: Tournament) -> dict[int, dt.datetime]:
 class DuplaCall:
     """The jogo a dupla is called to (its private page: "Sua vez! Mesa N contra …")."""
 
+    jogo_id: int
     jogo_key: str
     mesa: int | None
     opponent: str
@@ -51,7 +52,7 @@ def dupla_called(*, dupla: Dupla) -> DuplaCall | None:
         return None
     jogo = call.jogo
     opponent = jogo.dupla_b if jogo.dupla_a_id == dupla.pk else jogo.dupla_a
-    return DuplaCall(jogo_key=jogo.key, mesa=jogo.mesa, opponent=opponent.display_name, at=call.at)
+    return DuplaCall(jogo_id=jogo.pk, jogo_key=jogo.key, mesa=jogo.mesa, opponent=opponent.display_name, at=call.at)
 
 
 # --- the organizers' calls page --------------------------------------------------------------------------

@@ -103,7 +103,7 @@ class PreviewForm(forms.Form):
     def __init__(self, *args, positions: int = 0, duplas=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.positions = positions
-        choices = [(BYE, _("— bye —"))] + [(key, name) for key, name in duplas]
+        choices = [(BYE, _("— folga —"))] + [(key, name) for key, name in duplas]
         for i in range(1, positions + 1):
             self.fields[f"pos_{i}"] = forms.ChoiceField(
                 label=_("Posição %(n)d") % {"n": i}, choices=choices, required=False

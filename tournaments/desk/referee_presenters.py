@@ -53,7 +53,7 @@ PILL = {
 
 
 def knockout_rounds(state: TournamentState) -> dict[str, int]:
-    """Knockout stage key → its number of rounds (to name them: Final, Semifinal…)."""
+    """Knockout stage key → its number of rounds (to name them: Final, Semifinais…)."""
     out = {}
     for view in state.view.stages:
         if isinstance(view, KnockoutStageView) and view.bracket is not None:
@@ -64,7 +64,7 @@ def knockout_rounds(state: TournamentState) -> dict[str, int]:
 def jogo_title(
     *, stage: Stage, group: str | None, round_number: int | None, third_place: bool, rounds: dict[str, int]
 ) -> str:
-    """``Grupo A · Rodada 2``, ``Semifinal``, ``Disputa de 3º lugar``."""
+    """``Grupo A · Rodada 2``, ``Semifinais``, ``Disputa de 3º lugar``."""
     if stage.kind == Stage.KNOCKOUT:
         if third_place:
             return _("Disputa de 3º lugar")

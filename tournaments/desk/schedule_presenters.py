@@ -1,4 +1,4 @@
-"""The programação as the desk shows it: blocks by stage and round (titled "Rodada 1", "Semifinal"…), each jogo
+"""The programação as the desk shows it: blocks by stage and round (titled "Rodada 1", "Semifinais"…), each jogo
 with its mesa, turn, duplas, status and referee."""
 
 from __future__ import annotations

@@ -51,7 +51,7 @@ class CompetitionPlan:
     check: str
     groups: list[GroupPlan] = field(default_factory=list)
     seeded: list[str] = field(default_factory=list)  # seeded duplas, best seed first
-    order: list[str | None] | None = None  # knockout only: first-round slots, None = bye
+    order: list[str | None] | None = None  # knockout only: first-round slots, None = a folga (bye)
     order_problems: list[str] = field(default_factory=list)
 
     @property
@@ -63,7 +63,7 @@ class CompetitionPlan:
         return self.fmt.get("bracket_method") or "seeded"
 
     def name(self, key: str | None) -> str:
-        return self.duplas[key].name if key in self.duplas else "bye"
+        return self.duplas[key].name if key in self.duplas else _("folga")
 
 
 def group_key(index: int) -> str:

@@ -82,8 +82,14 @@ class DuplasListing:
 
     @property
     def players(self) -> list[tuple[int, str]]:
-        """(player id, "name (dupla)") of everyone in a dupla, for the swap."""
-        return [(p.pk, f"{p.name} ({d.key})") for d in self.duplas for p in (d.player1, d.player2)]
+        """(player id, "name (dupla)") of everyone in a dupla, for the swap: the dupla by its name, or by the
+        partner's ("Ana Souza (com Bruno Lima)"), never by its key."""
+        out = []
+        for d in self.duplas:
+            for p, partner in ((d.player1, d.player2), (d.player2, d.player1)):
+                dupla = d.name or _("com %(name)s") % {"name": partner.name}
+                out.append((p.pk, f"{p.name} ({dupla})"))
+        return out
 
 
 def duplas_listing(*, tournament: Tournament) -> DuplasListing:

@@ -4,6 +4,7 @@ dupla's secret, not because of what it shows."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import fields
 
 from django.db.models import Q
@@ -12,13 +13,16 @@ from django.utils.translation import gettext as _
 
 from scoring.sumula import ACCEPTED, AWAITING, CONTEST, CONTESTED, HOMOLOGATED, IN_PROGRESS, SCHEDULED
 from tournaments import presenters
-from tournaments.calls.selectors import dupla_called
+from tournaments.calls.selectors import DuplaCall, dupla_called
 from tournaments.models import Appeal, Dupla, Jogo
 from tournaments.permissions import may_self_score
+from tournaments.presenters.dupla import MyJogo, from_my_side
+from tournaments.presenters.jogo import jogo_item_maker, jogo_label, jogo_place
 from tournaments.presenters.stages import EventHead
-from tournaments.presenters.sumula import appeal_notes, status_view, via_name
+from tournaments.presenters.sumula import appeal_notes, status_view, via_label
 from tournaments.presenters.sumula_pad import dupla_names, pad_present, phase_of, sheet_rows
 from tournaments.selectors import tournament_live_get
+from tournaments.state import TournamentState
 from tournaments.sumula.appeals import appeal_refusal
 from tournaments.sumula.selectors import APPEAL_RELATED, SUMULA_RELATED, sumula_get
 from tournaments.sumula.sheet import Sumula
@@ -33,6 +37,7 @@ def dupla_page_present(*, dupla: Dupla) -> dict:
     """
     state = tournament_live_get(tournament=dupla.tournament)
     page = presenters.dupla_present(state, dupla.key)
+    where = _where(state)
     # the dupla's súmulas decided at the table or by the referee, and the appeals on its jogos: one query each
     jogos = list(
         Jogo.objects.filter(tournament_id=dupla.tournament_id, status__in=(AWAITING, CONTESTED, HOMOLOGATED))
@@ -51,16 +56,49 @@ def dupla_page_present(*, dupla: Dupla) -> dict:
         **{f.name: getattr(page, f.name) for f in fields(page)},
         "disqualified": dupla.disqualified,
         "disqualified_reason": dupla.disqualified_reason,
-        "to_confirm": _to_answer(dupla, [j for j in jogos if j.status in (AWAITING, CONTESTED)]),
+        "to_confirm": _to_answer(dupla, [j for j in jogos if j.status in (AWAITING, CONTESTED)], where),
         "self_scoring": dupla.tournament.allow_self_scoring,
-        "to_score": _to_score(dupla),
-        "to_appeal": _to_appeal(dupla, [j for j in jogos if j.status == HOMOLOGATED], appeals),
-        "appeals": _appeals(dupla, appeals),
-        "called": dupla_called(dupla=dupla),  # "Sua vez! Mesa N contra …" until the jogo begins
+        "to_score": _to_score(dupla, where),
+        "to_appeal": _to_appeal(dupla, [j for j in jogos if j.status == HOMOLOGATED], appeals, where),
+        "appeals": _appeals(dupla, appeals, where),
+        # "Sua vez! Mesa N contra …" until the jogo begins
+        "called": _called(state, dupla.key, dupla_called(dupla=dupla), page.next),
     }
 
 
-def _to_answer(dupla: Dupla, jogos: list[Jogo]) -> list[dict]:
+def _called(state: TournamentState, key: str, call: DuplaCall | None, next_jogo: MyJogo | None) -> dict | None:
+    """The jogo the dupla is called to, with what the next jogo's card shows of it (stage, round, time, best-of,
+    the opponent's players, its súmula); ``is_next``: it is the next jogo, so the page shows it once, as the call."""
+    if call is None:
+        return None
+    row = next((r for r in state.jogo_rows if r.id == call.jogo_id), None)
+    jogo = from_my_side(jogo_item_maker(state)(row), key) if row is not None else None
+    return {
+        "mesa": call.mesa,
+        "opponent": call.opponent,
+        "at": call.at,
+        "jogo": jogo,
+        "is_next": jogo is not None and next_jogo is not None and str(next_jogo.id) == str(jogo.id),
+    }
+
+
+Where = Callable[[Jogo], dict[str, str]]
+
+
+def _where(state: TournamentState) -> Where:
+    """A jogo's group and round as every page names them (``jogo_place``: "Grupo A", "Rodada 2"; "Quartas de
+    final"), and the jogo itself as people know it (``jogo_label``: "Quartas de final · jogo 2"), for the lines of
+    this page."""
+    place, label = jogo_place(state), jogo_label(state)
+
+    def where(jogo: Jogo) -> dict[str, str]:
+        _stage, group, round_title = place(jogo)
+        return {"group": group, "round": round_title, "title": label(jogo)}
+
+    return where
+
+
+def _to_answer(dupla: Dupla, jogos: list[Jogo], where: Where) -> list[dict]:
     """This dupla's decided jogos (``jogos``: those awaiting confirmation or contested) still waiting for its
     answer: not yet answered, or contested by it.
 
@@ -95,12 +133,11 @@ def _to_answer(dupla: Dupla, jogos: list[Jogo]) -> list[dict]:
             {
                 "key": jogo.key,
                 "via": jogo.via,
-                "via_name": via_name(jogo.via),
+                "via_label": via_label(jogo.via),
                 "via_reason": jogo.via_reason,
                 "status": status_view(jogo.status),
                 "mesa": jogo.mesa,
-                "group": jogo.group.key if jogo.group is not None else "",
-                "round": jogo.round,
+                **where(jogo),
                 "opponent": opponent.display_name,
                 "partidas": presenters.scores_text(partidas),
                 "won": won,
@@ -116,23 +153,22 @@ def _to_answer(dupla: Dupla, jogos: list[Jogo]) -> list[dict]:
     return out
 
 
-def _jogo_head(dupla: Dupla, jogo: Jogo) -> dict:
+def _jogo_head(dupla: Dupla, jogo: Jogo, where: Where) -> dict:
     """What names one of the dupla's jogos in a list: where, when, the opponent, its súmula's public page."""
     opponent = jogo.dupla_b if jogo.dupla_a_id == dupla.pk else jogo.dupla_a
     return {
         "key": jogo.key,
         "via": jogo.via,
-        "via_name": via_name(jogo.via),
+        "via_label": via_label(jogo.via),
         "mesa": jogo.mesa,
-        "group": jogo.group.key if jogo.group is not None else "",
-        "round": jogo.round,
+        **where(jogo),
         "status": status_view(jogo.status),
         "opponent": opponent.display_name,
         "sumula_url": reverse("tournaments:sumula", kwargs={"slug": dupla.tournament.slug, "key": jogo.key}),
     }
 
 
-def _to_appeal(dupla: Dupla, jogos: list[Jogo], appeals: list[Appeal]) -> list[dict]:
+def _to_appeal(dupla: Dupla, jogos: list[Jogo], appeals: list[Appeal], where: Where) -> list[dict]:
     """This dupla's jogos (``jogos``: the homologated ones) whose súmula the referee decided against its answer
     (homologated without its confirmation) and that it has not appealed yet: it may appeal to the comissão
     organizadora (AABB Art.6)."""
@@ -141,7 +177,7 @@ def _to_appeal(dupla: Dupla, jogos: list[Jogo], appeals: list[Appeal]) -> list[d
         if appeal_refusal(jogo=jogo, dupla=dupla, appeals=appeals) is not None:
             continue
         out.append(
-            _jogo_head(dupla, jogo)
+            _jogo_head(dupla, jogo, where)
             | {
                 "decision": jogo.signed_reason,
                 "appeal_url": reverse("privatelink:appeal", kwargs={"token": dupla.token, "key": jogo.key}),
@@ -150,20 +186,20 @@ def _to_appeal(dupla: Dupla, jogos: list[Jogo], appeals: list[Appeal]) -> list[d
     return out
 
 
-def _appeals(dupla: Dupla, appeals: list[Appeal]) -> list[dict]:
+def _appeals(dupla: Dupla, appeals: list[Appeal], where: Where) -> list[dict]:
     """The appeals on this dupla's jogos (its own and the opponent's; ``appeals`` in the order of the jogos, then
     filed), each jogo with its appeals: who appealed, when, why, and the comissão's decision or that it waits."""
     out: list[dict] = []
     for appeal in appeals:
         if not out or out[-1]["key"] != appeal.jogo.key:
-            out.append(_jogo_head(dupla, appeal.jogo) | {"appeals": []})
+            out.append(_jogo_head(dupla, appeal.jogo, where) | {"appeals": []})
         out[-1]["appeals"].append(appeal)
     for jogo in out:
         jogo["appeals"] = appeal_notes(jogo["appeals"])
     return out
 
 
-def _to_score(dupla: Dupla) -> list[dict]:
+def _to_score(dupla: Dupla, where: Where) -> list[dict]:
     """This dupla's jogos it may score itself from its link (``may_self_score``), in the order of the event."""
     tournament = dupla.tournament
     if not tournament.allow_self_scoring:
@@ -183,8 +219,7 @@ def _to_score(dupla: Dupla) -> list[dict]:
             {
                 "key": jogo.key,
                 "mesa": jogo.mesa,
-                "group": jogo.group.key if jogo.group is not None else "",
-                "round": jogo.round,
+                **where(jogo),
                 "status": status_view(jogo.status),
                 "opponent": opponent.display_name,
                 "url": reverse("privatelink:score", kwargs={"token": dupla.token, "key": jogo.key}),
@@ -227,6 +262,7 @@ def self_score_present(*, dupla: Dupla, jogo: Jogo, data: Sumula) -> dict:
     mine = 0 if jogo.dupla_a_id == dupla.pk else 1
     return {
         "jogo": jogo,
+        "title": jogo_label(tournament_live_get(tournament=dupla.tournament))(jogo),  # never the jogo's key
         "sumula": data,
         "duplas": duplas,
         "mine": mine,

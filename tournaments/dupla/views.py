@@ -49,6 +49,23 @@ def _not_found(request, token: str):
     raise Http404("link não encontrado")
 
 
+def _opponent(dupla, key: str) -> str:
+    """The name of the dupla ``dupla`` plays in jogo ``key``: how its messages name the jogo ("a súmula do jogo
+    contra Os Zapeiros"), never by the key; "" when ``key`` is none of its jogos (the write refuses it anyway)."""
+    jogo = jogo_for_sumula(tournament=dupla.tournament, key=key)
+    if jogo is None or dupla.pk not in (jogo.dupla_a_id, jogo.dupla_b_id):
+        return ""
+    return (jogo.dupla_b if jogo.dupla_a_id == dupla.pk else jogo.dupla_a).display_name
+
+
+def _answer_refused(request, opponent: str, error: str) -> None:
+    if opponent:
+        text = _("Não foi possível responder à súmula do jogo contra %(opponent)s: %(error)s")
+    else:
+        text = _("Não foi possível responder à súmula: %(error)s")
+    messages.error(request, text % {"opponent": opponent, "error": error})
+
+
 @require_safe
 def dupla_page_view(request, token: str):
     dupla = dupla_by_token(token=token)
@@ -86,14 +103,12 @@ def dupla_answer_view(request, token: str, key: str):
         messages.error(request, _("Escolha confirmar ou contestar a súmula."))
         return _private(redirect(back))
     shown = request.POST.get("via", "")
+    opponent = _opponent(dupla, key)
     if not re.fullmatch(r"[0-9]{1,9}", shown):
-        messages.error(
+        _answer_refused(
             request,
-            _(
-                "Não foi possível responder à súmula do jogo %(key)s: falta a via que a página "
-                "mostrou ('via'); confira a súmula abaixo e responda de novo."
-            )
-            % {"key": key},
+            opponent,
+            _("falta a via que a página mostrou ('via'); confira a súmula abaixo e responda de novo"),
         )
         return _private(redirect(back))
     try:
@@ -110,18 +125,15 @@ def dupla_answer_view(request, token: str, key: str):
         )
     except Refused as refused:
         for error in refused.messages:
-            messages.error(
-                request,
-                _("Não foi possível responder à súmula do jogo %(key)s: %(error)s") % {"key": key, "error": error},
-            )
+            _answer_refused(request, opponent, error)
         return _private(redirect(back))
     if choice == CONFIRM:
-        text = _("Sua dupla confirmou a súmula do jogo %(key)s.")
+        text = _("Sua dupla confirmou a súmula do jogo contra %(opponent)s.")
         if written.jogo.status == CONFIRMED:
             text += " " + _("As duas duplas confirmaram: o resultado já conta na classificação.")
     else:
-        text = _("Sua dupla contestou a súmula do jogo %(key)s. O árbitro vai analisar e decidir.")
-    messages.success(request, text % {"key": key})
+        text = _("Sua dupla contestou a súmula do jogo contra %(opponent)s. O árbitro vai analisar e decidir.")
+    messages.success(request, text % {"opponent": opponent})
     return _private(redirect(back))
 
 
@@ -148,19 +160,21 @@ def dupla_appeal_view(request, token: str, key: str):
             actor=Actor(dupla=dupla, method="link", device=request_device(request)),
         )
     except Refused as refused:
+        opponent = _opponent(dupla, key)
         for error in refused.messages:
-            messages.error(
-                request,
-                _("Não foi possível registrar o recurso do jogo %(key)s: %(error)s") % {"key": key, "error": error},
-            )
+            if opponent:
+                text = _("Não foi possível registrar o recurso do jogo contra %(opponent)s: %(error)s")
+            else:
+                text = _("Não foi possível registrar o recurso: %(error)s")
+            messages.error(request, text % {"opponent": opponent, "error": error})
         return _private(redirect(back))
     messages.success(
         request,
         _(
-            "O recurso da sua dupla no jogo %(key)s foi registrado. A comissão organizadora vai decidir; "
-            "a decisão aparece aqui e na súmula do jogo."
+            "O recurso da sua dupla no jogo contra %(opponent)s foi registrado. A comissão organizadora vai "
+            "decidir; a decisão aparece aqui e na súmula do jogo."
         )
-        % {"key": key},
+        % {"opponent": _opponent(dupla, key)},
     )
     return _private(redirect(back))
 
@@ -216,12 +230,13 @@ def dupla_score_view(request, token: str, key: str):
 def _score_post(request, dupla, jogo, token: str):
     tournament = dupla.tournament
     here = reverse("privatelink:score", kwargs={"token": token, "key": jogo.key})
+    opponent = (jogo.dupla_b if jogo.dupla_a_id == dupla.pk else jogo.dupla_a).display_name
     if not may_self_score(tournament=tournament, dupla=dupla, jogo=jogo):
         if may_answer_sumula(dupla=dupla, jogo=jogo) and tournament.allow_self_scoring:
             messages.error(
                 request,
-                _("O jogo %(key)s já foi decidido: a súmula não recebe mais mãos pela página da dupla.")
-                % {"key": jogo.key},
+                _("O jogo contra %(opponent)s já foi decidido: a súmula não recebe mais mãos pela página da dupla.")
+                % {"opponent": opponent},
             )
             return _private(redirect(reverse("privatelink:dupla", kwargs={"token": token}) + "#confirmar"))
         return _scoring_refused(request)
@@ -258,24 +273,25 @@ def _score_post(request, dupla, jogo, token: str):
                     messages.warning(
                         request,
                         _(
-                            "A mão foi anotada e o jogo %(key)s está decidido, mas a confirmação da sua dupla não foi "
-                            "registrada (%(error)s). Confira a súmula e responda abaixo."
+                            "A mão foi anotada e o jogo contra %(opponent)s está decidido, mas a confirmação da sua "
+                            "dupla não foi registrada (%(error)s). Confira a súmula e responda abaixo."
                         )
-                        % {"key": jogo.key, "error": " ".join(refused.messages)},
+                        % {"opponent": opponent, "error": " ".join(refused.messages)},
                     )
                     return _private(redirect(reverse("privatelink:dupla", kwargs={"token": token}) + "#confirmar"))
                 messages.success(
                     request,
                     _(
-                        "Jogo %(key)s decidido. Sua dupla anotou as mãos, e isso vale como a confirmação dela; "
-                        "falta a dupla adversária confirmar."
+                        "Jogo contra %(opponent)s decidido. Sua dupla anotou as mãos, e isso vale como a confirmação "
+                        "dela; falta a dupla adversária confirmar."
                     )
-                    % {"key": jogo.key},
+                    % {"opponent": opponent},
                 )
                 return _private(redirect(reverse("privatelink:dupla", kwargs={"token": token}) + "#confirmar"))
             if written.jogo.status == AWAITING:
                 messages.success(
-                    request, _("Jogo %(key)s decidido: falta a confirmação das duplas.") % {"key": jogo.key}
+                    request,
+                    _("Jogo contra %(opponent)s decidido: falta a confirmação das duplas.") % {"opponent": opponent},
                 )
                 return _private(redirect(reverse("privatelink:dupla", kwargs={"token": token}) + "#confirmar"))
         elif op == "desfazer":

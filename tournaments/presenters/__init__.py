@@ -33,7 +33,7 @@ from .bracket import BRACKET_CLASSIFICATION_ROWS, BRACKET_PAGED_OVER, bracket_pr
 from .dupla import dupla_present, duplas_find
 from .duplas import dupla_refs, dupla_url, unknown_dupla
 from .event import event_present, tournament_list_rows, tournament_list_sections
-from .jogo import jogo_place
+from .jogo import jogo_label, jogo_place
 from .jogos import JOGOS_PAGED_OVER, jogos_present
 from .labels import best_of_label, date_br, round_name, score_text, scores_text, time_br
 from .now import now_present
@@ -56,6 +56,7 @@ __all__ = [
     "duplas_find",
     "event_head",
     "event_present",
+    "jogo_label",
     "jogo_place",
     "jogos_present",
     "now_present",

@@ -67,7 +67,7 @@ class BracketJogo:
     round: int
     position: int
     third_place: bool
-    name: str  # the round's name ("Semifinal"), or "Disputa de 3º lugar"
+    name: str  # the round's name ("Semifinais"), or "Disputa de 3º lugar"
     slots: list[BracketSlot]
     bye: bool
     decided: bool

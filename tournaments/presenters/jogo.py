@@ -254,7 +254,7 @@ def _best_of_escaped(n: int | None, labels: Mapping[str, Any]) -> str:
 
 def jogo_place(state: TournamentState) -> Callable[[JogoRow | Jogo], tuple[str, str, str]]:
     """A function giving a stored jogo's (stage, group, round) titles: ("Fase de grupos", "Grupo A", "Rodada 2"),
-    ("Eliminatória", "", "Semifinal"). It takes the jogo's ``stage_id``, ``group_id``, ``round`` and
+    ("Eliminatória", "", "Semifinais"). It takes the jogo's ``stage_id``, ``group_id``, ``round`` and
     ``third_place`` (a row of ``state.jogo_rows``, or a model)."""
     labels = page_labels()
     stages = {model.id: (view, title) for view, model, title in stage_views(state) if model is not None}
@@ -279,6 +279,34 @@ def jogo_place(state: TournamentState) -> Callable[[JogoRow | Jogo], tuple[str, 
         return title, "", labels["nth_round"] % {"n": number}
 
     return place
+
+
+def jogo_label(state: TournamentState) -> Callable[[JogoRow | Jogo], str]:
+    """A function naming a stored jogo as people know it, never by its key (the key stays in addresses and
+    files): a knockout jogo by its round and its place in it, top to bottom as the bracket draws it
+    ("Quartas de final · jogo 2"; a round of one jogo by its name alone: "Final", "Disputa de 3º lugar"); a group
+    jogo by its group and round ("Grupo A · Rodada 2": where a page shows it, the mesa and the duplas are beside
+    it). Takes what ``jogo_place`` takes, and the jogo's ``position`` and ``key`` (the key only when nothing else
+    names it: a jogo a file gave with no round)."""
+    labels = page_labels()
+    place = jogo_place(state)
+    rounds = {
+        model.id: len(view.bracket.rounds)
+        for view, model, _title in stage_views(state)
+        if model is not None and isinstance(view, KnockoutStageView) and view.bracket is not None
+    }
+
+    def label(row: JogoRow | Jogo) -> str:
+        stage, group, round_title = place(row)
+        if row.group_id is None:
+            if row.third_place or not row.round or not round_title:
+                return round_title or stage or row.key
+            if row.position and rounds.get(row.stage_id) != row.round:  # the final: one jogo, its name says it
+                return labels["jogo_in_round"] % {"round": round_title, "n": row.position}
+            return round_title
+        return " · ".join(p for p in (group, round_title) if p) or stage or row.key
+
+    return label
 
 
 def jogo_item_maker(state: TournamentState) -> Callable[[JogoRow], JogoItem]:

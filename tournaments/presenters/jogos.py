@@ -47,7 +47,7 @@ class Rest:
 
 @dataclass(frozen=True, slots=True)
 class JogosRound:
-    """A round of a stage (Rodada 1, Semifinal…): its jogos by mesa and the duplas resting."""
+    """A round of a stage (Rodada 1, Semifinais…): its jogos by mesa and the duplas resting."""
 
     title: str
     number: int  # in the order of the navigation, 1…
@@ -143,7 +143,7 @@ class _Block:
 
 
 def jogos_present(state: TournamentState, *, dupla: str | None = None, rodada: str | int | None = None) -> JogosPage:
-    """Schedule and results: stage → round (Rodada 1…, Semifinal…) → jogos by mesa.
+    """Schedule and results: stage → round (Rodada 1…, Semifinais…) → jogos by mesa.
 
     With ``dupla``, every jogo of that dupla. Else every round, or, for an
     event of more than ``JOGOS_PAGED_OVER`` jogos, one round (``rodada``, a

@@ -85,7 +85,7 @@ def _labels_for(language: str | None) -> Mapping[str, Any]:
         "to_play": _status("upcoming", "a jogar"),
         "wo": _status("wo", "WO"),
         "wo_both": _status("wo", gettext_noop("WO duplo")),
-        "bye": _status("bye", gettext_noop("bye")),
+        "bye": _status("bye", gettext_noop("folga")),  # a bye: "folga" in Portuguese, as its slot says
         "pending": _status("pending", "aguardando"),
         "group": _("Grupo %(key)s"),
         "round": _("Rodada %(n)s"),
@@ -93,12 +93,13 @@ def _labels_for(language: str | None) -> Mapping[str, Any]:
         "third": _("Disputa de 3º lugar"),
         "rounds_from_end": {
             1: _("Final"),
-            2: _("Semifinal"),
+            2: _("Semifinais"),  # the round of two jogos (DOMAIN.md is silent; "as semifinais", as the docs say)
             3: _("Quartas de final"),
             4: _("Oitavas de final"),
             5: _("16-avos de final"),
         },
         "nth_round": _("%(n)sª rodada"),
+        "jogo_in_round": _("%(round)s · jogo %(n)s"),  # a knockout jogo by its place in its round, top to bottom
         "best_of": _("melhor de %(n)s"),
         "best_of_escaped": {n: escape(_("melhor de %(n)s") % {"n": n}) for n in range(1, 16)},
         "players": _("%(a)s e %(b)s"),
@@ -215,7 +216,7 @@ def best_of_label(n: int | None) -> str:
 
 
 def round_name(*, round_number: int, total_rounds: int) -> str:
-    """pt-BR name of a knockout round: 'Final', 'Semifinal'…, '16-avos de final', else '1ª rodada'."""
+    """pt-BR name of a knockout round: 'Final', 'Semifinais'…, '16-avos de final', else '1ª rodada'."""
     labels = page_labels()
     from_end = total_rounds - round_number + 1
     return labels["rounds_from_end"].get(from_end) or labels["nth_round"] % {"n": round_number}

@@ -176,7 +176,7 @@ def rule_texts(s: RuleSettings) -> dict[str, str]:
         "third": {
             "match": _("decidido em jogo, com o mesmo número de partidas da final"),
             "average": _("pelo average (sem jogo de 3º lugar)"),
-            "shared": _("bronze para as duas duplas eliminadas na semifinal"),
+            "shared": _("bronze para as duas duplas eliminadas nas semifinais"),
         }.get(s.third_place, s.third_place),
         "manilha": _("fixa (velha): 4♣ 7♥ A♠ 7♦") if s.manilha == "fixed" else _("variável (vira)"),
         "deck": _("sujo (40 cartas)") if s.deck == "sujo" else s.deck,

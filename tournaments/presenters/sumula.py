@@ -29,7 +29,7 @@ from scoring.sumula import (
 )
 from tournaments.models import Appeal, Dupla, Jogo, SumulaVia, Tournament
 from tournaments.permissions import is_referee_role, role_of
-from tournaments.presenters.jogo import jogo_place
+from tournaments.presenters.jogo import jogo_label, jogo_place
 from tournaments.presenters.labels import best_of_label, time_br
 from tournaments.state import TournamentState
 from tournaments.sumula.selectors import appeals_of_jogo
@@ -45,7 +45,15 @@ STATUS = {
     CONFIRMED: ("confirmed", gettext_noop("confirmada")),
     HOMOLOGATED: ("finished", gettext_noop("homologada")),
 }
-VALUE_NAMES = {3: gettext_noop("truco"), 6: gettext_noop("seis"), 9: gettext_noop("nove"), 12: gettext_noop("doze")}
+# a mão played to its end, by what it was worth: no raise, or the raise both duplas accepted (the sheet's "Como foi a
+# mão" column: "sem truco", "truco", "seis"…; the points are in the duplas' columns)
+VALUE_NAMES = {
+    1: gettext_noop("sem truco"),
+    3: gettext_noop("truco"),
+    6: gettext_noop("seis"),
+    9: gettext_noop("nove"),
+    12: gettext_noop("doze"),
+}
 # a dupla that runs gives the value before the raise it refused: from 1 it ran from the truco, …
 RAN_FROM = {
     1: gettext_noop("correu do truco"),
@@ -186,6 +194,7 @@ class SumulaPage:
     """One jogo's súmula as the paper sheet shows it (the public page, the printed súmula)."""
 
     key: str
+    title: str  # the jogo as people know it ("Quartas de final · jogo 2"), never its key
     url: str
     duplas: tuple[SumulaDupla, SumulaDupla]
     won: list[int]
@@ -206,6 +215,7 @@ class SumulaPage:
     signed: Signature | None
     via: int
     via_name: str
+    via_label: str  # "" for the 1st via; "2ª via (súmula corrigida)"
     via_reason: str
     replaces: str  # "1ª": the via this one replaces
     vias: int
@@ -242,6 +252,12 @@ def via_name(n: int) -> str:
     return _("%(n)sª via") % {"n": n}
 
 
+def via_label(n: int) -> str:
+    """The via as a jogo's line shows it: nothing for the first (every súmula has one, and "1ª via" tells a player
+    nothing), "2ª via (súmula corrigida)" from the second on, when it says the result was corrected."""
+    return _("%(n)sª via (súmula corrigida)") % {"n": n} if n > 1 else ""
+
+
 # --- the sheet --------------------------------------------------------------------------------------
 
 
@@ -270,7 +286,7 @@ def _mao_row(number: int, mao: Mao, before: tuple[int, int], names: tuple[str, s
     elif kind == MAO_ONZE:
         text = _("mão de onze jogada")
     else:
-        text = _("jogada") + (f" · {_(VALUE_NAMES[points])}" if points in VALUE_NAMES else "")
+        text = _(VALUE_NAMES[points]) if points in VALUE_NAMES else _("jogada")
     return MaoRow(
         number=number,
         text=text,
@@ -383,6 +399,7 @@ def sumula_present(*, state: TournamentState, tournament: Tournament, jogo: Jogo
             )
     return SumulaPage(
         key=jogo.key,
+        title=jogo_label(state)(jogo),
         url=base,
         duplas=duplas,
         won=list(data.score),
@@ -403,6 +420,7 @@ def sumula_present(*, state: TournamentState, tournament: Tournament, jogo: Jogo
         signed=signed,
         via=via,
         via_name=via_name(via),
+        via_label=via_label(via),
         via_reason=data.via_reason or "",
         replaces=f"{via - 1}ª" if via > 1 else "",
         vias=vias,
