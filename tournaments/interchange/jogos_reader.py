@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 
 from scoring.bracket import Bracket, BracketJogo
 from scoring.jogo import jogo_evaluate
+from scoring.messages import Text, _
 from scoring.tournament import (
     GROUPS,
     KNOCKOUT,
@@ -44,11 +45,11 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
     for i, j in enumerate(list_read(data, "jogos", "jogos", errors)):
         place = f"jogos[{i}]"
         if not isinstance(j, dict):
-            errors.add(place, "cada jogo deve ser um objeto")
+            errors.add(place, _("cada jogo deve ser um objeto"))
             continue
         stage = stages.get(stage_key) if isinstance(stage_key := j.get("stage"), str) else None
         if stage is None:
-            errors.add(f"{place}.stage", f"fase {j.get('stage')!r} não existe")
+            errors.add(f"{place}.stage", _("fase %(stage)s não existe", stage=repr(j.get("stage"))))
             continue
         duplas = j.get("duplas")
         if (
@@ -57,12 +58,12 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
             or duplas[0] == duplas[1]
             or not all(isinstance(d, str) and d in info for d in duplas)
         ):
-            errors.add(f"{place}.duplas", "um jogo tem duas duplas diferentes, pelas chaves de duplas")
+            errors.add(f"{place}.duplas", _("um jogo tem duas duplas diferentes, pelas chaves de duplas"))
             continue
         duplas = (duplas[0], duplas[1])
         mesa = j.get("mesa")
         if mesa is not None:
-            mesa = bounded_int(mesa, f"{place}.mesa", errors, column=(Jogo, "mesa"), what="a mesa", low=1)
+            mesa = bounded_int(mesa, f"{place}.mesa", errors, column=(Jogo, "mesa"), what=_("a mesa"), low=1)
         key = _key_read(j, i, keys, errors)
         known_problems = len(errors)
         referee = text_read(j, "referee", place, errors, column=(get_user_model(), "username")) or None
@@ -72,16 +73,36 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
         if stage.kind == GROUPS:
             group = next((g for g in stage.groups if g.key == j.get("group")), None)
             if group is None:
-                errors.add(f"{place}.group", f"grupo {j.get('group')!r} não existe na fase {stage.key!r}")
+                errors.add(
+                    f"{place}.group",
+                    _(
+                        "grupo %(group)s não existe na fase %(stage)s",
+                        group=repr(j.get("group")),
+                        stage=repr(stage.key),
+                    ),
+                )
                 continue
             outsiders = [d for d in duplas if d not in group.duplas]
             if outsiders:
-                errors.add(f"{place}.duplas", f"dupla(s) {', '.join(outsiders)} fora do grupo {group.key!r}")
+                errors.add(
+                    f"{place}.duplas",
+                    _(
+                        "dupla(s) %(duplas)s fora do grupo %(group)s",
+                        duplas=", ".join(outsiders),
+                        group=repr(group.key),
+                    ),
+                )
                 continue
             pair_key = (stage.key, frozenset(duplas))
             if pair_key in group_pairs:
                 errors.add(
-                    place, f"jogo repetido: {duplas[0]} x {duplas[1]} já consta em jogos[{group_pairs[pair_key]}]"
+                    place,
+                    _(
+                        "jogo repetido: %(a)s x %(b)s já consta em %(where)s",
+                        a=duplas[0],
+                        b=duplas[1],
+                        where=f"jogos[{group_pairs[pair_key]}]",
+                    ),
                 )
                 continue
             group_pairs[pair_key] = i
@@ -112,7 +133,7 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
 
         # knockout: the jogo must be one the bracket has produced at this point
         if j.get("group") is not None:
-            errors.add(f"{place}.group", "jogos da fase eliminatória não têm grupo")
+            errors.add(f"{place}.group", _("jogos da fase eliminatória não têm grupo"))
             continue
         if stage.key in blocked_stages:
             continue
@@ -147,7 +168,7 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
             errors.extend(p.nested(place) for p in problems)
             if reversed_order and not problems:
                 entry = entry_flipped(entry)
-                result, _ = jogo_evaluate(entry=entry, settings=settings)
+                result, _problems = jogo_evaluate(entry=entry, settings=settings)
         slot_a, slot_b = slot.duplas
         assert slot_a is not None and slot_b is not None  # the slot holds the jogo's two duplas (_find_slot)
         bracket_duplas = (slot_a, slot_b)
@@ -198,10 +219,14 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
             view = groups_stage_compute(stage=stage, jogos=records, settings=settings)
             for group_key, tied in view.unused_sorteios:
                 k = stage.sorteios.index((group_key, tied))
-                where = f"no grupo {group_key!r}" if group_key else "entre os grupos"
+                where = _("no grupo %(group)s", group=repr(group_key)) if group_key else _("entre os grupos")
                 errors.add(
                     f"stages[{i}].sorteios[{k}]",
-                    f"o sorteio lista duplas que não estão empatadas após o saldo {where}: {', '.join(tied)}",
+                    _(
+                        "o sorteio lista duplas que não estão empatadas após o saldo %(where)s: %(duplas)s",
+                        where=where,
+                        duplas=", ".join(tied),
+                    ),
                 )
 
 
@@ -214,11 +239,16 @@ def _key_read(j: dict, index: int, keys: dict[str, int], errors: Errors) -> str 
     if not KEY_PATTERN.fullmatch(key):
         errors.add(
             f"{place}.key",
-            f"chave {key!r}: use só letras, números, '-', '_' ou '.' (ela vai no endereço da súmula do jogo)",
+            _(
+                "chave %(key)s: use só letras, números, '-', '_' ou '.' (ela vai no endereço da súmula do jogo)",
+                key=repr(key),
+            ),
         )
         return None
     if key in keys:
-        errors.add(f"{place}.key", f"chave {key!r} repetida: já é a de jogos[{keys[key]}]")
+        errors.add(
+            f"{place}.key", _("chave %(key)s repetida: já é a de %(where)s", key=repr(key), where=f"jogos[{keys[key]}]")
+        )
         return None
     keys[key] = index
     return key
@@ -233,8 +263,12 @@ def _referees_check(referees: dict[str, str], errors: Errors) -> None:
         if username not in known:
             errors.add(
                 place,
-                f"árbitro {username!r} não tem conta neste site: crie-a antes "
-                f"(manage.py staff_add SLUG {username} referee) ou tire o campo",
+                _(
+                    "árbitro %(user)s não tem conta neste site: crie-a antes "
+                    "(manage.py staff_add SLUG %(username)s referee) ou tire o campo",
+                    user=repr(username),
+                    username=username,
+                ),
             )
 
 
@@ -264,14 +298,22 @@ def _draw_from_previous(
         elif getattr(previous, "complete", False):
             errors.add(
                 place,
-                f"a chave da fase {stage.key!r} ainda não foi sorteada: há um empate na fase "
-                f"{prev.key!r} que decide uma vaga e aguarda o sorteio (informe-o em sorteios)",
+                _(
+                    "a chave da fase %(stage)s ainda não foi sorteada: há um empate na fase "
+                    "%(previous)s que decide uma vaga e aguarda o sorteio (informe-o em sorteios)",
+                    stage=repr(stage.key),
+                    previous=repr(prev.key),
+                ),
             )
         else:
             errors.add(
                 place,
-                f"a chave da fase {stage.key!r} ainda não foi sorteada: a fase {prev.key!r} "
-                "não terminou (todos os jogos precisam de resultado antes)",
+                _(
+                    "a chave da fase %(stage)s ainda não foi sorteada: a fase %(previous)s "
+                    "não terminou (todos os jogos precisam de resultado antes)",
+                    stage=repr(stage.key),
+                    previous=repr(prev.key),
+                ),
             )
         return None
     order, problems = knockout_draw(stage=stage, entrants=entrants, duplas=info)
@@ -290,15 +332,21 @@ def _find_slot(jogos: list[BracketJogo], duplas: tuple[str, str], used: set, sta
     return None
 
 
-def _no_slot_message(jogos: list[BracketJogo], duplas: tuple[str, str]) -> str:
+def _no_slot_message(jogos: list[BracketJogo], duplas: tuple[str, str]) -> Text:
     a, b = duplas
     for slot in jogos:
         if set(slot.duplas) == {a, b} and slot.decided:
-            return f"o jogo {a} x {b} já foi decidido nesta chave"
+            return _("o jogo %(a)s x %(b)s já foi decidido nesta chave", a=a, b=b)
     waiting = [s for s in jogos if not s.decided and not s.bye]
     for d in duplas:
         if not any(d in s.duplas for s in jogos):
-            return f"a dupla {d!r} não está nesta chave"
+            return _("a dupla %(dupla)s não está nesta chave", dupla=repr(d))
     ready = [f"{s.duplas[0]} x {s.duplas[1]}" for s in waiting if s.ready]
-    hint = f" (jogos possíveis agora: {'; '.join(ready[:6])})" if ready else ""
-    return f"a chave não tem, neste ponto, um jogo entre {a} e {b}{hint}"
+    if ready:
+        return _(
+            "a chave não tem, neste ponto, um jogo entre %(a)s e %(b)s (jogos possíveis agora: %(ready)s)",
+            a=a,
+            b=b,
+            ready="; ".join(ready[:6]),
+        )
+    return _("a chave não tem, neste ponto, um jogo entre %(a)s e %(b)s", a=a, b=b)

@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from scoring.errors import RuleError, RuleViolation
+from scoring.messages import Text, _  # scoring's marker: a Text, worded at the web edge (tournaments.wording)
 
 from ..limits import FILE_MAX_BYTES, JSON_MAX_DEPTH, JSON_MAX_PROBLEMS
 
@@ -20,19 +21,21 @@ INT_DIGITS_MAX = 19  # every integer of a file fits a 64-bit column (the draw se
 _INT_MIN, _INT_MAX = -(2**63), 2**63 - 1
 _BAD_CHAR = re.compile("[\x00\ud800-\udfff]")
 
+FILE_PLACE = _("arquivo")  # the place of a problem of the whole file (a word: worded like the messages)
+
 # json's messages, in Portuguese (the position is given apart)
 _JSON_MESSAGES = {
-    "Expecting value": "esperava um valor",
-    "Expecting property name enclosed in double quotes": "esperava o nome de um campo entre aspas duplas",
-    "Expecting ':' delimiter": "esperava ':'",
-    "Expecting ',' delimiter": "esperava ','",
-    "Unterminated string starting at": "texto sem aspas de fechamento",
-    "Invalid control character at": "caractere de controle dentro de um texto",
-    "Invalid \\escape": "sequência de escape inválida",
-    "Invalid \\uXXXX escape": "sequência \\uXXXX inválida",
-    "Extra data": "há conteúdo depois do fim do JSON",
-    "Illegal trailing comma before end of object": "vírgula sobrando antes de '}'",
-    "Illegal trailing comma before end of array": "vírgula sobrando antes de ']'",
+    "Expecting value": _("esperava um valor"),
+    "Expecting property name enclosed in double quotes": _("esperava o nome de um campo entre aspas duplas"),
+    "Expecting ':' delimiter": _("esperava ':'"),
+    "Expecting ',' delimiter": _("esperava ','"),
+    "Unterminated string starting at": _("texto sem aspas de fechamento"),
+    "Invalid control character at": _("caractere de controle dentro de um texto"),
+    "Invalid \\escape": _("sequência de escape inválida"),
+    "Invalid \\uXXXX escape": _("sequência \\uXXXX inválida"),
+    "Extra data": _("há conteúdo depois do fim do JSON"),
+    "Illegal trailing comma before end of object": _("vírgula sobrando antes de '}'"),
+    "Illegal trailing comma before end of array": _("vírgula sobrando antes de ']'"),
 }
 
 
@@ -45,7 +48,7 @@ class _RepeatedKeys(dict):
 class _BadNumber:
     """A number no column can hold, kept with its text so ``tree_check`` can name its place."""
 
-    def __init__(self, text: str, problem: str):
+    def __init__(self, text: str, problem: Text):
         self.text, self.problem = text, problem
 
     def __repr__(self) -> str:
@@ -58,7 +61,7 @@ def _object(pairs: list[tuple[str, Any]]) -> dict:
         return obj
     seen: set[str] = set()
     repeated: list[str] = []
-    for k, _ in pairs:
+    for k, _value in pairs:
         if k in seen:
             repeated.append(k)
         else:
@@ -70,12 +73,12 @@ def _object(pairs: list[tuple[str, Any]]) -> dict:
 
 def _int(text: str) -> int | _BadNumber:
     if len(text.lstrip("-")) > INT_DIGITS_MAX:
-        return _BadNumber(text, f"número grande demais ({len(text.lstrip('-'))} algarismos)")
+        return _BadNumber(text, _("número grande demais (%(digits)s algarismos)", digits=len(text.lstrip("-"))))
     return int(text)
 
 
 def _constant(name: str) -> _BadNumber:
-    return _BadNumber(name, f"{name} não é um número aceito; use um número finito")
+    return _BadNumber(name, _("%(name)s não é um número aceito; use um número finito", name=name))
 
 
 def json_depth_exceeded(*, text: str, max_depth: int = JSON_MAX_DEPTH) -> tuple[int, int] | None:
@@ -99,30 +102,45 @@ def json_depth_exceeded(*, text: str, max_depth: int = JSON_MAX_DEPTH) -> tuple[
     return None
 
 
-def json_depth_problem(*, line: int, column: int, max_depth: int = JSON_MAX_DEPTH) -> RuleError:
-    return RuleError(
-        "",
-        f"JSON inválido na linha {line}, coluna {column}: aninhamento profundo demais (o máximo é {max_depth} níveis)",
+def json_invalid(*, line: int, column: int, problem: Text, body: bool = False) -> Text:
+    """JSON that does not parse, at its line and column; ``body``: a request's body (the API), not a file."""
+    if body:
+        return _(
+            "corpo JSON inválido na linha %(line)s, coluna %(column)s: %(problem)s",
+            line=line,
+            column=column,
+            problem=problem,
+        )
+    return _(
+        "JSON inválido na linha %(line)s, coluna %(column)s: %(problem)s", line=line, column=column, problem=problem
     )
 
 
-def json_loads_checked(*, text: str, max_depth: int = JSON_MAX_DEPTH) -> Any:
+def _too_deep(max_depth: int) -> Text:
+    return _("aninhamento profundo demais (o máximo é %(n)s níveis)", n=max_depth)
+
+
+def json_depth_problem(*, line: int, column: int, max_depth: int = JSON_MAX_DEPTH, body: bool = False) -> RuleError:
+    return RuleError("", json_invalid(line=line, column=column, problem=_too_deep(max_depth), body=body))
+
+
+def json_loads_checked(*, text: str, max_depth: int = JSON_MAX_DEPTH, body: bool = False) -> Any:
     """``text`` parsed with the rules every JSON the site reads gets (files and API bodies alike).
 
     Refused (RuleViolation, each problem at its place): invalid JSON (messages in Portuguese), nesting
     deeper than ``max_depth``, a key repeated in an object, NUL or a lone surrogate in a text or a key,
-    integers no column holds, NaN and infinities.
+    integers no column holds, NaN and infinities. ``body``: the text is a request's body (its messages say so).
     """
     try:
         data = json.loads(text, object_pairs_hook=_object, parse_int=_int, parse_constant=_constant)
     except json.JSONDecodeError as exc:
-        message = next((pt for en, pt in _JSON_MESSAGES.items() if exc.msg.startswith(en)), exc.msg)
+        message = next((pt for en, pt in _JSON_MESSAGES.items() if exc.msg.startswith(en)), Text(exc.msg))
         raise RuleViolation(
-            [RuleError("", f"JSON inválido na linha {exc.lineno}, coluna {exc.colno}: {message}")]
+            [RuleError("", json_invalid(line=exc.lineno, column=exc.colno, problem=message, body=body))]
         ) from exc
     except RecursionError as exc:
         line, column = json_depth_exceeded(text=text, max_depth=max_depth) or (1, 1)
-        raise RuleViolation([json_depth_problem(line=line, column=column, max_depth=max_depth)]) from exc
+        raise RuleViolation([json_depth_problem(line=line, column=column, max_depth=max_depth, body=body)]) from exc
     problems = tree_check(data=data, max_depth=max_depth)
     if problems:
         raise RuleViolation(problems)
@@ -136,9 +154,13 @@ def tournament_file_parse(*, raw: bytes | str) -> Any:
         raise RuleViolation(
             [
                 RuleError(
-                    "arquivo",
-                    f"grande demais: {size} bytes; o máximo é "
-                    f"{FILE_MAX_BYTES // (1024 * 1024)} MiB ({FILE_MAX_BYTES} bytes)",
+                    FILE_PLACE,
+                    _(
+                        "grande demais: %(size)s bytes; o máximo é %(mib)s MiB (%(max)s bytes)",
+                        size=size,
+                        mib=FILE_MAX_BYTES // (1024 * 1024),
+                        max=FILE_MAX_BYTES,
+                    ),
                 )
             ]
         )
@@ -150,7 +172,9 @@ def tournament_file_parse(*, raw: bytes | str) -> Any:
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise RuleViolation([RuleError("arquivo", f"não está em UTF-8 (byte {exc.start} inválido)")]) from exc
+            raise RuleViolation(
+                [RuleError(FILE_PLACE, _("não está em UTF-8 (byte %(n)s inválido)", n=exc.start))]
+            ) from exc
     else:
         text = raw.removeprefix("\ufeff")
     return json_loads_checked(text=text)
@@ -163,13 +187,18 @@ def _child(place: str, step: str | int) -> str:
     return f"{place}.{name}" if place else name
 
 
-def _text_problem(text: str) -> str | None:
+def _text_problem(text: str) -> Text | None:
     bad = _BAD_CHAR.search(text)
     if bad is None:
         return None
     code = f"U+{ord(bad.group()):04X}"
-    what = "caractere nulo" if bad.group() == "\x00" else "metade de um par substituto UTF-16"
-    return f"texto com caractere inválido ({code}, {what}) na posição {bad.start() + 1}"
+    what = _("caractere nulo") if bad.group() == "\x00" else _("metade de um par substituto UTF-16")
+    return _(
+        "texto com caractere inválido (%(code)s, %(what)s) na posição %(position)s",
+        code=code,
+        what=what,
+        position=bad.start() + 1,
+    )
 
 
 def tree_check(*, data: Any, max_depth: int = JSON_MAX_DEPTH) -> list[RuleError]:
@@ -180,10 +209,10 @@ def tree_check(*, data: Any, max_depth: int = JSON_MAX_DEPTH) -> list[RuleError]
     problems: list[RuleError] = []
     unlisted = 0
 
-    def add(place: str, message: str) -> None:
+    def add(place: str, message: Text) -> None:
         nonlocal unlisted
         if len(problems) < JSON_MAX_PROBLEMS:
-            problems.append(RuleError(place or "arquivo", message))
+            problems.append(RuleError(place or FILE_PLACE, message))
         else:
             unlisted += 1
 
@@ -192,27 +221,27 @@ def tree_check(*, data: Any, max_depth: int = JSON_MAX_DEPTH) -> list[RuleError]
         node, place, depth = stack.pop()
         if isinstance(node, dict):
             if depth >= max_depth:
-                add(place, f"aninhamento profundo demais (o máximo é {max_depth} níveis)")
+                add(place, _too_deep(max_depth))
                 continue
             for key in getattr(node, "repeated", ()):
                 add(
                     _child(place, key) if _text_problem(key) is None else place,
-                    "campo repetido neste objeto: cada campo aparece uma vez",
+                    _("campo repetido neste objeto: cada campo aparece uma vez"),
                 )
             children = []
             for key, value in node.items():
                 if not isinstance(key, str):
-                    add(place, f"nome de campo {key!r} não é um texto")
+                    add(place, _("nome de campo %(key)s não é um texto", key=repr(key)))
                     continue
                 problem = _text_problem(key)
                 if problem:
-                    add(place, f"nome de campo com caractere inválido: {problem}")
+                    add(place, _("nome de campo com caractere inválido: %(problem)s", problem=problem))
                     continue
                 children.append((value, _child(place, key), depth + 1))
             stack.extend(reversed(children))
         elif isinstance(node, (list, tuple)):
             if depth >= max_depth:
-                add(place, f"aninhamento profundo demais (o máximo é {max_depth} níveis)")
+                add(place, _too_deep(max_depth))
                 continue
             stack.extend((value, f"{place}[{i}]", depth + 1) for i, value in reversed(list(enumerate(node))))
         elif isinstance(node, str):
@@ -223,16 +252,19 @@ def tree_check(*, data: Any, max_depth: int = JSON_MAX_DEPTH) -> list[RuleError]
             pass
         elif isinstance(node, int):
             if not _INT_MIN <= node <= _INT_MAX:
-                add(place, f"número fora do intervalo aceito (de {_INT_MIN} a {_INT_MAX})")
+                add(place, _("número fora do intervalo aceito (de %(low)s a %(high)s)", low=_INT_MIN, high=_INT_MAX))
         elif isinstance(node, float):
             if not math.isfinite(node):
-                add(place, "número fora do intervalo aceito; use um número finito")
+                add(place, _("número fora do intervalo aceito; use um número finito"))
         elif isinstance(node, _BadNumber):
             add(place, node.problem)
         else:
-            add(place, f"valor de tipo {type(node).__name__} não é aceito num arquivo de torneio")
+            add(place, _("valor de tipo %(type)s não é aceito num arquivo de torneio", type=type(node).__name__))
     if unlisted:
         problems.append(
-            RuleError("arquivo", f"mais {unlisted} problema(s) como estes; corrija os listados e importe de novo")
+            RuleError(
+                FILE_PLACE,
+                _("mais %(n)s problema(s) como estes; corrija os listados e importe de novo", n=unlisted),
+            )
         )
     return problems

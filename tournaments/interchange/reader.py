@@ -1,7 +1,8 @@
 """Read a tournament file into a validated plan (no database access).
 
 Every problem is collected with its place (``jogos[3].partidas[1].maos[5]``)
-and the rule it breaks, in Portuguese; the writer runs only on a clean plan.
+and the rule it breaks, in Portuguese (scoring's ``_``: a ``Text`` the web edge words in the reader's
+language); the writer runs only on a clean plan.
 Single values are checked in values.py, the stages in stages_reader.py, the jogos in jogos_reader.py.
 """
 
@@ -10,13 +11,14 @@ from typing import Any
 
 from scoring import draws as draw_rules
 from scoring.errors import RuleError
+from scoring.messages import Text, _
 from scoring.rules import best_of_error, settings_build
 from scoring.tournament import DuplaInfo
 from tournaments.models import Draw, Dupla, Player, Tournament
 
 from .. import limits
 from .jogos_reader import jogos_read
-from .jsonfile import tree_check
+from .jsonfile import FILE_PLACE, tree_check
 from .plan import JogoPlan, PlayerPlan, RegistrationPlan, TournamentPlan
 from .stages_reader import stages_read
 from .values import (
@@ -41,7 +43,7 @@ def plan_read(data: Any) -> tuple[TournamentPlan | None, list[RuleError]]:
     """Validate a parsed tournament file; the plan, or every problem found."""
     errors = Errors()
     if not isinstance(data, dict):
-        return None, [RuleError("arquivo", "deve ser um objeto JSON (com format, version, tournament…)")]
+        return None, [RuleError(FILE_PLACE, _("deve ser um objeto JSON (com format, version, tournament…)"))]
     problems = tree_check(data=data)  # texts and numbers no column can hold, at any depth
     if problems:
         return None, problems
@@ -49,12 +51,15 @@ def plan_read(data: Any) -> tuple[TournamentPlan | None, list[RuleError]]:
     if errors:
         return None, errors
     if data.get("format") != FORMAT:
-        errors.add("format", f"deve ser {FORMAT!r}")
+        errors.add("format", _("deve ser %(format)s", format=repr(FORMAT)))
     if data.get("version") != VERSION:
-        errors.add("version", f"versão {data.get('version')!r} não suportada; use {VERSION}")
+        errors.add(
+            "version",
+            _("versão %(given)s não suportada; use %(version)s", given=repr(data.get("version")), version=VERSION),
+        )
     t = data.get("tournament")
     if not isinstance(t, dict):
-        errors.add("tournament", "campo obrigatório: um objeto com nome, data, preset…")
+        errors.add("tournament", _("campo obrigatório: um objeto com nome, data, preset…"))
         return None, errors
     plan = _read_tournament(t, errors)
     if plan is None:
@@ -88,21 +93,25 @@ def _settings_limits(overrides: Any, errors: Errors) -> None:
             if is_int(value) and value > limits.MAX_CLASS_POINTS:
                 errors.add(
                     f"tournament.settings.class_points.{key}",
-                    f"pontos classificatórios demais: {value} (o máximo é {limits.MAX_CLASS_POINTS})",
+                    _(
+                        "pontos classificatórios demais: %(n)s (o máximo é %(max)s)",
+                        n=value,
+                        max=limits.MAX_CLASS_POINTS,
+                    ),
                 )
 
 
 def _read_tournament(t: dict, errors: Errors) -> TournamentPlan | None:
     name = text_read(t, "name", "tournament", errors, column=(Tournament, "name"), required=True)
     slug = text_read(t, "slug", "tournament", errors, column=(Tournament, "slug"))
-    date = iso_read(t, "date", "tournament", errors, dt.date.fromisoformat, "data inválida {!r}: use AAAA-MM-DD")
+    date = iso_read(t, "date", "tournament", errors, dt.date.fromisoformat, _bad_date)
     start_time = iso_read(
         t,
         "start_time",
         "tournament",
         errors,
         time_of_day,
-        "horário inválido {!r}: use HH:MM (hora local, sem fuso horário)",
+        lambda value: _("horário inválido %(value)s: use HH:MM (hora local, sem fuso horário)", value=value),
     )
     min_age = t.get("min_age")
     if min_age is not None:
@@ -111,7 +120,7 @@ def _read_tournament(t: dict, errors: Errors) -> TournamentPlan | None:
             "tournament.min_age",
             errors,
             column=(Tournament, "min_age"),
-            what="a idade mínima",
+            what=_("a idade mínima"),
             low=0,
             high=120,
         )
@@ -122,7 +131,7 @@ def _read_tournament(t: dict, errors: Errors) -> TournamentPlan | None:
             "tournament.max_duplas",
             errors,
             column=(Tournament, "max_duplas"),
-            what="o limite de duplas",
+            what=_("o limite de duplas"),
             low=2,
             high=limits.MAX_DUPLAS,
         )
@@ -148,6 +157,10 @@ def _read_tournament(t: dict, errors: Errors) -> TournamentPlan | None:
     )
 
 
+def _bad_date(value: str) -> Text:
+    return _("data inválida %(value)s: use AAAA-MM-DD", value=value)
+
+
 def _age_on(birth: dt.date, day: dt.date) -> int:
     return day.year - birth.year - ((day.month, day.day) < (birth.month, birth.day))
 
@@ -157,18 +170,23 @@ def _age_on(birth: dt.date, day: dt.date) -> int:
 
 def _read_people(data: dict, plan: TournamentPlan, errors: Errors) -> None:
     players: dict[str, PlayerPlan] = {}
-    for _, place, p, key in keyed_read(
-        list_read(data, "players", "players", errors), "players", "atleta", errors, (Player, "key")
+    for _i, place, p, key in keyed_read(
+        list_read(data, "players", "players", errors), "players", _("atleta"), errors, (Player, "key")
     ):
         name = text_read(p, "name", place, errors, column=(Player, "name"), required=True)
-        birth = iso_read(p, "birth_date", place, errors, dt.date.fromisoformat, "data inválida {!r}: use AAAA-MM-DD")
+        birth = iso_read(p, "birth_date", place, errors, dt.date.fromisoformat, _bad_date)
         if birth and plan.min_age is not None and plan.date is not None:
             age = _age_on(birth, plan.date)
             if age < plan.min_age:
                 errors.add(
                     f"{place}.birth_date",
-                    f"{name} terá {age} anos em {plan.date:%d/%m/%Y}; "
-                    f"a categoria exige a partir de {plan.min_age} anos",
+                    _(
+                        "%(name)s terá %(age)s anos em %(date)s; a categoria exige a partir de %(min_age)s anos",
+                        name=name,
+                        age=age,
+                        date=f"{plan.date:%d/%m/%Y}",
+                        min_age=plan.min_age,
+                    ),
                 )
         players[key] = PlayerPlan(
             key=key,
@@ -184,11 +202,16 @@ def _read_people(data: dict, plan: TournamentPlan, errors: Errors) -> None:
 
     def take(player: Any, place: str) -> bool:
         if not isinstance(player, str) or player not in players:
-            errors.add(place, f"atleta {player!r} não existe em players")
+            errors.add(place, _("atleta %(player)s não existe em players", player=repr(player)))
             return False
         if player in used:
             errors.add(
-                place, f"o atleta {player!r} já está em {used[player]}: cada atleta se inscreve uma vez por torneio"
+                place,
+                _(
+                    "o atleta %(player)s já está em %(where)s: cada atleta se inscreve uma vez por torneio",
+                    player=repr(player),
+                    where=used[player],
+                ),
             )
             return False
         used[player] = place.rsplit(".", 1)[0]
@@ -197,23 +220,25 @@ def _read_people(data: dict, plan: TournamentPlan, errors: Errors) -> None:
     duplas_raw = list_read(data, "duplas", "duplas", errors)
     explicit: list[DuplaInfo] = []
     dupla_keys: set[str] = set()
-    for _, place, d, key in keyed_read(duplas_raw, "duplas", "dupla", errors, (Dupla, "key")):
+    for _i, place, d, key in keyed_read(duplas_raw, "duplas", _("dupla"), errors, (Dupla, "key")):
         dupla_keys.add(key)
         members = d.get("players")
         if not isinstance(members, list) or len(members) != 2:
-            errors.add(f"{place}.players", "uma dupla tem exatamente 2 atletas")
+            errors.add(f"{place}.players", _("uma dupla tem exatamente 2 atletas"))
             continue
         ok = all([take(m, f"{place}.players[{j}]") for j, m in enumerate(members)])  # noqa: C419 (every member is taken, each problem reported)
         seed = d.get("seed")
         if seed is not None:
-            seed = bounded_int(seed, f"{place}.seed", errors, column=(Dupla, "seed"), what="a cabeça de chave", low=1)
+            seed = bounded_int(
+                seed, f"{place}.seed", errors, column=(Dupla, "seed"), what=_("a cabeça de chave"), low=1
+            )
         disq = d.get("disqualified", False)
         if not isinstance(disq, bool):
-            errors.add(f"{place}.disqualified", "deve ser true ou false")
+            errors.add(f"{place}.disqualified", _("deve ser true ou false"))
             disq = False
         reason = text_read(d, "disqualified_reason", place, errors, column=(Dupla, "disqualified_reason"))
         if reason and not disq:
-            errors.add(f"{place}.disqualified_reason", "só uma dupla desclassificada tem motivo de desclassificação")
+            errors.add(f"{place}.disqualified_reason", _("só uma dupla desclassificada tem motivo de desclassificação"))
         if ok:
             explicit.append(
                 DuplaInfo(
@@ -227,14 +252,14 @@ def _read_people(data: dict, plan: TournamentPlan, errors: Errors) -> None:
             )
     seeds = [d.seed for d in explicit if d.seed is not None]
     if len(seeds) != len(set(seeds)):
-        errors.add("duplas", "duas duplas com o mesmo número de cabeça de chave")
+        errors.add("duplas", _("duas duplas com o mesmo número de cabeça de chave"))
 
     regs: list[tuple[str, ...]] = []
     for i, r in enumerate(list_read(data, "registrations", "registrations", errors)):
         place = f"registrations[{i}]"
         members = r.get("players") if isinstance(r, dict) else None
         if not isinstance(members, list) or len(members) not in (1, 2):
-            errors.add(f"{place}.players", "uma inscrição é individual (1 atleta) ou em dupla (2 atletas)")
+            errors.add(f"{place}.players", _("uma inscrição é individual (1 atleta) ou em dupla (2 atletas)"))
             continue
         if all([take(m, f"{place}.players[{j}]") for j, m in enumerate(members)]):  # noqa: C419 (every member is taken, each problem reported)
             regs.append(tuple(members))
@@ -243,9 +268,9 @@ def _read_people(data: dict, plan: TournamentPlan, errors: Errors) -> None:
     formed: list[DuplaInfo] = []
     if pairing is not None:
         if not isinstance(pairing, dict) or not is_int(pairing.get("seed")):
-            errors.add("pairing.seed", "o sorteio das duplas precisa de uma semente inteira ('seed')")
+            errors.add("pairing.seed", _("o sorteio das duplas precisa de uma semente inteira ('seed')"))
         elif (
-            bounded_int(pairing["seed"], "pairing.seed", errors, column=(Draw, "seed"), what="a semente do sorteio")
+            bounded_int(pairing["seed"], "pairing.seed", errors, column=(Draw, "seed"), what=_("a semente do sorteio"))
             is None
         ):
             pass
@@ -256,7 +281,10 @@ def _read_people(data: dict, plan: TournamentPlan, errors: Errors) -> None:
             for n, pair in enumerate(result.duplas, start=1):
                 key = f"r{n}"
                 if key in dupla_keys:
-                    errors.add("pairing", f"a dupla sorteada {key!r} colide com uma chave de duplas; renomeie a dupla")
+                    errors.add(
+                        "pairing",
+                        _("a dupla sorteada %(key)s colide com uma chave de duplas; renomeie a dupla", key=repr(key)),
+                    )
                 formed.append(DuplaInfo(key=key, players=tuple(pair)))
             waiting = set(result.waiting_list)
             plan.registrations = [
@@ -272,8 +300,13 @@ def _read_people(data: dict, plan: TournamentPlan, errors: Errors) -> None:
     if len(plan.duplas) > limits.MAX_DUPLAS:
         errors.add(
             "duplas",
-            f"duplas demais: {len(plan.duplas)} com as sorteadas "
-            f"(o máximo num arquivo de torneio é {limits.MAX_DUPLAS})",
+            _(
+                "duplas demais: %(n)s com as sorteadas (o máximo num arquivo de torneio é %(max)s)",
+                n=len(plan.duplas),
+                max=limits.MAX_DUPLAS,
+            ),
         )
     if plan.max_duplas is not None and len(plan.duplas) > plan.max_duplas:
-        errors.add("duplas", f"{len(plan.duplas)} duplas passam do limite de {plan.max_duplas} do torneio")
+        errors.add(
+            "duplas", _("%(n)s duplas passam do limite de %(max)s do torneio", n=len(plan.duplas), max=plan.max_duplas)
+        )

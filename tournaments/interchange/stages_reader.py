@@ -5,6 +5,7 @@ Part of the reader (``reader.py``): every problem is collected with its place (`
 
 from dataclasses import replace
 
+from scoring.messages import _
 from scoring.tournament import DRAW_METHODS, GROUPS, KNOCKOUT, PREVIOUS, GroupSpec, StageSpec, knockout_draw
 from tournaments.models import Group, Stage
 from tournaments.round_times import round_times_check
@@ -17,6 +18,7 @@ from .values import (
     best_of_problem,
     bounded_int,
     is_int,
+    key_too_long,
     keyed_read,
     list_read,
     text_read,
@@ -27,7 +29,7 @@ def stages_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
     known = {d.key for d in plan.duplas}
     stages: list[StageSpec] = []
     raw_stages = list_read(data, "stages", "stages", errors)
-    for i, place, s, key in keyed_read(raw_stages, "stages", "fase", errors, (Stage, "key")):
+    for i, place, s, key in keyed_read(raw_stages, "stages", _("fase"), errors, (Stage, "key")):
         best_of = s.get("best_of")
         if best_of is not None and (problem := best_of_problem(best_of)):
             errors.add(f"{place}.best_of", problem)
@@ -38,7 +40,9 @@ def stages_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
         elif kind == KNOCKOUT:
             stage = _read_knockout_stage(s, place, key, best_of, known, bool(stages), errors)
         else:
-            errors.add(f"{place}.kind", f"tipo de fase {kind!r} desconhecido; use 'groups' ou 'knockout'")
+            errors.add(
+                f"{place}.kind", _("tipo de fase %(kind)s desconhecido; use 'groups' ou 'knockout'", kind=repr(kind))
+            )
             continue
         times, time_problems = round_times_check(s.get("round_times"))
         for where_, message in time_problems:
@@ -54,7 +58,7 @@ def stages_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
                 and stages[-1].kind == GROUPS
                 and stages[-1].per_group + stages[-1].best_others < 1
             ):
-                errors.add(f"stages[{i - 1}].qualify", "informe quantas duplas se classificam (qualify.per_group)")
+                errors.add(f"stages[{i - 1}].qualify", _("informe quantas duplas se classificam (qualify.per_group)"))
             stages.append(stage)
     plan.stages = stages
     if errors:
@@ -64,7 +68,12 @@ def stages_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
     )
     if scheduled > limits.MAX_JOGOS:
         errors.add(
-            "stages", f"as fases dão até {scheduled} jogos; o máximo num arquivo de torneio é {limits.MAX_JOGOS}"
+            "stages",
+            _(
+                "as fases dão até %(n)s jogos; o máximo num arquivo de torneio é %(max)s",
+                n=scheduled,
+                max=limits.MAX_JOGOS,
+            ),
         )
         return
     info = {d.key: d for d in plan.duplas}
@@ -83,33 +92,36 @@ def _read_groups_stage(
     in_stage: dict[str, str] = {}
     raw_groups = list_read(s, "groups", f"{place}.groups", errors)
     if not raw_groups:
-        errors.add(f"{place}.groups", "uma fase de grupos precisa de pelo menos um grupo")
+        errors.add(f"{place}.groups", _("uma fase de grupos precisa de pelo menos um grupo"))
     for j, g in enumerate(raw_groups):
         gplace = f"{place}.groups[{j}]"
         if not isinstance(g, dict) or not isinstance(g.get("key"), str) or not g["key"].strip():
-            errors.add(gplace, "cada grupo precisa de uma chave ('key') e das duplas")
+            errors.add(gplace, _("cada grupo precisa de uma chave ('key') e das duplas"))
             continue
         if len(g["key"]) > column_max_length(model=Group, field="key"):
-            errors.add(
-                f"{gplace}.key",
-                f"chave longa demais: {len(g['key'])} caracteres "
-                f"(máximo {column_max_length(model=Group, field='key')})",
-            )
+            errors.add(f"{gplace}.key", key_too_long(len(g["key"]), column_max_length(model=Group, field="key")))
             continue
         if any(x.key == g["key"] for x in groups):
-            errors.add(f"{gplace}.key", f"grupo {g['key']!r} repetido")
+            errors.add(f"{gplace}.key", _("grupo %(key)s repetido", key=repr(g["key"])))
             continue
         members = g.get("duplas")
         if not isinstance(members, list) or len(members) < 2:
-            errors.add(f"{gplace}.duplas", "um grupo precisa de pelo menos 2 duplas")
+            errors.add(f"{gplace}.duplas", _("um grupo precisa de pelo menos 2 duplas"))
             continue
         ok = True
         for k, d in enumerate(members):
             if not isinstance(d, str) or d not in known:
-                errors.add(f"{gplace}.duplas[{k}]", f"dupla {d!r} não existe")
+                errors.add(f"{gplace}.duplas[{k}]", _("dupla %(dupla)s não existe", dupla=repr(d)))
                 ok = False
             elif d in in_stage:
-                errors.add(f"{gplace}.duplas[{k}]", f"a dupla {d!r} já está no grupo {in_stage[d]!r} desta fase")
+                errors.add(
+                    f"{gplace}.duplas[{k}]",
+                    _(
+                        "a dupla %(dupla)s já está no grupo %(group)s desta fase",
+                        dupla=repr(d),
+                        group=repr(in_stage[d]),
+                    ),
+                )
                 ok = False
             else:
                 in_stage[d] = g["key"]
@@ -120,21 +132,22 @@ def _read_groups_stage(
         qualify = {"per_group": None}
     per_group, best_others = qualify.get("per_group", 0), qualify.get("best_others", 0)
     if not is_int(per_group) or per_group < 0 or not is_int(best_others) or best_others < 0:
-        errors.add(f"{place}.qualify", "per_group e best_others devem ser inteiros ≥ 0")
+        errors.add(f"{place}.qualify", _("per_group e best_others devem ser inteiros ≥ 0"))
         per_group, best_others = 0, 0
     elif groups and per_group > min(len(g.duplas) for g in groups):
         errors.add(
-            f"{place}.qualify.per_group", f"{per_group} classificados por grupo é mais do que as duplas do menor grupo"
+            f"{place}.qualify.per_group",
+            _("%(n)s classificados por grupo é mais do que as duplas do menor grupo", n=per_group),
         )
     elif groups and best_others > sum(len(g.duplas) - per_group for g in groups):
-        errors.add(f"{place}.qualify.best_others", "não há duplas suficientes para tantos melhores colocados")
+        errors.add(f"{place}.qualify.best_others", _("não há duplas suficientes para tantos melhores colocados"))
     sorteios: list[tuple[str | None, tuple[str, ...]]] = []
     for k, draw in enumerate(list_read(s, "sorteios", f"{place}.sorteios", errors)):
         dplace = f"{place}.sorteios[{k}]"
         order = draw.get("order") if isinstance(draw, dict) else None
         group = draw.get("group") if isinstance(draw, dict) else None
         if group is not None and not isinstance(group, str):
-            errors.add(f"{dplace}.group", "o grupo deve ser a chave (texto) de um grupo desta fase")
+            errors.add(f"{dplace}.group", _("o grupo deve ser a chave (texto) de um grupo desta fase"))
             continue
         if (
             not isinstance(order, list)
@@ -144,20 +157,27 @@ def _read_groups_stage(
         ):
             errors.add(
                 f"{dplace}.order",
-                "o resultado do sorteio lista as duplas empatadas, sem repetir, da melhor para a pior",
+                _("o resultado do sorteio lista as duplas empatadas, sem repetir, da melhor para a pior"),
             )
             continue
         if group is not None:
             spec = next((g for g in groups if g.key == group), None)
             if spec is None:
-                errors.add(f"{dplace}.group", f"grupo {group!r} não existe nesta fase")
+                errors.add(f"{dplace}.group", _("grupo %(group)s não existe nesta fase", group=repr(group)))
                 continue
             strangers = [d for d in order if d not in spec.duplas]
             if strangers:
-                errors.add(f"{dplace}.order", f"duplas fora do grupo {group!r}: {', '.join(map(str, strangers))}")
+                errors.add(
+                    f"{dplace}.order",
+                    _(
+                        "duplas fora do grupo %(group)s: %(duplas)s",
+                        group=repr(group),
+                        duplas=", ".join(map(str, strangers)),
+                    ),
+                )
                 continue
         elif any(d not in in_stage for d in order):
-            errors.add(f"{dplace}.order", "o sorteio entre grupos lista duplas que não estão nesta fase")
+            errors.add(f"{dplace}.order", _("o sorteio entre grupos lista duplas que não estão nesta fase"))
             continue
         sorteios.append((group, tuple(order)))
     return StageSpec(
@@ -177,7 +197,7 @@ def _read_knockout_stage(
     rounds: dict[int, int] = {}
     raw_rounds = s.get("best_of_rounds") or {}
     if not isinstance(raw_rounds, dict):
-        errors.add(f"{place}.best_of_rounds", 'deve ser um objeto {"rodada": melhor de}')
+        errors.add(f"{place}.best_of_rounds", _('deve ser um objeto {"rodada": melhor de}'))
         raw_rounds = {}
     for r, n in raw_rounds.items():
         try:
@@ -187,8 +207,11 @@ def _read_knockout_stage(
         if not 1 <= number <= limits.MAX_KNOCKOUT_ROUNDS:
             errors.add(
                 f"{place}.best_of_rounds",
-                f"rodada {r!r} inválida: use 1 para a primeira rodada, 2 para a "
-                f"seguinte… (no máximo {limits.MAX_KNOCKOUT_ROUNDS})",
+                _(
+                    "rodada %(round)s inválida: use 1 para a primeira rodada, 2 para a seguinte… (no máximo %(max)s)",
+                    round=repr(r),
+                    max=limits.MAX_KNOCKOUT_ROUNDS,
+                ),
             )
         elif problem := best_of_problem(n):
             errors.add(f"{place}.best_of_rounds.{r}", problem)
@@ -197,38 +220,43 @@ def _read_knockout_stage(
     entrants = s.get("entrants", PREVIOUS)
     if entrants == PREVIOUS:
         if not has_previous:
-            errors.add(f"{place}.entrants", "'previous' exige uma fase anterior; liste as duplas da chave")
+            errors.add(f"{place}.entrants", _("'previous' exige uma fase anterior; liste as duplas da chave"))
     elif isinstance(entrants, list):
         bad = [e for e in entrants if not isinstance(e, str) or e not in known]
         if bad:
-            errors.add(f"{place}.entrants", f"duplas inexistentes: {', '.join(map(str, bad))}")
+            errors.add(f"{place}.entrants", _("duplas inexistentes: %(duplas)s", duplas=", ".join(map(str, bad))))
         elif len(set(entrants)) != len(entrants):
-            errors.add(f"{place}.entrants", "uma dupla aparece duas vezes")
+            errors.add(f"{place}.entrants", _("uma dupla aparece duas vezes"))
         elif len(entrants) < 2:
-            errors.add(f"{place}.entrants", "a chave precisa de pelo menos 2 duplas")
+            errors.add(f"{place}.entrants", _("a chave precisa de pelo menos 2 duplas"))
         entrants = tuple(entrants)
     else:
-        errors.add(f"{place}.entrants", "use 'previous' ou a lista das chaves das duplas")
+        errors.add(f"{place}.entrants", _("use 'previous' ou a lista das chaves das duplas"))
     draw = s.get("draw") or {"method": "seeded"}
     if not isinstance(draw, dict):
-        errors.add(f"{place}.draw", "deve ser um objeto com method")
+        errors.add(f"{place}.draw", _("deve ser um objeto com method"))
         draw = {}
     method = draw.get("method", "seeded")
     if method not in DRAW_METHODS:
-        errors.add(f"{place}.draw.method", f"método {method!r} desconhecido; use seeded, random ou fixed")
+        errors.add(
+            f"{place}.draw.method",
+            _("método %(method)s desconhecido; use seeded, random ou fixed", method=repr(method)),
+        )
     seed = draw.get("seed")
     if seed is not None:
-        seed = bounded_int(seed, f"{place}.draw.seed", errors, column=(Stage, "draw_seed"), what="a semente do sorteio")
+        seed = bounded_int(
+            seed, f"{place}.draw.seed", errors, column=(Stage, "draw_seed"), what=_("a semente do sorteio")
+        )
     if method == "random" and seed is None:
-        errors.add(f"{place}.draw.seed", "o sorteio aleatório da chave precisa de uma semente ('seed')")
+        errors.add(f"{place}.draw.seed", _("o sorteio aleatório da chave precisa de uma semente ('seed')"))
     order = None
     if method == "fixed":
         order = draw.get("order")
         if not isinstance(order, list):
-            errors.add(f"{place}.draw.order", "com method 'fixed', informe a ordem da chave (null para bye)")
+            errors.add(f"{place}.draw.order", _("com method 'fixed', informe a ordem da chave (null para bye)"))
             order = None
         elif not all(d is None or isinstance(d, str) for d in order):
-            errors.add(f"{place}.draw.order", "a ordem da chave lista chaves de duplas (textos), com null para bye")
+            errors.add(f"{place}.draw.order", _("a ordem da chave lista chaves de duplas (textos), com null para bye"))
             order = None
         else:
             order = tuple(order)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.jogo import JogoEntry, JogoResult, jogo_evaluate
+from scoring.messages import Text, _
 from scoring.rules import RuleSettings
 from scoring.sumula import ACCEPTED, CONTEST, HOMOLOGATED, STATUSES, counts, status_fits_result, sumula_status
 from tournaments.models import Jogo, SumulaVia
@@ -66,7 +67,7 @@ def sumula_read(
     if status is None:
         status = default_status(result)
     elif status not in STATUSES:
-        errors.add(f"{place}.status", f"situação {status!r} desconhecida: use {', '.join(STATUSES)}")
+        errors.add(f"{place}.status", _unknown_status(status))
         status = default_status(result)
     else:
         problem = status_fits_result(status=status, result=result)
@@ -78,20 +79,32 @@ def sumula_read(
         if status == "contested":  # the status is derived from the answers: someone must have contested
             errors.add(
                 f"{place}.confirmations",
-                "'contested' pede as confirmações, com a dupla que contestou ({dupla: 'contested'})",
+                _("'contested' pede as confirmações, com a dupla que contestou ({dupla: 'contested'})"),
             )
     elif status not in (HOMOLOGATED, "scheduled", "in_progress") and result is not None:
         implied = sumula_status(result=result, answers=answers, signed=False)
         if implied != status:
-            errors.add(f"{place}.confirmations", f"as confirmações levam à situação {implied!r}, não a {status!r}")
+            errors.add(
+                f"{place}.confirmations",
+                _(
+                    "as confirmações levam à situação %(implied)s, não a %(status)s",
+                    implied=repr(implied),
+                    status=repr(status),
+                ),
+            )
     history = _history_read(j.get("history"), place, duplas, stored, best_of, settings, errors)
     via = len(history) + 1
     if j.get("via") is not None:
-        given = bounded_int(j.get("via"), f"{place}.via", errors, column=(Jogo, "via"), what="a via", low=1)
+        given = bounded_int(j.get("via"), f"{place}.via", errors, column=(Jogo, "via"), what=_("a via"), low=1)
         if given is not None and given != via:
             errors.add(
                 f"{place}.via",
-                f"via {given}, mas o histórico tem {len(history)} via(s) anterior(es): esta é a via {via}",
+                _(
+                    "via %(given)s, mas o histórico tem %(n)s via(s) anterior(es): esta é a via %(via)s",
+                    given=given,
+                    n=len(history),
+                    via=via,
+                ),
             )
     via_reason = text_read(j, "via_reason", place, errors, column=(Jogo, "via_reason"))
     plan = SumulaPlan(status=status, answers=answers, via=via, via_reason=via_reason, history=history)
@@ -107,20 +120,27 @@ def sumula_read(
     return plan
 
 
+def _unknown_status(status: object) -> Text:
+    return _("situação %(status)s desconhecida: use %(statuses)s", status=repr(status), statuses=", ".join(STATUSES))
+
+
 def _answers_read(
     raw: Any, place: str, duplas: tuple[str, str], stored: tuple[str, str], errors: Errors
 ) -> tuple[str | None, str | None] | None:
     if raw is None:
         return None
     if not isinstance(raw, dict):
-        errors.add(place, "confirmations é um objeto {dupla: 'confirmed' | 'contested' | null}")
+        errors.add(place, _("confirmations é um objeto {dupla: 'confirmed' | 'contested' | null}"))
         return None
     out: list[str | None] = [None, None]
     for key, answer in raw.items():
         if key not in duplas:
-            errors.add(f"{place}.{key}", f"a dupla {key!r} não joga este jogo")
+            errors.add(f"{place}.{key}", _("a dupla %(dupla)s não joga este jogo", dupla=repr(key)))
         elif answer is not None and answer not in ANSWERS:
-            errors.add(f"{place}.{key}", f"resposta {answer!r} desconhecida: use 'confirmed', 'contested' ou null")
+            errors.add(
+                f"{place}.{key}",
+                _("resposta %(answer)s desconhecida: use 'confirmed', 'contested' ou null", answer=repr(answer)),
+            )
         else:
             out[stored.index(key)] = answer
     return (out[0], out[1])
@@ -138,16 +158,16 @@ def _history_read(
     if raw is None:
         return []
     if not isinstance(raw, list):
-        errors.add(f"{place}.history", "history é a lista das vias anteriores")
+        errors.add(f"{place}.history", _("history é a lista das vias anteriores"))
         return []
     out: list[ViaPlan] = []
     for k, item in enumerate(raw):
         hplace = f"{place}.history[{k}]"
         if not isinstance(item, dict):
-            errors.add(hplace, "cada via anterior é um objeto com via, via_reason, by, at e o resultado")
+            errors.add(hplace, _("cada via anterior é um objeto com via, via_reason, by, at e o resultado"))
             continue
         if item.get("via") != k + 1 or not is_int(item.get("via")):
-            errors.add(f"{hplace}.via", f"as vias anteriores vêm em ordem: esperava a via {k + 1}")
+            errors.add(f"{hplace}.via", _("as vias anteriores vêm em ordem: esperava a via %(via)s", via=k + 1))
         before = len(errors)
         entry: JogoEntry | None = result_read(item, hplace, duplas, best_of, errors)
         result = None
@@ -156,7 +176,7 @@ def _history_read(
             errors.extend(p.nested(hplace) for p in problems)
         status = item.get("status", HOMOLOGATED if result is not None and result.finished else None)
         if status not in STATUSES:
-            errors.add(f"{hplace}.status", f"situação {status!r} desconhecida: use {', '.join(STATUSES)}")
+            errors.add(f"{hplace}.status", _unknown_status(status))
         elif (problem := status_fits_result(status=status, result=result)) is not None:
             errors.add(f"{hplace}.status", problem)
         answers = _answers_read(item.get("confirmations"), f"{hplace}.confirmations", duplas, stored, errors)
@@ -168,7 +188,10 @@ def _history_read(
             except ValueError:
                 when = None
             if when is None:
-                errors.add(f"{hplace}.at", f"data e hora {at!r} inválida: use o formato ISO (AAAA-MM-DDTHH:MM:SS)")
+                errors.add(
+                    f"{hplace}.at",
+                    _("data e hora %(at)s inválida: use o formato ISO (AAAA-MM-DDTHH:MM:SS)", at=repr(at)),
+                )
         if entry is not None and stored != duplas:
             entry = entry_flipped(entry)
         out.append(

@@ -1,7 +1,8 @@
 """Checks of single values of a tournament file (texts, integers, dates, keyed lists, list sizes).
 
-Each takes the place of the value and an ``Errors`` list, notes what is wrong in Portuguese and returns
-what can be used; limits come from the model columns (limits.py).
+Each takes the place of the value and an ``Errors`` list, notes what is wrong in Portuguese (scoring's ``_``:
+a ``Text`` the web edge words in the reader's language) and returns what can be used; limits come from the
+model columns (limits.py).
 """
 
 import datetime as dt
@@ -12,6 +13,7 @@ from typing import Any
 
 from django.db.models import Model
 
+from scoring.messages import Text, _
 from scoring.rules import best_of_error
 
 from .. import limits
@@ -44,15 +46,17 @@ def text_read(
     value = obj.get(name)
     if value is None or value == "":
         if required:
-            errors.add(where(place, name), "campo obrigatório")
+            errors.add(where(place, name), _("campo obrigatório"))
         return ""
     if not isinstance(value, str):
-        errors.add(where(place, name), "deve ser um texto")
+        errors.add(where(place, name), _("deve ser um texto"))
         return ""
     value = value.strip()
     limit = text_limit(column, max_len)
     if len(value) > limit:
-        errors.add(where(place, name), f"texto longo demais: {len(value)} caracteres (máximo {limit})")
+        errors.add(
+            where(place, name), _("texto longo demais: %(n)s caracteres (máximo %(max)s)", n=len(value), max=limit)
+        )
     return value
 
 
@@ -62,7 +66,7 @@ def bounded_int(
     errors: Errors,
     *,
     column: tuple[type, str],
-    what: str,
+    what: Text,
     low: int | None = None,
     high: int | None = None,
 ) -> int | None:
@@ -72,12 +76,15 @@ def bounded_int(
     hi = hi if high is None else min(hi, high)
     if is_int(value) and lo <= value <= hi:
         return value
-    errors.add(place, f"{what} deve ser um número inteiro entre {lo} e {hi}")
+    errors.add(place, _("%(what)s deve ser um número inteiro entre %(low)s e %(high)s", what=what, low=lo, high=hi))
     return None
 
 
-def iso_read[T](obj: dict, name: str, place: str, errors: Errors, parse: Callable[[str], T], problem: str) -> T | None:
-    """An optional ISO date or time field; None (with the problem noted) when it does not parse."""
+def iso_read[T](
+    obj: dict, name: str, place: str, errors: Errors, parse: Callable[[str], T], problem: Callable[[str], Text]
+) -> T | None:
+    """An optional ISO date or time field; None (with ``problem``, given the value's repr, noted) when it does
+    not parse."""
     value = obj.get(name)
     if value in (None, ""):
         return None
@@ -86,7 +93,7 @@ def iso_read[T](obj: dict, name: str, place: str, errors: Errors, parse: Callabl
             return parse(value)
         except ValueError:
             pass
-    errors.add(f"{place}.{name}", problem.format(value))
+    errors.add(f"{place}.{name}", problem(repr(value)))
     return None
 
 
@@ -95,13 +102,13 @@ def list_read(obj: dict, name: str, place: str, errors: Errors) -> list:
     if value is None:
         return []
     if not isinstance(value, list):
-        errors.add(place, "deve ser uma lista")
+        errors.add(place, _("deve ser uma lista"))
         return []
     return value
 
 
 def keyed_read(
-    raw: list, kind: str, what: str, errors: Errors, column: tuple[type[Model], str]
+    raw: list, kind: str, what: Text, errors: Errors, column: tuple[type[Model], str]
 ) -> Iterator[tuple[int, str, dict, str]]:
     """(index, place, object, key) for each object of the list ``kind`` with a unique, non-empty text key."""
     seen: set[str] = set()
@@ -109,46 +116,55 @@ def keyed_read(
     for i, obj in enumerate(raw):
         place = f"{kind}[{i}]"
         if not isinstance(obj, dict):
-            errors.add(place, f"cada {what} deve ser um objeto com 'key'")
+            errors.add(place, _("cada %(what)s deve ser um objeto com 'key'", what=what))
             continue
         key = obj.get("key")
         if not isinstance(key, str) or not key.strip():
-            errors.add(f"{place}.key", "chave obrigatória (texto)")
+            errors.add(f"{place}.key", _("chave obrigatória (texto)"))
             continue
         if len(key) > limit:
-            errors.add(f"{place}.key", f"chave longa demais: {len(key)} caracteres (máximo {limit})")
+            errors.add(f"{place}.key", key_too_long(len(key), limit))
             continue
         if key in seen:
-            errors.add(f"{place}.key", f"chave {key!r} repetida: cada {what} tem uma chave única")
+            errors.add(
+                f"{place}.key", _("chave %(key)s repetida: cada %(what)s tem uma chave única", key=repr(key), what=what)
+            )
             continue
         seen.add(key)
         yield i, place, obj, key
 
 
+def key_too_long(length: int, limit: int) -> Text:
+    return _("chave longa demais: %(n)s caracteres (máximo %(max)s)", n=length, max=limit)
+
+
 # --- sizes --------------------------------------------------------------------------
 
 
-def too_many(value: Any, place: str, most: int, what: str, errors: Errors) -> bool:
+def too_many(value: Any, place: str, most: int, what: Text, errors: Errors) -> bool:
     if isinstance(value, list) and len(value) > most:
-        errors.add(place, f"{what} demais: {len(value)} (o máximo num arquivo de torneio é {most})")
+        errors.add(
+            place,
+            _("%(what)s demais: %(n)s (o máximo num arquivo de torneio é %(max)s)", what=what, n=len(value), max=most),
+        )
         return True
     return False
 
 
 def sizes_check(data: dict, errors: Errors) -> None:
     """Lists longer than a real event needs (limits.py); only lengths are looked at, so this is quick."""
-    too_many(data.get("players"), "players", limits.MAX_PLAYERS, "atletas", errors)
-    too_many(data.get("registrations"), "registrations", limits.MAX_REGISTRATIONS, "inscrições", errors)
-    too_many(data.get("duplas"), "duplas", limits.MAX_DUPLAS, "duplas", errors)
+    too_many(data.get("players"), "players", limits.MAX_PLAYERS, _("atletas"), errors)
+    too_many(data.get("registrations"), "registrations", limits.MAX_REGISTRATIONS, _("inscrições"), errors)
+    too_many(data.get("duplas"), "duplas", limits.MAX_DUPLAS, _("duplas"), errors)
     stages = data.get("stages")
-    if isinstance(stages, list) and not too_many(stages, "stages", limits.MAX_STAGES, "fases", errors):
+    if isinstance(stages, list) and not too_many(stages, "stages", limits.MAX_STAGES, _("fases"), errors):
         for i, s in enumerate(stages):
             if not isinstance(s, dict):
                 continue
             place = f"stages[{i}]"
             groups = s.get("groups")
             if isinstance(groups, list) and not too_many(
-                groups, f"{place}.groups", limits.MAX_DUPLAS // 2, "grupos", errors
+                groups, f"{place}.groups", limits.MAX_DUPLAS // 2, _("grupos"), errors
             ):
                 for k, g in enumerate(groups):
                     if isinstance(g, dict):
@@ -156,34 +172,39 @@ def sizes_check(data: dict, errors: Errors) -> None:
                             g.get("duplas"),
                             f"{place}.groups[{k}].duplas",
                             limits.MAX_GROUP_DUPLAS,
-                            "duplas num grupo",
+                            _("duplas num grupo"),
                             errors,
                         )
-            too_many(s.get("sorteios"), f"{place}.sorteios", limits.MAX_DUPLAS, "sorteios", errors)
-            too_many(s.get("entrants"), f"{place}.entrants", limits.MAX_DUPLAS, "duplas na chave", errors)
+            too_many(s.get("sorteios"), f"{place}.sorteios", limits.MAX_DUPLAS, _("sorteios"), errors)
+            too_many(s.get("entrants"), f"{place}.entrants", limits.MAX_DUPLAS, _("duplas na chave"), errors)
             draw = s.get("draw")
             if isinstance(draw, dict):
-                too_many(draw.get("order"), f"{place}.draw.order", limits.MAX_DUPLAS, "posições na chave", errors)
+                too_many(draw.get("order"), f"{place}.draw.order", limits.MAX_DUPLAS, _("posições na chave"), errors)
     jogos = data.get("jogos")
-    if not isinstance(jogos, list) or too_many(jogos, "jogos", limits.MAX_JOGOS, "jogos", errors):
+    if not isinstance(jogos, list) or too_many(jogos, "jogos", limits.MAX_JOGOS, _("jogos"), errors):
         return
     maos_total = 0
     for i, j in enumerate(jogos):
         partidas = j.get("partidas") if isinstance(j, dict) else None
         if not isinstance(partidas, list) or too_many(
-            partidas, f"jogos[{i}].partidas", limits.MAX_BEST_OF, "partidas num jogo", errors
+            partidas, f"jogos[{i}].partidas", limits.MAX_BEST_OF, _("partidas num jogo"), errors
         ):
             continue
         for k, p in enumerate(partidas):
             maos = p.get("maos") if isinstance(p, dict) else None
             if isinstance(maos, list):
                 too_many(
-                    maos, f"jogos[{i}].partidas[{k}].maos", limits.MAX_MAOS_PER_PARTIDA, "mãos numa partida", errors
+                    maos, f"jogos[{i}].partidas[{k}].maos", limits.MAX_MAOS_PER_PARTIDA, _("mãos numa partida"), errors
                 )
                 maos_total += len(maos)
     if maos_total > limits.MAX_MAOS:
         errors.add(
-            "jogos", f"mãos demais: {maos_total} no arquivo (o máximo num arquivo de torneio é {limits.MAX_MAOS})"
+            "jogos",
+            _(
+                "mãos demais: %(n)s no arquivo (o máximo num arquivo de torneio é %(max)s)",
+                n=maos_total,
+                max=limits.MAX_MAOS,
+            ),
         )
 
 
@@ -211,7 +232,7 @@ def best_of_problem(value: Any) -> str | None:
     """Why ``value`` is no best-of a stage may have: the rule (odd, positive), then the file's limit."""
     problem = best_of_error(value)
     if problem is None and value > limits.MAX_BEST_OF:
-        problem = f"melhor de {value} passa do máximo de {limits.MAX_BEST_OF} partidas"
+        problem = _("melhor de %(n)s passa do máximo de %(max)s partidas", n=value, max=limits.MAX_BEST_OF)
     return problem
 
 
