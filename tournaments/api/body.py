@@ -21,6 +21,7 @@ from django.http.request import RawPostDataException
 from django.utils.translation import gettext as _
 
 from scoring.errors import RuleViolation
+from scoring.messages import Text
 from tournaments.interchange.jsonfile import json_depth_exceeded, json_loads_checked
 from tournaments.refusals import Refused
 
@@ -56,7 +57,7 @@ def json_body_parse(*, raw: bytes, content_type: str) -> dict[str, Any]:
             % {"line": position[0], "column": position[1], "n": JSON_BODY_MAX_DEPTH},
         )
     try:
-        data = json_loads_checked(text=text, max_depth=JSON_BODY_MAX_DEPTH)
+        data = json_loads_checked(text=text, max_depth=JSON_BODY_MAX_DEPTH, body=True)
     except RuleViolation as exc:
         raise Refused.bad_request(*_problem_messages(exc)) from exc
     if not isinstance(data, dict):
@@ -85,11 +86,14 @@ def json_body_read(*, request: HttpRequest) -> dict[str, Any]:
 
 
 def _problem_messages(exc: RuleViolation) -> list[str]:
-    messages = []
+    """The checked parse's problems (``Text``s, worded in the reader's language at the web edge), each at its
+    place in the body; a problem of the whole text ("arquivo", to the file reader) at none."""
+    messages: list[str] = []
     for problem in exc.errors[:JSON_BODY_MAX_PROBLEMS]:
         place = "" if problem.place in ("", "arquivo") else problem.place
-        message = problem.message.replace("JSON inválido", _("corpo JSON inválido"), 1)
-        messages.append(f"'{place}': {message}" if place else message)
+        messages.append(
+            Text("'%(place)s': %(message)s", place=place, message=problem.message) if place else problem.message
+        )
     return messages
 
 
