@@ -5,7 +5,6 @@ them in the visitor's language (``tournaments.wording.worded``): the desk's file
 (whose JSON rules are the file's). Every template the reader marks has an English translation in the catalogue.
 """
 
-import ast
 import html
 import json
 import re
@@ -23,6 +22,7 @@ from django.utils.translation import trans_real
 from scoring.errors import RuleViolation
 from scoring.messages import Text
 from tests.support.files import base_file
+from tests.support.i18n import PLACEHOLDER, marked_templates
 from tests.support.sumula import api, cup_setup
 from tournaments.interchange.jsonfile import tournament_file_parse
 from tournaments.interchange.reader import plan_read
@@ -30,24 +30,10 @@ from tournaments.models import Tournament
 from tournaments.wording import worded
 
 INTERCHANGE = Path(__file__).resolve().parents[2] / "tournaments" / "interchange"
-PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 
 def _templates() -> list[str]:
-    """Every template the reader marks with scoring's ``_("…")``, read from the source."""
-    found = []
-    for path in sorted(INTERCHANGE.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Name)
-                and node.func.id == "_"
-                and node.args
-                and isinstance(node.args[0], ast.Constant)
-                and isinstance(node.args[0].value, str)
-            ):
-                found.append(node.args[0].value)
-    return found
+    return marked_templates(sorted(INTERCHANGE.glob("*.py")))
 
 
 def test_every_reader_template_has_an_english_translation_with_the_same_placeholders():

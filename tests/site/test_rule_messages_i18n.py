@@ -5,7 +5,6 @@ the visitor's language (``tournaments.wording.worded``): the súmula API's error
 desk's import errors. Every template scoring marks has an English translation in the catalogue.
 """
 
-import ast
 import json
 import re
 from pathlib import Path
@@ -24,6 +23,7 @@ from scoring.messages import Text
 from scoring.partida import Mao, final_score_error, mao_gain
 from scoring.rules import PRESETS
 from tests.support.files import base_file
+from tests.support.i18n import PLACEHOLDER, marked_templates
 from tests.support.sumula import api, cup_setup, post, staff_user
 from tournaments.models import Mesa, Tournament
 from tournaments.wording import worded
@@ -31,24 +31,10 @@ from tournaments.wording import worded
 ROOT = Path(__file__).resolve().parents[2]
 # scoring, and the result reader below the file import and the API, which marks its messages the same way
 MARKED = [*sorted((ROOT / "scoring").glob("*.py")), ROOT / "tournaments" / "result_form.py"]
-PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 
 def _scoring_templates() -> list[str]:
-    """Every template marked with scoring's ``_("…")``, read from the source."""
-    found = []
-    for path in MARKED:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Name)
-                and node.func.id == "_"
-                and node.args
-                and isinstance(node.args[0], ast.Constant)
-                and isinstance(node.args[0].value, str)
-            ):
-                found.append(node.args[0].value)
-    return found
+    return marked_templates(MARKED)
 
 
 def test_every_scoring_template_has_an_english_translation_with_the_same_placeholders():
