@@ -85,6 +85,7 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", Fals
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", SITE_HTTPS)
 SESSION_COOKIE_HTTPONLY = True
+SESSION_ENGINE = "config.sessions"  # Django's database sessions, read with one plain query (config/sessions.py)
 SESSION_COOKIE_SAMESITE = "Lax"
 # Other headers (Django's defaults, written out so they are visibly chosen): no MIME sniffing, no framing,
 # the path and query of our pages stay on our site, a window of ours shares nothing with others.
