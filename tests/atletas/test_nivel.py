@@ -196,3 +196,31 @@ def test_in_a_request_the_nivel_waits_for_the_response(
         target(*args)
     assert nivel_of(a, "p1").played == 1
     assert stored() == rebuilt()
+
+
+@pytest.mark.django_db
+def test_an_update_adds_missing_rows_skips_gone_atletas_and_stamps_what_it_changes(
+    two_cups, django_capture_on_commit_callbacks
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments.atletas.services import nivel_update
+
+    a, _ = two_cups
+    with django_capture_on_commit_callbacks(execute=True):
+        result_counted(a, between(a, "d1", "d2"), partidas=won_by(a, "d1", "d2"))
+    p1 = nivel_of(a, "p1")
+    AtletaNivel.objects.filter(pk=p1.pk).delete()  # as before the Nível existed
+    before = {n.pk: n.updated_at for n in AtletaNivel.objects.all()}
+    with CaptureQueriesContext(connection) as queries:
+        changed = nivel_update(atleta_ids=[p1.pk, 999_999])  # 999999: no such atleta (deleted meanwhile)
+    assert changed == 1 and not AtletaNivel.objects.filter(pk=999_999).exists()
+    again = AtletaNivel.objects.get(pk=p1.pk)
+    assert (again.played, again.won) == (1, 1) and again.score is not None
+    assert stored() == rebuilt()
+    assert all(AtletaNivel.objects.get(pk=pk).updated_at == at for pk, at in before.items())  # nobody else
+    # rows added, locked, the counted jogos (players, tournaments), one UPDATE per row that changed: no more
+    writes = [q["sql"] for q in queries.captured_queries if q["sql"].startswith(("INSERT", "UPDATE"))]
+    assert len(writes) == 2 and len(queries) <= 8, [q["sql"][:80] for q in queries.captured_queries]
+    assert nivel_update(atleta_ids=[p1.pk]) == 0  # nothing changed: nothing written
