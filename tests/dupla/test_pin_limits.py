@@ -303,3 +303,29 @@ def test_the_desk_pins_page_lists_locked_duplas_with_the_unlock_button(cup, user
     assert reverse("referee:pin_unlock", kwargs={"slug": cup.slug, "dupla": "d2"}) in section
     assert 'name="volta" value="desk"' in section
     assert reverse("referee:pin_unlock", kwargs={"slug": cup.slug, "dupla": "d1"}) not in section
+
+
+# --- the common case: no wrong PIN near ---------------------------------------------------------------------
+
+
+def _failure_reads(dupla, pin, **source) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        _check(dupla, pin, **source)
+    return sum(1 for q in queries.captured_queries if "pinfailure" in q["sql"].lower() and "SELECT" in q["sql"])
+
+
+def test_a_right_pin_with_no_wrong_pin_near_reads_the_failures_once(cup, other, clock):
+    d1 = _dupla(cup, "d1")
+    assert _failure_reads(d1, PIN["d1"]) == 1
+    # a wrong PIN of another tournament's dupla from another address: still nothing near this check
+    assert _check(_dupla(other, "d2"), _wrong("d2"), address="10.9.9.9")[0] == 403
+    assert _failure_reads(d1, PIN["d1"]) == 1
+    # anything near (the dupla's own, a day ago at most): every lock is read again, as before
+    assert _check(d1, _wrong("d1"), address="10.0.0.2")[0] == 403
+    clock.advance(hours=23)
+    assert _failure_reads(d1, PIN["d1"]) > 1
+    clock.advance(hours=2)
+    assert _failure_reads(d1, PIN["d1"]) == 1
