@@ -279,15 +279,16 @@ def nivel_jogos(*, atleta_ids: Iterable[int]) -> dict[int, list[tuple[bool, bool
         state = tournament_state_get(tournament=t)
         mine = atleta_of[t.pk]
         players_of = {d.key: d.players for d in state.dupla_infos}
-        theirs = {key for key, players in players_of.items() if any(p in mine for p in players)}
+        theirs = {state.duplas[key].id for key, players in players_of.items() if not mine.keys().isdisjoint(players)}
         stage_order = {s.id: s.order for s in state.stage_models.values()}
         # only these atletas' duplas' counted jogos are put in order (a confirmation's 4 atletas, not every jogo of
         # the tournament: sorting them all cost 3 ms at 1,024 duplas and 12 ms at 4,096); the id ends every key
         counted = []
         for row in state.jogo_rows:
-            record = state.record_by_jogo.get(row.id)
-            if record is not None and record.result.finished and not theirs.isdisjoint(record.duplas):
-                counted.append((jogo_order(row, stage_order), record))
+            if row.dupla_a_id in theirs or row.dupla_b_id in theirs:
+                record = state.record_by_jogo.get(row.id)
+                if record is not None and record.result.finished:
+                    counted.append((jogo_order(row, stage_order), record))
         counted.sort(key=lambda item: item[0])
         for _order, record in counted:
             res = record.result
