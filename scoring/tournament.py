@@ -326,13 +326,16 @@ def tournament_compute(
     jogos: Sequence[JogoRecord],
     previous: TournamentView | None = None,
     touched: Touched | None = None,
+    group_records: Mapping[tuple[str, str], Sequence[JogoRecord]] | None = None,
 ) -> TournamentView:
     """Every derived view of an event, in stage order.
 
     With ``previous`` (the view of the same event before a change) and ``touched`` (what the change touched),
     only the touched group tables and the duplas' totals are computed again; the comparisons across groups,
     the brackets and the classification, which are cheap, always are. The result equals a computation from
-    scratch (tests/engine/test_engine_incremental.py).
+    scratch (tests/engine/test_engine_incremental.py). ``group_records``: the records of some groups, as ``jogos``
+    holds them and in its order (the caller may know the touched groups' without a walk); any other group computed
+    again finds its records in ``jogos``.
     """
     info = {d.key: d for d in duplas}
     group_parts: dict[tuple[str, str], GroupPart] = {}
@@ -349,9 +352,12 @@ def tournament_compute(
                     else None
                 )
                 if kept is None or kept.table.duplas != g.duplas:
-                    if by_group is None:
-                        by_group = _records_by_group(jogos)
-                    kept = group_part_compute(stage=stage, group=g, jogos=by_group.get(place, ()), settings=settings)
+                    given = group_records.get(place) if group_records is not None else None
+                    if given is None:
+                        if by_group is None:
+                            by_group = _records_by_group(jogos)
+                        given = by_group.get(place, ())
+                    kept = group_part_compute(stage=stage, group=g, jogos=given, settings=settings)
                 parts.append(kept)
                 group_parts[place] = kept
             views.append(groups_stage_assemble(stage=stage, parts=parts))

@@ -82,3 +82,37 @@ def test_the_engine_and_the_live_merge_replace_rows_with_rows(load_file):
     state = tournament_state_get(tournament=cup)  # advanced by the engine, not built again
     _as_model_has_it(state)
     assert next(j for j in state.jogo_rows if j.key == key).status == Jogo.CONFIRMED
+
+
+# --- a counted result puts its jogos' rows back in place (engine._rows_replaced) ---------------------------
+
+
+def _row(id: int, *, stage: int = 1, round: int | None = 1, mesa: int | None = None, status: str = "scheduled"):
+    from dataclasses import fields
+
+    from tournaments.rows import JogoRow
+
+    values = {f.name: None for f in fields(JogoRow)}
+    values |= {"id": id, "tournament_id": 1, "key": f"j{id}", "stage_id": stage, "round": round, "mesa": mesa}
+    values |= {"third_place": False, "best_of": 3, "status": status, "via": 1, "via_reason": "", "confirmations": {}}
+    values |= {"signed_reason": "", "version": 1, "walkover": "", "lost_by": "", "penalty_reason": "", "dupla_a_id": 1}
+    return JogoRow(**values | {"dupla_b_id": 2, "group_id": None})
+
+
+def test_the_rows_of_a_write_replace_theirs_in_place_and_new_ones_come_in_order():
+    from dataclasses import replace
+
+    from tournaments.engine import _rows_replaced
+    from tournaments.state import jogo_order
+
+    stages = {1: 0, 2: 1}
+    rows = sorted([_row(i, round=1 + i % 3, mesa=i) for i in range(1, 40)], key=lambda j: jogo_order(j, stages))
+    done = replace(rows[17], status="confirmed")
+    assert _rows_replaced(rows, [done], stages) == rows[:17] + [done] + rows[18:]
+    # a jogo whose mesa moved stays where it was, as before (its place is found by walking the rows)
+    moved = replace(rows[5], mesa=99, status="in_progress")
+    assert _rows_replaced(rows, [moved, done], stages) == rows[:5] + [moved] + rows[6:17] + [done] + rows[18:]
+    # the next knockout jogos, new to the state: after every group jogo, in their order
+    final, semi = _row(90, stage=2, round=2), _row(91, stage=2, round=1)
+    assert _rows_replaced(rows, [final, done, semi], stages) == rows[:17] + [done] + rows[18:] + [semi, final]
+    assert rows == sorted(rows, key=lambda j: jogo_order(j, stages))  # the state's own list is left alone
