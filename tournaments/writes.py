@@ -221,10 +221,15 @@ _BASE = Path(__file__).resolve().parent.parent
 _GUARDED = tuple(str(_BASE / folder) + os.sep for folder in ("tournaments", "scoring"))
 _UNGUARDED = (str(_BASE / "tournaments" / "migrations") + os.sep, str(_BASE / "tests") + os.sep)
 _WRITES = ("INSERT", "UPDATE", "DELETE")
-# stored data that is none of a tournament's own: a state snapshot (snapshots.py), the atletas' Nível
-# (atletas/services.py, recomputed after a write commits) and the site-wide atletas (atletas left without players
-# are removed by ``manage.py nivel_rebuild``)
-_DERIVED = ('"tournaments_statesnapshot"', '"tournaments_atletanivel"', '"tournaments_atleta"')
+# stored data that is none of a tournament's own: a state snapshot (snapshots.py), the atletas' Nível and their
+# counted jogos per tournament it is walked from (atletas/services.py, recomputed after a write commits) and the
+# site-wide atletas (atletas left without players are removed by ``manage.py nivel_rebuild``)
+_DERIVED = (
+    '"tournaments_statesnapshot"',
+    '"tournaments_atletanivel"',
+    '"tournaments_atletajogos"',
+    '"tournaments_atleta"',
+)
 
 
 def write_guard(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:

@@ -220,7 +220,45 @@ def test_an_update_adds_missing_rows_skips_gone_atletas_and_stamps_what_it_chang
     assert (again.played, again.won) == (1, 1) and again.score is not None
     assert stored() == rebuilt()
     assert all(AtletaNivel.objects.get(pk=pk).updated_at == at for pk, at in before.items())  # nobody else
-    # rows added, locked, the counted jogos (players, tournaments), one UPDATE per row that changed: no more
+    # rows added, locked, the counted jogos (players, tournaments) and kept, one UPDATE per row that changed
     writes = [q["sql"] for q in queries.captured_queries if q["sql"].startswith(("INSERT", "UPDATE"))]
-    assert len(writes) == 2 and len(queries) <= 8, [q["sql"][:80] for q in queries.captured_queries]
+    assert len(writes) == 3 and len(queries) <= 10, [q["sql"][:80] for q in queries.captured_queries]
     assert nivel_update(atleta_ids=[p1.pk]) == 0  # nothing changed: nothing written
+
+
+@pytest.mark.django_db
+def test_a_result_computes_its_own_tournament_and_reads_the_others_as_kept(
+    two_cups, django_capture_on_commit_callbacks, monkeypatch
+):
+    """A confirmation in one event never loads the state of the other events its atletas played (a circuit's
+    earlier etapas): their counted jogos are kept per atleta and tournament (AtletaJogos)."""
+    from tournaments.atletas import services
+    from tournaments.models import AtletaJogos
+
+    a, b = two_cups
+    with django_capture_on_commit_callbacks(execute=True):
+        result_counted(a, between(a, "d1", "d2"), partidas=won_by(a, "d1", "d2"))
+        result_counted(b, between(b, "d3", "d4"), partidas=won_by(b, "d3", "d4"))
+    loaded = []
+    real = services.tournament_state_get
+    monkeypatch.setattr(
+        services,
+        "tournament_state_get",
+        lambda *, tournament: loaded.append(tournament.slug) or real(tournament=tournament),
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        result_counted(b, between(b, "d1", "d2"), partidas=won_by(b, "d2", "d1"))
+    assert loaded == ["copa-b"]
+    ana = nivel_of(b, "p1")  # won in a (January), lost in b (February): in that order
+    assert (ana.played, ana.won) == (2, 1)
+    assert ana.score == nivel_path(jogos=[(True, False), (False, False)])[-1]
+    assert stored() == rebuilt()
+    kept = AtletaJogos.objects.get(atleta=ana.atleta, tournament=a)
+    assert kept.jogos == [[True, False]]
+    # a kept row that went missing (the first deploy of this table) is computed from its tournament once
+    AtletaJogos.objects.filter(tournament=a).delete()
+    loaded.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        result_counted(b, between(b, "d1", "d3"), partidas=won_by(b, "d1", "d3"))
+    assert loaded == ["copa-a", "copa-b"] and stored() == rebuilt()
+    assert AtletaJogos.objects.filter(tournament=a).count() == 4  # the atletas of d1 and d3

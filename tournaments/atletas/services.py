@@ -26,7 +26,7 @@ from scoring.ranking import UNRANKED_LEVEL, nivel_path, player_level
 
 from .. import plainsql
 from ..caching import background_run, in_request
-from ..models import Atleta, AtletaAlias, AtletaNivel, Circuit, Dupla, Jogo, Player, Tournament
+from ..models import Atleta, AtletaAlias, AtletaJogos, AtletaNivel, Circuit, Dupla, Jogo, Player, Tournament
 from ..selectors import tournament_state_get
 from ..state import jogo_order
 
@@ -227,13 +227,13 @@ def nivel_follow(
                 )
             )
         if ids:
-            nivel_update(atleta_ids=ids)
+            nivel_update(atleta_ids=ids, tournament_id=tournament_id)
     except Exception:
         log.exception("Nível: atualização falhou (manage.py nivel_rebuild refaz tudo)")
 
 
 def _atletas_of_jogos(jogo_ids: list[int]) -> set[int]:
-    """The atletas of the players of these jogos' duplas, in one plain query (``_ATLETAS_OF_JOGOS``)."""
+    """The atletas of the players of these jogos' duplas, in one plain query."""
     db = connection
     q = db.ops.quote_name
     jogo, dupla, player = (q(m._meta.db_table) for m in (Jogo, Dupla, Player))
@@ -263,6 +263,18 @@ def nivel_jogos(*, atleta_ids: Iterable[int]) -> dict[int, list[tuple[bool, bool
     tournament's jogos in its order of play (``state.jogo_order``: stage, round, third place after the final
     of its round, position, mesa, id). Not ``entry_order`` (when a result was typed in, which a late súmula
     would skew): the round is when the jogo was played."""
+    return _nivel_jogos(atleta_ids=atleta_ids)[0]
+
+
+CountedJogos = list[tuple[bool, bool]]  # one atleta's counted jogos in a tournament: (won, lost by walkover) each
+
+
+def _nivel_jogos(
+    *, atleta_ids: Iterable[int], fresh: int | None = None
+) -> tuple[dict[int, CountedJogos], list[tuple[int, int, CountedJogos]]]:
+    """``nivel_jogos``, and the (atleta, tournament, jogos) it computed, to keep (``AtletaJogos``). With ``fresh``
+    (the tournament a write changed), only that tournament's jogos are computed: the others' are read as kept,
+    and computed only where none is kept yet; without it, every tournament's are computed again."""
     ids = set(atleta_ids)
     players = list(
         Player.objects.filter(atleta_id__in=ids, tournament__published=True).values_list(
@@ -273,48 +285,78 @@ def nivel_jogos(*, atleta_ids: Iterable[int]) -> dict[int, list[tuple[bool, bool
     for tournament_id, key, atleta_id in players:
         if atleta_id is not None:
             atleta_of.setdefault(tournament_id, {})[key] = atleta_id
-    out: dict[int, list[tuple[bool, bool]]] = {i: [] for i in ids}
-    tournaments = sorted(Tournament.objects.filter(pk__in=atleta_of), key=_tournament_order)
-    for t in tournaments:
-        state = tournament_state_get(tournament=t)
+    kept: dict[tuple[int, int], CountedJogos] = {}
+    if fresh is not None:
+        others = [t for t in atleta_of if t != fresh]
+        for atleta_id, tournament_id, jogos in AtletaJogos.objects.filter(
+            atleta_id__in=ids, tournament_id__in=others
+        ).values_list("atleta_id", "tournament_id", "jogos"):
+            kept[(atleta_id, tournament_id)] = [(bool(won), bool(wo)) for won, wo in jogos]
+    out: dict[int, CountedJogos] = {i: [] for i in ids}
+    computed: list[tuple[int, int, CountedJogos]] = []
+    for t in sorted(Tournament.objects.filter(pk__in=atleta_of), key=_tournament_order):
         mine = atleta_of[t.pk]
-        players_of = {d.key: d.players for d in state.dupla_infos}
-        theirs = {state.duplas[key].id for key, players in players_of.items() if not mine.keys().isdisjoint(players)}
-        stage_order = {s.id: s.order for s in state.stage_models.values()}
-        # only these atletas' duplas' counted jogos are put in order (a confirmation's 4 atletas, not every jogo of
-        # the tournament: sorting them all cost 3 ms at 1,024 duplas and 12 ms at 4,096); the id ends every key
-        counted = []
-        for row in state.jogo_rows:
-            if row.dupla_a_id in theirs or row.dupla_b_id in theirs:
-                record = state.record_by_jogo.get(row.id)
-                if record is not None and record.result.finished:
-                    counted.append((jogo_order(row, stage_order), record))
-        counted.sort(key=lambda item: item[0])
-        for _order, record in counted:
-            res = record.result
-            for side in (0, 1):
-                for pkey in players_of.get(record.duplas[side], ()):
-                    who = mine.get(pkey)
-                    if who is None:
-                        continue
-                    won = res.winner == side
-                    walkover = res.walkover == side or res.walkover == WALKOVER_BOTH
-                    out[who].append((won, walkover and not won))
+        missing = {a for a in mine.values() if (a, t.pk) not in kept}
+        if missing:
+            made = _tournament_jogos(t, {key: a for key, a in mine.items() if a in missing})
+            computed += [(a, t.pk, made.get(a, [])) for a in sorted(missing)]
+            kept.update(((a, t.pk), made.get(a, [])) for a in missing)
+        for a in set(mine.values()):
+            out[a] += kept[(a, t.pk)]
+    return out, computed
+
+
+def _tournament_jogos(t: Tournament, mine: dict[str, int]) -> dict[int, CountedJogos]:
+    """The counted jogos in ``t`` of the atletas of these players (player key -> atleta), from its state."""
+    out: dict[int, CountedJogos] = {}
+    state = tournament_state_get(tournament=t)
+    players_of = {d.key: d.players for d in state.dupla_infos}
+    theirs = {state.duplas[key].id for key, players in players_of.items() if not mine.keys().isdisjoint(players)}
+    stage_order = {s.id: s.order for s in state.stage_models.values()}
+    # only these atletas' duplas' counted jogos are put in order (a confirmation's 4 atletas, not every jogo of
+    # the tournament: sorting them all cost 3 ms at 1,024 duplas and 12 ms at 4,096); the id ends every key
+    counted = []
+    for row in state.jogo_rows:
+        if row.dupla_a_id in theirs or row.dupla_b_id in theirs:
+            record = state.record_by_jogo.get(row.id)
+            if record is not None and record.result.finished:
+                counted.append((jogo_order(row, stage_order), record))
+    counted.sort(key=lambda item: item[0])
+    for _order, record in counted:
+        res = record.result
+        for side in (0, 1):
+            for pkey in players_of.get(record.duplas[side], ()):
+                who = mine.get(pkey)
+                if who is None:
+                    continue
+                won = res.winner == side
+                walkover = res.walkover == side or res.walkover == WALKOVER_BOTH
+                out.setdefault(who, []).append((won, walkover and not won))
     return out
 
 
-def nivel_update(*, atleta_ids: Iterable[int]) -> int:
+def nivel_update(*, atleta_ids: Iterable[int], tournament_id: int | None = None) -> int:
     """Recompute the Nível of these atletas from the database and keep it; returns how many rows changed.
 
-    Idempotent: it reads everything again. Two at once for one atleta: the rows are locked first (in id order)
-    and the jogos read after, so the later of the two writes what the database holds after both writes."""
+    ``tournament_id``: the one tournament a write changed. Its jogos are computed again and the atletas' other
+    tournaments read as kept (``AtletaJogos``, computed where none is kept yet), so a result never loads the state
+    of every event its atletas ever played; without it every tournament is computed again (a join, a split, a
+    player gone, ``nivel_rebuild``). Idempotent. Two at once for one atleta: the rows are locked first (in id
+    order) and the jogos read after, so the later of the two writes what the database holds after both writes."""
     ids = sorted(set(atleta_ids))
     if not ids:
         return 0
     with transaction.atomic():
         _nivel_rows_add(ids)
         rows = {n.pk: n for n in AtletaNivel.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
-        jogos = nivel_jogos(atleta_ids=rows)
+        jogos, computed = _nivel_jogos(atleta_ids=rows, fresh=tournament_id)
+        if computed:
+            AtletaJogos.objects.bulk_create(
+                [AtletaJogos(atleta_id=a, tournament_id=t, jogos=seq) for a, t, seq in computed],
+                update_conflicts=True,
+                unique_fields=["atleta", "tournament"],
+                update_fields=["jogos"],
+            )
         changed = []
         for atleta_id, row in rows.items():
             seq = jogos.get(atleta_id, [])

@@ -4,7 +4,7 @@ Results are stored once, as mãos or as final scores; standings, brackets and
 the classification are derived by ``scoring`` (see ``selectors.py``).
 """
 
-from .atletas import Atleta, AtletaAlias, AtletaAudit, AtletaNivel
+from .atletas import Atleta, AtletaAlias, AtletaAudit, AtletaJogos, AtletaNivel
 from .calls import Call
 from .circuits import Circuit, CircuitAtleta, CircuitAudit, CircuitEtapa, CircuitExclusion, CircuitSorteio, EtapaPlace
 from .engine import AuditEntry, ResultPart, StateSnapshot, TournamentChange
@@ -20,6 +20,7 @@ __all__ = [
     "Atleta",
     "AtletaAlias",
     "AtletaAudit",
+    "AtletaJogos",
     "AtletaNivel",
     "AuditEntry",
     "Call",

@@ -50,6 +50,22 @@ class AtletaNivel(models.Model):
         verbose_name_plural = _("níveis")
 
 
+class AtletaJogos(models.Model):
+    """An atleta's counted jogos in one tournament, in its order of play, as the Nível walks them (``[won, lost by
+    walkover]`` each): kept by ``tournaments.atletas.services.nivel_update`` with the Nível, so that a result
+    recomputes the jogos of its own tournament and reads the atleta's other tournaments from here, instead of
+    loading every tournament the atleta ever played. Derived, never the source (``manage.py nivel_rebuild``)."""
+
+    atleta = models.ForeignKey(Atleta, on_delete=models.CASCADE, related_name="+")
+    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.CASCADE, related_name="+")
+    jogos = models.JSONField(default=list)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["atleta", "tournament"], name="atletajogos_unique")]
+        verbose_name = _("jogos de atleta num torneio")
+        verbose_name_plural = _("jogos de atletas nos torneios")
+
+
 class AtletaAlias(models.Model):
     """Another identity of an atleta (private, like ``Atleta.identity``): the one an atleta joined into it on the
     desk had (a birth date typed another way), so that a later registration with that name and date joins the
