@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import functools
+import json
 import logging
 import uuid
 from collections.abc import Iterable, Sequence
@@ -287,11 +288,7 @@ def _nivel_jogos(
             atleta_of.setdefault(tournament_id, {})[key] = atleta_id
     kept: dict[tuple[int, int], CountedJogos] = {}
     if fresh is not None:
-        others = [t for t in atleta_of if t != fresh]
-        for atleta_id, tournament_id, jogos in AtletaJogos.objects.filter(
-            atleta_id__in=ids, tournament_id__in=others
-        ).values_list("atleta_id", "tournament_id", "jogos"):
-            kept[(atleta_id, tournament_id)] = [(bool(won), bool(wo)) for won, wo in jogos]
+        kept = _kept_jogos(ids, [t for t in atleta_of if t != fresh])
     out: dict[int, CountedJogos] = {i: [] for i in ids}
     computed: list[tuple[int, int, CountedJogos]] = []
     for t in sorted(Tournament.objects.filter(pk__in=atleta_of), key=_tournament_order):
@@ -304,6 +301,48 @@ def _nivel_jogos(
         for a in set(mine.values()):
             out[a] += kept[(a, t.pk)]
     return out, computed
+
+
+def _kept_jogos(atleta_ids: Iterable[int], tournament_ids: list[int]) -> dict[tuple[int, int], CountedJogos]:
+    """The counted jogos kept for these atletas in these tournaments (``AtletaJogos``), in one plain query."""
+    atletas = sorted(atleta_ids)
+    if not atletas or not tournament_ids:
+        return {}
+    q = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {q('atleta_id')}, {q('tournament_id')}, {q('jogos')} FROM {q(AtletaJogos._meta.db_table)} "
+            f"WHERE {q('atleta_id')} IN ({', '.join(['%s'] * len(atletas))}) "
+            f"AND {q('tournament_id')} IN ({', '.join(['%s'] * len(tournament_ids))})",
+            [*atletas, *tournament_ids],
+        )
+        rows = cursor.fetchall()
+    return {
+        (a, t): [(bool(won), bool(wo)) for won, wo in (jogos if isinstance(jogos, list) else json.loads(jogos))]
+        for a, t, jogos in rows
+    }
+
+
+def _kept_jogos_put(computed: list[tuple[int, int, CountedJogos]]) -> None:
+    """Keep these (atleta, tournament, counted jogos), replacing what was kept: one plain upsert."""
+    q = connection.ops.quote_name
+    field = AtletaJogos._meta.get_field("jogos")
+    for start in range(0, len(computed), 1000):  # a structural write of a big event: thousands of atletas
+        batch = computed[start : start + 1000]
+        values: list[object] = []
+        for atleta_id, tournament_id, jogos in batch:
+            values += [
+                atleta_id,
+                tournament_id,
+                field.get_db_prep_save([list(j) for j in jogos], connection=connection),
+            ]
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"INSERT INTO {q(AtletaJogos._meta.db_table)} ({q('atleta_id')}, {q('tournament_id')}, {q('jogos')}) "
+                f"VALUES {', '.join(['(%s, %s, %s)'] * len(batch))} ON CONFLICT ({q('atleta_id')}, "
+                f"{q('tournament_id')}) DO UPDATE SET {q('jogos')} = EXCLUDED.{q('jogos')}",
+                values,
+            )
 
 
 def _tournament_jogos(t: Tournament, mine: dict[str, int]) -> dict[int, CountedJogos]:
@@ -350,13 +389,7 @@ def nivel_update(*, atleta_ids: Iterable[int], tournament_id: int | None = None)
         _nivel_rows_add(ids)
         rows = {n.pk: n for n in AtletaNivel.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
         jogos, computed = _nivel_jogos(atleta_ids=rows, fresh=tournament_id)
-        if computed:
-            AtletaJogos.objects.bulk_create(
-                [AtletaJogos(atleta_id=a, tournament_id=t, jogos=seq) for a, t, seq in computed],
-                update_conflicts=True,
-                unique_fields=["atleta", "tournament"],
-                update_fields=["jogos"],
-            )
+        _kept_jogos_put(computed)
         changed = []
         for atleta_id, row in rows.items():
             seq = jogos.get(atleta_id, [])
