@@ -329,7 +329,7 @@ def _kept_jogos_put(computed: list[tuple[int, int, CountedJogos]]) -> None:
     field = AtletaJogos._meta.get_field("jogos")
     for start in range(0, len(computed), 1000):  # a structural write of a big event: thousands of atletas
         batch = computed[start : start + 1000]
-        values: list[object] = []
+        values: list[Any] = []
         for atleta_id, tournament_id, jogos in batch:
             values += [
                 atleta_id,
