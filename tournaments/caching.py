@@ -47,7 +47,7 @@ from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from django.core.signals import request_finished, request_started, setting_changed
 from django.dispatch import receiver
 
-from .state import gc_paused
+from .state import long_lived
 
 if TYPE_CHECKING:
     from .models import Tournament
@@ -296,8 +296,7 @@ def state_shared_get(key: str) -> TournamentState | None:
     data = _tolerant("ler", key, lambda: caches[SHARED].get(key))
     if data is None:
         return None
-    with gc_paused():  # hundreds of thousands of new objects and no cycles: the collector would only re-scan them
-        return pickle.loads(data)
+    return long_lived(lambda: pickle.loads(data))  # hundreds of thousands of objects, out of the collector's sight
 
 
 _STORES: dict[str, tuple[OrderedDict, threading.Lock]] = {}

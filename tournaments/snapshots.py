@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from .caching import background_run, release, tournament_ident
 from .models import StateSnapshot, Tournament
-from .state import gc_paused
+from .state import long_lived
 
 if TYPE_CHECKING:
     from .state import TournamentState
@@ -71,8 +71,7 @@ def state_stored_get(*, tournament: Tournament) -> TournamentState | None:
         return None
     version, data = row
     try:
-        with gc_paused():  # hundreds of thousands of new objects and no cycles
-            state = pickle.loads(zlib.decompress(bytes(data)))
+        state = long_lived(lambda: pickle.loads(zlib.decompress(bytes(data))))
     except Exception as exc:
         logger.warning("estado guardado do torneio %s (v%s) ilegível: %r", tournament.pk, version, exc)
         return None

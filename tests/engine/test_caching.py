@@ -262,9 +262,11 @@ def test_clearing_pages_and_states_for_the_benchmark():
 def test_the_gc_pause_nests_and_restores():
     import gc
 
+    from tournaments.state import gc_paused
+
     assert gc.isenabled()
-    with caching.gc_paused():
-        with caching.gc_paused():
+    with gc_paused():
+        with gc_paused():
             assert not gc.isenabled()
         assert not gc.isenabled()
     assert gc.isenabled()

@@ -156,3 +156,44 @@ def test_a_process_does_not_store_what_another_stored_lately(load_file, storing)
     _a_minute_later(cup)
     snapshots.state_store(state=newer, force=True)
     assert StateSnapshot.objects.get(tournament=cup).version == newer.version
+
+
+def _in_sight(value) -> bool:
+    """Whether the cyclic collector would walk ``value`` (tracked in one of its generations, not frozen)."""
+    import gc
+
+    return any(o is value for o in gc.get_objects())
+
+
+@pytest.mark.django_db
+def test_a_state_built_shared_or_stored_is_out_of_the_collectors_sight(load_file, storing, monkeypatch, settings):
+    """A whole state lives until a newer one replaces it; left in the collector's sight, every full collection
+    walks it again (a pause of hundreds of ms at 4,096 duplas, every few counted results)."""
+    import gc
+
+    from tournaments import caching
+
+    cup = cup_setup(load_file, slug="copa-fora-de-vista")
+    gc.unfreeze()  # what earlier tests froze: only what this test reads is looked for
+    built = selectors.tournament_state_load(tournament=cup)
+    assert not _in_sight(built.duplas) and not _in_sight(built.records)
+
+    gc.unfreeze()
+    data = pickle.dumps(built, protocol=pickle.HIGHEST_PROTOCOL)
+    with monkeypatch.context() as shared_cache:  # another process shared it through Redis
+        shared_cache.setattr(caching, "_tolerant", lambda action, key, call: data)
+        settings.ZAP_SHARE_STATES = True
+        shared = caching.state_shared_get("any")
+        settings.ZAP_SHARE_STATES = False
+    assert shared is not None and shared.records == built.records
+    assert not _in_sight(shared.duplas) and not _in_sight(shared.records)
+
+    gc.unfreeze()
+    tournament_state_get(tournament=cup)  # stored
+    tournament_state_cache_clear()
+    stored = snapshots.state_stored_get(tournament=cup)
+    assert stored is not None and stored.records == built.records
+    assert not _in_sight(stored.duplas) and not _in_sight(stored.records)
+
+    gc.unfreeze()
+    assert _in_sight(stored.duplas)  # the check itself sees a state that is not frozen
