@@ -40,7 +40,8 @@ from typing import Any
 
 from django.db import transaction
 
-from .caching import fast_stamps_bump
+from .caching import background_run, fast_stamps_bump
+from .dbstats import stale_tables_analyze
 from .engine import (
     KINDS,
     LIVE,
@@ -145,6 +146,8 @@ def _commit(write: Write) -> None:
         transaction.on_commit(lambda: fast_stamps_bump(slug=slug, results=results), robust=True)
     for follow in _FOLLOWERS:
         follow(write)
+    if write.kind == STRUCTURE:  # a draw, an import: maybe thousands of new rows the planner knows nothing of
+        transaction.on_commit(lambda: background_run(stale_tables_analyze, name="zap-analyze"), robust=True)
     if write.tournament is not None and write.kind == LIVE and write.jogos_started:
         tournament_id, started = write.tournament.pk, frozenset(write.jogos_started)
         transaction.on_commit(lambda: event_status_follow(tournament_id=tournament_id, jogo_ids=started), robust=True)
