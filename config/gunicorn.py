@@ -42,3 +42,12 @@ SWITCH_INTERVAL = float(os.environ.get("PYTHON_SWITCH_INTERVAL") or 0.001)
 def post_fork(server: Any, worker: Any) -> None:
     if SWITCH_INTERVAL > 0:
         sys.setswitchinterval(SWITCH_INTERVAL)
+
+
+def worker_exit(server: Any, worker: Any) -> None:
+    """A worker leaving (recycled after ``max_requests``, a deploy, a stop) first finishes what its requests left
+    running in the background once their responses had gone: the atletas' Nível, a call's e-mail, a state being
+    shared or stored (``tournaments.caching.background_run``); a daemon thread would otherwise die with it."""
+    from tournaments.caching import shares_wait
+
+    shares_wait()

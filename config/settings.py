@@ -286,11 +286,13 @@ ZAP_SHARE_STATES = env_bool("ZAP_SHARE_STATES", bool(REDIS_URL))
 # ... and to the database (tournaments/snapshots.py), so a process that starts with nothing cached anywhere
 # reads the newest one and replays the engine's log since, instead of building it from the tables.
 ZAP_STORE_STATES = env_bool("ZAP_STORE_STATES", True)
-# The atletas' Nível a write touched is recomputed once it commits (tournaments/atletas/services.py): by default
-# in the request itself, right after the commit; on, in a background thread once the response has gone. Measured
-# with make bench-engine at 1,024 duplas, the thread made the first visit after a counting confirmation 40-44 ms
-# (18 ms without) and cost the confirmation nothing in return (42.6 ms in the request, 41-45 ms with the thread).
-ZAP_NIVEL_BACKGROUND = env_bool("ZAP_NIVEL_BACKGROUND", False)
+# The atletas' Nível a write touched is recomputed once it commits (tournaments/atletas/services.py): by default in
+# a background thread once the response has gone, so the dupla's confirmation never waits for it; off, in the
+# request itself. Measured with make bench-engine at 1,024 duplas (15 confirmations each, on a machine where a
+# confirmation took 88 ms): the confirmation 63 ms with the thread, 88 without; the first visit after it on the
+# other server 57 ms with, 55 without (the thread's CPU beside it). A worker that leaves (recycled, a deploy)
+# finishes it first (config/gunicorn.py, worker_exit); manage.py nivel_rebuild recomputes every atleta.
+ZAP_NIVEL_BACKGROUND = env_bool("ZAP_NIVEL_BACKGROUND", True)
 # A server process loads the derived states of this many events under way before its first request.
 ZAP_WARM_STATES = env_int("ZAP_WARM_STATES", 4)
 # The code's version in every cache key (tournaments.caching.release): set it at deploy (e.g. the commit);

@@ -270,3 +270,24 @@ def test_the_gc_pause_nests_and_restores():
             assert not gc.isenabled()
         assert not gc.isenabled()
     assert gc.isenabled()
+
+
+def test_a_worker_that_leaves_first_finishes_its_background_work():
+    """gunicorn's worker_exit (config/gunicorn.py): the Nível, a call's e-mail or a state being shared, started
+    after a response, would otherwise die with the worker's daemon threads."""
+    import importlib
+
+    hooks = importlib.import_module("config.gunicorn")
+    done = threading.Event()
+    release = threading.Event()
+
+    def work():
+        release.wait(5)
+        time.sleep(0.05)
+        done.set()
+
+    caching.background_run(work, name="zap-test-work")
+    assert not done.is_set()
+    release.set()
+    hooks.worker_exit(server=None, worker=None)
+    assert done.is_set()
