@@ -110,3 +110,22 @@ def update(instance: models.Model, attnames: list[str], *, connection: BaseDatab
             f"WHERE {q(column_name(model._meta.pk))} = %s",
             values + [instance.pk],
         )
+
+
+def row_lock(model: type[models.Model], pk: int, *, connection: BaseDatabaseWrapper, no_key: bool = False) -> bool:
+    """Lock ``model``'s row ``pk`` until the transaction ends (SELECT … FOR UPDATE; ``no_key``: FOR NO KEY UPDATE,
+    where the database has it); whether the row exists. SQLite locks the whole database at its first write."""
+
+    def make() -> str:
+        q = connection.ops.quote_name
+        lock = ""
+        if connection.features.has_select_for_update:
+            lock = (
+                " FOR NO KEY UPDATE" if no_key and connection.features.has_select_for_no_key_update else " FOR UPDATE"
+            )
+        pk_column = q(column_name(model._meta.pk))
+        return f"SELECT {pk_column} FROM {q(model._meta.db_table)} WHERE {pk_column} = %s{lock}"
+
+    with connection.cursor() as cursor:
+        cursor.execute(made(("row_lock", connection.vendor, model, no_key), make), [pk])
+        return cursor.fetchone() is not None

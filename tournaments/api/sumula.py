@@ -59,6 +59,14 @@ def _tournament(slug: str, request=None) -> Tournament:
     return tournament
 
 
+def _dupla_find(tournament: Tournament, key: str) -> Dupla | None:
+    """The tournament's dupla ``key``, its tournament the row already read (the PIN check's write locks it)."""
+    dupla = next(iter(Dupla.objects.filter(tournament=tournament, key=key).order_by()[:1]), None)  # key is unique
+    if dupla is not None:
+        dupla.tournament = tournament
+    return dupla
+
+
 def _public_tournament(request, slug: str) -> Tournament:
     """The tournament at ``slug`` for a read or a dupla's answer: 404 for a draft, unless ``request``'s user is on
     its staff (``permissions.may_view_event``)."""
@@ -211,9 +219,7 @@ def confirmation(request, slug: str, key: str):
     """A dupla confirms or contests, with its PIN (no account, no CSRF token: the PIN authenticates)."""
     tournament = _public_tournament(request, slug)
     # before the PIN: a malformed body costs no PIN try
-    answer = parse.confirmation_parse(
-        _body(request), dupla_find=lambda k: Dupla.objects.filter(tournament=tournament, key=k).first()
-    )
+    answer = parse.confirmation_parse(_body(request), dupla_find=lambda k: _dupla_find(tournament, k))
     if not Jogo.objects.filter(tournament=tournament, key=key).exists():
         raise Refused.not_found(_("jogo %(key)s não encontrado neste torneio") % {"key": key})
     pin_verify(dupla=answer.dupla, pin=answer.pin, **pin_source(request))

@@ -36,6 +36,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from .. import plainsql
 from ..audit import audit_record
 from ..models import Dupla, PinFailure, Tournament
 from ..permissions import may_pin_unlock, may_try_pin, pin_rules
@@ -186,7 +187,7 @@ def pin_verify(*, dupla: Dupla, pin: object, address: str = "", staff: bool = Fa
     # FOR NO KEY UPDATE, not FOR UPDATE: it does not conflict with the key-share locks taken by rows written
     # that point to the dupla (a jogo, a súmula event), so the súmula's writes never queue behind a PIN check.
     with tournament_write(tournament=dupla.tournament, action="pin.verify", user=user, kind=PRIVATE):
-        list(Dupla.objects.select_for_update(no_key=True).filter(pk=dupla.pk).values_list("pk", flat=True))
+        plainsql.row_lock(Dupla, dupla.pk, connection=connections[router.db_for_write(Dupla)], no_key=True)
         now = timezone.now()
         refusal = _refusal(dupla, pin, now, address=address or "", staff=staff, user=user)
     if refusal is not None:
@@ -304,7 +305,7 @@ def pin_unlock(*, tournament: Tournament, dupla: Dupla, by: User | None) -> int:
     if not may_pin_unlock(user=by, tournament=tournament):
         raise PermissionDenied(_("só o árbitro ou a organização do torneio desbloqueiam o PIN de uma dupla"))
     with tournament_write(tournament=tournament, action="pin.unlock", user=by, kind=PRIVATE):
-        list(Dupla.objects.select_for_update(no_key=True).filter(pk=dupla.pk).values_list("pk", flat=True))
+        plainsql.row_lock(Dupla, dupla.pk, connection=connections[router.db_for_write(Dupla)], no_key=True)
         cleared = PinFailure.objects.filter(dupla=dupla, cleared_at__isnull=True).update(cleared_at=timezone.now())
         audit_record(
             tournament=tournament,
