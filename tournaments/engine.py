@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import threading
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -47,8 +47,8 @@ from scoring.tournament import (
 )
 
 from .jogo_keys import jogo_keys_new
-from .models import Draw, Dupla, Jogo, Mao, Partida, ResultPart, Tournament, TournamentChange
-from .rows import JogoRow, jogo_rows_read, partida_rows_read
+from .models import Draw, Dupla, Jogo, ResultPart, Tournament, TournamentChange
+from .rows import JogoRow, jogos_reread
 from .state import (
     TournamentState,
     _counted_earlier_vias,
@@ -221,7 +221,7 @@ def _advance(
     if not jogo_ids and not dupla_ids:
         return replace(state, tournament=tournament, version=version)
     ids = sorted(jogo_ids)
-    rows = jogo_rows_read(Jogo.objects.filter(tournament=tournament, id__in=ids))
+    rows, partida_rows, mao_rows = jogos_reread(tournament_id=tournament.pk, ids=ids)
     by_id = {d.id: d for d in state.duplas.values()}
     stage_key = {s.id: s.key for s in state.stage_models.values()}
     group_key = {gid: g for (_stage, g), gid in state.group_names.items()}
@@ -233,14 +233,6 @@ def _advance(
         for r in rows
     ):
         return None
-    partida_rows = partida_rows_read(Partida.objects.filter(jogo_id__in=ids).order_by("jogo_id", "number"))
-    mao_rows: list[Mapping[str, Any]] = []
-    if any(p.mode == Partida.MAOS for p in partida_rows):
-        mao_rows = list(
-            Mao.objects.filter(partida__jogo_id__in=ids)
-            .order_by("partida_id", "order")
-            .values("partida_id", "to", "points", "how", "reason", "key")
-        )
     partidas, maos = dict(state.partidas), dict(state.maos)
     entries, results, record_by_jogo = dict(state.entries), dict(state.results), dict(state.record_by_jogo)
     touched_groups: set[tuple[str, str]] = set()

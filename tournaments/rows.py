@@ -140,3 +140,36 @@ def jogo_rows_pack(rows: list[JogoRow]) -> list[tuple[Any, ...]]:
 
 def partida_rows_pack(rows: list[PartidaRow]) -> list[tuple[Any, ...]]:
     return list(map(_partida_values, rows))
+
+
+MAO_VALUES = ("partida_id", "to", "points", "how", "reason", "key")  # what a jogo's record needs of each mão
+
+
+def jogos_reread(*, tournament_id: int, ids: list[int]) -> tuple[list[JogoRow], list[PartidaRow], list[dict[str, Any]]]:
+    """These jogos of the tournament as a counted result reads them again (``engine.state_advance``): their rows,
+    their partidas' rows (by jogo and number) and their mãos (``MAO_VALUES``, by partida and order). Plain
+    statements made once (``plainsql.rows_where_in``), not querysets compiled on every confirmation."""
+    from django.db import connections, router
+
+    from . import plainsql
+    from .models import Jogo, Mao, Partida
+
+    connection = connections[router.db_for_read(Jogo)]
+    rows = jogo_rows_unpack(
+        plainsql.rows_where_in(
+            Jogo, "id", ids, also="tournament_id", also_value=tournament_id, order=("id",), connection=connection
+        )
+    )
+    partidas = partida_rows_unpack(
+        plainsql.rows_where_in(Partida, "jogo_id", ids, order=("jogo_id", "number"), connection=connection)
+    )
+    by_maos = [p.id for p in partidas] if any(p.mode == Partida.MAOS for p in partidas) else []
+    names = [f.attname for f in Mao._meta.concrete_fields]
+    picked = [names.index(name) for name in MAO_VALUES]
+    maos = [
+        dict(zip(MAO_VALUES, (row[i] for i in picked), strict=True))
+        for row in plainsql.rows_where_in(
+            Mao, "partida_id", by_maos, order=("partida_id", "order"), connection=connection
+        )
+    ]
+    return rows, partidas, maos

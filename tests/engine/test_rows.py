@@ -4,10 +4,20 @@ import dataclasses
 import pickle
 
 import pytest
+from django.utils import timezone
 
 from tests.support.sumula import cup_setup, jogo_between
-from tournaments.models import Jogo, Partida
-from tournaments.rows import JOGO_FIELDS, PARTIDA_FIELDS, JogoRow, PartidaRow
+from tournaments.models import Jogo, Mao, Partida
+from tournaments.rows import (
+    JOGO_FIELDS,
+    MAO_VALUES,
+    PARTIDA_FIELDS,
+    JogoRow,
+    PartidaRow,
+    jogo_rows_read,
+    jogos_reread,
+    partida_rows_read,
+)
 from tournaments.selectors import tournament_live_get, tournament_state_get
 from tournaments.state import tournament_state_load
 from tournaments.sumula.commands import ResultSet
@@ -82,6 +92,29 @@ def test_the_engine_and_the_live_merge_replace_rows_with_rows(load_file):
     state = tournament_state_get(tournament=cup)  # advanced by the engine, not built again
     _as_model_has_it(state)
     assert next(j for j in state.jogo_rows if j.key == key).status == Jogo.CONFIRMED
+
+
+@pytest.mark.django_db
+def test_a_counted_result_rereads_its_jogos_as_the_orm_reads_them(load_file):
+    """``rows.jogos_reread`` (plain statements): the same rows, partidas and mãos, of the same types (booleans,
+    aware datetimes, JSON as Python values on either database) as ``values_list`` and ``values`` read them."""
+    tournament = load_file(synthetic_tournament(duplas=12, seed=5, maos_every=2))
+    jogos = list(Jogo.objects.filter(tournament=tournament).order_by("id"))
+    Jogo.objects.filter(pk=jogos[0].pk).update(third_place=True, signed_at=timezone.now(), signed_reason="x")
+    ids = [j.pk for j in jogos[:6]] + [jogos[-1].pk]
+    rows, partidas, maos = jogos_reread(tournament_id=tournament.pk, ids=ids)
+    expected = jogo_rows_read(Jogo.objects.filter(id__in=ids).order_by("id"))
+    assert rows == expected and len(rows) == len(ids)
+    for got, want in zip(rows, expected, strict=True):
+        assert [type(v) for v in dataclasses.astuple(got)] == [type(v) for v in dataclasses.astuple(want)]
+    assert type(rows[0].third_place) is bool and rows[0].signed_at.tzinfo is not None
+    assert isinstance(rows[0].confirmations, dict | type(None))
+    assert partidas == partida_rows_read(Partida.objects.filter(jogo_id__in=ids).order_by("jogo_id", "number"))
+    by_maos = Mao.objects.filter(partida__jogo_id__in=ids).order_by("partida_id", "order")
+    assert maos == list(by_maos.values(*MAO_VALUES)) and maos  # seeded with mãos: some are read
+    other = load_file({**synthetic_tournament(duplas=4, seed=1), "slug": "outro-torneio"})
+    assert jogos_reread(tournament_id=other.pk, ids=ids)[0] == []  # another tournament's jogos are not read
+    assert jogos_reread(tournament_id=tournament.pk, ids=[]) == ([], [], [])
 
 
 # --- a counted result puts its jogos' rows back in place (engine._rows_replaced) ---------------------------
