@@ -112,16 +112,30 @@ class Sumula:
 
 def sheet_json(value: Any) -> Any:
     """A dataclass as JSON values: its fields in order, tuples as lists, ``omit_none`` fields left out when None."""
-    if is_dataclass(value) and not isinstance(value, type):
-        out: dict[str, Any] = {}
-        for f in fields(value):
-            item = getattr(value, f.name)
-            if item is None and f.metadata.get("omit_none"):
-                continue
-            out[f.name] = sheet_json(item)
-        return out
-    if isinstance(value, (list, tuple)):
-        return [sheet_json(v) for v in value]
-    if isinstance(value, dict):
-        return {k: sheet_json(v) for k, v in value.items()}
-    return value
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    plan = _PLANS.get(kind)
+    if plan is None:
+        if not (is_dataclass(value) and not isinstance(value, type)):
+            if isinstance(value, (list, tuple)):
+                return [sheet_json(v) for v in value]
+            if isinstance(value, dict):
+                return {k: sheet_json(v) for k, v in value.items()}
+            return value
+        plan = _PLANS[kind] = tuple((f.name, bool(f.metadata.get("omit_none"))) for f in fields(value))
+    out: dict[str, Any] = {}
+    for name, omit_none in plan:
+        item = getattr(value, name)
+        if item is None:
+            if not omit_none:
+                out[name] = None
+        else:
+            out[name] = item if type(item) in _PLAIN else sheet_json(item)
+    return out
+
+
+# a súmula's mão answer writes hundreds of values: the plain ones are returned at once, and each dataclass's
+# fields are listed once (``dataclasses.fields`` on every value was a tenth of a mão POST's Python)
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+_PLANS: dict[type, tuple[tuple[str, bool], ...]] = {}
