@@ -178,6 +178,13 @@ def page_get(key: str) -> bytes | None:
     return _tolerant("ler", key, lambda: caches[SHARED].get(key))
 
 
+def pages_get_many(keys: list[str]) -> dict[str, bytes]:
+    """The kept pages or fragments of ``keys`` found, in one round trip (none when the cache does not answer)."""
+    if not keys:
+        return {}
+    return _tolerant("ler", keys[0], lambda: caches[SHARED].get_many(keys)) or {}
+
+
 def page_put(key: str, body: bytes, *, timeout: float | None = None) -> None:
     """Keep a rendered page or fragment (``timeout``: for that many seconds only; else the cache's own)."""
     _tolerant("gravar", key, lambda: caches[SHARED].set(key, body, DEFAULT_TIMEOUT if timeout is None else timeout))

@@ -452,6 +452,38 @@ def test_after_a_counted_result_a_page_renders_only_the_group_that_changed(event
     assert page_normalized(fresh) == page_normalized(again.content)  # the same page as from nothing
 
 
+def test_the_kept_group_tables_of_a_page_are_read_in_one_round_trip(event, referee, client, monkeypatch):
+    """{% partprefetch %}: after a counted result, the page asks the cache server for its groups' fragments at
+    once (one ``get_many``), never one ``get`` per group; the changed group is rendered, the other comes kept."""
+    from django.core.cache import caches
+
+    url = reverse("tournaments:standings", kwargs={"slug": event.slug})
+    client.get(url)
+    _count(referee, event, "d1", "d2")  # group A changes; B keeps its version
+    cache, gets, many = caches["default"], [], []
+    real_get, real_many = cache.get, cache.get_many
+
+    def get_many(keys, *args, **kwargs):
+        many.append(list(keys))
+        monkeypatch.setattr(cache, "get", real_get)  # a local memory cache's get_many asks get for each key
+        try:
+            return real_many(keys, *args, **kwargs)
+        finally:
+            monkeypatch.setattr(cache, "get", get)
+
+    def get(key, *args, **kwargs):
+        gets.append(key)
+        return real_get(key, *args, **kwargs)
+
+    monkeypatch.setattr(cache, "get", get)
+    monkeypatch.setattr(cache, "get_many", get_many)
+    again = client.get(url)
+    assert [t.name for t in again.templates].count("tournaments/_standings_table.html") == 1
+    assert again.content.decode().count('class="card group-card"') == 2
+    assert not [k for k in gets if k.startswith("frag:")]
+    assert [len(keys) for keys in many if keys and keys[0].startswith("frag:")] == [2]
+
+
 def test_a_cached_page_is_compressed_once_per_version_and_minute(event, referee, client, monkeypatch):
     import gzip
 
