@@ -40,7 +40,7 @@ from typing import Any
 
 from django.db import transaction
 
-from .caching import background_run, fast_stamps_bump
+from .caching import background_run, fast_stamps_bump, in_request
 from .dbstats import stale_tables_analyze
 from .engine import (
     KINDS,
@@ -148,10 +148,20 @@ def _commit(write: Write) -> None:
     for follow in _FOLLOWERS:
         follow(write)
     if write.kind == STRUCTURE:  # a draw, an import: maybe thousands of new rows the planner knows nothing of
-        transaction.on_commit(lambda: background_run(stale_tables_analyze, name="zap-analyze"), robust=True)
+        transaction.on_commit(planner_statistics_follow, robust=True)
     if write.tournament is not None and write.kind == LIVE and write.jogos_started:
         tournament_id, started = write.tournament.pk, frozenset(write.jogos_started)
         transaction.on_commit(lambda: event_status_follow(tournament_id=tournament_id, jogo_ids=started), robust=True)
+
+
+def planner_statistics_follow() -> None:
+    """After a structural write commits, the tables whose statistics it left old are analyzed (``dbstats``): in a
+    request once its response has gone; in a command (an import) here and now, as its process may end before a
+    thread would finish."""
+    if in_request():
+        background_run(stale_tables_analyze, name="zap-analyze")
+    else:
+        stale_tables_analyze()
 
 
 def write_required(*, what: str) -> Write:

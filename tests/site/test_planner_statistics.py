@@ -44,25 +44,21 @@ def test_a_table_never_analyzed_is_analyzed_and_one_analyzed_since_is_left_alone
 
 
 class StructuralWritesAnalyze(TestCase):
-    """On commit of a structural write, in the background; a live write (a mão) never asks for it."""
+    """On commit of a structural write: in a request, in the background once the response has gone; in a command
+    (an import), at once. A live write (a mão) never asks for it."""
 
     def test_a_structural_write_asks_for_it_on_commit_and_a_live_one_does_not(self):
         ran: list[str] = []
-
-        def run(target, *args, name):
-            ran.append(name)
-
         tournament = Tournament.objects.create(name="Copa", slug="copa-estatisticas", date="2026-12-01")
-        original = writes.background_run
-        writes.background_run = run
+        originals = writes.background_run, writes.stale_tables_analyze, writes.in_request
+        writes.background_run = lambda target, *args, name: ran.append(f"thread:{name}")
+        writes.stale_tables_analyze = lambda: ran.append("now") or []
         try:
-            with self.captureOnCommitCallbacks(execute=True):
-                with writes.tournament_write(tournament=tournament, action="test.live", kind=writes.LIVE):
-                    pass
-            assert ran == []
-            with self.captureOnCommitCallbacks(execute=True):
-                with writes.tournament_write(tournament=tournament, action="test.structure", kind=writes.STRUCTURE):
-                    pass
-            assert ran == ["zap-analyze"]
+            for kind, requested in ((writes.LIVE, True), (writes.STRUCTURE, True), (writes.STRUCTURE, False)):
+                writes.in_request = lambda requested=requested: requested
+                with self.captureOnCommitCallbacks(execute=True):
+                    with writes.tournament_write(tournament=tournament, action="test", kind=kind):
+                        pass
         finally:
-            writes.background_run = original
+            writes.background_run, writes.stale_tables_analyze, writes.in_request = originals
+        assert ran == ["thread:zap-analyze", "now"]
