@@ -151,9 +151,17 @@ def update(instance: models.Model, attnames: list[str], *, connection: BaseDatab
         )
 
 
-def row_lock(model: type[models.Model], pk: int, *, connection: BaseDatabaseWrapper, no_key: bool = False) -> bool:
+def row_lock(
+    model: type[models.Model],
+    pk: int,
+    *,
+    connection: BaseDatabaseWrapper,
+    no_key: bool = False,
+    read: tuple[str, ...] = (),
+) -> tuple[Any, ...] | None:
     """Lock ``model``'s row ``pk`` until the transaction ends (SELECT … FOR UPDATE; ``no_key``: FOR NO KEY UPDATE,
-    where the database has it); whether the row exists. SQLite locks the whole database at its first write."""
+    where the database has it) and read its ``read`` columns as they now stand (the primary key when none are
+    named); None when there is no such row. SQLite locks the whole database at its first write."""
 
     def make() -> str:
         q = connection.ops.quote_name
@@ -163,8 +171,9 @@ def row_lock(model: type[models.Model], pk: int, *, connection: BaseDatabaseWrap
                 " FOR NO KEY UPDATE" if no_key and connection.features.has_select_for_no_key_update else " FOR UPDATE"
             )
         pk_column = q(column_name(model._meta.pk))
-        return f"SELECT {pk_column} FROM {q(model._meta.db_table)} WHERE {pk_column} = %s{lock}"
+        selected = ", ".join(q(c) for c in read) if read else pk_column
+        return f"SELECT {selected} FROM {q(model._meta.db_table)} WHERE {pk_column} = %s{lock}"
 
     with connection.cursor() as cursor:
-        cursor.execute(made(("row_lock", connection.vendor, model, no_key), make), [pk])
-        return cursor.fetchone() is not None
+        cursor.execute(made(("row_lock", connection.vendor, model, no_key, read), make), [pk])
+        return cursor.fetchone()

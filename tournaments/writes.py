@@ -55,7 +55,7 @@ from .engine import (
     writes_stack,
 )
 from .models import Jogo, Tournament
-from .plainsql import made
+from .plainsql import row_lock
 from .selectors import tournament_state_get, tournament_state_remember
 
 __all__ = [
@@ -175,22 +175,11 @@ def write_required(*, what: str) -> Write:
 
 def tournament_lock(*, tournament: Tournament) -> None:
     """Lock the tournament's row until the transaction ends, and read its versions as they now stand."""
-    connection = transaction.get_connection()
-    with connection.cursor() as cursor:  # a plain statement: every results write starts here (plainsql)
-        cursor.execute(
-            made(("tournament_lock", connection.vendor), lambda: _tournament_lock_sql(connection)), [tournament.pk]
-        )
-        row = cursor.fetchone()
+    row = row_lock(  # a plain statement, prepared on PostgreSQL: every results write starts here
+        Tournament, tournament.pk, connection=transaction.get_connection(), read=("results_version", "finished")
+    )
     if row is not None:
         tournament.results_version, tournament.finished = row[0], bool(row[1])
-
-
-def _tournament_lock_sql(connection: Any) -> str:
-    q = connection.ops.quote_name
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    return (
-        f"SELECT {q('results_version')}, {q('finished')} FROM {q(Tournament._meta.db_table)} WHERE {q('id')} = %s{lock}"
-    )
 
 
 def tournaments_lock(*, ids: list[int]) -> None:
