@@ -12,7 +12,9 @@ from typing import Any
 
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY") or os.cpu_count() or 2)
-worker_class = "gthread"
+# gunicorn's gthread worker, whose threads take a waiting write (a mão, a confirmation) before the waiting reads
+# (config/workers.py): on event day the referees are not queued behind the spectators' polling
+worker_class = "config.workers.WritesFirstWorker"
 # 2 threads a process: measured on 2 CPUs (make bench-engine, make load), more threads only made each request wait
 # longer for the interpreter, with fewer requests served (50 writers: 1,664 mãos in 5 s with 2, 1,429 with 4)
 threads = int(os.environ.get("GUNICORN_THREADS") or 2)

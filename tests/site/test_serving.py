@@ -135,7 +135,8 @@ def deployment(tmp_path_factory, redis_url):
                 time.sleep(0.1)
             else:
                 pytest.fail(f"gunicorn não respondeu: {(folder / f'gunicorn-{server.port}.log').read_text()}")
-        yield {"servers": servers, "redis": redis_url, **setup}
+        logs = [folder / f"gunicorn-{server.port}.log" for server in servers]
+        yield {"servers": servers, "redis": redis_url, "logs": logs, **setup}
     finally:
         for server in servers:
             server.process.terminate()
@@ -147,6 +148,16 @@ def _page(server: Server, path: str) -> str:
     status, _headers, body = server.get(path)
     assert status == 200, (path, status, body[:500])
     return re.sub(r"Atualizado às \d\d:\d\d", "", body.decode())
+
+
+def test_the_servers_run_the_worker_that_takes_writes_first(deployment):
+    """config/gunicorn.py's worker (config/workers.py), serving reads and writes alike."""
+    for log in deployment["logs"]:
+        assert "Using worker: config.workers.WritesFirstWorker" in log.read_text()
+    a, _b = deployment["servers"]
+    status, _headers, body = a.request("POST", "/api/v1/torneios/copa-servida/jogos/nao-existe/maos/", {})
+    assert status in (401, 403, 404) and body.startswith(b"{"), (status, body[:300])
+    assert a.get("/saude/")[0] == 200
 
 
 def test_two_servers_serve_the_same_pages_from_one_redis(deployment):
