@@ -16,11 +16,13 @@ from __future__ import annotations
 import itertools
 import math
 import queue
+import selectors
 import socket
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
+from functools import partial
 from typing import Any
 
 from gunicorn.workers.gthread import ThreadWorker
@@ -38,20 +40,27 @@ def starts_a_write(data: bytes) -> bool:
     return data.startswith(WRITE_METHODS)
 
 
-def waiting_request_writes(conn: Any) -> bool:
-    """Whether the request waiting on gunicorn's connection ``conn`` is a write: the bytes its parser read ahead
-    (a kept-alive connection's next request), else a peek at its socket. False when nothing has arrived yet, on
-    TLS (the bytes are ciphered: gunicorn behind a proxy speaks plain HTTP) and on any socket trouble, which the
+def waiting_request_start(conn: Any) -> bytes | None:
+    """The first bytes of the request waiting on gunicorn's connection ``conn``: those its parser read ahead (a
+    kept-alive connection's next request), else a peek at its socket (nothing is read). None when nothing has
+    arrived yet or the socket cannot be peeked at (closed, or TLS once wrapped: no flags allowed), which the
     request's own handling then meets."""
     unreader = getattr(getattr(conn, "parser", None), "unreader", None)  # HTTP/1's parser (HTTP/2's has none)
     if unreader is not None:
         ahead = unreader.buf.getvalue()
         if ahead:
-            return starts_a_write(ahead)
+            return ahead[:_PEEK]
     try:
-        return starts_a_write(conn.sock.recv(_PEEK, socket.MSG_PEEK | socket.MSG_DONTWAIT))
-    except (OSError, ValueError):  # nothing yet (EAGAIN), closed, or a TLS socket (no flags allowed)
-        return False
+        return conn.sock.recv(_PEEK, socket.MSG_PEEK | socket.MSG_DONTWAIT) or None
+    except (OSError, ValueError):  # nothing yet (EAGAIN), reset, or a TLS socket
+        return None
+
+
+def waiting_request_writes(conn: Any) -> bool:
+    """Whether the request waiting on ``conn`` is a write (False while nothing has arrived, and on TLS: its bytes
+    are ciphered; gunicorn behind a proxy speaks plain HTTP)."""
+    start = waiting_request_start(conn)
+    return start is not None and starts_a_write(start)
 
 
 class WritesFirstPool:
@@ -113,11 +122,28 @@ class WritesFirstPool:
 
 
 class WritesFirstWorker(ThreadWorker):
-    """gunicorn's ``gthread`` worker whose threads take a waiting write before the waiting reads."""
+    """gunicorn's ``gthread`` worker whose threads take a waiting write before the waiting reads.
+
+    A new connection on which nothing has arrived yet waits on the worker's poller, not in a thread: its request
+    is queued, with its turn, once its first bytes are there (gunicorn would give it a thread that waits up to
+    5 s, and its turn would be guessed before its method could be seen). Behind a proxy that opens a connection
+    per request, that is every request."""
 
     def get_thread_pool(self) -> WritesFirstPool:
         return WritesFirstPool(self.cfg.threads)
 
     def enqueue_req(self, conn: Any) -> None:
-        future = self.tpool.submit(self.handle, conn, urgent=waiting_request_writes(conn))
+        start = waiting_request_start(conn)
+        if start is None and not conn.initialized and not conn.data_ready:
+            self._readable_wait(conn)
+            return
+        future = self.tpool.submit(self.handle, conn, urgent=start is not None and starts_a_write(start))
         future.add_done_callback(lambda done: self.method_queue.defer(self.finish_request, conn, done))
+
+    def _readable_wait(self, conn: Any) -> None:
+        """What gunicorn does with a connection whose thread waited for data in vain: on the poller, among the
+        pending connections (closed after ``keepalive`` seconds without a byte), queued once readable."""
+        conn.sock.setblocking(False)
+        conn.timeout = time.monotonic() + self.cfg.keepalive
+        self.pending_conns.append(conn)
+        self.poller.register(conn.sock, selectors.EVENT_READ, partial(self.on_pending_socket_readable, conn))

@@ -160,6 +160,29 @@ def test_the_servers_run_the_worker_that_takes_writes_first(deployment):
     assert a.get("/saude/")[0] == 200
 
 
+def test_silent_connections_wait_on_the_poller_not_in_the_threads(deployment):
+    """Connections on which nothing has arrived take no thread (gunicorn's own worker would give each a thread
+    that waits up to 5 s): with more of them open than the server has threads, a request is answered at once,
+    and each of them once its request comes."""
+    a, _b = deployment["servers"]
+    silent = [socket.create_connection(("127.0.0.1", a.port), timeout=10) for _ in range(8)]  # 2 × 2 threads
+    try:
+        time.sleep(0.3)
+        began = time.monotonic()
+        conn = http.client.HTTPConnection("127.0.0.1", a.port, timeout=3)
+        conn.request("GET", "/saude/")
+        assert conn.getresponse().status == 200
+        conn.close()
+        assert time.monotonic() - began < 2
+        for sock in silent:
+            sock.sendall(b"GET /saude/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        for sock in silent:
+            assert sock.recv(64).startswith(b"HTTP/1.1 200")
+    finally:
+        for sock in silent:
+            sock.close()
+
+
 def test_two_servers_serve_the_same_pages_from_one_redis(deployment):
     a, b = deployment["servers"]
     for tab in ("", "classificacao/", "chave/", "jogos/"):

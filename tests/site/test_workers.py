@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from config.workers import READ_SLACK, WritesFirstPool, starts_a_write, waiting_request_writes
+from config.workers import READ_SLACK, WritesFirstPool, starts_a_write, waiting_request_start, waiting_request_writes
 
 
 class Clock:
@@ -156,16 +156,19 @@ def test_the_peek_leaves_the_request_on_the_socket():
     try:
         conn = SimpleNamespace(sock=ours, parser=None)
         ours.setblocking(False)
-        assert waiting_request_writes(conn) is False  # nothing has arrived yet
+        assert waiting_request_start(conn) is None  # nothing has arrived yet: the worker's poller waits for it
+        assert waiting_request_writes(conn) is False
         request = b"POST /api/v1/torneios/x/jogos/j1/maos/ HTTP/1.1\r\nHost: x\r\n\r\n"
         theirs.sendall(request)
+        assert waiting_request_start(conn) == b"POST /a"  # as many bytes as the longest method
         assert waiting_request_writes(conn) is True
         assert waiting_request_writes(conn) is True
         ours.setblocking(True)
         assert ours.recv(len(request)) == request  # all of it still there for gunicorn's parser
         theirs.close()
         ours.setblocking(False)
-        assert waiting_request_writes(conn) is False  # closed: the request's handling meets it
+        assert waiting_request_start(conn) is None  # closed: the request's handling meets it
+        assert waiting_request_writes(conn) is False
     finally:
         ours.close()
 
