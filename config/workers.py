@@ -35,9 +35,10 @@ _PEEK = max(len(m) for m in WRITE_METHODS)
 READ_SLACK = 0.25
 
 
-def starts_a_write(data: bytes) -> bool:
-    """Whether an HTTP/1 request beginning with ``data`` is a write (its method)."""
-    return data.startswith(WRITE_METHODS)
+def starts_a_write(data: bytes | None) -> bool:
+    """Whether an HTTP/1 request beginning with ``data`` is a write (its method); None (nothing has arrived) and
+    TLS or HTTP/2 bytes are not."""
+    return data is not None and data.startswith(WRITE_METHODS)
 
 
 def waiting_request_start(conn: Any) -> bytes | None:
@@ -54,13 +55,6 @@ def waiting_request_start(conn: Any) -> bytes | None:
         return conn.sock.recv(_PEEK, socket.MSG_PEEK | socket.MSG_DONTWAIT) or None
     except (OSError, ValueError):  # nothing yet (EAGAIN), reset, or a TLS socket
         return None
-
-
-def waiting_request_writes(conn: Any) -> bool:
-    """Whether the request waiting on ``conn`` is a write (False while nothing has arrived, and on TLS: its bytes
-    are ciphered; gunicorn behind a proxy speaks plain HTTP)."""
-    start = waiting_request_start(conn)
-    return start is not None and starts_a_write(start)
 
 
 class WritesFirstPool:
@@ -95,7 +89,7 @@ class WritesFirstPool:
         if cancel_futures:
             while True:
                 try:
-                    _kind, _order, future, _fn, _args = self._queue.get_nowait()
+                    _turn, _order, future, _fn, _args = self._queue.get_nowait()
                 except queue.Empty:
                     break
                 if future is not None:
@@ -108,7 +102,7 @@ class WritesFirstPool:
 
     def _work(self) -> None:
         while True:
-            _kind, _order, future, fn, args = self._queue.get()
+            _turn, _order, future, fn, args = self._queue.get()
             if future is None or fn is None:
                 return
             if not future.set_running_or_notify_cancel():
@@ -137,7 +131,7 @@ class WritesFirstWorker(ThreadWorker):
         if start is None and not conn.initialized and not conn.data_ready:
             self._readable_wait(conn)
             return
-        future = self.tpool.submit(self.handle, conn, urgent=start is not None and starts_a_write(start))
+        future = self.tpool.submit(self.handle, conn, urgent=starts_a_write(start))
         future.add_done_callback(lambda done: self.method_queue.defer(self.finish_request, conn, done))
 
     def _readable_wait(self, conn: Any) -> None:

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from config.workers import READ_SLACK, WritesFirstPool, starts_a_write, waiting_request_start, waiting_request_writes
+from config.workers import READ_SLACK, WritesFirstPool, starts_a_write, waiting_request_start
 
 
 class Clock:
@@ -36,38 +36,31 @@ def _held_pool(clock: Clock, slack: float = READ_SLACK):
     return pool, gate
 
 
-def test_a_write_goes_ahead_of_the_reads_that_came_shortly_before_it():
+def _run_order(submissions):
+    """What a one-thread pool runs, in order, of ``(seconds after the start, item, urgent)`` submitted while its
+    thread is busy (time moving forward as given)."""
     clock = Clock()
     pool, gate = _held_pool(clock)
-    ran: list[str] = []
+    ran = []
     futures = []
-    for at, name, urgent in (
-        (0.0, "read 1", False),
-        (0.1, "write 1", True),
-        (0.2, "read 2", False),
-        (0.3, "write 2", True),
-    ):
+    for at, item, urgent in submissions:
         clock.now = 1000.0 + at
-        futures.append(pool.submit(ran.append, name, urgent=urgent))
+        futures.append(pool.submit(ran.append, item, urgent=urgent))
     gate.set()
     for future in futures:
         future.result(10)
     pool.shutdown()
+    return ran
+
+
+def test_a_write_goes_ahead_of_the_reads_that_came_shortly_before_it():
+    ran = _run_order([(0.0, "read 1", False), (0.1, "write 1", True), (0.2, "read 2", False), (0.3, "write 2", True)])
     # turns: read 1 at 0.25, write 1 at 0.1, read 2 at 0.45, write 2 at 0.3
     assert ran == ["write 1", "read 1", "write 2", "read 2"]
 
 
 def test_a_read_that_waited_longer_than_the_slack_goes_before_a_new_write():
-    clock = Clock()
-    pool, gate = _held_pool(clock)
-    ran: list[str] = []
-    first = pool.submit(ran.append, "read", urgent=False)
-    clock.now += READ_SLACK + 0.01
-    second = pool.submit(ran.append, "write", urgent=True)
-    gate.set()
-    first.result(10), second.result(10)
-    pool.shutdown()
-    assert ran == ["read", "write"]
+    assert _run_order([(0.0, "read", False), (READ_SLACK + 0.01, "write", True)]) == ["read", "write"]
 
 
 @settings(max_examples=50, deadline=None)
@@ -75,18 +68,8 @@ def test_a_read_that_waited_longer_than_the_slack_goes_before_a_new_write():
 def test_work_runs_in_order_of_its_turn_and_no_read_waits_more_than_the_slack_for_writes(submissions):
     """Whatever comes, the pool runs it by turn (arrival, plus the slack for a read; ties in arrival order): each
     kind in its own arrival order, and no write that came more than the slack after a read runs before it."""
-    clock = Clock()
-    pool, gate = _held_pool(clock)
-    ran: list[int] = []
-    futures = []
     submissions = sorted(submissions, key=lambda s: s[0])  # time moves forward
-    for n, (at, urgent) in enumerate(submissions):
-        clock.now = 1000.0 + at
-        futures.append(pool.submit(ran.append, n, urgent=urgent))
-    gate.set()
-    for future in futures:
-        future.result(10)
-    pool.shutdown()
+    ran = _run_order([(at, n, urgent) for n, (at, urgent) in enumerate(submissions)])
     turn = {n: (at + (0 if urgent else READ_SLACK), n) for n, (at, urgent) in enumerate(submissions)}
     assert ran == sorted(ran, key=turn.__getitem__)
     for kind in (True, False):
@@ -157,18 +140,18 @@ def test_the_peek_leaves_the_request_on_the_socket():
         conn = SimpleNamespace(sock=ours, parser=None)
         ours.setblocking(False)
         assert waiting_request_start(conn) is None  # nothing has arrived yet: the worker's poller waits for it
-        assert waiting_request_writes(conn) is False
+        assert starts_a_write(waiting_request_start(conn)) is False
         request = b"POST /api/v1/torneios/x/jogos/j1/maos/ HTTP/1.1\r\nHost: x\r\n\r\n"
         theirs.sendall(request)
         assert waiting_request_start(conn) == b"POST /a"  # as many bytes as the longest method
-        assert waiting_request_writes(conn) is True
-        assert waiting_request_writes(conn) is True
+        assert starts_a_write(waiting_request_start(conn)) is True
+        assert starts_a_write(waiting_request_start(conn)) is True
         ours.setblocking(True)
         assert ours.recv(len(request)) == request  # all of it still there for gunicorn's parser
         theirs.close()
         ours.setblocking(False)
         assert waiting_request_start(conn) is None  # closed: the request's handling meets it
-        assert waiting_request_writes(conn) is False
+        assert starts_a_write(waiting_request_start(conn)) is False
     finally:
         ours.close()
 
@@ -178,9 +161,9 @@ def test_bytes_read_ahead_by_the_parser_tell_the_next_request():
     ours, theirs = socket.socketpair()
     try:
         ahead = SimpleNamespace(unreader=SimpleNamespace(buf=BytesIO(b"DELETE /api/v1/x HTTP/1.1\r\n")))
-        assert waiting_request_writes(SimpleNamespace(sock=ours, parser=ahead)) is True
+        assert starts_a_write(waiting_request_start(SimpleNamespace(sock=ours, parser=ahead))) is True
         empty = SimpleNamespace(unreader=SimpleNamespace(buf=BytesIO()))
         theirs.sendall(b"GET / HTTP/1.1\r\n")
-        assert waiting_request_writes(SimpleNamespace(sock=ours, parser=empty)) is False
+        assert starts_a_write(waiting_request_start(SimpleNamespace(sock=ours, parser=empty))) is False
     finally:
         ours.close(), theirs.close()
