@@ -8,7 +8,8 @@ a request before queuing it (a peek: nothing is read from the socket), and its t
 whose turn comes first, a write's turn being when it arrived and a read's ``READ_SLACK`` later: a write (POST,
 PUT, PATCH, DELETE) goes ahead of the reads that came less than that before it, and a read never waits more than
 that for writes, however many (strict priority starved the spectators: 16 pages a second instead of 765 while
-10 referees wrote without pause).
+10 referees wrote without pause). Each request's ``Server-Timing`` says how long it waited here for a thread
+(``queue;dur=``, config/timing.py), beside the application's own time.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from functools import partial
 from typing import Any
 
 from gunicorn.workers.gthread import ThreadWorker
+
+from config.timing import queue_wait_set
 
 WRITE_METHODS = (b"POST ", b"PUT ", b"PATCH ", b"DELETE ")
 _PEEK = max(len(m) for m in WRITE_METHODS)
@@ -70,9 +73,10 @@ class WritesFirstPool:
         clock: Callable[[], float] = time.monotonic,
         name: str = "zap-request",
     ) -> None:
-        self._queue: queue.PriorityQueue[tuple[float, int, Future[Any] | None, Callable[..., Any] | None, tuple]] = (
-            queue.PriorityQueue()
-        )
+        # (turn, order, when submitted, future, work, its arguments), earliest turn first
+        self._queue: queue.PriorityQueue[
+            tuple[float, int, float, Future[Any] | None, Callable[..., Any] | None, tuple]
+        ] = queue.PriorityQueue()
         self._slack, self._clock = slack, clock
         self._order = itertools.count()
         self._threads = [threading.Thread(target=self._work, name=f"{name}-{n}") for n in range(threads)]
@@ -81,7 +85,8 @@ class WritesFirstPool:
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, urgent: bool = False) -> Future[Any]:
         future: Future[Any] = Future()
-        self._queue.put((self._clock() + (0 if urgent else self._slack), next(self._order), future, fn, args))
+        now = self._clock()
+        self._queue.put((now + (0 if urgent else self._slack), next(self._order), now, future, fn, args))
         return future
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
@@ -89,30 +94,33 @@ class WritesFirstPool:
         if cancel_futures:
             while True:
                 try:
-                    _turn, _order, future, _fn, _args = self._queue.get_nowait()
+                    _turn, _order, _submitted, future, _fn, _args = self._queue.get_nowait()
                 except queue.Empty:
                     break
                 if future is not None:
                     future.cancel()
         for _thread in self._threads:
-            self._queue.put((math.inf, next(self._order), None, None, ()))
+            self._queue.put((math.inf, next(self._order), math.inf, None, None, ()))
         if wait:
             for thread in self._threads:
                 thread.join()
 
     def _work(self) -> None:
         while True:
-            _turn, _order, future, fn, args = self._queue.get()
+            _turn, _order, submitted, future, fn, args = self._queue.get()
             if future is None or fn is None:
                 return
             if not future.set_running_or_notify_cancel():
                 continue
+            queue_wait_set(self._clock() - submitted)  # the request's Server-Timing tells it (config/timing.py)
             try:
                 result = fn(*args)
             except BaseException as exc:  # the caller's future carries it, as the executor's does
                 future.set_exception(exc)
             else:
                 future.set_result(result)
+            finally:
+                queue_wait_set(None)
 
 
 class WritesFirstWorker(ThreadWorker):

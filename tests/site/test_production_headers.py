@@ -750,5 +750,19 @@ def test_server_timing_measures_the_whole_chain_and_keeps_a_metric_already_there
     assert response["Server-Timing"] == "app;dur=42.5, db;dur=3.0"
 
 
+def test_server_timing_tells_how_long_the_request_waited_in_the_worker(monkeypatch):
+    """Under gunicorn the worker's pool says how long the request queued for a thread (config/workers.py)."""
+    from config import timing
+
+    clock = iter([10.0, 10.005])
+    monkeypatch.setattr(timing, "perf_counter", lambda: next(clock))
+    timing.queue_wait_set(0.0125)
+    try:
+        response = timing.ServerTimingMiddleware(lambda request: HttpResponse("ok"))(RequestFactory().get("/"))
+    finally:
+        timing.queue_wait_set(None)
+    assert response["Server-Timing"] == "app;dur=5.0, queue;dur=12.5"
+
+
 def test_server_timing_is_first_in_the_middleware():
     assert settings.MIDDLEWARE[0] == "config.timing.ServerTimingMiddleware"

@@ -157,7 +157,10 @@ def test_the_servers_run_the_worker_that_takes_writes_first(deployment):
     a, _b = deployment["servers"]
     status, _headers, body = a.request("POST", "/api/v1/torneios/copa-servida/jogos/nao-existe/maos/", {})
     assert status in (401, 403, 404) and body.startswith(b"{"), (status, body[:300])
-    assert a.get("/saude/")[0] == 200
+    status, headers, _body = a.get("/saude/")
+    assert status == 200
+    # the worker's pool tells the application how long the request waited for a thread (config/timing.py)
+    assert re.fullmatch(r"app;dur=[0-9.]+, queue;dur=[0-9.]+", headers["Server-Timing"]), headers
 
 
 def test_silent_connections_wait_on_the_poller_not_in_the_threads(deployment):

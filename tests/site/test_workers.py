@@ -1,6 +1,6 @@
 """The app server's worker (config/workers.py): a waiting write is taken before the reads that came less than
-``READ_SLACK`` before it, a read never waits longer than that for writes, and telling a write from a read reads
-nothing from the connection."""
+``READ_SLACK`` before it, a read never waits longer than that for writes, each request knows how long it waited,
+and telling a write from a read reads nothing from the connection."""
 
 import socket
 import threading
@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from config import timing
 from config.workers import READ_SLACK, WritesFirstPool, starts_a_write, waiting_request_start
 
 
@@ -79,6 +80,19 @@ def test_work_runs_in_order_of_its_turn_and_no_read_waits_more_than_the_slack_fo
         for later in ran[i + 1 :]:
             if not submissions[later][1] and submissions[n][1]:  # a read ran after this write
                 assert submissions[n][0] <= submissions[later][0] + READ_SLACK
+
+
+def test_the_request_knows_how_long_it_waited_for_a_thread():
+    """The pool tells the request's thread how long the request queued (Server-Timing's ``queue``)."""
+    clock = Clock()
+    pool, gate = _held_pool(clock)
+    clock.now += 0.125
+    seen = pool.submit(lambda: timing._queue.seconds)
+    clock.now += 0.25
+    gate.set()
+    assert seen.result(10) == pytest.approx(0.25)
+    assert pool.submit(lambda: timing._queue.seconds).result(10) == 0  # a free thread took it at once
+    pool.shutdown()
 
 
 def test_an_error_reaches_the_future_and_the_thread_goes_on():
