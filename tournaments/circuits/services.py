@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
+from django.db import connections, router, transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
@@ -34,6 +34,7 @@ from ..models import (
     Tournament,
 )
 from ..permissions import may_attach_etapa, may_manage_circuit
+from ..plainsql import made
 from ..wording import worded
 from .parts import circuit_rows_update
 
@@ -457,7 +458,7 @@ def etapa_places_later(*, tournament_id: int) -> None:
 def etapa_places_follow(*, tournament_id: int) -> bool:
     """Recompute an etapa's places (a tournament in no circuit: nothing to do, one query); its circuit's version
     moves when they changed. Whether they did."""
-    circuit_id = CircuitEtapa.objects.filter(tournament_id=tournament_id).values_list("circuit_id", flat=True).first()
+    circuit_id = _etapa_circuit(tournament_id)
     if circuit_id is None:
         return False
     circuit = Circuit.objects.get(pk=circuit_id)
@@ -477,6 +478,22 @@ def etapa_places_follow(*, tournament_id: int) -> bool:
     except _Unchanged:
         return False
     return True
+
+
+def _etapa_circuit(tournament_id: int) -> int | None:
+    """The circuit whose etapa the tournament is (None: it is in none), in one plain statement (``plainsql``):
+    every counted result asks, and the queryset cost 1.2 ms to compile for a query of 0.2."""
+    alias = router.db_for_read(CircuitEtapa)
+    connection = connections[alias]
+
+    def sql() -> str:
+        q = connection.ops.quote_name
+        return f"SELECT {q('circuit_id')} FROM {q(CircuitEtapa._meta.db_table)} WHERE {q('tournament_id')} = %s"  # one etapa per tournament at most (a one-to-one)
+
+    with connection.cursor() as cursor:
+        cursor.execute(made(("etapa_circuit", connection.vendor), sql), [tournament_id])
+        row = cursor.fetchone()
+    return None if row is None else row[0]
 
 
 class _Unchanged(Exception):
