@@ -486,9 +486,9 @@ def _etapa_circuit(tournament_id: int) -> int | None:
     alias = router.db_for_read(CircuitEtapa)
     connection = connections[alias]
 
-    def sql() -> str:
+    def sql() -> str:  # one row at most: a tournament is the etapa of one circuit at most (a one-to-one)
         q = connection.ops.quote_name
-        return f"SELECT {q('circuit_id')} FROM {q(CircuitEtapa._meta.db_table)} WHERE {q('tournament_id')} = %s"  # one etapa per tournament at most (a one-to-one)
+        return f"SELECT {q('circuit_id')} FROM {q(CircuitEtapa._meta.db_table)} WHERE {q('tournament_id')} = %s"
 
     with connection.cursor() as cursor:
         cursor.execute(made(("etapa_circuit", connection.vendor), sql), [tournament_id])

@@ -7,8 +7,8 @@ replaced by making new ones.
 
 The hash is Django's PBKDF2 (``make_password``), with far fewer iterations
 than an account password: a 6-digit PIN has 10⁶ values, so no iteration count
-makes a stolen hash safe (all of them tried: about 20 minutes of one CPU at
-2,000 rounds, 3 hours at 20,000, a day at the default), while every
+makes a stolen hash safe (all of them tried: about 15 minutes of one CPU at
+2,000 rounds, 2 to 3 hours at 20,000, days at the default), while every
 confirmation at the table pays one check, which must be quick: the counting
 confirmation's budget is 40 ms, and 20,000 rounds took 10 ms of it (2,000:
 1 ms). The guard of a PIN is the limit on guesses where it is checked;
