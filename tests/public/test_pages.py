@@ -429,6 +429,11 @@ def test_many_groups_are_shown_sixteen_a_page(client, big):
     assert 'id="grupo-grupos-q"' in html and 'id="grupo-grupos-af"' in html and 'id="grupo-grupos-a"' not in html
     assert '<span class="place">' not in html and 'href="?ver=geral"' in html
     assert 'href="?pagina=2" aria-current="page"' in html
+    # the jump list is kept per value (valuecache): each page's own, its groups one anchor away
+    assert 'href="#grupo-grupos-z"' in html and 'href="?pagina=1#grupo-grupos-c"' in html
+    assert 'href="#grupo-grupos-c"' not in html and 'href="?pagina=2#grupo-grupos-z"' not in html
+    again = client.get(url).content.decode()
+    assert 'href="#grupo-grupos-c"' in again and 'href="?pagina=2#grupo-grupos-z"' in again
     html = client.get(url, {"pagina": "3"}).content.decode()
     assert html.count('class="card group-card"') == 8 and 'id="grupo-grupos-an"' in html
     assert 'rel="next"' not in html
