@@ -34,7 +34,7 @@ from ..models import (
     Tournament,
 )
 from ..permissions import may_attach_etapa, may_manage_circuit
-from ..plainsql import made
+from ..plainsql import rows_where_in
 from ..wording import worded
 from .parts import circuit_rows_update
 
@@ -483,17 +483,13 @@ def etapa_places_follow(*, tournament_id: int) -> bool:
 def _etapa_circuit(tournament_id: int) -> int | None:
     """The circuit whose etapa the tournament is (None: it is in none), in one plain statement (``plainsql``):
     every counted result asks, and the queryset cost 1.2 ms to compile for a query of 0.2."""
-    alias = router.db_for_read(CircuitEtapa)
-    connection = connections[alias]
+    connection = connections[router.db_for_read(CircuitEtapa)]
+    # one row at most: a tournament is the etapa of one circuit at most (a one-to-one)
+    rows = rows_where_in(CircuitEtapa, "tournament_id", [tournament_id], connection=connection)
+    return rows[0][_CIRCUIT_COLUMN] if rows else None
 
-    def sql() -> str:  # one row at most: a tournament is the etapa of one circuit at most (a one-to-one)
-        q = connection.ops.quote_name
-        return f"SELECT {q('circuit_id')} FROM {q(CircuitEtapa._meta.db_table)} WHERE {q('tournament_id')} = %s"
 
-    with connection.cursor() as cursor:
-        cursor.execute(made(("etapa_circuit", connection.vendor), sql), [tournament_id])
-        row = cursor.fetchone()
-    return None if row is None else row[0]
+_CIRCUIT_COLUMN = [f.attname for f in CircuitEtapa._meta.concrete_fields].index("circuit_id")
 
 
 class _Unchanged(Exception):
