@@ -70,6 +70,30 @@ def test_pins_reset_stores_only_hashes_and_pin_check_knows_them(cup):
     assert again.summary == "PINs das duplas refeitos"
 
 
+def test_a_wrong_pin_costs_the_pins_rounds_only(cup, monkeypatch, settings):
+    """A wrong PIN is hashed once, at the PIN's count of rounds, not also at the accounts' (harden_runtime)."""
+    from django.contrib.auth import hashers
+
+    from tournaments.staff.pins import PinHasher
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]  # the accounts', as deployed
+
+    pins = pins_reset(tournament=cup, by=None)
+    dupla = cup.duplas.first()
+    dupla.refresh_from_db()
+    rounds: list[int] = []
+    real = hashers.pbkdf2
+
+    def counted(password, salt, iterations, *args, **kwargs):
+        rounds.append(iterations)
+        return real(password, salt, iterations, *args, **kwargs)
+
+    monkeypatch.setattr(hashers, "pbkdf2", counted)
+    assert not pin_check(dupla, f"{(int(pins[dupla.key]) + 1) % 10**6:06d}")
+    assert rounds == [PinHasher.iterations]
+    assert pin_check(dupla, pins[dupla.key]) and rounds == [PinHasher.iterations] * 2
+
+
 def test_pin_check_refuses_what_is_not_a_pin(cup):
     dupla = cup.duplas.first()
     assert not pin_check(dupla, "123456")  # no PIN made yet
