@@ -233,7 +233,12 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "config.wsgi.application"
 
-DATABASES = {"default": dj_database_url.config(default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60)}
+# Each thread keeps its connection for its whole life, checked before reuse only after it sat idle (config/dbconn.py).
+DATABASES = {
+    "default": dj_database_url.config(
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=None, conn_health_checks=True
+    )
+}
 # PostgreSQL: a query this connection has run ZAP_DB_PREPARE_AFTER times (default 5) becomes a prepared statement
 # (server-side parameters, psycopg's prepare_threshold), so it is no longer parsed and planned on every request.
 # Measured on a mão POST at 1,024 duplas: PostgreSQL's CPU 3.0 -> 1.6 ms. 0 switches it off (client-side

@@ -67,6 +67,27 @@ def server_warm() -> None:
             translation.gettext("Classificação")
 
 
+def thread_warm() -> None:
+    """A request thread's own connections, opened as it starts rather than by its first request: the database's
+    (kept for the thread's life: config/dbconn.py) and the shared cache's. Errors are logged, never raised: the
+    first request opens what is missing."""
+    from django.core.cache import caches
+    from django.db import DatabaseError, connections
+
+    from config.dbconn import connections_used
+
+    try:
+        for connection in connections.all():
+            connection.ensure_connection()
+        connections_used()  # its first request needs no health check
+    except DatabaseError as exc:
+        logger.warning("warm-up: conexão com o banco não aberta (%s)", exc)
+    try:
+        caches["default"].get("zap:warm-up")  # opens the Redis connection (none in a process's own memory)
+    except Exception as exc:  # a cache that does not answer: its first request reports it, with its own message
+        logger.warning("warm-up: cache não respondeu (%s)", exc)
+
+
 def states_warm(*, limit: int | None = None) -> int:
     """Load the derived states of the events under way (not finished; the most recent first, ``ZAP_WARM_STATES``
     of them) from the state stored in the database, replaying the log since (``tournaments/snapshots.py``), or

@@ -15,6 +15,7 @@ that for writes, however many (strict priority starved the spectators: 16 pages 
 from __future__ import annotations
 
 import itertools
+import logging
 import math
 import queue
 import selectors
@@ -29,6 +30,8 @@ from typing import Any
 from gunicorn.workers.gthread import ThreadWorker
 
 from config.timing import queue_wait_set
+
+logger = logging.getLogger(__name__)
 
 WRITE_METHODS = (b"POST ", b"PUT ", b"PATCH ", b"DELETE ")
 _PEEK = max(len(m) for m in WRITE_METHODS)
@@ -73,6 +76,7 @@ class WritesFirstPool:
         slack: float = READ_SLACK,
         clock: Callable[[], float] = time.monotonic,
         name: str = "zap-request",
+        on_start: Callable[[], None] | None = None,
     ) -> None:
         # (turn, order, when submitted, future, work, its arguments), earliest turn first
         self._queue: queue.PriorityQueue[
@@ -80,6 +84,7 @@ class WritesFirstPool:
         ] = queue.PriorityQueue()
         self._slack, self._clock = slack, clock
         self._order = itertools.count()
+        self._on_start = on_start  # what each thread does before it takes work (open its connections)
         self._threads = [threading.Thread(target=self._work, name=f"{name}-{n}") for n in range(threads)]
         for thread in self._threads:
             thread.start()
@@ -107,6 +112,11 @@ class WritesFirstPool:
                 thread.join()
 
     def _work(self) -> None:
+        if self._on_start is not None:
+            try:
+                self._on_start()
+            except Exception:  # the thread still serves: its first request opens what is missing
+                logger.exception("request thread's start-up failed")
         while True:
             _turn, _order, submitted, future, fn, args = self._queue.get()
             if future is None or fn is None:
@@ -124,6 +134,14 @@ class WritesFirstPool:
                 queue_wait_set(None)
 
 
+def _thread_warm() -> None:
+    """Each request thread opens its database and cache connections as it starts (config/warmup.py), so that no
+    first request of a fresh worker pays for them (imported here: gunicorn loads this module before Django)."""
+    from config.warmup import thread_warm
+
+    thread_warm()
+
+
 class WritesFirstWorker(ThreadWorker):
     """gunicorn's ``gthread`` worker whose threads take a waiting write before the waiting reads.
 
@@ -133,7 +151,7 @@ class WritesFirstWorker(ThreadWorker):
     per request, that is every request."""
 
     def get_thread_pool(self) -> WritesFirstPool:
-        return WritesFirstPool(self.cfg.threads)
+        return WritesFirstPool(self.cfg.threads, on_start=_thread_warm)
 
     def enqueue_req(self, conn: Any) -> None:
         start = waiting_request_start(conn)

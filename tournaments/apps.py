@@ -7,6 +7,8 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_delete
 
+        from config.dbconn import connections_policy_install
+
         from .atletas.services import nivel_after_write, players_gone
         from .circuits.services import etapa_places_after_write
         from .models import Player
@@ -15,6 +17,9 @@ class TournamentsConfig(AppConfig):
         # what follows every write of a tournament once it commits: the atletas' Nível, the etapa's places
         write_followers_add(nivel_after_write)
         write_followers_add(etapa_places_after_write)
+
+        # database connections kept for their thread's life, checked after they sat idle (config/dbconn.py)
+        connections_policy_install()
 
         # a deleted player's atleta walks the Nível again without them (tournaments/atletas/services.py)
         post_delete.connect(players_gone, sender=Player, dispatch_uid="atletas-players-gone")
