@@ -24,7 +24,7 @@ from tournaments.caching import tournament_key
 from tournaments.models import Dupla, Jogo, Tournament
 from tournaments.permissions import may_referee, may_see_desk, may_view_event, tournament_with_role
 from tournaments.refusals import Refused
-from tournaments.selectors import tournament_live_get, tournament_live_version
+from tournaments.selectors import tournament_by_slug, tournament_live_get, tournament_live_version
 from tournaments.sumula import services
 from tournaments.sumula.pins import pin_verify
 from tournaments.sumula.selectors import jogo_for_sumula, sumula_get
@@ -53,7 +53,7 @@ def _tournament(slug: str, request=None) -> Tournament:
     if request is not None:
         tournament = tournament_with_role(user=request.user, slug=slug)
     else:
-        tournament = next(iter(Tournament.objects.filter(slug=slug).order_by()[:1]), None)  # the slug is unique
+        tournament = tournament_by_slug(slug=slug)  # a dupla's confirmation, a public read: one plain query
     if tournament is None:
         raise Refused.not_found(_("torneio %(slug)s não encontrado") % {"slug": slug})
     return tournament
