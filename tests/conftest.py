@@ -65,6 +65,17 @@ def _fresh_state_cache():
     tournament_state_cache_clear()
 
 
+@pytest.fixture(autouse=True)
+def _no_kept_records():
+    """Each test starts with no súmula record kept in the process (tournaments/sumula/records.py): a rolled-back
+    test's jogos may be made again with the same ids on SQLite."""
+    from tournaments.sumula.records import jogo_records_forget
+
+    jogo_records_forget()
+    yield
+    jogo_records_forget()
+
+
 @pytest.fixture
 def fast_passwords(settings):
     """Accounts made in a test need no real key stretching (PBKDF2 stays known, for the PINs' hashes)."""

@@ -141,7 +141,8 @@ def test_a_mao_costs_ten_queries_and_writes_only_what_changed(cup, ref, j1):
     """The referee's phone sends every mão: its cost is the event's busiest request, counted here so that a
     regression fails. Session, user, the tournament with the referee's role, the savepoint, the jogo's lock
     (with its duplas, stage and group), its partidas with their mãos, the log (whose insert is the idempotency
-    check), the mão, the jogo's new version, the savepoint's release."""
+    check), the mão, the jogo's new version, the savepoint's release. (A mão after another one that committed reads
+    no partidas: the process keeps the jogo's record, tests/sumula/test_kept_records.py; here nothing commits.)"""
     assert mao(ref, cup.slug, j1, "q0", 0, 1).status_code == 201  # the first mão also begins the partida
     with CaptureQueriesContext(connection) as queries:
         r = mao(ref, cup.slug, j1, "q1", 1, 1)

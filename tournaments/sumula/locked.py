@@ -35,7 +35,7 @@ from ..services import SIDE, walkover_column
 from ..writes import LIVE, write_required
 from .commands import ResultBody
 from .inputs import REASON_MAX, client_id_read, reason_clean, rule_messages, rule_place, via_read  # noqa: F401
-from .records import StoredRecord, answers_of, jogo_lock, jogo_record_load
+from .records import StoredRecord, answers_of, jogo_lock, jogo_record_locked
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def jogo_locked(*, tournament: Tournament, key: str) -> LockedJogo:
     jogo = jogo_lock(tournament=tournament, key=key)
     if jogo is None:
         raise Refused.not_found(_("jogo %(key)s não encontrado neste torneio") % {"key": key})
-    entry, partidas, maos = jogo_record_load(jogo=jogo)
+    entry, partidas, maos = jogo_record_locked(jogo=jogo)
     settings = tournament_settings(tournament=tournament)
     result = jogo_evaluate(entry=entry, settings=settings)[0] if entry is not None else None
     return LockedJogo(

@@ -1,8 +1,12 @@
-"""One jogo's súmula as stored: its record for ``scoring``, the duplas' answers, the ids of its mãos."""
+"""One jogo's súmula as stored: its record for ``scoring``, the duplas' answers, the ids of its mãos; and the
+records this process keeps for the jogos it wrote lately (``jogo_record_locked``)."""
 
 from __future__ import annotations
 
-from django.db import connections, router
+import threading
+from collections import OrderedDict
+
+from django.db import connections, router, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import ForeignKey
 
@@ -104,6 +108,72 @@ def jogo_record_load(*, jogo: Jogo) -> StoredRecord:
         for pid, ms in maos.items()
     }
     return jogo_entry_from_rows(jogo=jogo, partidas=partidas, maos=mao_rows), partidas, maos
+
+
+# --- the records kept in this process ---------------------------------------------------------------------
+#
+# A referee sends a mão every few seconds to the same jogo, and each mão read the jogo's whole record again
+# (its partidas and mãos, forty or so rows made model instances) under the jogo's lock: a fifth of a mão's
+# CPU. The record is kept here, per process, under what it depends on: the jogo's row, its ``version`` and
+# the jogo's own columns the record reads (best-of, walkover, penalty). Every súmula write moves the version
+# under the jogo's row lock (``locked.jogo_finish``), a file import makes new jogos (rows never reused: PostgreSQL
+# sequences, SQLite AUTOINCREMENT), and the admin shows results read-only; so a kept record is the stored one.
+# A record is kept once the transaction that read it under the lock, or wrote it, commits; never before: what
+# a transaction rolled back (its own writes, an outer block's) leaves nothing behind, and a record committed at
+# a version is the only one that version ever has. Another process's write moves the version, so this process
+# reads the record again.
+
+KEPT_RECORDS = 2048  # jogos whose record a process keeps (a few KiB each)
+_kept: OrderedDict[tuple[object, ...], StoredRecord] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def _kept_key(jogo: Jogo) -> tuple[object, ...]:
+    return (jogo.pk, jogo.version, jogo.best_of, jogo.walkover, jogo.lost_by, jogo.penalty_reason)
+
+
+def _copy(record: StoredRecord) -> StoredRecord:
+    """The lists and the dict a write may extend are its own; the instances and the entry are not changed."""
+    entry, partidas, maos = record
+    return entry, list(partidas), {pid: list(rows) for pid, rows in maos.items()}
+
+
+def _keep(key: tuple[object, ...], record: StoredRecord) -> None:
+    with _kept_lock:
+        _kept[key] = record
+        _kept.move_to_end(key)
+        while len(_kept) > KEPT_RECORDS:
+            _kept.popitem(last=False)
+
+
+def jogo_record_locked(*, jogo: Jogo) -> StoredRecord:
+    """The record of ``jogo``, whose row this transaction has locked (``jogo_lock``): as kept for its version, else
+    read (and kept). The caller may extend the lists it gets; it must not change the instances in them."""
+    key = _kept_key(jogo)
+    with _kept_lock:
+        kept = _kept.get(key)
+        if kept is not None:
+            _kept.move_to_end(key)
+    if kept is None:
+        kept = jogo_record_load(jogo=jogo)
+        jogo_record_keep(jogo=jogo, record=kept)  # as read: kept if the transaction commits
+    entry, partidas, maos = _copy(kept)
+    for partida in partidas:
+        partida._state.fields_cache["jogo"] = jogo  # the jogo as locked now (one writer at a time: the lock)
+    return entry, partidas, maos
+
+
+def jogo_record_keep(*, jogo: Jogo, record: StoredRecord) -> None:
+    """``record`` is what ``jogo`` holds at its version (as read, or as just written): kept once the transaction
+    commits."""
+    key, copied = _kept_key(jogo), _copy(record)
+    transaction.on_commit(lambda: _keep(key, copied), using=router.db_for_write(Jogo), robust=True)
+
+
+def jogo_records_forget() -> None:
+    """Forget every kept record (tests: a rolled-back test's jogo rows may be made again with the same ids)."""
+    with _kept_lock:
+        _kept.clear()
 
 
 def answers_of(jogo: Jogo) -> tuple[str | None, str | None]:

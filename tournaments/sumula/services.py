@@ -13,7 +13,9 @@ raises ``Refused`` (``tournaments.refusals``) and writes nothing.
 
 A mão is the event's busiest write (every referee's phone, every mão): its
 queries are plain SQL (``tournaments.plainsql``), its log's insert is its
-idempotency check, and ``tests/api/test_sumula_api.py`` counts its queries.
+idempotency check, the jogo's record is read once per process and kept for
+the next mão (``records.jogo_record_locked``), and
+``tests/api/test_sumula_api.py`` counts its queries.
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ from .locked import (
     status_refresh,
     via_check,
 )
-from .records import answers_of, jogo_record_load, mao_id
+from .records import answers_of, jogo_record_keep, jogo_record_load, mao_id
 
 # --- the writes ------------------------------------------------------------------------------------
 
@@ -143,7 +145,9 @@ def sumula_mao_add(*, tournament: Tournament, key: str, mao: MaoAdd, actor: Acto
             result_order(locked)
         status_refresh(locked, result)
         jogo_finish(locked, action="mao", actor=actor, counted_before=counted_before, logged=True)
-        return Written(jogo=locked.jogo, record=(new_entry, locked.partidas, locked.maos))
+        stored = (new_entry, locked.partidas, locked.maos)
+        jogo_record_keep(jogo=locked.jogo, record=stored)  # the next mão need not read it again
+        return Written(jogo=locked.jogo, record=stored)
 
 
 def _mao_check(locked: LockedJogo, record: MaoRecord) -> tuple[bool, JogoEntry, JogoResult]:
@@ -193,9 +197,10 @@ def sumula_mao_undo(*, tournament: Tournament, key: str, mao: str, actor: Actor)
         if (partida, row) != rows[-1] or partida.pk != locked.partidas[-1].pk:
             raise Refused.conflict(_("só a última mão pode ser desfeita"))
         counted_before = counted_of(jogo)
-        row.delete()
+        # by their keys: the instances may be the ones this process keeps for the jogo's version (records.py)
+        Mao.objects.filter(pk=row.pk).delete()
         if len(locked.maos.get(partida.pk, [])) == 1:
-            partida.delete()
+            Partida.objects.filter(pk=partida.pk).delete()
         entry, _partidas, _maos = jogo_record_load(jogo=jogo)
         result = jogo_evaluate(entry=entry, settings=tournament_settings(tournament=tournament))[0] if entry else None
         status_refresh(locked, result)
@@ -284,7 +289,9 @@ def sumula_answer(
             counted_before=counted_before,
             data={"dupla": dupla.key, "reason": reason},
         )
-        return Written(jogo=jogo, record=(locked.entry, locked.partidas, locked.maos))  # the record is unchanged
+        stored = (locked.entry, locked.partidas, locked.maos)  # the record is unchanged
+        jogo_record_keep(jogo=jogo, record=stored)
+        return Written(jogo=jogo, record=stored)
 
 
 def sumula_sign(*, tournament: Tournament, key: str, via: int, reason: object, actor: Actor) -> Written:

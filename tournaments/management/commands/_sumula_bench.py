@@ -50,6 +50,7 @@ def sumula_bench(*, tournament: Tournament) -> SumulaBench:
     )
     final.partidas.all().delete()
     final.status, final.counted_via, final.entry_order = Jogo.SCHEDULED, None, None
+    final.version += 1  # its record changed: what was kept of it (tournaments/sumula/records.py) no longer holds
     final.save()
     tournament_rebuild(tournament=tournament)
     for dupla in (final.dupla_a, final.dupla_b):
