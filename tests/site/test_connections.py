@@ -57,8 +57,12 @@ def test_a_connection_the_database_dropped_while_idle_is_replaced_before_it_fail
         pytest.skip("only PostgreSQL drops a client's connection (a restart, an idle timeout)")
     connection.ensure_connection()
     before = connection.connection.info.backend_pid
-    with connections["default"].copy().cursor() as other:  # another session ends this one, as a restart would
-        other.execute("SELECT pg_terminate_backend(%s)", [before])
+    other = connections["default"].copy()  # another session ends this one, as a restart would
+    try:
+        with other.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [before])
+    finally:
+        other.close()
     setattr(connection, dbconn._USED, time.monotonic() - dbconn.IDLE_CHECK - 1)
     _request_starts()
     with connection.cursor() as cursor:
