@@ -113,7 +113,7 @@ def jogo_record_load(*, jogo: Jogo) -> StoredRecord:
 # --- the records kept in this process ---------------------------------------------------------------------
 #
 # A referee sends a mão every few seconds to the same jogo, and each mão read the jogo's whole record again
-# (its partidas and mãos, forty or so rows made model instances) under the jogo's lock: a fifth of a mão's
+# (its partidas and mãos, forty or so rows made model instances) under the jogo's lock: an eighth of a mão's
 # CPU. The record is kept here, per process, under what it depends on: the jogo's row, its ``version`` and
 # the jogo's own columns the record reads (best-of, walkover, penalty). Every súmula write moves the version
 # under the jogo's row lock (``locked.jogo_finish``), a file import makes new jogos (rows never reused: PostgreSQL
