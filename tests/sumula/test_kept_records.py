@@ -8,12 +8,11 @@ import pytest
 from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import given
 
-from tests.sumula.test_sumula_roundtrip import ALLOWED, JOGOS, _apply, _Rollback, ops
-from tests.support.sumula import api, jogo_between, post, staff_user
-from tournaments.models import Jogo, StaffRole
+from tests.sumula.test_sumula_roundtrip import ALLOWED, JOGOS, SCRIPTS, _apply, _Rollback, scripts
+from tests.support.sumula import api, jogo_between, post
+from tournaments.models import Jogo
 from tournaments.sumula import records
 from tournaments.sumula.commands import MaoAdd
 from tournaments.sumula.locked import Actor
@@ -47,16 +46,15 @@ def _mao(client, cup, key: str, mao_id: str, to: int = 0, points: int = 1):
 
 
 @pytest.fixture
-def referee(cup):
-    return staff_user(cup, "arbitro", StaffRole.REFEREE)
+def signed_in(cup, referee) -> tuple[str, Client]:
+    """A jogo of the cup and its referee's client, signed in."""
+    ref = Client()
+    ref.force_login(referee)
+    return jogo_between(cup, "d1", "d4"), ref
 
 
-@settings(
-    max_examples=int(__import__("os").environ.get("SUMULA_EXAMPLES", 25)),
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(script=st.lists(ops, min_size=12, max_size=40))
+@SCRIPTS
+@given(script=scripts)
 @pytest.mark.django_db
 def test_whatever_the_sumula_calls_a_kept_record_is_the_stored_one(
     cup, referee, django_capture_on_commit_callbacks, script
@@ -85,10 +83,8 @@ def test_whatever_the_sumula_calls_a_kept_record_is_the_stored_one(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_mao_after_another_reads_no_record_and_answers_every_mao(cup, referee):
-    key = jogo_between(cup, "d1", "d4")
-    ref = Client()
-    ref.force_login(referee)
+def test_a_mao_after_another_reads_no_record_and_answers_every_mao(cup, signed_in):
+    key, ref = signed_in
     assert _mao(ref, cup, key, "k0").status_code == 201
     with CaptureQueriesContext(connection) as first:
         assert _mao(ref, cup, key, "k1", to=1).status_code == 201
@@ -106,10 +102,8 @@ def test_a_mao_after_another_reads_no_record_and_answers_every_mao(cup, referee)
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_write_rolled_back_leaves_no_record_kept(cup, referee):
-    key = jogo_between(cup, "d1", "d4")
-    ref = Client()
-    ref.force_login(referee)
+def test_a_write_rolled_back_leaves_no_record_kept(cup, referee, signed_in):
+    key, ref = signed_in
     assert _mao(ref, cup, key, "r0").status_code == 201
     with transaction.atomic():  # a mão written, then the transaction around it rolled back
         sumula_mao_add(tournament=cup, key=key, mao=MaoAdd(id="lost", to=1, points=3), actor=Actor(user=referee))

@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from scoring.errors import RuleViolation
-from tests.support.sumula import PIN, answer, api, cup_file, current_via, jogo_between, play, post, sign, staff_user
+from tests.support.sumula import PIN, answer, api, cup_file, current_via, jogo_between, play, post, sign
 from tournaments.interchange.writer import tournament_export
-from tournaments.models import Jogo, StaffRole, Tournament
+from tournaments.models import Jogo, Tournament
 from tournaments.selectors import tournament_state_cache_clear
 from tournaments.services import tournament_import
 
@@ -515,17 +515,17 @@ def _apply(op, cup, ref, anon, keys, sent: list[tuple[str, dict]], counter) -> i
     raise AssertionError(op)
 
 
-@pytest.fixture
-def referee(cup):
-    return staff_user(cup, "arbitro", StaffRole.REFEREE)
-
-
-@settings(
+# a script of súmula calls per example (tests/sumula/test_kept_records.py drives the same scripts)
+SCRIPTS = settings(
     max_examples=int(__import__("os").environ.get("SUMULA_EXAMPLES", 25)),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(script=st.lists(ops, min_size=12, max_size=40))
+scripts = st.lists(ops, min_size=12, max_size=40)
+
+
+@SCRIPTS
+@given(script=scripts)
 def test_any_sequence_of_api_calls_round_trips(cup, referee, script):
     keys = [jogo_between(cup, a, b) for a, b in JOGOS]
     try:
