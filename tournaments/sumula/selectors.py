@@ -15,7 +15,7 @@ from scoring.rules import RuleSettings
 from scoring.sumula import mao_options
 
 from ..interchange.writer import answers_by_dupla
-from ..models import Appeal, Dupla, Jogo, SumulaEvent, SumulaVia, Tournament
+from ..models import Appeal, Dupla, Jogo, Player, SumulaEvent, SumulaVia, Tournament
 from ..models import Mao as MaoRow
 from ..models import Partida as PartidaRow
 from ..permissions import role_of
@@ -49,8 +49,28 @@ SUMULA_RELATED = (
 )
 
 
+# one súmula's jogo: the same, its players read after it in one small query. Joined in (four more joins),
+# PostgreSQL spent 4-8 ms planning the query each time it ran, for 0.2 ms running it
+_SUMULA_JOINED = ("dupla_a", "dupla_b", "stage", "group", "signed_by")
+
+
 def jogo_for_sumula(*, tournament: Tournament, key: str) -> Jogo | None:
-    return Jogo.objects.select_related(*SUMULA_RELATED).filter(tournament=tournament, key=key).first()
+    """The jogo ``key`` of ``tournament`` with what its súmula shows (``SUMULA_RELATED``), None without one."""
+    jogo = next(
+        iter(Jogo.objects.select_related(*_SUMULA_JOINED).filter(tournament=tournament, key=key).order_by()[:1]), None
+    )
+    if jogo is not None:
+        _players_attach(duplas=(jogo.dupla_a, jogo.dupla_b))
+    return jogo
+
+
+def _players_attach(*, duplas: Iterable[Dupla]) -> None:
+    """Give each dupla its players (as ``select_related`` would), read in one query."""
+    duplas = list(duplas)
+    players = Player.objects.in_bulk({pk for d in duplas for pk in (d.player1_id, d.player2_id) if pk is not None})
+    for dupla in duplas:
+        dupla.player1 = players[dupla.player1_id]
+        dupla.player2 = players.get(dupla.player2_id) if dupla.player2_id is not None else None
 
 
 def sumula_get(
