@@ -44,6 +44,9 @@ SWITCH_INTERVAL = float(os.environ.get("PYTHON_SWITCH_INTERVAL") or 0.001)
 def post_fork(server: Any, worker: Any) -> None:
     if SWITCH_INTERVAL > 0:
         sys.setswitchinterval(SWITCH_INTERVAL)
+    from config.warmup import worker_warm
+
+    worker_warm()  # before the worker takes its first request: the states of the events under way, its own
 
 
 def worker_exit(server: Any, worker: Any) -> None:

@@ -1,10 +1,12 @@
 """The WSGI application: what a production server (gunicorn) runs, and what runserver serves.
 
 It refuses to start without a SECRET_KEY when DEBUG is off (see SECRET_KEY_MISSING in config/settings.py), and
-in production loads the URLconf, templates, catalogues and the states of the events under way before the first
-request (config/warmup.py).
+in production loads the URLconf, templates and catalogues before the first request (config/warmup.py); under
+gunicorn, whose master imports this module before forking, each worker then loads the states of the events
+under way as it starts (config/gunicorn.py, ``post_fork``).
 """
 
+import gc
 import os
 
 from django.conf import settings
@@ -19,7 +21,7 @@ if settings.SECRET_KEY_MISSING:
 application = get_wsgi_application()
 
 if not settings.DEBUG:  # production: every process starts with the site's code and templates loaded
-    from config.warmup import server_warm, states_warm
+    from config.warmup import server_warm
 
     server_warm()
-    states_warm()  # and the events under way
+    gc.freeze()  # what was loaded stays out of the collector's sight, and its pages shared with the workers

@@ -587,8 +587,8 @@ def test_a_value_fragment_is_rendered_once_per_value_and_language():
 
 @pytest.mark.django_db(transaction=True)
 def test_the_warm_up_loads_the_events_under_way(load_file, monkeypatch):
-    """config/warmup.states_warm (in gunicorn's master, before the workers fork): the states of the events not
-    finished are loaded, so no worker pays for its first page of one; a finished event is left alone."""
+    """config/warmup.states_warm (in each gunicorn worker as it starts): the states of the events not finished
+    are loaded, so no worker pays for its first page of one; a finished event is left alone."""
     from config.warmup import states_warm
     from tournaments import selectors
     from tournaments.models import Tournament
