@@ -67,10 +67,9 @@ def jogo_for_sumula(*, tournament: Tournament, key: str) -> Jogo | None:
 def _players_attach(*, duplas: Iterable[Dupla]) -> None:
     """Give each dupla its players (as ``select_related`` would), read in one query."""
     duplas = list(duplas)
-    players = Player.objects.in_bulk({pk for d in duplas for pk in (d.player1_id, d.player2_id) if pk is not None})
+    players = Player.objects.in_bulk({pk for d in duplas for pk in (d.player1_id, d.player2_id)})
     for dupla in duplas:
-        dupla.player1 = players[dupla.player1_id]
-        dupla.player2 = players.get(dupla.player2_id) if dupla.player2_id is not None else None
+        dupla.player1, dupla.player2 = players[dupla.player1_id], players[dupla.player2_id]
 
 
 def sumula_get(
