@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import time
 from importlib import import_module
 from pathlib import Path
 from typing import Any
@@ -166,7 +167,9 @@ def worker_warm() -> None:
     instead of the master's, which is as old as the server."""
     if settings.DEBUG:
         return
-    states_warm()
+    began = time.perf_counter()
+    loaded = states_warm()
+    logger.info("worker warm-up: %d event states in %.0f ms", loaded, (time.perf_counter() - began) * 1000)
 
 
 def states_warm(*, limit: int | None = None) -> int:
