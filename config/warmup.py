@@ -161,8 +161,9 @@ def worker_warm() -> None:
 
     Loaded once in the master instead, they came to every worker through the fork as pages it shared with the
     master, and the worker's first requests copied them page by page as they touched the state (each object's
-    reference count is written): measured at 1,024 duplas, a worker's first counting confirmation had 1,200-1,600
-    page faults instead of 150-250 and its first page after it 1,400 instead of 300, 10-15 ms more each. A
+    reference count is written): measured at 1,024 duplas, a worker's first counting confirmation had about 1,300
+    page faults instead of 210-290 and its first page after it about 1,430 instead of 270-320: 12-14 ms more CPU
+    each. A
     recycled worker (``max_requests``) also starts from the newest stored state (``tournaments/snapshots.py``)
     instead of the master's, which is as old as the server."""
     if settings.DEBUG:
