@@ -4,9 +4,9 @@ model, a URL pattern, a session or a language; each request thread's connections
 site's tables already described to its server process.
 
 Without it the first request of each fresh process pays for them (about half a second: most of the site's
-modules are imported by the URLconf; then, measured at 1,024 duplas, a worker's first confirmation took 45-56 ms
-against 20-25 for the next ones). With gunicorn's ``preload_app`` it runs once in the master, before the
-workers fork, and they share what it loaded.
+modules are imported by the URLconf). With gunicorn's ``preload_app`` it runs once in the master, before the
+workers fork, and they share what it loaded; each worker then loads the states of the events under way itself
+(``worker_warm``), and each request thread opens its connections (``thread_warm``).
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ import logging
 import time
 from importlib import import_module
 from pathlib import Path
-from typing import Any
 
 from django.apps import apps
 from django.conf import settings
+from django.db import DatabaseError
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.template import TemplateDoesNotExist, TemplateSyntaxError, engines
 from django.template.backends.django import DjangoTemplates
 from django.template.loader import get_template
@@ -119,7 +120,7 @@ def thread_warm() -> None:
     (kept for the thread's life: config/dbconn.py) and the shared cache's. Errors are logged, never raised: the
     first request opens what is missing."""
     from django.core.cache import caches
-    from django.db import DatabaseError, connections
+    from django.db import connections
 
     from config.dbconn import connections_used
 
@@ -136,11 +137,11 @@ def thread_warm() -> None:
         logger.warning("warm-up: cache não respondeu (%s)", exc)
 
 
-def catalogue_warm(*, connection: Any) -> None:
+def catalogue_warm(*, connection: BaseDatabaseWrapper) -> None:
     """A new PostgreSQL connection's server process knows none of the site's tables: the first statement that
     reads one loads its description and its indexes' (measured here: 0.3-1.5 ms a table; a counting
     confirmation reads a dozen). One statement naming every table of the site loads them all, before the thread's
-    first request (about 20 ms, once)."""
+    first request (about 20 ms, once). A table missing (a migration not run yet) is logged: the requests meet it."""
     if connection.vendor != "postgresql":
         return
     q = connection.ops.quote_name
@@ -149,10 +150,14 @@ def catalogue_warm(*, connection: Any) -> None:
         for m in apps.get_models(include_auto_created=True)
         if m._meta.managed and not m._meta.proxy and m._meta.pk is not None and m._meta.pk.column
     ]
-    if reads:
+    if not reads:
+        return
+    try:
         with connection.cursor() as cursor:
             cursor.execute(" UNION ALL ".join(reads))
             cursor.fetchall()
+    except DatabaseError as exc:
+        logger.warning("warm-up: tabelas do site não lidas pela conexão nova (%s)", exc)
 
 
 def worker_warm() -> None:
@@ -163,9 +168,8 @@ def worker_warm() -> None:
     master, and the worker's first requests copied them page by page as they touched the state (each object's
     reference count is written): measured at 1,024 duplas, a worker's first counting confirmation had about 1,300
     page faults instead of 210-290 and its first page after it about 1,430 instead of 270-320: 12-14 ms more CPU
-    each. A
-    recycled worker (``max_requests``) also starts from the newest stored state (``tournaments/snapshots.py``)
-    instead of the master's, which is as old as the server."""
+    each. A recycled worker (``max_requests``) also starts from the newest stored state
+    (``tournaments/snapshots.py``) instead of the master's, which is as old as the server."""
     if settings.DEBUG:
         return
     began = time.perf_counter()
@@ -179,7 +183,7 @@ def states_warm(*, limit: int | None = None) -> int:
     from the tables. Run by each gunicorn worker as it starts (``worker_warm``): it does not pay for its first page
     of an event (about 200 ms at 4,096 duplas). Errors are logged, never raised: a page builds what it needs.
     Returns how many were loaded."""
-    from django.db import DatabaseError, connections
+    from django.db import connections
 
     from tournaments.caching import shares_wait
     from tournaments.models import Tournament
@@ -197,7 +201,7 @@ def states_warm(*, limit: int | None = None) -> int:
     except DatabaseError as exc:  # e.g. not migrated yet: the workers build what they need
         logger.warning("warm-up: estados não carregados (%s)", exc)
     finally:
-        shares_wait()  # nothing running in the background when the workers fork
+        shares_wait()  # nothing left running in the background (a state being stored) when the worker serves
         for connection in connections.all(initialized_only=True):  # each request thread opens its own
             if not connection.in_atomic_block:  # (imported inside a transaction, as a test does: left open)
                 connection.close()

@@ -84,3 +84,25 @@ def test_each_worker_loads_the_states_itself_and_the_master_does_not(monkeypatch
     wsgi = Path(warmup.__file__).with_name("wsgi.py").read_text()
     gunicorn = Path(warmup.__file__).with_name("gunicorn.py").read_text()
     assert "states_warm" not in wsgi and "worker_warm()" in gunicorn.split("def post_fork", 1)[1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_not_there_yet_is_logged_and_the_connection_still_serves(monkeypatch, caplog):
+    """A worker started before its migration ran: the warm-up says so, and the thread's first request meets it."""
+    import logging
+    from types import SimpleNamespace
+
+    if connection.vendor != "postgresql":
+        pytest.skip("only PostgreSQL's server processes are given the tables")
+    missing = SimpleNamespace(
+        _meta=SimpleNamespace(
+            db_table="zap_tabela_que_falta", managed=True, proxy=False, pk=SimpleNamespace(column="id")
+        )
+    )
+    monkeypatch.setattr(warmup.apps, "get_models", lambda **kw: [missing])
+    with caplog.at_level(logging.WARNING, "config.warmup"):
+        warmup.catalogue_warm(connection=connection)
+    assert any("zap_tabela_que_falta" in r.getMessage() for r in caplog.records)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        assert cursor.fetchone() == (1,)
