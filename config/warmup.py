@@ -162,17 +162,22 @@ def catalogue_warm(*, connection: BaseDatabaseWrapper) -> None:
 
 def worker_warm() -> None:
     """In each gunicorn worker as it starts (``post_fork``), before it takes a request: the states of the events
-    under way (``states_warm``), made by the worker itself.
+    under way made again by the worker itself, from the state the master stored (``states_warm``).
 
-    Loaded once in the master instead, they came to every worker through the fork as pages it shared with the
-    master, and the worker's first requests copied them page by page as they touched the state (each object's
-    reference count is written): measured at 1,024 duplas, a worker's first counting confirmation had about 1,300
-    page faults instead of 210-290 and its first page after it about 1,430 instead of 270-320: 12-14 ms more CPU
-    each. A recycled worker (``max_requests``) also starts from the newest stored state
-    (``tournaments/snapshots.py``) instead of the master's, which is as old as the server."""
+    Inherited from the master through the fork, they were pages the worker shared with it, and its first requests
+    copied them page by page as they touched the state (each object's reference count is written): measured at
+    1,024 duplas, a worker's first counting confirmation had about 1,300 page faults instead of 210-290 and its
+    first page after it about 1,430 instead of 270-320: 12-14 ms more CPU each. The master still builds them
+    first, once, and stores them (``tournaments/snapshots.py``), so that each worker only reads the stored state
+    (about 35 ms at 1,024 duplas, 150 at 4,096) instead of every worker building it from the tables at once, while
+    the first workers up already serve. A recycled worker (``max_requests``) likewise starts from the newest
+    stored state instead of the master's, which is as old as the server."""
     if settings.DEBUG:
         return
+    from tournaments.selectors import tournament_state_cache_clear
+
     began = time.perf_counter()
+    tournament_state_cache_clear()  # the master's: left to it, untouched
     loaded = states_warm()
     logger.info("worker warm-up: %d event states in %.0f ms", loaded, (time.perf_counter() - began) * 1000)
 
@@ -180,8 +185,9 @@ def worker_warm() -> None:
 def states_warm(*, limit: int | None = None) -> int:
     """Load the derived states of the events under way (not finished; the most recent first, ``ZAP_WARM_STATES``
     of them) from the state stored in the database, replaying the log since (``tournaments/snapshots.py``), or
-    from the tables. Run by each gunicorn worker as it starts (``worker_warm``): it does not pay for its first page
-    of an event (about 200 ms at 4,096 duplas). Errors are logged, never raised: a page builds what it needs.
+    from the tables. Run by gunicorn's master before it forks (``config/wsgi.py``: built and stored once), then by
+    each worker as it starts (``worker_warm``): no worker pays for its first page of an event (about 200 ms at
+    4,096 duplas). Errors are logged, never raised: a page builds what it needs.
     Returns how many were loaded."""
     from django.db import connections
 

@@ -2,8 +2,8 @@
 
 It refuses to start without a SECRET_KEY when DEBUG is off (see SECRET_KEY_MISSING in config/settings.py), and
 in production loads the URLconf, templates and catalogues before the first request (config/warmup.py); under
-gunicorn, whose master imports this module before forking, each worker then loads the states of the events
-under way as it starts (config/gunicorn.py, ``post_fork``).
+gunicorn, whose master imports this module before forking, the states of the events under way are built and
+stored here once, and each worker reads them again as it starts, as its own (config/gunicorn.py, ``post_fork``).
 """
 
 import gc
@@ -21,7 +21,8 @@ if settings.SECRET_KEY_MISSING:
 application = get_wsgi_application()
 
 if not settings.DEBUG:  # production: every process starts with the site's code and templates loaded
-    from config.warmup import server_warm
+    from config.warmup import server_warm, states_warm
 
     server_warm()
+    states_warm()  # built and stored once here: each worker reads them stored as it starts (worker_warm)
     gc.freeze()  # what was loaded stays out of the collector's sight, and its pages shared with the workers

@@ -66,24 +66,27 @@ def test_a_new_connection_is_given_every_table_of_the_site_in_one_statement():
 
 
 @pytest.mark.django_db
-def test_each_worker_loads_the_states_itself_and_the_master_does_not(monkeypatch, settings):
-    """config/wsgi.py (imported by gunicorn's master before it forks) loads code and templates only; each worker
-    loads the states of the events under way as it starts (config/gunicorn.py's post_fork), so they are its own
-    pages and not the master's."""
+def test_each_worker_loads_the_states_again_as_its_own(monkeypatch, settings):
+    """config/wsgi.py (imported by gunicorn's master before it forks) builds and stores the states of the events
+    under way; each worker forgets the master's and loads them again as it starts (config/gunicorn.py's
+    post_fork), so they are its own pages and not shared with the master."""
     from pathlib import Path
+
+    from tournaments import selectors
 
     loaded = []
     monkeypatch.setattr(warmup, "states_warm", lambda **kw: loaded.append(kw) or 0)
+    selectors.caches[selectors.STATES].set("inherited", "the master's")
     settings.DEBUG = False
     warmup.worker_warm()
-    assert loaded == [{}]
+    assert loaded == [{}] and selectors.caches[selectors.STATES].get("inherited") is None
     settings.DEBUG = True  # runserver: nothing to warm
     warmup.worker_warm()
     assert loaded == [{}]
 
     wsgi = Path(warmup.__file__).with_name("wsgi.py").read_text()
     gunicorn = Path(warmup.__file__).with_name("gunicorn.py").read_text()
-    assert "states_warm" not in wsgi and "worker_warm()" in gunicorn.split("def post_fork", 1)[1]
+    assert "states_warm()" in wsgi and "worker_warm()" in gunicorn.split("def post_fork", 1)[1]
 
 
 @pytest.mark.django_db(transaction=True)
