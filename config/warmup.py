@@ -177,7 +177,7 @@ def worker_warm() -> None:
     from tournaments.selectors import tournament_state_cache_clear
 
     began = time.perf_counter()
-    tournament_state_cache_clear()  # the master's: left to it, untouched
+    tournament_state_cache_clear()  # the master's copy let go of here, at start, not by the first requests
     loaded = states_warm()
     logger.info("worker warm-up: %d event states in %.0f ms", loaded, (time.perf_counter() - began) * 1000)
 

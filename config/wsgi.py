@@ -6,7 +6,6 @@ gunicorn, whose master imports this module before forking, the states of the eve
 stored here once, and each worker reads them again as it starts, as its own (config/gunicorn.py, ``post_fork``).
 """
 
-import gc
 import os
 
 from django.conf import settings
@@ -24,5 +23,4 @@ if not settings.DEBUG:  # production: every process starts with the site's code 
     from config.warmup import server_warm, states_warm
 
     server_warm()
-    states_warm()  # built and stored once here: each worker reads them stored as it starts (worker_warm)
-    gc.freeze()  # what was loaded stays out of the collector's sight, and its pages shared with the workers
+    states_warm()  # built and stored once here (then frozen for the collector): each worker reads them again
