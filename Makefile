@@ -21,9 +21,12 @@ $(VENV)/.installed: requirements.txt
 
 install: $(VENV)/.installed
 
-# The compiled catalogues are committed; recompile when gettext is there.
-messages: install
-	@if command -v msgfmt >/dev/null 2>&1 && [ -d locale ]; then $(DEV_ENV) $(PY) manage.py compilemessages --ignore=.venv -v0; fi
+# The compiled catalogues are committed; recompile one when its .po is newer and gettext is there (several `make
+# test` side by side, as .ci/run runs them, then find them made and write nothing).
+CATALOGUES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
+messages: install $(CATALOGUES)
+locale/%/LC_MESSAGES/django.mo: locale/%/LC_MESSAGES/django.po
+	@if command -v msgfmt >/dev/null 2>&1; then $(DEV_ENV) $(PY) manage.py compilemessages --ignore=.venv -v0; touch $@; fi
 
 # Serve on SQLite with the two demo events loaded (idempotent).
 run: install messages
@@ -116,13 +119,22 @@ bench-postgres: install messages
 bench-engine: install messages
 	bin/with-redis $(PY) load/engine_bench $(ENGINE_ARGS)
 
+# The card engine (load/truco_bench): an action, a whole partida robot against robot, a view, the game log, and how
+# often the "básico" robot beats "aleatório"; pure Python, no database. TRUCO_ARGS e.g. "--partidas 100 --duel 200".
+.PHONY: bench-online
+bench-online: install
+	$(PY) load/truco_bench $(TRUCO_ARGS)
+
 # The probe (probe/run): the permission matrix, the CSRF set, the input fuzz and schemathesis against the
-# OpenAPI document the site serves (/api/v1/schema/), through Django's test client on a throwaway SQLite file
-# (deleted before and after);
-# prints the counts and fails on any 500, escape or CSRF acceptance. PROBE_ARGS e.g. "--quick" (about a minute).
+# OpenAPI document the site serves (/api/v1/schema/), through Django's test client, on a throwaway SQLite file
+# (probe-sqlite, deleted before and after), then on a throwaway PostgreSQL database (probe-postgres): a number
+# beyond a column's range, or a NUL in a text, is stored by SQLite and a 500 on PostgreSQL.
+# Each prints the counts and fails on any 500, escape or CSRF acceptance. PROBE_ARGS e.g. "--quick" (about a minute).
 PROBE_SQLITE := /tmp/zap-probe.sqlite3
-.PHONY: probe
-probe: install
+.PHONY: probe probe-sqlite
+probe: probe-sqlite probe-postgres
+
+probe-sqlite: install
 	rm -f $(PROBE_SQLITE) $(PROBE_SQLITE)-wal $(PROBE_SQLITE)-shm
 	status=0; $(DEV_ENV) DATABASE_URL=sqlite:///$(PROBE_SQLITE) $(PY) probe/run $(PROBE_ARGS) || status=$$?; \
 		rm -f $(PROBE_SQLITE) $(PROBE_SQLITE)-wal $(PROBE_SQLITE)-shm; exit $$status

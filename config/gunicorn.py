@@ -11,6 +11,19 @@ import sys
 from typing import Any
 
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
+
+
+def _control_socket(port: str) -> str:
+    """The control socket of this server (``gunicornc -s PATH``): gunicorn's own folder ($XDG_RUNTIME_DIR, else
+    ~/.gunicorn), one socket per port. gunicorn's default is one path for every server of the host: a second
+    ``make serve`` (on another PORT) took the first one's socket, and removed it on leaving. GUNICORN_CONTROL_SOCKET
+    names another path."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    folder = runtime if runtime and os.path.isdir(runtime) else os.path.join(os.path.expanduser("~"), ".gunicorn")
+    return os.environ.get("GUNICORN_CONTROL_SOCKET") or os.path.join(folder, f"gunicorn-{port}.ctl")
+
+
+control_socket = _control_socket(os.environ.get("PORT", "8000"))
 workers = int(os.environ.get("WEB_CONCURRENCY") or os.cpu_count() or 2)
 # gunicorn's gthread worker, whose threads take a waiting write (a mão, a confirmation) before the waiting reads
 # (config/workers.py): on event day the referees are not queued behind the spectators' polling

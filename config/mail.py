@@ -3,7 +3,8 @@
 ``UnsentMailBackend`` logs one line per mail (subject and number of recipients: never the body, where
 password-reset and invitation links go, nor the addresses). With ``ZAP_MAIL_DIR`` set, each mail is also
 written whole to a new file there, readable by the server's user only (file mode 600, directory 700), for
-an operator who must pass a link on by hand.
+an operator who must pass a link on by hand. ``mail_configured`` says whether the site's mail leaves at all
+(the staff page then shows an invitation's link to the organizer who made it instead).
 """
 
 from __future__ import annotations
@@ -25,6 +26,30 @@ log = logging.getLogger("zap.mail")
 _LINK = re.compile(r"\S+://\S+")
 
 
+# The backends that keep mail on this machine (``make run``'s, Django's development and test ones): with one of
+# them, mail is not configured. Anything else (SMTP, a provider's backend) counts as mail that leaves.
+NOT_SENDING = frozenset(
+    {
+        "config.mail.UnsentMailBackend",
+        "django.core.mail.backends.console.EmailBackend",
+        "django.core.mail.backends.dummy.EmailBackend",
+        "django.core.mail.backends.filebased.EmailBackend",
+        "django.core.mail.backends.locmem.EmailBackend",
+    }
+)
+SMTP = "django.core.mail.backends.smtp.EmailBackend"
+
+
+def mail_configured() -> bool:
+    """Whether the site's mail leaves for the people it is addressed to: the default mailer's backend is none of
+    ``NOT_SENDING`` (read each time: the settings say, as the tests may change them)."""
+    mailers = getattr(settings, "MAILERS", None)
+    if mailers is None:  # Django's older EMAIL_BACKEND setting
+        return getattr(settings, "EMAIL_BACKEND", SMTP) not in NOT_SENDING
+    default = mailers.get("default")
+    return default is not None and default.get("BACKEND", SMTP) not in NOT_SENDING
+
+
 def redact(text: str) -> str:
     """``text`` with every link (where tokens go) replaced by ``[link omitido]``."""
     return _LINK.sub("[link omitido]", text)
@@ -35,10 +60,12 @@ class UnsentMailBackend(BaseEmailBackend):
         count = 0
         for message in email_messages or ():
             path = self._keep(message)
+            n = len(message.recipients())
             log.warning(
-                "e-mail não enviado (sem EMAIL_HOST): assunto %r, %d destinatário(s)%s",
+                "e-mail não enviado (sem EMAIL_HOST): assunto %r, %d %s%s",
                 redact(str(message.subject)),
-                len(message.recipients()),
+                n,
+                "destinatário" if n == 1 else "destinatários",
                 f", guardado em {path}" if path else "",
             )
             count += 1

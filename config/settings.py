@@ -191,6 +191,13 @@ ZAP_EVENTS_PER_ACCOUNT = env_int("ZAP_EVENTS_PER_ACCOUNT", 5)
 ZAP_SIGNUPS_PER_HOUR = env_int("ZAP_SIGNUPS_PER_HOUR", 5)
 # An invitation to a tournament's staff (its e-mailed link /convites/<token>/) is valid for this many days.
 ZAP_INVITATION_DAYS = env_int("ZAP_INVITATION_DAYS", 7)
+# The e-mail the site sends for its users, per hour (tournaments/mailquota.py; beyond it the page says how many
+# and until when, nothing is sent): invitations to a tournament's staff per account and per event; the calls'
+# e-mails ("Sua vez") per account, and per event this many for each player of its duplas.
+ZAP_INVITATIONS_PER_ACCOUNT_HOUR = env_int("ZAP_INVITATIONS_PER_ACCOUNT_HOUR", 20)
+ZAP_INVITATIONS_PER_EVENT_HOUR = env_int("ZAP_INVITATIONS_PER_EVENT_HOUR", 30)
+ZAP_CALL_EMAILS_PER_ACCOUNT_HOUR = env_int("ZAP_CALL_EMAILS_PER_ACCOUNT_HOUR", 500)
+ZAP_CALL_EMAILS_PER_PLAYER_HOUR = env_int("ZAP_CALL_EMAILS_PER_PLAYER_HOUR", 4)
 # Password reset (/conta/senha/esqueci/): at most this many requests an hour per address and per e-mail;
 # beyond it the same "se houver uma conta…" page answers and nothing is sent.
 ZAP_PASSWORD_RESETS_PER_HOUR = env_int("ZAP_PASSWORD_RESETS_PER_HOUR", 5)

@@ -2,7 +2,10 @@
 
 A seeded generator (the same seed, the same requests) picks from values that broke the site before or could:
 NUL, lone surrogates, invalid UTF-8, huge strings, deep nesting, duplicate JSON keys, wrong JSON types,
-Infinity/NaN, multipart and urlencoded bodies sent to JSON endpoints, and ``%00`` and the like as URL keys.
+Infinity/NaN, multipart and urlencoded bodies sent to JSON endpoints, and ``%00`` and the like as URL keys. And every
+number a form reads (a number input, or a field the page fills with a whole number) gets each number just beyond
+what a column holds (``OUT_OF_RANGE``: a smallint, an integer, a bigint, both ways), which PostgreSQL refuses and
+SQLite stores: ``make probe`` runs on both.
 Forms are sent as the account that may use them (the organizer on the desk, anyone on the public forms), so the
 odd value reaches the form's own checks; API writes as the organizer, and confirmations with the dupla's PIN.
 Counts the requests and the answers of 500.
@@ -20,6 +23,8 @@ from .urls import needed, site_urls
 from .world import PIN
 
 HUGE = "A" * 200_000
+# just beyond each integer column's range, both ways (PostgreSQL's smallint, integer, bigint)
+OUT_OF_RANGE = [str(n) for bits in (15, 31, 63) for n in (2**bits, -(2**bits) - 1)]
 ODD_TEXT = [
     "",
     " ",
@@ -46,6 +51,7 @@ ODD_TEXT = [
     "2026-02-30",
     "99:99",
     "1" * 25,
+    *OUT_OF_RANGE,
 ]
 ODD_JSON = [
     "",
@@ -76,6 +82,8 @@ ODD_JSON = [
     [[12, 3, 4]],
     [[-12, 3]],
     [[10**30, 0]],
+    *(int(n) for n in OUT_OF_RANGE),
+    [[2**15, 0]],
 ]
 # raw bodies for a JSON endpoint: (content type, bytes)
 RAW_BODIES = [
@@ -130,6 +138,7 @@ ODD_ARGS = [
     "%E2%80%AE",
     "0",
     "%25",
+    *OUT_OF_RANGE,
 ]
 
 
@@ -178,6 +187,7 @@ def input_fuzz(world, recorder: Recorder, *, quick: bool = False, seed: int = 21
         if site_url is None or (quick and site_url.name.startswith("admin:")):
             continue
         client = _form_client(world, site_url.name)
+        sent: set[str] = set()  # the fields already sent numbers beyond a column
         for body in bodies:
             fields = [k for k in body if k != "csrfmiddlewaretoken"] or ["x"]
             for _ in range(per_form if quick else min(per_form, 6 * len(fields))):
@@ -188,6 +198,14 @@ def input_fuzz(world, recorder: Recorder, *, quick: bool = False, seed: int = 21
             # the same form urlencoded by hand, with invalid UTF-8 and a NUL
             raw = "&".join(f"{quote(k)}=%ED%A0%80%00" for k in fields)
             record(client, "POST", path, raw, "application/x-www-form-urlencoded", who=site_url.name)
+            # every number it reads (once per form and field), just beyond each column's range, the rest of the
+            # form as the page filled it
+            numbers = world.number_fields.get(path, set()) | {k for k in fields if _whole(body.get(k))}
+            for field in sorted(numbers & set(fields) - sent):
+                sent.add(field)
+                for beyond in OUT_OF_RANGE[::3] if quick else OUT_OF_RANGE:
+                    record(client, "POST", path, dict(body, **{field: beyond}), who=site_url.name)
+                    tally.extra["numbers beyond a column"] = tally.extra.get("numbers beyond a column", 0) + 1
 
     # every API write: odd JSON values, then raw bodies
     organizer = world.client("organizer")
@@ -225,6 +243,11 @@ def input_fuzz(world, recorder: Recorder, *, quick: bool = False, seed: int = 21
     for url in ["/api/v1/nada/", "/api/v1/torneios/%00/jogos/", "/api/v1/" + "x" * 9000, "/torneios/" + "%00" * 10]:
         record(anonymous, "GET", url, who="unknown")
     return tally
+
+
+def _whole(value) -> bool:
+    """A value the page filled in as a whole number ("3", "-1")."""
+    return isinstance(value, str) and value.lstrip("-").isdigit()
 
 
 def _replace_arg(site_url, odd: str, rng: random.Random) -> str | None:

@@ -36,7 +36,13 @@ class _Forms(HTMLParser):
         a = dict(attrs)
         if tag == "form":
             if (a.get("method") or "get").lower() == "post":
-                self._form = {"action": a.get("action") or "", "fields": [], "buttons": [], "selects": {}}
+                self._form = {
+                    "action": a.get("action") or "",
+                    "fields": [],
+                    "buttons": [],
+                    "selects": {},
+                    "numbers": [],
+                }
             return
         form = self._form
         if form is None:
@@ -51,6 +57,8 @@ class _Forms(HTMLParser):
                     form["fields"].append((name, a.get("value", "on")))
             elif kind != "file":
                 form["fields"].append((name, a.get("value", "")))
+                if kind == "number":
+                    form["numbers"].append(name)
         elif tag == "button" and name and (a.get("type") or "submit").lower() == "submit":
             form["buttons"].append((name, a.get("value", "")))
         elif tag == "select" and name:
@@ -77,7 +85,7 @@ class _Forms(HTMLParser):
             form = self._form
             fields = form["fields"] + [(n, v) for n, v in form["selects"].items() if v is not None]
             bodies = [fields + [b] for b in form["buttons"]] or [fields]
-            self.forms.append((form["action"], bodies))
+            self.forms.append((form["action"], bodies, form["numbers"]))
             self._form = None
 
 
@@ -103,7 +111,8 @@ def api_bodies(world, name: str, url: str) -> list[dict]:
 
 
 def harvest(world, recorder: Recorder, urls) -> dict:
-    """Every POST form the superuser sees on every page: action path -> list of bodies (at most 4).
+    """Every POST form the superuser sees on every page: action path -> list of bodies (at most 4); the names of
+    its number inputs go to ``world.number_fields`` (action path -> names).
 
     Kept on the world: each part asks for the same forms."""
     cached = world.forms_seen.get(len(urls))
@@ -123,8 +132,9 @@ def harvest(world, recorder: Recorder, urls) -> dict:
             parser.feed(response.content.decode("utf-8", "replace"))
         except Exception:
             continue
-        for action, bodies in parser.forms:
+        for action, bodies, numbers in parser.forms:
             path = urlsplit(urljoin(site_url.url, action)).path
+            world.number_fields.setdefault(path, set()).update(numbers)
             slot = found.setdefault(path, [])
             for body in bodies:
                 body = _as_dict(body)
@@ -181,13 +191,13 @@ def permission_matrix(world, recorder: Recorder, *, quick: bool = False) -> Tall
                 tally.requests += 1
                 if outcome.error:
                     tally.server_error(outcome.error, _describe(account, method, site_url.url, body, outcome))
-                allowed = may(account, site_url.name, method, site_url.slug, site_url.desk_need)
+                allowed = may(account, site_url.name, method, site_url.slug)
                 if method == "GET" and outcome.wrote:
                     get_writes += 1
                 if allowed:
                     written += bool(outcome.wrote) and method != "GET"
                     continue
-                leaked = method == "GET" and outcome.status == 200 and private(site_url.name, site_url.desk_need)
+                leaked = method == "GET" and outcome.status == 200 and private(site_url.name)
                 if outcome.wrote or leaked:
                     tally.escape(_describe(account, method, site_url.url, body, outcome))
     tally.extra["GET requests that wrote data"] = get_writes

@@ -38,7 +38,6 @@ class SiteUrl:
     url: str
     params: tuple  # argument names
     slug: str | None  # the probe event the URL belongs to, if any
-    desk_need: str | None = None  # what the view's door (permissions.desk_view) asks for a GET
 
 
 def _walk(resolver, prefix="", namespace=""):
@@ -50,37 +49,20 @@ def _walk(resolver, prefix="", namespace=""):
             yield from _walk(entry, prefix + str(entry.pattern), ns)
         elif isinstance(entry, URLPattern) and entry.name:
             name = f"{namespace}:{entry.name}" if namespace else entry.name
-            yield name, prefix + str(entry.pattern), tuple(entry.pattern.regex.groupindex), _desk_need(entry.callback)
+            yield name, prefix + str(entry.pattern), tuple(entry.pattern.regex.groupindex)
 
 
-def _desk_need(view) -> str | None:
-    while view is not None:
-        need = getattr(view, "desk_need", None)
-        if need is not None:
-            return need
-        view = getattr(view, "__wrapped__", None)
-    return None
-
-
-def needed(name: str, method: str, desk_need: str | None = None) -> str:
-    """The least role that may use URL ``name`` with ``method``.
-
-    Desk pages: organizer-only, except the pages whose door lets a referee in (``desk_view(need=REFEREE_DESK)``:
-    the event's summary, the schedule, the print page), which a referee may read; a referee writes súmulas only
-    (the referee's screens and the API), never the desk.
+def needed(name: str, method: str) -> str:
+    """The least role that may use URL ``name`` with ``method``, as the contract says it (INTERCHANGE, "Súmula
+    API"): the referee's screens (``/organizar/<slug>/arbitragem/``) and the blank súmulas
+    (``imprimir/sumulas.pdf``) are the referee's; every other desk page is organizer-only.
     """
     ns = name.split(":", 1)[0] if ":" in name else ""
-    if ns in ("desk", "printing") and method == "GET" and desk_need == "referee":
-        return REFEREE
     if ns == "admin":
         return PUBLIC if name in ("admin:login", "admin:logout", "admin:jsi18n") else ADMIN
-    if name in ("desk:atletas", "desk:atletas_join", "desk:atletas_distinct", "desk:atleta"):
-        # joining atletas: a circuit's organizer (permissions.may_join_atletas); the probe's world has no
-        # circuit, so of its accounts only the superuser may
-        return ADMIN
     if ns == "desk":
-        # the circuit list answers every account (its page says who may create one); a circuit's desk is its
-        # organizer's (the probe's events are in no circuit: its pages answer 404 to everyone)
+        # the circuit list answers every account (its page says who may create one); a circuit's desk and the
+        # atletas' desk are its organizer's (the probe's circuit is the organizer's)
         return SIGNED_IN if name in ("desk:home", "desk:new", "desk:upload", "desk:circuits") else ORGANIZER
     if ns == "referee" or name == "printing:sumulas":
         return REFEREE
@@ -93,8 +75,8 @@ def needed(name: str, method: str, desk_need: str | None = None) -> str:
     return PUBLIC  # the public pages, sign-up, private links (the link is the credential), help, login
 
 
-def may(account: str, name: str, method: str, slug: str | None, desk_need: str | None = None) -> bool:
-    need = needed(name, method, desk_need)
+def may(account: str, name: str, method: str, slug: str | None) -> bool:
+    need = needed(name, method)
     if need == PUBLIC:
         return True
     if account == "anonymous":
@@ -109,9 +91,9 @@ def may(account: str, name: str, method: str, slug: str | None, desk_need: str |
     return RANK[role] >= RANK[need]
 
 
-def private(name: str, desk_need: str | None = None) -> bool:
+def private(name: str) -> bool:
     """A page whose GET must not answer 200 to an account without the role."""
-    return needed(name, "GET", desk_need) in (REFEREE, ORGANIZER, ADMIN)
+    return needed(name, "GET") in (REFEREE, ORGANIZER, ADMIN)
 
 
 def _admin_values(name: str) -> dict:
@@ -125,8 +107,23 @@ def _admin_values(name: str) -> dict:
     return {}
 
 
+ATLETAS_DESK = ("desk:atletas", "desk:atletas_join", "desk:atletas_distinct", "desk:atleta")
+
+
+def _circuit_url(name: str) -> bool:
+    """A circuit's page (public or its desk), not the list of circuits."""
+    own = name.split(":", 1)[-1]
+    return own.startswith("circuit") and own != "circuits"
+
+
 def _candidates(world, name: str, param: str, quick: bool, params: tuple = ()) -> list:
     jogos = world.jogos
+    if param == "slug" and _circuit_url(name):
+        return [world.circuit]
+    if param == "etapa_id":
+        return world.etapa_ids[:1]
+    if param == "key" and (name in ATLETAS_DESK or "atleta" in name or name == "desk:circuit_include"):
+        return world.atletas[:1]
     if param == "slug":
         if name.startswith("help:"):
             return world.doc_slugs[:1] if quick else world.doc_slugs
@@ -183,7 +180,7 @@ def site_urls(world, *, quick: bool = False) -> list[SiteUrl]:
 
     out: list[SiteUrl] = []
     seen: set = set()
-    for name, route, params, desk_need in _walk(get_resolver()):
+    for name, route, params in _walk(get_resolver()):
         params = tuple(params)
         if name in ("admin:view_on_site",) or "url" in params:
             continue
@@ -208,5 +205,7 @@ def site_urls(world, *, quick: bool = False) -> list[SiteUrl]:
             slug = kwargs.get("slug") if not name.startswith("help:") else None
             if name.startswith(("privatelink:", "tournaments:")):
                 slug = world.event
-            out.append(SiteUrl(name=name, route=route, url=url, params=params, slug=slug, desk_need=desk_need))
+            if name in ATLETAS_DESK:
+                slug = world.circuit  # the atletas of the organizer's circuit
+            out.append(SiteUrl(name=name, route=route, url=url, params=params, slug=slug))
     return out

@@ -1,9 +1,10 @@
-"""The probe's world: the demo events, two events of its own and six accounts, one per kind of visitor.
+"""The probe's world: the demo events, two events of its own, a circuit and six accounts, one per kind of visitor.
 
 ``world_build`` runs on whatever database Django is connected to (``make probe``'s throwaway SQLite file, or a
 test's database) and returns a ``World``: the slugs, the accounts, and real values for every URL argument
-(jogo and dupla keys, registration and jogo ids, a private-link token, a mão id), so every URL pattern of the site
-can be filled in. The súmulas of the main event are put in every status through the API itself (the contract),
+(jogo and dupla keys, registration and jogo ids, a private-link token, a mão id, the circuit, its etapa and an
+atleta), so every URL pattern of the site can be filled in. The organizer's circuit (the main event its etapa) opens
+the circuit desk and the atletas' desk to the probe. The súmulas of the main event are put in every status through the API itself (the contract),
 so the probe does not depend on the services' signatures.
 """
 
@@ -21,7 +22,7 @@ PIN = "246810"
 PASSWORD = "sonda-senha-1"
 # the accounts, in the order the report lists them
 ACCOUNTS = ("anonymous", "stranger", "referee", "other_organizer", "organizer", "superuser")
-EVENT, SIGNUP_EVENT = "sonda-copa", "sonda-inscricoes"
+EVENT, SIGNUP_EVENT, CIRCUIT = "sonda-copa", "sonda-inscricoes", "sonda-circuito"
 
 
 @dataclass
@@ -29,6 +30,9 @@ class World:
     event: str  # the event in progress: jogos in every status
     signup_event: str  # registrations open, nothing drawn
     other_event: str  # organized by other_organizer only
+    circuit: str = ""  # the organizer's circuit, the main event its etapa
+    etapa_ids: list = field(default_factory=list)
+    atletas: list = field(default_factory=list)  # atleta keys of the main event's players
     users: dict = field(default_factory=dict)  # account name -> User (anonymous: None)
     jogos: dict = field(default_factory=dict)  # status -> jogo key of the main event
     duplas: list = field(default_factory=list)  # dupla keys of the main event
@@ -42,6 +46,7 @@ class World:
     doc_slugs: list = field(default_factory=list)
     doc_images: list = field(default_factory=list)
     forms_seen: dict = field(default_factory=dict)  # the forms harvested from the pages (probe.matrix.harvest)
+    number_fields: dict = field(default_factory=dict)  # action path -> its forms' number inputs (the same harvest)
 
     def client(self, account: str, *, csrf: bool = False) -> Client:
         """A test client signed in as ``account`` (anonymous: not signed in); ``csrf`` enforces CSRF checks."""
@@ -177,11 +182,23 @@ def _play(world: World, organizer: Client) -> None:
     world.jogos.update(plan)
 
 
+def _circuit(event, organizer):
+    """The organizer's circuit with the main event as its etapa (made once)."""
+    from tournaments.circuits.services import circuit_create, circuit_etapa_attach
+    from tournaments.models import Circuit
+
+    circuit = Circuit.objects.filter(slug=CIRCUIT).first()
+    if circuit is None:
+        circuit = circuit_create(user=organizer, name="Circuito da Sonda", slug=CIRCUIT)
+        circuit_etapa_attach(circuit=circuit, user=organizer, tournament=event)
+    return circuit
+
+
 def world_build() -> World:
     """Create (or find) the events and accounts; idempotent on one database."""
     from django.core.management import call_command
 
-    from tournaments.models import Dupla, Registration, Tournament
+    from tournaments.models import Dupla, Player, Registration, Tournament
     from tournaments.roles import role_grant
     from tournaments.staff.pins import pin_hash_make
 
@@ -208,7 +225,15 @@ def world_build() -> World:
     for dupla in duplas:
         dupla.pin_hash = pin_hash_make(PIN)
         dupla.save(update_fields=["pin_hash"])
+    circuit = _circuit(event, users["organizer"])
     world = World(event=event.slug, signup_event=signup.slug, other_event=other.slug, users=users)
+    world.circuit = circuit.slug
+    world.etapa_ids = list(circuit.etapas.order_by("id").values_list("id", flat=True))
+    world.atletas = list(
+        Player.objects.filter(tournament=event, atleta__isnull=False)
+        .order_by("id")
+        .values_list("atleta__key", flat=True)
+    )
     world.duplas = [d.key for d in duplas]
     world.dupla_ids = [d.id for d in duplas]
     world.registration_ids = list(

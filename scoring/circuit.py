@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .atleta import name_normalize
+from .atleta import name_normalize, name_sort_key
 from .errors import RuleError, RuleViolation
 from .messages import _
 
@@ -55,7 +55,7 @@ DEFAULT_POINTS: Mapping[str, int] = {
     "others": 3,
 }
 TEAM_BEST = 4  # an equipe sums its best 4 atletas (DOMAIN §7.3)
-_KEY = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
+_KEY = re.compile(r"^\s*(\d{1,6})\s*(?:-\s*(\d{1,6})\s*)?$")  # no etapa has a millionth place
 
 
 # --- the points table ------------------------------------------------------------------------------------------
@@ -89,7 +89,7 @@ def points_table_parse(raw: Mapping[str, object] | None, *, where: str = "circui
     bands: list[tuple[int, int, int, str]] = []
     others = 0
     for key, value in raw.items():
-        place = f"{where}.{key}"
+        place = f"{where}.{key}" if len(str(key)) <= 24 else f"{where}.{str(key)[:20]}…"  # a line, not a page
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             problems.append(
                 RuleError(place, _("os pontos devem ser um número inteiro, 0 ou mais (veio %(v)s)", v=repr(value)))
@@ -197,7 +197,7 @@ def circuit_ranking(
                     etapa=etapa.key, place=place, points=_weighted(table.for_place(place), etapa.weight), counted=True
                 )
             scores.setdefault(atleta, []).append(score)
-    unsorted: list[tuple[tuple[int, ...], str, CircuitRow]] = []
+    unsorted: list[tuple[tuple[int, ...], tuple[str, str], CircuitRow]] = []
     for atleta, results in scores.items():
         if count_best is not None and len(results) > count_best:
             # the best N by points; among equal points the earlier etapas count
@@ -217,7 +217,8 @@ def circuit_ranking(
             places=(firsts, seconds, thirds),
             results=tuple(results),
         )
-        unsorted.append(((-total, -firsts, -seconds, -thirds), (names or {}).get(atleta, atleta), row))
+        name = name_sort_key((names or {}).get(atleta, atleta))  # ties in the Portuguese order of names
+        unsorted.append(((-total, -firsts, -seconds, -thirds), name, row))
     unsorted.sort(key=lambda item: (item[0], item[1], item[2].atleta))
     ranks = _shared_ranks([item[0] for item in unsorted])
     return [
@@ -347,7 +348,7 @@ def team_ranking(*, rows: Sequence[CircuitRow], teams: Mapping[str, str], best: 
         places = tuple(sum(r.places[p] for r in counted) for p in range(3))
         key = (-points, -places[0], -places[1], -places[2])
         unsorted.append((key, TeamRow(rank=0, team=team, points=points, atletas=tuple(r.atleta for r in counted))))
-    unsorted.sort(key=lambda item: (item[0], item[1].team.casefold(), item[1].team))
+    unsorted.sort(key=lambda item: (item[0], name_sort_key(item[1].team)))
     ranks = _shared_ranks([key for key, _row in unsorted])
     return [
         TeamRow(rank=rank, team=row.team, points=row.points, atletas=row.atletas)

@@ -25,13 +25,15 @@ class PartidaEntry:
 
 @dataclass(frozen=True)
 class JogoEntry:
-    """A jogo's result as recorded. ``walkover``: 0/1 (the absent dupla), "both", or None."""
+    """A jogo's result as recorded. ``walkover``: 0/1 (the absent dupla), "both", or None; ``reason``: why the
+    jogo was lost (perda do jogo: required) or why the WO was given (the referee's screen asks for it; older
+    files may lack it)."""
 
     best_of: int
     partidas: tuple[PartidaEntry, ...] = ()
     walkover: int | str | None = None
     lost_by: int | None = None  # perda do jogo
-    reason: str = ""
+    reason: str = ""  # the perda do jogo's or the walkover's
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,9 @@ Pure functions. A round's jogos are given in their order; each gets a mesa and
 a turn (1 = the first jogos played at once, 2 = the next ones on the freed
 mesas, …). No dupla plays two jogos in the same turn, and the order is kept:
 a jogo never goes to an earlier turn than the one before it.
+
+A knockout round's jogos take turns over the mesas by their place among the
+round's real jogos (a bye is no jogo and takes no mesa).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["MesaSlot", "knockout_mesa", "mesas_spread"]
+__all__ = ["MesaSlot", "knockout_mesas", "mesas_spread"]
 
 
 @dataclass(frozen=True)
@@ -61,10 +64,30 @@ def _first_free(taken: set[int], mesas: int | None) -> int | None:
     return mesa
 
 
-def knockout_mesa(*, position: int, third_place: bool, mesas: int | None = None) -> int:
-    """Mesa of a knockout jogo: its position in the round (taking turns over ``mesas``); the third place beside the final."""
-    if third_place:
-        return 2 if mesas is None or mesas >= 2 else 1
-    if mesas is None:
-        return position
-    return (position - 1) % mesas + 1
+def knockout_mesas(*, order: Sequence[object | None], mesas: int | None) -> dict[tuple[int, int], int]:
+    """The mesa of each jogo of a bracket drawn as ``order`` (its first round's slots), by (round, position).
+
+    A slot is a jogo when both halves of the draw under it hold a dupla; a bye (one half empty) is none and
+    takes no mesa. Each round's jogos take turns over the ``mesas`` in position order (None: one mesa per
+    jogo), so they fill every mesa before any mesa takes a second one. The third-place jogo (position 0 of
+    the last round) sits beside the final. A slot that a walkover of both duplas empties later keeps its turn.
+    """
+    if mesas is not None and mesas < 1:
+        raise ValueError("o número de mesas deve ser pelo menos 1")
+    filled = [entry is not None for entry in order]
+    out: dict[tuple[int, int], int] = {}
+    round_number = 0
+    while len(filled) >= 2:
+        round_number += 1
+        index = 0
+        above: list[bool] = []
+        for p in range(len(filled) // 2):
+            left, right = filled[2 * p], filled[2 * p + 1]
+            if left and right:
+                out[(round_number, p + 1)] = index % mesas + 1 if mesas is not None else index + 1
+                index += 1
+            above.append(left or right)
+        filled = above
+    if round_number >= 2:
+        out[(round_number, 0)] = 2 if mesas is None or mesas >= 2 else 1
+    return out

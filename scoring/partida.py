@@ -4,7 +4,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .errors import RuleError
-from .messages import _
+from .messages import _, ngettext
 from .rules import RuleSettings
 from .text import is_blank
 
@@ -91,23 +91,31 @@ def mao_gain(*, score: tuple[int, int], mao: Mao, settings: RuleSettings) -> tup
         allowed = NORMAL_VALUES if kind == NORMAL else (1, 3) if kind == MAO_DE_ONZE else tuple(sorted({1, ferro}))
         if mao.points not in allowed:
             points, values = mao.points, _values(allowed)
+            count = points if isinstance(points, int) else 0
             if kind == MAO_DE_ONZE:
-                return None, _(
-                    "penalidade de %(points)s ponto(s) inválida com uma dupla em 11: a perda é de 1 ponto ou dos "
+                return None, ngettext(
+                    "penalidade de %(points)s ponto inválida com uma dupla em 11: a perda é de 1 ponto ou dos "
                     "pontos em disputa (%(allowed)s)",
+                    "penalidade de %(points)s pontos inválida com uma dupla em 11: a perda é de 1 ponto ou dos "
+                    "pontos em disputa (%(allowed)s)",
+                    count,
                     points=points,
                     allowed=values,
                 )
             if kind == MAO_DE_FERRO:
-                return None, _(
-                    "penalidade de %(points)s ponto(s) inválida na mão de ferro: a perda é de 1 ponto ou dos "
+                return None, ngettext(
+                    "penalidade de %(points)s ponto inválida na mão de ferro: a perda é de 1 ponto ou dos "
                     "pontos em disputa (%(allowed)s)",
+                    "penalidade de %(points)s pontos inválida na mão de ferro: a perda é de 1 ponto ou dos "
+                    "pontos em disputa (%(allowed)s)",
+                    count,
                     points=points,
                     allowed=values,
                 )
-            return None, _(
-                "penalidade de %(points)s ponto(s) inválida: a perda é de 1 ponto ou dos pontos em disputa "
-                "(%(allowed)s)",
+            return None, ngettext(
+                "penalidade de %(points)s ponto inválida: a perda é de 1 ponto ou dos pontos em disputa (%(allowed)s)",
+                "penalidade de %(points)s pontos inválida: a perda é de 1 ponto ou dos pontos em disputa (%(allowed)s)",
+                count,
                 points=points,
                 allowed=values,
             )
@@ -158,7 +166,7 @@ def mao_gain(*, score: tuple[int, int], mao: Mao, settings: RuleSettings) -> tup
     if mao.how == "ran":
         if mao.points not in RAN_VALUES:
             return None, _(
-                "quem corre dá %(allowed)s ponto(s) (o valor antes do pedido recusado); recebido %(points)s",
+                "quem corre dá %(allowed)s pontos (o valor antes do pedido recusado); recebido %(points)s",
                 allowed=_values(RAN_VALUES),
                 points=mao.points,
             )

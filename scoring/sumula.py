@@ -6,7 +6,7 @@ API show what they answer, so a rule is written once.
 
 from dataclasses import dataclass
 
-from .jogo import JogoResult
+from .jogo import WALKOVER_BOTH, JogoResult
 from .messages import _
 from .partida import MAO_DE_FERRO, MAO_DE_ONZE, NORMAL_VALUES, RAN_VALUES, Mao, mao_gain, situation
 from .rules import RuleSettings
@@ -53,8 +53,20 @@ def mao_kind(*, how: str, to: int | None, before: tuple[int, int]) -> str:
     return {MAO_DE_FERRO: MAO_FERRO, MAO_DE_ONZE: MAO_ONZE}.get(situation(before), MAO_PLAYED)
 
 
+def answers_needed(*, walkover: int | str | None) -> tuple[bool, bool]:
+    """Which duplas (per side) must confirm the súmula: both, but never a dupla absent from a walkover (it was
+    not at the mesa to see it); with both absent, neither. ``walkover``: the absent side, "both" or None."""
+    if walkover is None:
+        return (True, True)
+    if walkover == WALKOVER_BOTH:
+        return (False, False)
+    return (walkover != 0, walkover != 1)
+
+
 def sumula_status(*, result: JogoResult | None, answers: tuple[str | None, str | None], signed: bool) -> str:
-    """The status a súmula stands at, from its result, the duplas' answers (per side) and the signature."""
+    """The status a súmula stands at, from its result, the duplas' answers (per side) and the signature.
+
+    Confirmed once every dupla that must confirm (``answers_needed``) did; a contest by either dupla holds it."""
     if result is None or not result.started:
         return SCHEDULED
     if not result.finished:
@@ -63,7 +75,11 @@ def sumula_status(*, result: JogoResult | None, answers: tuple[str | None, str |
         return HOMOLOGATED
     if CONTEST in answers:
         return CONTESTED
-    if answers[0] == ACCEPTED and answers[1] == ACCEPTED:
+    if all(
+        answer == ACCEPTED
+        for answer, needed in zip(answers, answers_needed(walkover=result.walkover), strict=True)
+        if needed
+    ):
         return CONFIRMED
     return AWAITING
 

@@ -135,6 +135,35 @@ def redis_url(tmp_path_factory):
         process.wait(timeout=10)
 
 
+# --- a database other processes reach (tests/support/processes.py) ---------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def sqlite_file_url(tmp_path_factory):
+    """A migrated SQLite file shared by every process of the run (made once, emptied by ``shared_db_url``)."""
+    from tests.support.processes import manage
+
+    url = f"sqlite:///{tmp_path_factory.mktemp('concorrencia') / 'zap.sqlite3'}"
+    manage(url, "migrate", "--noinput", "-v0")
+    return url
+
+
+@pytest.fixture
+def shared_db_url(request):
+    """A database URL other processes can reach, empty at the start of the test: on PostgreSQL the test database
+    (with ``django_db(transaction=True)``: migrated, other connections' commits visible, emptied after the test),
+    on SQLite a migrated file (the in-memory test database is private to this process)."""
+    from django.db import connection
+
+    from tests.support.processes import database_url_of, manage
+
+    if connection.vendor == "sqlite":
+        url = request.getfixturevalue("sqlite_file_url")
+        manage(url, "flush", "--noinput", "-v0", timeout=120)
+        return url
+    return database_url_of(connection.settings_dict)
+
+
 # --- the súmula tests' small cup (tests/support/sumula.py) -----------------------------------------------------
 
 

@@ -432,6 +432,7 @@ def _bracket_follow(*, tournament: Tournament, state: TournamentState) -> _Follo
             continue
         bracket = view.bracket
         stage = state.stage_models[view.stage.key]
+        mesas: dict[tuple[int, int], int] | None = None  # by slot, made for the stage's first new jogo
         if view.stage.key not in state.recorded_orders:
             out.draws.append(
                 Draw(
@@ -455,6 +456,9 @@ def _bracket_follow(*, tournament: Tournament, state: TournamentState) -> _Follo
                 continue
             if fresh is None:
                 fresh = jogo_keys_new(taken=(j.key for j in state.jogo_rows))
+            if mesas is None:
+                assert view.order is not None  # a stage with a bracket has its draw
+                mesas = mesa_rules.knockout_mesas(order=view.order, mesas=tournament.mesas)
             to_create.append(
                 Jogo(
                     tournament=tournament,
@@ -466,9 +470,7 @@ def _bracket_follow(*, tournament: Tournament, state: TournamentState) -> _Follo
                     third_place=slot.third_place,
                     best_of=slot.best_of,
                     key=next(fresh),
-                    mesa=mesa_rules.knockout_mesa(
-                        position=slot.position, third_place=slot.third_place, mesas=tournament.mesas
-                    ),
+                    mesa=mesas[(slot.round, slot.position)],
                 )
             )
     Draw.objects.bulk_create(out.draws)

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from .models import Registration, Tournament
+from .models.fields import NameFormField
 from .registrations.checks import BIRTH, CONTACT, EMAIL, NAME, PHONE, TEAM, TEAM_MAX, PersonIn
 
 DATE_FORMATS = ["%Y-%m-%d", "%d/%m/%Y"]
@@ -45,7 +46,7 @@ def _date_widget() -> forms.DateInput:
 class RegistrationFields(forms.Form):
     refusal_places = FIELD_OF  # where a refusal's problems are shown
 
-    name = forms.CharField(
+    name = NameFormField(
         label=gettext_lazy("Nome completo"), max_length=200, widget=forms.TextInput(attrs={"autocomplete": "name"})
     )
     birth_date = forms.DateField(
@@ -64,16 +65,14 @@ class RegistrationFields(forms.Form):
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
     # per player: a pair from two clubs is possible (the equipe ranking of a circuit counts atletas)
-    team = forms.CharField(
+    team = NameFormField(
         label=gettext_lazy("Equipe ou clube"),
         max_length=TEAM_MAX,
         required=False,
         help_text=gettext_lazy("Opcional. Aparece nas páginas públicas; num circuito, soma pontos para a equipe."),
         widget=forms.TextInput(attrs={"autocomplete": "organization"}),
     )
-    partner_name = forms.CharField(
-        label=gettext_lazy("Nome completo do(a) parceiro(a)"), max_length=200, required=False
-    )
+    partner_name = NameFormField(label=gettext_lazy("Nome completo do(a) parceiro(a)"), max_length=200, required=False)
     partner_birth_date = forms.DateField(
         label=gettext_lazy("Data de nascimento do(a) parceiro(a)"),
         required=False,
@@ -87,7 +86,7 @@ class RegistrationFields(forms.Form):
         widget=forms.TextInput(attrs={"type": "tel", "inputmode": "tel"}),
     )
     partner_email = forms.EmailField(label=gettext_lazy("E-mail do(a) parceiro(a)"), max_length=254, required=False)
-    partner_team = forms.CharField(
+    partner_team = NameFormField(
         label=gettext_lazy("Equipe ou clube do(a) parceiro(a)"),
         max_length=TEAM_MAX,
         required=False,

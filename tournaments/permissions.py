@@ -31,7 +31,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
 from django.core.exceptions import PermissionDenied
 from django.db import connections, router
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -210,6 +210,14 @@ def may_be_named_referee(*, tournament: Tournament, user_id: int) -> bool:
     return StaffRole.objects.filter(tournament=tournament, user_id=user_id, user__is_active=True).exists()
 
 
+def may_accept_invitation(*, user: Asker, email: str) -> bool:
+    """An invitation is a link sent to ``email``: the account that accepts it must have that address (case and
+    spaces aside). Any other account holding the link may only ask, and an organizer of the tournament confirms
+    (``may_organize``) or refuses; an account with no address never matches."""
+    own = (getattr(user, "email", "") or "").strip()
+    return bool(user is not None and user.is_authenticated and own and own.casefold() == email.strip().casefold())
+
+
 def invitation_grants_role(*, current: str | None, invited: str) -> bool:
     """Whether accepting an invitation for ``invited`` changes the role of someone whose role is ``current``:
     a newcomer gets it; someone already on the staff only moves up (a referee invited to the comissão),
@@ -330,12 +338,23 @@ def desk_tournament_get(*, user: Asker, slug: str, need: str = ORGANIZE) -> Tour
     not exist for you); a role that is not enough (a referee on an organizer's
     page) → 403.
     """
+    tournament = _desk_tournament_seen(user=user, slug=slug)
+    _desk_need_check(user=user, tournament=tournament, need=need)
+    return tournament
+
+
+def _desk_tournament_seen(*, user: Asker, slug: str) -> Tournament:
+    """The tournament at ``slug`` if ``user`` has a role on it; else 404."""
     tournament = Tournament.objects.filter(slug=slug).first()
     if tournament is None or not may_see_desk(user=user, tournament=tournament):
         raise Http404("torneio não encontrado")
+    return tournament
+
+
+def _desk_need_check(*, user: Asker, tournament: Tournament, need: str) -> None:
+    """403 when ``user``'s role on ``tournament`` is not enough for ``need`` (a referee on an organizer's page)."""
     if not NEEDS[need](user=user, tournament=tournament):
         raise PermissionDenied("esta página é da comissão organizadora")
-    return tournament
 
 
 def desk_tournaments(*, user: Asker) -> QuerySet[Tournament]:
@@ -358,11 +377,11 @@ def desk_view(need: str = ORGANIZE) -> Callable[[Callable[..., Any]], Callable[.
         @login_required
         @wraps(view)
         def wrapper(request: Any, slug: str, *args: Any, **kwargs: Any) -> Any:
-            tournament = desk_tournament_get(user=request.user, slug=slug, need=need)
-            request.desk_tournament = tournament
+            tournament = _desk_tournament_seen(user=request.user, slug=slug)
+            request.desk_tournament = tournament  # before a 403: its page offers the screens a referee may open
+            _desk_need_check(user=request.user, tournament=tournament, need=need)
             return view(request, tournament, *args, **kwargs)
 
-        cast(Any, wrapper).desk_need = need
         return wrapper
 
     return decorate
@@ -389,8 +408,18 @@ def may_manage_circuit(*, user: Asker, circuit: Any) -> bool:
 
 
 def may_attach_etapa(*, user: Asker, tournament: Tournament) -> bool:
-    """Make a tournament an etapa: only one the circuit's organizer organizes (a superuser: any)."""
+    """Make a tournament an etapa: only one the circuit's organizer organizes (a superuser: any published one). A
+    draft is its own organizers' alone: nobody else may make it an etapa, a superuser included."""
+    if not tournament.published:
+        return _draft_organizer(user=user, tournament=tournament)
     return may_organize(user=user, tournament=tournament)
+
+
+def _draft_organizer(*, user: Asker, tournament: Tournament) -> bool:
+    """``user`` is on the draft's staff as an organizer (a superuser's own rights do not count)."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    return StaffRole.objects.filter(user=user, tournament=tournament, role=ORGANIZER).exists()
 
 
 # --- atletas: joining and splitting on the desk (DOMAIN §7.1, §8) -----------------------------------------------
@@ -478,10 +507,10 @@ def desk_circuit_get(*, user: Asker, slug: str) -> Circuit:
 
 def etapa_candidates(*, user: Asker) -> QuerySet[Tournament]:
     """The tournaments ``user`` may make an etapa now (``may_attach_etapa``) that are in no circuit yet, newest
-    first."""
+    first: a draft only to its own organizers."""
     qs = Tournament.objects.filter(circuit_etapa__isnull=True)
-    if not is_site_admin(user=user):
-        qs = qs.filter(staff__user=cast(Account, user), staff__role=ORGANIZER)
+    own = Q(staff__user=cast(Account, user), staff__role=ORGANIZER)
+    qs = qs.filter(Q(published=True) | own) if is_site_admin(user=user) else qs.filter(own)
     return qs.order_by("-date", "-created_at").distinct()
 
 

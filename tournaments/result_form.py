@@ -2,7 +2,7 @@
 stored earlier vias of a súmula (which is why it stands below both ``interchange`` and ``selectors``).
 
 The form (docs/contrato.md): ``partidas`` as final scores ``[a, b]``, as mão lists,
-or as ``{"penalty": …}``; ``walkover``; ``penalty`` (perda do jogo). Score
+or as ``{"penalty": …}``; ``walkover`` (with its optional ``walkover_reason``); ``penalty`` (perda do jogo). Score
 pairs and mão sides follow the order of the jogo's ``duplas``.
 """
 
@@ -37,7 +37,8 @@ def is_int(v: Any) -> TypeGuard[int]:
 
 
 def reason_read(value: Any, place: str, errors: Errors, column: tuple[type[Model], str]) -> str:
-    """A penalty or disqualification reason: a text (stripped) that fits its column; '' when absent."""
+    """A penalty's, a walkover's or a disqualification's reason: a text (stripped) that fits its column; '' when
+    absent."""
     if value is None:
         return ""
     if not isinstance(value, str):
@@ -78,7 +79,8 @@ def result_read(j: dict, place: str, duplas: tuple[str, str], best_of: int, erro
                 ),
             )
             return None
-        return JogoEntry(best_of=best_of, walkover=walkover)
+        why = reason_read(j.get("walkover_reason"), f"{place}.walkover_reason", errors, (Jogo, "penalty_reason"))
+        return JogoEntry(best_of=best_of, walkover=walkover, reason=why)
     lost_by, reason = None, ""
     if j.get("penalty") is not None:
         pen = j["penalty"]
@@ -198,9 +200,11 @@ def result_dict(entry: JogoEntry | None, duplas: tuple[str, str]) -> dict[str, A
         return {}
     if entry.walkover is not None:
         if entry.walkover == WALKOVER_BOTH:
-            return {"walkover": "both"}
-        assert isinstance(entry.walkover, int)  # else a side, 0 or 1
-        return {"walkover": duplas[entry.walkover]}
+            walkover: dict[str, Any] = {"walkover": "both"}
+        else:
+            assert isinstance(entry.walkover, int)  # else a side, 0 or 1
+            walkover = {"walkover": duplas[entry.walkover]}
+        return walkover | ({"walkover_reason": entry.reason} if entry.reason else {})
     if entry.lost_by is not None:
         return {"penalty": {"lost_by": duplas[entry.lost_by], "reason": entry.reason}}
     partidas: list[Any] = []

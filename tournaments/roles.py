@@ -12,6 +12,8 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
+from scoring.text import name_clean
+
 from .audit import audit_record
 from .models import StaffRole, Tournament
 from .permissions import is_organizer_role, tournament_organizers
@@ -41,7 +43,7 @@ def display_name(user: User | None) -> str:
     page names no account (a username may be an e-mail address)."""
     if user is None:
         return ""
-    return (user.get_full_name() or "").strip() or user.get_username()
+    return name_clean(user.get_full_name() or "") or user.get_username()  # whatever wrote it (the admin too)
 
 
 def staff_choices(users: QuerySet[User]) -> list[tuple[int, str]]:

@@ -56,8 +56,8 @@ def mesa_referees(*, tournament: Tournament) -> dict[int, int | None]:
     return dict(Mesa.objects.filter(tournament=tournament).values_list("number", "referee_id"))
 
 
-def jogo_referee(row: JogoRow, mesa_referees: dict[int, int | None]) -> int | None:
-    """Who referees a jogo (a row of ``jogo_rows``): the referee given to it, else its mesa's."""
+def jogo_referee(row: JogoRow | Jogo, mesa_referees: dict[int, int | None]) -> int | None:
+    """Who referees a jogo (a row of ``jogo_rows``, or the jogo): the referee given to it, else its mesa's."""
     return row.referee_id or (mesa_referees.get(row.mesa) if row.mesa is not None else None)
 
 

@@ -15,7 +15,8 @@ from scoring.errors import RuleViolation
 from scoring.jogo import WALKOVER_BOTH, JogoEntry
 from scoring.tournament import GROUPS, group_best_of, knockout_best_of
 
-from .atletas.services import atletas_link
+from . import plainsql
+from .atletas.services import atletas_link_new, atletas_rename
 from .interchange.reader import JogoPlan, TournamentPlan, plan_read
 from .interchange.sumula_reader import SumulaPlan
 from .jogo_keys import jogo_keys_new
@@ -26,6 +27,7 @@ from .models import (
     GroupEntry,
     Jogo,
     Mao,
+    Mesa,
     Partida,
     Player,
     Registration,
@@ -92,6 +94,7 @@ def _tournament_create(plan: TournamentPlan, created_by: User | None = None) -> 
     then fails on the unique index). Only that insert is retried, in a
     savepoint, with a slug made again; any other IntegrityError is raised.
     """
+    setup = plan.setup
     for _attempt in range(SLUG_ATTEMPTS):
         slug = slug_make(name=plan.name, wanted=plan.slug)
         try:
@@ -109,7 +112,13 @@ def _tournament_create(plan: TournamentPlan, created_by: User | None = None) -> 
                     preset=plan.preset,
                     settings=plan.overrides,
                     regulation=plan.regulation,
-                    registration_closed=True,
+                    mesas=setup.mesas,
+                    format=setup.competition_format,
+                    registration_closed=setup.registration_closed,
+                    public_signup=setup.public_signup,
+                    registration_opens=setup.registration_opens,
+                    registration_closes=setup.registration_closes,
+                    allow_self_scoring=setup.allow_self_scoring,
                     created_by=created_by,
                 )
         except IntegrityError:
@@ -120,65 +129,77 @@ def _tournament_create(plan: TournamentPlan, created_by: User | None = None) -> 
 
 def _plan_write(plan: TournamentPlan, performed_by: User | None) -> Tournament:
     tournament = _tournament_create(plan, created_by=performed_by)
-    players = Player.objects.bulk_create(
-        [
-            Player(
-                tournament=tournament,
-                key=p.key,
-                name=p.name,
-                birth_date=p.birth_date,
-                email=p.email,
-                phone=p.phone,
-                team=p.team,
-                order=i,
-            )
-            for i, p in enumerate(plan.players)
-        ]
-    )
-    atletas_link(players=players)
-    player = {p.key: p for p in players}
-    Registration.objects.bulk_create(
-        [
-            Registration(
-                tournament=tournament,
-                order=i + 1,
-                player1=player[r.players[0]],
-                player2=player[r.players[1]] if len(r.players) > 1 else None,
-                status=Registration.WAITING if r.waiting else Registration.PAIRED,
-            )
-            for i, r in enumerate(plan.registrations)
-        ]
-    )
-    duplas = Dupla.objects.bulk_create(
-        [
-            Dupla(
-                tournament=tournament,
-                key=d.key,
-                name=d.name,
-                player1=player[d.players[0]],
-                player2=player[d.players[1]],
-                seed=d.seed,
-                disqualified=d.disqualified,
-                disqualified_reason=d.disqualified_reason,
-                order=i,
-            )
-            for i, d in enumerate(plan.duplas)
-        ]
-    )
-    dupla = {d.key: d for d in duplas}
-    draws: list[Draw] = []
-    if plan.pairing_result is not None:
-        draws.append(
-            Draw(
-                tournament=tournament,
-                kind=Draw.PAIRING,
-                method="random",
-                seed=plan.pairing_seed,
-                result=plan.pairing_result,
-                performed_by=performed_by,
-                note="importado do arquivo",
-            )
+    if tournament.mesas:
+        Mesa.objects.bulk_create([Mesa(tournament=tournament, number=n) for n in range(1, tournament.mesas + 1)])
+    players = [
+        Player(
+            tournament=tournament,
+            key=p.key,
+            name=p.name,
+            birth_date=p.birth_date,
+            email=p.email,
+            phone=p.phone,
+            team=p.team,
+            order=i,
         )
+        for i, p in enumerate(plan.players)
+    ]
+    named = atletas_link_new(players=players)  # matched in bulk before the players are written: each written once
+    # thousands of rows for a big event (players, duplas, registrations): written as plain rows
+    db = transaction.get_connection()
+    ids = plainsql.rows_insert(Player, [_columns(p, PLAYER_COLUMNS) for p in players], connection=db)
+    player = {p.key: pk for p, pk in zip(players, ids, strict=True)}
+    atletas_rename(ids=named)
+    plainsql.rows_insert(
+        Registration,
+        [
+            {
+                "tournament_id": tournament.pk,
+                "order": i + 1,
+                "player1_id": player[r.players[0]],
+                "player2_id": player[r.players[1]] if len(r.players) > 1 else None,
+                "status": Registration.WAITING if r.waiting else Registration.PAIRED,
+                "present": r.present,
+            }
+            for i, r in enumerate(plan.registrations)
+        ],
+        connection=db,
+    )
+    ids = plainsql.rows_insert(
+        Dupla,
+        [
+            {
+                "tournament_id": tournament.pk,
+                "key": d.key,
+                "name": d.name,
+                "player1_id": player[d.players[0]],
+                "player2_id": player[d.players[1]],
+                "seed": d.seed,
+                "disqualified": d.disqualified,
+                "disqualified_reason": d.disqualified_reason,
+                "order": i,
+            }
+            for i, d in enumerate(plan.duplas)
+        ],
+        connection=db,
+    )
+    dupla = {d.key: pk for d, pk in zip(plan.duplas, ids, strict=True)}
+    # the pairing draws the event made before (pairing_draws), then the one the file asks for (pairing)
+    pairings = [(made.seed, made.result) for made in plan.pairing_draws]
+    if plan.pairing_result is not None:
+        pairings.append((plan.pairing_seed, plan.pairing_result))
+    draws: list[Draw] = [
+        Draw(
+            tournament=tournament,
+            kind=Draw.PAIRING,
+            method="random",
+            seed=seed,
+            result=result,
+            performed_by=performed_by,
+            note="importado do arquivo",
+        )
+        for seed, result in pairings
+    ]
     stages = Stage.objects.bulk_create(
         [
             Stage(
@@ -204,13 +225,15 @@ def _plan_write(plan: TournamentPlan, performed_by: User | None) -> Tournament:
         [Group(stage=stage[s.key], key=g.key, order=i) for s in plan.stages for i, g in enumerate(s.groups)]
     )
     group = {(g.stage.key, g.key): g for g in group_rows}
-    GroupEntry.objects.bulk_create(
+    plainsql.rows_insert(
+        GroupEntry,
         [
-            GroupEntry(group=group[(s.key, g.key)], dupla=dupla[d], order=i)
+            {"group_id": group[(s.key, g.key)].pk, "dupla_id": dupla[d], "order": i}
             for s in plan.stages
             for g in s.groups
             for i, d in enumerate(g.duplas)
-        ]
+        ],
+        connection=db,
     )
     for spec in plan.stages:
         for group_key, order in spec.sorteios:
@@ -279,12 +302,15 @@ def _jogos_write(
     jogos: list[JogoPlan],
     stage: dict[str, Stage],
     group: dict[tuple[str, str], Group],
-    dupla: dict[str, Dupla],
+    dupla: dict[str, int],
     plan: TournamentPlan,
 ) -> None:
-    rows: list[Jogo] = []
+    # tens of thousands of rows for a big event (jogos, partidas, mãos): written as plain rows, not instances
+    db = transaction.get_connection()
+    rows: list[dict[str, object]] = []
     fresh = jogo_keys_new(taken=[j.key for j in jogos if j.key])
     referees = _referees_grant(tournament=tournament, usernames={j.referee for j in jogos if j.referee})
+    knockout_mesas: dict[str, dict[tuple[int, int], int]] = {}  # by stage: its jogos' mesas by (round, position)
     for j in jogos:
         entry: JogoEntry | None = j.entry
         walkover = ""
@@ -293,80 +319,86 @@ def _jogos_write(
         best_of = entry.best_of if entry is not None else _best_of_for(plan, j)
         mesa = j.mesa
         if mesa is None and j.group is None:
-            assert j.position is not None  # a knockout jogo has its place in the bracket (jogos_reader)
-            mesa = knockout_mesa(position=j.position, third_place=j.third_place, mesas=tournament.mesas)
+            assert j.round is not None and j.position is not None  # its place in the bracket (jogos_reader)
+            if j.stage not in knockout_mesas:
+                knockout_mesas[j.stage] = mesa_rules.knockout_mesas(
+                    order=plan.stage_orders[j.stage], mesas=tournament.mesas
+                )
+            mesa = knockout_mesas[j.stage][(j.round, j.position)]
         rows.append(
-            Jogo(
-                tournament=tournament,
-                stage=stage[j.stage],
-                group=group.get((j.stage, j.group)) if j.group else None,
-                dupla_a=dupla[j.duplas[0]],
-                dupla_b=dupla[j.duplas[1]],
-                round=j.round,
-                mesa=mesa,
-                position=j.position,
-                third_place=j.third_place,
-                best_of=best_of,
-                walkover=walkover,
-                lost_by=SIDE[entry.lost_by] if entry is not None else "",
-                penalty_reason=entry.reason if entry else "",
-                entry_order=j.entry_order,
-                key=j.key or next(fresh),
-                referee_id=referees.get(j.referee) if j.referee is not None else None,
+            {
+                "tournament_id": tournament.pk,
+                "stage_id": stage[j.stage].pk,
+                "group_id": group[(j.stage, j.group)].pk if j.group else None,
+                "dupla_a_id": dupla[j.duplas[0]],
+                "dupla_b_id": dupla[j.duplas[1]],
+                "round": j.round,
+                "mesa": mesa,
+                "position": j.position,
+                "third_place": j.third_place,
+                "best_of": best_of,
+                "walkover": walkover,
+                "lost_by": SIDE[entry.lost_by] if entry is not None else "",
+                "penalty_reason": entry.reason if entry else "",
+                "entry_order": j.entry_order if entry is not None else None,  # a result's place; set when one comes
+                "key": j.key or next(fresh),
+                "referee_id": referees.get(j.referee) if j.referee is not None else None,
                 **_sumula_fields(j.sumula),
-            )
+            }
         )
-    created = Jogo.objects.bulk_create(rows, batch_size=500)
-    SumulaVia.objects.bulk_create(
+    created = plainsql.rows_insert(Jogo, rows, connection=db)
+    plainsql.rows_insert(
+        SumulaVia,
         [
-            SumulaVia(
-                jogo=row,
-                via=v.via,
-                via_reason=v.via_reason,
-                by=v.by,
-                at=v.at or timezone.now(),
-                status=v.status,
-                result=v.result,
-                confirmations=answers_store(v.answers, source="file"),
-            )
-            for row, j in zip(created, jogos, strict=False)
+            {
+                "jogo_id": jogo_id,
+                "via": v.via,
+                "via_reason": v.via_reason,
+                "by": v.by,
+                "at": v.at or timezone.now(),
+                "status": v.status,
+                "result": v.result,
+                "confirmations": answers_store(v.answers, source="file"),
+            }
+            for jogo_id, j in zip(created, jogos, strict=True)
             if j.sumula is not None
             for v in j.sumula.history
         ],
-        batch_size=500,
+        connection=db,
     )
-    partidas: list[Partida] = []
+    partidas: list[dict[str, object]] = []
     maos_for: list[tuple[int, tuple]] = []
-    for row, j in zip(created, jogos, strict=False):
+    for jogo_id, j in zip(created, jogos, strict=True):
         if j.entry is None:
             continue
         for n, p in enumerate(j.entry.partidas, start=1):
+            row: dict[str, object] = {"jogo_id": jogo_id, "number": n}
             if p.lost_by is not None:
-                partidas.append(
-                    Partida(jogo=row, number=n, mode=Partida.PENALTY, lost_by=SIDE[p.lost_by], penalty_reason=p.reason)
-                )
+                row |= {"mode": Partida.PENALTY, "lost_by": SIDE[p.lost_by], "penalty_reason": p.reason}
             elif p.maos is not None:
-                partidas.append(Partida(jogo=row, number=n, mode=Partida.MAOS))
-                maos_for.append((len(partidas) - 1, p.maos))
+                row |= {"mode": Partida.MAOS}
+                maos_for.append((len(partidas), p.maos))
             else:
                 assert p.score is not None  # neither lost nor by mãos: its final score
-                partidas.append(Partida(jogo=row, number=n, mode=Partida.SCORE, score_a=p.score[0], score_b=p.score[1]))
-    created_partidas = Partida.objects.bulk_create(partidas, batch_size=1000)
-    Mao.objects.bulk_create(
+                row |= {"mode": Partida.SCORE, "score_a": p.score[0], "score_b": p.score[1]}
+            partidas.append(row)
+    created_partidas = plainsql.rows_insert(Partida, partidas, connection=db)
+    plainsql.rows_insert(
+        Mao,
         [
-            Mao(
-                partida=created_partidas[index],
-                order=k,
-                to=m.to,
-                points=m.points,
-                how=m.how,
-                reason=m.reason,
-                key=m.key,
-            )
+            {
+                "partida_id": created_partidas[index],
+                "order": k,
+                "to": m.to,
+                "points": m.points,
+                "how": m.how,
+                "reason": m.reason,
+                "key": m.key,
+            }
             for index, maos in maos_for
             for k, m in enumerate(maos)
         ],
-        batch_size=2000,
+        connection=db,
     )
 
 
@@ -401,10 +433,11 @@ def _referees_grant(*, tournament: Tournament, usernames: set[str]) -> dict[str,
     return {user.get_username(): user.pk for user in users}
 
 
-def knockout_mesa(*, position: int, third_place: bool, mesas: int | None = None) -> int:
-    """Default mesa of a knockout jogo: its position in the round, taking turns over the tournament's
-    ``mesas`` when it has a number of them (None: one mesa per jogo); the third-place jogo beside the final."""
-    return mesa_rules.knockout_mesa(position=position, third_place=third_place, mesas=mesas)
+PLAYER_COLUMNS = ("tournament_id", "key", "name", "birth_date", "email", "phone", "team", "order", "atleta_id")
+
+
+def _columns(obj: object, names: tuple[str, ...]) -> dict[str, object]:
+    return {name: getattr(obj, name) for name in names}
 
 
 def _best_of_for(plan: TournamentPlan, j: JogoPlan) -> int:

@@ -412,6 +412,7 @@ def jogo_entry_from_rows(
         return JogoEntry(
             best_of=jogo.best_of,
             walkover=WALKOVER_BOTH if jogo.walkover == "both" else SIDE_INDEX[jogo.walkover],
+            reason=jogo.penalty_reason,
         )
     if jogo.lost_by:
         return JogoEntry(best_of=jogo.best_of, lost_by=SIDE_INDEX[jogo.lost_by], reason=jogo.penalty_reason)

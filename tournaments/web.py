@@ -1,6 +1,7 @@
 """The web edge: what every audience's views share on the way in and out.
 
-- ``read_only``: a public page that only reads (GET/HEAD, no CSRF, gzip when accepted);
+- ``read_only``: a public page that only reads (GET/HEAD, no CSRF, gzip when accepted); ``staff_only``: this
+  answer is for the staff alone (a draft's preview), so it says ``Cache-Control: private`` (``staff_only_headers``);
 - ``etag_make`` / ``not_modified``: conditional GETs for what clients poll (ETag, 304);
 - ``pdf_filename`` / ``pdf_response`` / ``print_error``: how a sheet leaves the site;
 - ``client_ip`` / ``request_device``: who sent a request, behind the documented proxies
@@ -31,7 +32,12 @@ from django.contrib import messages as django_messages
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import render
-from django.utils.cache import get_conditional_response, patch_vary_headers
+from django.utils.cache import (
+    add_never_cache_headers,
+    get_conditional_response,
+    patch_cache_control,
+    patch_vary_headers,
+)
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.csrf import csrf_exempt
@@ -64,12 +70,30 @@ def read_only(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpRespon
 
     @functools.wraps(safe)
     def compressed(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        response = safe(request, *args, **kwargs)
+        response = staff_only_headers(request, safe(request, *args, **kwargs))
         if response.get("Content-Type", "").startswith(COMPRESSED_TYPES):
             response = _gzipped(request, response)
         return response
 
     return compressed
+
+
+_STAFF_ONLY = "_zap_staff_only"
+
+
+def staff_only(request: HttpRequest) -> None:
+    """Say that the answer to ``request`` shows what only the staff may see: a draft's public side, previewed
+    before it is published (the audiences call it where they let its staff in)."""
+    setattr(request, _STAFF_ONLY, True)
+
+
+def staff_only_headers(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+    """``response``, kept by no shared cache (a proxy, a CDN) nor stored, when ``staff_only`` was said of its
+    request: ``Cache-Control: private, no-store`` (``read_only`` and the API's views call it)."""
+    if getattr(request, _STAFF_ONLY, False):
+        add_never_cache_headers(response)
+        patch_cache_control(response, private=True)
+    return response
 
 
 _GZIPPED: OrderedDict[tuple, tuple[bytes, str]] = OrderedDict()  # (ETag, Vary) -> body and ETag, compressed

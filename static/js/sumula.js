@@ -27,7 +27,7 @@
   var ENTRY = ["scheduled", "in_progress"];
   var PILL = {scheduled: "upcoming", in_progress: "live", awaiting_confirmation: "awaiting", contested: "contested",
               confirmed: "confirmed", homologated: "finished"};
-  var RETRY_MS = 4000, REFRESH_MS = 10000, TIMEOUT_MS = 15000, DOUBLE_TAP_MS = 350;
+  var RETRY_MS = 4000, REFRESH_MS = 10000, TIMEOUT_MS = 15000, DOUBLE_TAP_MS = 350, TAP_NOTE_MS = 4000;
 
   var server = cfg.sumula;           // the súmula as the server last sent it
   var pageShape = shape(server);     // what the server-rendered parts of the page show
@@ -495,12 +495,26 @@
     if (reason) body.reason = reason;
     var tap = [body.to, body.how, body.points, body.reason].join("|");
     var now = Date.now();
-    if (tap === lastTap.key && now - lastTap.at < DOUBLE_TAP_MS) return;  // a double tap, not two mãos
+    if (tap === lastTap.key && now - lastTap.at < DOUBLE_TAP_MS) {  // a double tap, not two mãos: say so
+      tapNote();
+      return;
+    }
     lastTap = {key: tap, at: now};
     queue.push({kind: "mao", id: body.id, body: body});
     save();
     render();
     flush();
+  }
+
+  // the second tap of a double tap is dropped: the referee reads why, for a few seconds, under the score
+  var tapTimer = null;
+  function tapNote() {
+    var note = document.getElementById("sumula-tap");
+    if (!note) return;
+    note.textContent = T.double_tap;
+    note.hidden = false;
+    window.clearTimeout(tapTimer);
+    tapTimer = window.setTimeout(function () { note.hidden = true; }, TAP_NOTE_MS);
   }
 
   function undo() {

@@ -74,3 +74,31 @@ def test_input_fuzz_and_schemathesis_find_no_500(probe_world):
     assert fuzz.requests > 200 and schema.extra["cases"] > 40
     assert fuzz.server_errors == 0, _show(fuzz)
     assert schema.server_errors == 0 and schema.extra["failures"] == 0, _show(schema)
+
+
+def test_the_fuzz_sends_every_number_beyond_its_column(probe_world, monkeypatch):
+    """The probe's own check (issue 41, item 3): the circuit desk's numbers get values beyond a smallint; with the
+    bound of "etapas que contam" taken away, PostgreSQL answers 500 and the fuzz reports it (SQLite stores the
+    number: there is nothing to find there, hence ``make probe`` runs on both)."""
+    from django import forms
+    from django.db import connection
+
+    from probe import fuzz as fuzz_module
+    from tournaments.desk.circuit_forms import CircuitRulesForm
+
+    world, recorder = probe_world
+    every_url = fuzz_module.site_urls
+    monkeypatch.setattr(
+        fuzz_module,
+        "site_urls",
+        lambda world, quick: [u for u in every_url(world, quick=quick) if u.name == "desk:circuit"],
+    )
+    monkeypatch.setitem(CircuitRulesForm.base_fields, "count_best", forms.IntegerField(required=False))
+    tally = fuzz_module.input_fuzz(world, recorder, quick=True)
+    numbers = world.number_fields[f"/organizar/circuitos/{world.circuit}/"]
+    assert {"count_best", "qualify_top", "qualify_min_etapas", "qualify_alternates"} <= numbers
+    assert tally.extra["numbers beyond a column"] >= 2 * len(numbers)
+    if connection.vendor == "postgresql":
+        assert tally.server_errors >= 1 and any("tournaments_circuit" in c for c in tally.causes), _show(tally)
+    else:
+        assert tally.server_errors == 0, _show(tally)

@@ -368,6 +368,27 @@ def test_resultado_walkover_and_perda_do_jogo(cup, ref, j1):
     assert r.json()["penalty"] == {"lost_by": "d2", "reason": "ofendeu o árbitro"}
 
 
+def test_a_walkover_needs_no_answer_of_the_absent_dupla_and_keeps_its_reason(cup, ref, j1):
+    """Issue 41 item 16: only the present dupla confirms a WO; with both absent it counts at once. The reason
+    is kept (``walkover_reason``) in the súmula, the export and the earlier via after a correction."""
+    r = post(ref, api(cup.slug, j1, "resultado"), {"walkover": "d4", "walkover_reason": "não veio às 14h"})
+    assert r.status_code == 200 and r.json()["walkover_reason"] == "não veio às 14h"
+    assert answer(ref, cup.slug, j1, "d1").json()["status"] == "confirmed"
+    assert standings(cup)["d1"]["points"] == 3  # it counts: no PIN of d4 was needed
+    late = answer(ref, cup.slug, j1, "d4")  # the absent dupla agreeing later changes nothing
+    assert late.status_code == 200 and late.json()["confirmations"] == {"d1": "confirmed", "d4": None}
+    assert sign(ref, cup.slug, j1).json()["status"] == "homologated"  # signed with no decision to write
+    both = jogo_between(cup, "d2", "d3")
+    r = post(ref, api(cup.slug, both, "resultado"), {"walkover": "both", "walkover_reason": "ninguém veio"})
+    assert r.json()["status"] == "confirmed" and standings(cup)["d2"]["jogos"] == 1
+    exported = {j["key"]: j for j in tournament_export(tournament=Tournament.objects.get(pk=cup.pk))["jogos"]}
+    assert exported[j1]["walkover_reason"] == "não veio às 14h" and exported[both]["walkover_reason"] == "ninguém veio"
+    # a WO written without a reason (an older client) is still taken, as an older file is
+    third = jogo_between(cup, "d1", "d3")
+    r = post(ref, api(cup.slug, third, "resultado"), {"walkover": "d3"})
+    assert r.status_code == 200 and "walkover_reason" not in r.json()
+
+
 def test_resultado_refused_once_a_mao_exists_and_when_impossible(cup, ref, j1):
     messages = refused(lambda: post(ref, api(cup.slug, j1, "resultado"), {"partidas": [[12, 12], [12, 0]]}), 422)
     assert any("12 x 12" in m for m in messages), messages
@@ -813,7 +834,8 @@ def test_a_knockout_correction_that_changes_a_winner_already_playing_the_final_i
         ),
         409,
     )
-    assert any(final.key in m for m in messages), messages
+    final_named = f"{final.dupla_a.display_name} x {final.dupla_b.display_name}"  # the final by its duplas
+    assert any(final_named in m for m in messages), messages
     # a correction that keeps the winner is fine
     r = post(
         client,

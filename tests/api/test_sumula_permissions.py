@@ -259,7 +259,7 @@ def test_a_wrong_pin_says_how_many_tries_are_left_before_the_lock(cup, j1, setup
     r = _try("000006", "10.3.0.1", cup, j1)  # the sixth: the lockout, worded as before
     assert r.status_code == 429
     assert r.json()["errors"] == [
-        "PIN bloqueado por excesso de tentativas erradas: tente de novo em 10 minuto(s) ou procure o árbitro da mesa"
+        "PIN bloqueado por excesso de tentativas erradas: tente de novo em 10 minutos ou procure o árbitro da mesa"
     ]
 
 
@@ -323,7 +323,7 @@ DESK_WRITES = {
     "mao": (_nothing, {"op": "mao", "to": "0", "points": "3"}),
     "desfazer": (_one_mao, {"op": "desfazer", "mao": "setup-1"}),
     "resultado": (_nothing, {"op": "resultado", "p1_a": "12", "p1_b": "3", "p2_a": "12", "p2_b": "4"}),
-    "wo": (_nothing, {"op": "wo", "absent": "d4"}),
+    "wo": (_nothing, {"op": "wo", "absent": "d4", "reason": "não compareceu"}),
     "penalidade": (_nothing, {"op": "penalidade", "scope": "jogo", "lost_by": "d4", "reason": "abandonou"}),
     "homologacao": (_decided, {"op": "homologacao", "via": "1", "reason": "as duplas saíram sem confirmar"}),
     "correcao": (

@@ -8,7 +8,7 @@ from django.urls import reverse
 from tests.atletas.test_nivel import rebuilt, stored
 from tests.circuits.support import circuit_file, etapa_file
 from tests.support.files import knockout_file
-from tournaments.atletas.joins import AtletaRefused, atleta_split, atletas_distinct, atletas_join
+from tournaments.atletas.joins import AtletaRefused, atleta_name_choose, atleta_split, atletas_distinct, atletas_join
 from tournaments.atletas.matches import atletas_likely_matches, dates_note
 from tournaments.circuits.file import circuit_import
 from tournaments.circuits.selectors import circuit_standing
@@ -368,3 +368,127 @@ def test_a_join_keeps_the_other_identity_for_later_registrations(season, people,
     four = load_file(data)
     assert atleta_of(four, "p1").pk == apart.pk
     assert atleta_of(one, "p1").pk == keep.pk
+
+
+# --- issue 41 item 11: typos, any two from the search, the name shown -----------------------------------------
+
+
+@pytest.fixture
+def typos(load_file, people, django_capture_on_commit_callbacks):
+    """Two etapas of ``org``'s circuit, the same people but two of them registered another way in etapa 2: p3 with
+    a typo (and a double space), p5 under another surname. Both keep the birth date: the automatic rule cannot
+    join them (the names differ)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        data = etapa_file("etapa-1", date="2025-03-01")
+        data["players"][2]["name"] = "Marcos Antônio Ribeiro"
+        one = load_file(data)
+        data = etapa_file("etapa-2", date="2025-04-05", order=("d2", "d3", "d1", "d4"))
+        data["players"][2]["name"] = "Marcos  Antonio Riberio"
+        data["players"][4]["name"] = "Elisa Costa"
+        two = load_file(data)
+        circuit = circuit_import(data=circuit_file(), user=people["org"])
+    return one, two, circuit
+
+
+def test_a_typo_with_the_same_birth_date_is_suggested(typos, people):
+    one, two, _circuit = typos
+    marcos, riberio = atleta_of(one, "p3"), atleta_of(two, "p3")
+    assert marcos.pk != riberio.pk
+    assert riberio.name == "Marcos Antonio Riberio"  # the double space tidied
+    matches = atletas_likely_matches(user=people["org"])
+    assert [(m.keep.key, m.other.key) for m in matches] == [(marcos.key, riberio.key)]
+    assert "erro de digitação" in matches[0].note
+    assert matches[0].names == ("Marcos Antônio Ribeiro", "Marcos Antonio Riberio")
+    assert len(atletas_likely_matches(user=people["org"], q="marcos")) == 1
+    assert atletas_likely_matches(user=people["org"], q="elisa") == []  # another surname: no typo
+    assert atletas_likely_matches(user=people["stranger"]) == []
+
+
+def test_a_typo_with_another_birth_date_is_not_suggested(load_file, people):
+    data = etapa_file("etapa-1", date="2025-03-01")
+    data["players"][2]["name"] = "Marcos Antônio Ribeiro"
+    load_file(data)
+    data = etapa_file("etapa-2", date="2025-04-05")
+    data["players"][2].update(name="Marcos Antonio Riberio", birth_date="1960-01-01")
+    load_file(data)
+    assert atletas_likely_matches(user=people["admin"]) == []
+
+
+def test_any_two_from_the_search_are_joined_with_the_name_chosen(client, typos, people):
+    one, two, circuit = typos
+    elisa, costa = atleta_of(one, "p5"), atleta_of(two, "p5")
+    client.force_login(people["org"])
+    html = client.get(reverse("desk:atletas"), {"q": "elisa"}).content.decode()
+    assert "Juntar os dois marcados" in html
+    assert f'name="atletas" value="{elisa.key}"' in html and f'name="atletas" value="{costa.key}"' in html
+    # one, or three, is no pair
+    response = client.get(reverse("desk:atletas_join"), {"atletas": [elisa.key], "q": "elisa"}, follow=True)
+    assert "Marque dois atletas para juntar (você marcou 1)" in response.content.decode()
+    page = client.get(reverse("desk:atletas_join"), {"atletas": [costa.key, elisa.key], "q": "elisa"})
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Elisa Rocha" in html and "Elisa Costa" in html and "1987" not in html
+    assert f'name="keep" value="{elisa.key}"' in html  # the older atleta's key stays
+    assert 'value="Elisa Rocha"' in html and 'value="Elisa Costa"' in html
+    # a name none of their registrations has is refused, nothing joined
+    response = client.post(
+        reverse("desk:atletas_join"), {"keep": elisa.key, "other": costa.key, "name": "Elisa Hacker"}, follow=True
+    )
+    assert "não é de nenhuma inscrição" in response.content.decode()
+    assert atleta_of(two, "p5").pk == costa.pk
+    # the organizer keeps the older name although the newest registration says "Elisa Costa"
+    response = client.post(
+        reverse("desk:atletas_join"), {"keep": elisa.key, "other": costa.key, "name": "Elisa Rocha", "reason": "casou"}
+    )
+    assert response.status_code == 302
+    joined = atleta_of(two, "p5")
+    assert joined.pk == elisa.pk and joined.name == "Elisa Rocha" and joined.chosen_name == "Elisa Rocha"
+    record = AtletaAudit.objects.get(action=AtletaAudit.JOIN)
+    assert record.reason == "casou" and record.user == people["org"]
+    row = next(r for r in circuit_standing(circuit=Circuit.objects.get(pk=circuit.pk)).rows if r.key == elisa.key)
+    assert row.name == "Elisa Rocha" and row.etapas == 2
+    # a stranger picks nothing
+    client.force_login(people["stranger"])
+    assert client.get(reverse("desk:atletas_join"), {"atletas": [elisa.key, costa.key]}).status_code == 403
+
+
+def test_the_organizer_chooses_the_name_an_atleta_shows(client, typos, people, django_capture_on_commit_callbacks):
+    one, two, circuit = typos
+    marcos, riberio = atleta_of(one, "p3"), atleta_of(two, "p3")
+    with django_capture_on_commit_callbacks(execute=True):
+        atletas_join(user=people["org"], keep=marcos, other=riberio)
+    marcos.refresh_from_db()
+    assert marcos.name == "Marcos Antonio Riberio"  # DOMAIN §7.1: the most recent registration's, typo and all
+    client.force_login(people["org"])
+    page = client.get(reverse("desk:atleta", args=[marcos.key])).content.decode()
+    assert 'value="Marcos Antônio Ribeiro"' in page and "Mostrar este nome" in page
+    version = Circuit.objects.get(pk=circuit.pk).version
+    url = reverse("desk:atleta_name", args=[marcos.key])
+    response = client.post(url, {"name": "Marcos Antônio Ribeiro", "reason": "erro de digitação"}, follow=True)
+    assert "Nome mostrado: Marcos Antônio Ribeiro" in response.content.decode()
+    marcos.refresh_from_db()
+    assert marcos.name == "Marcos Antônio Ribeiro"
+    # the rankings follow at once: the circuit moved to a new version, the public pages say the chosen name
+    assert Circuit.objects.get(pk=circuit.pk).version > version
+    assert "<bdi>Marcos Antônio Ribeiro</bdi>" in client.get("/circuitos/liga-teste/").content.decode()
+    assert "<bdi>Marcos Antônio Ribeiro</bdi>" in client.get(f"/atletas/{marcos.key}/").content.decode()
+    assert "Marcos Antônio Ribeiro" in client.get("/ranking/").content.decode()
+    record = AtletaAudit.objects.get(action=AtletaAudit.NAME)
+    assert record.before["name"] == "Marcos Antonio Riberio" and record.after["name"] == "Marcos Antônio Ribeiro"
+    assert record.user == people["org"] and record.reason == "erro de digitação"
+    # a later registration does not undo the choice; a name of no registration is refused; "" gives the rule back
+    response = client.post(url, {"name": "Outro Nome"}, follow=True)
+    assert "não é de nenhuma inscrição" in response.content.decode()
+    client.post(url, {"name": ""})
+    marcos.refresh_from_db()
+    assert marcos.name == "Marcos Antonio Riberio" and marcos.chosen_name == ""
+    assert AtletaAudit.objects.filter(action=AtletaAudit.NAME).count() == 2
+    # the choice goes with the registration that carries it: split away, the rule is back
+    atleta_name_choose(user=people["org"], atleta=marcos, name="Marcos Antônio Ribeiro")
+    atleta_split(user=people["org"], atleta=marcos, players=[Player.objects.get(tournament=one, key="p3")])
+    marcos.refresh_from_db()
+    assert marcos.name == "Marcos Antonio Riberio" and marcos.chosen_name == ""
+    client.force_login(people["stranger"])
+    assert client.post(url, {"name": ""}).status_code == 403
+    with pytest.raises(AtletaRefused, match="não pode mudar o nome"):
+        atleta_name_choose(user=people["stranger"], atleta=marcos, name="")

@@ -19,6 +19,22 @@ PASSWORD = "senha-do-teste-1"
 WIDTHS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 900}}
 
 
+def signed_in(browser, live_server, device, *, next_url):
+    """A browser context at ``device``'s size, signed in as ``liga``, on ``next_url``: (context, page, page errors)."""
+    context = browser.new_context(
+        viewport=WIDTHS[device], locale="pt-BR", is_mobile=device == "phone", has_touch=device == "phone", **AXE_CONTEXT
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{live_server.url}/entrar/?next={next_url}")
+    page.get_by_label("Usuário").fill("liga")
+    page.get_by_label("Senha").fill(PASSWORD)
+    page.get_by_role("button", name="Entrar").click()
+    page.wait_for_url(f"**{next_url}")
+    return context, page, errors
+
+
 def no_side_scroll(page):
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 1, f"a página rola na horizontal ({overflow}px)"
@@ -34,18 +50,8 @@ def test_join_and_split_on_the_desk(browser, live_server, load_file, device):
     circuit_import(data=circuit_file(), user=organizer)
     first, second = (Player.objects.select_related("atleta").get(tournament=t, key="p1") for t in (one, two))
     assert first.atleta_id != second.atleta_id
-    context = browser.new_context(
-        viewport=WIDTHS[device], locale="pt-BR", is_mobile=device == "phone", has_touch=device == "phone", **AXE_CONTEXT
-    )
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    context, page, errors = signed_in(browser, live_server, device, next_url="/organizar/")
     try:
-        page.goto(f"{live_server.url}/entrar/?next=/organizar/")
-        page.get_by_label("Usuário").fill("liga")
-        page.get_by_label("Senha").fill(PASSWORD)
-        page.get_by_role("button", name="Entrar").click()
-        page.wait_for_url("**/organizar/")
         page.get_by_role("link", name="Atletas: juntar e separar").click()
         page.wait_for_url("**/organizar/circuitos/atletas/")
         card = page.locator(".match-card")
@@ -76,6 +82,43 @@ def test_join_and_split_on_the_desk(browser, live_server, load_file, device):
         second.refresh_from_db()
         assert second.atleta_id != first.atleta_id
         assert AtletaAudit.objects.count() == 2
+        assert not errors
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("device", list(WIDTHS))
+def test_two_picked_from_the_search_are_joined_with_the_name_chosen(browser, live_server, load_file, device):
+    """Issue 41 item 11: "Elisa Rocha" registered as "Elisa Costa" in etapa 2 (no likely match: other names); the
+    organizer searches "elisa", marks both, joins them and keeps the name "Elisa Rocha"."""
+    organizer = get_user_model().objects.create_user("liga", password=PASSWORD)
+    one = load_file(etapa_file("etapa-1", date="2025-03-01"))
+    data = etapa_file("etapa-2", date="2025-04-05", order=("d2", "d3", "d1", "d4"))
+    data["players"][4]["name"] = "Elisa Costa"
+    two = load_file(data)
+    circuit_import(data=circuit_file(), user=organizer)
+    first, second = (Player.objects.select_related("atleta").get(tournament=t, key="p5") for t in (one, two))
+    context, page, errors = signed_in(browser, live_server, device, next_url="/organizar/circuitos/atletas/")
+    try:
+        page.get_by_label("Buscar atleta pelo nome").fill("elisa")
+        page.get_by_role("button", name="Buscar").click()
+        page.wait_for_url("**q=elisa**")
+        page.get_by_label("marcar Elisa Rocha").check()
+        page.get_by_label("marcar Elisa Costa").check()
+        no_side_scroll(page)
+        shot(page, f"atletas-desk-pick-{device}")
+        assert_no_axe_violations(page, f"/organizar/circuitos/atletas/?q= ({device})")
+        page.get_by_role("button", name="Juntar os dois marcados").click()
+        page.wait_for_url("**/organizar/circuitos/atletas/juntar/**")
+        page.get_by_label("Elisa Rocha", exact=True).check()
+        no_side_scroll(page)
+        shot(page, f"atletas-desk-pair-{device}")
+        assert_no_axe_violations(page, f"/organizar/circuitos/atletas/juntar/ ({device})")
+        page.get_by_role("button", name="é a mesma pessoa").click()
+        page.wait_for_url("**/organizar/circuitos/atletas/**")
+        assert "Atletas juntados" in page.locator(".messages").inner_text()
+        second.refresh_from_db()
+        assert second.atleta_id == first.atleta_id and second.atleta.name == "Elisa Rocha"
         assert not errors
     finally:
         context.close()

@@ -1,26 +1,31 @@
 """Calling duplas to their mesa ("Sua vez", issue 24 point 13): phones, services, the desk's page, the pages
 that show the call, the e-mails (Django's locmem backend), permissions, and phones kept off public pages."""
 
+import datetime as dt
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
 from django.core import mail
 from django.core.management import call_command
+from django.db import connection
 from django.urls import reverse
+from django.utils import timezone
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.support.desk import add_duplas, client_for, make_tournament, make_user
+from tests.support.threads import run_together
 from tournaments.calls import mail as calls_mail
 from tournaments.calls import services
-from tournaments.calls.phones import phone_normalize, whatsapp_url
+from tournaments.calls.phones import phone_is_mobile, phone_normalize, whatsapp_url
 from tournaments.draws import services as draws
-from tournaments.models import AuditEntry, Call, Jogo, Player, Tournament
+from tournaments.models import AuditEntry, Call, Jogo, Player, StaffRole, Tournament
 from tournaments.permissions import may_call_duplas
 from tournaments.refusals import Refused
 
 GROUPS = {"kind": "groups_knockout", "group_size": 4, "per_group": 2, "best_others": 0, "bracket_method": "seeded"}
 PHONE = "(19) 99876-5432"
+LANDLINE = "(19) 3234-5678"
 
 
 # --- phones ----------------------------------------------------------------------------------------------
@@ -60,6 +65,29 @@ def test_normalized_phones_are_55_and_12_or_13_digits(raw):
     assert digits is None or (digits.isdigit() and digits.startswith("55") and len(digits) in (12, 13))
 
 
+@pytest.mark.parametrize(
+    ("raw", "mobile"),
+    [
+        ("(19) 99876-5432", True),
+        ("+55 11 98000-1000", True),
+        ("(19) 9876-5432", True),  # a mobile written before the ninth digit
+        ("(19) 3234-5678", False),  # a landline: 2 to 5
+        ("11 2345-6789", False),
+        ("(51) 5555-0000", False),
+    ],
+)
+def test_only_a_mobile_gets_whatsapp(raw, mobile):
+    """Issue 41 item 20: landlines got a WhatsApp button."""
+    digits = phone_normalize(raw)
+    assert digits is not None and phone_is_mobile(digits) is mobile
+
+
+@given(st.from_regex(r"[1-9][1-9][2-5][0-9]{7}", fullmatch=True))
+def test_no_landline_is_a_mobile(number):
+    digits = phone_normalize(f"({number[:2]}) {number[2:6]}-{number[6:]}")
+    assert digits == "55" + number and not phone_is_mobile(digits)
+
+
 def test_whatsapp_url_encodes_the_whole_text():
     url = whatsapp_url(phone="5519998765432", text="Sua vez! Mesa 3 & link: https://x/d/a?b=1")
     parts = urlsplit(url)
@@ -88,6 +116,7 @@ def event(db):
     Player.objects.filter(pk=a.player1_id).update(phone=PHONE, email="um@example.org")
     Player.objects.filter(pk=a.player2_id).update(phone="123")
     Player.objects.filter(pk=first.dupla_b.player1_id).update(email="outro@example.org")
+    Player.objects.filter(pk=first.dupla_b.player2_id).update(phone=LANDLINE)
     return t, organizer, first
 
 
@@ -116,6 +145,111 @@ def test_a_call_is_a_pages_write_the_version_moves(event):
     before = Tournament.objects.get(pk=t.pk).results_version
     services.jogo_call(tournament=t, jogo_id=jogo.pk, user=organizer)
     assert Tournament.objects.get(pk=t.pk).results_version == before + 1
+
+
+def _emails_for_all(t) -> None:
+    """Every player of the event gets an address of their own."""
+    for player in Player.objects.filter(tournament=t):
+        Player.objects.filter(pk=player.pk).update(email=f"{player.key}@example.org")
+
+
+def test_calling_a_jogo_again_mails_no_address_twice(event, django_capture_on_commit_callbacks):
+    t, organizer, jogo = event
+    with django_capture_on_commit_callbacks(execute=True):
+        first = services.jogo_call(tournament=t, jogo_id=jogo.pk, user=organizer)
+    with django_capture_on_commit_callbacks(execute=True):
+        again = services.jogo_call(tournament=t, jogo_id=jogo.pk, user=organizer)
+    assert (first.emails, again.emails, again.repeated) == (2, 0, 2)
+    assert len(mail.outbox) == 2 and Call.objects.filter(channel=Call.EMAIL).count() == 2
+    assert Call.objects.filter(jogo=jogo, channel=Call.PAGES).count() == 2  # the pages' call was made again
+    # at another mesa it is another call: each address gets it once
+    Jogo.objects.filter(pk=jogo.pk).update(mesa=jogo.mesa + 20)
+    with django_capture_on_commit_callbacks(execute=True):
+        moved = services.jogo_call(tournament=t, jogo_id=jogo.pk, user=organizer)
+    assert (moved.emails, moved.repeated) == (2, 0) and len(mail.outbox) == 4
+    assert {m.subject for m in mail.outbox[2:]} == {f"Sua vez: mesa {jogo.mesa + 20} · Copa interior"}
+
+
+def test_one_address_shared_by_a_duplas_two_players_gets_one_email(event, django_capture_on_commit_callbacks):
+    t, organizer, jogo = event
+    Player.objects.filter(pk=jogo.dupla_a.player2_id).update(email="UM@example.org")  # player1's, in capitals
+    with django_capture_on_commit_callbacks(execute=True):
+        done = services.jogo_call(tournament=t, jogo_id=jogo.pk, user=organizer)
+    assert (done.emails, done.repeated) == (2, 1)
+    assert sorted(m.to[0].casefold() for m in mail.outbox) == ["outro@example.org", "um@example.org"]
+
+
+def test_the_accounts_hourly_limit_holds_the_emails_back_and_the_page_says_how_many_and_until_when(event, settings):
+    settings.ZAP_CALL_EMAILS_PER_ACCOUNT_HOUR = 3
+    t, organizer, jogo = event
+    second = Jogo.objects.filter(tournament=t, round=1).exclude(pk=jogo.pk).order_by("id").first()
+    Player.objects.filter(pk__in=[second.dupla_a.player1_id, second.dupla_b.player2_id]).update(email="x@example.org")
+    assert services.jogo_call(tournament=t, jogo_id=jogo.pk, user=organizer).emails == 2
+    first_sent = Call.objects.filter(channel=Call.EMAIL).earliest("at").at
+    c = client_for(organizer)
+    page = c.post(reverse("desk:jogo_call", args=[t.slug, second.pk]), follow=True).content.decode()
+    room = timezone.localtime(first_sent + dt.timedelta(hours=1))
+    room = room.replace(second=0, microsecond=0) + dt.timedelta(minutes=1 if room.second or room.microsecond else 0)
+    assert (
+        "2 e-mails de chamada não enviados: esta conta já pôs 2 e-mails de chamada na fila na última hora "
+        f"(o limite é 3 por hora); há lugar de novo às {room:%H:%M}." in page
+    )
+    assert "Jogo chamado" in page  # the pages' call is made all the same
+    assert Call.objects.filter(jogo=second, channel=Call.PAGES).exists()
+    assert not Call.objects.filter(jogo=second, channel=Call.EMAIL).exists()
+    assert AuditEntry.objects.filter(action="call_jogo").order_by("-id").first().after["emails_held"] == 2
+    # an hour after the first ones there is room again
+    Call.objects.filter(channel=Call.EMAIL).update(at=first_sent - dt.timedelta(hours=1))
+    assert services.jogo_call(tournament=t, jogo_id=second.pk, user=organizer).emails == 2
+
+
+def test_the_events_limit_counts_every_account_per_player_of_its_duplas(event, settings):
+    settings.ZAP_CALL_EMAILS_PER_PLAYER_HOUR = 1  # 8 duplas: 16 e-mails an hour
+    t, organizer, jogo = event
+    _emails_for_all(t)
+    other = make_user("bia", t)
+    stage = jogo.stage
+    done = services.round_call(tournament=t, stage_key=stage.key, round_number=1, user=organizer)
+    assert done.jogos == 4 and done.emails == 16 and not done.mail_refused
+    Jogo.objects.filter(pk=jogo.pk).update(mesa=jogo.mesa + 20)  # another call of a jogo: 4 e-mails more
+    refused = services.jogo_call(tournament=t, jogo_id=jogo.pk, user=other)
+    assert refused.emails == 0
+    assert "4 e-mails de chamada não enviados: este torneio já pôs 16 e-mails" in refused.mail_refused
+    assert "(o limite é 16 por hora, 1 por atleta das duplas)" in refused.mail_refused
+    assert Call.objects.filter(channel=Call.EMAIL).count() == 16
+
+
+def test_a_round_queues_the_jogos_that_fit_and_says_how_many_jogos_were_held(event, settings):
+    settings.ZAP_CALL_EMAILS_PER_ACCOUNT_HOUR = 6
+    t, organizer, jogo = event
+    _emails_for_all(t)
+    c = client_for(organizer)
+    page = c.post(
+        reverse("desk:round_call", args=[t.slug]), {"fase": jogo.stage.key, "rodada": "1"}, follow=True
+    ).content.decode()
+    assert Call.objects.filter(channel=Call.PAGES).count() == 4
+    assert Call.objects.filter(channel=Call.EMAIL).count() == 4  # the first jogo's four; three jogos held
+    assert "12 e-mails de chamada não enviados (de 3 jogos): esta conta já pôs 4 e-mails" in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_calls_at_once_from_many_events_never_pass_the_accounts_limit(settings):
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrent writers need PostgreSQL (SQLite runs one write transaction at a time)")
+    settings.ZAP_CALL_EMAILS_PER_ACCOUNT_HOUR = 8
+    organizer = make_user("rui")
+    calls = []
+    for n in range(4):
+        t = make_tournament(f"juntos-{n}", preset="fenacef", fmt=GROUPS)
+        add_duplas(t, 8)
+        StaffRole.objects.create(tournament=t, user=organizer, role=StaffRole.ORGANIZER)
+        draws.competition_publish(tournament=t, user=None, seed=3)
+        t.refresh_from_db()
+        _emails_for_all(t)
+        jogo = Jogo.objects.filter(tournament=t, round=1).order_by("id").first()
+        calls.append(lambda t=t, jogo=jogo: services.jogo_call(tournament=t, jogo_id=jogo.pk, user=organizer).emails)
+    assert sorted(run_together(calls)) == [0, 0, 4, 4]
+    assert Call.objects.filter(channel=Call.EMAIL).count() == 8
 
 
 def test_a_failed_email_is_kept_failed_and_calls_send_retries_it(
@@ -180,6 +314,9 @@ def test_whatsapp_call_records_and_gives_the_link(event):
         services.whatsapp_call(
             tournament=t, jogo_id=jogo.pk, dupla_id=dupla.pk, player_id=dupla.player2_id, user=organizer
         )
+    other = jogo.dupla_b
+    with pytest.raises(Refused, match="telefone fixo, sem WhatsApp"):
+        services.whatsapp_call(tournament=t, jogo_id=jogo.pk, dupla_id=other.pk, player_id=other.player2_id)
 
 
 # --- the desk ------------------------------------------------------------------------------------------
@@ -193,6 +330,10 @@ def test_the_calls_page_shows_phones_buttons_and_invalid_ones(event):
     html = page.content.decode()
     assert PHONE in html and 'target="_blank"' in html
     assert "telefone inválido" in html and "Chamar a rodada 1" in html
+    # a landline: no WhatsApp button for its player, its number to dial instead
+    landline = Player.objects.get(pk=jogo.dupla_b.player2_id)
+    assert 'name="atleta"' in html and f'name="atleta" value="{landline.pk}"' not in html
+    assert f"{landline.name}: telefone fixo, sem WhatsApp" in html and 'href="tel:+551932345678"' in html
     response = c.post(reverse("desk:jogo_call", args=[t.slug, jogo.pk]))
     assert response.status_code == 302
     page = c.get(reverse("desk:calls", args=[t.slug])).content.decode()
@@ -281,14 +422,14 @@ def test_a_round_waits_for_a_mesa_whose_earlier_round_jogo_is_still_to_play(even
     assert Tournament.objects.get(pk=t.pk).results_version == t.results_version  # nothing the pages show
 
 
-def test_the_programacao_shows_when_a_jogo_was_called_to_organizers_and_referees(event):
+def test_the_programacao_shows_when_a_jogo_was_called(event):
     t, organizer, jogo = event
     services.jogo_call(tournament=t, jogo_id=jogo.pk, user=organizer)
-    referee = make_user("juiz", t, role="referee")
-    for user in (organizer, referee):
-        html = client_for(user).get(reverse("desk:schedule", args=[t.slug])).content.decode()
-        assert "chamado às" in html
-        assert PHONE not in html and "99876" not in html
+    html = client_for(organizer).get(reverse("desk:schedule", args=[t.slug])).content.decode()
+    assert "chamado às" in html
+    assert PHONE not in html and "99876" not in html
+    referee = make_user("juiz", t, role="referee")  # the programação is the comissão's page (INTERCHANGE)
+    assert client_for(referee).get(reverse("desk:schedule", args=[t.slug])).status_code == 403
     assert (
         reverse("desk:calls", args=[t.slug])
         in client_for(organizer).get(reverse("desk:mesas", args=[t.slug])).content.decode()

@@ -5,11 +5,12 @@ import io
 import json
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from tests.circuits.support import circuit_file, etapa_file
 from tournaments.circuits.file import circuit_file_export, circuit_import
 from tournaments.circuits.services import CircuitRefused
+from tournaments.management.commands.import_circuit import Command as ImportCircuit
 from tournaments.models import Circuit, CircuitAudit, CircuitEtapa, Player
 
 pytestmark = pytest.mark.django_db
@@ -131,3 +132,116 @@ def test_an_unfinished_etapa_does_not_count_until_it_finishes(load_file):
     circuit = circuit_import(data=circuit_file())
     data = circuit_file_export(circuit=circuit)
     assert all(len(r["results"]) == 1 for r in data["ranking"])
+
+
+def _text(data) -> str:
+    return json.dumps(data, ensure_ascii=False)
+
+
+def _with(text: str, old: str, new: str) -> str:
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+GOOD = _text(circuit_file())
+BAD_FILES = [
+    # (what, the file's bytes, the line the command must print)
+    (
+        "NUL in a name",
+        _with(GOOD, '"Liga de Teste"', '"Liga\\u0000 de Teste"').encode(),
+        "circuit.name: texto com caractere inválido (U+0000, caractere nulo) na posição 5",
+    ),
+    (
+        "a 5,000-digit number",
+        _with(GOOD, '"slug"', '"count_best": ' + "9" * 5000 + ', "slug"').encode(),
+        "circuit.count_best: número grande demais (5000 algarismos)",
+    ),
+    (
+        "deep nesting",
+        _with(GOOD, '"etapas": [', '"extra": ' + "[" * 5000 + "]" * 5000 + ', "etapas": [').encode(),
+        "aninhamento profundo demais (o máximo é 64 níveis)",
+    ),
+    ("NaN", _with(GOOD, '"slug"', '"count_best": NaN, "slug"').encode(), "circuit.count_best: NaN não é um número"),
+    ("a repeated field", _with(GOOD, '"slug"', '"name": "De novo", "slug"').encode(), "circuit.name: campo repetido"),
+    ("not UTF-8", GOOD.replace("Liga", "Líga").encode("latin-1"), "arquivo: não está em UTF-8"),
+    (
+        "too big",
+        _with(GOOD, '"slug"', '"extra": "' + "x" * (1024 * 1024) + '", "slug"').encode(),
+        "arquivo: grande demais",
+    ),
+    (
+        "count_best beyond its column",
+        _text(circuit_file(count_best=40000)).encode(),
+        "circuit.count_best: deve ser um número inteiro de 1 a 32767",
+    ),
+    (
+        "qualify beyond its columns",
+        _text(circuit_file(qualify={"top": 70000, "alternates": 32768})).encode(),
+        "circuit.qualify.top: deve ser um número inteiro de 1 a 32767",
+    ),
+    (
+        "a weight beyond its column",
+        _text(circuit_file(etapas=["etapa-1", {"tournament": "etapa-2", "weight": 40000}])).encode(),
+        "etapas[1].weight: deve ser um número inteiro de 1 a 32767",
+    ),
+    (
+        "a name beyond its column",
+        _text(circuit_file(name="L" * 201)).encode(),
+        "circuit.name: no máximo 200 caracteres",
+    ),
+    (
+        "a place of 5,000 digits",
+        _text(circuit_file(points={"1": 100, "2-" + "9" * 5000: 3})).encode(),
+        'circuit.points.2-999999999999999999…: a chave deve ser uma colocação ("3"), uma faixa ("5-8") ou "others"',
+    ),
+    (
+        "points no ranking holds",
+        _text(circuit_file(points={"1": 2**40, "others": 0})).encode(),
+        "circuit.points: com estes pontos e pesos um atleta poderia somar 2199023255552 pontos; o máximo é 2147483647",
+    ),
+    (
+        "NUL in an etapa",
+        _text(circuit_file(etapas=["etapa-1", "etapa\u0000-2"])).encode(),
+        "etapas[1].tournament: texto com caractere inválido (U+0000, caractere nulo)",
+    ),
+    (
+        "an etapa's address beyond its column",
+        _text(circuit_file(etapas=["etapa-1", "e" * 500])).encode(),
+        "etapas[1].tournament: endereço longo demais: 500 caracteres (máximo 120)",
+    ),
+    (
+        "too many etapas",
+        _text(circuit_file(etapas=[f"etapa-{i}" for i in range(201)])).encode(),
+        "etapas: etapas demais: 201 (o máximo num arquivo de circuito é 200)",
+    ),
+]
+
+
+@pytest.mark.parametrize("raw,line", [case[1:] for case in BAD_FILES], ids=[case[0] for case in BAD_FILES])
+def test_import_circuit_refuses_what_no_column_holds_naming_the_place(etapas, tmp_path, raw, line):
+    """Issue 41: the circuit file is read with the tournament file's hardened reader and each value is checked
+    against its column: one line per problem naming its place, no traceback, nothing written (the same on SQLite
+    and PostgreSQL, where a smallint beyond 32,767 or a NUL in a text would fail in the database)."""
+    path = tmp_path / "liga.json"
+    path.write_bytes(raw)
+    with pytest.raises(CommandError) as refused:
+        call_command("import_circuit", str(path), stdout=io.StringIO())
+    lines = str(refused.value).splitlines()
+    assert any(text.startswith(line) or line in text for text in lines), lines
+    assert len(lines) < 5 and all(len(text) < 300 for text in lines)  # one line per problem, each a line
+    assert not Circuit.objects.exists() and not CircuitAudit.objects.exists()
+
+
+def test_import_circuit_from_the_shell_exits_1_with_the_lines(etapas, tmp_path):
+    """From the command line: exit status 1 and the problems alone on stderr (no exception, no traceback)."""
+    path = tmp_path / "liga.json"
+    path.write_bytes(_with(GOOD, '"Liga de Teste"', '"Liga\\u0000"').encode())
+    command = ImportCircuit(stdout=io.StringIO(), stderr=io.StringIO())
+    command._called_from_command_line = True
+    with pytest.raises(SystemExit) as exited:
+        command.handle(file=str(path), organizador=None)
+    assert exited.value.code == 1
+    assert command.stderr._out.getvalue().splitlines() == [
+        "circuit.name: texto com caractere inválido (U+0000, caractere nulo) na posição 5"
+    ]
+    assert not Circuit.objects.exists()

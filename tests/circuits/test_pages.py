@@ -13,7 +13,7 @@ from tests.circuits.support import circuit_file, etapa_file
 from tests.support.printing import assert_pdf, pdf_text, save_png
 from tournaments.circuits.file import circuit_file_export, circuit_import
 from tournaments.circuits.services import circuit_exclude
-from tournaments.models import Player
+from tournaments.models import Circuit, Player
 
 pytestmark = pytest.mark.django_db
 
@@ -229,7 +229,7 @@ def test_json_csv_and_pdf(client, season, etapas):
     p7 = name_of(one, "p7")
     line = next(x for x in lines if p7.key in x)
     # p7: 50 (struck), 60, 200 -> 260, tied at the alternates' line
-    assert line.split(";")[3:] == ["260", "3", "1", "0", "1", "(50)", "60", "200", "empatado"]
+    assert line.split(";")[3:] == ["260", "3", "1", "0", "1", "50 (não conta)", "60", "200", "empatado"]
     private_data_absent(body.decode("utf-8-sig"), etapas)
 
     response = client.get("/circuitos/liga-teste/ranking.pdf")
@@ -311,3 +311,91 @@ def test_made_up_parameters_and_methods(client, etapas):
     assert client.head("/circuitos/liga-teste/").status_code == 200
     assert client.post("/circuitos/liga-teste/").status_code == 405
     assert client.post("/circuitos/").status_code == 405
+
+
+@pytest.mark.parametrize("after", [None, "etapa-1"])
+def test_a_search_shows_each_atletas_real_rank(client, etapas, after):
+    """Issue 41 item 10, the circuit page's search: each row found keeps its rank in the whole ranking (as it stands
+    from the rows by part, and as it stood after an etapa), on every page of the search."""
+    from tournaments.circuits.selectors import circuit_page
+
+    circuit = circuit_import(data=circuit_file())
+    whole = circuit_page(circuit=circuit, after=after, per_page=100)
+    real = {r.key: r.rank for r in whole.rows}
+    assert len(set(real.values())) > 1  # ranks to tell apart
+    for letter in "abcdefghilmnorstuvz":
+        first = circuit_page(circuit=circuit, after=after, q=letter, per_page=2)
+        for number in range(1, first.pages + 1):
+            for row in circuit_page(circuit=circuit, after=after, q=letter, page=number, per_page=2).rows:
+                assert row.rank == real[row.key], (letter, number, row.name)
+    # the page shows it: p5 (110 points, 5th) found alone or with others
+    one, _two = etapas
+    p5 = name_of(one, "p5")
+    params = {"q": p5.name.split()[-1]} | ({"apos": after} if after else {})
+    html = client.get("/circuitos/liga-teste/", params).content.decode()
+    assert f"{real[p5.key]}º" in row_of(html, p5.name)
+
+
+def spreadsheet_value(cell: str) -> float | None:
+    """A cell as a spreadsheet reads it: a number (``(50)`` in accounting form is -50; ``1.234,5`` Brazilian), or
+    None for text, which a sum leaves out."""
+    m = re.fullmatch(r"(\()?(-?[\d.]+(?:,\d+)?)(\))?", cell.strip())
+    if m is None or bool(m.group(1)) != bool(m.group(3)):
+        return None
+    value = float(m.group(2).replace(".", "").replace(",", "."))
+    return -value if m.group(1) else value
+
+
+def test_the_csv_sums_right_in_a_spreadsheet(client, season, etapas):
+    """Issue 41 item 12: a sum of an atleta's etapa columns gives their points (an uncounted result was written
+    "(50)", which spreadsheets read as -50)."""
+    import csv
+
+    lines = list(
+        csv.reader(
+            io.StringIO(client.get("/circuitos/liga-teste/ranking.csv").content.decode("utf-8-sig")), delimiter=";"
+        )
+    )
+    head = lines[0]
+    first, last = head.index("3º") + 1, head.index("Classificação")
+    assert last - first == 3  # a column per etapa
+    struck = 0
+    for line in lines[1:]:
+        values = [spreadsheet_value(c) for c in line[first:last]]
+        assert sum(v for v in values if v is not None) == int(line[head.index("Pontos")]), line
+        struck += sum(1 for c in line[first:last] if c and spreadsheet_value(c) is None and c != "DQ")
+    assert struck  # best 2 of 3: some results do not count
+
+
+def test_the_rules_are_said_with_plurals(client, season):
+    """Issue 41 item 13: "com 2 suplentes", "com 1 suplente", never "suplente(s)"."""
+    html = client.get("/circuitos/liga-teste/").content.decode()
+    assert (
+        "Classificam-se para a final os 4 primeiros (mínimo de 2 etapas jogadas, sem contar a final), com 2 suplentes."
+        in html
+    )
+    Circuit.objects.filter(pk=season.pk).update(qualify_top=1, qualify_min_etapas=1, qualify_alternates=1, version=99)
+    html = client.get("/circuitos/liga-teste/").content.decode()
+    assert "Classifica-se para a final 1 atleta (mínimo de 1 etapa jogada, sem contar a final), com 1 suplente." in html
+    Circuit.objects.filter(pk=season.pk).update(qualify_min_etapas=0, qualify_alternates=0, version=100)
+    assert "Classifica-se para a final 1 atleta." in client.get("/circuitos/liga-teste/").content.decode()
+
+
+def test_tied_atletas_are_in_the_portuguese_order_of_names(client, load_file):
+    """Issue 41 item 13: "Fábio" before "Fernanda" (accents and case do not decide), as the ranking stands (SQL),
+    as it stood after an etapa (Python), in the search and in the CSV."""
+    data = etapa_file("etapa-1", date="2025-03-01")
+    data["players"][4]["name"] = "Fernanda Lima"  # p5, beside p6 "Fábio Nunes" in d3: tied
+    data["players"][0]["name"] = "álvaro Souza"  # p1, beside p2 "Bruno Lima" in d1
+    load_file(data)
+    circuit_import(data=circuit_file(etapas=["etapa-1"]))
+
+    def order(html: str) -> list[str]:
+        return re.findall(r'<th scope="row" class="c-dupla"><a [^>]*><bdi>([^<]+)</bdi>', html)
+
+    for params in ({}, {"apos": "etapa-1"}, {"q": "a"}):
+        names = order(client.get("/circuitos/liga-teste/", params).content.decode())
+        assert names.index("Fábio Nunes") < names.index("Fernanda Lima"), (params, names)
+        assert names.index("álvaro Souza") < names.index("Bruno Lima"), (params, names)
+    text = client.get("/circuitos/liga-teste/ranking.csv").content.decode("utf-8-sig")
+    assert text.index("Fábio Nunes") < text.index("Fernanda Lima") and text.index("álvaro") < text.index("Bruno")

@@ -63,6 +63,11 @@ def test_circuit_ranking_page(browser, live_server, load_file, device):
         assert page.locator("tr.q-line").count() >= 1
         assert page.locator("table.circuit-teams tbody tr").count() == 2
         shot(page, f"circuit-ranking-{device}")
+        page.screenshot(path=f"/tmp/zap-shots/circuit-ranking-first-screen-{device}.png")  # the first screen only
+        # the ranking in the first screen (issue 41 item 13): its head and its first rows above the fold
+        rows = page.locator("table.circuit-table tbody tr")
+        third = rows.nth(2).bounding_box()
+        assert third["y"] + third["height"] <= WIDTHS[device]["height"], f"o 3º do ranking está em {third['y']}px"
         overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 1, f"a página rola na horizontal ({overflow}px)"
         assert_no_axe_violations(page, f"/circuitos/liga-teste/ ({device})")

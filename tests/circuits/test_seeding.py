@@ -197,6 +197,11 @@ def test_the_desk_seeds_by_the_circuit_and_the_public_record_says_so(circuit):
     c = client_for(make_user("ana", circuit))
     page = c.get(reverse("desk:competition", args=[circuit.slug])).content.decode()
     assert "pelo ranking do circuito" in page and "pela força (OpenSkill)" in page
+    # the força explained in one sentence (issue 41 item 13)
+    assert (
+        "pela força (OpenSkill): uma nota de cada atleta tirada dos jogos das etapas anteriores, que sobe mais ao "
+        "vencer quem é forte e fica mais baixa para quem jogou pouco, somada nos dois da dupla"
+    ) in page
     response = _sortear(c, circuit, seeding="circuit", seeds="2")
     assert seeds(circuit) == {"e1": 1, "e3": 2}
     assert "pelo ranking do circuito Liga de Teste, após a etapa Etapa etapa-2" in response.content.decode()

@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 
 from tests.support.browser import shot
+from tests.support.mail import SENDING
 from tournaments.models import AuditEntry, Draw, DrawRoll, Dupla, Jogo, Mesa, Registration, StaffRole, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -62,7 +63,10 @@ def _follow_next_step(page, label: str) -> None:
 
 
 @pytest.mark.parametrize("width", list(VIEWPORTS))
-def test_an_organizer_runs_the_aabb_event_from_sign_ups_to_a_published_bracket(browser, live_server, width, tmp_path):
+def test_an_organizer_runs_the_aabb_event_from_sign_ups_to_a_published_bracket(
+    browser, live_server, width, tmp_path, settings
+):
+    settings.MAILERS = SENDING  # a site whose mail leaves: the referees get the invitations by e-mail
     users = get_user_model().objects
     users.create_user("marta", email="marta@aabb.org.br", password=PASSWORD, is_staff=True)  # may create events
     for i in range(1, 5):
@@ -91,6 +95,11 @@ def test_an_organizer_runs_the_aabb_event_from_sign_ups_to_a_published_bracket(b
         page.get_by_label(re.compile("^Data")).fill("2024-04-27")
         page.get_by_label(re.compile("^Local")).fill("Bar Classe A")
         shot(page, f"desk-{width}-02-criar")
+        page.get_by_role("button", name="Criar torneio").click()
+        # a date in the past: the form says so at the date and asks to confirm it (issue 41 item 20)
+        page.get_by_text("Esta data já passou (27/04/2024)").wait_for()
+        shot(page, f"desk-{width}-02-criar-data-passada")
+        page.get_by_label("Sim, a data já passou: é um torneio já realizado.").check()
         page.get_by_role("button", name="Criar torneio").click()
         page.wait_for_url(re.compile(r".*/organizar/[\w-]+/$"))
         tournament = Tournament.objects.get(name=name)
@@ -161,7 +170,7 @@ def test_an_organizer_runs_the_aabb_event_from_sign_ups_to_a_published_bracket(b
         shot(page, f"desk-{width}-07-sorteio-duplas")
 
         # 6. the competition draw: a preview first, nothing written; then publish
-        _follow_next_step(page, "Sortear grupos e chave")
+        _follow_next_step(page, "Sortear a chave")  # the AABB event is a knockout alone
         page.get_by_role("button", name="Sortear", exact=True).click()
         page.locator("#previa").wait_for()
         assert Jogo.objects.filter(tournament=tournament).count() == 0

@@ -200,10 +200,10 @@ def test_undo_restores_the_registrations_and_is_recorded():
     "change, blocked",
     [
         (lambda t, d: Dupla.objects.filter(key="r1").update(name="Os Bons"), "duplas editadas depois do sorteio"),
-        (lambda t, d: Dupla.objects.filter(key="r2").update(seed=1), "(nome ou cabeça de chave): r2"),
-        (lambda t, d: Dupla.objects.filter(key="r1").update(disqualified=True), "duplas desclassificadas: r1"),
+        (lambda t, d: Dupla.objects.filter(key="r2").update(seed=1), "(nome ou cabeça de chave): Atleta "),
+        (lambda t, d: Dupla.objects.filter(key="r1").update(disqualified=True), "duplas desclassificadas: Atleta "),
         (lambda t, d: Dupla.objects.filter(key="r2").update(pin_hash="x"), "já receberam o PIN"),
-        (lambda t, d: services.competition_publish(tournament=t, user=None, seed=1), "grupos e da chave já foi"),
+        (lambda t, d: services.competition_publish(tournament=t, user=None, seed=1), "o sorteio da chave já foi"),
         (lambda t, d: services.pairing_run(tournament=t, user=None, seed=2), "mais recente"),
     ],
 )
@@ -230,7 +230,9 @@ def test_undo_refused_when_the_players_were_swapped():
     services.duplas_swap(tournament=t, user=None, player_a=r1.player1_id, player_b=r2.player1_id, reason="pedido")
     with pytest.raises(Refused) as exc:
         services.pairing_undo(tournament=t, user=None, draw=draw.pk, reason="motivo")
-    assert "duplas com atletas trocados depois do sorteio: r1, r2." in exc.value.messages[0]
+    r1, r2 = Dupla.objects.order_by("key")  # each named by its players (now swapped), never by its key
+    swapped = f"duplas com atletas trocados depois do sorteio: {r1.display_name}; {r2.display_name}."
+    assert swapped in exc.value.messages[0]
 
 
 EXAMPLES = itertools.count()
@@ -288,7 +290,9 @@ def test_the_undo_form_on_the_page_undoes_and_a_refusal_says_why():
     Dupla.objects.filter(key="r1").update(name="Os Bons")
     response = c.post(undo, {"draw": draw.pk, "reason": "lista errada"})
     page = response.content.decode()
-    assert "duplas editadas depois do sorteio (nome ou cabeça de chave): r1." in page and Dupla.objects.count() == 2
+    assert (
+        "duplas editadas depois do sorteio (nome ou cabeça de chave): Os Bons." in page and Dupla.objects.count() == 2
+    )
     Dupla.objects.filter(key="r1").update(name="")
     response = c.post(undo, {"draw": draw.pk, "reason": "lista errada"}, follow=True)
     assert "Sorteio das duplas desfeito" in response.content.decode() and not Dupla.objects.exists()

@@ -319,3 +319,41 @@ def test_the_tv_fits_a_phone_and_its_live_score_is_as_large_as_the_partidas(brow
         shot(page, f"layout-{width}-tv")
     finally:
         context.close()
+
+
+# --- issue 41 item 20: contacts on a phone -----------------------------------------------------------------------
+
+UNBROKEN = """() => {
+  const lines = (node) => { const r = document.createRange(); r.selectNodeContents(node); return r.getClientRects().length; };
+  const phones = [...document.querySelectorAll('.contact-token')].map((e) => [e.textContent, lines(e)]);
+  // an e-mail may break at its <wbr> (before "@" or "."): each piece between them stays on one line
+  const pieces = [...document.querySelectorAll('.contact-email')].flatMap((e) =>
+    [...e.childNodes].filter((n) => n.nodeType === 3).map((n) => [n.textContent, lines(n)]));
+  return {phones, pieces};
+}"""
+
+
+def test_phones_and_e_mails_do_not_break_in_the_middle_at_390_px(browser, live_server):
+    """At 390 px a phone number broke at its space or hyphen ("(11) 3234-" / "5678") and an e-mail anywhere: a
+    phone stays on one line, an e-mail breaks only before its "@" or a "." (the registrations and the calls)."""
+    from tournaments.models import Player
+
+    t, context, page = _desk(browser, live_server, 390)
+    try:
+        players = list(Player.objects.filter(tournament=t).order_by("order"))
+        for i, p in enumerate(players):
+            p.phone = "(11) 3234-5678" if i % 3 == 0 else f"(11) 9{8000 + i:04d}-{1000 + i:04d}"
+            p.email = f"maria.aparecida.dos.santos.{i}@associacao-exemplo.com.br"
+        Player.objects.bulk_update(players, ["phone", "email"])
+        seen = {}
+        for name, path in (("inscricoes", "inscricoes/"), ("chamadas", "chamadas/")):
+            page.goto(f"{live_server.url}/organizar/{t.slug}/{path}")
+            shot(page, f"layout-390-contatos-{name}")
+            found = page.evaluate(UNBROKEN)
+            seen[name] = found
+            assert found["phones"] and all(n == 1 for _text, n in found["phones"]), found["phones"]
+            assert all(n == 1 for _text, n in found["pieces"]), found["pieces"]
+            assert _overflow(page) <= 0
+        assert seen["inscricoes"]["pieces"]  # the e-mails were there to read
+    finally:
+        context.close()

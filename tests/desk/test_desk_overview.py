@@ -78,11 +78,20 @@ def test_the_links_open_lists_with_those_jogos_only(event_during):
     assert page.count('class="referee-card ') == Jogo.objects.filter(tournament=t).count()
 
 
-def test_a_referee_sees_the_sumulas_only(event_during):
+def test_a_referee_is_sent_to_the_sumulas(event_during):
+    """The Resumo is the comissão's (INTERCHANGE: every desk page but the referee's is organizer-only): a referee
+    gets 403 there, with the way to the referee's screens, which the desk's list and the event's name lead to."""
     t = event_during
-    _lock(Dupla.objects.filter(tournament=t).order_by("order").first())
-    html = _client("arbitro-regional").get(reverse("desk:overview", args=[t.slug])).content.decode()
-    assert set(_pending(html)) == {"in_progress", "awaiting", "contested", "unsigned"}
+    referee = _client("arbitro-regional")
+    response = referee.get(reverse("desk:overview", args=[t.slug]))
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert "é da comissão organizadora" in html and f'href="/organizar/{t.slug}/arbitragem/"' in html
+    home = referee.get(reverse("desk:home")).content.decode()
+    assert f'<h2><a href="/organizar/{t.slug}/arbitragem/">' in home and f'"/organizar/{t.slug}/"' not in home
+    listing = referee.get(reverse("referee:list", args=[t.slug])).content.decode()
+    assert f'class="event-name"><a href="/organizar/{t.slug}/arbitragem/">' in listing
+    assert f"/organizar/{t.slug}/programacao/" not in listing and f'"/organizar/{t.slug}/imprimir/"' not in listing
 
 
 def test_nothing_pending_says_so_and_a_finished_event_still_asks_for_its_signatures(event_after, event_drawn):

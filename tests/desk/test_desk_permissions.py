@@ -147,3 +147,69 @@ def test_a_post_without_csrf_token_is_refused_even_for_the_organizer(world):
         response = client.post(url, PAYLOAD)
         assert response.status_code in (403, 405), (url, response.status_code)
     assert _fingerprint() == before
+
+
+# --- the contract's line for referees (INTERCHANGE, "Súmula API"): the referee's screens under arbitragem/ and the
+# blank súmulas; every other desk page of the event answers 403 ------------------------------------------------
+
+REFEREE_PAGES = {"referee:list", "referee:jogo", "referee:pin_unlock", "printing:sumulas"}
+# the desk's addresses that are no one tournament's page (the list, a new event, the circuits' and atletas' desk)
+NOT_AN_EVENT = {"desk:home", "desk:new", "desk:upload", "desk:circuits"}
+
+
+def _every_desk_url(tournament: Tournament) -> list[tuple[str, str]]:
+    """(name, url) of every named page under /organizar/ (the desk, the referee's screens, the desk's sheets), the
+    event's arguments filled in with its real rows."""
+    from tournaments.desk import urls as all_desk_urls
+
+    jogo = Jogo.objects.filter(tournament=tournament).order_by("id").first()
+    dupla = Dupla.objects.filter(tournament=tournament).order_by("id").first()
+    values = {
+        "pk": Registration.objects.filter(tournament=tournament).values_list("pk", flat=True).first(),
+        "dupla": dupla.pk,
+        "jogo": jogo.pk,
+        "key": jogo.key,
+    }
+    out = []
+
+    def walk(patterns, namespace=""):
+        for p in patterns:
+            if isinstance(p, URLResolver):
+                walk(p.url_patterns, p.namespace or namespace)
+            elif p.name:
+                name = f"{namespace}:{p.name}"
+                params = set(p.pattern.converters)
+                if "slug" not in params or str(p.pattern).startswith("circuitos/"):
+                    assert name in NOT_AN_EVENT or name.startswith("desk:circuit") or "atleta" in name, name
+                    continue
+                kwargs = {"slug": tournament.slug}
+                for param in params - {"slug"}:
+                    kwargs[param] = dupla.key if name == "referee:pin_unlock" else values[param]
+                out.append((name, reverse(name, kwargs=kwargs)))
+
+    walk(all_desk_urls.urlpatterns)
+    return out
+
+
+def test_a_referee_gets_403_on_every_desk_page_but_the_referee_screens_and_the_blank_sumulas(world):
+    victim = world["victim"]
+    referee = Client()
+    referee.force_login(world["referee"])
+    urls = _every_desk_url(victim)
+    assert {"desk:overview", "desk:schedule", "printing:desk", "desk:registrations"} <= {n for n, _u in urls}
+    assert REFEREE_PAGES <= {n for n, _u in urls}
+    before = _fingerprint()
+    for name, url in urls:
+        if name in REFEREE_PAGES:
+            assert referee.get(url).status_code not in (403, 404), name
+        else:
+            assert (name, referee.get(url).status_code, referee.post(url, PAYLOAD).status_code) == (name, 403, 403)
+    assert _fingerprint() == before
+    for name in ("referee:list", "referee:jogo", "printing:sumulas"):
+        url = dict(urls)[name]
+        assert referee.get(url).status_code == 200, name
+    # the organizer opens every one of them (the walk reaches real pages, not 404s)
+    organizer = Client()
+    organizer.force_login(world["owner"])
+    for name, url in urls:
+        assert organizer.get(url).status_code not in (403, 404), name

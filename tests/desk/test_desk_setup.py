@@ -1,5 +1,6 @@
 """The desk's setup: create from a starter, edit with validation, format, duplicate, the tournament file, the dashboard."""
 
+import datetime as dt
 import json
 
 import pytest
@@ -8,6 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.support.files import base_file
 from tournaments.models import AuditEntry, Jogo, StaffRole, Tournament
@@ -24,8 +26,11 @@ def organizer(client):
     return user
 
 
+AHEAD = (timezone.localdate() + dt.timedelta(days=60)).isoformat()  # an event to come: no question about its date
+
+
 def _create(client, **fields):
-    data = {"starter": "aabb", "name": "Olimpíada AABB-SP 2024 - Truco", "date": "2024-04-27", "venue": "Bar Classe A"}
+    data = {"starter": "aabb", "name": "Olimpíada AABB-SP 2024 - Truco", "date": AHEAD, "venue": "Bar Classe A"}
     return client.post(reverse("desk:new"), data | fields)
 
 
@@ -138,7 +143,7 @@ def test_edit_validates_and_records_before_and_after(client, organizer):
     url = reverse("desk:edit", args=[t.slug])
     form = client.get(url).context["form"]
     data = {k: v for k, v in form.initial.items() if v is not None and k in form.fields}
-    data |= {"date": "2024-04-27", "start_time": "14:00", "preset": "aabb", "public_signup": "on"}
+    data |= {"date": AHEAD, "start_time": "14:00", "preset": "aabb", "public_signup": "on"}
     bad = client.post(
         url,
         data | {"max_duplas": "1", "registration_opens": "2024-04-10T10:00", "registration_closes": "2024-04-01T10:00"},
@@ -152,6 +157,33 @@ def test_edit_validates_and_records_before_and_after(client, organizer):
     assert t.max_duplas == 8 and t.settings == {"third_place": "shared"} and t.start_time.hour == 14
     entry = AuditEntry.objects.filter(action="tournament_edit").get()
     assert entry.before["max_duplas"] == 16 and entry.after["max_duplas"] == 8
+
+
+def test_a_past_date_is_warned_and_saved_only_once_confirmed(client, organizer):
+    """Issue 41 item 20: a date in the past was accepted without a word. Creating or moving an event to a past
+    date warns at the date and shows a confirmation to tick; ticked, it is saved. An event already held keeps
+    its date through other edits without the question."""
+    past = timezone.localdate() - dt.timedelta(days=400)
+    shown = past.strftime("%d/%m/%Y")
+    warned = _create(client, date=past.isoformat())
+    assert warned.status_code == 200 and not Tournament.objects.exists()
+    page = warned.content.decode()
+    assert f"Esta data já passou ({shown})" in page and 'type="checkbox" name="confirm_past_date"' in page
+    assert 'type="checkbox" name="confirm_past_date"' not in client.get(reverse("desk:new")).content.decode()
+    assert _create(client, date=past.isoformat(), confirm_past_date="on").status_code == 302
+    t = Tournament.objects.get()
+    assert t.date == past
+    url = reverse("desk:edit", args=[t.slug])
+    form = client.get(url).context["form"]
+    data = {k: v for k, v in form.initial.items() if v is not None and k in form.fields and k != "confirm_past_date"}
+    data |= {"date": past.isoformat(), "start_time": "14:00", "preset": "aabb", "public_signup": "on"}
+    assert client.post(url, data | {"venue": "Outro bar"}).status_code == 302  # the date did not change
+    earlier = past - dt.timedelta(days=7)
+    moved = client.post(url, data | {"date": earlier.isoformat()})
+    assert moved.status_code == 200 and "Esta data já passou" in moved.content.decode()
+    assert Tournament.objects.get().date == past
+    assert client.post(url, data | {"date": earlier.isoformat(), "confirm_past_date": "on"}).status_code == 302
+    assert Tournament.objects.get().date == earlier
 
 
 def test_rules_are_frozen_once_a_jogo_has_a_result(client, organizer):

@@ -53,9 +53,11 @@ def test_a_user_without_a_role_on_the_tournament_gets_404(cup, client, sheet):
 
 
 @pytest.mark.parametrize(
-    "sheet, status", [("", 200), ("sumulas.pdf", 200), ("medalhas.pdf", 403), ("certificados.pdf", 403)]
+    "sheet, status", [("", 403), ("sumulas.pdf", 200), ("medalhas.pdf", 403), ("certificados.pdf", 403)]
 )
 def test_a_referee_prints_sumulas_but_not_the_ceremony(cup, ref, sheet, status):
+    """INTERCHANGE: a referee may print the blank súmulas; the printing page is the comissão's (the referee's list
+    offers the súmulas)."""
     response = ref.get(desk(cup.slug, sheet))
     assert response.status_code == status
     if sheet and status == 200:
@@ -97,8 +99,13 @@ def _links(html: str) -> list[str]:
     return [href.replace("&amp;", "&") for href in re.findall(r'href="([^"]+)"', html)]
 
 
-def test_the_print_page_lists_the_batches_with_their_counts(cup, ref):
-    response = ref.get(desk(cup.slug))
+@pytest.mark.parametrize("who", ["organizer", "referee"])
+def test_the_print_page_lists_the_batches_with_their_counts(cup, client, who):
+    """The organizers' printing page, and the referee's list (where a referee prints the blank súmulas)."""
+    user = staff_user(cup, "comissao", StaffRole.ORGANIZER) if who == "organizer" else staff_user(cup, "arbitro")
+    client.force_login(user)
+    page = desk(cup.slug) if who == "organizer" else f"/organizar/{cup.slug}/arbitragem/"
+    response = client.get(page)
     html = response.content.decode()
     text = flat(re.sub(r"<[^>]+>", " ", html))
     links = _links(html)
@@ -111,15 +118,17 @@ def test_the_print_page_lists_the_batches_with_their_counts(cup, ref):
     assert "Fase de grupos · 6 súmulas" in text
     assert "Rodada 1 · 2 súmulas Rodada 2 · 2 súmulas Rodada 3 · 2 súmulas" in text
     assert "?stage=final" not in html  # nothing scheduled there yet
-    assert f"/torneios/{slug}/chave.pdf" in links and f"/torneios/{slug}/classificacao.pdf" in links
-    # a referee does not see the ceremony nor the cards
-    assert "medalhas.pdf" not in html and "certificados.pdf" not in html and "/pins/" not in html
+    if who == "referee":  # the referee's list has the súmulas alone: no ceremony, no cards, no organizer's page
+        assert "medalhas.pdf" not in html and "certificados.pdf" not in html and "/pins/" not in html
+        assert f"/organizar/{slug}/imprimir/" not in links
+    else:
+        assert f"/torneios/{slug}/chave.pdf" in links and f"/torneios/{slug}/classificacao.pdf" in links
     # every batch link answers with as many pages as the page says
     for link, pages in (
         (f"/organizar/{slug}/imprimir/sumulas.pdf?stage=grupos&round=2", 2),
         (f"/organizar/{slug}/imprimir/sumulas.pdf?stage=grupos", 6),
     ):
-        assert pdf_pages(assert_pdf(ref.get(link))) == pages
+        assert pdf_pages(assert_pdf(client.get(link))) == pages
 
 
 def test_the_organizers_print_page_has_the_ceremony_and_the_cards(cup, client):
@@ -130,12 +139,15 @@ def test_the_organizers_print_page_has_the_ceremony_and_the_cards(cup, client):
     assert f"/organizar/{cup.slug}/pins/" in links
 
 
-def test_the_print_page_without_scheduled_jogos(cup, ref):
+def test_the_print_page_without_scheduled_jogos(cup, client, ref):
     Jogo.objects.filter(tournament=cup).update(status=Jogo.IN_PROGRESS)
     from tournaments.selectors import tournament_state_cache_clear
 
     tournament_state_cache_clear()
-    html = ref.get(desk(cup.slug)).content.decode()
+    html = ref.get(f"/organizar/{cup.slug}/arbitragem/").content.decode()
+    assert "Nenhum jogo agendado agora" in html and "sumulas.pdf" not in html
+    client.force_login(staff_user(cup, "comissao", StaffRole.ORGANIZER))
+    html = client.get(desk(cup.slug)).content.decode()
     assert "Nenhum jogo agendado agora" in html and "sumulas.pdf" not in html
     assert f"/torneios/{cup.slug}/chave.pdf" in html
 

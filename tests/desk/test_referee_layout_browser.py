@@ -90,8 +90,8 @@ TABS = """nav => [...nav.querySelectorAll('a')].map((a) => {
 
 
 def test_the_referees_tabs_are_drawn_as_the_organizers(browser, live_server):
-    """At 1366 px the referee's three tabs (Arbitragem, Programação, Imprimir) are as wide as the same tabs in the
-    organizer's bar, starting where it starts, not stretched to thirds of the header."""
+    """At 1366 px the referee's tab (Arbitragem: INTERCHANGE leaves the rest of the desk to the comissão) is as
+    wide as the same tab in the organizer's bar, starting where it starts, not stretched across the header."""
     t = knockout_live_make()
     widths = {}
     for username, nav_name in (("comissao-chave", "Áreas da comissão"), ("arbitro-chave", "Áreas da arbitragem")):
@@ -105,8 +105,41 @@ def test_the_referees_tabs_are_drawn_as_the_organizers(browser, live_server):
             context.close()
     organizer = {tab["name"]: tab for tab in widths["comissao-chave"]}
     referee = widths["arbitro-chave"]
-    assert [tab["name"] for tab in referee] == ["Arbitragem", "Programação", "Imprimir"]
+    assert [tab["name"] for tab in referee] == ["Arbitragem"]
     for tab in referee:
         assert abs(tab["width"] - organizer[tab["name"]]["width"]) <= 2, (tab, organizer[tab["name"]])
         assert abs(tab["height"] - organizer[tab["name"]]["height"]) <= 1, (tab, organizer[tab["name"]])
     assert abs(referee[0]["left"] - widths["comissao-chave"][0]["left"]) <= 1
+
+
+# --- issue 41 item 19: the súmula has the whole phone ----------------------------------------------------------
+
+BUTTONS = """() => [...document.querySelectorAll('.pad .mao-button')].filter((b) => b.offsetParent !== null).map((b) => {
+  const r = b.getBoundingClientRect();
+  return {text: b.textContent.trim(), how: b.className, top: r.top, bottom: r.bottom};
+})"""
+
+
+def test_the_mao_buttons_fit_the_first_screen_of_a_phone_with_long_names(browser, live_server):
+    """At 390 × 844 with long names on both sides, every button of the pad (the mão won, "a outra correu" and
+    "Empate") is in the first screen, before any scrolling: the site's and the desk's headers took about 410 px."""
+    t = knockout_live_make()
+    live, *_rest = _quarters(t)
+    Dupla.objects.filter(pk=live.dupla_a_id).update(name=LONG)
+    Dupla.objects.filter(pk=live.dupla_b_id).update(name="Associação dos Amigos do Truco de Pinheiros e Região")
+    tournament_state_cache_clear()
+    context, page = _login(browser, live_server, t, "arbitro-chave", 390)
+    try:
+        page.goto(f"{live_server.url}/organizar/{t.slug}/arbitragem/{live.key}/")
+        shot(page, "referee-390-sumula-nomes-longos")
+        page.screenshot(path="/tmp/zap-shots/referee-390-sumula-primeira-tela.png")  # the first screen alone
+        buttons = page.evaluate(BUTTONS)
+        height = page.evaluate("() => window.innerHeight")
+        assert page.evaluate("() => window.scrollY") == 0 and height == 844
+        assert {b["text"] for b in buttons} >= {"1", "3", "6", "9", "12", "Empate (3 rodadas empatadas)"}
+        assert sum("mao-ran" in b["how"] for b in buttons) == 8  # "a outra correu": 1, 3, 6, 9 on each side
+        low = [b for b in buttons if b["bottom"] > height]
+        assert not low, low
+        assert page.get_by_role("link", name="Jogos da arbitragem").is_visible()  # the way back to the desk
+    finally:
+        context.close()

@@ -7,7 +7,7 @@ import re
 import pytest
 from django.test import Client
 
-from tests.support.sumula import PIN, api, cup_file, cup_setup, post, staff_user
+from tests.support.sumula import PIN, api, cup_file, cup_setup, jogo_duplas, post, staff_user
 from tournaments.draws.tables import jogo_referee_set
 from tournaments.models import Jogo, Mao, Mesa, StaffRole, SumulaEvent, SumulaVia
 
@@ -271,7 +271,7 @@ def test_quick_result_walkover_penalty_and_correction(cup, referee, ref_client):
     assert jogo.status == "awaiting_confirmation"
     assert ref_client.get(api(SLUG, "j1")).json()["score"] == [2, 1]
     # a walkover on another jogo
-    ref_client.post(screen("j3"), {"op": "wo", "absent": "d3"})
+    ref_client.post(screen("j3"), {"op": "wo", "absent": "d3", "reason": "não compareceu"})
     assert ref_client.get(api(SLUG, "j3")).json()["walkover"] == "d3"
     assert "WO: Elisa Melo / Fábio Nunes ausente" in ref_client.get(screen("j3")).content.decode()
     # perda da partida needs a reason; then the partida is 12 x 0 to the other dupla
@@ -333,8 +333,7 @@ def test_a_wrong_pin_on_the_screen_says_the_tries_left_then_the_lockout(cup, ref
     ref_client.post(screen(), wrong)
     shown = alerts(ref_client.get(screen()).content.decode())
     assert any(
-        "PIN bloqueado por excesso de tentativas erradas: tente de novo em 10 minuto(s) ou procure o árbitro da mesa"
-        in a
+        "PIN bloqueado por excesso de tentativas erradas: tente de novo em 10 minutos ou procure o árbitro da mesa" in a
         for a in shown
     ), shown
     assert not any("tentativa antes" in a or "tentativas antes" in a for a in shown)
@@ -347,3 +346,38 @@ def test_the_pin_lockout_reaches_the_referee_screen(cup, referee, ref_client):
     ref_client.post(screen(), {"op": "confirmacao", "via": "1", "dupla": "d1", "pin": PIN["d1"], "accept": "1"})
     assert any("PIN bloqueado" in a for a in alerts(ref_client.get(screen()).content.decode()))
     assert Jogo.objects.get(tournament=cup, key="j1").confirmations == {}
+
+
+def test_a_walkover_asks_its_reason_and_waits_only_for_the_present_dupla(cup, referee, ref_client):
+    """Issue 41 item 16: the WO asked no reason, then waited for the absent dupla's PIN, so the referee had to
+    "assinar sem a confirmação". Now the reason is required, the absent dupla is not asked, and the present
+    dupla's confirmation lets the referee sign as for any jogo."""
+    absent, present = sorted(jogo_duplas(cup, "j3"), key=lambda d: d != "d3")
+    page = ref_client.get(screen("j3")).content.decode()
+    assert 'name="absent"' in page and 'id="wo-reason"' in page and "required" in page.split('id="wo-reason"')[1][:80]
+    # without a reason: refused, with the words of the form, and nothing written
+    refused = ref_client.get(ref_client.post(screen("j3"), {"op": "wo", "absent": absent})["Location"])
+    assert any("WO: escreva o motivo" in a for a in alerts(refused.content.decode()))
+    assert Jogo.objects.get(key="j3").walkover == ""
+    ref_client.post(screen("j3"), {"op": "wo", "absent": absent, "reason": "não veio à chamada das 14h"})
+    sheet = ref_client.get(api(SLUG, "j3")).json()
+    assert (sheet["walkover"], sheet["walkover_reason"], sheet["status"]) == (
+        absent,
+        "não veio à chamada das 14h",
+        "awaiting_confirmation",
+    )
+    page = ref_client.get(screen("j3")).content.decode()
+    assert "Motivo do WO: não veio à chamada das 14h" in page
+    assert f'name="dupla" value="{present}"' in page and f'name="dupla" value="{absent}"' not in page
+    assert "a dupla ausente não confirma" in page
+    ref_client.post(
+        screen("j3"), {"op": "confirmacao", "dupla": present, "via": "1", "pin": PIN[present], "accept": "1"}
+    )
+    assert Jogo.objects.get(key="j3").status == "confirmed"
+    page = ref_client.get(screen("j3")).content.decode()
+    assert "Assinar sem a confirmação" not in page and "A dupla presente confirmou." in page
+    ref_client.post(screen("j3"), {"op": "homologacao", "via": "1"})
+    jogo = Jogo.objects.get(key="j3")
+    assert (jogo.status, jogo.signed_reason, jogo.penalty_reason) == ("homologated", "", "não veio à chamada das 14h")
+    public = Client().get(f"/torneios/{SLUG}/jogos/j3/").content.decode()
+    assert "Motivo: não veio à chamada das 14h" in public and "ausente: não confirma o WO" in public

@@ -193,20 +193,26 @@ def test_a_referee_records_a_jogo_on_the_phone_through_a_network_cut(browser, li
         context.close()
 
 
-def test_the_offline_warning_stays_next_to_the_score_at_390_px(browser, live_server, load_file, fast_passwords):
+def _referee_phone(browser, live_server, load_file):
+    """The cup's referee signed in on a phone (390 × 844), on the súmula of j1, its queue synced: (context, page)."""
     tournament = cup_setup(load_file)
     referee = staff_user(tournament, "arbitra")
     Mesa.objects.create(tournament=tournament, number=1, referee=referee)
     context = browser.new_context(viewport=VIEWPORTS["phone"], locale="pt-BR", is_mobile=True, has_touch=True)
     page = context.new_page()
+    page.goto(f"{live_server.url}/organizar/{tournament.slug}/arbitragem/j1/")
+    page.wait_for_url("**/entrar/?next=**")
+    page.get_by_label("Usuário").fill("arbitra")
+    page.get_by_label("Senha").fill(PASSWORD)
+    page.get_by_role("button", name="Entrar").click()
+    page.wait_for_url("**/arbitragem/j1/")
+    _synced(page)
+    return context, page
+
+
+def test_the_offline_warning_stays_next_to_the_score_at_390_px(browser, live_server, load_file, fast_passwords):
+    context, page = _referee_phone(browser, live_server, load_file)
     try:
-        page.goto(f"{live_server.url}/organizar/{tournament.slug}/arbitragem/j1/")
-        page.wait_for_url("**/entrar/?next=**")
-        page.get_by_label("Usuário").fill("arbitra")
-        page.get_by_label("Senha").fill(PASSWORD)
-        page.get_by_role("button", name="Entrar").click()
-        page.wait_for_url("**/arbitragem/j1/")
-        _synced(page)
         context.set_offline(True)
         button = page.get_by_role("button", name=f"{A}: venceu a mão de 3", exact=True)
         button.scroll_into_view_if_needed()
@@ -227,5 +233,28 @@ def test_the_offline_warning_stays_next_to_the_score_at_390_px(browser, live_ser
         context.set_offline(False)
         _synced(page)
         expect(net).to_have_text("conectado · tudo enviado")
+    finally:
+        context.close()
+
+
+def test_a_second_tap_within_the_double_tap_time_is_dropped_and_the_screen_says_so(
+    browser, live_server, load_file, fast_passwords
+):
+    """Issue 41 item 20: the second of two taps on the same button within ~300 ms was dropped silently; it is still
+    dropped (a double tap is one mão), and the screen says so in a note over its foot, then the note goes away."""
+    context, page = _referee_phone(browser, live_server, load_file)
+    try:
+        note = page.locator("#sumula-tap")
+        expect(note).to_be_hidden()
+        page.get_by_role("button", name=f"{A}: venceu a mão de 3", exact=True).dblclick()
+        _synced(page)
+        expect(note).to_be_visible()
+        expect(note).to_contain_text("Segundo toque ignorado")
+        shot(page, "sumula-390-toque-duplo")
+        assert _maos(1) == [(0, 3, "played")]  # one mão, as before
+        expect(note).to_be_hidden(timeout=6000)
+        _tap(page, f"{A}: venceu a mão de 3")  # a later tap is a mão of its own
+        assert _maos(1) == [(0, 3, "played"), (0, 3, "played")]
+        expect(note).to_be_hidden()
     finally:
         context.close()

@@ -329,3 +329,20 @@ def test_a_right_pin_with_no_wrong_pin_near_reads_the_failures_once(cup, other, 
     assert _failure_reads(d1, PIN["d1"]) > 1
     clock.advance(hours=2)
     assert _failure_reads(d1, PIN["d1"]) == 1
+
+
+# --- guesses sent at once (issue 41, item 5): each counter is counted under its lock ---------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("scenario", ["pin-address", "pin-tournament"])
+def test_guesses_at_once_are_checked_no_more_than_the_limit(shared_db_url, scenario):
+    """Wrong PINs sent together from one address across duplas, or from many addresses to one event: no more are
+    checked (and recorded) than the address's or the event's limit; the rest are refused as locked (429) unchecked.
+    (Per dupla, the dupla's row lock already held: each dupla gets fewer guesses here than its own lock.)"""
+    from tests.support.races import PIN_THREADS, race
+
+    out = race(shared_db_url, scenario)
+    limit = out["limit"]
+    assert out["checked"] == limit, out
+    assert out["results"] == {"403": limit - 1, "429": PIN_THREADS - limit + 1}, out  # the limit-th: 429

@@ -6,8 +6,12 @@ import pytest
 from django.urls import reverse
 
 from tests.support.files import groups_file, knockout_file
+from tests.support.sumula import cup_setup, jogo_between
+from tournaments.dupla.presenters import dupla_page_present
 from tournaments.models import Dupla, Jogo, Player, new_private_token
 from tournaments.staff.pins import pins_reset
+from tournaments.sumula.commands import ResultSet
+from tournaments.sumula.services import Actor, sumula_result_set
 from tournaments.writes import tournament_rebuild
 
 pytestmark = pytest.mark.django_db
@@ -171,3 +175,16 @@ def test_an_old_link_after_a_single_reset_answers_410_and_cannot_confirm(load_fi
 def test_a_token_never_issued_is_still_404(client, cup):
     pins_reset(tournament=cup)
     assert client.get(f"/d/{'y' * 22}/").status_code == 404
+
+
+def test_a_walkover_is_not_put_to_the_absent_dupla_for_confirmation(client, load_file):
+    """Issue 41 item 16: the private page of a dupla absent from a WO asked it to confirm the súmula; only the
+    present dupla is asked."""
+    cup = cup_setup(load_file)
+    key = jogo_between(cup, "d1", "d2")
+    data = ResultSet.from_json({"walkover": "d2", "walkover_reason": "não compareceu"})
+    sumula_result_set(tournament=cup, key=key, data=data, actor=Actor(method="command"))
+    present, absent = (Dupla.objects.get(tournament=cup, key=k) for k in ("d1", "d2"))
+    assert [j["key"] for j in dupla_page_present(dupla=present)["to_confirm"]] == [key]
+    assert dupla_page_present(dupla=absent)["to_confirm"] == []
+    assert "answer-item" not in _page(client, absent).content.decode()

@@ -15,6 +15,7 @@ from tests.support.sumula import (
     jogo_duplas,
     play,
     post,
+    result_counted,
     sign,
     staff_user,
 )
@@ -258,3 +259,16 @@ def test_a_refused_implied_confirmation_says_the_mao_stands_and_asks_for_the_ans
     assert Mao.objects.filter(partida__jogo=decided).count() == 8  # every mão stands
     page = client.get(last["Location"]).content.decode()
     assert "A mão foi anotada" in page and "a súmula mudou de via" in page and "Não foi possível anotar" not in page
+
+
+def test_the_card_to_score_comes_after_the_sumulas_to_confirm_when_it_has_no_jogo(client, cup):
+    """Issue 41 item 20: the dupla page put an empty "Anotar a súmula" card above "Confirmar súmulas". With a jogo
+    to score the card comes first; with none, after the súmulas to confirm."""
+    d1 = dupla(cup, "d1")
+    page = client.get(reverse("privatelink:dupla", kwargs={"token": d1.token})).content.decode()
+    assert page.count('id="anotar"') == 1 and page.index('id="anotar"') < page.index('id="confirmar"')
+    for other in ("d2", "d3", "d4"):
+        result_counted(cup, jogo_between(cup, "d1", other))
+    page = client.get(reverse("privatelink:dupla", kwargs={"token": d1.token})).content.decode()
+    assert page.count('id="anotar"') == 1 and page.index('id="confirmar"') < page.index('id="anotar"')
+    assert "Nenhum jogo da sua dupla para anotar agora." in page

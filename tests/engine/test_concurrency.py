@@ -1,25 +1,21 @@
 """Imports of the same file at the same time all succeed, each under its own slug (docs/contrato.md).
 
 The imports run in other processes against a real database that every
-connection shares: on PostgreSQL the test database itself, on SQLite a
-temporary file (the in-memory test database is private to this process).
+connection shares (``shared_db_url``: on PostgreSQL the test database itself,
+on SQLite a temporary file, since the in-memory test database is private to this process).
 They race on purpose: threads released together by a barrier, and
 ``manage.py import_tournament`` processes started together; each round is
 repeated, since one unlucky interleaving in three is enough to fail.
 """
 
 import json
-import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-from django.db import connection
 
 from tests.support.files import base_file
-
-BASE_DIR = Path(__file__).resolve().parents[2]
+from tests.support.processes import BASE_DIR, process_env
 
 # Runs in a fresh process: THREADS imports of FILE released together, ROUNDS times; prints what happened.
 HARNESS = r"""
@@ -59,43 +55,6 @@ print(json.dumps({
 """
 
 
-def _env(database_url: str) -> dict[str, str]:
-    return {**os.environ, "DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": "config.settings", "ZAP_DEV": "1"}
-
-
-@pytest.fixture(scope="module")
-def sqlite_file_url(tmp_path_factory):
-    """A migrated SQLite file shared by every process of this module."""
-    url = f"sqlite:///{tmp_path_factory.mktemp('concorrencia') / 'zap.sqlite3'}"
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-        cwd=BASE_DIR,
-        env=_env(url),
-        check=True,
-        timeout=300,
-    )
-    return url
-
-
-@pytest.fixture
-def shared_db_url(request):
-    """A database URL other processes can reach, empty at the start of the test."""
-    if connection.vendor == "sqlite":
-        url = request.getfixturevalue("sqlite_file_url")
-        subprocess.run(
-            [sys.executable, "manage.py", "flush", "--noinput", "-v0"],
-            cwd=BASE_DIR,
-            env=_env(url),
-            check=True,
-            timeout=120,
-        )
-        return url
-    # the test database (transaction=True: migrated, other connections' commits visible, emptied after the test)
-    s = connection.settings_dict
-    auth = s["USER"] + (f":{s['PASSWORD']}" if s["PASSWORD"] else "")
-    return f"postgres://{auth}@{s['HOST'] or 'localhost'}:{s['PORT'] or 5432}/{s['NAME']}"
-
-
 @pytest.fixture
 def copa_file(tmp_path):
     path = tmp_path / "copa.json"
@@ -109,7 +68,7 @@ def test_threads_importing_the_same_file_at_once_all_succeed_with_distinct_slugs
     run = subprocess.run(
         [sys.executable, "-c", HARNESS, str(copa_file), str(threads), str(rounds)],
         cwd=BASE_DIR,
-        env=_env(shared_db_url),
+        env=process_env(shared_db_url),
         capture_output=True,
         text=True,
         timeout=600,
@@ -136,7 +95,7 @@ def test_import_commands_started_together_all_succeed_with_distinct_slugs(shared
             subprocess.Popen(
                 [sys.executable, "manage.py", "import_tournament", str(copa_file)],
                 cwd=BASE_DIR,
-                env=_env(shared_db_url),
+                env=process_env(shared_db_url),
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,

@@ -153,6 +153,28 @@ def test_walkover_both_and_penalties():
     assert import_errors(data)[0].startswith("jogos[1].penalty.reason: ")
 
 
+def test_a_walkover_keeps_its_reason_and_an_older_file_waiting_for_the_absent_dupla_still_reads():
+    """Issue 41 item 16: a WO carries ``walkover_reason`` (optional: older files have none) and waits for no
+    answer of the absent dupla. A file written before, with the WO awaiting only that answer, still imports:
+    confirmed; a reason that is not a text is refused at its place."""
+    data = base_file()
+    data["jogos"][1] |= {"walkover_reason": "  não compareceu  ", "status": "awaiting_confirmation"}
+    data["jogos"][1]["confirmations"] = {"d3": "confirmed", "d4": None}
+    t = tournament_import(data=data)
+    jogo = Jogo.objects.get(tournament=t, group__key="B")
+    assert (jogo.status, jogo.penalty_reason, jogo.counted_via) == ("confirmed", "não compareceu", 1)
+    exported = tournament_export(tournament=t)
+    row = next(j for j in exported["jogos"] if j["duplas"] == ["d3", "d4"])
+    assert (row["walkover"], row["walkover_reason"], row["status"]) == ("d4", "não compareceu", "confirmed")
+    assert tournament_export(tournament=tournament_import(data=exported))["jogos"] == exported["jogos"]
+    both = base_file()
+    both["jogos"][1] = {"stage": "grupos", "group": "B", "duplas": ["d3", "d4"], "walkover": "both"}
+    both["jogos"][1]["status"] = "awaiting_confirmation"
+    assert Jogo.objects.get(tournament=tournament_import(data=both), group__key="B").status == "confirmed"
+    data["jogos"][1]["walkover_reason"] = 7
+    assert import_errors(data)[0] == "jogos[1].walkover_reason: o motivo deve ser um texto"
+
+
 def test_pairing_draw_waiting_list_and_keys():
     data = base_file(max_duplas=3)
     data["players"] = players(9)

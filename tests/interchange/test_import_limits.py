@@ -371,7 +371,7 @@ def test_problems_listed_are_capped():
     lines = parse_refused(text)
     assert len(lines) == limits.JSON_MAX_PROBLEMS + 1
     assert (
-        lines[-1] == f"arquivo: mais {1000 - limits.JSON_MAX_PROBLEMS} problema(s) como estes; corrija os listados "
+        lines[-1] == f"arquivo: mais {1000 - limits.JSON_MAX_PROBLEMS} problemas como estes; corrija os listados "
         "e importe de novo"
     )
 

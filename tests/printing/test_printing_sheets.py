@@ -31,7 +31,7 @@ from tests.support.printing import (
     save_png,
     with_pins,
 )
-from tests.support.sumula import answer, api, post, staff_user
+from tests.support.sumula import answer, api, jogo_duplas, post, staff_user
 from tournaments import presenters
 from tournaments.models import Jogo, StaffRole
 from tournaments.printing.bracket import ROUNDS_PER_PAGE, bracket_plan
@@ -84,7 +84,7 @@ def test_chave_before_the_draw_then_drawn_then_with_the_champion(cup, ref):
     drawn = flat(pdf_text(sheet(anonymous, cup.slug, "chave"))[0])
     assert "Eliminatória — chave" in drawn and "Final" in drawn and "melhor de 3" in drawn
     assert "Ana Souza / Bruno Lima" in drawn and "Carla Dias / Davi Reis" in drawn
-    assert f"{final.key} · mesa {final.mesa}" in drawn
+    assert f"mesa {final.mesa}" in drawn and not re.search(rf"\b{final.key}\b", drawn)  # the key is no name
     assert "Elisa Melo" not in drawn and "Campeã" not in drawn  # the bracket is the final only; not played yet
 
     play_final(ref, cup)  # a new result: the cached sheet is made again
@@ -156,11 +156,12 @@ def test_a_big_bracket_is_split_into_sections_that_point_to_each_other(load_file
     assert "de: p. 1 / p. 2" in last and "de: p. 3 / p. 4" in last
     assert "Campeã" in last and "Pódio" in last and "Disputa de 3º lugar" in last
     assert "o vencedor segue" not in last
-    # every first-round jogo is on exactly one section page, in bracket order
-    keys = [j.key for j in stages[0].rounds[0].jogos]
+    # every first-round jogo is on exactly one section page, in bracket order, named by its duplas (no key)
+    jogos = stages[0].rounds[0].jogos
     for n, text in enumerate(texts[:4]):
-        printed = [k for k in keys if re.search(rf"\b{k}\b", text)]
-        assert printed == keys[16 * n : 16 * (n + 1)], n
+        printed = [j for j in jogos if all(re.search(rf"\b{re.escape(s.dupla.name)}\b", text) for s in j.slots)]
+        assert printed == jogos[16 * n : 16 * (n + 1)], n
+        assert not re.search(r"\bj\d+\b", text)
     save_png(data, "chave-grande-secao-1", page=0)
     save_png(data, "chave-grande-final", page=4)
 
@@ -362,6 +363,61 @@ def test_a_shared_third_place_gives_bronze_to_both_semifinal_losers(load_file, c
     assert sum("conquistou o 3º lugar, com medalha de bronze" in t for t in certificates) == 4
     chave = flat(pdf_text(sheet(client, tournament.slug, "chave"))[0])
     assert "3º · Elisa Melo / Fábio Nunes 3º · Gabi Rocha / Hugo Alves" in chave
+
+
+def test_a_dupla_absent_from_every_jogo_gets_no_certificate(load_file, client):
+    """Issue 41 item 16: a dupla that lost its every jogo by WO got a "participou… 4º lugar" certificate. It
+    keeps its place in the classification, but it did not take part: no certificate."""
+    tournament = with_pins(load_file(knockout4_file(third_place="match")))
+    client.force_login(staff_user(tournament, "comissao", StaffRole.ORGANIZER))
+    first, second = Jogo.objects.filter(tournament=tournament).order_by("position")
+    decide(client, tournament, first.key, first.dupla_a.key)
+
+    def walkover(key: str, absent: str) -> None:
+        body = {"walkover": absent, "walkover_reason": "não compareceu"}
+        assert post(client, api(tournament.slug, key, "resultado"), body).json()["status"] == "awaiting_confirmation"
+        present = next(d for d in jogo_duplas(tournament, key) if d != absent)
+        assert answer(client, tournament.slug, key, present).json()["status"] == "confirmed"
+
+    absent = second.dupla_b
+    walkover(second.key, absent.key)
+    decide(client, tournament, Jogo.objects.get(tournament=tournament, round=2, third_place=False).key, "d1")
+    walkover(Jogo.objects.get(tournament=tournament, third_place=True).key, absent.key)
+    place = presenters.classification_present(tournament_state_get(tournament=tournament))[3]
+    assert (place.place, place.dupla.key) == (4, absent.key)  # it keeps its place
+    certificates = [flat(t) for t in pdf_text(desk_sheet(client, tournament.slug, "certificados"))]
+    assert len(certificates) == 6
+    assert not any(absent.player1.name in t or absent.player2.name in t for t in certificates)
+    assert sum("participou e classificou-se" in t for t in certificates) == 0
+
+
+def test_long_names_print_whole_on_the_podium_and_in_the_walkover_result(load_file):
+    """Issue 41 item 17: chave.pdf's champion and podium and the WO súmula's result box cut long names with …
+    while the page had room: they take more lines and smaller type first."""
+    longest = "Associação Recreativa dos Amigos do Truco da Vila Madalena e Adjacências " * 3  # 219 characters
+    names = {"d1": longest[:180].strip(), "d4": longest[20:190].strip()}
+    names |= {
+        "d2": "Grêmio Esportivo Zap e Copas do Bairro Alto de Pinheiros",
+        "d3": "Dupla Espadilha Matadora de Santo Amaro",
+    }
+    data = knockout4_file(third_place="match")
+    for dupla in data["duplas"]:
+        dupla["name"] = names[dupla["key"]]
+    data["jogos"] = [
+        {"stage": "mata", "duplas": ["d1", "d4"], "partidas": [[12, 3], [12, 4]]},
+        {"stage": "mata", "duplas": ["d2", "d3"], "walkover": "d3", "walkover_reason": "não compareceu"},
+        {"stage": "mata", "duplas": ["d1", "d2"], "partidas": [[12, 3], [12, 4]]},
+        {"stage": "mata", "duplas": ["d4", "d3"], "walkover": "d3"},
+    ]
+    tournament = load_file(data)
+    anonymous = Client()
+    chave = flat(pdf_text(sheet(anonymous, tournament.slug, "chave"))[0])
+    podium = chave.split("Campeã")[1].split("Disputa de 3º lugar")[0]
+    assert "…" not in podium
+    assert podium.count(names["d1"]) == 2 and f"2º · {names['d2']}" in podium and f"3º · {names['d4']}" in podium
+    walkover = Jogo.objects.get(tournament=tournament, dupla_a__key="d2", round=1)
+    page = flat(pdf_text(assert_pdf(anonymous.get(f"/torneios/{tournament.slug}/jogos/{walkover.key}/sumula.pdf")))[0])
+    assert page.count(f"WO: {names['d3']} ausente · vencedora: {names['d2']}") == 2  # the result box, the notes
 
 
 def test_fenacef_demo_ceremony(load_file, client):

@@ -20,14 +20,14 @@ from tests.support.printing import (
     flat,
     fonts_used,
     footer_pages,
-    page_keys,
+    page_jogo_keys,
     pdf_pages,
     pdf_text,
     qr_texts,
     save_png,
     with_pins,
 )
-from tests.support.sumula import PIN, answer, api, cup_file, jogo_between, play, post, sign, staff_user
+from tests.support.sumula import PIN, answer, api, cup_file, jogo_between, jogo_duplas, play, post, sign, staff_user
 from tournaments.models import Jogo, Mesa, StaffRole
 from tournaments.roles import role_grant
 from tournaments.selectors import tournament_state_cache_clear
@@ -68,8 +68,7 @@ def test_blank_batch_has_one_page_per_scheduled_jogo_with_what_the_table_needs(c
     assert footer_pages(texts) == [(n, 6) for n in range(1, 7)]
     by_key = {j.key: j for j in jogos}
     seen = []
-    for text in texts:
-        [key] = page_keys(text)
+    for text, key in zip(texts, page_jogo_keys(data), strict=True):
         seen.append(key)
         jogo = by_key[key]
         page = flat(text)
@@ -137,8 +136,9 @@ def test_knockout_batch_prints_the_final_then_the_third_place_jogo(load_file, cl
     client.force_login(staff_user(tournament, "arbitro-mata"))
     final = Jogo.objects.get(tournament=tournament, stage__key="mata", status=Jogo.SCHEDULED, third_place=False)
     third = Jogo.objects.get(tournament=tournament, stage__key="mata", status=Jogo.SCHEDULED, third_place=True)
-    texts = [flat(t) for t in pdf_text(assert_pdf(client.get(batch_url(tournament.slug, "stage=mata"))))]
-    assert [page_keys(t).pop() for t in texts] == [final.key, third.key]
+    data = assert_pdf(client.get(batch_url(tournament.slug, "stage=mata")))
+    texts = [flat(t) for t in pdf_text(data)]
+    assert page_jogo_keys(data) == [final.key, third.key]
     assert "Eliminatória" in texts[0] and "Final" in texts[0] and "Disputa de 3º lugar" not in texts[0]
     assert "Disputa de 3º lugar" in texts[1]
     for text in texts:  # the synthetic final and third-place jogo are best of 5: five grids
@@ -150,8 +150,7 @@ def test_the_qr_code_follows_site_url(cup, ref, j1, settings):
     for site in ("https://truco.exemplo.org", "http://zap.local:8000"):
         settings.SITE_URL = site
         data = assert_pdf(ref.get(batch_url(cup.slug, "stage=grupos&round=1")))
-        keys = [page_keys(t).pop() for t in pdf_text(data)]
-        assert keys[0] == j1
+        assert page_jogo_keys(data)[0] == j1
         assert qr_texts(data, 0) == [f"{site}/torneios/copa-sumula/jogos/{j1}/"]
 
 
@@ -162,13 +161,13 @@ def test_stage_and_round_narrow_the_batch(cup, ref):
         data = assert_pdf(response, f"copa-sumula-sumulas-grupos-rodada-{round_number}.pdf")
         texts = pdf_text(data)
         expected = {j.key for j in jogos if j.round == round_number}
-        assert len(expected) == 2 and {page_keys(t).pop() for t in texts} == expected
+        assert len(expected) == 2 and set(page_jogo_keys(data)) == expected
         assert all(f"Grupo A · Rodada {round_number}" in flat(t) for t in texts)
         assert footer_pages(texts) == [(1, 2), (2, 2)]
     whole_stage = assert_pdf(ref.get(batch_url(cup.slug, "stage=grupos")), "copa-sumula-sumulas-grupos.pdf")
     assert pdf_pages(whole_stage) == 6
     only_round = assert_pdf(ref.get(batch_url(cup.slug, "round=2")), "copa-sumula-sumulas-rodada-2.pdf")
-    assert {page_keys(t).pop() for t in pdf_text(only_round)} == {j.key for j in jogos if j.round == 2}
+    assert set(page_jogo_keys(only_round)) == {j.key for j in jogos if j.round == 2}
 
 
 @pytest.mark.parametrize(
@@ -221,11 +220,12 @@ def test_pages_follow_round_then_mesa_and_jogos_without_mesa_come_last(cup, ref)
     tournament_state_cache_clear()
     expected = [j.key for j in sorted(jogos, key=lambda j: (j.round, j.mesa is None, j.mesa or 0, j.id))]
     assert expected != [j.key for j in jogos]  # the mesas really reorder the pages
-    texts = pdf_text(assert_pdf(ref.get(batch_url(cup.slug))))
-    assert [page_keys(t).pop() for t in texts] == expected
+    data = assert_pdf(ref.get(batch_url(cup.slug)))
+    texts = pdf_text(data)
+    assert page_jogo_keys(data) == expected
     by_key = {j.key: j for j in jogos}
-    for text in texts:
-        jogo = by_key[page_keys(text).pop()]
+    for text, key in zip(texts, expected, strict=True):
+        jogo = by_key[key]
         page = flat(text)
         if jogo.mesa is None:
             assert "—" in page  # the mesa box, left to be filled in
@@ -236,13 +236,13 @@ def test_pages_follow_round_then_mesa_and_jogos_without_mesa_come_last(cup, ref)
 
 def test_a_jogo_at_the_table_is_no_longer_in_the_blank_batch(cup, ref, j1):
     assert post(ref, api(cup.slug, j1, "maos"), {"id": "m1", "to": 0, "points": 1}).status_code == 201
-    texts = pdf_text(assert_pdf(ref.get(batch_url(cup.slug))))
-    keys = [page_keys(t).pop() for t in texts]
+    data = assert_pdf(ref.get(batch_url(cup.slug)))
+    keys = page_jogo_keys(data)
     assert len(keys) == 5 and j1 not in keys
-    assert footer_pages(texts)[-1] == (5, 5)
-    first_round = [page_keys(t).pop() for t in pdf_text(assert_pdf(ref.get(batch_url(cup.slug, "round=1"))))]
+    assert footer_pages(pdf_text(data))[-1] == (5, 5)
+    first_round = page_jogo_keys(assert_pdf(ref.get(batch_url(cup.slug, "round=1"))))
     assert len(first_round) == 1 and j1 not in first_round
-    page = ref.get(f"/organizar/{cup.slug}/imprimir/").content.decode()
+    page = ref.get(f"/organizar/{cup.slug}/arbitragem/").content.decode()  # where a referee finds the batches
     assert "5 súmulas" in page and "Rodada 1</a> · 1 súmula<" in page
 
 
@@ -268,6 +268,12 @@ def test_a_bad_stage_or_round_is_a_400_page_naming_the_parameter(cup, ref, query
     assert message.startswith(words[0] + ":"), message
     for word in words:
         assert word in message, (word, message)
+    assert f'href="/organizar/{cup.slug}/arbitragem/"' in body  # back to where a referee prints the batches
+
+
+def test_the_error_page_leads_an_organizer_back_to_the_printing_page(cup, client):
+    client.force_login(staff_user(cup, "comissao-impressao", StaffRole.ORGANIZER))
+    body = client.get(batch_url(cup.slug, "stage=nada")).content.decode()
     assert f'href="/organizar/{cup.slug}/imprimir/"' in body
 
 
@@ -293,8 +299,8 @@ def test_the_jogos_own_referee_is_named_over_the_referee_line(cup, ref, j1):
     zeca.save()
     Jogo.objects.filter(tournament=cup, key=j1).update(referee=zeca)
     tournament_state_cache_clear()
-    texts = pdf_text(assert_pdf(ref.get(batch_url(cup.slug, "round=1"))))
-    by_key = {page_keys(t).pop(): flat(t) for t in texts}
+    data = assert_pdf(ref.get(batch_url(cup.slug, "round=1")))
+    by_key = {key: flat(t) for t, key in zip(pdf_text(data), page_jogo_keys(data), strict=True)}
     assert "José Apitador" in by_key[j1]
     assert not any("José Apitador" in text for key, text in by_key.items() if key != j1)
 
@@ -308,8 +314,8 @@ def test_a_jogo_without_its_own_referee_names_its_mesas_referee(cup, ref, j1):
     Mesa.objects.create(tournament=cup, number=jogo.mesa, referee=rita)
     tournament_state_cache_clear()
     # the referee desk counts the jogo as Rita's (Jogo.referee: "Vazio: o árbitro da mesa")
-    texts = pdf_text(assert_pdf(ref.get(batch_url(cup.slug, "round=1"))))
-    by_key = {page_keys(t).pop(): flat(t) for t in texts}
+    data = assert_pdf(ref.get(batch_url(cup.slug, "round=1")))
+    by_key = {key: flat(t) for t, key in zip(pdf_text(data), page_jogo_keys(data), strict=True)}
     assert "Rita Bandeira" in by_key[j1]
 
 
@@ -461,6 +467,31 @@ def test_unknown_jogo_or_tournament_is_404(cup):
     assert anonymous.post(sheet_url(cup.slug, "j1")).status_code == 405
 
 
+def test_the_filled_sumula_names_its_referee(cup, ref, j1):
+    """Issue 41 item 17: the filled súmula left the referee's line blank. It names the jogo's referee (its mesa's
+    here), by the full name as the blank sheet does, and the signer when the jogo has no referee."""
+    rita = staff_user(cup, "rita")
+    rita.first_name, rita.last_name = "Rita", "Bandeira"
+    rita.save()
+    jogo = Jogo.objects.get(tournament=cup, key=j1)
+    Mesa.objects.create(tournament=cup, number=jogo.mesa, referee=rita)
+    assert post(ref, api(cup.slug, j1, "resultado"), {"partidas": [[12, 3], [12, 4]]}).status_code == 200
+    page = flat(pdf_text(assert_pdf(Client().get(sheet_url(cup.slug, j1))))[0])
+    assert "Rita Bandeira" in page and "rita" not in page
+    other = jogo_between(cup, "d2", "d3")
+    signer = Jogo.objects.get(tournament=cup, key=other)
+    assert signer.referee_id is None and not Mesa.objects.filter(tournament=cup, number=signer.mesa).exists()
+    ref_user = get_user_model().objects.get(username="arbitro")
+    ref_user.first_name, ref_user.last_name = "Tião", "Apito"
+    ref_user.save()
+    assert post(ref, api(cup.slug, other, "resultado"), {"partidas": [[12, 3], [12, 4]]}).status_code == 200
+    assert "Tião Apito" not in flat(pdf_text(assert_pdf(Client().get(sheet_url(cup.slug, other))))[0])
+    for dupla in jogo_duplas(cup, other):
+        assert answer(Client(), cup.slug, other, dupla).status_code == 200
+    assert sign(ref, cup.slug, other).status_code == 200
+    assert "Tião Apito" in flat(pdf_text(assert_pdf(Client().get(sheet_url(cup.slug, other))))[0])
+
+
 def test_walkover_and_loss_of_the_jogo_are_written_out(cup, ref, j1):
     other = jogo_between(cup, "d2", "d3")
     assert post(ref, api(cup.slug, j1, "resultado"), {"walkover": "d4"}).status_code == 200
@@ -498,7 +529,7 @@ def test_public_sheets_never_print_pins_birth_dates_or_account_names(load_file, 
         f"/torneios/{tournament.slug}/classificacao.pdf",
     ]
     forbidden = [PIN[d] for d in PIN] + [f"{PIN[d][:3]} {PIN[d][3:]}" for d in PIN]
-    forbidden += ["zeca", "Zeca", "Apito"]
+    forbidden += ["zeca"]  # the username (it may be an e-mail address); the full name signs the filled súmula
     births = [p["birth_date"] for p in cup_with_births()["players"]]
     forbidden += [form for iso in births for form in birth_forms(iso)]
     forbidden += [str(1960 + i) for i in range(1, 9)]  # not even the year of birth
@@ -511,6 +542,9 @@ def test_public_sheets_never_print_pins_birth_dates_or_account_names(load_file, 
             assert secret.encode() not in data, (url, secret)  # nor in the metadata
     sheet = flat(pdf_text(anonymous.get(urls[0]).content)[0])
     assert "Homologada pelo árbitro" in sheet and "contestou" in sheet  # who signed: by role only
+    assert sheet.count("Zeca Apito") == 1  # on the referee's line only
+    for url in urls[1:]:
+        assert "Zeca" not in " ".join(pdf_text(anonymous.get(url).content))
 
 
 def test_every_observation_is_printed_even_when_there_are_many(cup, ref, j1):

@@ -265,7 +265,7 @@ def test_command_success_prints_a_summary(tmp_path):
     path.write_bytes(csv_bytes(people(3)))
     status, out, err = run(t.slug, str(path))
     assert status == 0 and err == ""
-    assert "3 inscrição(ões) adicionada(s) a aabb-2024: 2 aceita(s), 1 na lista de espera" in out
+    assert "3 inscrições adicionadas a aabb-2024: 2 aceitas, 1 na lista de espera" in out
     assert Registration.objects.filter(tournament=t).count() == 3
 
 

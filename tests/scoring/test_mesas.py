@@ -6,8 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scoring.bracket import bracket_build
+from scoring.bracket_draw import random_order, seeded_order
 from scoring.draws import round_robin
-from scoring.mesas import knockout_mesa, mesas_spread
+from scoring.mesas import knockout_mesas, mesas_spread
 
 
 def test_ten_jogos_on_four_mesas_take_three_turns_in_order():
@@ -48,10 +50,57 @@ def test_zero_mesas_is_refused():
 
 
 def test_knockout_mesas_take_turns_and_the_third_place_sits_beside_the_final():
-    assert [knockout_mesa(position=p, third_place=False, mesas=4) for p in range(1, 9)] == [1, 2, 3, 4, 1, 2, 3, 4]
-    assert knockout_mesa(position=3, third_place=False) == 3
-    assert knockout_mesa(position=1, third_place=True) == 2
-    assert knockout_mesa(position=1, third_place=True, mesas=1) == 1
+    order = [f"d{i}" for i in range(16)]
+    by_slot = knockout_mesas(order=order, mesas=4)
+    assert [by_slot[(1, p)] for p in range(1, 9)] == [1, 2, 3, 4, 1, 2, 3, 4]
+    assert knockout_mesas(order=order, mesas=None)[(1, 3)] == 3
+    assert by_slot[(4, 1)] == 1 and by_slot[(4, 0)] == 2
+    assert knockout_mesas(order=order, mesas=1)[(4, 0)] == 1
+    assert (1, 0) not in knockout_mesas(order=["a", "b"], mesas=4)  # a final alone has no third place
+
+
+def test_twelve_duplas_on_four_mesas_use_every_mesa_once_in_the_first_round():
+    """Issue 41 item 15: the byes of 12 duplas (positions 1, 3, 5 and 7 of round 1 hold one) took mesas 1
+    and 3, and the four jogos went to mesas 2 and 4 twice each."""
+    order = seeded_order(entrants=[f"d{i}" for i in range(1, 13)])
+    by_slot = knockout_mesas(order=order, mesas=4)
+    first = sorted((p, m) for (r, p), m in by_slot.items() if r == 1)
+    assert [m for _p, m in first] == [1, 2, 3, 4]
+    assert [by_slot[(2, p)] for p in range(1, 5)] == [1, 2, 3, 4]
+
+
+def test_a_slot_that_only_byes_feed_is_no_jogo():
+    order = ["a", None, None, None, "b", "c", "d", "e"]
+    assert knockout_mesas(order=order, mesas=2) == {(1, 3): 1, (1, 4): 2, (2, 2): 1, (3, 1): 1, (3, 0): 2}
+
+
+def test_no_mesas_is_refused_in_a_bracket_too():
+    with pytest.raises(ValueError):
+        knockout_mesas(order=["a", "b"], mesas=0)
+
+
+@given(st.integers(2, 80), st.one_of(st.none(), st.integers(1, 12)), st.one_of(st.none(), st.integers(0, 99)))
+def test_each_knockout_round_fills_the_mesas_before_any_takes_a_second_jogo(duplas, mesas, seed):
+    """For any number of duplas and mesas: each round's real jogos (the bracket's slots that are no bye) use
+    min(jogos, mesas) distinct mesas in the first turn, and no mesa holds two jogos more than another."""
+    entrants = [f"d{i}" for i in range(duplas)]
+    order = seeded_order(entrants=entrants) if seed is None else random_order(entrants=entrants, seed=seed)
+    by_slot = knockout_mesas(order=order, mesas=mesas)
+    rounds = (len(order) - 1).bit_length()
+    bracket = bracket_build(order=order, best_of_for_round=[3] * rounds, results={}, third_place_match=False)
+    for jogos in bracket.rounds:
+        real = [j.position for j in jogos if not j.bye]
+        assert {p for (r, p) in by_slot if r == jogos[0].round and p} == set(real)  # 0: the third place
+        given_mesas = [by_slot[(jogos[0].round, p)] for p in sorted(real)]
+        per_mesa = Counter(given_mesas)
+        if mesas is None:
+            assert sorted(given_mesas) == list(range(1, len(real) + 1))
+            continue
+        assert all(1 <= m <= mesas for m in given_mesas)
+        first_turn = given_mesas[: min(len(real), mesas)]
+        assert len(set(first_turn)) == min(len(real), mesas)
+        assert max(per_mesa.values()) - min(per_mesa.values()) <= 1
+        assert len(per_mesa) == min(len(real), mesas)
 
 
 @given(

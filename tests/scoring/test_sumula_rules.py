@@ -50,6 +50,27 @@ def test_statuses_follow_result_answers_and_signature():
     ]
 
 
+ANSWERS = st.tuples(*[st.sampled_from([None, ACCEPTED, CONTEST])] * 2)
+
+
+@given(st.sampled_from([0, 1, "both"]), ANSWERS)
+def test_a_walkover_waits_for_no_answer_of_an_absent_dupla(absent, answers):
+    """Issue 41 item 16: a WO waited for the absent dupla's confirmation, so the referee had to sign "sem a
+    confirmação". Only the present dupla confirms a WO (nobody, when both were absent); a contest still holds it."""
+    result = jogo_evaluate(entry=JogoEntry(best_of=3, walkover=absent), settings=PRESETS["fenacef"])[0]
+    present = [side for side in (0, 1) if absent not in (side, "both")]
+    status = sumula_status(result=result, answers=answers, signed=False)
+    if CONTEST in answers:
+        assert status == CONTESTED
+    elif all(answers[side] == ACCEPTED for side in present):
+        assert status == CONFIRMED
+    else:
+        assert status == AWAITING
+    # a jogo played waits for both, whatever a walkover would need
+    played = sumula_status(result=_result((12, 3), (12, 5)), answers=answers, signed=False)
+    assert (played == CONFIRMED) == (answers == (ACCEPTED, ACCEPTED))
+
+
 @pytest.mark.parametrize(
     "status, scores, problem",
     [

@@ -189,3 +189,15 @@ def test_the_organizer_command_keeps_an_existing_password_and_refuses_a_bad_emai
     monkeypatch.setenv("ZAP_PASSWORD", "escolhida-pelo-operador-2030")
     call_command("organizer_add", "escolhida", stdout=io.StringIO())
     assert User.objects.get(username="escolhida").check_password("escolhida-pelo-operador-2030")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_creations_at_once_stop_at_the_limit_per_account(shared_db_url):
+    """Issue 41, item 5: 8 creations by one account at once made 6 events against a limit of 5 (the count was read
+    before the creating transaction). Threads released together, three rounds, each with a new account."""
+    from tests.support.races import THREADS, race
+
+    out = race(shared_db_url, "creations", ZAP_EVENT_CREATORS="anyone", ZAP_EVENTS_PER_ACCOUNT="5")
+    assert out["limit"] == 5
+    for outcome in out["rounds"]:
+        assert outcome == {"results": {"created": 5, "refused": THREADS - 5}, "stored": 5}

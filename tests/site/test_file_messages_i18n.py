@@ -22,7 +22,7 @@ from django.utils.translation import trans_real
 from scoring.errors import RuleViolation
 from scoring.messages import Text
 from tests.support.files import base_file
-from tests.support.i18n import PLACEHOLDER, marked_templates
+from tests.support.i18n import PLACEHOLDER, marked_plurals, marked_templates, plurals_missing
 from tests.support.sumula import api, cup_setup
 from tournaments.interchange.jsonfile import tournament_file_parse
 from tournaments.interchange.reader import plan_read
@@ -44,6 +44,9 @@ def test_every_reader_template_has_an_english_translation_with_the_same_placehol
     assert not missing, missing
     for template in templates:
         assert set(PLACEHOLDER.findall(catalog[template])) == set(PLACEHOLDER.findall(template)), template
+    plurals = marked_plurals(sorted(INTERCHANGE.glob("*.py")))
+    assert len(plurals) >= 3, plurals
+    assert not plurals_missing(catalog, plurals)
 
 
 def _file_with_problems() -> dict:

@@ -6,6 +6,7 @@ desk's import errors. Every template scoring marks has an English translation in
 """
 
 import json
+import pickle
 import re
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from scoring.messages import Text
 from scoring.partida import Mao, final_score_error, mao_gain
 from scoring.rules import PRESETS
 from tests.support.files import base_file
-from tests.support.i18n import PLACEHOLDER, marked_templates
+from tests.support.i18n import PLACEHOLDER, marked_plurals, marked_templates, plurals_missing
 from tests.support.sumula import api, cup_setup, post, staff_user
 from tournaments.models import Mesa, Tournament
 from tournaments.wording import worded
@@ -45,6 +46,32 @@ def test_every_scoring_template_has_an_english_translation_with_the_same_placeho
     assert not missing, missing
     for template in templates:
         assert set(PLACEHOLDER.findall(catalog[template])) == set(PLACEHOLDER.findall(template)), template
+    plurals = marked_plurals(MARKED)
+    assert len(plurals) >= 3, plurals
+    assert not plurals_missing(catalog, plurals)
+
+
+def test_a_message_whose_words_follow_a_number_is_worded_with_ngettext():
+    """Issue 41 item 13: "1 ponto", "5 pontos" (not "ponto(s)"), in Portuguese and in English."""
+    rules = PRESETS["fenacef"]
+    one = mao_gain(score=(11, 3), mao=Mao(to=0, points=1, how="penalty", reason="x"), settings=rules)[1]
+    five = mao_gain(score=(11, 3), mao=Mao(to=0, points=5, how="penalty", reason="x"), settings=rules)[1]
+    assert one is None  # a penalty of 1 point is allowed
+    assert str(five).startswith("penalidade de 5 pontos inválida com uma dupla em 11")
+    with translation.override("en"):
+        assert worded(five).startswith("invalid penalty of 5 points with a dupla on 11")
+    with translation.override("pt-br"):
+        assert worded(five) == five
+    two = mao_gain(score=(11, 11), mao=Mao(to=0, points=2, how="penalty", reason="x"), settings=rules)[1]
+    assert "penalidade de 2 pontos inválida na mão de ferro" in two
+    from scoring.messages import ngettext
+
+    for n, pt, en in [(1, "1 ponto", "1 point"), (0, "0 pontos", "0 points"), (7, "7 pontos", "7 points")]:
+        text = ngettext("%(n)s ponto", "%(n)s pontos", n, n=n)  # the catalogue has it (the pages' plural)
+        assert text == pt
+        with translation.override("en"):
+            assert worded(text) == en
+        assert pickle.loads(pickle.dumps(text)) == text and pickle.loads(pickle.dumps(text)).number == n
 
 
 def test_a_text_is_its_portuguese_and_worded_in_pt_br_stays_byte_identical():

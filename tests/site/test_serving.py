@@ -103,6 +103,7 @@ def deployment(tmp_path_factory, redis_url):
         "WEB_CONCURRENCY": "2",
         "GUNICORN_THREADS": "2",
         "REQUEST_LOG_LEVEL": "WARNING",
+        "XDG_RUNTIME_DIR": str(folder),  # where gunicorn keeps its control sockets (config/gunicorn.py)
     }
     import redis
 
@@ -136,7 +137,7 @@ def deployment(tmp_path_factory, redis_url):
             else:
                 pytest.fail(f"gunicorn não respondeu: {(folder / f'gunicorn-{server.port}.log').read_text()}")
         logs = [folder / f"gunicorn-{server.port}.log" for server in servers]
-        yield {"servers": servers, "redis": redis_url, "logs": logs, **setup}
+        yield {"servers": servers, "redis": redis_url, "logs": logs, "folder": folder, **setup}
     finally:
         for server in servers:
             server.process.terminate()
@@ -148,6 +149,25 @@ def _page(server: Server, path: str) -> str:
     status, _headers, body = server.get(path)
     assert status == 200, (path, status, body[:500])
     return re.sub(r"Atualizado às \d\d:\d\d", "", body.decode())
+
+
+def test_each_server_on_the_host_keeps_its_own_control_socket(deployment):
+    """Two servers on one host (two ``make serve`` on two ports): ``gunicornc`` reaches each through its own
+    control socket, named by its port; gunicorn's default gave both one path, the second server's."""
+    from gunicorn.ctl.client import ControlClient
+
+    for server in deployment["servers"]:
+        path = deployment["folder"] / f"gunicorn-{server.port}.ctl"
+        for _ in range(100):  # the arbiter opens it beside its workers: it may come a moment after the first page
+            if path.exists():
+                break
+            time.sleep(0.1)
+        with ControlClient(str(path), timeout=10) as control:
+            stats = control.send_command("show stats")
+            listeners = control.send_command("show listeners")
+        assert stats["pid"] == server.process.pid
+        assert [item["address"] for item in listeners["listeners"]] == [f"http://127.0.0.1:{server.port}"]
+    assert not (deployment["folder"] / "gunicorn.ctl").exists()
 
 
 def test_the_servers_run_the_worker_that_takes_writes_first(deployment):

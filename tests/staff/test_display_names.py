@@ -9,7 +9,7 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
-from tests.support.printing import assert_pdf, flat, pdf_text
+from tests.support.printing import assert_pdf, flat, page_jogo_keys, pdf_text
 from tests.support.sumula import staff_user
 from tournaments.models import Jogo, Mesa, StaffRole
 from tournaments.selectors import tournament_state_cache_clear
@@ -58,8 +58,9 @@ def test_the_name_given_on_accepting_is_shown_on_the_desk_and_printed(cup, organ
     referee_list = org_client.get(f"/organizar/{cup.slug}/arbitragem/?todos=1").content.decode()
     assert "árbitro: Rita Bandeira" in referee_list and "árbitro: zeca" in referee_list
     # the blank súmula names her on the referee's line
-    sheets = pdf_text(assert_pdf(org_client.get(f"/organizar/{cup.slug}/imprimir/sumulas.pdf")))
-    assert any(jogo.key in text and "Rita Bandeira" in flat(text) for text in sheets)
+    data = assert_pdf(org_client.get(f"/organizar/{cup.slug}/imprimir/sumulas.pdf"))
+    sheets = dict(zip(page_jogo_keys(data), pdf_text(data), strict=True))
+    assert "Rita Bandeira" in flat(sheets[jogo.key])
 
 
 def test_a_signed_in_person_confirms_the_name_on_accepting_and_edits_it_later(cup, organizer):
@@ -81,7 +82,7 @@ def test_a_signed_in_person_confirms_the_name_on_accepting_and_edits_it_later(cu
     assert "Nome salvo." in done.content.decode()
     caio.refresh_from_db()
     assert (caio.first_name, caio.last_name) == ("Caio P. Prado", "")
-    desk = c.get(reverse("desk:overview", args=[cup.slug])).content.decode()
+    desk = c.get(reverse("referee:list", args=[cup.slug])).content.decode()  # a referee: the arbitragem
     assert f'href="{reverse("accounts:account")}"' in desk
 
 

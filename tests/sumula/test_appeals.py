@@ -84,7 +84,8 @@ def test_a_sumula_both_duplas_confirmed_has_no_decision_to_appeal(cup, ref, j1):
 
 def test_a_dupla_that_does_not_play_the_jogo_may_not_appeal_it(cup, ref, j1):
     decided_over_contest(ref, cup, j1)
-    refused_with(cup, j1, "d2", "a dupla d2 não joga este jogo", kind=Refused.FORBIDDEN)
+    d2 = Dupla.objects.get(tournament=cup, key="d2").display_name
+    refused_with(cup, j1, "d2", f"a dupla {d2} não joga este jogo", kind=Refused.FORBIDDEN)
 
 
 def test_an_appeal_of_a_decided_sumula_is_recorded_with_who_when_how_and_why(cup, ref, j1):

@@ -96,7 +96,8 @@ def test_bad_input_on_the_dupla_page_gets_a_message_not_a_500(cup, decided, body
 def test_the_link_of_another_dupla_may_not_appeal_this_jogo(cup, decided):
     client = Client()
     assert client.post(appeal_url(cup, "d2", decided), {"via": "1", "motivo": REASON}).status_code == 302
-    assert "a dupla d2 não joga este jogo" in page_of(client, cup, "d2")
+    d2 = Dupla.objects.get(tournament=cup, key="d2").display_name  # by its name, not its key
+    assert f"a dupla {d2} não joga este jogo" in page_of(client, cup, "d2")
     assert not Appeal.objects.exists()
     bad = reverse("privatelink:appeal", kwargs={"token": "x" * 22, "key": decided})
     assert client.post(bad, {"via": "1", "motivo": REASON}).status_code == 404
@@ -114,6 +115,16 @@ def filed(cup, j1) -> Appeal:
     return Appeal.objects.get()
 
 
+def test_the_history_credits_an_appeal_to_its_dupla(cup, decided, org):
+    """Issue 41 item 20: the Histórico credited a dupla's appeal (made by its private link, no account) to
+    "sistema"; it names the dupla, and the summary names the jogo by its duplas."""
+    filed(cup, decided)
+    d4 = Dupla.objects.get(tournament=cup, key="d4").display_name
+    html = org.get(reverse("desk:audit", args=[cup.slug])).content.decode()
+    entry = html.split("Recurso da dupla")[1].split("</li>")[0]
+    assert f"dupla {d4}" in entry and "sistema" not in entry and decided not in entry
+
+
 def test_the_resumo_counts_the_appeals_to_decide_for_the_organizer(cup, decided, org, ref):
     overview = reverse("desk:overview", args=[cup.slug])
     assert "Recursos a decidir" not in org.get(overview).content.decode()
@@ -121,7 +132,7 @@ def test_the_resumo_counts_the_appeals_to_decide_for_the_organizer(cup, decided,
     html = org.get(overview).content.decode()
     pending = f'<li class="pending-appeals"><a href="{reverse("desk:appeals", args=[cup.slug])}">'
     assert pending in html and "Recursos a decidir" in html
-    assert "Recursos a decidir" not in ref.get(overview).content.decode()  # the referee does not decide them
+    assert ref.get(overview).status_code == 403  # the Resumo is the comissão's; the referee does not decide them
 
 
 def test_the_referee_may_not_open_or_post_the_appeals_page(cup, decided, ref):

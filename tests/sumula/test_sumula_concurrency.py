@@ -7,16 +7,15 @@ referee), so the whole path runs: view, service, lock, rules, storage.
 """
 
 import random
-import threading
-import traceback
 from collections import Counter
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 from django.test import Client
 
 from scoring.jogo import jogo_evaluate
 from tests.support.sumula import api, post, staff_user
+from tests.support.threads import run_together
 from tournaments.models import Jogo, Mao, StaffRole, SumulaEvent, Tournament
 from tournaments.selectors import tournament_live_version, tournament_settings
 from tournaments.sumula.records import jogo_record_load
@@ -55,31 +54,6 @@ def five_duplas_file(slug: str) -> dict:
         ],
         "jogos": [],
     }
-
-
-def run_together(workers: list) -> list:
-    """Run each callable in its own thread, released together; re-raise the first failure."""
-    barrier = threading.Barrier(len(workers))
-    results: list = [None] * len(workers)
-    failures: list[str] = []
-
-    def one(i):
-        try:
-            barrier.wait(timeout=60)
-            results[i] = workers[i]()
-        except BaseException:
-            failures.append(traceback.format_exc())
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=one, args=(i,)) for i in range(len(workers))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=300)
-    assert not any(t.is_alive() for t in threads), "a thread is still running after 5 minutes"
-    assert not failures, failures[0]
-    return results
 
 
 def referee_clients(tournament, n: int) -> list[Client]:

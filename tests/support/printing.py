@@ -256,9 +256,14 @@ def with_pins(tournament):
     return tournament
 
 
-def page_keys(text: str) -> set[str]:
-    """The jogo keys (j1, j12…) a page names."""
-    return set(re.findall(r"\bj\d+\b", text))
+def page_jogo_keys(data: bytes) -> list[str]:
+    """The jogo of each page of a súmula PDF, by its key, read from the link of the page's QR code (its address):
+    the key itself is printed nowhere, a person reads the jogo by its round, mesa and duplas."""
+    keys = []
+    for page in pypdf.PdfReader(io.BytesIO(data)).pages:
+        uris = [a.get_object().get("/A", {}).get("/URI", "") for a in page.get("/Annots") or []]
+        keys += [m.group(1) for uri in uris if (m := re.search(r"/jogos/([^/]+)/$", str(uri)))]
+    return keys
 
 
 def fonts_used(data: bytes) -> set[str]:

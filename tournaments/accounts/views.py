@@ -23,7 +23,8 @@ from django.views.decorators.http import require_http_methods
 
 from tournaments.web import client_ip
 
-from ..permissions import organizer_signup_open
+from ..models.fields import NameFormField
+from ..permissions import may_accept_invitation, organizer_signup_open
 from ..roles import role_label
 from ..staff.services import (
     INVITATION_PROBLEMS,
@@ -31,6 +32,7 @@ from ..staff.services import (
     VALID,
     invitation_accept,
     invitation_by_token,
+    invitation_claim,
     invitation_state,
 )
 
@@ -129,7 +131,7 @@ NAME_MAX = 150  # the account's ``first_name`` (Django's limit)
 
 
 def _name_field() -> forms.CharField:
-    return forms.CharField(
+    return NameFormField(
         label=_("Seu nome"),
         max_length=NAME_MAX,
         help_text=_("Como você aparece para a equipe: na programação, nas mesas e na súmula impressa."),
@@ -143,7 +145,7 @@ class DisplayNameForm(forms.Form):
     name = _name_field()
 
     def save(self, user) -> None:
-        name = " ".join(self.cleaned_data["name"].split())
+        name = self.cleaned_data["name"]
         if name != (user.get_full_name() or "").strip():
             user.first_name, user.last_name = name, ""
             user.save(update_fields=["first_name", "last_name"])
@@ -162,6 +164,7 @@ class InvitationSignupForm(UserCreationForm):
 
 
 def _invitation_page(request, *, invitation, form=None, problem: str = "", status: int = 200):
+    user = request.user
     return render(
         request,
         "accounts/invitation.html",
@@ -172,6 +175,9 @@ def _invitation_page(request, *, invitation, form=None, problem: str = "", statu
             "title": _("Convite para a equipe"),
             "role": role_label(invitation.role) if invitation is not None else "",
             "login_url": f"{reverse('accounts:login')}?next={request.path}",
+            # a signed-in account accepts only with the invited address; any other may ask the comissão
+            "matches": invitation is not None and may_accept_invitation(user=user, email=invitation.email),
+            "claimed": invitation is not None and user.is_authenticated and invitation.claimed_by_id == user.pk,
         },
         status=status,
     )
@@ -179,7 +185,9 @@ def _invitation_page(request, *, invitation, form=None, problem: str = "", statu
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def invitation(request, token: str):
-    """GET: what the invitation is (or why it no longer works). POST: accept it, signed in, or with a new account."""
+    """GET: what the invitation is, the address it was sent to (or why it no longer works). POST: accept it,
+    signed in with that address or with a new account (given that address); signed in with another address, ask
+    the comissão to confirm (``invitation_claim``)."""
     found = invitation_by_token(token=token)
     state = invitation_state(found)
     if state != VALID:
@@ -197,13 +205,22 @@ def invitation(request, token: str):
         if not form.is_valid():
             return _invitation_page(request, invitation=found, form=form)
         user = request.user if signed_in else None
+        if signed_in and not may_accept_invitation(user=user, email=found.email):
+            assert isinstance(form, DisplayNameForm)
+            try:
+                with transaction.atomic():
+                    form.save(user)
+                    invitation_claim(token=token, user=user)
+            except ValidationError as exc:
+                return _invitation_page(request, invitation=None, problem=" ".join(exc.messages), status=410)
+            return redirect(request.path)  # the page then says the request is with the comissão
         try:
             with transaction.atomic():
                 if user is None:
                     assert isinstance(form, InvitationSignupForm)
                     user = form.save(commit=False)
                     user.email = found.email  # the address the invitation reached
-                    user.first_name, user.last_name = " ".join(form.cleaned_data["name"].split()), ""
+                    user.first_name, user.last_name = form.cleaned_data["name"], ""
                     user.save()
                 else:
                     assert isinstance(form, DisplayNameForm)

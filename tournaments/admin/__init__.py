@@ -23,6 +23,7 @@ from django.utils.html import format_html
 
 from ..atletas.services import atletas_link
 from ..jogo_keys import jogo_keys_new
+from ..limits import ColumnBoundsForm
 from ..models import (
     Appeal,
     Draw,
@@ -59,6 +60,7 @@ def _refused_clean(problems: list[str]):
 class GuardedAdmin(admin.ModelAdmin):
     """A ModelAdmin whose every write is checked against the whole tournament before it is committed."""
 
+    form = ColumnBoundsForm  # each model's own (forms.py) is one too: every number within its column
     locked_on_change: tuple[str, ...] = ()  # who the object belongs to: fixed once created
     derived_fields: tuple[str, ...] = ()  # computed by the site: shown, never edited
 

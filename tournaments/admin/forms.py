@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from scoring.rules import best_of_error, settings_build
 from scoring.tournament import PREVIOUS
 
+from ..limits import ColumnBoundsForm
 from ..models import Draw, Dupla, Group, GroupEntry, Jogo, Player, Registration, Stage, Tournament
 from ..wording import worded
 
@@ -68,7 +69,7 @@ def _range(form: forms.ModelForm, field: str, low: int, high: int, label: str) -
         form.add_error(field, f"{label} deve ser um número inteiro entre {low} e {high}")
 
 
-class TournamentForm(forms.ModelForm):
+class TournamentForm(ColumnBoundsForm):
     class Meta:
         model = Tournament
         fields = "__all__"
@@ -103,7 +104,7 @@ class TournamentForm(forms.ModelForm):
         return cleaned
 
 
-class PlayerForm(forms.ModelForm):
+class PlayerForm(ColumnBoundsForm):
     class Meta:
         model = Player
         fields = "__all__"
@@ -134,7 +135,7 @@ def _two_players(form, tournament, *, same: str) -> None:
         form.add_error("player2", same)
 
 
-class RegistrationForm(forms.ModelForm):
+class RegistrationForm(ColumnBoundsForm):
     class Meta:
         model = Registration
         fields = "__all__"
@@ -147,7 +148,7 @@ class RegistrationForm(forms.ModelForm):
         return cleaned
 
 
-class DuplaForm(forms.ModelForm):
+class DuplaForm(ColumnBoundsForm):
     class Meta:
         model = Dupla
         fields = "__all__"
@@ -184,7 +185,7 @@ def best_of_rounds_problems(value: Any) -> list[str]:
     return problems
 
 
-class StageForm(forms.ModelForm):
+class StageForm(ColumnBoundsForm):
     class Meta:
         model = Stage
         fields = "__all__"
@@ -243,7 +244,7 @@ class StageForm(forms.ModelForm):
                 self.add_error("entrants", f"duplas inexistentes neste torneio: {', '.join(unknown)}")
 
 
-class GroupForm(forms.ModelForm):
+class GroupForm(ColumnBoundsForm):
     class Meta:
         model = Group
         fields = "__all__"
@@ -258,7 +259,7 @@ class GroupForm(forms.ModelForm):
         return cleaned
 
 
-class GroupEntryForm(forms.ModelForm):
+class GroupEntryForm(ColumnBoundsForm):
     class Meta:
         model = GroupEntry
         fields = "__all__"
@@ -278,7 +279,7 @@ class GroupEntryForm(forms.ModelForm):
         return cleaned
 
 
-class JogoForm(forms.ModelForm):
+class JogoForm(ColumnBoundsForm):
     """Who plays where: stage, group, duplas, mesa. The result (WO, penalties, partidas, the súmula's status,
     confirmations, signature) is read-only in the admin: it changes through the súmula services only."""
 
@@ -308,7 +309,7 @@ class JogoForm(forms.ModelForm):
         return cleaned
 
 
-class DrawForm(forms.ModelForm):
+class DrawForm(ColumnBoundsForm):
     class Meta:
         model = Draw
         fields = "__all__"

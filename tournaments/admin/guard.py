@@ -12,6 +12,7 @@ import logging
 from collections.abc import Iterable
 
 from django.db import transaction
+from django.utils.translation import ngettext
 
 from .. import presenters
 from ..interchange.reader import plan_read
@@ -54,7 +55,8 @@ def tournament_problems(*, tournament_id: int | None) -> list[str]:
             if errors:
                 found = [f"no arquivo do torneio «{name}», {error}" for error in errors[:MAX_PROBLEMS]]
                 if len(errors) > MAX_PROBLEMS:
-                    found.append(f"… e mais {len(errors) - MAX_PROBLEMS} problema(s)")
+                    more = len(errors) - MAX_PROBLEMS
+                    found.append(ngettext("… e mais %(n)d problema", "… e mais %(n)d problemas", more) % {"n": more})
                 return found
             state = tournament_state_get(tournament=tournament)
             presenters.event_head(state)

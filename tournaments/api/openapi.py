@@ -23,11 +23,12 @@ from typing import Any, Literal, TypeAliasType
 
 from django.http import HttpRequest, JsonResponse
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_safe
 
 from tournaments.api import parse, schemas
 from tournaments.sumula import commands, sheet
+from tournaments.web import errors_json
 
 type Json = dict[str, Any]
 
@@ -42,8 +43,14 @@ DESCRIPTION = (
     "404. Writes authenticated by a PIN alone need no CSRF token. `winner` is always a dupla key (null until "
     "decided). An `id` already recorded always answers 200 with the súmula as it stands, even after the jogo ended."
 )
-READ_STATUSES = ("400", "404", "405", "414", "429")
-WRITE_STATUSES = ("400", "403", "404", "405", "409", "413", "414", "415", "422", "429")
+# What each route answers besides its 200, every one of them an answer the server gives (tests/api/test_openapi.py
+# drives the server to each, and to no other): 400 a query with a NUL, or a body the API cannot read (not JSON,
+# too big, not an object, a value of the wrong type); 403 a staff write without a session of the event's referee or
+# organizer (or without the CSRF token), a wrong PIN; 404 no such event (or a draft, to anyone but its staff), jogo,
+# via or mão; 405 another method; 409 a write the súmula's state refuses now; 414 an address longer than any the
+# site makes; 422 a value that breaks a rule; 429 a PIN locked by wrong tries; 503 the database does not answer.
+READ_STATUSES = ("400", "404", "405", "414", "503")
+WRITE_STATUSES = ("400", "403", "404", "405", "409", "414", "422", "503")
 STAFF: list[dict[str, list[str]]] = [{"session": [], "csrf": []}]
 # where the answers' types live: the API's own, and the súmula as the domain reads it (which the API sends as it is)
 ANSWER_MODULES = (schemas.__name__, sheet.__name__)
@@ -61,10 +68,18 @@ class Operation:
     write: bool = False
     staff: bool = False
     query: tuple[Json, ...] = ()
+    more: tuple[str, ...] = ()  # statuses this route answers beyond the reads' or the writes' (a new mão: 201)
+    less: tuple[str, ...] = ()  # statuses of READ_STATUSES / WRITE_STATUSES this route never answers
 
 
 OPERATIONS: dict[str, Operation] = {
-    "jogos": Operation("get", "every jogo (anyone)", answer="JogosList"),
+    "jogos": Operation(
+        "get",
+        "every jogo (anyone)",
+        "With the ETag of the last answer in If-None-Match, and no jogo changed since: 304, no body.",
+        answer="JogosList",
+        more=("304",),
+    ),
     "jogo": Operation(
         "get",
         "the súmula (anyone); ?via=N an earlier via",
@@ -78,6 +93,7 @@ OPERATIONS: dict[str, Operation] = {
         body=commands.MaoAdd,
         write=True,
         staff=True,
+        more=("201",),
     ),
     "mao": Operation(
         "delete",
@@ -85,6 +101,7 @@ OPERATIONS: dict[str, Operation] = {
         "200 and the súmula; a mão that is not the last, or after a confirmation, 409.",
         write=True,
         staff=True,
+        less=("422",),  # no body: nothing to break a rule
     ),
     "resultado": Operation(
         "post",
@@ -102,6 +119,7 @@ OPERATIONS: dict[str, Operation] = {
         "10 minutes, even with the right PIN → 429.",
         body=parse.Confirmation,
         write=True,
+        more=("429",),
     ),
     "homologacao": Operation(
         "post",
@@ -276,15 +294,24 @@ def _parameter(name: str) -> Json:
     return {"$ref": f"#/components/parameters/{name}"}
 
 
+def operation_statuses(operation: Operation) -> list[str]:
+    """Every status ``operation`` answers (its 200 and the rest), in order."""
+    base = (
+        ("400", "405", "414") if operation.answer == "OpenAPI" else WRITE_STATUSES if operation.write else READ_STATUSES
+    )
+    return sorted({"200", *base, *operation.more} - set(operation.less))
+
+
 def _responses(operation: Operation) -> Json:
     answer = {"$ref": f"#/components/responses/{operation.answer}"}
-    if operation.answer == "OpenAPI":
-        return {"200": answer}
-    out: Json = {"200": answer}
-    if operation.write:
-        out["201"] = answer
-    for status in WRITE_STATUSES if operation.write else READ_STATUSES:
-        out[status] = {"$ref": "#/components/responses/Error"}
+    out: Json = {}
+    for status in operation_statuses(operation):
+        if status in ("200", "201"):
+            out[status] = answer
+        elif status == "304":
+            out[status] = {"description": "not modified: the answer the ETag in If-None-Match names still holds"}
+        else:
+            out[status] = {"$ref": "#/components/responses/Error"}
     return out
 
 
@@ -356,11 +383,19 @@ def document() -> Json:
 
 
 @csrf_exempt
-@require_safe
 def schema(request: HttpRequest) -> JsonResponse:
     """``GET /api/v1/schema/``: the OpenAPI document (JSON). Read-only as ``tournaments.web.read_only`` pages are
-    (GET and HEAD, anything else 405, no CSRF check), but never gzipped: the API's answers are plain JSON, and
-    clients that fetch the document in-process (schemathesis through WSGI) do not undo a compression."""
+    (GET and HEAD, anything else 405 with the API's ``{"errors": [...]}``, no CSRF check), but never gzipped: the
+    API's answers are plain JSON, and clients that fetch the document in-process (schemathesis through WSGI) do not
+    undo a compression."""
+    if request.method not in ("GET", "HEAD"):
+        allowed = "GET, HEAD"
+        refused = errors_json(
+            405,
+            _("método %(method)s não aceito aqui: use %(allowed)s") % {"method": request.method, "allowed": allowed},
+        )
+        refused["Allow"] = allowed
+        return refused
     response = JsonResponse(document(), json_dumps_params={"ensure_ascii": False})
     response["Cache-Control"] = "public, max-age=300"
     return response

@@ -29,7 +29,16 @@ from tournaments.sumula import services
 from tournaments.sumula.pins import pin_verify
 from tournaments.sumula.selectors import jogo_for_sumula, sumula_get
 from tournaments.sumula.services import Actor
-from tournaments.web import errors_json, etag_make, not_modified, pin_source, refusal_json, request_device
+from tournaments.web import (
+    errors_json,
+    etag_make,
+    not_modified,
+    pin_source,
+    refusal_json,
+    request_device,
+    staff_only,
+    staff_only_headers,
+)
 
 
 def _json(data: dict, status: int = 200) -> JsonResponse:
@@ -71,8 +80,10 @@ def _public_tournament(request, slug: str) -> Tournament:
     """The tournament at ``slug`` for a read or a dupla's answer: 404 for a draft, unless ``request``'s user is on
     its staff (``permissions.may_view_event``)."""
     tournament = _tournament(slug)
-    if not tournament.published and not may_view_event(user=request.user, tournament=tournament):
-        raise Refused.not_found(_("torneio %(slug)s não encontrado") % {"slug": slug})
+    if not tournament.published:
+        if not may_view_event(user=request.user, tournament=tournament):
+            raise Refused.not_found(_("torneio %(slug)s não encontrado") % {"slug": slug})
+        staff_only(request)  # a draft's súmulas, read by its staff: no shared cache keeps them
     return tournament
 
 
@@ -116,7 +127,7 @@ def _api(view):
         try:
             response = view(request, *args, **kwargs)
         except Refused as refused:
-            return refusal_json(refused)
+            return staff_only_headers(request, refusal_json(refused))
         if isinstance(response, HttpResponseNotAllowed):  # errors are always {"errors": [...]}
             allowed = response["Allow"]
             response = errors_json(
@@ -125,7 +136,7 @@ def _api(view):
                 % {"method": request.method, "allowed": allowed},
             )
             response["Allow"] = allowed
-        return response
+        return staff_only_headers(request, response)
 
     return csrf_exempt(wrapper)
 

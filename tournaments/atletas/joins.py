@@ -29,9 +29,9 @@ from scoring.atleta import atleta_identity, name_normalize
 
 from ..models import Atleta, AtletaAlias, AtletaAudit, AtletaNivel, CircuitExclusion, CircuitSorteio, Player, Tournament
 from ..permissions import may_join_atletas
-from .services import atletas_rename, nivel_later
+from .services import atletas_rename, name_shown, nivel_later
 
-__all__ = ["AtletaRefused", "atleta_split", "atletas_distinct", "atletas_join"]
+__all__ = ["AtletaRefused", "atleta_name_choose", "atleta_split", "atletas_distinct", "atletas_join"]
 
 REASON_MAX = 300
 
@@ -108,12 +108,24 @@ def _audit(
     )
 
 
-def atletas_join(*, user: Any, keep: Atleta, other: Atleta, reason: str = "") -> Atleta:
+def _name_problem(name: str, players: Iterable[Player]) -> AtletaRefused | None:
+    """Why ``name`` cannot be the name an atleta with these players shows (None: it can; "" is always fine: the
+    most recent registration's)."""
+    if name and name not in {name_shown(p.name) for p in players}:
+        return AtletaRefused(
+            _("O nome “%(n)s” não é de nenhuma inscrição destes atletas: escolha um dos nomes da lista.") % {"n": name}
+        )
+    return None
+
+
+def atletas_join(*, user: Any, keep: Atleta, other: Atleta, reason: str = "", name: str = "") -> Atleta:
     """``other`` is the same person as ``keep``: every player of ``other`` now points to ``keep`` (its public key
-    stays; ``other``'s goes away), ``keep`` takes the name of its most recent registration, and ``other``'s
-    exclusions from circuits and places in recorded sorteios pass to ``keep``. Refused (``AtletaRefused``) for an
-    atleta with itself, for atletas who played one same tournament (two players of one tournament are two
-    people), and for a user who may not (``permissions.may_join_atletas``)."""
+    stays; ``other``'s goes away), ``keep`` takes ``name`` (one of the two atletas' registrations' names, chosen by
+    the organizer) or, without it, the name it had chosen already or that of its most recent registration, and
+    ``other``'s exclusions from circuits and places in recorded sorteios pass to ``keep``. Refused
+    (``AtletaRefused``) for an atleta with itself, for atletas who played one same tournament (two players of one
+    tournament are two people), for a name none of their registrations has, and for a user who may not
+    (``permissions.may_join_atletas``)."""
     from ..audit import audit_record
     from ..circuits.services import circuits_follow_players
     from ..writes import write_required
@@ -154,6 +166,10 @@ def atletas_join(*, user: Any, keep: Atleta, other: Atleta, reason: str = "") ->
                 )
                 % {"a": keep.name, "b": other.name, "t": names}
             )
+        name = name_shown(name)
+        problem = _name_problem(name, mine + theirs)
+        if problem is not None:
+            raise problem
         before = {"keep": _people(keep, mine), "other": _people(other, theirs)}
         Player.objects.filter(pk__in=[p.pk for p in theirs]).update(atleta=keep)
         _circuits_follow_join(user=user, keep=keep, other=other)
@@ -167,6 +183,9 @@ def atletas_join(*, user: Any, keep: Atleta, other: Atleta, reason: str = "") ->
             keep.save(update_fields=["identity"])
         elif identity is not None and identity != keep.identity:
             AtletaAlias.objects.create(atleta=keep, identity=identity)
+        if name:
+            keep.chosen_name = name
+            keep.save(update_fields=["chosen_name"])
         atletas_rename(ids=[keep.pk])
         keep.refresh_from_db(fields=["name", "name_search"])
         for p in theirs:
@@ -389,3 +408,56 @@ def atletas_distinct(*, user: Any, one: Atleta, other: Atleta, reason: str = "")
             before=people,
             after=people,
         )
+
+
+def atleta_name_choose(*, user: Any, atleta: Atleta, name: str, reason: str = "") -> Atleta:
+    """The name ``atleta`` shows from now on: ``name``, one of its registrations' names (its spaces tidied),
+    chosen by an organizer over DOMAIN §7.1's "the name of their most recent registration"; "" gives that rule
+    back. Audited; the rankings and pages that name the atleta follow at once (``atletas_rename``). Refused
+    (``AtletaRefused``) for a name no registration of the atleta has, and for a user who may not
+    (``permissions.may_join_atletas``)."""
+    from ..writes import PRIVATE, tournament_write
+
+    reason = " ".join(reason.split())[:REASON_MAX]
+    name = name_shown(name)
+    if not may_join_atletas(user=user, atletas=[atleta]):
+        raise AtletaRefused(
+            _("Você não pode mudar o nome deste atleta: só o organizador de um circuito em que ele jogou pode.")
+        )
+    with tournament_write(tournament=None, action="atletas.name", user=user, kind=PRIVATE):
+        locked = _locked([atleta.pk])
+        if atleta.pk not in locked:
+            raise _gone()
+        atleta = locked[atleta.pk]
+        problem = _name_problem(name, _players_of([atleta.pk]))
+        if problem is not None:
+            raise problem
+        before = {"key": atleta.key, "name": atleta.name, "chosen": atleta.chosen_name}
+        if name == atleta.chosen_name:
+            return atleta
+        atleta.chosen_name = name
+        atleta.save(update_fields=["chosen_name"])
+        atletas_rename(ids=[atleta.pk])
+        atleta.refresh_from_db(fields=["name", "name_search", "chosen_name"])
+        if name:
+            summary = _("Nome escolhido para %(k)s: %(n)s (era %(b)s)") % {
+                "k": atleta.key,
+                "n": name,
+                "b": before["name"],
+            }
+        else:
+            summary = _("%(k)s volta a mostrar o nome da inscrição mais recente: %(n)s") % {
+                "k": atleta.key,
+                "n": atleta.name,
+            }
+        _audit(
+            user=user,
+            action=AtletaAudit.NAME,
+            atleta_key=atleta.key,
+            other_key="",
+            summary=summary,
+            reason=reason,
+            before=before,
+            after={"key": atleta.key, "name": atleta.name, "chosen": atleta.chosen_name},
+        )
+    return atleta

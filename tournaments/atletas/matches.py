@@ -15,10 +15,11 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from scoring.atleta import name_normalize
+from scoring.atleta import name_normalize, names_look_alike
 
 from ..models import Atleta, AtletaAudit, Dupla, Player
 from ..permissions import atletas_circuits_of, may_join_atletas
+from .services import name_shown
 
 __all__ = [
     "AtletaDesk",
@@ -29,6 +30,7 @@ __all__ = [
     "atletas_audit_list",
     "atletas_desk_search",
     "atletas_likely_matches",
+    "atletas_pair",
 ]
 
 GROUPS_MAX = 100  # names with more than one atleta shown at once (the search narrows them)
@@ -59,12 +61,23 @@ class MatchSide:
     def has_birth_date(self) -> bool:
         return any(p.has_birth_date for p in self.played)
 
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The names of the atleta's registrations, each once, as an atleta would show them (the choices of the
+        name it shows)."""
+        return tuple(dict.fromkeys(name_shown(p.name) for p in self.played))
+
 
 @dataclass(frozen=True)
 class LikelyMatch:
     keep: MatchSide  # the older atleta (its key stays on a join)
     other: MatchSide
-    note: str  # how their birth dates compare (never the dates)
+    note: str  # how their birth dates compare (never the dates), or that their names look alike
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The names the atleta may show once the two are joined."""
+        return tuple(dict.fromkeys(self.keep.names + self.other.names))
 
 
 def _words(q: str) -> list[str]:
@@ -140,11 +153,15 @@ def dates_note(*, a: list[datetime.date | None], b: list[datetime.date | None]) 
 
 
 def atletas_likely_matches(*, user: Any, q: str = "", groups: int = GROUPS_MAX) -> list[LikelyMatch]:
-    """Pairs of atletas with the same normalized name who may be one person: their birth dates differ or one is
-    missing (the automatic rule left them apart), they never played one same tournament, no split parted them
-    and nobody marked them as different people,
-    and ``user`` may join them (``permissions.may_join_atletas``). The names come grouped in SQL (one query over
-    ``name_search``, indexed), then the atletas of at most ``groups`` names and their registrations."""
+    """Pairs of atletas who may be one person, that ``user`` may join (``permissions.may_join_atletas``), never
+    two who played one same tournament, that a split parted or that someone marked as different people:
+
+    - the same normalized name, their birth dates differing or one missing (the automatic rule left them apart);
+      the names come grouped in SQL (one query over ``name_search``, indexed), at most ``groups`` of them;
+    - names one typo apart (``scoring.atleta.names_look_alike``: "Ribeiro" / "Riberio") with the same birth date:
+      the birth dates shared by more than one atleta found in SQL, the names compared within each date.
+
+    Then the atletas and their registrations, in two queries."""
     qs, scope = _scoped(user=user, q=q)
     if scope is not None and not scope:
         return []
@@ -156,34 +173,70 @@ def atletas_likely_matches(*, user: Any, q: str = "", groups: int = GROUPS_MAX) 
         .order_by("name_search")
         .values_list("name_search", flat=True)[:groups]
     )
-    if not names:
+    same_name = list(qs.filter(name_search__in=names).order_by("name_search", "pk")) if names else []
+    typos = _typo_pairs(qs, limit=groups)
+    atletas = {a.pk: a for a in same_name} | {a.pk: a for pair in typos for a in pair}
+    if not atletas:
         return []
-    atletas = list(qs.filter(name_search__in=names).order_by("name_search", "pk"))
-    sides, dates = _sides(atletas)
-    keys = [a.key for a in atletas]
+    sides, dates = _sides(list(atletas.values()))
+    keys = [a.key for a in atletas.values()]
     parted = {
         frozenset(pair)
         for pair in AtletaAudit.objects.filter(
             action__in=[AtletaAudit.SPLIT, AtletaAudit.DISTINCT], atleta_key__in=keys, other_key__in=keys
         ).values_list("atleta_key", "other_key")
     }
+    pairs: list[tuple[Atleta, Atleta, str]] = []
     by_name: dict[str, list[Atleta]] = defaultdict(list)
-    for a in atletas:
+    for a in same_name:
         by_name[a.name_search].append(a)
-    out: list[LikelyMatch] = []
     for name in names:
         group = by_name[name]
-        for i, a in enumerate(group):
-            for b in group[i + 1 :]:
-                sa, sb = sides[a.pk], sides[b.pk]
-                if {p.tournament_slug for p in sa.played} & {p.tournament_slug for p in sb.played}:
-                    continue
-                if frozenset((a.key, b.key)) in parted:
-                    continue
-                if scope is not None and not (scope.get(a.pk, set()) & scope.get(b.pk, set())):
-                    continue
-                out.append(LikelyMatch(keep=sa, other=sb, note=dates_note(a=dates[a.pk], b=dates[b.pk])))
+        pairs += [(a, b, "") for i, a in enumerate(group) for b in group[i + 1 :]]
+    typo_note = _("nomes parecidos (talvez erro de digitação) e mesma data de nascimento")
+    pairs += [(a, b, typo_note) for a, b in typos]
+    out: list[LikelyMatch] = []
+    for a, b, note in pairs:
+        sa, sb = sides[a.pk], sides[b.pk]
+        if {p.tournament_slug for p in sa.played} & {p.tournament_slug for p in sb.played}:
+            continue
+        if frozenset((a.key, b.key)) in parted:
+            continue
+        if scope is not None and not (scope.get(a.pk, set()) & scope.get(b.pk, set())):
+            continue
+        out.append(LikelyMatch(keep=sa, other=sb, note=note or dates_note(a=dates[a.pk], b=dates[b.pk])))
     return out
+
+
+def _typo_pairs(qs: QuerySet[Atleta], *, limit: int) -> list[tuple[Atleta, Atleta]]:
+    """Pairs of atletas of ``qs`` with a birth date in common and names one typo apart (the older atleta first),
+    in the order of their names; at most ``limit``. Two queries: the birth dates more than one atleta of ``qs``
+    shares, then those atletas' names by date."""
+    players = Player.objects.filter(atleta__in=qs.order_by().values("pk"), birth_date__isnull=False)
+    shared = (
+        players.order_by()
+        .values("birth_date")
+        .annotate(n=Count("atleta", distinct=True))
+        .filter(n__gt=1)
+        .values("birth_date")
+    )
+    by_date: dict[datetime.date | None, dict[int, str]] = defaultdict(dict)  # no None: filtered out
+    for birth, atleta_id, name in (
+        players.filter(birth_date__in=shared).values_list("birth_date", "atleta_id", "atleta__name_search").distinct()
+    ):
+        by_date[birth][atleta_id] = name
+    found: dict[tuple[int, int], tuple[str, str]] = {}
+    for atletas in by_date.values():
+        ids = sorted(atletas)
+        for i, a in enumerate(ids):
+            for b in ids[i + 1 :]:
+                if names_look_alike(atletas[a], atletas[b]):
+                    found[(a, b)] = (atletas[a], atletas[b])
+    chosen = sorted(found, key=lambda pair: found[pair])[:limit]
+    if not chosen:
+        return []
+    loaded = {a.pk: a for a in Atleta.objects.filter(pk__in={i for pair in chosen for i in pair})}
+    return [(loaded[a], loaded[b]) for a, b in chosen if a in loaded and b in loaded]
 
 
 def atletas_desk_search(*, user: Any, q: str, limit: int = 50) -> list[MatchSide]:
@@ -196,6 +249,17 @@ def atletas_desk_search(*, user: Any, q: str, limit: int = 50) -> list[MatchSide
     atletas = list(qs.order_by("name_search", "pk")[:limit])
     sides, _dates = _sides(atletas)
     return [sides[a.pk] for a in atletas]
+
+
+def atletas_pair(*, user: Any, keys: list[str]) -> LikelyMatch | None:
+    """Two atletas an organizer picked to join (the older first: its key stays), with their registrations and how
+    their birth dates compare; None unless both exist and ``user`` may join them."""
+    atletas = list(Atleta.objects.filter(key__in=keys).order_by("pk"))
+    if len(atletas) != 2 or not may_join_atletas(user=user, atletas=atletas):
+        return None
+    sides, dates = _sides(atletas)
+    a, b = atletas
+    return LikelyMatch(keep=sides[a.pk], other=sides[b.pk], note=dates_note(a=dates[a.pk], b=dates[b.pk]))
 
 
 @dataclass(frozen=True)

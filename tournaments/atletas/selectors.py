@@ -4,11 +4,13 @@ name, a key, the Nível and results of published tournaments (never a birth date
 from __future__ import annotations
 
 import datetime
+from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.paginator import EmptyPage, Paginator
-from django.db.models import Exists, F, OuterRef, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 
 from scoring.atleta import name_normalize
 from scoring.jogo import WALKOVER_BOTH
@@ -18,7 +20,15 @@ from ..models import Atleta, AtletaAudit, Player, Tournament
 from ..selectors import tournament_state_get
 from ..state import jogo_order
 
-__all__ = ["AtletaHistory", "RankingPage", "atleta_history", "atleta_joined_into", "atletas_public", "atletas_ranking"]
+__all__ = [
+    "AtletaHistory",
+    "RankingPage",
+    "atleta_history",
+    "atleta_joined_into",
+    "atletas_apart",
+    "atletas_public",
+    "atletas_ranking",
+]
 
 PER_PAGE = 50
 SEARCH_MAX = 80  # characters of a search kept (the box allows as many)
@@ -39,6 +49,7 @@ class RankingRow:
     level: str
     played: int
     won: int
+    apart: str = ""  # what tells this atleta from a namesake ("" without one): ``atletas_apart``
 
 
 @dataclass
@@ -70,23 +81,13 @@ def atletas_ranking(*, q: str = "", page: int = 1, per_page: int = PER_PAGE) -> 
     except EmptyPage:
         current = paginator.page(paginator.num_pages)
     items = list(current.object_list)
+    ranks = _ranks(scores=[item["score"] for item in items], start=current.start_index(), searched=bool(query))
     rows: list[RankingRow] = []
-    rank: int | None = None
-    previous: int | None = None
-    for i, item in enumerate(items):
+    for item in items:
         score = item["score"]
-        if score is None:
-            rank = None
-        elif previous is None or score != previous:
-            # the first row of a page, or a lower score: 1 + the atletas with a higher score (over everyone)
-            if i == 0:
-                rank = atletas_public().filter(nivel__score__gt=score).count() + 1
-            else:
-                rank = current.start_index() + i
-        previous = score
         rows.append(
             RankingRow(
-                rank=rank,
+                rank=None if score is None else ranks[score],
                 key=item["key"],
                 name=item["name"],
                 score=score,
@@ -95,18 +96,78 @@ def atletas_ranking(*, q: str = "", page: int = 1, per_page: int = PER_PAGE) -> 
                 won=item["won"] or 0,
             )
         )
+    apart = atletas_apart(atletas=[(r.key, r.name) for r in rows])
+    for row in rows:
+        row.apart = apart.get(row.key, "")
     return RankingPage(rows=rows, query=query, number=current.number, pages=paginator.num_pages, count=paginator.count)
+
+
+def atletas_apart(*, atletas: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """What tells each of these atletas (key, name) from another atleta of the same name (the same name ignoring
+    case, accents and spaces) on a public page: the equipe of their latest registration that names one and the
+    city of their latest tournament ("Feras do Truco, Campinas/SP"); only public data of published tournaments (no
+    birth date: the site keeps no consent to show even its year). Atletas without a namesake are left out. One
+    query."""
+    by_name: dict[str, set[str]] = defaultdict(set)
+    for key, name in atletas:
+        by_name[name_normalize(name)].add(key)
+    if not by_name:
+        return {}
+    rows = (
+        Player.objects.filter(atleta__name_search__in=list(by_name), tournament__published=True)
+        .order_by(F("tournament__date").desc(nulls_last=True), "-tournament_id", "-id")
+        .values_list("atleta__key", "atleta__name_search", "team", "tournament__city")
+    )
+    namesakes: dict[str, set[str]] = defaultdict(set)
+    team: dict[str, str] = {}
+    city: dict[str, str] = {}
+    for key, name, its_team, its_city in rows:
+        namesakes[name].add(key)
+        if its_team.strip():
+            team.setdefault(key, " ".join(its_team.split()))
+        if its_city.strip():
+            city.setdefault(key, its_city.strip())
+    out: dict[str, str] = {}
+    for name, keys in by_name.items():
+        if len(namesakes.get(name, ())) < 2:
+            continue
+        for key in keys:
+            said = ", ".join(p for p in (team.get(key), city.get(key)) if p)
+            if said:
+                out[key] = said
+    return out
+
+
+def _ranks(*, scores: list[int | None], start: int, searched: bool) -> dict[int, int]:
+    """Each score of a page's rows (``scores``, in the page's order) → its rank in the whole ranking: 1 + the
+    atletas (over everyone, whatever the search) with a higher score. Down the whole ranking a row's position gives
+    it, but for the first row of a page (one count); a search's rows are counted over everyone (one query)."""
+    distinct = list(dict.fromkeys(score for score in scores if score is not None))
+    if not distinct:
+        return {}
+    if searched:
+        counts = atletas_public().aggregate(
+            **{f"s{i}": Count("pk", filter=Q(nivel__score__gt=score)) for i, score in enumerate(distinct)}
+        )
+        return {score: counts[f"s{i}"] + 1 for i, score in enumerate(distinct)}
+    out = {distinct[0]: atletas_public().filter(nivel__score__gt=distinct[0]).count() + 1}
+    for i, score in enumerate(scores):
+        if score is not None and score not in out:
+            out[score] = start + i  # a lower score than the row before: its position in the whole ranking
+    return out
 
 
 @dataclass
 class HistoryJogo:
-    stage: str
+    stage: str  # the stage's name as stored; the page names the stage and round as people do (``round_title``)
     round: int | None
     opponent: str
     opponent_dupla_url_key: str
     score: tuple[int, int]  # partidas won: (the atleta's dupla, the opponent)
     outcome: str  # "won" | "lost"
     walkover: bool
+    row: Any = None  # the jogo's ``JogoRow``, for the page to name its round (``presenters.jogo_place``)
+    round_title: str = ""  # set by the page: "Quartas de final", "Grupo A · Rodada 2", "Disputa de 3º lugar"
 
 
 @dataclass
@@ -122,6 +183,7 @@ class HistoryEvent:
     finished: bool
     jogos: list[HistoryJogo] = field(default_factory=list)
     circuit: Any = None  # ``circuits.selectors.EtapaPoints`` when the tournament is an etapa (set by the page)
+    state: Any = None  # the tournament's ``TournamentState`` (the page names the jogos' rounds from it)
 
 
 @dataclass
@@ -165,6 +227,7 @@ def atleta_history(*, key: str) -> AtletaHistory | None:
             place=None,
             medal=None,
             finished=state.view.finished,
+            state=state,
         )
         events.append(event)
         if dupla is None:
@@ -195,6 +258,7 @@ def atleta_history(*, key: str) -> AtletaHistory | None:
                     score=(res.partidas_won[side], res.partidas_won[1 - side]),
                     outcome="won" if won else "lost",
                     walkover=res.walkover is not None and (res.walkover == WALKOVER_BOTH or res.walkover in (0, 1)),
+                    row=jogo,
                 )
             )
     if partners:

@@ -13,12 +13,14 @@ import functools
 import json
 import logging
 import uuid
+from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import CharField, F, Value
+from django.db.models.functions import Cast, Concat
 from django.utils import timezone
 
 from scoring.atleta import atleta_identity, name_normalize
@@ -33,7 +35,9 @@ from ..state import jogo_order
 
 __all__ = [
     "atletas_link",
+    "atletas_link_new",
     "atletas_rename",
+    "name_shown",
     "nivel_after_write",
     "nivel_follow",
     "nivel_later",
@@ -64,11 +68,7 @@ def atletas_link(*, players: Sequence[Player]) -> list[int]:
         return []
     ids = [p.pk for p in players]
     identity = {p.pk: atleta_identity(name=p.name, birth_date=p.birth_date) for p in players}
-    wanted = {i for i in identity.values() if i is not None}
-    by_identity = {a.identity: a for a in Atleta.objects.filter(identity__in=wanted)} if wanted else {}
-    if wanted - set(by_identity):  # an identity an atleta took over in a join on the desk (``AtletaAlias``)
-        for alias in AtletaAlias.objects.filter(identity__in=wanted - set(by_identity)).select_related("atleta"):
-            by_identity[alias.identity] = alias.atleta
+    by_identity = _atletas_of(set(identity.values()))
     current = {p.atleta_id for p in players if p.atleta_id is not None}
     # the atletas of these players that have no other player (they may follow their player's new identity)
     shared = set(
@@ -82,9 +82,9 @@ def atletas_link(*, players: Sequence[Player]) -> list[int]:
     for p in players:
         ident = identity[p.pk]
         if ident is not None and ident in by_identity:
-            target = by_identity[ident]
-            if p.atleta_id != target.pk:
-                p.atleta_id = target.pk
+            target_id = by_identity[ident].pk
+            if p.atleta_id != target_id:
+                p.atleta_id = target_id
                 moved.append(p)
             continue
         own = alone.pop(p.atleta_id, None) if p.atleta_id is not None else None
@@ -93,41 +93,15 @@ def atletas_link(*, players: Sequence[Player]) -> list[int]:
                 own.identity = ident
                 renamed.append(own)
             if ident is not None:
-                by_identity[ident] = own
+                by_identity[ident] = Found(own.pk, own.name)
             continue
         new_atletas.append((p, ident))
     if renamed:
         # two steps, so that identities swapping between two atletas never meet the unique constraint
         Atleta.objects.filter(pk__in=[a.pk for a in renamed]).update(identity=None)
         Atleta.objects.bulk_update(renamed, ["identity"])
-    if new_atletas:
-        fresh: list[Atleta] = []
-        index_of: dict[str, int] = {}
-        assign: list[int] = []
-        for p, ident in new_atletas:
-            if ident is not None and ident in index_of:  # two new players of one identity: one atleta
-                assign.append(index_of[ident])
-                continue
-            assign.append(len(fresh))
-            if ident is not None:
-                index_of[ident] = len(fresh)
-            key = f"t{uuid.uuid4().hex[:18]}"  # a placeholder until the id is known
-            fresh.append(Atleta(key=key, name=p.name, name_search=name_normalize(p.name), identity=ident))
-        # Another event's write may make the same identity meanwhile (each write locks its own tournament only):
-        # its row wins (ON CONFLICT DO NOTHING waits for it to commit) and these players join it, read below.
-        Atleta.objects.bulk_create(fresh, ignore_conflicts=True)
-        by_key = {a.key: a for a in Atleta.objects.filter(key__in=[a.key for a in fresh])}
-        lost = [a.identity for a in fresh if a.key not in by_key]
-        theirs = {a.identity: a for a in Atleta.objects.filter(identity__in=lost)} if lost else {}
-        made = list(by_key.values())
-        resolved = [by_key.get(a.key) or theirs[a.identity] for a in fresh]
-        for a in made:
-            a.key = f"a{a.pk}"
-        Atleta.objects.bulk_update(made, ["key"])
-        AtletaNivel.objects.bulk_create([AtletaNivel(atleta=a) for a in made])
-        for (p, _ident), index in zip(new_atletas, assign, strict=True):
-            p.atleta_id = resolved[index].pk
-            moved.append(p)
+    _atletas_make(new_atletas)
+    moved += [p for p, _ident in new_atletas]
     if moved:
         Player.objects.bulk_update(moved, ["atleta"])
     touched.update(p.atleta_id for p in players if p.atleta_id is not None)
@@ -136,9 +110,103 @@ def atletas_link(*, players: Sequence[Player]) -> list[int]:
     return sorted(touched)
 
 
+def name_shown(name: str) -> str:
+    """A registration's name as an atleta shows it: repeated and outer spaces gone."""
+    return " ".join(name.split())
+
+
+def atletas_link_new(*, players: Sequence[Player]) -> set[int]:
+    """Point each of ``players``, new and not saved yet (a tournament file's import: thousands at once), at their
+    atleta, by ``atletas_link``'s rule: the atleta of their identity (or of one it took over in a join), else a new
+    one (one for the new players of one identity; one each without a birth date). The caller inserts the players
+    with their atleta and then calls ``atletas_rename`` with the ids returned: no player is written twice.
+
+    The Nível needs nothing more: a new player's atleta gains only the jogos of the new player's tournament, and
+    that tournament's write has the Nível of all its players' atletas walked again once it commits
+    (``nivel_after_write``)."""
+    from ..writes import write_required
+
+    write_required(what="atletas_link_new")
+    identity = [atleta_identity(name=p.name, birth_date=p.birth_date) for p in players]
+    by_identity = _atletas_of(set(identity))
+    new_atletas: list[tuple[Player, str | None]] = []
+    existing: set[int] = set()
+    for p, ident in zip(players, identity, strict=True):
+        target = by_identity.get(ident) if ident is not None else None
+        if target is not None:
+            p.atleta_id = target.pk
+            if target.name != name_shown(p.name):  # the same name: it stays, whichever player is the most recent now
+                existing.add(target.pk)
+        else:
+            new_atletas.append((p, ident))
+    _atletas_make(new_atletas)
+    # an atleta made here has its one player's name; one of several new players (of one identity), or one that
+    # was there before under another name, takes its most recent player's
+    made = Counter(p.atleta_id for p, _ident in new_atletas)
+    return existing | {a for a, n in made.items() if a is not None and n > 1}
+
+
+class Found(NamedTuple):
+    """An atleta found by identity: its id and name (read as plain values: an import looks for thousands)."""
+
+    pk: int
+    name: str
+
+
+def _atletas_of(identities: set[str | None]) -> dict[str, Found]:
+    """The atletas of these identities: their own, or one an atleta took over in a join (``AtletaAlias``)."""
+    wanted = {i for i in identities if i is not None}
+    if not wanted:
+        return {}
+    rows = Atleta.objects.filter(identity__in=wanted).values_list("identity", "pk", "name")
+    by_identity = {identity: Found(pk, name) for identity, pk, name in rows if identity is not None}
+    if wanted - set(by_identity):  # an identity an atleta took over in a join on the desk (``AtletaAlias``)
+        aliases = AtletaAlias.objects.filter(identity__in=wanted - set(by_identity))
+        for identity, pk, name in aliases.values_list("identity", "atleta_id", "atleta__name"):
+            by_identity[identity] = Found(pk, name)
+    return by_identity
+
+
+def _atletas_make(new_atletas: list[tuple[Player, str | None]]) -> None:
+    """A new atleta for each of these players (one for the players of one identity; one each without one), each
+    player's ``atleta_id`` set to it. Keys are ``a<id>``: the rows go in under a key of this batch, then one
+    statement gives every one of them its own, whatever their number (a tournament file: thousands)."""
+    if not new_atletas:
+        return
+    batch = f"t{uuid.uuid4().hex[:12]}-"  # a placeholder until the ids are known
+    fresh: list[dict[str, Any]] = []
+    index_of: dict[str, int] = {}
+    assign: list[int] = []
+    for p, ident in new_atletas:
+        if ident is not None and ident in index_of:  # two new players of one identity: one atleta
+            assign.append(index_of[ident])
+            continue
+        assign.append(len(fresh))
+        if ident is not None:
+            index_of[ident] = len(fresh)
+        key = f"{batch}{len(fresh)}"
+        fresh.append({"key": key, "name": name_shown(p.name), "name_search": name_normalize(p.name), "identity": ident})
+    # Another event's write may make the same identity meanwhile (each write locks its own tournament only):
+    # its row wins (ON CONFLICT DO NOTHING waits for it to commit) and these players join it, read below.
+    db = transaction.get_connection()
+    plainsql.rows_insert(Atleta, fresh, connection=db, ignore_conflicts=True)
+    ours = Atleta.objects.filter(key__startswith=batch)
+    by_key = dict(ours.values_list("key", "pk"))
+    ours.update(key=Concat(Value("a"), Cast("pk", output_field=CharField())))
+    lost = [a["identity"] for a in fresh if a["key"] not in by_key]
+    theirs = dict(Atleta.objects.filter(identity__in=lost).values_list("identity", "pk")) if lost else {}
+    resolved = [by_key[a["key"]] if a["key"] in by_key else theirs[a["identity"]] for a in fresh]
+    plainsql.rows_insert(AtletaNivel, [{"atleta_id": pk} for pk in by_key.values()], connection=db)
+    for (p, _ident), index in zip(new_atletas, assign, strict=True):
+        p.atleta_id = resolved[index]
+
+
 def atletas_rename(*, ids: Iterable[int]) -> None:
-    """Each of these atletas takes the name of their most recent player (latest tournament date, then the
-    latest made); an atleta left without players goes away."""
+    """Each of these atletas takes the name an organizer chose for them on the desk (``Atleta.chosen_name``) while
+    one of their players still carries it, else the name of their most recent player of a published tournament
+    (a draft's registration names nobody in public; latest tournament date, then the latest made; a draft's only
+    when the atleta played no published one), its spaces tidied; a choice no player carries any more (split away) is forgotten. An
+    atleta left without players goes away."""
     from ..writes import write_required
 
     write_required(what="atletas_rename")
@@ -146,23 +214,37 @@ def atletas_rename(*, ids: Iterable[int]) -> None:
     if not ids:
         return
     latest: dict[int, str] = {}
+    carried: dict[int, set[str]] = {}
     rows = (
         Player.objects.filter(atleta_id__in=ids)
-        .order_by("atleta_id", F("tournament__date").desc(nulls_last=True), "-tournament_id", "-id")
+        .order_by(
+            "atleta_id",
+            F("tournament__published").desc(),
+            F("tournament__date").desc(nulls_last=True),
+            "-tournament_id",
+            "-id",
+        )
         .values_list("atleta_id", "name")
     )
     for atleta_id, name in rows:
-        latest.setdefault(atleta_id, name)
+        latest.setdefault(atleta_id, name_shown(name))
+        carried.setdefault(atleta_id, set()).add(name_shown(name))
     gone = ids - latest.keys()
     if gone:
         Atleta.objects.filter(pk__in=gone).delete()
     atletas = list(Atleta.objects.filter(pk__in=latest))
     changed = []
+    forgotten = []
     for a in atletas:
-        name = latest[a.pk]
+        if a.chosen_name and a.chosen_name not in carried[a.pk]:
+            a.chosen_name = ""
+            forgotten.append(a.pk)
+        name = a.chosen_name or latest[a.pk]
         if a.name != name or a.name_search != name_normalize(name):
             a.name, a.name_search = name, name_normalize(name)
             changed.append(a)
+    if forgotten:
+        Atleta.objects.filter(pk__in=forgotten).update(chosen_name="")
     if changed:
         Atleta.objects.bulk_update(changed, ["name", "name_search"])
         # the circuits these atletas played show their names: their rankings move to a new version
@@ -324,25 +406,17 @@ def _kept_jogos(atleta_ids: Iterable[int], tournament_ids: list[int]) -> dict[tu
 
 
 def _kept_jogos_put(computed: list[tuple[int, int, CountedJogos]]) -> None:
-    """Keep these (atleta, tournament, counted jogos), replacing what was kept: one plain upsert."""
-    q = connection.ops.quote_name
-    field = AtletaJogos._meta.get_field("jogos")
-    for start in range(0, len(computed), 1000):  # a structural write of a big event: thousands of atletas
-        batch = computed[start : start + 1000]
-        values: list[Any] = []
-        for atleta_id, tournament_id, jogos in batch:
-            values += [
-                atleta_id,
-                tournament_id,
-                field.get_db_prep_save([list(j) for j in jogos], connection=connection),
-            ]
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"INSERT INTO {q(AtletaJogos._meta.db_table)} ({q('atleta_id')}, {q('tournament_id')}, {q('jogos')}) "
-                f"VALUES {', '.join(['(%s, %s, %s)'] * len(batch))} ON CONFLICT ({q('atleta_id')}, "
-                f"{q('tournament_id')}) DO UPDATE SET {q('jogos')} = EXCLUDED.{q('jogos')}",
-                values,
-            )
+    """Keep these (atleta, tournament, counted jogos), replacing what was kept: a plain upsert (a structural write of a
+    big event: thousands of atletas)."""
+    plainsql.rows_insert(
+        AtletaJogos,
+        [
+            {"atleta_id": atleta_id, "tournament_id": tournament_id, "jogos": [list(j) for j in jogos]}
+            for atleta_id, tournament_id, jogos in computed
+        ],
+        connection=connection,
+        update_conflicts=("atleta_id", "tournament_id"),
+    )
 
 
 def _tournament_jogos(t: Tournament, mine: dict[str, int]) -> dict[int, CountedJogos]:
@@ -407,13 +481,29 @@ def nivel_update(*, atleta_ids: Iterable[int], tournament_id: int | None = None)
                     setattr(row, k, v)
                 changed.append(row)
         now = timezone.now()
-        for row in changed:  # a few rows: one prepared UPDATE each costs less than compiling bulk_update's CASE
+        for row in changed:
             row.updated_at = now
-            plainsql.update(row, [*_NIVEL_VALUES, "updated_at"], connection=connection)
+        if len(changed) <= _NIVEL_ONE_BY_ONE:  # a few rows: one prepared UPDATE each costs less than compiling a CASE
+            for row in changed:
+                plainsql.update(row, [*_NIVEL_VALUES, "updated_at"], connection=connection)
+        else:  # an import's or a draw's thousands of atletas: an upsert
+            _nivel_rows_put(changed)
     return len(changed)
 
 
 _NIVEL_VALUES = ["score", "level", "played", "won", "walkovers_lost"]
+_NIVEL_ONE_BY_ONE = 20
+
+
+def _nivel_rows_put(rows: list[AtletaNivel]) -> None:
+    """Write these Nível rows (locked by the caller): a plain upsert (they exist), whatever their number."""
+    names = ["atleta_id", *_NIVEL_VALUES, "updated_at"]
+    plainsql.rows_insert(
+        AtletaNivel,
+        [{name: getattr(row, name) for name in names} for row in rows],
+        connection=connection,
+        update_conflicts=("atleta_id",),
+    )
 
 
 def _nivel_rows_add(ids: list[int]) -> None:

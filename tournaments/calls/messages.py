@@ -39,4 +39,6 @@ def call_text(*, jogo: Jogo, dupla: Dupla, at: dt.datetime) -> str:
 
 
 def call_subject(*, jogo: Jogo) -> str:
-    return _("Sua vez: mesa %(mesa)s · %(event)s") % {"mesa": jogo.mesa, "event": jogo.tournament.name}
+    """The site's words first, the event's name last, on one line (a header holds no line break)."""
+    event = " ".join(jogo.tournament.name.split())
+    return _("Sua vez: mesa %(mesa)s · %(event)s") % {"mesa": jogo.mesa, "event": event}

@@ -33,6 +33,14 @@ def phone_normalize(raw: str | None) -> str | None:
     return COUNTRY + national
 
 
+def phone_is_mobile(digits: str) -> bool:
+    """Whether ``digits`` (``phone_normalize``'s: 55, area code, number) is a mobile, the phones WhatsApp lives on:
+    nine digits after the area code, starting with 9 (an eight-digit number starting with 6 to 9 is a mobile
+    written before the ninth digit came). A landline (eight digits from 2 to 5) gets no WhatsApp button."""
+    national = digits[len(COUNTRY) :]
+    return len(national) == 11 or (len(national) == 10 and national[2] in "6789")
+
+
 def whatsapp_url(*, phone: str, text: str) -> str:
     """The link that opens WhatsApp on ``phone`` (normalized digits) with ``text`` ready to send."""
     return f"https://wa.me/{phone}?text={quote(text, safe='')}"

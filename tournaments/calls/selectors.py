@@ -4,6 +4,7 @@ only; the players' phones and addresses are read for the organizers' calls page 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
@@ -11,7 +12,7 @@ from django.db.models import Max, Q
 
 from ..models import Call, Dupla, Jogo, Player, Stage, Tournament
 from ..roles import display_name
-from .phones import phone_normalize
+from .phones import phone_is_mobile, phone_normalize
 
 
 def calls_on_pages(*, tournament: Tournament) -> dict[int, dt.datetime]:
@@ -66,8 +67,9 @@ class PlayerContact:
     id: int
     name: str
     phone: str  # as typed
-    whatsapp: str | None
-    problem: str  # "" | "sem telefone" | "telefone inválido"
+    whatsapp: str | None  # a mobile's digits (the WhatsApp button)
+    problem: str  # "" | "none" (no phone) | "invalid" | "landline" (a fixed phone: no WhatsApp, a tel: link)
+    dial: str | None  # a landline's digits, for its tel: link
     email: bool
 
 
@@ -88,6 +90,7 @@ class CallRecord:
 class DeskJogo:
     id: int
     key: str
+    label: str  # the jogo as people know it ("Quartas de final · jogo 2"): a page never shows its key
     mesa: int | None
     status: str
     status_label: str
@@ -112,9 +115,19 @@ class DeskRound:
 
 def _contact(player: Player) -> PlayerContact:
     digits = phone_normalize(player.phone)
-    problem = "" if digits else ("invalid" if player.phone.strip() else "none")
+    mobile = digits is not None and phone_is_mobile(digits)
+    if digits is None:
+        problem = "invalid" if player.phone.strip() else "none"
+    else:
+        problem = "" if mobile else "landline"
     return PlayerContact(
-        id=player.pk, name=player.name, phone=player.phone, whatsapp=digits, problem=problem, email=bool(player.email)
+        id=player.pk,
+        name=player.name,
+        phone=player.phone,
+        whatsapp=digits if mobile else None,
+        problem=problem,
+        dial=None if mobile else digits,
+        email=bool(player.email),
     )
 
 
@@ -122,9 +135,10 @@ def _who(user: User | None) -> str:
     return display_name(user)
 
 
-def calls_desk(*, tournament: Tournament) -> list[DeskRound]:
+def calls_desk(*, tournament: Tournament, label: Callable[[Jogo], str]) -> list[DeskRound]:
     """The rounds that still have jogos to play (in the stages' and rounds' order), each jogo with its mesa, its
-    duplas and their players' contacts, and every call made of it. Private: for the organizers' page."""
+    name (``label``: the page's way of naming a jogo), its duplas and their players' contacts, and every call made
+    of it. Private: for the organizers' page."""
     open_rounds = set(
         Jogo.objects.filter(tournament=tournament, status=Jogo.SCHEDULED).values_list("stage_id", "round").distinct()
     )
@@ -160,6 +174,7 @@ def calls_desk(*, tournament: Tournament) -> list[DeskRound]:
             DeskJogo(
                 id=j.pk,
                 key=j.key,
+                label=label(j),
                 mesa=j.mesa,
                 status=j.status,
                 status_label=str(j.get_status_display()),

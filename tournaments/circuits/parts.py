@@ -26,7 +26,7 @@ PREV = ("prev_points", "prev_firsts", "prev_seconds", "prev_thirds", "prev_playe
 def _etapas(circuit: Circuit) -> list[CircuitEtapa]:
     from .selectors import circuit_etapas
 
-    return circuit_etapas(circuit=circuit)
+    return circuit_etapas(circuit=circuit, public=True)  # a draft counts once published
 
 
 def circuit_rows_update(*, circuit: Circuit, atleta_ids: Iterable[int] | None = None) -> int:

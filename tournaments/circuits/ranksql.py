@@ -1,7 +1,8 @@
 """The circuit ranking's window queries over its rows by part (``CircuitAtleta``): one page of the ranking with
 each row's rank and movement, the heads of the qualification ranking, the equipes. Plain SQL that SQLite and
-PostgreSQL both run (window functions); names sort by code point on both (``COLLATE "C"`` on PostgreSQL), as
-``scoring.circuit`` sorts them."""
+PostgreSQL both run (window functions); tied atletas sort by name the Portuguese way, as ``scoring.circuit`` sorts
+them (``scoring.atleta.name_sort_key``): by ``Atleta.name_search`` (the name without case and accents), then the
+name and the key, each by code point on both (``COLLATE "C"`` on PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 
 from django.db import connection
 
+from scoring.atleta import name_sort_key
 from scoring.circuit import CircuitRow, Qualify, TeamRow, qualify_lines, team_ranking
 
 from ..models import Circuit, CircuitAtleta
@@ -58,6 +60,13 @@ def _tables() -> tuple[str, str, str]:
 
 
 _KEY = "r.points DESC, r.firsts DESC, r.seconds DESC, r.thirds DESC"
+
+
+def _names(collate: str) -> str:
+    """Tied atletas in the Portuguese order of names (``scoring.atleta.name_sort_key``), then by key."""
+    return f"a.name_search{collate}, a.name{collate}, a.key{collate}"
+
+
 _Q = "r.q_points DESC, r.q_firsts DESC, r.q_seconds DESC, r.q_thirds DESC"
 
 
@@ -94,7 +103,7 @@ def circuit_rows_head(*, circuit: Circuit, limit: int, offset: int, previous: bo
             seen = {row[0] for row in fetched}
             fetched += [row for row in cursor.fetchall() if row[0] not in seen]
     total = CircuitAtleta.objects.filter(circuit=circuit).count()
-    fetched.sort(key=lambda row: (row[-1], row[1], row[0]))  # rank, then name and key by code point
+    fetched.sort(key=lambda row: (row[-1], name_sort_key(row[1]), row[0]))  # rank, then name (Portuguese), key
     decode = _json_decoder()
     out = [
         RankedRow(
@@ -137,13 +146,13 @@ def circuit_rows_page(*, circuit: Circuit, words: Sequence[str], limit: int, off
                    RANK() OVER (ORDER BY {_KEY}) AS rk,
                    r.prev_rank AS prk,
                    MAX(r.prev_played) OVER () AS any_prev,
-                   ROW_NUMBER() OVER (ORDER BY {_KEY}, a.name{collate}, a.key{collate}) - 1 AS pos,
+                   ROW_NUMBER() OVER (ORDER BY {_KEY}, {_names(collate)}) - 1 AS pos,
                    COUNT(*) OVER () AS total
             FROM {rows_table} r JOIN {atletas} a ON a.id = r.atleta_id
             WHERE r.circuit_id = %s
         ) t
         WHERE 1 = 1{search}
-        ORDER BY t.rk, t.name{collate}, t.key{collate}
+        ORDER BY t.rk, t.name_search{collate}, t.name{collate}, t.key{collate}
         LIMIT %s OFFSET %s
     """
     params: list[int | str] = [circuit.pk, *(f"%{_like(w)}%" for w in words), limit, offset]
@@ -226,7 +235,7 @@ def circuit_positions(*, circuit: Circuit, keys: Sequence[str]) -> dict[str, int
     marks = ", ".join("%s" for _k in keys)
     sql = f"""
         SELECT t.key, t.pos FROM (
-            SELECT a.key AS key, ROW_NUMBER() OVER (ORDER BY {_KEY}, a.name{collate}, a.key{collate}) - 1 AS pos
+            SELECT a.key AS key, ROW_NUMBER() OVER (ORDER BY {_KEY}, {_names(collate)}) - 1 AS pos
             FROM {rows_table} r JOIN {atletas} a ON a.id = r.atleta_id
             WHERE r.circuit_id = %s
         ) t WHERE t.key IN ({marks})
@@ -273,7 +282,7 @@ def circuit_teams(*, circuit: Circuit) -> tuple[list[TeamRow], dict[str, str]]:
         SELECT a.key, r.team, r.points, r.firsts, r.seconds, r.thirds, a.name
         FROM {rows_table} r JOIN {atletas} a ON a.id = r.atleta_id
         WHERE r.circuit_id = %s AND r.team <> ''
-        ORDER BY {_KEY}, a.name{collate}, a.key{collate}
+        ORDER BY {_KEY}, {_names(collate)}
     """
     with connection.cursor() as cursor:
         cursor.execute(sql, [circuit.pk])

@@ -63,7 +63,8 @@ def seeding_source(*, tournament: Tournament) -> SeedingSource | None:
     etapas = circuit_etapas(circuit=etapa.circuit)
     index = next(i for i, e in enumerate(etapas) if e.tournament_id == tournament.pk)
     before = etapas[:index]
-    previous = before[-1].tournament if before else None
+    # the ranking "after" an etapa is over the published ones (a draft counts in none)
+    previous = next((e.tournament for e in reversed(before) if e.tournament.published), None)
     return SeedingSource(
         circuit_name=etapa.circuit.name,
         circuit_slug=etapa.circuit.slug,

@@ -57,28 +57,36 @@ CACHE_SECONDS = 24 * 3600
 
 
 def circuits_public() -> QuerySet[Circuit]:
-    """Every circuit on the site, newest first, with how many etapas it has."""
-    from django.db.models import Count
+    """Every circuit on the site, newest first, with how many etapas it shows (a draft etapa is not counted: a
+    draft stays invisible to the public until it is published)."""
+    from django.db.models import Count, Q
 
-    return Circuit.objects.annotate(etapa_count=Count("etapas")).order_by("-created_at", "-id")
+    shown = Count("etapas", filter=Q(etapas__tournament__published=True))
+    return Circuit.objects.annotate(etapa_count=shown).order_by("-created_at", "-id")
 
 
 def circuit_get(*, slug: str) -> Circuit | None:
     return Circuit.objects.filter(slug=slug).first()
 
 
-def circuit_etapas(*, circuit: Circuit) -> list[CircuitEtapa]:
-    """The etapas in calendar order (the tournament's date; the order given where dates are equal or missing)."""
-    return list(
-        CircuitEtapa.objects.filter(circuit=circuit)
-        .select_related("tournament")
-        .order_by(F("tournament__date").asc(nulls_last=True), "order", "id")
-    )
+def circuit_etapas(*, circuit: Circuit, public: bool = False) -> list[CircuitEtapa]:
+    """The etapas in calendar order (the tournament's date; the order given where dates are equal or missing).
+    ``public``: only the published ones. A draft attached to a circuit stays invisible to the public (its name,
+    date and slug, its places) and counts in no ranking until it is published: every ranking, page and file
+    reads the public etapas; the circuit's desk lists them all."""
+    etapas = CircuitEtapa.objects.filter(circuit=circuit)
+    if public:
+        etapas = etapas.filter(tournament__published=True)
+    return list(etapas.select_related("tournament").order_by(F("tournament__date").asc(nulls_last=True), "order", "id"))
 
 
 def circuit_exclusions(*, circuit: Circuit) -> list[CircuitExclusion]:
     """The atletas excluded from the circuit's ranking, by name."""
-    return list(CircuitExclusion.objects.filter(circuit=circuit).select_related("atleta").order_by("atleta__name"))
+    return list(
+        CircuitExclusion.objects.filter(circuit=circuit)
+        .select_related("atleta")
+        .order_by("atleta__name_search", "atleta__name")
+    )
 
 
 def circuit_audit(*, circuit: Circuit, limit: int = 100) -> list[CircuitAudit]:
@@ -120,7 +128,7 @@ def circuit_finished(*, circuit: Circuit) -> frozenset[str]:
     """The slugs of the circuit's finished etapas (those with places kept), in one query: what a ranking "after"
     an earlier etapa cannot tell."""
     return frozenset(
-        EtapaPlace.objects.filter(tournament__circuit_etapa__circuit=circuit)
+        EtapaPlace.objects.filter(tournament__circuit_etapa__circuit=circuit, tournament__published=True)
         .values_list("tournament__slug", flat=True)
         .distinct()
     )
@@ -213,7 +221,7 @@ def circuit_standing(*, circuit: Circuit, after: str | None = None) -> CircuitSt
 
 
 def _standing_compute(*, circuit: Circuit, after: str | None) -> CircuitStanding | None:
-    etapas = circuit_etapas(circuit=circuit)
+    etapas = circuit_etapas(circuit=circuit, public=True)
     slugs = [e.tournament.slug for e in etapas]
     if after is not None:
         if after not in slugs:
@@ -424,7 +432,7 @@ def circuit_page(
         return None if standing is None else standing_page(standing=standing, q=q, page=page, per_page=per_page)
     from .ranksql import RowsPage, circuit_positions, circuit_rows_head, circuit_rows_page, circuit_teams, qualify_heads
 
-    etapas = circuit_etapas(circuit=circuit)
+    etapas = circuit_etapas(circuit=circuit, public=True)
     slug_of = {e.tournament_id: e.tournament.slug for e in etapas}
     number = max(page, 1)
     counted_ids = _finished_etapas(etapas=etapas)

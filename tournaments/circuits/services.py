@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from scoring.circuit import DEFAULT_POINTS, points_table_parse
 from scoring.errors import RuleViolation
+from scoring.text import name_clean
 
 from ..models import (
     Atleta,
@@ -153,7 +154,7 @@ class CircuitSettings:
     def problems(self, *, where: str = "circuit") -> list[tuple[str, str]]:
         """Every problem, each with the place it is in (``circuit.points.5-8``, ``circuit.count_best``)."""
         out: list[tuple[str, str]] = []
-        if not self.name.strip():
+        if not name_clean(self.name):
             out.append((f"{where}.name", _("dê um nome ao circuito")))
         try:
             points_table_parse(self.points, where=f"{where}.points")
@@ -189,7 +190,7 @@ def circuit_create(*, user: Any, name: str, slug: str, template: str = Circuit.L
     problems: list[tuple[str, str]] = []
     if template not in TEMPLATES:
         problems.append(("template", _("modelo desconhecido: %(t)s") % {"t": template}))
-    if not name.strip():
+    if not name_clean(name):
         problems.append(("name", _("dê um nome ao circuito")))
     problems += _slug_problems(slug)
     if problems:
@@ -198,7 +199,7 @@ def circuit_create(*, user: Any, name: str, slug: str, template: str = Circuit.L
         circuit=None, action="create", user=user, summary=_("circuito criado: %(n)s") % {"n": name}
     ) as w:
         w.circuit = Circuit.objects.create(
-            name=name.strip(),
+            name=name_clean(name),
             slug=slug,
             template=template,
             points=dict(DEFAULT_POINTS),
@@ -237,7 +238,7 @@ def circuit_settings_set(*, circuit: Circuit, user: Any, settings: CircuitSettin
         raise CircuitRefused(problems)
     before = _settings_of(circuit)
     with circuit_write(circuit=circuit, action="settings", user=user, before=before) as w:
-        circuit.name = settings.name.strip()
+        circuit.name = name_clean(settings.name)
         circuit.points = dict(settings.points) if settings.points is not None else dict(DEFAULT_POINTS)
         circuit.count_best = settings.count_best
         circuit.qualify_top = settings.qualify_top
@@ -264,10 +265,11 @@ def circuit_settings_set(*, circuit: Circuit, user: Any, settings: CircuitSettin
 
 
 def etapa_problems(
-    *, circuit: Circuit | None, tournament: Tournament | None, where: str, slug: str
+    *, circuit: Circuit | None, tournament: Tournament | None, where: str, slug: str, user: Any = None
 ) -> list[tuple[str, str]]:
-    """Why ``tournament`` cannot be an etapa of ``circuit`` (empty: it can)."""
-    if tournament is None:
+    """Why ``tournament`` cannot be an etapa of ``circuit`` for ``user`` (empty: it can). A draft is offered to its
+    own organizers alone (``may_attach_etapa``): to anyone else it is no tournament at all."""
+    if tournament is None or (not tournament.published and not may_attach_etapa(user=user, tournament=tournament)):
         return [(where, _("não há torneio com o endereço %(s)s no site") % {"s": slug})]
     other = CircuitEtapa.objects.filter(tournament=tournament).select_related("circuit").first()
     if other is not None and (circuit is None or other.circuit_id != circuit.pk):
@@ -280,11 +282,15 @@ def circuit_etapa_attach(
 ) -> CircuitEtapa:
     """Make ``tournament`` (one that ``user`` organizes) an etapa of ``circuit``, after the others."""
     _refuse_unless(may_manage_circuit(user=user, circuit=circuit), _("só o organizador do circuito pode alterá-lo"))
+    problems = etapa_problems(
+        circuit=circuit, tournament=tournament, where="tournament", slug=tournament.slug, user=user
+    )
+    if problems and not tournament.published:  # someone else's draft: not even its name is said
+        raise CircuitRefused(problems)
     _refuse_unless(
         may_attach_etapa(user=user, tournament=tournament),
         _("você só pode incluir torneios que você organiza (%(t)s não é um deles)") % {"t": tournament.name},
     )
-    problems = etapa_problems(circuit=circuit, tournament=tournament, where="tournament", slug=tournament.slug)
     if CircuitEtapa.objects.filter(circuit=circuit, tournament=tournament).exists():
         problems.append(("tournament", _("%(t)s já é etapa deste circuito") % {"t": tournament.name}))
     problems += _weight_problems(weight)
@@ -435,6 +441,9 @@ def _places_store(*, tournament: Tournament) -> tuple[set[int], bool]:
     return changed, bool(stored) != bool(wanted)
 
 
+PUBLISHED = "tournament.publish"  # the action of ``setup.services.tournament_publish``'s write
+
+
 def etapa_places_after_write(write: Any) -> None:
     """At the end of a tournament's write (``writes.write_followers_add``): after a result, a disqualification or a
     structural change, once it commits, the etapa's final places (when it is one; its circuit's ranking follows)."""
@@ -442,22 +451,28 @@ def etapa_places_after_write(write: Any) -> None:
 
     if write.tournament is None:
         return
-    if write.kind == STRUCTURE or (write.kind == RESULTS and (write.jogos or write.duplas)):
-        tournament_id = write.tournament.pk
+    tournament_id = write.tournament.pk
+    if write.action == PUBLISHED:
+        # a draft etapa joins its circuit's public ranking: its name, date and places (if it has finished)
+        transaction.on_commit(
+            functools.partial(etapa_places_later, tournament_id=tournament_id, published=True), robust=True
+        )
+    elif write.kind == STRUCTURE or (write.kind == RESULTS and (write.jogos or write.duplas)):
         transaction.on_commit(functools.partial(etapa_places_later, tournament_id=tournament_id), robust=True)
 
 
-def etapa_places_later(*, tournament_id: int) -> None:
+def etapa_places_later(*, tournament_id: int, published: bool = False) -> None:
     """After a results or structural write of a tournament commits: when it is an etapa, its places follow."""
     try:
-        etapa_places_follow(tournament_id=tournament_id)
+        etapa_places_follow(tournament_id=tournament_id, published=published)
     except Exception:
         log.exception("Circuito: as colocações da etapa %s não foram atualizadas", tournament_id)
 
 
-def etapa_places_follow(*, tournament_id: int) -> bool:
+def etapa_places_follow(*, tournament_id: int, published: bool = False) -> bool:
     """Recompute an etapa's places (a tournament in no circuit: nothing to do, one query); its circuit's version
-    moves when they changed. Whether they did."""
+    moves when they changed, or when the etapa was just ``published`` (a draft counts in no ranking: every row is
+    made again with it). Whether the ranking changed."""
     circuit_id = _etapa_circuit(tournament_id)
     if circuit_id is None:
         return False
@@ -466,12 +481,12 @@ def etapa_places_follow(*, tournament_id: int) -> bool:
     try:
         with circuit_write(circuit=circuit, action="etapa_places", audit=False) as w:
             players, counts = _places_store(tournament=tournament)
-            if not players:
+            if not players and not published:
                 raise _Unchanged
             w.summary = tournament.name
             # an etapa that starts or stops counting moves every row (the movement is since the last etapa);
             # else the rows of the atletas whose places changed
-            w.rows_all = counts
+            w.rows_all = counts or published
             w.rows_atletas = set(
                 Player.objects.filter(pk__in=players, atleta__isnull=False).values_list("atleta_id", flat=True)
             )

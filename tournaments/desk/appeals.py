@@ -97,8 +97,12 @@ def appeals_view(request, tournament):
                     return redirect(appeal_correction_url(slug=tournament.slug, key=jogo.key, appeal_id=appeal.pk))
                 messages.success(
                     request,
-                    _("Recurso %(decision)s: a decisão aparece na súmula do jogo %(key)s.")
-                    % {"decision": appeal.get_decision_display(), "key": jogo.key},
+                    _("Recurso %(decision)s: a decisão aparece na súmula do jogo %(a)s x %(b)s.")
+                    % {
+                        "decision": appeal.get_decision_display(),
+                        "a": jogo.dupla_a.display_name,
+                        "b": jogo.dupla_b.display_name,
+                    },
                 )
                 return redirect(reverse("desk:appeals", args=[tournament.slug]) + f"#recurso-{appeal.pk}")
     rows = _rows(tournament, forms)

@@ -11,10 +11,17 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from ..atletas.joins import AtletaRefused, atleta_split, atletas_distinct, atletas_join
-from ..atletas.matches import atleta_desk, atletas_audit_list, atletas_desk_search, atletas_likely_matches
+from ..atletas.joins import AtletaRefused, atleta_name_choose, atleta_split, atletas_distinct, atletas_join
+from ..atletas.matches import (
+    atleta_desk,
+    atletas_audit_list,
+    atletas_desk_search,
+    atletas_likely_matches,
+    atletas_pair,
+)
 from ..models import Atleta, Player
 from ..permissions import atletas_desk_open
 
@@ -76,15 +83,20 @@ def _pair_decide(request, decide):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def atletas_join_view(request):
-    """The "é a mesma pessoa" button: the atleta ``other`` joins ``keep`` (keys from the form)."""
+    """GET: two atletas picked from the search (``?atletas=K1&atletas=K2``, any two, whatever the likely matches
+    say), side by side, with the name the atleta will show to choose; POST ("é a mesma pessoa", here or on a
+    likely match): the atleta ``other`` joins ``keep`` (keys from the form), showing the ``name`` chosen."""
     if not atletas_desk_open(user=request.user):
         return _refused(request)
+    if request.method != "POST":
+        return _pair_page(request)
 
     def join(keep: Atleta, other: Atleta, reason: str) -> str:
         other_key = other.key
-        kept = atletas_join(user=request.user, keep=keep, other=other, reason=reason)
+        name = (request.POST.get("name") or "")[:200]
+        kept = atletas_join(user=request.user, keep=keep, other=other, reason=reason, name=name)
         return _("Atletas juntados: %(b)s (%(kb)s) agora é %(a)s (%(ka)s). Os rankings já mostram um só atleta.") % {
             "a": kept.name,
             "ka": kept.key,
@@ -93,6 +105,62 @@ def atletas_join_view(request):
         }
 
     return _pair_decide(request, join)
+
+
+def _pair_page(request):
+    """The two atletas picked from the search, to join: back to the list with a message when they are not two
+    atletas ``request.user`` may join."""
+    keys = list(dict.fromkeys(k.strip()[:20] for k in request.GET.getlist("atletas") if k.strip()))[:3]
+    q = " ".join((request.GET.get("q") or "").split())[:80]
+    url = reverse("desk:atletas")
+    back = redirect(f"{url}?{urlencode({'q': q})}" if q else url)
+    if len(keys) != 2:
+        messages.error(
+            request,
+            ngettext(
+                "Marque dois atletas para juntar (você marcou %(n)d).",
+                "Marque dois atletas para juntar (você marcou %(n)d).",
+                len(keys),
+            )
+            % {"n": len(keys)},
+        )
+        return back
+    pair = atletas_pair(user=request.user, keys=keys)
+    if pair is None:
+        messages.error(
+            request,
+            _(
+                "Estes atletas não existem mais ou não são dos seus circuitos: só dá para juntar atletas que "
+                "jogaram um circuito seu. Busque de novo."
+            ),
+        )
+        return back
+    return render(request, "desk/atletas/pair.html", {"pair": pair, "q": q})
+
+
+@login_required
+@require_POST
+def atleta_name_view(request, key: str):
+    """The name an atleta shows: one of its registrations' names, or "" (the most recent registration's)."""
+    if not atletas_desk_open(user=request.user):
+        return _refused(request)
+    desk = atleta_desk(user=request.user, key=key)
+    if desk is None:
+        raise Http404("atleta")
+    try:
+        atleta = atleta_name_choose(
+            user=request.user,
+            atleta=desk.atleta,
+            name=(request.POST.get("name") or "")[:200],
+            reason=request.POST.get("reason") or "",
+        )
+    except AtletaRefused as refusal:
+        messages.error(request, refusal.message)
+        return redirect("desk:atleta", key=key)
+    messages.success(
+        request, _("Nome mostrado: %(n)s. O ranking e as páginas do atleta já mostram assim.") % {"n": atleta.name}
+    )
+    return redirect("desk:atleta", key=key)
 
 
 @login_required

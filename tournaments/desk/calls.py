@@ -20,9 +20,10 @@ from django.views.decorators.http import require_POST, require_safe
 
 from ..calls import services
 from ..calls.selectors import calls_desk
-from ..models import Stage
+from ..limits import column_integer
+from ..models import Dupla, Jogo, Player, Stage
 from ..permissions import CALL, desk_view
-from ..presenters.jogo import jogo_place
+from ..presenters.jogo import jogo_label, jogo_place
 from ..refusals import Refused
 from ..selectors import tournament_state_get
 from ..web import refusal_messages, refusal_status
@@ -38,17 +39,18 @@ calls_csp = csp_override(CSP_WITH_WHATSAPP)
 
 class RoundCallForm(forms.Form):
     fase = forms.CharField(label=gettext_lazy("Fase"), max_length=60)
-    rodada = forms.IntegerField(label=gettext_lazy("Rodada"), min_value=1, max_value=ROUND_MAX)
+    rodada = column_integer(Jogo, "round", label=gettext_lazy("Rodada"), min_value=1, max_value=ROUND_MAX)
 
 
 class WhatsappForm(forms.Form):
-    dupla = forms.IntegerField(min_value=1)
-    atleta = forms.IntegerField(min_value=1)
+    dupla = column_integer(Dupla, "id", min_value=1)
+    atleta = column_integer(Player, "id", min_value=1)
 
 
 def _page(request, tournament, status: int = 200):
-    rounds = calls_desk(tournament=tournament)
-    place = jogo_place(tournament_state_get(tournament=tournament))
+    state = tournament_state_get(tournament=tournament)
+    rounds = calls_desk(tournament=tournament, label=jogo_label(state))
+    place = jogo_place(state)
     # a knockout round by its name ("Quartas de final"), a group stage's by its number
     titles = [
         place(SimpleNamespace(stage_id=r.stage.id, group_id=None, round=r.round, third_place=False))[2]
@@ -84,7 +86,25 @@ def jogo_call(request, tournament, jogo: int):
     if done.emails:
         text += " " + ngettext("%(n)d e-mail na fila.", "%(n)d e-mails na fila.", done.emails) % {"n": done.emails}
     messages.success(request, text)
+    _mail_said(request, done)
     return _back(tournament, jogo)
+
+
+def _mail_said(request, done: services.Called) -> None:
+    """What the call's e-mails did not do: repeat a call an address already had, pass the hour's limit."""
+    if done.repeated:
+        messages.info(
+            request,
+            ngettext(
+                "%(n)d e-mail não foi repetido: esse endereço já recebeu esta chamada (mesmo jogo, mesma mesa).",
+                "%(n)d e-mails não foram repetidos: esses endereços já receberam esta chamada (mesmo jogo, mesma "
+                "mesa).",
+                done.repeated,
+            )
+            % {"n": done.repeated},
+        )
+    if done.mail_refused:
+        messages.error(request, done.mail_refused)
 
 
 @calls_csp
@@ -114,6 +134,7 @@ def round_call(request, tournament):
             else ""
         ),
     )
+    _mail_said(request, done)
     for why in done.skipped:
         messages.warning(request, _("Não chamado: %(why)s.") % {"why": why})
     return _back(tournament)

@@ -15,7 +15,9 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from ..circuits.services import CircuitSettings
-from ..models import Circuit, Tournament
+from ..limits import column_integer
+from ..models import Circuit, CircuitEtapa, Tournament
+from ..models.fields import NameFormField
 
 MAX_POINT_ROWS = 60  # rows of the points table a form reads (the default table has 8)
 EXTRA_POINT_ROWS = 3  # blank rows offered for new places
@@ -35,7 +37,7 @@ def _place_sort(key: str) -> tuple[int, str]:
 
 
 class CircuitNewForm(forms.Form):
-    name = forms.CharField(
+    name = NameFormField(
         label=_("Nome do circuito"),
         max_length=200,
         widget=forms.TextInput(attrs={"placeholder": _("Liga Paulista de Truco 2026")}),
@@ -75,27 +77,31 @@ class CircuitRulesForm(forms.Form):
     qualification. The table's rows are fields ``key_<i>`` / ``points_<i>``; ``rows`` pairs them for the
     template."""
 
-    # no bounds here: the service says what is wrong with each number, together with the table's problems
-    name = forms.CharField(label=_("Nome do circuito"), max_length=200, required=False)
+    # the numbers within their columns (and the least each takes): the service says what else is wrong, with the
+    # points table's problems
+    name = NameFormField(label=_("Nome do circuito"), max_length=200, required=False)
     others = forms.CharField(label=_("Demais colocações"), required=False, widget=forms.NumberInput(attrs={"min": 0}))
-    count_best = forms.IntegerField(
+    count_best = column_integer(
+        Circuit,
+        "count_best",
         label=_("Etapas que contam (as melhores)"),
+        min_value=1,
         required=False,
         help_text=_("Em branco: todas."),
-        widget=forms.NumberInput(attrs={"placeholder": _("todas"), "min": 1}),
+        widget=forms.NumberInput(attrs={"placeholder": _("todas")}),
     )
-    qualify_top = forms.IntegerField(
+    qualify_top = column_integer(
+        Circuit,
+        "qualify_top",
         label=_("Classificados para a final"),
+        min_value=1,
         required=False,
         help_text=_("Em branco: sem classificação para a final."),
-        widget=forms.NumberInput(attrs={"min": 1}),
     )
-    qualify_min_etapas = forms.IntegerField(
-        label=_("Mínimo de etapas jogadas"), required=False, widget=forms.NumberInput(attrs={"min": 0})
+    qualify_min_etapas = column_integer(
+        Circuit, "qualify_min_etapas", label=_("Mínimo de etapas jogadas"), required=False
     )
-    qualify_alternates = forms.IntegerField(
-        label=_("Suplentes"), required=False, widget=forms.NumberInput(attrs={"min": 0})
-    )
+    qualify_alternates = column_integer(Circuit, "qualify_alternates", label=_("Suplentes"), required=False)
 
     def __init__(self, data: Any = None, *, circuit: Circuit, **kwargs: Any) -> None:
         points: Mapping[str, Any] = circuit.points or {}
@@ -189,7 +195,7 @@ class EtapaAttachForm(forms.Form):
     still reaches the service, which says why it may not be an etapa."""
 
     tournament = forms.ChoiceField(label=_("Torneio"))
-    weight = forms.IntegerField(label=_("Peso"), min_value=1, initial=1)
+    weight = column_integer(CircuitEtapa, "weight", label=_("Peso"), min_value=1, initial=1)
     final = forms.BooleanField(label=_("É a final (fica fora da classificação para a final)"), required=False)
 
     def __init__(self, *args: Any, candidates: Iterable[Tournament], **kwargs: Any) -> None:
@@ -209,7 +215,7 @@ class EtapaAttachForm(forms.Form):
 
 
 class EtapaSetForm(forms.Form):
-    weight = forms.IntegerField(label=_("Peso"), min_value=1)
+    weight = column_integer(CircuitEtapa, "weight", label=_("Peso"), min_value=1)
     final = forms.BooleanField(label=_("Final"), required=False)
 
 

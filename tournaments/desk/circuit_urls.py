@@ -13,6 +13,7 @@ urlpatterns = [
     path("circuitos/atletas/juntar/", atletas.atletas_join_view, name="atletas_join"),
     path("circuitos/atletas/diferentes/", atletas.atletas_distinct_view, name="atletas_distinct"),
     path("circuitos/atletas/<atletakey:key>/", atletas.atleta, name="atleta"),
+    path("circuitos/atletas/<atletakey:key>/nome/", atletas.atleta_name_view, name="atleta_name"),
     path("circuitos/<slug:slug>/", circuits.circuit_desk, name="circuit"),
     path("circuitos/<slug:slug>/etapas/", circuits.etapa_attach, name="circuit_etapa_attach"),
     path("circuitos/<slug:slug>/etapas/<int:etapa_id>/", circuits.etapa_set, name="circuit_etapa_set"),

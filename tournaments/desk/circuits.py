@@ -18,6 +18,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from scoring.atleta import name_sort_key
+
 from ..circuits.selectors import (
     circuit_audit,
     circuit_etapas,
@@ -134,7 +136,7 @@ def _desk(
 
 
 def _atleta_choices(rows: Any) -> list[tuple[str, str]]:
-    return sorted(((row.key, row.name) for row in rows), key=lambda c: c[1].casefold())
+    return sorted(((row.key, row.name) for row in rows), key=lambda c: name_sort_key(c[1]))
 
 
 def _back(circuit: Circuit, part: str) -> HttpResponse:

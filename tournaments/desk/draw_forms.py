@@ -8,6 +8,9 @@ from django.utils.translation import gettext_lazy as _
 
 from ..draws.pairing import SEED_LIMIT
 from ..draws.tables import MESAS_MAX
+from ..limits import column_integer
+from ..models import Draw, Dupla, Jogo, Tournament
+from ..models.fields import NameFormField
 from ..registrations.checks import TEAM_MAX
 
 BYE = ""
@@ -19,18 +22,20 @@ def _id_choices(pairs) -> list[tuple[str, str]]:
 
 
 class DuplaEditForm(forms.Form):
-    name = forms.CharField(
+    name = NameFormField(
         label=_("Nome da dupla"), max_length=200, required=False, help_text=_("Vazio: os nomes dos dois atletas.")
     )
-    seed = forms.IntegerField(
+    seed = column_integer(
+        Dupla,
+        "seed",
         label=_("Cabeça de chave"),
         min_value=1,
         max_value=9999,
         required=False,
         help_text=_("1 = a melhor. Vazio: sem cabeça de chave."),
     )
-    team1 = forms.CharField(max_length=TEAM_MAX, required=False)
-    team2 = forms.CharField(max_length=TEAM_MAX, required=False)
+    team1 = NameFormField(max_length=TEAM_MAX, required=False)
+    team2 = NameFormField(max_length=TEAM_MAX, required=False)
 
     def __init__(self, *args, players=(), **kwargs):
         """``players``: the dupla's two players, whose names label their equipe fields."""
@@ -88,7 +93,7 @@ class ReasonForm(forms.Form):
 class PairingUndoForm(forms.Form):
     """Undo a pairing draw: which one (the newest shown on the page), and why."""
 
-    draw = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    draw = column_integer(Draw, "id", min_value=1, widget=forms.HiddenInput)
     reason = forms.CharField(label=_("Motivo"), max_length=300, widget=forms.Textarea(attrs={"rows": 2}))
 
 
@@ -96,7 +101,7 @@ class PreviewForm(forms.Form):
     """What "Publicar" sends back: the preview's roll and seed, its fingerprint, and for a fixed bracket every
     position."""
 
-    seed = forms.IntegerField(min_value=0, max_value=SEED_LIMIT - 1, widget=forms.HiddenInput)
+    seed = column_integer(Draw, "seed", min_value=0, max_value=SEED_LIMIT - 1, widget=forms.HiddenInput)
     check = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
     roll = forms.CharField(max_length=40, widget=forms.HiddenInput)
 
@@ -127,12 +132,21 @@ class SeedingForm(forms.Form):
             ("current", _("pela ordem atual (as definidas na página Duplas)")),
             ("none", _("nenhuma")),
             ("circuit", _("pelo ranking do circuito")),
-            ("forca", _("pela força (OpenSkill)")),
+            # the força in one sentence for an organizer (DOMAIN §7.3: OpenSkill's mu - 3 sigma, summed over the dupla)
+            (
+                "forca",
+                _(
+                    "pela força (OpenSkill): uma nota de cada atleta tirada dos jogos das etapas anteriores, que sobe "
+                    "mais ao vencer quem é forte e fica mais baixa para quem jogou pouco, somada nos dois da dupla"
+                ),
+            ),
         ],
         initial="current",
         widget=forms.RadioSelect,
     )
-    seeds = forms.IntegerField(
+    seeds = column_integer(  # the seeds 1 to N go to the duplas
+        Dupla,
+        "seed",
         label=_("Quantas cabeças de chave"),
         min_value=0,
         max_value=9999,
@@ -142,7 +156,9 @@ class SeedingForm(forms.Form):
 
 
 class MesasForm(forms.Form):
-    mesas = forms.IntegerField(
+    mesas = column_integer(
+        Tournament,
+        "mesas",
         label=_("Número de mesas"),
         min_value=1,
         max_value=MESAS_MAX,
@@ -183,7 +199,7 @@ class RoundTimeForm(forms.Form):
     """The time a round is called (the programação page): CharFields refuse NUL, which PostgreSQL cannot store."""
 
     fase = forms.CharField(label=_("Fase"), max_length=60)  # Stage.key
-    rodada = forms.IntegerField(label=_("Rodada"), min_value=1, max_value=ROUND_MAX)
+    rodada = column_integer(Jogo, "round", label=_("Rodada"), min_value=1, max_value=ROUND_MAX)
     horario = forms.CharField(label=_("Horário da rodada"), max_length=20, required=False)
 
 

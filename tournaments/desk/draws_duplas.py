@@ -93,7 +93,7 @@ def dupla_edit(request, tournament, dupla: int):
         except Refused as exc:
             refusal_to_form(form, exc)
         else:
-            messages.success(request, _("Dupla %(key)s salva.") % {"key": row.key})
+            messages.success(request, _("Dupla salva: %(name)s.") % {"name": row.display_name})
             return redirect(reverse("desk:duplas", args=[tournament.slug]) + f"#dupla-{row.pk}")
     return render(request, "desk/draws/dupla_edit.html", {"desk_tab": "duplas", "dupla": row, "form": form})
 
@@ -137,9 +137,7 @@ def dupla_add(request, tournament):
         except Refused as exc:
             refusal_to_form(form, exc)
         else:
-            messages.success(
-                request, _("Dupla %(key)s formada: %(name)s.") % {"key": row.key, "name": row.display_name}
-            )
+            messages.success(request, _("Dupla formada: %(name)s.") % {"name": row.display_name})
             return redirect("desk:duplas", slug=tournament.slug)
     return _page(request, tournament, add_form=form)
 

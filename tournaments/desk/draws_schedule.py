@@ -10,7 +10,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from ..draws import services
 from ..draws.tables import MESAS_MAX, staff_users
-from ..permissions import REFEREE_DESK, desk_view, may_organize
+from ..permissions import desk_view
 from ..refusals import Refused
 from ..roles import staff_choices
 from ..selectors import mesa_referees
@@ -62,7 +62,7 @@ def mesas(request, tournament):
     return render(request, "desk/draws/mesas.html", {"desk_tab": "mesas", "form": form, "staff": staff})
 
 
-@desk_view(need=REFEREE_DESK)
+@desk_view()
 @require_safe
 def schedule(request, tournament):
     return _schedule_page(request, tournament)
@@ -70,14 +70,12 @@ def schedule(request, tournament):
 
 def _schedule_page(request, tournament):
     data = schedule_present(tournament=tournament)
-    organizer = may_organize(user=request.user, tournament=tournament)
     return render(
         request,
         "desk/draws/schedule.html",
         {
             "desk_tab": "schedule",
             "schedule": data,
-            "may_organize": organizer,
             "referee_choices": [("", _("o da mesa"))] + [(str(pk), name) for pk, name in data.staff],
         },
     )

@@ -6,7 +6,6 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from ..permissions import (
-    REFEREE_DESK,
     atletas_desk_open,
     desk_circuits,
     desk_tournaments,
@@ -15,6 +14,7 @@ from ..permissions import (
     may_create_tournament,
 )
 from . import progress
+from .audit_presenters import audit_lines
 
 
 @login_required
@@ -35,7 +35,7 @@ def dashboard(request):
     )
 
 
-@desk_view(need=REFEREE_DESK)
+@desk_view()
 @require_safe
 def overview(request, tournament):
     return render(
@@ -54,4 +54,5 @@ def audit_list(request, tournament):
     page = Paginator(tournament.audit.select_related("user").order_by("-at", "-id"), 50).get_page(
         request.GET.get("pagina")
     )
-    return render(request, "desk/audit.html", {"desk_tab": "audit", "page": page})
+    lines = audit_lines(tournament=tournament, entries=page.object_list)
+    return render(request, "desk/audit.html", {"desk_tab": "audit", "page": page, "lines": lines})

@@ -123,8 +123,8 @@ def _reset_one(request, tournament):
     return _cards(request, tournament, {dupla.key: pin})
 
 
-@require_http_methods(["GET", "HEAD", "POST"])
 @desk_view()
+@require_http_methods(["GET", "HEAD", "POST"])
 def pins(request, tournament):
     """GET: what PINs are and the buttons. POST (confirmed, unless no dupla has a PIN yet): new PINs (all, or one dupla's: ``dupla``), and the
     printable cards in this response. New PINs come with new private links: the old links answer 410."""

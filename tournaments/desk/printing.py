@@ -22,9 +22,18 @@ from tournaments.refusals import Refused
 from tournaments.web import pdf_filename, pdf_response, print_error, refusal_status
 
 
-@desk_view(need=REFEREE_DESK)
+@desk_view(need=ORGANIZE)
 @require_safe
 def print_page(request, tournament):
+    """The organizers' printing page; a referee finds the súmulas' batches on the referee's list (INTERCHANGE: a
+    referee prints the blank súmulas, every other desk page is organizer-only)."""
+    stages, total = sumula_batches(tournament=tournament)
+    return render(request, "printing/desk.html", {"desk_tab": "print", "stages": stages, "total": total})
+
+
+def sumula_batches(*, tournament) -> tuple[list[dict], int]:
+    """The blank súmulas one may print now, by stage with its rounds (``imprimir/sumulas.pdf?stage=&round=``), and
+    how many in all: the organizers' printing page and the referee's list show them."""
     choices = batch_choices(tournament=tournament)
     stages: dict[str, dict] = {}
     for choice in choices:
@@ -33,16 +42,7 @@ def print_page(request, tournament):
         )
         stage["count"] += choice.count
         stage["rounds"].append(choice)
-    return render(
-        request,
-        "printing/desk.html",
-        {
-            "desk_tab": "print",
-            "stages": list(stages.values()),
-            "total": sum(c.count for c in choices),
-            "organizer": may_organize(user=request.user, tournament=tournament),
-        },
-    )
+    return list(stages.values()), sum(c.count for c in choices)
 
 
 def _round_param(value: str | None) -> int | None:
@@ -65,7 +65,10 @@ def sumulas(request, tournament):
         return print_error(
             request,
             str(exc),
-            back_url=reverse("printing:desk", kwargs={"slug": tournament.slug}),
+            back_url=reverse(
+                "printing:desk" if may_organize(user=request.user, tournament=tournament) else "referee:list",
+                kwargs={"slug": tournament.slug},
+            ),
             status=refusal_status(exc),
         )
     body = sumulas_pdf(

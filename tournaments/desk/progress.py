@@ -8,6 +8,7 @@ from django.db.models import Count, Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from ..draws.format import knockout_only
 from ..models import Draw, Jogo, Registration, Stage, Tournament
 from ..permissions import may_organize, roles_prefetch
 from ..registrations.window import registration_is_open
@@ -141,7 +142,8 @@ def _next_step(tournament: Tournament, state: str, c: dict[str, int], organizer:
     if state == "duplas_formed":
         if c["waiting"] >= 2:
             return NextStep(str(_("Sortear as duplas")), reverse("desk:pairing", args=[slug]))
-        return NextStep(str(_("Sortear grupos e chave")), reverse("desk:competition", args=[slug]))
+        what = _("Sortear a chave") if knockout_only(tournament=tournament) else _("Sortear grupos e chave")
+        return NextStep(str(what), reverse("desk:competition", args=[slug]))
     if state == "drawn":
         if not tournament.mesas:
             return NextStep(str(_("Distribuir as mesas")), reverse("desk:mesas", args=[slug]))

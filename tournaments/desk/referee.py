@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
+from tournaments.desk.printing import sumula_batches
 from tournaments.desk.referee_forms import (
     AnswerForm,
     CorrectionForm,
@@ -36,12 +37,11 @@ from tournaments.desk.referee_presenters import (
     TABLE,
     TO_PLAY,
     dupla_names,
-    jogo_title,
-    knockout_rounds,
     referee_screen_present,
 )
 from tournaments.models import Jogo
 from tournaments.permissions import REFEREE_DESK, desk_view, may_organize
+from tournaments.presenters.jogo import jogo_label
 from tournaments.presenters.sumula import appeal_notes
 from tournaments.refusals import Refused
 from tournaments.roles import staff_choices
@@ -75,8 +75,7 @@ def referee_list(request, tournament):
     mesa_referee = mesa_referees(tournament=tournament)
     duplas = {d.id: d for d in state.duplas.values()}
     stages = {s.id: s for s in state.stage_models.values()}
-    groups = {gid: g for (_s, g), gid in state.group_names.items()}
-    rounds = knockout_rounds(state)
+    label = jogo_label(state)
     referee_of = {j.id: jogo_referee(j, mesa_referee) for j in state.jogo_rows}
     mine_count = sum(1 for r in referee_of.values() if r == request.user.pk)
     shown = [
@@ -104,13 +103,7 @@ def referee_list(request, tournament):
                 "status": j.status,
                 "status_label": STATUS_LABELS.get(j.status, j.status),
                 "pill": PILL.get(j.status, "upcoming"),
-                "title": jogo_title(
-                    stage=stage,
-                    group=groups.get(j.group_id),
-                    round_number=j.round,
-                    third_place=j.third_place,
-                    rounds=rounds,
-                ),
+                "title": label(j),
                 "sides": [
                     {
                         "dupla": dupla_names(duplas[(j.dupla_a_id, j.dupla_b_id)[i]]),
@@ -127,6 +120,8 @@ def referee_list(request, tournament):
     sections[TABLE].sort(key=lambda r: (r["order"][3], r["order"]))
     for key in (TO_PLAY, DONE):
         sections[key].sort(key=lambda r: r["order"])
+    # a referee prints the blank súmulas from here (the printing page is the organizers': INTERCHANGE)
+    print_stages, print_total = ([], 0) if organizer else sumula_batches(tournament=tournament)
     return render(
         request,
         "sumula/referee_list.html",
@@ -141,6 +136,8 @@ def referee_list(request, tournament):
                 (DONE, _("Encerrados"), sections[DONE]),
             ],
             "total": len(shown),
+            "print_stages": print_stages,
+            "print_total": print_total,
         },
     )
 

@@ -15,6 +15,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.partida import HOW_CHOICES
+from tournaments.limits import column_integer
+from tournaments.models import Jogo, Mao, Partida
 from tournaments.presenters.sumula_pad import posted_id, server_id  # noqa: F401 (the screen's forms' ids)
 from tournaments.sumula.inputs import REASON_MAX
 
@@ -26,7 +28,7 @@ class MaoForm(forms.Form):
     to = forms.TypedChoiceField(
         choices=[("0", "0"), ("1", "1"), ("", "")], coerce=int, empty_value=None, required=False
     )
-    points = forms.IntegerField(required=False, min_value=0, max_value=99)
+    points = column_integer(Mao, "points", required=False, min_value=0, max_value=99)
     how = forms.ChoiceField(choices=[(h, h) for h in HOW_CHOICES], required=False)
     reason = forms.CharField(required=False, max_length=REASON_MAX, strip=True)
 
@@ -55,7 +57,7 @@ class UndoForm(forms.Form):
 def _score_fields(form: forms.Form, best_of: int) -> None:
     for n in range(1, best_of + 1):
         for side in ("a", "b"):
-            form.fields[f"p{n}_{side}"] = forms.IntegerField(required=False, min_value=0, max_value=99)
+            form.fields[f"p{n}_{side}"] = column_integer(Partida, "score_a", required=False, min_value=0, max_value=99)
 
 
 def _scores(form: forms.Form, best_of: int) -> list[list[int]]:
@@ -94,11 +96,23 @@ class ResultForm(forms.Form):
 
 
 class WalkoverForm(forms.Form):
+    """A WO: the dupla absent (or both), always with the reason the referee gives."""
+
     id = forms.CharField(required=False)
-    absent = forms.CharField(max_length=60)
+    absent = forms.CharField(
+        max_length=60, error_messages={"required": gettext_lazy("WO: escolha a dupla ausente (ou as duas)")}
+    )
+    reason = forms.CharField(
+        max_length=REASON_MAX,
+        strip=True,
+        error_messages={
+            "required": gettext_lazy("WO: escreva o motivo (por exemplo, não compareceu à chamada da mesa)")
+        },
+    )
 
     def result(self) -> dict:
-        return {"id": posted_id(self.cleaned_data.get("id")), "walkover": self.cleaned_data["absent"]}
+        d = self.cleaned_data
+        return {"id": posted_id(d.get("id")), "walkover": d["absent"], "walkover_reason": d["reason"]}
 
 
 class PenaltyForm(forms.Form):
@@ -132,7 +146,7 @@ _VIA_ERRORS = {
 
 def _via_field() -> forms.IntegerField:
     """The via the screen showed (a hidden field): the answer or the signature is for that via only."""
-    return forms.IntegerField(min_value=1, max_value=2**31 - 1, error_messages=_VIA_ERRORS)
+    return column_integer(Jogo, "via", min_value=1, error_messages=_VIA_ERRORS)
 
 
 class AnswerForm(forms.Form):
@@ -171,7 +185,7 @@ def form_errors(form: forms.Form) -> list[str]:
         for e in errors:
             out.append(
                 str(e)
-                if field == "__all__" or field in ("pin", "reason", "scope", "lost_by", "via", "how")
+                if field == "__all__" or field in ("pin", "reason", "scope", "lost_by", "via", "how", "absent")
                 else f"{field}: {e}"
             )
     return out

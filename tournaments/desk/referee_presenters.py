@@ -1,4 +1,4 @@
-"""The referee's screens as they show: the list of a referee's jogos (sections, titles, names) and the súmula
+"""The referee's screens as they show: the list of a referee's jogos (sections, names) and the súmula
 screen of one jogo (the board, the pad of values, the sheet, the confirmations, the data for ``static/js/sumula.js``).
 The views are in ``referee.py``."""
 
@@ -7,10 +7,9 @@ from __future__ import annotations
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from scoring.sumula import AWAITING, CONFIRMED, CONTESTED, HOMOLOGATED, IN_PROGRESS, SCHEDULED
-from scoring.tournament import KnockoutStageView
-from tournaments.models import Jogo, Stage, Tournament
-from tournaments.presenters import round_name
+from scoring.sumula import AWAITING, CONFIRMED, CONTESTED, HOMOLOGATED, IN_PROGRESS, SCHEDULED, answers_needed
+from tournaments.models import Jogo, Tournament
+from tournaments.presenters.jogo import jogo_label
 from tournaments.presenters.sumula_pad import (  # noqa: F401 (shared with the dupla's scoring screen)
     dupla_names,
     first_name,
@@ -25,7 +24,6 @@ from tournaments.selectors import (
     tournament_settings,
     tournament_state_get,
 )
-from tournaments.state import TournamentState
 from tournaments.sumula.sheet import Sumula, sheet_json
 
 STATUS_LABELS = dict(Jogo.STATUS_CHOICES)
@@ -50,30 +48,6 @@ PILL = {
 
 
 # --- shared pieces ---------------------------------------------------------------------------------------
-
-
-def knockout_rounds(state: TournamentState) -> dict[str, int]:
-    """Knockout stage key → its number of rounds (to name them: Final, Semifinais…)."""
-    out = {}
-    for view in state.view.stages:
-        if isinstance(view, KnockoutStageView) and view.bracket is not None:
-            out[view.stage.key] = len(view.bracket.rounds)
-    return out
-
-
-def jogo_title(
-    *, stage: Stage, group: str | None, round_number: int | None, third_place: bool, rounds: dict[str, int]
-) -> str:
-    """``Grupo A · Rodada 2``, ``Semifinais``, ``Disputa de 3º lugar``."""
-    if stage.kind == Stage.KNOCKOUT:
-        if third_place:
-            return _("Disputa de 3º lugar")
-        if round_number and stage.key in rounds:
-            return round_name(round_number=round_number, total_rounds=rounds[stage.key])
-    parts = [_("Grupo %(key)s") % {"key": group}] if group else [stage.name or stage.key]
-    if round_number:
-        parts.append(_("Rodada %(n)s") % {"n": round_number})
-    return " · ".join(parts)
 
 
 def side_name(jogo: Jogo, key: str) -> str:
@@ -111,6 +85,7 @@ def screen_strings(duplas: list[dict]) -> dict:
         "quick": _("placar final, sem mãos"),
         "lost_partida": _("perda da partida (%(dupla)s): %(reason)s"),
         "close": _("fechar"),
+        "double_tap": _("Segundo toque ignorado: toque duplo conta uma mão só. Se eram duas mãos, toque de novo."),
         "no_maos": _("nenhuma mão ainda"),
         "status": {k: str(v) for k, v in STATUS_LABELS.items()},
         "duplas": [d["short"] for d in duplas],
@@ -150,13 +125,7 @@ def referee_screen_present(*, tournament: Tournament, jogo: Jogo, data: Sumula) 
         partida_number, points = (last.number, list(last.score)) if last else (None, None)
     settings = tournament_settings(tournament=tournament)
     state = tournament_state_get(tournament=tournament)
-    title = jogo_title(
-        stage=jogo.stage,
-        group=jogo.group.key if jogo.group is not None else None,
-        round_number=jogo.round,
-        third_place=jogo.third_place,
-        rounds=knockout_rounds(state),
-    )
+    title = jogo_label(state)(jogo)
     options = data.options
     onze_side = None
     if options and options.situation == "mao_de_onze":
@@ -172,8 +141,13 @@ def referee_screen_present(*, tournament: Tournament, jogo: Jogo, data: Sumula) 
             "mao_de_onze": strings["onze"] % {"dupla": duplas[onze_side]["short"] if onze_side is not None else ""},
         }[options.situation]
     confirmations = []
+    keys = [d["key"] for d in duplas]
+    absent = keys.index(data.walkover) if data.walkover in keys else data.walkover  # a side, "both" or None
+    needed = answers_needed(walkover=absent)
     for i, d in enumerate(duplas):
         detail = answers.get(d["key"])
+        if not needed[i] and detail is None:
+            continue  # absent from the WO: not asked to confirm
         confirmations.append(
             {
                 "dupla": d,
@@ -225,16 +199,18 @@ def referee_screen_present(*, tournament: Tournament, jogo: Jogo, data: Sumula) 
         "may_undo": bool(last_mao) and not answered and status not in (CONFIRMED, HOMOLOGATED),
         "empty": not partidas and data.walkover is None and data.penalty is None,
         "walkover": data.walkover,
+        "walkover_reason": data.walkover_reason or "",
         "jogo_penalty": data.penalty,
         "walkover_name": (
             _("as duas duplas") if data.walkover == "both" else side_name(jogo, data.walkover) if data.walkover else ""
         ),
         "penalty_name": side_name(jogo, data.penalty.lost_by) if data.penalty else "",
         "confirmations": confirmations,
+        "answers_needed": sum(needed),
         "answered": answered,
         "need_reason": status in (AWAITING, CONTESTED),
         "score_rows": [{"n": n, "a": None, "b": None} for n in range(1, jogo.best_of + 1)],
         "correction_rows": correction_rows(data, jogo.best_of),
-        "ids": {k: server_id() for k in ("resultado", "wo_a", "wo_b", "wo_both", "penalidade", "correcao")},
+        "ids": {k: server_id() for k in ("resultado", "wo", "penalidade", "correcao")},
         "client": client,
     }

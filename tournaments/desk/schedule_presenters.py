@@ -14,7 +14,7 @@ from scoring.tournament import KnockoutStageView
 from ..calls.selectors import calls_by_jogo
 from ..draws.tables import staff_users
 from ..models import Call, Jogo, Stage, Tournament
-from ..presenters import round_name, time_br
+from ..presenters import knockout_round_title, time_br
 from ..roles import staff_choices
 from ..round_times import round_time_of
 from ..selectors import jogo_referee, mesa_referees, tournament_state_get
@@ -91,10 +91,10 @@ def schedule_present(*, tournament: Tournament) -> Schedule:
     for j in rows:
         stage = stage_of[j.stage_id]
         knockout = stage.kind == Stage.KNOCKOUT
-        if knockout and j.third_place:
-            title = _("Disputa de 3º lugar")
-        elif knockout and stage.key in totals and j.round:
-            title = round_name(round_number=j.round, total_rounds=totals[stage.key])
+        if knockout and (j.third_place or (stage.key in totals and j.round)):
+            title = knockout_round_title(
+                round_number=j.round, total_rounds=totals.get(stage.key), third_place=j.third_place
+            )
         else:
             title = _("Rodada %(n)s") % {"n": j.round or "?"}
         block_key = (stage.order, j.round or 0, bool(knockout and j.third_place))

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring.messages import Text
 from scoring.rules import PRESETS, settings_build
 
 from .. import limits
-from ..models import Tournament
+from ..models import Stage, Tournament
+from ..models.fields import NameFormField
 from ..setup.starters import starter_choices
 from ..wording import worded
 
@@ -20,18 +24,54 @@ DEFAULT = ("", _("como no regulamento base"))
 BEST_OF = [DEFAULT, ("1", "1"), ("3", "3"), ("5", "5"), ("7", "7")]
 
 
-class TournamentNewForm(forms.Form):
+class PastDateConfirm:
+    """An event date in the past is a slip more often than not (last year's date, the wrong month): the form warns
+    at the date and asks for a confirmation, a checkbox that shows only then, before it saves one. A date that is
+    not changed (editing an event already held) asks nothing."""
+
+    def past_date_field(self) -> None:
+        self.fields["confirm_past_date"] = forms.BooleanField(
+            label=_("Sim, a data já passou: é um torneio já realizado."), required=False, widget=forms.HiddenInput
+        )
+
+    def past_date_check(self, data: dict, *, before: dt.date | None = None) -> None:
+        day = data.get("date")
+        if not isinstance(day, dt.date) or day >= timezone.localdate() or day == before:
+            return
+        if data.get("confirm_past_date"):
+            return
+        self.fields["confirm_past_date"].widget = forms.CheckboxInput()  # now shown, to be ticked
+        self.add_error(
+            "date",
+            _(
+                "Esta data já passou (%(date)s). Se o torneio já aconteceu, marque a confirmação abaixo e salve de novo; "
+                "senão, corrija a data."
+            )
+            % {"date": day.strftime("%d/%m/%Y")},
+        )
+
+
+class TournamentNewForm(PastDateConfirm, forms.Form):
     starter = forms.ChoiceField(label=_("Modelo"), choices=starter_choices, widget=forms.RadioSelect, initial="aabb")
-    name = forms.CharField(
+    name = NameFormField(
         label=_("Nome do torneio"),
         max_length=200,
         widget=forms.TextInput(attrs={"placeholder": _("Olimpíada AABB-SP 2024 - Truco")}),
     )
     date = forms.DateField(label=_("Data"), widget=DATE, input_formats=["%Y-%m-%d", "%d/%m/%Y"])
-    venue = forms.CharField(label=_("Local"), max_length=200, required=False)
+    venue = NameFormField(label=_("Local"), max_length=200, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.past_date_field()
+
+    def clean(self):
+        data = super().clean()
+        self.past_date_check(data)
+        return data
 
 
-class TournamentEditForm(forms.ModelForm):
+class TournamentEditForm(PastDateConfirm, limits.ColumnBoundsForm):
     """Every setting of the event; the rule overrides are folded into ``settings``."""
 
     mao_de_onze_tie = forms.ChoiceField(
@@ -101,6 +141,7 @@ class TournamentEditForm(forms.ModelForm):
         self.fields["date"].input_formats = ["%Y-%m-%d", "%d/%m/%Y"]
         self.fields["min_age"].widget.attrs.update(min=0, max=120)
         self.fields["max_duplas"].widget.attrs.update(min=2, max=limits.MAX_DUPLAS)
+        self.past_date_field()
 
     def clean_max_duplas(self):
         value = self.cleaned_data.get("max_duplas")
@@ -126,6 +167,7 @@ class TournamentEditForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
+        self.past_date_check(data, before=self.instance.date if self.instance.pk else None)
         opens, closes = data.get("registration_opens"), data.get("registration_closes")
         if opens and closes and closes <= opens:
             self.add_error("registration_closes", _("O fim das inscrições precisa ser depois do início."))
@@ -165,8 +207,12 @@ class FormatForm(forms.Form):
         initial=4,
         help_text=_("Se a conta não fechar, o sorteio propõe grupos de 3 ou 5."),
     )
-    per_group = forms.IntegerField(label=_("Classificadas por grupo"), min_value=1, max_value=4, initial=2)
-    best_others = forms.IntegerField(
+    per_group = limits.column_integer(
+        Stage, "qualify_per_group", label=_("Classificadas por grupo"), min_value=1, max_value=4, initial=2
+    )
+    best_others = limits.column_integer(
+        Stage,
+        "qualify_best_others",
         label=_("Melhores demais colocadas"),
         min_value=0,
         max_value=16,

@@ -1,12 +1,16 @@
 """Forms of the staff page (/equipe/) and the PINs page (/pins/)."""
 
+from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
 from django import forms
+from django.contrib.auth.models import User
+from django.db.models import Model
 from django.utils.translation import gettext_lazy as _
 
-from ..models import Dupla, StaffRole
+from ..limits import column_integer
+from ..models import Dupla, StaffInvitation, StaffRole
 
 
 class StaffAddForm(forms.Form):
@@ -14,8 +18,8 @@ class StaffAddForm(forms.Form):
         label=_("E-mail da pessoa"),
         max_length=254,
         help_text=_(
-            "A pessoa recebe um convite com um link. Ela entra na equipe quando aceitar: com a conta que "
-            "já tem, ou criando uma ali mesmo."
+            "A pessoa recebe um convite com um link, que vale só para este e-mail. Ela entra na equipe quando "
+            "aceitar: com a conta que tem este e-mail, ou criando uma ali mesmo."
         ),
         widget=forms.EmailInput(attrs={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"}),
     )
@@ -24,26 +28,31 @@ class StaffAddForm(forms.Form):
     )
 
 
-ROW_ID_MAX = 2**63 - 1  # a BigAutoField: a larger number names no row (and SQLite cannot even compare it)
-
-
-def _row_id_field() -> forms.IntegerField:
-    return forms.IntegerField(min_value=1, max_value=ROW_ID_MAX, widget=forms.HiddenInput)
+def _row_id_field(model: type[Model]) -> forms.IntegerField:
+    """A row of ``model`` named by its id (a larger number names no row, and SQLite cannot even compare it)."""
+    return column_integer(model, "id", min_value=1, widget=forms.HiddenInput)
 
 
 class StaffRoleForm(forms.Form):
     """A button of the list: give a member of the staff the other role."""
 
-    user = _row_id_field()
+    user = _row_id_field(User)
     role = forms.ChoiceField(choices=StaffRole.ROLE_CHOICES, widget=forms.HiddenInput)
 
 
 class InvitationActionForm(forms.Form):
-    invitation = _row_id_field()
+    invitation = _row_id_field(StaffInvitation)
+
+
+class InvitationClaimForm(forms.Form):
+    """Confirm or refuse the request of ``user`` (the account the page showed) to accept ``invitation``."""
+
+    invitation = _row_id_field(StaffInvitation)
+    user = _row_id_field(User)
 
 
 class StaffRemoveForm(forms.Form):
-    user = _row_id_field()
+    user = _row_id_field(User)
 
 
 class PinsResetForm(forms.Form):
@@ -76,6 +85,11 @@ class PinResetOneForm(forms.Form):
         super().__init__(*args, **kwargs)
         field = self.fields["dupla"]
         assert isinstance(field, forms.ChoiceField)
-        field.choices = [("", "—")] + [(d.key, f"{d.display_name} ({d.key})") for d in duplas]
+        # named as people know them; two duplas called alike (no name, players of the same names) by their order
+        named = [(d, d.display_name) for d in duplas]
+        alike = Counter(name for _d, name in named)
+        field.choices = [("", "—")] + [
+            (d.key, name if alike[name] == 1 else f"{name} ({d.order}ª)") for d, name in named
+        ]
         self.fields["dupla"].error_messages["invalid_choice"] = _("Escolha uma das duplas do torneio.")
         self.fields["dupla"].error_messages["required"] = _("Escolha a dupla que perdeu o cartão.")

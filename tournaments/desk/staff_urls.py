@@ -19,5 +19,17 @@ urlpatterns = [
         {"action": "cancelar"},
         name="invitation_revoke",
     ),
+    path(
+        "<slug:slug>/equipe/convites/confirmar/",
+        staff.invitation_claim_answer,
+        {"action": "confirmar"},
+        name="invitation_confirm",
+    ),
+    path(
+        "<slug:slug>/equipe/convites/recusar/",
+        staff.invitation_claim_answer,
+        {"action": "recusar"},
+        name="invitation_refuse",
+    ),
     path("<slug:slug>/pins/", pins.pins, name="pins"),
 ]

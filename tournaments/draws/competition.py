@@ -24,7 +24,7 @@ from ..models import Draw, DrawRoll, Dupla, Group, GroupEntry, Jogo, Partida, St
 from ..refusals import Refused
 from ..selectors import tournament_settings
 from ..writes import STRUCTURE, tournament_write
-from .format import STAGE_GROUPS, STAGE_KNOCKOUT
+from .format import STAGE_GROUPS, STAGE_KNOCKOUT, knockout_only
 from .plan import CompetitionPlan, competition_plan
 from .rolls import roll_open_get, roll_show, rolls_close
 
@@ -278,7 +278,12 @@ def competition_undo(*, tournament: Tournament, user: User | None, reason: str) 
             tournament=tournament,
             user=user,
             action="competition_undo",
-            summary=_("Sorteio de grupos e chave desfeito. Motivo: %(reason)s") % {"reason": reason},
+            summary=(
+                _("Sorteio da chave desfeito. Motivo: %(reason)s")
+                if knockout_only(tournament=tournament)
+                else _("Sorteio de grupos e chave desfeito. Motivo: %(reason)s")
+            )
+            % {"reason": reason},
             before=before,
             after={"reason": reason},
         )

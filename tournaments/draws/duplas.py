@@ -15,6 +15,7 @@ from scoring.text import is_blank
 
 from ..audit import audit_record
 from ..circuits.services import circuits_follow_players
+from ..limits import column_max_length
 from ..models import Dupla, Jogo, Registration, Tournament
 from ..refusals import Refused
 from ..registrations.checks import CONTROL_CHARS, TEAM_MAX
@@ -80,7 +81,7 @@ def dupla_edit(
             tournament=tournament,
             user=user,
             action="dupla_edit",
-            summary=_("Dupla %(key)s editada: %(name)s") % {"key": dupla.key, "name": dupla.display_name},
+            summary=_("Dupla editada: %(name)s") % {"name": dupla.display_name},
             before=before,
             after=after,
         )
@@ -132,8 +133,8 @@ def duplas_swap(
             tournament=tournament,
             user=user,
             action="duplas_swap",
-            summary=_("Troca: %(a)s e %(b)s trocaram de dupla (%(da)s, %(db)s). Motivo: %(reason)s")
-            % {"a": pa.name, "b": pb.name, "da": first.key, "db": second.key, "reason": reason},
+            summary=_("Troca: %(a)s e %(b)s trocaram de dupla. Motivo: %(reason)s")
+            % {"a": pa.name, "b": pb.name, "reason": reason},
             before=before | {"reason": reason},
             after=after | {"reason": reason},
         )
@@ -188,8 +189,7 @@ def dupla_add(*, tournament: Tournament, user: User | None, registrations: list[
             tournament=tournament,
             user=user,
             action="dupla_add",
-            summary=_("Dupla %(key)s formada pela comissão: %(a)s / %(b)s")
-            % {"key": key, "a": players[0].name, "b": players[1].name},
+            summary=_("Dupla formada pela comissão: %(a)s / %(b)s") % {"a": players[0].name, "b": players[1].name},
             after={"key": key, "players": [p.name for p in players], "registrations": [r.order for r in regs]},
         )
     return dupla
@@ -213,7 +213,7 @@ def dupla_disqualify(*, dupla: Dupla, user: User | None, reason: str) -> Dupla:
             )
         dupla.disqualified, dupla.disqualified_reason = True, reason
         dupla.save(update_fields=["disqualified", "disqualified_reason"])
-        walkovers = _remaining_walkovers(dupla)
+        walkovers = _remaining_walkovers(dupla, reason=reason)
         write.duplas_touched([dupla.pk])  # it takes no place; its jogos not begun are WO
         write.jogos_touched(walkovers)
         audit_record(
@@ -227,8 +227,12 @@ def dupla_disqualify(*, dupla: Dupla, user: User | None, reason: str) -> Dupla:
     return dupla
 
 
-def _remaining_walkovers(dupla: Dupla) -> list[int]:
-    """Its jogos not begun (no partida, no WO, no penalty) become walkovers against it."""
+def _remaining_walkovers(dupla: Dupla, *, reason: str) -> list[int]:
+    """Its jogos not begun (no partida, no WO, no penalty) become walkovers against it, the disqualification
+    their reason."""
+    why = (_("Dupla desclassificada: %(reason)s") % {"reason": reason})[
+        : column_max_length(model=Jogo, field="penalty_reason")
+    ]
     jogos = list(
         Jogo.objects.filter(Q(dupla_a=dupla) | Q(dupla_b=dupla), status=Jogo.SCHEDULED, walkover="", lost_by="")
         .exclude(partidas__isnull=False)
@@ -238,7 +242,8 @@ def _remaining_walkovers(dupla: Dupla) -> list[int]:
         side = "a" if j.dupla_a_id == dupla.pk else "b"
         other = j.dupla_b if side == "a" else j.dupla_a
         j.walkover = "both" if other.disqualified else side
+        j.penalty_reason = why
         j.status = Jogo.HOMOLOGATED
         j.counted_via = j.via
-    Jogo.objects.bulk_update(jogos, ["walkover", "status", "counted_via"])
+    Jogo.objects.bulk_update(jogos, ["walkover", "penalty_reason", "status", "counted_via"])
     return [j.pk for j in jogos]

@@ -31,6 +31,7 @@ __all__ = [
     "format_facts",
     "format_notes_for",
     "format_problems",
+    "knockout_only",
 ]
 
 # Stage keys and names the competition draw writes.
@@ -68,6 +69,11 @@ def format_effective(*, tournament: Tournament) -> dict[str, Any]:
     if fmt.get("best_of_rounds") is None:
         fmt["best_of_rounds"] = {}
     return fmt
+
+
+def knockout_only(*, tournament: Tournament) -> bool:
+    """The event is a knockout alone, no groups: its pages and messages speak of the chave, never of grupos."""
+    return format_effective(tournament=tournament)["kind"] == "knockout"
 
 
 def format_problems(tournament: Tournament, n_duplas: int | None) -> list[str]:

@@ -22,10 +22,11 @@ from scoring.draws import pairing_draw
 from scoring.text import is_blank
 
 from ..audit import audit_record
-from ..models import Draw, DrawRoll, Dupla, Jogo, Registration, Stage, Tournament
+from ..models import Draw, DrawRoll, Dupla, Jogo, Player, Registration, Stage, Tournament
 from ..refusals import Refused
 from ..registrations.window import registration_is_open
 from ..writes import STRUCTURE, tournament_write
+from .format import knockout_only
 from .rolls import SEED_LIMIT, roll_open_get, roll_show, rolls_close
 
 _R_KEY = re.compile(r"^r(\d+)$")
@@ -58,13 +59,15 @@ def _drawn(tournament: Tournament) -> bool:
 
 def refuse_if_drawn(tournament: Tournament, what: str) -> None:
     if _drawn(tournament):
-        raise Refused.invalid(
-            _(
+        drawn = (
+            _("%(what)s: o sorteio da chave já foi publicado. Refaça o sorteio (página Sorteio) para mudar as duplas.")
+            if knockout_only(tournament=tournament)
+            else _(
                 "%(what)s: o sorteio dos grupos e da chave já foi publicado. Refaça o sorteio "
                 "(página Sorteio) para mudar as duplas."
             )
-            % {"what": what}
         )
+        raise Refused.invalid(drawn % {"what": what})
 
 
 def dupla_keys_next(tournament: Tournament, count: int) -> tuple[list[str], int]:
@@ -307,7 +310,9 @@ def pairing_undo_problems(*, tournament: Tournament, draw: Draw) -> list[str]:
     if Stage.objects.filter(tournament=tournament).exists():
         problems.append(
             _undo_prefix(
-                _(
+                _("o sorteio da chave já foi publicado; desfaça-o antes (página Sorteio, Refazer sorteio).")
+                if knockout_only(tournament=tournament)
+                else _(
                     "o sorteio dos grupos e da chave já foi publicado; desfaça-o antes (página Sorteio, Refazer sorteio)."
                 )
             )
@@ -327,20 +332,23 @@ def pairing_undo_problems(*, tournament: Tournament, draw: Draw) -> list[str]:
     duplas = {
         d.key: d for d in Dupla.objects.filter(tournament=tournament, key__in=keys).select_related("player1", "player2")
     }
+    # each dupla named as the desk names it (its name, else its players), never by its key
+    players = dict(Player.objects.filter(tournament=tournament).values_list("key", "name"))
     missing, swapped, edited, disqualified, with_pin = [], [], [], [], []
     for key, pair in zip(keys, pairs, strict=False):
         dupla = duplas.get(key)
         if dupla is None:
-            missing.append(key)
+            missing.append(" / ".join(players.get(p, "?") for p in pair))
             continue
+        name = dupla.display_name
         if [dupla.player1.key, dupla.player2.key] != list(pair):
-            swapped.append(key)
+            swapped.append(name)
         if dupla.name or dupla.seed is not None:
-            edited.append(key)
+            edited.append(name)
         if dupla.disqualified:
-            disqualified.append(key)
+            disqualified.append(name)
         if dupla.pin_hash:
-            with_pin.append(key)
+            with_pin.append(name)
     for keys_of, text in (
         (missing, _("duplas do sorteio que não existem mais: %(keys)s.")),
         (swapped, _("duplas com atletas trocados depois do sorteio: %(keys)s.")),
@@ -349,7 +357,7 @@ def pairing_undo_problems(*, tournament: Tournament, draw: Draw) -> list[str]:
         (with_pin, _("duplas que já receberam o PIN (cartões das duplas): %(keys)s.")),
     ):
         if keys_of:
-            problems.append(_undo_prefix(text % {"keys": ", ".join(keys_of)}))
+            problems.append(_undo_prefix(text % {"keys": "; ".join(keys_of)}))
     return problems
 
 

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from ..audit import audit_record
 from ..models import Draw, DrawRoll, Tournament
 from ..writes import PRIVATE, tournament_write, write_required
+from .format import knockout_only
 
 SEED_LIMIT = 2**31
 TOKEN_MAX = 40
@@ -42,8 +43,10 @@ def _user(user: User | AnonymousUser | None) -> User | None:
     return user if user is not None and user.is_authenticated else None
 
 
-def _kind_label(kind: str) -> str:
-    return _("sorteio das duplas") if kind == DrawRoll.PAIRING else _("sorteio de grupos e chave")
+def _kind_label(kind: str, tournament: Tournament) -> str:
+    if kind == DrawRoll.PAIRING:
+        return _("sorteio das duplas")
+    return _("sorteio da chave") if knockout_only(tournament=tournament) else _("sorteio de grupos e chave")
 
 
 def roll_open_get(*, tournament: Tournament, kind: str, token: str) -> DrawRoll | None:
@@ -97,7 +100,7 @@ def roll_show[T](
             user=user,
             action="draw_roll",
             summary=_("Prévia do %(what)s exibida: %(n)dº sorteio exibido (semente %(seed)d)")
-            % {"what": _kind_label(kind), "n": number, "seed": seed},
+            % {"what": _kind_label(kind, tournament), "n": number, "seed": seed},
             after={"kind": kind, "number": number, "seed": seed, "shown": shown},
         )
     return roll, value

@@ -2,7 +2,7 @@
 
 Saving the mesas spreads again the jogos not yet begun of each round
 (``scoring.mesas``): a group round takes turns over the mesas in its order,
-a knockout round by position; jogos under way keep their mesa.
+a knockout round over its real jogos by position (a bye takes no mesa); jogos under way keep their mesa.
 """
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from scoring.mesas import knockout_mesa, mesas_spread
+from scoring.mesas import knockout_mesas, mesas_spread
 
+from .. import limits
 from ..audit import audit_record
-from ..models import Jogo, Mesa, Stage, Tournament
+from ..models import Draw, Jogo, Mesa, Stage, Tournament
 from ..permissions import may_be_named_referee
 from ..refusals import Refused
 from ..roles import display_name
@@ -28,7 +29,7 @@ from .competition import jogos_with_result
 
 __all__ = ["MESAS_MAX", "jogo_referee_set", "jogos_respread", "mesas_save", "round_time_set", "staff_users"]
 
-MESAS_MAX = 200
+MESAS_MAX = limits.MAX_MESAS
 
 
 def _lock(tournament: Tournament) -> Tournament:
@@ -105,14 +106,19 @@ def jogos_respread(*, tournament: Tournament) -> int:
         Jogo.objects.filter(tournament=tournament).order_by("stage__order", "round", "third_place", "position", "id")
     ):
         rounds[(j.stage_id, j.round, j.group_id is None)].append(j)
+    orders = {
+        d["stage_id"]: d["result"]["order"]
+        for d in Draw.objects.filter(tournament=tournament, kind=Draw.BRACKET)
+        .order_by("performed_at", "id")
+        .values("stage_id", "result")
+    }  # each knockout stage's draw, the latest as the state reads it
+    brackets = {stage: knockout_mesas(order=order, mesas=tournament.mesas) for stage, order in orders.items()}
     changed: list[Jogo] = []
-    for (_stage, _round, knockout), jogos in rounds.items():
+    for (stage_id, _round, knockout), jogos in rounds.items():
         waiting = [j for j in jogos if j.id not in begun]
         if knockout:
-            new = [
-                knockout_mesa(position=j.position or 1, third_place=j.third_place, mesas=tournament.mesas)
-                for j in waiting
-            ]
+            by_slot = brackets.get(stage_id, {})
+            new = [by_slot.get((j.round or 1, j.position or 0), j.mesa) for j in waiting]
         else:
             busy = {j.mesa for j in jogos if j.id in begun and j.status in Jogo.AT_TABLE and j.mesa}
             slots = mesas_spread(

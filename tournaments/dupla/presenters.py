@@ -11,7 +11,16 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from scoring.sumula import ACCEPTED, AWAITING, CONTEST, CONTESTED, HOMOLOGATED, IN_PROGRESS, SCHEDULED
+from scoring.sumula import (
+    ACCEPTED,
+    AWAITING,
+    CONTEST,
+    CONTESTED,
+    HOMOLOGATED,
+    IN_PROGRESS,
+    SCHEDULED,
+    answers_needed,
+)
 from tournaments import presenters
 from tournaments.calls.selectors import DuplaCall, dupla_called
 from tournaments.models import Appeal, Dupla, Jogo
@@ -22,7 +31,7 @@ from tournaments.presenters.stages import EventHead
 from tournaments.presenters.sumula import appeal_notes, status_view, via_label
 from tournaments.presenters.sumula_pad import dupla_names, pad_present, phase_of, sheet_rows
 from tournaments.selectors import tournament_live_get
-from tournaments.state import TournamentState
+from tournaments.state import SIDE_INDEX, TournamentState
 from tournaments.sumula.appeals import appeal_refusal
 from tournaments.sumula.selectors import APPEAL_RELATED, SUMULA_RELATED, sumula_get
 from tournaments.sumula.sheet import Sumula
@@ -100,7 +109,7 @@ def _where(state: TournamentState) -> Where:
 
 def _to_answer(dupla: Dupla, jogos: list[Jogo], where: Where) -> list[dict]:
     """This dupla's decided jogos (``jogos``: those awaiting confirmation or contested) still waiting for its
-    answer: not yet answered, or contested by it.
+    answer: not yet answered, or contested by it; never a WO it was absent from (``answers_needed``).
 
     Read from the súmulas as they stand (not from the cached derived views), with a compact summary
     from the dupla's side: the opponent, the partidas, the status, the via.
@@ -108,12 +117,13 @@ def _to_answer(dupla: Dupla, jogos: list[Jogo], where: Where) -> list[dict]:
     out = []
     for jogo in jogos:
         mine, theirs = ("a", "b") if jogo.dupla_a_id == dupla.pk else ("b", "a")
+        me = 0 if mine == "a" else 1
         my_answer = jogo.confirmations.get(mine) or {}
-        if my_answer.get("answer") == ACCEPTED:
+        absent = "both" if jogo.walkover == "both" else SIDE_INDEX[jogo.walkover]
+        if my_answer.get("answer") == ACCEPTED or (not answers_needed(walkover=absent)[me] and not my_answer):
             continue
         data = sumula_get(tournament=dupla.tournament, jogo=jogo)
         assert data is not None  # the current via: always there
-        me = 0 if mine == "a" else 1
         opponent = jogo.dupla_b if mine == "a" else jogo.dupla_a
         partidas = []
         for p in data.partidas:

@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 
 from scoring.bracket import Bracket, BracketJogo
 from scoring.jogo import jogo_evaluate
-from scoring.messages import Text, _
+from scoring.messages import Text, _, ngettext
 from scoring.tournament import (
     GROUPS,
     KNOCKOUT,
@@ -39,6 +39,8 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
     used_slots: set[tuple[str, int, int, bool]] = set()
     blocked_stages: set[str] = set()
     brackets: dict[str, Bracket] = {}  # the last build of each knockout stage's bracket
+    ready: dict[str, dict[frozenset, list[BracketJogo]]] = {}  # its jogos ready to play, by their two duplas
+    groups = {s.key: {g.key: g for g in s.groups} for s in plan.stages}
     keys: dict[str, int] = {}  # jogo key -> index of the jogo that has it
     referees: dict[str, str] = {}  # username -> the first place that names it
 
@@ -71,7 +73,8 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
             referees.setdefault(referee, f"{place}.referee")
         before = len(errors)
         if stage.kind == GROUPS:
-            group = next((g for g in stage.groups if g.key == j.get("group")), None)
+            group_key = j.get("group")
+            group = groups[stage.key].get(group_key) if isinstance(group_key, str) else None
             if group is None:
                 errors.add(
                     f"{place}.group",
@@ -86,8 +89,10 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
             if outsiders:
                 errors.add(
                     f"{place}.duplas",
-                    _(
-                        "dupla(s) %(duplas)s fora do grupo %(group)s",
+                    ngettext(
+                        "dupla %(duplas)s fora do grupo %(group)s",
+                        "duplas %(duplas)s fora do grupo %(group)s",
+                        len(outsiders),
                         duplas=", ".join(outsiders),
                         group=repr(group.key),
                     ),
@@ -148,13 +153,14 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
         # jogos), so the bracket is rebuilt only when the jogo is not among those already known.
         slot = None
         if stage.key in brackets:
-            slot = _find_slot(brackets[stage.key].jogos(), duplas, used_slots, stage.key)
+            slot = _find_slot(ready[stage.key].get(frozenset(duplas), []), used_slots, stage.key)
         if slot is None:
             stage_records = [r for r in records if r.stage == stage.key]
             bracket = knockout_stage_compute(stage=stage, order=order, jogos=stage_records, settings=settings).bracket
             assert bracket is not None  # built from the order given
             brackets[stage.key] = bracket
-            slot = _find_slot(brackets[stage.key].jogos(), duplas, used_slots, stage.key)
+            ready[stage.key] = _ready_by_pair(bracket.jogos())
+            slot = _find_slot(ready[stage.key].get(frozenset(duplas), []), used_slots, stage.key)
         if slot is None:
             errors.add(f"{place}.duplas", _no_slot_message(brackets[stage.key].jogos(), duplas))
             continue
@@ -321,13 +327,19 @@ def _draw_from_previous(
     return order
 
 
-def _find_slot(jogos: list[BracketJogo], duplas: tuple[str, str], used: set, stage: str) -> BracketJogo | None:
+def _ready_by_pair(jogos: list[BracketJogo]) -> dict[frozenset, list[BracketJogo]]:
+    """A bracket's jogos ready to play, in its order, by their two duplas (a file's jogo is found at once)."""
+    out: dict[frozenset, list[BracketJogo]] = {}
     for slot in jogos:
-        if (
-            slot.ready
-            and set(slot.duplas) == set(duplas)
-            and (stage, slot.round, slot.position, slot.third_place) not in used
-        ):
+        if slot.ready:
+            out.setdefault(frozenset(slot.duplas), []).append(slot)
+    return out
+
+
+def _find_slot(ready: list[BracketJogo], used: set, stage: str) -> BracketJogo | None:
+    """The first of these ready jogos (of the jogo's two duplas) that no jogo of the file took yet."""
+    for slot in ready:
+        if (stage, slot.round, slot.position, slot.third_place) not in used:
             return slot
     return None
 

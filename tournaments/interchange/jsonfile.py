@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from scoring.errors import RuleError, RuleViolation
-from scoring.messages import Text, _  # scoring's marker: a Text, worded at the web edge (tournaments.wording)
+from scoring.messages import Text, _, ngettext  # scoring's marker: a Text, worded at the web edge (tournaments.wording)
 
 from ..limits import FILE_MAX_BYTES, JSON_MAX_DEPTH, JSON_MAX_PROBLEMS
 
@@ -149,35 +149,43 @@ def json_loads_checked(*, text: str, max_depth: int = JSON_MAX_DEPTH, body: bool
 
 def tournament_file_parse(*, raw: bytes | str) -> Any:
     """The data of a tournament file (UTF-8 JSON, BOM allowed); RuleViolation with every problem found."""
-    size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
-    if size > FILE_MAX_BYTES:
-        raise RuleViolation(
-            [
-                RuleError(
-                    FILE_PLACE,
-                    _(
-                        "grande demais: %(size)s bytes; o máximo é %(mib)s MiB (%(max)s bytes)",
-                        size=size,
-                        mib=FILE_MAX_BYTES // (1024 * 1024),
-                        max=FILE_MAX_BYTES,
-                    ),
-                )
-            ]
-        )
+    file_size_check(raw=raw, max_bytes=FILE_MAX_BYTES)
     from .values import sizes_precheck  # values reads the models: imported once Django is set up
 
     if oversized := sizes_precheck(raw=raw):  # lists beyond the limits: refused before the slow, checked parse
         raise RuleViolation(oversized)
-    if isinstance(raw, bytes):
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise RuleViolation(
-                [RuleError(FILE_PLACE, _("não está em UTF-8 (byte %(n)s inválido)", n=exc.start))]
-            ) from exc
-    else:
-        text = raw.removeprefix("\ufeff")
-    return json_loads_checked(text=text)
+    return json_loads_checked(text=file_text(raw=raw))
+
+
+def json_file_parse(*, raw: bytes | str, max_bytes: int) -> Any:
+    """The data of any JSON file the site reads (a circuit file, say) with the tournament file's checks: at most
+    ``max_bytes``, UTF-8 (BOM allowed), and ``json_loads_checked``'s rules; RuleViolation with every problem."""
+    file_size_check(raw=raw, max_bytes=max_bytes)
+    return json_loads_checked(text=file_text(raw=raw))
+
+
+def file_size_check(*, raw: bytes | str, max_bytes: int) -> None:
+    """Refuse (RuleViolation) a file of more than ``max_bytes`` bytes (as UTF-8)."""
+    size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
+    if size <= max_bytes:
+        return
+    message = _(
+        "grande demais: %(size)s bytes; o máximo é %(mib)s MiB (%(max)s bytes)",
+        size=size,
+        mib=max_bytes // (1024 * 1024),
+        max=max_bytes,
+    )
+    raise RuleViolation([RuleError(FILE_PLACE, message)])
+
+
+def file_text(*, raw: bytes | str) -> str:
+    """A file's text: UTF-8 (a BOM dropped), or RuleViolation naming the first invalid byte."""
+    if not isinstance(raw, bytes):
+        return raw.removeprefix("\ufeff")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise RuleViolation([RuleError(FILE_PLACE, _("não está em UTF-8 (byte %(n)s inválido)", n=exc.start))]) from exc
 
 
 def _child(place: str, step: str | int) -> str:
@@ -188,6 +196,8 @@ def _child(place: str, step: str | int) -> str:
 
 
 def _text_problem(text: str) -> Text | None:
+    if text.isascii() and "\x00" not in text:  # most texts: no surrogate can be there
+        return None
     bad = _BAD_CHAR.search(text)
     if bad is None:
         return None
@@ -216,55 +226,80 @@ def tree_check(*, data: Any, max_depth: int = JSON_MAX_DEPTH) -> list[RuleError]
         else:
             unlisted += 1
 
-    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    # a node's place is kept as (its parent's, the step to it) and written out only for a problem: a big file has
+    # hundreds of thousands of values and (nearly) no problem
+    Path = tuple[Any, str | int] | None
+
+    def place_of(path: Path) -> str:
+        steps: list[str | int] = []
+        while path is not None:
+            path, step = path
+            steps.append(step)
+        place = ""
+        for step in reversed(steps):
+            place = _child(place, step)
+        return place
+
+    stack: list[tuple[Any, Path, int]] = [(data, None, 0)]
     while stack:
-        node, place, depth = stack.pop()
+        node, path, depth = stack.pop()
         if isinstance(node, dict):
             if depth >= max_depth:
-                add(place, _too_deep(max_depth))
+                add(place_of(path), _too_deep(max_depth))
                 continue
             for key in getattr(node, "repeated", ()):
                 add(
-                    _child(place, key) if _text_problem(key) is None else place,
+                    place_of((path, key)) if _text_problem(key) is None else place_of(path),
                     _("campo repetido neste objeto: cada campo aparece uma vez"),
                 )
             children = []
             for key, value in node.items():
                 if not isinstance(key, str):
-                    add(place, _("nome de campo %(key)s não é um texto", key=repr(key)))
+                    add(place_of(path), _("nome de campo %(key)s não é um texto", key=repr(key)))
                     continue
                 problem = _text_problem(key)
                 if problem:
-                    add(place, _("nome de campo com caractere inválido: %(problem)s", problem=problem))
+                    add(place_of(path), _("nome de campo com caractere inválido: %(problem)s", problem=problem))
                     continue
-                children.append((value, _child(place, key), depth + 1))
+                children.append((value, (path, key), depth + 1))
             stack.extend(reversed(children))
         elif isinstance(node, (list, tuple)):
             if depth >= max_depth:
-                add(place, _too_deep(max_depth))
+                add(place_of(path), _too_deep(max_depth))
                 continue
-            stack.extend((value, f"{place}[{i}]", depth + 1) for i, value in reversed(list(enumerate(node))))
+            stack.extend((value, (path, i), depth + 1) for i, value in reversed(list(enumerate(node))))
         elif isinstance(node, str):
             problem = _text_problem(node)
             if problem:
-                add(place, problem)
+                add(place_of(path), problem)
         elif isinstance(node, bool) or node is None:
             pass
         elif isinstance(node, int):
             if not _INT_MIN <= node <= _INT_MAX:
-                add(place, _("número fora do intervalo aceito (de %(low)s a %(high)s)", low=_INT_MIN, high=_INT_MAX))
+                add(
+                    place_of(path),
+                    _("número fora do intervalo aceito (de %(low)s a %(high)s)", low=_INT_MIN, high=_INT_MAX),
+                )
         elif isinstance(node, float):
             if not math.isfinite(node):
-                add(place, _("número fora do intervalo aceito; use um número finito"))
+                add(place_of(path), _("número fora do intervalo aceito; use um número finito"))
         elif isinstance(node, _BadNumber):
-            add(place, node.problem)
+            add(place_of(path), node.problem)
         else:
-            add(place, _("valor de tipo %(type)s não é aceito num arquivo de torneio", type=type(node).__name__))
+            add(
+                place_of(path),
+                _("valor de tipo %(type)s não é aceito num arquivo de torneio", type=type(node).__name__),
+            )
     if unlisted:
         problems.append(
             RuleError(
                 FILE_PLACE,
-                _("mais %(n)s problema(s) como estes; corrija os listados e importe de novo", n=unlisted),
+                ngettext(
+                    "mais %(n)s problema como estes; corrija os listados e importe de novo",
+                    "mais %(n)s problemas como estes; corrija os listados e importe de novo",
+                    unlisted,
+                    n=unlisted,
+                ),
             )
         )
     return problems

@@ -23,6 +23,28 @@ class PlayerPlan:
 class RegistrationPlan:
     players: tuple[str, ...]
     waiting: bool  # still on the waiting list (not in a dupla)
+    present: bool | None = None  # the check-in: None not checked yet
+
+
+@dataclass
+class SetupPlan:
+    """What the desk set up besides the rules (``setup_reader``); the defaults are what an import always made."""
+
+    mesas: int | None = None
+    competition_format: dict[str, Any] = field(default_factory=dict)
+    registration_closed: bool = True
+    public_signup: bool = False
+    registration_opens: dt.datetime | None = None
+    registration_closes: dt.datetime | None = None
+    allow_self_scoring: bool = False
+
+
+@dataclass
+class PairingDrawPlan:
+    """A pairing draw the event has already made (the file's ``pairing_draws``): recorded again, not drawn."""
+
+    seed: int | None
+    result: dict[str, Any]  # as ``Draw.result`` holds it: duplas, waiting_list, registrations, dupla_keys…
 
 
 @dataclass
@@ -58,10 +80,12 @@ class TournamentPlan:
     regulation: str = ""
     city: str = ""
     round_times: dict[str, dict[str, str]] = field(default_factory=dict)  # stage key -> {"1": "14:00"}
+    setup: SetupPlan = field(default_factory=SetupPlan)  # mesas, competition format, registration window
     players: list[PlayerPlan] = field(default_factory=list)
     registrations: list[RegistrationPlan] = field(default_factory=list)
     pairing_seed: int | None = None
     pairing_result: dict | None = None
+    pairing_draws: list[PairingDrawPlan] = field(default_factory=list)  # made before: recorded again
     duplas: list[DuplaInfo] = field(default_factory=list)
     stages: list[StageSpec] = field(default_factory=list)
     stage_orders: dict[str, list[str | None]] = field(default_factory=dict)  # knockout draws made

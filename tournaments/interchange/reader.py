@@ -19,7 +19,9 @@ from tournaments.models import Draw, Dupla, Player, Tournament
 from .. import limits
 from .jogos_reader import jogos_read
 from .jsonfile import FILE_PLACE, tree_check
+from .pairing_reader import arrival_merge, pairing_draws_read
 from .plan import JogoPlan, PlayerPlan, RegistrationPlan, TournamentPlan
+from .setup_reader import present_read, setup_read
 from .stages_reader import stages_read
 from .values import (
     Errors,
@@ -154,6 +156,7 @@ def _read_tournament(t: dict, errors: Errors) -> TournamentPlan | None:
         overrides=dict(t.get("settings") or {}),
         settings=settings,
         regulation=text_read(t, "regulation", "tournament", errors, max_len=limits.REGULATION_MAX_CHARS),
+        setup=setup_read(t, errors),
     )
 
 
@@ -255,6 +258,8 @@ def _read_people(data: dict, plan: TournamentPlan, errors: Errors) -> None:
         errors.add("duplas", _("duas duplas com o mesmo número de cabeça de chave"))
 
     regs: list[tuple[str, ...]] = []
+    registered: dict[str, str] = {}  # player -> their registration's place
+    present: dict[tuple[str, ...], bool | None] = {}  # the check-in of each
     for i, r in enumerate(list_read(data, "registrations", "registrations", errors)):
         place = f"registrations[{i}]"
         members = r.get("players") if isinstance(r, dict) else None
@@ -263,7 +268,10 @@ def _read_people(data: dict, plan: TournamentPlan, errors: Errors) -> None:
             continue
         if all([take(m, f"{place}.players[{j}]") for j, m in enumerate(members)]):  # noqa: C419 (every member is taken, each problem reported)
             regs.append(tuple(members))
+            registered.update(dict.fromkeys(members, place))
+            present[tuple(members)] = present_read(r, place, errors)
 
+    plan.pairing_draws, paired = pairing_draws_read(data, players=set(players), registered=registered, errors=errors)
     pairing = data.get("pairing")
     formed: list[DuplaInfo] = []
     if pairing is not None:
@@ -276,7 +284,8 @@ def _read_people(data: dict, plan: TournamentPlan, errors: Errors) -> None:
             pass
         elif regs:
             capacity = None if plan.max_duplas is None else max(0, plan.max_duplas - len(explicit))
-            result = draw_rules.pairing_draw(registrations=regs, seed=pairing["seed"], max_duplas=capacity)
+            drawn = [r for r in regs if present[r] is not False]  # as at the desk: the absent are left out
+            result = draw_rules.pairing_draw(registrations=drawn, seed=pairing["seed"], max_duplas=capacity)
             plan.pairing_seed = pairing["seed"]
             for n, pair in enumerate(result.duplas, start=1):
                 key = f"r{n}"
@@ -286,16 +295,23 @@ def _read_people(data: dict, plan: TournamentPlan, errors: Errors) -> None:
                         _("a dupla sorteada %(key)s colide com uma chave de duplas; renomeie a dupla", key=repr(key)),
                     )
                 formed.append(DuplaInfo(key=key, players=tuple(pair)))
-            waiting = set(result.waiting_list)
+            paired_now = {p for pair in result.duplas for p in pair}
             plan.registrations = [
-                RegistrationPlan(players=r, waiting=r[0] in waiting or (len(r) == 2 and r[1] in waiting)) for r in regs
+                RegistrationPlan(players=r, waiting=not all(p in paired_now for p in r), present=present[r])
+                for r in regs
             ]
+            # recorded as the desk records its draws (draws.pairing): what it took, made and left waiting
             plan.pairing_result = {
                 "duplas": [list(p) for p in result.duplas],
                 "waiting_list": list(result.waiting_list),
+                "registrations": [list(r) for r in drawn],
+                "max_duplas": capacity,
+                "dupla_keys": [d.key for d in formed],
             }
     if pairing is None or not regs:
-        plan.registrations = [RegistrationPlan(players=r, waiting=True) for r in regs]
+        plan.registrations = [RegistrationPlan(players=r, waiting=True, present=present[r]) for r in regs]
+    if paired:
+        plan.registrations = arrival_merge(plan.registrations, draws=plan.pairing_draws, paired=paired)
     plan.duplas = explicit + formed
     if len(plan.duplas) > limits.MAX_DUPLAS:
         errors.add(

@@ -11,10 +11,21 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.jogo import JogoEntry, JogoResult, jogo_evaluate
-from scoring.messages import Text, _
+from scoring.jogo import WALKOVER_BOTH, JogoEntry, JogoResult, jogo_evaluate
+from scoring.messages import Text, _, ngettext
 from scoring.rules import RuleSettings
-from scoring.sumula import ACCEPTED, CONTEST, HOMOLOGATED, STATUSES, counts, status_fits_result, sumula_status
+from scoring.sumula import (
+    ACCEPTED,
+    AWAITING,
+    CONFIRMED,
+    CONTEST,
+    HOMOLOGATED,
+    STATUSES,
+    answers_needed,
+    counts,
+    status_fits_result,
+    sumula_status,
+)
 from tournaments.models import Jogo, SumulaVia
 
 from ..result_form import entry_flipped, result_dict, result_read
@@ -75,7 +86,12 @@ def sumula_read(
             errors.add(f"{place}.status", problem)
     answers = _answers_read(j.get("confirmations"), f"{place}.confirmations", duplas, stored, errors)
     if answers is None:
-        answers = (ACCEPTED, ACCEPTED) if status == "confirmed" else (None, None)
+        if status == AWAITING and result is not None and result.walkover == WALKOVER_BOTH:
+            status = CONFIRMED  # both absent: nobody to wait for (an older file may say it awaits)
+        answers = (None, None)
+        if status == CONFIRMED:  # confirmed by the duplas that confirm it: both, or the present one of a WO
+            needed = answers_needed(walkover=result.walkover if result is not None else None)
+            answers = (ACCEPTED if needed[0] else None, ACCEPTED if needed[1] else None)
         if status == "contested":  # the status is derived from the answers: someone must have contested
             errors.add(
                 f"{place}.confirmations",
@@ -83,7 +99,9 @@ def sumula_read(
             )
     elif status not in (HOMOLOGATED, "scheduled", "in_progress") and result is not None:
         implied = sumula_status(result=result, answers=answers, signed=False)
-        if implied != status:
+        if status == AWAITING and implied == CONFIRMED and result.walkover is not None:
+            status = implied  # a WO waited for the absent dupla's answer in older files: it needs none now
+        elif implied != status:
             errors.add(
                 f"{place}.confirmations",
                 _(
@@ -99,8 +117,10 @@ def sumula_read(
         if given is not None and given != via:
             errors.add(
                 f"{place}.via",
-                _(
-                    "via %(given)s, mas o histórico tem %(n)s via(s) anterior(es): esta é a via %(via)s",
+                ngettext(
+                    "via %(given)s, mas o histórico tem %(n)s via anterior: esta é a via %(via)s",
+                    "via %(given)s, mas o histórico tem %(n)s vias anteriores: esta é a via %(via)s",
+                    len(history),
                     given=given,
                     n=len(history),
                     via=via,

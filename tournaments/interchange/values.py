@@ -15,9 +15,11 @@ from django.db.models import Model
 
 from scoring.messages import Text, _
 from scoring.rules import best_of_error
+from scoring.text import name_clean
 
 from .. import limits
 from ..limits import column_int_range, column_max_length
+from ..models.fields import is_name_column
 from ..result_form import Errors, is_int  # defined once, below the file and the súmula alike
 
 
@@ -51,7 +53,9 @@ def text_read(
     if not isinstance(value, str):
         errors.add(where(place, name), _("deve ser um texto"))
         return ""
-    value = value.strip()
+    value = name_clean(value) if column is not None and is_name_column(*column) else value.strip()
+    if required and not value:  # bidi controls alone (names drop them)
+        errors.add(where(place, name), _("campo obrigatório"))
     limit = text_limit(column, max_len)
     if len(value) > limit:
         errors.add(
@@ -156,6 +160,7 @@ def sizes_check(data: dict, errors: Errors) -> None:
     too_many(data.get("players"), "players", limits.MAX_PLAYERS, _("atletas"), errors)
     too_many(data.get("registrations"), "registrations", limits.MAX_REGISTRATIONS, _("inscrições"), errors)
     too_many(data.get("duplas"), "duplas", limits.MAX_DUPLAS, _("duplas"), errors)
+    too_many(data.get("pairing_draws"), "pairing_draws", limits.MAX_PAIRING_DRAWS, _("sorteios das duplas"), errors)
     stages = data.get("stages")
     if isinstance(stages, list) and not too_many(stages, "stages", limits.MAX_STAGES, _("fases"), errors):
         for i, s in enumerate(stages):

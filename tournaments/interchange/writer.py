@@ -11,12 +11,14 @@ from scoring.rules import settings_as_dict
 from scoring.standings import StandingRow
 from scoring.tournament import GroupStageView, KnockoutStageView
 
-from ..models import AtletaNivel, Player, Registration, SumulaVia, Tournament
+from ..models import AtletaNivel, Draw, Player, Registration, SumulaVia, Tournament
 from ..registrations.selectors import ACCEPTED, WAITING, registration_rows
 from ..result_form import result_dict
 from ..rows import JogoRow
 from ..selectors import TournamentState, tournament_live_get
+from .pairing_reader import RESULT_FIELDS
 from .reader import FORMAT, VERSION
+from .setup_reader import FORMAT_FIELDS
 
 SETTINGS_IN_FILE = ("mao_de_onze_tie", "mao_de_ferro_value", "third_place")
 
@@ -25,17 +27,69 @@ def tournament_export(*, tournament: Tournament, include_private: bool = False) 
     """The tournament file of ``tournament``. Private data (birth dates, contacts, PINs) only on request."""
     state = tournament_live_get(tournament=tournament)
     players = list(Player.objects.filter(tournament=tournament).order_by("order", "id"))
+    # the pairing draws that stand (one undone at the desk is not in the file: its registrations wait again)
+    pairing = list(
+        Draw.objects.filter(tournament=tournament, kind=Draw.PAIRING, undone_at=None).order_by("performed_at", "id")
+    )
     # registrations not in a dupla yet, in order of arrival; the waiting list is those of them beyond the limit
-    # (docs/contrato.md, "Computed sections"; docs/regras.md §2 step 2), not those awaiting the pairing draw
-    rows = registration_rows(tournament=tournament, duplas=len(state.duplas))
+    # (docs/contrato.md, "Computed sections"; docs/regras.md §2 step 2), not those awaiting the pairing draw; once
+    # it ran, every one of them (the odd one out, §2 step 3)
+    rows = registration_rows(tournament=tournament, duplas=len(state.duplas), drawn=bool(pairing))
     rows = [r for r in rows if r.situation in (ACCEPTED, WAITING)]
-    return tournament_file_build(
+    data = tournament_file_build(
         state=state,
         players=players,
         registrations=[r.registration for r in rows],
         waiting=[p.key for r in rows if r.situation == WAITING for p in r.players],
         include_private=include_private,
     )
+    if pairing:
+        data = _after(data, "registrations", {"pairing_draws": pairing_draws_written(pairing)})
+    return data
+
+
+def pairing_draws_written(draws: list[Draw]) -> list[dict[str, Any]]:
+    """The file's ``pairing_draws``: the pairing draws that stand, in order, as recorded (each its seed and result),
+    so that an import records them again instead of drawing (``pairing_reader``)."""
+    out = []
+    for draw in draws:
+        result = draw.result if isinstance(draw.result, dict) else {}
+        item: dict[str, Any] = {} if draw.seed is None else {"seed": draw.seed}
+        item |= {name: result[name] for name in RESULT_FIELDS if result.get(name) is not None}
+        out.append(item)
+    return out
+
+
+def _after(data: dict[str, Any], anchor: str, more: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with ``more`` placed after the key ``anchor`` (or after ``players`` when it is absent)."""
+    if anchor not in data:
+        anchor = "players"
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        out[key] = value
+        if key == anchor:
+            out |= more
+    return out
+
+
+def setup_written(t: Tournament) -> dict[str, Any]:
+    """What the desk set up besides the rules (``setup_reader``), where it differs from what an import without it
+    makes: the mesas, the competition format, the registration window, self-scoring."""
+    out: dict[str, Any] = {}
+    if t.mesas:
+        out["mesas"] = t.mesas
+    fmt = {k: v for k, v in t.format.items() if k in FORMAT_FIELDS} if isinstance(t.format, dict) else {}
+    if fmt:
+        out["competition_format"] = fmt
+    window: dict[str, Any] = {"closed": t.registration_closed, "public_signup": t.public_signup}
+    for name, moment in (("opens", t.registration_opens), ("closes", t.registration_closes)):
+        if moment is not None:
+            window[name] = moment.isoformat()
+    if window != {"closed": True, "public_signup": False}:
+        out["registration"] = window
+    if t.allow_self_scoring:
+        out["allow_self_scoring"] = True
+    return out
 
 
 def _average(value: float | None) -> float | str | None:
@@ -76,6 +130,7 @@ def tournament_file_build(
     }
     if t.regulation:
         tournament["regulation"] = t.regulation
+    tournament |= setup_written(t)
     out_players = []
     for p in players:
         row: dict[str, Any] = {"key": p.key, "name": p.name}
@@ -89,7 +144,12 @@ def tournament_file_build(
             if p.phone:
                 row["phone"] = p.phone
         out_players.append(row)
-    out_regs = [{"players": [p.key for p in r.players()]} for r in registrations]
+    # the check-in is the desk's (private, like contacts): in the desk's download and the backup, not the public file
+    out_regs = [
+        {"players": [p.key for p in r.players()]}
+        | ({"present": r.present} if include_private and r.present is not None else {})
+        for r in registrations
+    ]
     out_duplas = []
     for key, d in state.duplas.items():
         row = {"key": key, "players": [d.player1.key, d.player2.key]}

@@ -7,7 +7,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -16,276 +15,573 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Dupla',
+            name="Dupla",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=60)),
-                ('name', models.CharField(blank=True, max_length=200, verbose_name='nome')),
-                ('seed', models.PositiveIntegerField(blank=True, null=True, verbose_name='cabeça de chave')),
-                ('disqualified', models.BooleanField(default=False, verbose_name='desclassificada')),
-                ('disqualified_reason', models.CharField(blank=True, max_length=300, verbose_name='motivo da desclassificação')),
-                ('pin', models.CharField(default=tournaments.models.new_pin, help_text='Privado: a dupla confirma ou contesta súmulas com ele.', max_length=12, verbose_name='código da dupla')),
-                ('order', models.PositiveIntegerField(default=0)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("key", models.CharField(max_length=60)),
+                ("name", models.CharField(blank=True, max_length=200, verbose_name="nome")),
+                ("seed", models.PositiveIntegerField(blank=True, null=True, verbose_name="cabeça de chave")),
+                ("disqualified", models.BooleanField(default=False, verbose_name="desclassificada")),
+                (
+                    "disqualified_reason",
+                    models.CharField(blank=True, max_length=300, verbose_name="motivo da desclassificação"),
+                ),
+                (
+                    "pin",
+                    models.CharField(
+                        default=tournaments.models.new_pin,
+                        help_text="Privado: a dupla confirma ou contesta súmulas com ele.",
+                        max_length=12,
+                        verbose_name="código da dupla",
+                    ),
+                ),
+                ("order", models.PositiveIntegerField(default=0)),
             ],
             options={
-                'verbose_name': 'dupla',
-                'verbose_name_plural': 'duplas',
-                'ordering': ['tournament', 'order', 'id'],
+                "verbose_name": "dupla",
+                "verbose_name_plural": "duplas",
+                "ordering": ["tournament", "order", "id"],
             },
         ),
         migrations.CreateModel(
-            name='Group',
+            name="Group",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=60)),
-                ('order', models.PositiveIntegerField(default=0)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("key", models.CharField(max_length=60)),
+                ("order", models.PositiveIntegerField(default=0)),
             ],
             options={
-                'verbose_name': 'grupo',
-                'verbose_name_plural': 'grupos',
-                'ordering': ['stage', 'order'],
+                "verbose_name": "grupo",
+                "verbose_name_plural": "grupos",
+                "ordering": ["stage", "order"],
             },
         ),
         migrations.CreateModel(
-            name='Stage',
+            name="Stage",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=60)),
-                ('name', models.CharField(blank=True, max_length=120, verbose_name='nome')),
-                ('order', models.PositiveIntegerField(default=0)),
-                ('kind', models.CharField(choices=[('groups', 'classificatória (grupos)'), ('knockout', 'eliminatória (chave)')], max_length=10, verbose_name='tipo')),
-                ('best_of', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='melhor de')),
-                ('best_of_rounds', models.JSONField(blank=True, default=dict, verbose_name='melhor de por rodada')),
-                ('qualify_per_group', models.PositiveSmallIntegerField(default=0, verbose_name='classificados por grupo')),
-                ('qualify_best_others', models.PositiveSmallIntegerField(default=0, verbose_name='melhores demais colocados')),
-                ('entrants', models.JSONField(blank=True, default=str, help_text='"previous" ou a lista de chaves das duplas', verbose_name='participantes')),
-                ('draw_method', models.CharField(choices=[('seeded', 'cabeças de chave'), ('random', 'sorteio'), ('fixed', 'ordem fixa')], default='seeded', max_length=10, verbose_name='sorteio da chave')),
-                ('draw_seed', models.BigIntegerField(blank=True, null=True, verbose_name='semente do sorteio')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("key", models.CharField(max_length=60)),
+                ("name", models.CharField(blank=True, max_length=120, verbose_name="nome")),
+                ("order", models.PositiveIntegerField(default=0)),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("groups", "classificatória (grupos)"), ("knockout", "eliminatória (chave)")],
+                        max_length=10,
+                        verbose_name="tipo",
+                    ),
+                ),
+                ("best_of", models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="melhor de")),
+                ("best_of_rounds", models.JSONField(blank=True, default=dict, verbose_name="melhor de por rodada")),
+                (
+                    "qualify_per_group",
+                    models.PositiveSmallIntegerField(default=0, verbose_name="classificados por grupo"),
+                ),
+                (
+                    "qualify_best_others",
+                    models.PositiveSmallIntegerField(default=0, verbose_name="melhores demais colocados"),
+                ),
+                (
+                    "entrants",
+                    models.JSONField(
+                        blank=True,
+                        default=str,
+                        help_text='"previous" ou a lista de chaves das duplas',
+                        verbose_name="participantes",
+                    ),
+                ),
+                (
+                    "draw_method",
+                    models.CharField(
+                        choices=[("seeded", "cabeças de chave"), ("random", "sorteio"), ("fixed", "ordem fixa")],
+                        default="seeded",
+                        max_length=10,
+                        verbose_name="sorteio da chave",
+                    ),
+                ),
+                ("draw_seed", models.BigIntegerField(blank=True, null=True, verbose_name="semente do sorteio")),
             ],
             options={
-                'verbose_name': 'fase',
-                'verbose_name_plural': 'fases',
-                'ordering': ['tournament', 'order'],
+                "verbose_name": "fase",
+                "verbose_name_plural": "fases",
+                "ordering": ["tournament", "order"],
             },
         ),
         migrations.CreateModel(
-            name='Tournament',
+            name="Tournament",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200, verbose_name='nome')),
-                ('slug', models.SlugField(max_length=120, unique=True, verbose_name='endereço')),
-                ('date', models.DateField(blank=True, null=True, verbose_name='data')),
-                ('start_time', models.TimeField(blank=True, null=True, verbose_name='início')),
-                ('venue', models.CharField(blank=True, max_length=200, verbose_name='local')),
-                ('category', models.CharField(blank=True, max_length=200, verbose_name='categoria')),
-                ('min_age', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='idade mínima')),
-                ('max_duplas', models.PositiveIntegerField(blank=True, null=True, verbose_name='limite de duplas')),
-                ('preset', models.CharField(choices=[('fenacef', 'FENACEF 2023'), ('aabb', 'AABB / Paulista'), ('online', 'Truco Online')], default='fenacef', max_length=20, verbose_name='regulamento base')),
-                ('settings', models.JSONField(blank=True, default=dict, help_text='Valores que diferem do regulamento base.', verbose_name='ajustes do regulamento')),
-                ('regulation', models.TextField(blank=True, verbose_name='regulamento')),
-                ('allow_self_scoring', models.BooleanField(default=False, verbose_name='duplas anotam a própria súmula')),
-                ('results_version', models.PositiveIntegerField(default=0, editable=False, help_text='Bumped by every change to what the tournament shows; derived views are cached per version.')),
-                ('finished', models.BooleanField(default=False, editable=False, help_text='Derived from the results (kept for listing many events).', verbose_name='encerrado')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=200, verbose_name="nome")),
+                ("slug", models.SlugField(max_length=120, unique=True, verbose_name="endereço")),
+                ("date", models.DateField(blank=True, null=True, verbose_name="data")),
+                ("start_time", models.TimeField(blank=True, null=True, verbose_name="início")),
+                ("venue", models.CharField(blank=True, max_length=200, verbose_name="local")),
+                ("category", models.CharField(blank=True, max_length=200, verbose_name="categoria")),
+                ("min_age", models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="idade mínima")),
+                ("max_duplas", models.PositiveIntegerField(blank=True, null=True, verbose_name="limite de duplas")),
+                (
+                    "preset",
+                    models.CharField(
+                        choices=[("fenacef", "FENACEF 2023"), ("aabb", "AABB / Paulista"), ("online", "Truco Online")],
+                        default="fenacef",
+                        max_length=20,
+                        verbose_name="regulamento base",
+                    ),
+                ),
+                (
+                    "settings",
+                    models.JSONField(
+                        blank=True,
+                        default=dict,
+                        help_text="Valores que diferem do regulamento base.",
+                        verbose_name="ajustes do regulamento",
+                    ),
+                ),
+                ("regulation", models.TextField(blank=True, verbose_name="regulamento")),
+                (
+                    "allow_self_scoring",
+                    models.BooleanField(default=False, verbose_name="duplas anotam a própria súmula"),
+                ),
+                (
+                    "results_version",
+                    models.PositiveIntegerField(
+                        default=0,
+                        editable=False,
+                        help_text="Bumped by every change to what the tournament shows; derived views are cached per version.",
+                    ),
+                ),
+                (
+                    "finished",
+                    models.BooleanField(
+                        default=False,
+                        editable=False,
+                        help_text="Derived from the results (kept for listing many events).",
+                        verbose_name="encerrado",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
             ],
             options={
-                'verbose_name': 'torneio',
-                'verbose_name_plural': 'torneios',
-                'ordering': ['-date', 'name'],
+                "verbose_name": "torneio",
+                "verbose_name_plural": "torneios",
+                "ordering": ["-date", "name"],
             },
         ),
         migrations.CreateModel(
-            name='GroupEntry',
+            name="GroupEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('order', models.PositiveIntegerField(default=0)),
-                ('dupla', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='group_entries', to='tournaments.dupla')),
-                ('group', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='tournaments.group')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("order", models.PositiveIntegerField(default=0)),
+                (
+                    "dupla",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="group_entries",
+                        to="tournaments.dupla",
+                    ),
+                ),
+                (
+                    "group",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="entries", to="tournaments.group"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['group', 'order'],
+                "ordering": ["group", "order"],
             },
         ),
         migrations.AddField(
-            model_name='group',
-            name='duplas',
-            field=models.ManyToManyField(related_name='groups', through='tournaments.GroupEntry', to='tournaments.dupla'),
+            model_name="group",
+            name="duplas",
+            field=models.ManyToManyField(
+                related_name="groups", through="tournaments.GroupEntry", to="tournaments.dupla"
+            ),
         ),
         migrations.CreateModel(
-            name='Jogo',
+            name="Jogo",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('round', models.PositiveIntegerField(blank=True, null=True, verbose_name='rodada')),
-                ('mesa', models.PositiveIntegerField(blank=True, null=True, verbose_name='mesa')),
-                ('position', models.PositiveIntegerField(blank=True, null=True, verbose_name='posição na chave')),
-                ('third_place', models.BooleanField(default=False, verbose_name='disputa de 3º lugar')),
-                ('best_of', models.PositiveSmallIntegerField(verbose_name='melhor de')),
-                ('status', models.CharField(choices=[('scheduled', 'a jogar'), ('in_progress', 'em andamento'), ('finished', 'encerrado')], default='scheduled', max_length=12, verbose_name='situação')),
-                ('walkover', models.CharField(blank=True, choices=[('', 'não'), ('a', 'dupla A ausente'), ('b', 'dupla B ausente'), ('both', 'as duas ausentes')], max_length=4, verbose_name='WO')),
-                ('lost_by', models.CharField(blank=True, choices=[('', '—'), ('a', 'dupla A'), ('b', 'dupla B')], max_length=1, verbose_name='perda do jogo')),
-                ('penalty_reason', models.CharField(blank=True, max_length=300, verbose_name='motivo da penalidade')),
-                ('entry_order', models.PositiveIntegerField(blank=True, null=True, verbose_name='ordem de registro')),
-                ('dupla_a', models.ForeignKey(on_delete=django.db.models.deletion.RESTRICT, related_name='+', to='tournaments.dupla')),
-                ('dupla_b', models.ForeignKey(on_delete=django.db.models.deletion.RESTRICT, related_name='+', to='tournaments.dupla')),
-                ('group', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='jogos', to='tournaments.group')),
-                ('stage', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='jogos', to='tournaments.stage')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='jogos', to='tournaments.tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("round", models.PositiveIntegerField(blank=True, null=True, verbose_name="rodada")),
+                ("mesa", models.PositiveIntegerField(blank=True, null=True, verbose_name="mesa")),
+                ("position", models.PositiveIntegerField(blank=True, null=True, verbose_name="posição na chave")),
+                ("third_place", models.BooleanField(default=False, verbose_name="disputa de 3º lugar")),
+                ("best_of", models.PositiveSmallIntegerField(verbose_name="melhor de")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("scheduled", "a jogar"), ("in_progress", "em andamento"), ("finished", "encerrado")],
+                        default="scheduled",
+                        max_length=12,
+                        verbose_name="situação",
+                    ),
+                ),
+                (
+                    "walkover",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("", "não"),
+                            ("a", "dupla A ausente"),
+                            ("b", "dupla B ausente"),
+                            ("both", "as duas ausentes"),
+                        ],
+                        max_length=4,
+                        verbose_name="WO",
+                    ),
+                ),
+                (
+                    "lost_by",
+                    models.CharField(
+                        blank=True,
+                        choices=[("", "—"), ("a", "dupla A"), ("b", "dupla B")],
+                        max_length=1,
+                        verbose_name="perda do jogo",
+                    ),
+                ),
+                ("penalty_reason", models.CharField(blank=True, max_length=300, verbose_name="motivo da penalidade")),
+                ("entry_order", models.PositiveIntegerField(blank=True, null=True, verbose_name="ordem de registro")),
+                (
+                    "dupla_a",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.RESTRICT, related_name="+", to="tournaments.dupla"
+                    ),
+                ),
+                (
+                    "dupla_b",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.RESTRICT, related_name="+", to="tournaments.dupla"
+                    ),
+                ),
+                (
+                    "group",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="jogos",
+                        to="tournaments.group",
+                    ),
+                ),
+                (
+                    "stage",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="jogos", to="tournaments.stage"
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="jogos", to="tournaments.tournament"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'jogo',
-                'verbose_name_plural': 'jogos',
-                'ordering': ['tournament', 'stage__order', 'round', 'third_place', 'position', 'mesa', 'id'],
+                "verbose_name": "jogo",
+                "verbose_name_plural": "jogos",
+                "ordering": ["tournament", "stage__order", "round", "third_place", "position", "mesa", "id"],
             },
         ),
         migrations.CreateModel(
-            name='Partida',
+            name="Partida",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(verbose_name='número')),
-                ('mode', models.CharField(choices=[('score', 'placar final'), ('maos', 'mão a mão'), ('penalty', 'perda da partida')], default='score', max_length=8, verbose_name='registro')),
-                ('score_a', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('score_b', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('lost_by', models.CharField(blank=True, choices=[('', '—'), ('a', 'dupla A'), ('b', 'dupla B')], max_length=1)),
-                ('penalty_reason', models.CharField(blank=True, max_length=300)),
-                ('jogo', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='partidas', to='tournaments.jogo')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveSmallIntegerField(verbose_name="número")),
+                (
+                    "mode",
+                    models.CharField(
+                        choices=[("score", "placar final"), ("maos", "mão a mão"), ("penalty", "perda da partida")],
+                        default="score",
+                        max_length=8,
+                        verbose_name="registro",
+                    ),
+                ),
+                ("score_a", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("score_b", models.PositiveSmallIntegerField(blank=True, null=True)),
+                (
+                    "lost_by",
+                    models.CharField(blank=True, choices=[("", "—"), ("a", "dupla A"), ("b", "dupla B")], max_length=1),
+                ),
+                ("penalty_reason", models.CharField(blank=True, max_length=300)),
+                (
+                    "jogo",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="partidas", to="tournaments.jogo"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'partida',
-                'verbose_name_plural': 'partidas',
-                'ordering': ['jogo', 'number'],
+                "verbose_name": "partida",
+                "verbose_name_plural": "partidas",
+                "ordering": ["jogo", "number"],
             },
         ),
         migrations.CreateModel(
-            name='Mao',
+            name="Mao",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('order', models.PositiveSmallIntegerField(verbose_name='ordem')),
-                ('to', models.PositiveSmallIntegerField(blank=True, help_text='0 = dupla A, 1 = dupla B, vazio = mão empatada', null=True, verbose_name='para a dupla')),
-                ('points', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='pontos')),
-                ('how', models.CharField(choices=[('played', 'jogada'), ('ran', 'correu'), ('refused', 'mão de onze recusada'), ('penalty', 'penalidade')], default='played', max_length=8, verbose_name='como')),
-                ('reason', models.CharField(blank=True, max_length=300, verbose_name='motivo')),
-                ('scorer', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='anotado por')),
-                ('partida', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='maos', to='tournaments.partida')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("order", models.PositiveSmallIntegerField(verbose_name="ordem")),
+                (
+                    "to",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        help_text="0 = dupla A, 1 = dupla B, vazio = mão empatada",
+                        null=True,
+                        verbose_name="para a dupla",
+                    ),
+                ),
+                ("points", models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="pontos")),
+                (
+                    "how",
+                    models.CharField(
+                        choices=[
+                            ("played", "jogada"),
+                            ("ran", "correu"),
+                            ("refused", "mão de onze recusada"),
+                            ("penalty", "penalidade"),
+                        ],
+                        default="played",
+                        max_length=8,
+                        verbose_name="como",
+                    ),
+                ),
+                ("reason", models.CharField(blank=True, max_length=300, verbose_name="motivo")),
+                (
+                    "scorer",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="anotado por",
+                    ),
+                ),
+                (
+                    "partida",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="maos", to="tournaments.partida"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'mão',
-                'verbose_name_plural': 'mãos',
-                'ordering': ['partida', 'order'],
+                "verbose_name": "mão",
+                "verbose_name_plural": "mãos",
+                "ordering": ["partida", "order"],
             },
         ),
         migrations.CreateModel(
-            name='Player',
+            name="Player",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=60)),
-                ('name', models.CharField(max_length=200, verbose_name='nome')),
-                ('birth_date', models.DateField(blank=True, null=True, verbose_name='data de nascimento')),
-                ('email', models.EmailField(blank=True, max_length=254, verbose_name='e-mail')),
-                ('phone', models.CharField(blank=True, max_length=40, verbose_name='telefone')),
-                ('order', models.PositiveIntegerField(default=0)),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='players', to=settings.AUTH_USER_MODEL, verbose_name='conta')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='players', to='tournaments.tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("key", models.CharField(max_length=60)),
+                ("name", models.CharField(max_length=200, verbose_name="nome")),
+                ("birth_date", models.DateField(blank=True, null=True, verbose_name="data de nascimento")),
+                ("email", models.EmailField(blank=True, max_length=254, verbose_name="e-mail")),
+                ("phone", models.CharField(blank=True, max_length=40, verbose_name="telefone")),
+                ("order", models.PositiveIntegerField(default=0)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="players",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="conta",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="players", to="tournaments.tournament"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'atleta',
-                'verbose_name_plural': 'atletas',
-                'ordering': ['tournament', 'order', 'id'],
+                "verbose_name": "atleta",
+                "verbose_name_plural": "atletas",
+                "ordering": ["tournament", "order", "id"],
             },
         ),
         migrations.AddField(
-            model_name='dupla',
-            name='player1',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.RESTRICT, related_name='+', to='tournaments.player'),
+            model_name="dupla",
+            name="player1",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.RESTRICT, related_name="+", to="tournaments.player"
+            ),
         ),
         migrations.AddField(
-            model_name='dupla',
-            name='player2',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.RESTRICT, related_name='+', to='tournaments.player'),
+            model_name="dupla",
+            name="player2",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.RESTRICT, related_name="+", to="tournaments.player"
+            ),
         ),
         migrations.AddField(
-            model_name='group',
-            name='stage',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='groups', to='tournaments.stage'),
+            model_name="group",
+            name="stage",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="groups", to="tournaments.stage"
+            ),
         ),
         migrations.AddField(
-            model_name='stage',
-            name='tournament',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='stages', to='tournaments.tournament'),
+            model_name="stage",
+            name="tournament",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="stages", to="tournaments.tournament"
+            ),
         ),
         migrations.CreateModel(
-            name='Registration',
+            name="Registration",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('order', models.PositiveIntegerField(verbose_name='ordem de chegada')),
-                ('status', models.CharField(choices=[('waiting', 'aguardando'), ('paired', 'em dupla'), ('withdrawn', 'desistiu')], default='waiting', max_length=12, verbose_name='situação')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('player1', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.player')),
-                ('player2', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.player')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='registrations', to='tournaments.tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("order", models.PositiveIntegerField(verbose_name="ordem de chegada")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("waiting", "aguardando"), ("paired", "em dupla"), ("withdrawn", "desistiu")],
+                        default="waiting",
+                        max_length=12,
+                        verbose_name="situação",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "player1",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="tournaments.player"
+                    ),
+                ),
+                (
+                    "player2",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.player",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="registrations",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'inscrição',
-                'verbose_name_plural': 'inscrições',
-                'ordering': ['tournament', 'order'],
+                "verbose_name": "inscrição",
+                "verbose_name_plural": "inscrições",
+                "ordering": ["tournament", "order"],
             },
         ),
         migrations.AddField(
-            model_name='dupla',
-            name='tournament',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='duplas', to='tournaments.tournament'),
+            model_name="dupla",
+            name="tournament",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="duplas", to="tournaments.tournament"
+            ),
         ),
         migrations.CreateModel(
-            name='Draw',
+            name="Draw",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('pairing', 'formação das duplas'), ('groups', 'grupos'), ('bracket', 'chave'), ('tiebreak', 'desempate')], max_length=10, verbose_name='tipo')),
-                ('method', models.CharField(blank=True, max_length=10, verbose_name='método')),
-                ('seed', models.BigIntegerField(blank=True, null=True, verbose_name='semente')),
-                ('result', models.JSONField(verbose_name='resultado')),
-                ('performed_at', models.DateTimeField(auto_now_add=True, verbose_name='feito em')),
-                ('note', models.CharField(blank=True, max_length=200, verbose_name='observação')),
-                ('performed_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='feito por')),
-                ('group', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='draws', to='tournaments.group')),
-                ('stage', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='draws', to='tournaments.stage')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='draws', to='tournaments.tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("pairing", "formação das duplas"),
+                            ("groups", "grupos"),
+                            ("bracket", "chave"),
+                            ("tiebreak", "desempate"),
+                        ],
+                        max_length=10,
+                        verbose_name="tipo",
+                    ),
+                ),
+                ("method", models.CharField(blank=True, max_length=10, verbose_name="método")),
+                ("seed", models.BigIntegerField(blank=True, null=True, verbose_name="semente")),
+                ("result", models.JSONField(verbose_name="resultado")),
+                ("performed_at", models.DateTimeField(auto_now_add=True, verbose_name="feito em")),
+                ("note", models.CharField(blank=True, max_length=200, verbose_name="observação")),
+                (
+                    "performed_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="feito por",
+                    ),
+                ),
+                (
+                    "group",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="draws",
+                        to="tournaments.group",
+                    ),
+                ),
+                (
+                    "stage",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="draws",
+                        to="tournaments.stage",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="draws", to="tournaments.tournament"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'sorteio',
-                'verbose_name_plural': 'sorteios',
-                'ordering': ['tournament', 'performed_at', 'id'],
+                "verbose_name": "sorteio",
+                "verbose_name_plural": "sorteios",
+                "ordering": ["tournament", "performed_at", "id"],
             },
         ),
         migrations.AddConstraint(
-            model_name='groupentry',
-            constraint=models.UniqueConstraint(fields=('group', 'dupla'), name='group_entry_unique'),
+            model_name="groupentry",
+            constraint=models.UniqueConstraint(fields=("group", "dupla"), name="group_entry_unique"),
         ),
         migrations.AddConstraint(
-            model_name='partida',
-            constraint=models.UniqueConstraint(fields=('jogo', 'number'), name='partida_number_unique'),
+            model_name="partida",
+            constraint=models.UniqueConstraint(fields=("jogo", "number"), name="partida_number_unique"),
         ),
         migrations.AddConstraint(
-            model_name='mao',
-            constraint=models.UniqueConstraint(fields=('partida', 'order'), name='mao_order_unique'),
+            model_name="mao",
+            constraint=models.UniqueConstraint(fields=("partida", "order"), name="mao_order_unique"),
         ),
         migrations.AddConstraint(
-            model_name='group',
-            constraint=models.UniqueConstraint(fields=('stage', 'key'), name='group_key_unique'),
+            model_name="group",
+            constraint=models.UniqueConstraint(fields=("stage", "key"), name="group_key_unique"),
         ),
         migrations.AddConstraint(
-            model_name='stage',
-            constraint=models.UniqueConstraint(fields=('tournament', 'key'), name='stage_key_unique'),
+            model_name="stage",
+            constraint=models.UniqueConstraint(fields=("tournament", "key"), name="stage_key_unique"),
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.UniqueConstraint(fields=('tournament', 'key'), name='player_key_unique'),
+            model_name="player",
+            constraint=models.UniqueConstraint(fields=("tournament", "key"), name="player_key_unique"),
         ),
         migrations.AddIndex(
-            model_name='jogo',
-            index=models.Index(fields=['tournament', 'stage'], name='tournaments_tournam_fa513a_idx'),
+            model_name="jogo",
+            index=models.Index(fields=["tournament", "stage"], name="tournaments_tournam_fa513a_idx"),
         ),
         migrations.AddConstraint(
-            model_name='dupla',
-            constraint=models.UniqueConstraint(fields=('tournament', 'key'), name='dupla_key_unique'),
+            model_name="dupla",
+            constraint=models.UniqueConstraint(fields=("tournament", "key"), name="dupla_key_unique"),
         ),
     ]

@@ -17,140 +17,237 @@ def _tokens_and_closed(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0003_group_permissions'),
+        ("tournaments", "0003_group_permissions"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.RemoveField(
-            model_name='dupla',
-            name='pin',
+            model_name="dupla",
+            name="pin",
         ),
         migrations.AddField(
-            model_name='dupla',
-            name='pin_hash',
-            field=models.CharField(blank=True, editable=False, max_length=200, verbose_name='código da dupla (hash)'),
+            model_name="dupla",
+            name="pin_hash",
+            field=models.CharField(blank=True, editable=False, max_length=200, verbose_name="código da dupla (hash)"),
         ),
         migrations.AddField(
-            model_name='dupla',
-            name='token',
-            field=models.CharField(default=tournaments.models.new_private_token, editable=False, max_length=40, verbose_name='link privado'),
+            model_name="dupla",
+            name="token",
+            field=models.CharField(
+                default=tournaments.models.new_private_token, editable=False, max_length=40, verbose_name="link privado"
+            ),
         ),
         migrations.AddField(
-            model_name='jogo',
-            name='referee',
-            field=models.ForeignKey(blank=True, help_text='Vazio: o árbitro da mesa.', null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='árbitro'),
+            model_name="jogo",
+            name="referee",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="Vazio: o árbitro da mesa.",
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+                verbose_name="árbitro",
+            ),
         ),
         migrations.AddField(
-            model_name='registration',
-            name='present',
-            field=models.BooleanField(blank=True, null=True, verbose_name='presente'),
+            model_name="registration",
+            name="present",
+            field=models.BooleanField(blank=True, null=True, verbose_name="presente"),
         ),
         migrations.AddField(
-            model_name='registration',
-            name='source',
-            field=models.CharField(choices=[('form', 'formulário público'), ('csv', 'planilha CSV'), ('desk', 'comissão'), ('file', 'arquivo do torneio')], default='file', max_length=6, verbose_name='origem'),
+            model_name="registration",
+            name="source",
+            field=models.CharField(
+                choices=[
+                    ("form", "formulário público"),
+                    ("csv", "planilha CSV"),
+                    ("desk", "comissão"),
+                    ("file", "arquivo do torneio"),
+                ],
+                default="file",
+                max_length=6,
+                verbose_name="origem",
+            ),
         ),
         migrations.AddField(
-            model_name='registration',
-            name='withdrawn_at',
-            field=models.DateTimeField(blank=True, null=True, verbose_name='desistiu em'),
+            model_name="registration",
+            name="withdrawn_at",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="desistiu em"),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='created_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='criado por'),
+            model_name="tournament",
+            name="created_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+                verbose_name="criado por",
+            ),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='format',
-            field=models.JSONField(blank=True, default=dict, help_text='The format chosen at the desk, used by the competition draw (see tournaments/draws/format.py).', verbose_name='formato'),
+            model_name="tournament",
+            name="format",
+            field=models.JSONField(
+                blank=True,
+                default=dict,
+                help_text="The format chosen at the desk, used by the competition draw (see tournaments/draws/format.py).",
+                verbose_name="formato",
+            ),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='mesas',
-            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='número de mesas'),
+            model_name="tournament",
+            name="mesas",
+            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="número de mesas"),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='public_signup',
-            field=models.BooleanField(default=False, verbose_name='inscrição pelo site'),
+            model_name="tournament",
+            name="public_signup",
+            field=models.BooleanField(default=False, verbose_name="inscrição pelo site"),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='registration_closed',
-            field=models.BooleanField(default=False, verbose_name='inscrições encerradas'),
+            model_name="tournament",
+            name="registration_closed",
+            field=models.BooleanField(default=False, verbose_name="inscrições encerradas"),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='registration_closes',
-            field=models.DateTimeField(blank=True, null=True, verbose_name='inscrições fecham em'),
+            model_name="tournament",
+            name="registration_closes",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="inscrições fecham em"),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='registration_opens',
-            field=models.DateTimeField(blank=True, null=True, verbose_name='inscrições abrem em'),
+            model_name="tournament",
+            name="registration_opens",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="inscrições abrem em"),
         ),
         migrations.CreateModel(
-            name='AuditEntry',
+            name="AuditEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField(auto_now_add=True, db_index=True, verbose_name='quando')),
-                ('action', models.CharField(max_length=40, verbose_name='ação')),
-                ('summary', models.CharField(max_length=300, verbose_name='o quê')),
-                ('before', models.JSONField(blank=True, null=True, verbose_name='antes')),
-                ('after', models.JSONField(blank=True, null=True, verbose_name='depois')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='audit', to='tournaments.tournament')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='quem')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("at", models.DateTimeField(auto_now_add=True, db_index=True, verbose_name="quando")),
+                ("action", models.CharField(max_length=40, verbose_name="ação")),
+                ("summary", models.CharField(max_length=300, verbose_name="o quê")),
+                ("before", models.JSONField(blank=True, null=True, verbose_name="antes")),
+                ("after", models.JSONField(blank=True, null=True, verbose_name="depois")),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="audit", to="tournaments.tournament"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="quem",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'registro de ação',
-                'verbose_name_plural': 'registros de ações',
-                'ordering': ['-at', '-id'],
+                "verbose_name": "registro de ação",
+                "verbose_name_plural": "registros de ações",
+                "ordering": ["-at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='Mesa',
+            name="Mesa",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(verbose_name='mesa')),
-                ('referee', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='árbitro')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='mesa_rows', to='tournaments.tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveSmallIntegerField(verbose_name="mesa")),
+                (
+                    "referee",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="árbitro",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="mesa_rows",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'mesa',
-                'verbose_name_plural': 'mesas',
-                'ordering': ['tournament', 'number'],
-                'constraints': [models.UniqueConstraint(fields=('tournament', 'number'), name='mesa_number_unique')],
+                "verbose_name": "mesa",
+                "verbose_name_plural": "mesas",
+                "ordering": ["tournament", "number"],
+                "constraints": [models.UniqueConstraint(fields=("tournament", "number"), name="mesa_number_unique")],
             },
         ),
         migrations.CreateModel(
-            name='StaffRole',
+            name="StaffRole",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('organizer', 'comissão organizadora'), ('referee', 'árbitro')], max_length=10, verbose_name='papel')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('added_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='staff', to='tournaments.tournament')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='staff_roles', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[("organizer", "comissão organizadora"), ("referee", "árbitro")],
+                        max_length=10,
+                        verbose_name="papel",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "added_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="staff", to="tournaments.tournament"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="staff_roles",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'papel no torneio',
-                'verbose_name_plural': 'papéis no torneio',
-                'ordering': ['tournament', 'role', 'user__username'],
-                'constraints': [models.UniqueConstraint(fields=('tournament', 'user'), name='staff_role_unique')],
+                "verbose_name": "papel no torneio",
+                "verbose_name_plural": "papéis no torneio",
+                "ordering": ["tournament", "role", "user__username"],
+                "constraints": [models.UniqueConstraint(fields=("tournament", "user"), name="staff_role_unique")],
             },
         ),
         # the Organizadores and Árbitros groups get the permissions of the new models (as in 0003)
-        migrations.RunPython(importlib.import_module("tournaments.migrations.0003_group_permissions").grant,
-                             migrations.RunPython.noop),
+        migrations.RunPython(
+            importlib.import_module("tournaments.migrations.0003_group_permissions").grant, migrations.RunPython.noop
+        ),
         migrations.RunPython(_tokens_and_closed, migrations.RunPython.noop),
         migrations.AlterField(
             model_name="dupla",
             name="token",
-            field=models.CharField(default=tournaments.models.new_private_token, editable=False, max_length=40,
-                                   unique=True, verbose_name="link privado"),
+            field=models.CharField(
+                default=tournaments.models.new_private_token,
+                editable=False,
+                max_length=40,
+                unique=True,
+                verbose_name="link privado",
+            ),
         ),
     ]

@@ -7,124 +7,213 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0005_jogo_key'),
+        ("tournaments", "0005_jogo_key"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='jogo',
-            name='confirmations',
-            field=models.JSONField(blank=True, default=dict, help_text='Per side ("a", "b"): {"answer": "confirmed"|"contested", "reason": str, "at": ISO time, "by": "pin"|"link"|"file"}.', verbose_name='confirmações'),
+            model_name="jogo",
+            name="confirmations",
+            field=models.JSONField(
+                blank=True,
+                default=dict,
+                help_text='Per side ("a", "b"): {"answer": "confirmed"|"contested", "reason": str, "at": ISO time, "by": "pin"|"link"|"file"}.',
+                verbose_name="confirmações",
+            ),
         ),
         migrations.AddField(
-            model_name='jogo',
-            name='counted_via',
-            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='via que conta'),
+            model_name="jogo",
+            name="counted_via",
+            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="via que conta"),
         ),
         migrations.AddField(
-            model_name='jogo',
-            name='signed_at',
-            field=models.DateTimeField(blank=True, null=True, verbose_name='homologada em'),
+            model_name="jogo",
+            name="signed_at",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="homologada em"),
         ),
         migrations.AddField(
-            model_name='jogo',
-            name='signed_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='homologada por'),
+            model_name="jogo",
+            name="signed_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+                verbose_name="homologada por",
+            ),
         ),
         migrations.AddField(
-            model_name='jogo',
-            name='signed_reason',
-            field=models.CharField(blank=True, max_length=300, verbose_name='decisão do árbitro'),
+            model_name="jogo",
+            name="signed_reason",
+            field=models.CharField(blank=True, max_length=300, verbose_name="decisão do árbitro"),
         ),
         migrations.AddField(
-            model_name='jogo',
-            name='version',
-            field=models.PositiveIntegerField(default=0, help_text='Bumped by every write to this súmula (live pages, the API).', verbose_name='versão'),
+            model_name="jogo",
+            name="version",
+            field=models.PositiveIntegerField(
+                default=0,
+                help_text="Bumped by every write to this súmula (live pages, the API).",
+                verbose_name="versão",
+            ),
         ),
         migrations.AddField(
-            model_name='jogo',
-            name='via',
-            field=models.PositiveSmallIntegerField(default=1, verbose_name='via'),
+            model_name="jogo",
+            name="via",
+            field=models.PositiveSmallIntegerField(default=1, verbose_name="via"),
         ),
         migrations.AddField(
-            model_name='jogo',
-            name='via_reason',
-            field=models.CharField(blank=True, max_length=300, verbose_name='motivo da via'),
+            model_name="jogo",
+            name="via_reason",
+            field=models.CharField(blank=True, max_length=300, verbose_name="motivo da via"),
         ),
         migrations.AddField(
-            model_name='mao',
-            name='key',
-            field=models.CharField(blank=True, max_length=64, verbose_name='identificador'),
+            model_name="mao",
+            name="key",
+            field=models.CharField(blank=True, max_length=64, verbose_name="identificador"),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='live_version',
-            field=models.PositiveIntegerField(default=0, editable=False, help_text='Bumped by every súmula write (a mão, a confirmation…): live pages are cached per version without invalidating the standings.'),
+            model_name="tournament",
+            name="live_version",
+            field=models.PositiveIntegerField(
+                default=0,
+                editable=False,
+                help_text="Bumped by every súmula write (a mão, a confirmation…): live pages are cached per version without invalidating the standings.",
+            ),
         ),
         migrations.AlterField(
-            model_name='jogo',
-            name='status',
-            field=models.CharField(choices=[('scheduled', 'a jogar'), ('in_progress', 'em andamento'), ('awaiting_confirmation', 'aguarda confirmação'), ('contested', 'contestada'), ('confirmed', 'confirmada'), ('homologated', 'homologada')], default='scheduled', max_length=24, verbose_name='situação'),
+            model_name="jogo",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("scheduled", "a jogar"),
+                    ("in_progress", "em andamento"),
+                    ("awaiting_confirmation", "aguarda confirmação"),
+                    ("contested", "contestada"),
+                    ("confirmed", "confirmada"),
+                    ("homologated", "homologada"),
+                ],
+                default="scheduled",
+                max_length=24,
+                verbose_name="situação",
+            ),
         ),
         migrations.AlterField(
-            model_name='tournament',
-            name='results_version',
-            field=models.PositiveIntegerField(default=0, editable=False, help_text='Bumped by every change to what counts (standings, bracket, draws); derived views are cached per version.'),
+            model_name="tournament",
+            name="results_version",
+            field=models.PositiveIntegerField(
+                default=0,
+                editable=False,
+                help_text="Bumped by every change to what counts (standings, bracket, draws); derived views are cached per version.",
+            ),
         ),
         migrations.CreateModel(
-            name='PinFailure',
+            name="PinFailure",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField(db_index=True)),
-                ('dupla', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.dupla')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("at", models.DateTimeField(db_index=True)),
+                (
+                    "dupla",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="tournaments.dupla"
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['dupla', 'at'], name='tournaments_dupla_i_4841d0_idx')],
+                "indexes": [models.Index(fields=["dupla", "at"], name="tournaments_dupla_i_4841d0_idx")],
             },
         ),
         migrations.CreateModel(
-            name='SumulaEvent',
+            name="SumulaEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('via', models.PositiveSmallIntegerField(verbose_name='via')),
-                ('action', models.CharField(max_length=20, verbose_name='ação')),
-                ('client_id', models.CharField(blank=True, max_length=64, null=True, verbose_name='identificador')),
-                ('method', models.CharField(blank=True, help_text='session, pin or link', max_length=10, verbose_name='como')),
-                ('device', models.CharField(blank=True, max_length=300, verbose_name='aparelho')),
-                ('at', models.DateTimeField(auto_now_add=True, verbose_name='quando')),
-                ('data', models.JSONField(blank=True, default=dict, verbose_name='dados')),
-                ('dupla', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='tournaments.dupla', verbose_name='dupla')),
-                ('jogo', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='events', to='tournaments.jogo')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='quem')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("via", models.PositiveSmallIntegerField(verbose_name="via")),
+                ("action", models.CharField(max_length=20, verbose_name="ação")),
+                ("client_id", models.CharField(blank=True, max_length=64, null=True, verbose_name="identificador")),
+                (
+                    "method",
+                    models.CharField(blank=True, help_text="session, pin or link", max_length=10, verbose_name="como"),
+                ),
+                ("device", models.CharField(blank=True, max_length=300, verbose_name="aparelho")),
+                ("at", models.DateTimeField(auto_now_add=True, verbose_name="quando")),
+                ("data", models.JSONField(blank=True, default=dict, verbose_name="dados")),
+                (
+                    "dupla",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="tournaments.dupla",
+                        verbose_name="dupla",
+                    ),
+                ),
+                (
+                    "jogo",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="events", to="tournaments.jogo"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="quem",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'registro da súmula',
-                'verbose_name_plural': 'registros das súmulas',
-                'ordering': ['jogo', 'id'],
-                'constraints': [models.UniqueConstraint(fields=('jogo', 'client_id'), name='sumula_event_client_id_unique')],
+                "verbose_name": "registro da súmula",
+                "verbose_name_plural": "registros das súmulas",
+                "ordering": ["jogo", "id"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("jogo", "client_id"), name="sumula_event_client_id_unique")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='SumulaVia',
+            name="SumulaVia",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('via', models.PositiveSmallIntegerField(verbose_name='via')),
-                ('via_reason', models.CharField(blank=True, max_length=300, verbose_name='motivo da via')),
-                ('status', models.CharField(choices=[('scheduled', 'a jogar'), ('in_progress', 'em andamento'), ('awaiting_confirmation', 'aguarda confirmação'), ('contested', 'contestada'), ('confirmed', 'confirmada'), ('homologated', 'homologada')], max_length=24, verbose_name='situação')),
-                ('by', models.CharField(blank=True, max_length=150, verbose_name='corrigida por')),
-                ('at', models.DateTimeField(verbose_name='corrigida em')),
-                ('result', models.JSONField(verbose_name='resultado')),
-                ('confirmations', models.JSONField(blank=True, default=dict, verbose_name='confirmações')),
-                ('jogo', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='vias', to='tournaments.jogo')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("via", models.PositiveSmallIntegerField(verbose_name="via")),
+                ("via_reason", models.CharField(blank=True, max_length=300, verbose_name="motivo da via")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("scheduled", "a jogar"),
+                            ("in_progress", "em andamento"),
+                            ("awaiting_confirmation", "aguarda confirmação"),
+                            ("contested", "contestada"),
+                            ("confirmed", "confirmada"),
+                            ("homologated", "homologada"),
+                        ],
+                        max_length=24,
+                        verbose_name="situação",
+                    ),
+                ),
+                ("by", models.CharField(blank=True, max_length=150, verbose_name="corrigida por")),
+                ("at", models.DateTimeField(verbose_name="corrigida em")),
+                ("result", models.JSONField(verbose_name="resultado")),
+                ("confirmations", models.JSONField(blank=True, default=dict, verbose_name="confirmações")),
+                (
+                    "jogo",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="vias", to="tournaments.jogo"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'via anterior da súmula',
-                'verbose_name_plural': 'vias anteriores das súmulas',
-                'ordering': ['jogo', 'via'],
-                'constraints': [models.UniqueConstraint(fields=('jogo', 'via'), name='sumula_via_unique')],
+                "verbose_name": "via anterior da súmula",
+                "verbose_name_plural": "vias anteriores das súmulas",
+                "ordering": ["jogo", "via"],
+                "constraints": [models.UniqueConstraint(fields=("jogo", "via"), name="sumula_via_unique")],
             },
         ),
     ]
@@ -139,10 +228,14 @@ def _finished_is_homologated(apps, schema_editor):
 def _homologated_is_finished(apps, schema_editor):
     Jogo = apps.get_model("tournaments", "Jogo")
     Jogo.objects.filter(status__in=["awaiting_confirmation", "contested", "confirmed", "homologated"]).update(
-        status="finished")
+        status="finished"
+    )
 
 
 Migration.operations.append(migrations.RunPython(_finished_is_homologated, _homologated_is_finished))
 # the Organizadores and Árbitros groups get the permissions of the new models (as in 0003)
-Migration.operations.append(migrations.RunPython(
-    importlib.import_module("tournaments.migrations.0003_group_permissions").grant, migrations.RunPython.noop))
+Migration.operations.append(
+    migrations.RunPython(
+        importlib.import_module("tournaments.migrations.0003_group_permissions").grant, migrations.RunPython.noop
+    )
+)

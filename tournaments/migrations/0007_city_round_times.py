@@ -4,20 +4,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0006_sumula'),
+        ("tournaments", "0006_sumula"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='stage',
-            name='round_times',
-            field=models.JSONField(blank=True, default=dict, help_text='{"1": "14:00", "2": "15:30"}: the time each round is called', verbose_name='horário das rodadas'),
+            model_name="stage",
+            name="round_times",
+            field=models.JSONField(
+                blank=True,
+                default=dict,
+                help_text='{"1": "14:00", "2": "15:30"}: the time each round is called',
+                verbose_name="horário das rodadas",
+            ),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='city',
-            field=models.CharField(blank=True, help_text='ex.: Campinas/SP', max_length=120, verbose_name='cidade'),
+            model_name="tournament",
+            name="city",
+            field=models.CharField(blank=True, help_text="ex.: Campinas/SP", max_length=120, verbose_name="cidade"),
         ),
     ]

@@ -8,37 +8,71 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0007_city_round_times'),
+        ("tournaments", "0007_city_round_times"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='StaffInvitation',
+            name="StaffInvitation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('organizer', 'comissão organizadora'), ('referee', 'árbitro')], max_length=10, verbose_name='papel')),
-                ('email', models.EmailField(max_length=254, verbose_name='e-mail')),
-                ('token_hash', models.CharField(editable=False, max_length=64, unique=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('expires_at', models.DateTimeField()),
-                ('accepted_at', models.DateTimeField(blank=True, null=True)),
-                ('revoked_at', models.DateTimeField(blank=True, null=True)),
-                ('accepted_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('invited_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='invitations', to='tournaments.tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[("organizer", "comissão organizadora"), ("referee", "árbitro")],
+                        max_length=10,
+                        verbose_name="papel",
+                    ),
+                ),
+                ("email", models.EmailField(max_length=254, verbose_name="e-mail")),
+                ("token_hash", models.CharField(editable=False, max_length=64, unique=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("expires_at", models.DateTimeField()),
+                ("accepted_at", models.DateTimeField(blank=True, null=True)),
+                ("revoked_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "accepted_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "invited_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="invitations",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'convite para a equipe',
-                'verbose_name_plural': 'convites para a equipe',
-                'ordering': ['tournament', '-created_at'],
+                "verbose_name": "convite para a equipe",
+                "verbose_name_plural": "convites para a equipe",
+                "ordering": ["tournament", "-created_at"],
             },
         ),
     ]
 
 
 # the Organizadores and Árbitros groups get the permissions of the new model (as in 0003)
-Migration.operations.append(migrations.RunPython(
-    importlib.import_module("tournaments.migrations.0003_group_permissions").grant, migrations.RunPython.noop))
+Migration.operations.append(
+    migrations.RunPython(
+        importlib.import_module("tournaments.migrations.0003_group_permissions").grant, migrations.RunPython.noop
+    )
+)

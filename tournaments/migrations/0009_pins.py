@@ -8,52 +8,63 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0008_accounts'),
+        ("tournaments", "0008_accounts"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ReplacedLink',
+            name="ReplacedLink",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('token_hash', models.CharField(max_length=64, unique=True)),
-                ('replaced_at', models.DateTimeField(auto_now_add=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("token_hash", models.CharField(max_length=64, unique=True)),
+                ("replaced_at", models.DateTimeField(auto_now_add=True)),
             ],
         ),
         migrations.AddField(
-            model_name='pinfailure',
-            name='address',
-            field=models.CharField(blank=True, default='', max_length=64),
+            model_name="pinfailure",
+            name="address",
+            field=models.CharField(blank=True, default="", max_length=64),
         ),
         migrations.AddField(
-            model_name='pinfailure',
-            name='cleared_at',
+            model_name="pinfailure",
+            name="cleared_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='pinfailure',
-            name='staff',
+            model_name="pinfailure",
+            name="staff",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='pinfailure',
-            name='user',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="pinfailure",
+            name="user",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddIndex(
-            model_name='pinfailure',
-            index=models.Index(fields=['address', 'at'], name='tournaments_address_95de00_idx'),
+            model_name="pinfailure",
+            index=models.Index(fields=["address", "at"], name="tournaments_address_95de00_idx"),
         ),
         migrations.AddField(
-            model_name='replacedlink',
-            name='dupla',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.dupla'),
+            model_name="replacedlink",
+            name="dupla",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="+", to="tournaments.dupla"
+            ),
         ),
     ]
 
+
 # the Organizadores and Árbitros groups get the ReplacedLink permissions too (as in 0003)
-Migration.operations.append(migrations.RunPython(
-    importlib.import_module("tournaments.migrations.0003_group_permissions").grant, migrations.RunPython.noop))
+Migration.operations.append(
+    migrations.RunPython(
+        importlib.import_module("tournaments.migrations.0003_group_permissions").grant, migrations.RunPython.noop
+    )
+)

@@ -5,49 +5,64 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0009_pins'),
+        ("tournaments", "0009_pins"),
     ]
 
     operations = [
         migrations.RemoveField(
-            model_name='tournament',
-            name='live_version',
+            model_name="tournament",
+            name="live_version",
         ),
         migrations.AlterField(
-            model_name='tournament',
-            name='results_version',
-            field=models.PositiveIntegerField(default=0, editable=False, help_text='The version of the results: the engine gives one to every write that changes what the pages show (tournaments/engine.py); derived views and pages are cached per version.'),
+            model_name="tournament",
+            name="results_version",
+            field=models.PositiveIntegerField(
+                default=0,
+                editable=False,
+                help_text="The version of the results: the engine gives one to every write that changes what the pages show (tournaments/engine.py); derived views and pages are cached per version.",
+            ),
         ),
         migrations.CreateModel(
-            name='ResultPart',
+            name="ResultPart",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=120)),
-                ('version', models.PositiveIntegerField()),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='parts', to='tournaments.tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("key", models.CharField(max_length=120)),
+                ("version", models.PositiveIntegerField()),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="parts", to="tournaments.tournament"
+                    ),
+                ),
             ],
             options={
-                'default_permissions': (),
-                'constraints': [models.UniqueConstraint(fields=('tournament', 'key'), name='part_key_unique')],
+                "default_permissions": (),
+                "constraints": [models.UniqueConstraint(fields=("tournament", "key"), name="part_key_unique")],
             },
         ),
         migrations.CreateModel(
-            name='TournamentChange',
+            name="TournamentChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('version', models.PositiveIntegerField()),
-                ('action', models.CharField(max_length=40)),
-                ('jogos', models.JSONField(blank=True, null=True)),
-                ('duplas', models.JSONField(blank=True, default=list)),
-                ('parts', models.JSONField(blank=True, default=list)),
-                ('at', models.DateTimeField(auto_now_add=True)),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='changes', to='tournaments.tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("version", models.PositiveIntegerField()),
+                ("action", models.CharField(max_length=40)),
+                ("jogos", models.JSONField(blank=True, null=True)),
+                ("duplas", models.JSONField(blank=True, default=list)),
+                ("parts", models.JSONField(blank=True, default=list)),
+                ("at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="changes", to="tournaments.tournament"
+                    ),
+                ),
             ],
             options={
-                'default_permissions': (),
-                'constraints': [models.UniqueConstraint(fields=('tournament', 'version'), name='change_version_unique')],
+                "default_permissions": (),
+                "constraints": [
+                    models.UniqueConstraint(fields=("tournament", "version"), name="change_version_unique")
+                ],
             },
         ),
     ]

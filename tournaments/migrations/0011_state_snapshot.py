@@ -5,24 +5,30 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0010_engine_parts'),
+        ("tournaments", "0010_engine_parts"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='StateSnapshot',
+            name="StateSnapshot",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=120)),
-                ('version', models.PositiveIntegerField()),
-                ('data', models.BinaryField()),
-                ('saved_at', models.DateTimeField()),
-                ('tournament', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='state_snapshot', to='tournaments.tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("key", models.CharField(max_length=120)),
+                ("version", models.PositiveIntegerField()),
+                ("data", models.BinaryField()),
+                ("saved_at", models.DateTimeField()),
+                (
+                    "tournament",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="state_snapshot",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'default_permissions': (),
+                "default_permissions": (),
             },
         ),
     ]

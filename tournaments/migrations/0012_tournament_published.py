@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0011_state_snapshot'),
+        ("tournaments", "0011_state_snapshot"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournament',
-            name='published',
-            field=models.BooleanField(default=True, help_text='Um rascunho só aparece para a equipe do torneio; publicado, ele aparece na lista de eventos e as páginas públicas abrem para todos.', verbose_name='publicado'),
+            model_name="tournament",
+            name="published",
+            field=models.BooleanField(
+                default=True,
+                help_text="Um rascunho só aparece para a equipe do torneio; publicado, ele aparece na lista de eventos e as páginas públicas abrem para todos.",
+                verbose_name="publicado",
+            ),
         ),
     ]

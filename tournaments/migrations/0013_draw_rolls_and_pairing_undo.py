@@ -8,52 +8,92 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0012_tournament_published'),
+        ("tournaments", "0012_tournament_published"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='draw',
-            name='undo_reason',
-            field=models.CharField(blank=True, max_length=300, verbose_name='motivo para desfazer'),
+            model_name="draw",
+            name="undo_reason",
+            field=models.CharField(blank=True, max_length=300, verbose_name="motivo para desfazer"),
         ),
         migrations.AddField(
-            model_name='draw',
-            name='undone_at',
-            field=models.DateTimeField(blank=True, null=True, verbose_name='desfeito em'),
+            model_name="draw",
+            name="undone_at",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="desfeito em"),
         ),
         migrations.AddField(
-            model_name='draw',
-            name='undone_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='desfeito por'),
+            model_name="draw",
+            name="undone_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+                verbose_name="desfeito por",
+            ),
         ),
         migrations.CreateModel(
-            name='DrawRoll',
+            name="DrawRoll",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('pairing', 'formação das duplas'), ('competition', 'grupos e chave')], max_length=12, verbose_name='tipo')),
-                ('number', models.PositiveIntegerField(verbose_name='número')),
-                ('token', models.CharField(max_length=40)),
-                ('seed', models.BigIntegerField(verbose_name='semente')),
-                ('shown', models.JSONField(verbose_name='o que mostrou')),
-                ('shown_at', models.DateTimeField(auto_now_add=True, verbose_name='mostrado em')),
-                ('closed', models.BooleanField(default=False)),
-                ('published', models.BooleanField(default=False)),
-                ('draw', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='rolls', to='tournaments.draw')),
-                ('shown_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='mostrado a')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='draw_rolls', to='tournaments.tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("pairing", "formação das duplas"), ("competition", "grupos e chave")],
+                        max_length=12,
+                        verbose_name="tipo",
+                    ),
+                ),
+                ("number", models.PositiveIntegerField(verbose_name="número")),
+                ("token", models.CharField(max_length=40)),
+                ("seed", models.BigIntegerField(verbose_name="semente")),
+                ("shown", models.JSONField(verbose_name="o que mostrou")),
+                ("shown_at", models.DateTimeField(auto_now_add=True, verbose_name="mostrado em")),
+                ("closed", models.BooleanField(default=False)),
+                ("published", models.BooleanField(default=False)),
+                (
+                    "draw",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="rolls",
+                        to="tournaments.draw",
+                    ),
+                ),
+                (
+                    "shown_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="mostrado a",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="draw_rolls",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'sorteio exibido',
-                'verbose_name_plural': 'sorteios exibidos',
-                'ordering': ['tournament', 'shown_at', 'id'],
-                'constraints': [models.UniqueConstraint(fields=('tournament', 'token'), name='draw_roll_token_unique')],
+                "verbose_name": "sorteio exibido",
+                "verbose_name_plural": "sorteios exibidos",
+                "ordering": ["tournament", "shown_at", "id"],
+                "constraints": [models.UniqueConstraint(fields=("tournament", "token"), name="draw_roll_token_unique")],
             },
         ),
     ]
+
 
 # the Organizadores and Árbitros groups get the DrawRoll permissions too (as in 0003)
 Migration.operations.append(

@@ -8,37 +8,76 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0013_draw_rolls_and_pairing_undo'),
+        ("tournaments", "0013_draw_rolls_and_pairing_undo"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Appeal',
+            name="Appeal",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('via', models.PositiveSmallIntegerField(verbose_name='via recorrida')),
-                ('reason', models.CharField(max_length=600, verbose_name='motivo do recurso')),
-                ('filed_at', models.DateTimeField(verbose_name='recorrido em')),
-                ('method', models.CharField(blank=True, help_text='link or pin', max_length=10, verbose_name='como')),
-                ('device', models.CharField(blank=True, max_length=300, verbose_name='aparelho')),
-                ('decision', models.CharField(blank=True, choices=[('', 'aguarda decisão'), ('upheld', 'deferido'), ('rejected', 'indeferido')], max_length=10, verbose_name='decisão')),
-                ('decision_reason', models.CharField(blank=True, max_length=600, verbose_name='motivo da decisão')),
-                ('decided_at', models.DateTimeField(blank=True, null=True, verbose_name='decidido em')),
-                ('decided_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='decidido por')),
-                ('dupla', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='appeals', to='tournaments.dupla', verbose_name='dupla')),
-                ('jogo', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='appeals', to='tournaments.jogo', verbose_name='jogo')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("via", models.PositiveSmallIntegerField(verbose_name="via recorrida")),
+                ("reason", models.CharField(max_length=600, verbose_name="motivo do recurso")),
+                ("filed_at", models.DateTimeField(verbose_name="recorrido em")),
+                ("method", models.CharField(blank=True, help_text="link or pin", max_length=10, verbose_name="como")),
+                ("device", models.CharField(blank=True, max_length=300, verbose_name="aparelho")),
+                (
+                    "decision",
+                    models.CharField(
+                        blank=True,
+                        choices=[("", "aguarda decisão"), ("upheld", "deferido"), ("rejected", "indeferido")],
+                        max_length=10,
+                        verbose_name="decisão",
+                    ),
+                ),
+                ("decision_reason", models.CharField(blank=True, max_length=600, verbose_name="motivo da decisão")),
+                ("decided_at", models.DateTimeField(blank=True, null=True, verbose_name="decidido em")),
+                (
+                    "decided_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="decidido por",
+                    ),
+                ),
+                (
+                    "dupla",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="appeals",
+                        to="tournaments.dupla",
+                        verbose_name="dupla",
+                    ),
+                ),
+                (
+                    "jogo",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="appeals",
+                        to="tournaments.jogo",
+                        verbose_name="jogo",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'recurso',
-                'verbose_name_plural': 'recursos',
-                'ordering': ['jogo', 'filed_at', 'id'],
-                'constraints': [models.UniqueConstraint(fields=('jogo', 'dupla', 'via'), name='appeal_one_per_dupla_via'), models.CheckConstraint(condition=models.Q(('decision__in', ['', 'upheld', 'rejected'])), name='appeal_decision_valid')],
+                "verbose_name": "recurso",
+                "verbose_name_plural": "recursos",
+                "ordering": ["jogo", "filed_at", "id"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("jogo", "dupla", "via"), name="appeal_one_per_dupla_via"),
+                    models.CheckConstraint(
+                        condition=models.Q(("decision__in", ["", "upheld", "rejected"])), name="appeal_decision_valid"
+                    ),
+                ],
             },
         ),
     ]
+
 
 # the Organizadores and Árbitros groups get the Appeal permissions too (as in 0003)
 Migration.operations.append(

@@ -8,40 +8,102 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0014_appeals'),
+        ("tournaments", "0014_appeals"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Call',
+            name="Call",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('channel', models.CharField(choices=[('pages', 'nas páginas'), ('whatsapp', 'WhatsApp'), ('email', 'e-mail')], max_length=10, verbose_name='meio')),
-                ('mesa', models.PositiveIntegerField(blank=True, null=True, verbose_name='mesa')),
-                ('at', models.DateTimeField(auto_now_add=True, verbose_name='chamada em')),
-                ('email', models.EmailField(blank=True, max_length=254, verbose_name='e-mail')),
-                ('status', models.CharField(blank=True, choices=[('', '—'), ('queued', 'na fila'), ('sending', 'enviando'), ('sent', 'enviado'), ('failed', 'falhou')], max_length=8, verbose_name='envio')),
-                ('error', models.CharField(blank=True, max_length=300, verbose_name='erro')),
-                ('sent_at', models.DateTimeField(blank=True, null=True, verbose_name='enviado em')),
-                ('attempts', models.PositiveSmallIntegerField(default=0, verbose_name='tentativas')),
-                ('tried_at', models.DateTimeField(blank=True, null=True)),
-                ('by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='chamada por')),
-                ('dupla', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='calls', to='tournaments.dupla')),
-                ('jogo', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='calls', to='tournaments.jogo')),
-                ('player', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='tournaments.player')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='calls', to='tournaments.tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "channel",
+                    models.CharField(
+                        choices=[("pages", "nas páginas"), ("whatsapp", "WhatsApp"), ("email", "e-mail")],
+                        max_length=10,
+                        verbose_name="meio",
+                    ),
+                ),
+                ("mesa", models.PositiveIntegerField(blank=True, null=True, verbose_name="mesa")),
+                ("at", models.DateTimeField(auto_now_add=True, verbose_name="chamada em")),
+                ("email", models.EmailField(blank=True, max_length=254, verbose_name="e-mail")),
+                (
+                    "status",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("", "—"),
+                            ("queued", "na fila"),
+                            ("sending", "enviando"),
+                            ("sent", "enviado"),
+                            ("failed", "falhou"),
+                        ],
+                        max_length=8,
+                        verbose_name="envio",
+                    ),
+                ),
+                ("error", models.CharField(blank=True, max_length=300, verbose_name="erro")),
+                ("sent_at", models.DateTimeField(blank=True, null=True, verbose_name="enviado em")),
+                ("attempts", models.PositiveSmallIntegerField(default=0, verbose_name="tentativas")),
+                ("tried_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="chamada por",
+                    ),
+                ),
+                (
+                    "dupla",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="calls",
+                        to="tournaments.dupla",
+                    ),
+                ),
+                (
+                    "jogo",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="calls", to="tournaments.jogo"
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="tournaments.player",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="calls", to="tournaments.tournament"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'chamada',
-                'verbose_name_plural': 'chamadas',
-                'ordering': ['tournament', 'at', 'id'],
-                'indexes': [models.Index(fields=['tournament', 'channel', 'jogo'], name='tournaments_tournam_b9c59c_idx'), models.Index(fields=['channel', 'status'], name='tournaments_channel_35ee9c_idx')],
+                "verbose_name": "chamada",
+                "verbose_name_plural": "chamadas",
+                "ordering": ["tournament", "at", "id"],
+                "indexes": [
+                    models.Index(fields=["tournament", "channel", "jogo"], name="tournaments_tournam_b9c59c_idx"),
+                    models.Index(fields=["channel", "status"], name="tournaments_channel_35ee9c_idx"),
+                ],
             },
         ),
     ]
+
 
 # the Organizadores and Árbitros groups get the Call permissions too (as in 0003)
 Migration.operations.append(

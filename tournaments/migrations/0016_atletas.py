@@ -7,51 +7,67 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0015_calls'),
+        ("tournaments", "0015_calls"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Atleta',
+            name="Atleta",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=20, unique=True, verbose_name='código')),
-                ('name', models.CharField(max_length=200, verbose_name='nome')),
-                ('name_search', models.CharField(db_index=True, editable=False, max_length=200)),
-                ('identity', models.CharField(blank=True, editable=False, max_length=240, null=True, unique=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("key", models.CharField(max_length=20, unique=True, verbose_name="código")),
+                ("name", models.CharField(max_length=200, verbose_name="nome")),
+                ("name_search", models.CharField(db_index=True, editable=False, max_length=200)),
+                ("identity", models.CharField(blank=True, editable=False, max_length=240, null=True, unique=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'verbose_name': 'atleta do site',
-                'verbose_name_plural': 'atletas do site',
-                'ordering': ['name_search', 'id'],
+                "verbose_name": "atleta do site",
+                "verbose_name_plural": "atletas do site",
+                "ordering": ["name_search", "id"],
             },
         ),
         migrations.AddField(
-            model_name='player',
-            name='atleta',
-            field=models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='players', to='tournaments.atleta'),
+            model_name="player",
+            name="atleta",
+            field=models.ForeignKey(
+                blank=True,
+                editable=False,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="players",
+                to="tournaments.atleta",
+            ),
         ),
         migrations.CreateModel(
-            name='AtletaNivel',
+            name="AtletaNivel",
             fields=[
-                ('atleta', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='nivel', serialize=False, to='tournaments.atleta')),
-                ('score', models.PositiveIntegerField(blank=True, null=True)),
-                ('level', models.CharField(default='Marreco', max_length=20)),
-                ('played', models.PositiveIntegerField(default=0)),
-                ('won', models.PositiveIntegerField(default=0)),
-                ('walkovers_lost', models.PositiveIntegerField(default=0)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
+                (
+                    "atleta",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="nivel",
+                        serialize=False,
+                        to="tournaments.atleta",
+                    ),
+                ),
+                ("score", models.PositiveIntegerField(blank=True, null=True)),
+                ("level", models.CharField(default="Marreco", max_length=20)),
+                ("played", models.PositiveIntegerField(default=0)),
+                ("won", models.PositiveIntegerField(default=0)),
+                ("walkovers_lost", models.PositiveIntegerField(default=0)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
             ],
             options={
-                'verbose_name': 'nível',
-                'verbose_name_plural': 'níveis',
-                'indexes': [models.Index(fields=['-score'], name='atletanivel_score')],
+                "verbose_name": "nível",
+                "verbose_name_plural": "níveis",
+                "indexes": [models.Index(fields=["-score"], name="atletanivel_score")],
             },
         ),
     ]
+
 
 # the Organizadores and Árbitros groups get the Atleta permissions too (as in 0003)
 Migration.operations.append(

@@ -18,7 +18,9 @@ def link(apps, schema_editor):
         ident = atleta_identity(name=p.name, birth_date=p.birth_date)
         atleta = by_identity.get(ident) if ident is not None else None
         if atleta is None:
-            atleta = Atleta.objects.create(key=f"t{p.pk}", name=p.name, name_search=name_normalize(p.name), identity=ident)
+            atleta = Atleta.objects.create(
+                key=f"t{p.pk}", name=p.name, name_search=name_normalize(p.name), identity=ident
+            )
             atleta.key = f"a{atleta.pk}"
             atleta.save(update_fields=["key"])
             AtletaNivel.objects.create(atleta=atleta)

@@ -7,115 +7,197 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0017_atletas_link'),
+        ("tournaments", "0017_atletas_link"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='player',
-            name='team',
-            field=models.CharField(blank=True, max_length=120, verbose_name='equipe'),
+            model_name="player",
+            name="team",
+            field=models.CharField(blank=True, max_length=120, verbose_name="equipe"),
         ),
         migrations.CreateModel(
-            name='Circuit',
+            name="Circuit",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200, verbose_name='nome')),
-                ('slug', models.SlugField(max_length=100, unique=True, verbose_name='endereço')),
-                ('template', models.CharField(choices=[('liga', 'Liga de etapas'), ('final', 'Etapas + final')], default='liga', max_length=10, verbose_name='modelo')),
-                ('points', models.JSONField(default=tournaments.models.circuits._default_points, verbose_name='pontos por colocação')),
-                ('count_best', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='melhores etapas que contam')),
-                ('qualify_top', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='classificados para a final')),
-                ('qualify_min_etapas', models.PositiveSmallIntegerField(default=0, verbose_name='mínimo de etapas jogadas')),
-                ('qualify_alternates', models.PositiveSmallIntegerField(default=0, verbose_name='suplentes')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('version', models.PositiveIntegerField(default=1, editable=False)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='circuits', to=settings.AUTH_USER_MODEL, verbose_name='organizador')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=200, verbose_name="nome")),
+                ("slug", models.SlugField(max_length=100, unique=True, verbose_name="endereço")),
+                (
+                    "template",
+                    models.CharField(
+                        choices=[("liga", "Liga de etapas"), ("final", "Etapas + final")],
+                        default="liga",
+                        max_length=10,
+                        verbose_name="modelo",
+                    ),
+                ),
+                (
+                    "points",
+                    models.JSONField(
+                        default=tournaments.models.circuits._default_points, verbose_name="pontos por colocação"
+                    ),
+                ),
+                (
+                    "count_best",
+                    models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="melhores etapas que contam"),
+                ),
+                (
+                    "qualify_top",
+                    models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="classificados para a final"),
+                ),
+                (
+                    "qualify_min_etapas",
+                    models.PositiveSmallIntegerField(default=0, verbose_name="mínimo de etapas jogadas"),
+                ),
+                ("qualify_alternates", models.PositiveSmallIntegerField(default=0, verbose_name="suplentes")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("version", models.PositiveIntegerField(default=1, editable=False)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="circuits",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="organizador",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'circuito',
-                'verbose_name_plural': 'circuitos',
-                'ordering': ['-created_at', '-id'],
+                "verbose_name": "circuito",
+                "verbose_name_plural": "circuitos",
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='CircuitAudit',
+            name="CircuitAudit",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField(auto_now_add=True, db_index=True, verbose_name='quando')),
-                ('action', models.CharField(max_length=40, verbose_name='ação')),
-                ('summary', models.CharField(max_length=300, verbose_name='o quê')),
-                ('before', models.JSONField(blank=True, null=True)),
-                ('after', models.JSONField(blank=True, null=True)),
-                ('circuit', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='audit', to='tournaments.circuit')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("at", models.DateTimeField(auto_now_add=True, db_index=True, verbose_name="quando")),
+                ("action", models.CharField(max_length=40, verbose_name="ação")),
+                ("summary", models.CharField(max_length=300, verbose_name="o quê")),
+                ("before", models.JSONField(blank=True, null=True)),
+                ("after", models.JSONField(blank=True, null=True)),
+                (
+                    "circuit",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="audit", to="tournaments.circuit"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'registro do circuito',
-                'verbose_name_plural': 'registros do circuito',
-                'ordering': ['-at', '-id'],
-                'default_permissions': ('view',),
+                "verbose_name": "registro do circuito",
+                "verbose_name_plural": "registros do circuito",
+                "ordering": ["-at", "-id"],
+                "default_permissions": ("view",),
             },
         ),
         migrations.CreateModel(
-            name='CircuitEtapa',
+            name="CircuitEtapa",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('weight', models.PositiveSmallIntegerField(default=1, verbose_name='peso')),
-                ('final', models.BooleanField(default=False, verbose_name='final')),
-                ('order', models.PositiveIntegerField(default=0)),
-                ('circuit', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='etapas', to='tournaments.circuit')),
-                ('tournament', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='circuit_etapa', to='tournaments.tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("weight", models.PositiveSmallIntegerField(default=1, verbose_name="peso")),
+                ("final", models.BooleanField(default=False, verbose_name="final")),
+                ("order", models.PositiveIntegerField(default=0)),
+                (
+                    "circuit",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="etapas", to="tournaments.circuit"
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="circuit_etapa",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'etapa',
-                'verbose_name_plural': 'etapas',
-                'ordering': ['circuit', 'order', 'id'],
+                "verbose_name": "etapa",
+                "verbose_name_plural": "etapas",
+                "ordering": ["circuit", "order", "id"],
             },
         ),
         migrations.CreateModel(
-            name='CircuitSorteio',
+            name="CircuitSorteio",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('atletas', models.JSONField(default=list)),
-                ('at', models.DateTimeField(auto_now_add=True)),
-                ('circuit', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sorteios', to='tournaments.circuit')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("atletas", models.JSONField(default=list)),
+                ("at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "circuit",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="sorteios", to="tournaments.circuit"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'sorteio do circuito',
-                'verbose_name_plural': 'sorteios do circuito',
-                'ordering': ['circuit', 'at', 'id'],
+                "verbose_name": "sorteio do circuito",
+                "verbose_name_plural": "sorteios do circuito",
+                "ordering": ["circuit", "at", "id"],
             },
         ),
         migrations.CreateModel(
-            name='CircuitExclusion',
+            name="CircuitExclusion",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('reason', models.CharField(max_length=300, verbose_name='motivo')),
-                ('at', models.DateTimeField(auto_now_add=True)),
-                ('atleta', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.atleta')),
-                ('circuit', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='exclusions', to='tournaments.circuit')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("reason", models.CharField(max_length=300, verbose_name="motivo")),
+                ("at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "atleta",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="tournaments.atleta"
+                    ),
+                ),
+                (
+                    "circuit",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="exclusions", to="tournaments.circuit"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'exclusão do circuito',
-                'verbose_name_plural': 'exclusões do circuito',
-                'constraints': [models.UniqueConstraint(fields=('circuit', 'atleta'), name='circuit_exclusion_unique')],
+                "verbose_name": "exclusão do circuito",
+                "verbose_name_plural": "exclusões do circuito",
+                "constraints": [models.UniqueConstraint(fields=("circuit", "atleta"), name="circuit_exclusion_unique")],
             },
         ),
         migrations.CreateModel(
-            name='EtapaPlace',
+            name="EtapaPlace",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('place', models.PositiveIntegerField(blank=True, null=True)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.player')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("place", models.PositiveIntegerField(blank=True, null=True)),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="tournaments.player"
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="tournaments.tournament"
+                    ),
+                ),
             ],
             options={
-                'default_permissions': (),
-                'constraints': [models.UniqueConstraint(fields=('tournament', 'player'), name='etapa_place_unique')],
+                "default_permissions": (),
+                "constraints": [models.UniqueConstraint(fields=("tournament", "player"), name="etapa_place_unique")],
             },
         ),
     ]

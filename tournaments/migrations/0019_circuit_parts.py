@@ -5,40 +5,53 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0018_circuits'),
+        ("tournaments", "0018_circuits"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='CircuitAtleta',
+            name="CircuitAtleta",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('points', models.PositiveIntegerField(default=0)),
-                ('firsts', models.PositiveIntegerField(default=0)),
-                ('seconds', models.PositiveIntegerField(default=0)),
-                ('thirds', models.PositiveIntegerField(default=0)),
-                ('played', models.PositiveIntegerField(default=0)),
-                ('prev_points', models.PositiveIntegerField(default=0)),
-                ('prev_firsts', models.PositiveIntegerField(default=0)),
-                ('prev_seconds', models.PositiveIntegerField(default=0)),
-                ('prev_thirds', models.PositiveIntegerField(default=0)),
-                ('prev_played', models.PositiveIntegerField(default=0)),
-                ('q_points', models.PositiveIntegerField(default=0)),
-                ('q_firsts', models.PositiveIntegerField(default=0)),
-                ('q_seconds', models.PositiveIntegerField(default=0)),
-                ('q_thirds', models.PositiveIntegerField(default=0)),
-                ('q_played', models.PositiveIntegerField(default=0)),
-                ('results', models.JSONField(default=list)),
-                ('team', models.CharField(blank=True, max_length=120)),
-                ('atleta', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.atleta')),
-                ('circuit', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.circuit')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("points", models.PositiveIntegerField(default=0)),
+                ("firsts", models.PositiveIntegerField(default=0)),
+                ("seconds", models.PositiveIntegerField(default=0)),
+                ("thirds", models.PositiveIntegerField(default=0)),
+                ("played", models.PositiveIntegerField(default=0)),
+                ("prev_points", models.PositiveIntegerField(default=0)),
+                ("prev_firsts", models.PositiveIntegerField(default=0)),
+                ("prev_seconds", models.PositiveIntegerField(default=0)),
+                ("prev_thirds", models.PositiveIntegerField(default=0)),
+                ("prev_played", models.PositiveIntegerField(default=0)),
+                ("q_points", models.PositiveIntegerField(default=0)),
+                ("q_firsts", models.PositiveIntegerField(default=0)),
+                ("q_seconds", models.PositiveIntegerField(default=0)),
+                ("q_thirds", models.PositiveIntegerField(default=0)),
+                ("q_played", models.PositiveIntegerField(default=0)),
+                ("results", models.JSONField(default=list)),
+                ("team", models.CharField(blank=True, max_length=120)),
+                (
+                    "atleta",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="tournaments.atleta"
+                    ),
+                ),
+                (
+                    "circuit",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="tournaments.circuit"
+                    ),
+                ),
             ],
             options={
-                'default_permissions': (),
-                'indexes': [models.Index(fields=['circuit', '-points', '-firsts', '-seconds', '-thirds'], name='circuit_atleta_rank')],
-                'constraints': [models.UniqueConstraint(fields=('circuit', 'atleta'), name='circuit_atleta_unique')],
+                "default_permissions": (),
+                "indexes": [
+                    models.Index(
+                        fields=["circuit", "-points", "-firsts", "-seconds", "-thirds"], name="circuit_atleta_rank"
+                    )
+                ],
+                "constraints": [models.UniqueConstraint(fields=("circuit", "atleta"), name="circuit_atleta_unique")],
             },
         ),
     ]

@@ -6,32 +6,45 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0019_circuit_parts'),
+        ("tournaments", "0019_circuit_parts"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='AtletaAudit',
+            name="AtletaAudit",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField(auto_now_add=True, db_index=True, verbose_name='quando')),
-                ('action', models.CharField(choices=[('join', 'juntar'), ('split', 'separar')], max_length=10, verbose_name='ação')),
-                ('atleta_key', models.CharField(db_index=True, max_length=20)),
-                ('other_key', models.CharField(db_index=True, max_length=20)),
-                ('summary', models.CharField(max_length=300, verbose_name='o quê')),
-                ('reason', models.CharField(blank=True, max_length=300, verbose_name='motivo')),
-                ('before', models.JSONField(blank=True, null=True)),
-                ('after', models.JSONField(blank=True, null=True)),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("at", models.DateTimeField(auto_now_add=True, db_index=True, verbose_name="quando")),
+                (
+                    "action",
+                    models.CharField(
+                        choices=[("join", "juntar"), ("split", "separar")], max_length=10, verbose_name="ação"
+                    ),
+                ),
+                ("atleta_key", models.CharField(db_index=True, max_length=20)),
+                ("other_key", models.CharField(db_index=True, max_length=20)),
+                ("summary", models.CharField(max_length=300, verbose_name="o quê")),
+                ("reason", models.CharField(blank=True, max_length=300, verbose_name="motivo")),
+                ("before", models.JSONField(blank=True, null=True)),
+                ("after", models.JSONField(blank=True, null=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'junção ou separação de atletas',
-                'verbose_name_plural': 'junções e separações de atletas',
-                'ordering': ['-at', '-id'],
-                'default_permissions': ('view',),
+                "verbose_name": "junção ou separação de atletas",
+                "verbose_name_plural": "junções e separações de atletas",
+                "ordering": ["-at", "-id"],
+                "default_permissions": ("view",),
             },
         ),
     ]

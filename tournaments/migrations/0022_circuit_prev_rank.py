@@ -4,19 +4,20 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0021_circuit_group_permissions'),
+        ("tournaments", "0021_circuit_group_permissions"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='circuitatleta',
-            name='prev_rank',
+            model_name="circuitatleta",
+            name="prev_rank",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.AddIndex(
-            model_name='circuitatleta',
-            index=models.Index(fields=['circuit', '-q_points', '-q_firsts', '-q_seconds', '-q_thirds'], name='circuit_atleta_qualify'),
+            model_name="circuitatleta",
+            index=models.Index(
+                fields=["circuit", "-q_points", "-q_firsts", "-q_seconds", "-q_thirds"], name="circuit_atleta_qualify"
+            ),
         ),
     ]

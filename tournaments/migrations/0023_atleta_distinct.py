@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0022_circuit_prev_rank'),
+        ("tournaments", "0022_circuit_prev_rank"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='atletaaudit',
-            name='action',
-            field=models.CharField(choices=[('join', 'juntar'), ('split', 'separar'), ('distinct', 'pessoas diferentes')], max_length=10, verbose_name='ação'),
+            model_name="atletaaudit",
+            name="action",
+            field=models.CharField(
+                choices=[("join", "juntar"), ("split", "separar"), ("distinct", "pessoas diferentes")],
+                max_length=10,
+                verbose_name="ação",
+            ),
         ),
     ]

@@ -7,22 +7,26 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0023_atleta_distinct'),
+        ("tournaments", "0023_atleta_distinct"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='AtletaAlias',
+            name="AtletaAlias",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('identity', models.CharField(editable=False, max_length=240, unique=True)),
-                ('atleta', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='aliases', to='tournaments.atleta')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("identity", models.CharField(editable=False, max_length=240, unique=True)),
+                (
+                    "atleta",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="aliases", to="tournaments.atleta"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'outra identidade de atleta',
-                'verbose_name_plural': 'outras identidades de atletas',
+                "verbose_name": "outra identidade de atleta",
+                "verbose_name_plural": "outras identidades de atletas",
             },
         ),
         # the staff groups hold every permission of the app (as in 0003)

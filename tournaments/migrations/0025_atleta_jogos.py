@@ -6,24 +6,33 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0024_atleta_alias'),
+        ("tournaments", "0024_atleta_alias"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='AtletaJogos',
+            name="AtletaJogos",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('jogos', models.JSONField(default=list)),
-                ('atleta', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.atleta')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("jogos", models.JSONField(default=list)),
+                (
+                    "atleta",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="tournaments.atleta"
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="tournaments.tournament"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'jogos de atleta num torneio',
-                'verbose_name_plural': 'jogos de atletas nos torneios',
-                'constraints': [models.UniqueConstraint(fields=('atleta', 'tournament'), name='atletajogos_unique')],
+                "verbose_name": "jogos de atleta num torneio",
+                "verbose_name_plural": "jogos de atletas nos torneios",
+                "constraints": [models.UniqueConstraint(fields=("atleta", "tournament"), name="atletajogos_unique")],
             },
         ),
         # the staff groups hold every permission of the app (as in 0003); no rows: each is made the first time an

@@ -4,6 +4,7 @@ Results are stored once, as mãos or as final scores; standings, brackets and
 the classification are derived by ``scoring`` (see ``selectors.py``).
 """
 
+from . import lookups  # noqa: F401 (registers the columns' lookups)
 from .atletas import Atleta, AtletaAlias, AtletaAudit, AtletaJogos, AtletaNivel
 from .calls import Call
 from .circuits import Circuit, CircuitAtleta, CircuitAudit, CircuitEtapa, CircuitExclusion, CircuitSorteio, EtapaPlace

@@ -6,6 +6,8 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.ranking import UNRANKED_LEVEL
 
+from .fields import NameField
+
 
 class Atleta(models.Model):
     """A person across tournaments: the players (one per tournament) that point here.
@@ -16,10 +18,13 @@ class Atleta(models.Model):
     re-points players to one atleta (the other one, left with none, goes away)."""
 
     key = models.CharField(_("código"), max_length=20, unique=True)
-    name = models.CharField(_("nome"), max_length=200)
+    name = NameField(_("nome"), max_length=200)
     # the display name without case, accents and repeated spaces, to search by (public: only the name)
     name_search = models.CharField(max_length=200, db_index=True, editable=False)
     identity = models.CharField(max_length=240, unique=True, null=True, blank=True, editable=False)
+    # the name an organizer chose on the desk among the atleta's registrations ("": the most recent one's);
+    # it overrides DOMAIN §7.1's "the name of their most recent registration" while a registration carries it
+    chosen_name = models.CharField(_("nome escolhido"), max_length=200, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -84,13 +89,18 @@ class AtletaAlias(models.Model):
 
 
 class AtletaAudit(models.Model):
-    """One join or split of atletas on the desk (DOMAIN §7.1), or two atletas marked as different people (no longer
-    offered as a likely match): who, when, which atletas (their keys and names as they were), the players moved
+    """One join or split of atletas on the desk (DOMAIN §7.1), two atletas marked as different people (no longer
+    offered as a likely match), or the name an atleta shows chosen by an organizer: who, when, which atletas (their keys and names as they were), the players moved
     and the reason. Site-level (an atleta spans tournaments); each tournament
     touched gets its own ``AuditEntry`` too. Private: the desk lists it, no public page does."""
 
-    JOIN, SPLIT, DISTINCT = "join", "split", "distinct"
-    ACTION_CHOICES = [(JOIN, _("juntar")), (SPLIT, _("separar")), (DISTINCT, _("pessoas diferentes"))]
+    JOIN, SPLIT, DISTINCT, NAME = "join", "split", "distinct", "name"
+    ACTION_CHOICES = [
+        (JOIN, _("juntar")),
+        (SPLIT, _("separar")),
+        (DISTINCT, _("pessoas diferentes")),
+        (NAME, _("nome escolhido")),
+    ]
 
     user = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

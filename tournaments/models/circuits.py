@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .atletas import Atleta
 from .event import Tournament
+from .fields import NameField
 from .people import Player
 
 
@@ -30,7 +31,7 @@ class Circuit(models.Model):
     FINAL = "final"
     TEMPLATE_CHOICES = [(LIGA, _("Liga de etapas")), (FINAL, _("Etapas + final"))]
 
-    name = models.CharField(_("nome"), max_length=200)
+    name = NameField(_("nome"), max_length=200)
     slug = models.SlugField(_("endereço"), max_length=100, unique=True)
     template = models.CharField(_("modelo"), max_length=10, choices=TEMPLATE_CHOICES, default=LIGA)
     points = models.JSONField(_("pontos por colocação"), default=_default_points)
@@ -166,7 +167,7 @@ class CircuitAtleta(models.Model):
     q_thirds = models.PositiveIntegerField(default=0)
     q_played = models.PositiveIntegerField(default=0)
     results = models.JSONField(default=list)  # [[tournament id, place or None (DQ), points, counted], …]
-    team = models.CharField(max_length=120, blank=True)
+    team = NameField(max_length=120, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["circuit", "atleta"], name="circuit_atleta_unique")]

@@ -5,17 +5,19 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from .fields import NameField
+
 PRESET_CHOICES = [("fenacef", "FENACEF 2023"), ("aabb", "AABB / Paulista"), ("online", "Truco Online")]
 
 
 class Tournament(models.Model):
-    name = models.CharField(_("nome"), max_length=200)
+    name = NameField(_("nome"), max_length=200)
     slug = models.SlugField(_("endereço"), max_length=120, unique=True)
     date = models.DateField(_("data"), null=True, blank=True)
     start_time = models.TimeField(_("início"), null=True, blank=True)
-    venue = models.CharField(_("local"), max_length=200, blank=True)
-    city = models.CharField(_("cidade"), max_length=120, blank=True, help_text=_("ex.: Campinas/SP"))
-    category = models.CharField(_("categoria"), max_length=200, blank=True)
+    venue = NameField(_("local"), max_length=200, blank=True)
+    city = NameField(_("cidade"), max_length=120, blank=True, help_text=_("ex.: Campinas/SP"))
+    category = NameField(_("categoria"), max_length=200, blank=True)
     min_age = models.PositiveSmallIntegerField(_("idade mínima"), null=True, blank=True)
     max_duplas = models.PositiveIntegerField(_("limite de duplas"), null=True, blank=True)
     preset = models.CharField(_("regulamento base"), max_length=20, choices=PRESET_CHOICES, default="fenacef")

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .atletas import Atleta
 from .event import Tournament
+from .fields import NameField
 
 
 class Player(models.Model):
@@ -15,7 +16,7 @@ class Player(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
     key = models.CharField(max_length=60)
-    name = models.CharField(_("nome"), max_length=200)
+    name = NameField(_("nome"), max_length=200)
     birth_date = models.DateField(_("data de nascimento"), null=True, blank=True)
     email = models.EmailField(_("e-mail"), blank=True)
     phone = models.CharField(_("telefone"), max_length=40, blank=True)
@@ -28,7 +29,7 @@ class Player(models.Model):
         verbose_name=_("conta"),
     )
     order = models.PositiveIntegerField(default=0)
-    team = models.CharField(_("equipe"), max_length=120, blank=True)  # their equipe or club (public; optional)
+    team = NameField(_("equipe"), max_length=120, blank=True)  # their equipe or club (public; optional)
     # the person across tournaments (DOMAIN §7.1): set by ``tournaments.atletas.services.atletas_link`` wherever
     # a player is made or renamed
     atleta = models.ForeignKey(
@@ -92,7 +93,7 @@ def new_private_token() -> str:
 class Dupla(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="duplas")
     key = models.CharField(max_length=60)
-    name = models.CharField(_("nome"), max_length=200, blank=True)
+    name = NameField(_("nome"), max_length=200, blank=True)
     player1 = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="+")
     player2 = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="+")
     seed = models.PositiveIntegerField(_("cabeça de chave"), null=True, blank=True)

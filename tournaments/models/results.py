@@ -81,6 +81,7 @@ class Jogo(models.Model):
     )
     walkover = models.CharField(_("WO"), max_length=4, choices=WALKOVER_CHOICES, blank=True)
     lost_by = models.CharField(_("perda do jogo"), max_length=1, choices=SIDE_CHOICES, blank=True)
+    # the reason of the perda do jogo (lost_by) or of the WO (walkover): a jogo has one or the other, never both
     penalty_reason = models.CharField(_("motivo da penalidade"), max_length=300, blank=True)
     entry_order = models.PositiveIntegerField(_("ordem de registro"), null=True, blank=True)
     referee = models.ForeignKey(

@@ -33,7 +33,9 @@ class StaffRole(models.Model):
 class StaffInvitation(models.Model):
     """An invitation to a tournament's staff, sent to an e-mail address; the role is given when its owner accepts.
 
-    Only the SHA-256 of the link's token is kept. Pending: not accepted, not revoked, not expired.
+    Only the SHA-256 of the link's token is kept. Pending: not accepted, not revoked, not expired. An account
+    with that address accepts it; another account holding the link may only ask (``claimed_by``, ``claimed_at``):
+    an organizer then confirms or refuses.
     """
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="invitations")
@@ -50,6 +52,10 @@ class StaffInvitation(models.Model):
         django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     revoked_at = models.DateTimeField(null=True, blank=True)
+    claimed_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    claimed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["tournament", "-created_at"]

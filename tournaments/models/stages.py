@@ -5,6 +5,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from .event import Tournament
+from .fields import NameField
 from .people import Dupla
 
 
@@ -14,7 +15,7 @@ class Stage(models.Model):
     DRAW_CHOICES = [("seeded", _("cabeças de chave")), ("random", _("sorteio")), ("fixed", _("ordem fixa"))]
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
     key = models.CharField(max_length=60)
-    name = models.CharField(_("nome"), max_length=120, blank=True)
+    name = NameField(_("nome"), max_length=120, blank=True)
     order = models.PositiveIntegerField(default=0)
     kind = models.CharField(_("tipo"), max_length=10, choices=KIND_CHOICES)
     best_of = models.PositiveSmallIntegerField(_("melhor de"), null=True, blank=True)

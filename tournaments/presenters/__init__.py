@@ -35,7 +35,7 @@ from .duplas import dupla_refs, dupla_url, unknown_dupla
 from .event import event_present, tournament_list_rows, tournament_list_sections
 from .jogo import jogo_label, jogo_place
 from .jogos import JOGOS_PAGED_OVER, jogos_present
-from .labels import best_of_label, date_br, round_name, score_text, scores_text, time_br
+from .labels import best_of_label, date_br, knockout_round_title, score_text, scores_text, time_br
 from .now import now_present
 from .stages import event_head, rule_texts, status_of, tournament_status
 from .standings import GROUPS_PER_PAGE, classification_present, standings_present
@@ -59,8 +59,8 @@ __all__ = [
     "jogo_label",
     "jogo_place",
     "jogos_present",
+    "knockout_round_title",
     "now_present",
-    "round_name",
     "rule_texts",
     "score_text",
     "scores_text",

@@ -16,7 +16,7 @@ from scoring.tournament import KnockoutStageView
 from ..rows import JogoRow
 from .duplas import DuplaRef, dupla_refs, unknown_dupla
 from .jogo import PartidaLine, jogo_rows_by_slot, result_view
-from .labels import Status, page_labels, plain_param, positive_int, round_name, scores_text
+from .labels import Status, knockout_round_title, page_labels, plain_param, positive_int, scores_text
 from .stages import stage_views
 from .standings import ClassificationRow, classification_present
 from .types import fast_constructor
@@ -203,7 +203,7 @@ def bracket_jogo(
         round=jogo.round,
         position=jogo.position,
         third_place=jogo.third_place,
-        name=labels["third"] if jogo.third_place else round_name(round_number=jogo.round, total_rounds=total),
+        name=knockout_round_title(round_number=jogo.round, total_rounds=total, third_place=jogo.third_place),
         slots=slots,
         bye=jogo.bye,
         decided=jogo.decided,
@@ -225,7 +225,7 @@ def _bracket_round(
 ) -> BracketRound:
     return BracketRound(
         number=number,
-        name=round_name(round_number=number, total_rounds=total),
+        name=knockout_round_title(round_number=number, total_rounds=total),
         best_of_label=labels["best_of"] % {"n": rnd[0].best_of} if rnd and rnd[0].best_of else "",
         jogos=jogos,
         pairs=[jogos[i : i + 2] for i in range(0, len(jogos), 2)],

@@ -15,6 +15,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from scoring.atleta import name_sort_key
 from scoring.registration import name_key
 from scoring.tournament import GroupStageView, KnockoutStageView
 
@@ -22,7 +23,7 @@ from .bracket import BracketJogo, bracket_jogo
 from .duplas import DuplaRef, dupla_refs, unknown_dupla
 from .jogo import JogoItem, jogo_item_maker, jogo_rows_by_slot, status_code
 from .jogos import JogosPage, jogos_present
-from .labels import ordinal, page_labels, round_name, score_text, scores_text
+from .labels import knockout_round_title, ordinal, page_labels, score_text, scores_text
 from .stages import stage_views
 from .standings import GROUPS_PER_PAGE, ClassificationRow, GroupTable, classification_present, standings_present
 
@@ -219,7 +220,7 @@ def bracket_path(state: TournamentState, key: str) -> list[BracketPath]:
                 steps=steps,
                 champion=champion,
                 eliminated=out_of_it and not champion,
-                round_names=[round_name(round_number=r, total_rounds=total) for r in range(1, total + 1)],
+                round_names=[knockout_round_title(round_number=r, total_rounds=total) for r in range(1, total + 1)],
             )
         )
     return out
@@ -321,7 +322,7 @@ def duplas_find(state: TournamentState, *, q: str | None) -> DuplasFound:
     refs = dupla_refs(state)
     query = (q or "").strip()[:80]
     wanted = name_key(query) if query else ""
-    rows = sorted(refs.values(), key=lambda r: r.name.casefold())
+    rows = sorted(refs.values(), key=lambda r: name_sort_key(r.name))
     if wanted:
         rows = [r for r in rows if wanted in name_key(" ".join((r.name, *r.player_names)))]
     return DuplasFound(query=query, rows=rows, total=len(refs), canonical=not query)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
+from scoring.atleta import name_sort_key
 from scoring.registration import name_key
 
 from ..models import Dupla, Jogo, Tournament
@@ -142,16 +143,14 @@ def tournament_list_sections(rows: list[TournamentRow], *, q: str | None = None)
         rows = [r for r in rows if wanted in name_key(" ".join((r.name, r.city, r.venue)))]
     far = dt.date.max
 
-    def by_date(r: TournamentRow) -> tuple[dt.date, str]:
-        return r.tournament.date or far, r.name.casefold()
+    def by_date(r: TournamentRow) -> tuple[dt.date, tuple[str, str]]:
+        return r.tournament.date or far, name_sort_key(r.name)
 
     live = sorted((r for r in rows if r.status.code == "live"), key=by_date)
     upcoming = sorted((r for r in rows if r.status.code == "upcoming"), key=by_date)
-    finished = sorted(
-        (r for r in rows if r.status.code == "finished"),
-        key=lambda r: (r.tournament.date or dt.date.min, r.name.casefold()),
-        reverse=True,
-    )
+    # the latest first; on one date, by name (a stable sort by date after the names)
+    by_name = sorted((r for r in rows if r.status.code == "finished"), key=lambda r: name_sort_key(r.name))
+    finished = sorted(by_name, key=lambda r: r.tournament.date or dt.date.min, reverse=True)
     sections = [
         TournamentSection(key="ao-vivo", title=_("Ao vivo agora"), rows=live),
         TournamentSection(key="proximos", title=_("Próximos"), rows=upcoming),
@@ -182,7 +181,7 @@ def event_present(
     podium = classification_present(state, refs=refs, medals_only=True)
     status = tournament_status(state)
     phase = PHASES[str(status.code)]
-    duplas = sorted(refs.values(), key=lambda r: r.name.casefold())
+    duplas = sorted(refs.values(), key=lambda r: name_sort_key(r.name))
     now = now_present(state) if phase != "after" and state.jogo_rows else None
     rules = rules_present(state)
     return EventPage(

@@ -21,8 +21,8 @@ from .labels import (
     DECIDED_CODES,
     Status,
     as_is,
+    knockout_round_title,
     page_labels,
-    round_name,
     score_text,
     scores_text,
 )
@@ -270,13 +270,8 @@ def jogo_place(state: TournamentState) -> Callable[[JogoRow | Jogo], tuple[str, 
                 labels["group"] % {"key": group} if group else "",
                 (labels["round"] % {"n": number} if number else ""),
             )
-        if row.third_place:
-            return title, "", labels["third"]
-        if number is None:
-            return title, "", ""
-        if isinstance(view, KnockoutStageView) and view.bracket is not None:
-            return title, "", round_name(round_number=number, total_rounds=len(view.bracket.rounds))
-        return title, "", labels["nth_round"] % {"n": number}
+        total = len(view.bracket.rounds) if isinstance(view, KnockoutStageView) and view.bracket is not None else None
+        return title, "", knockout_round_title(round_number=number, total_rounds=total, third_place=row.third_place)
 
     return place
 

@@ -11,16 +11,17 @@ from urllib.parse import quote
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
+from scoring.atleta import name_sort_key
 from scoring.tournament import GroupStageView, KnockoutStageView
 
 from ..rows import JogoRow
 from .duplas import DuplaRef, dupla_refs, unknown_dupla
 from .jogo import JogoItem, jogo_item, status_code
 from .labels import (
+    knockout_round_title,
     page_labels,
     plain_param,
     positive_int,
-    round_name,
 )
 from .stages import StageView, stage_views
 
@@ -176,14 +177,10 @@ def jogos_present(state: TournamentState, *, dupla: str | None = None, rodada: s
             if block is None:
                 if is_groups:
                     name = labels["round"] % {"n": number} if number else labels["jogos"]
-                elif row.third_place:
-                    name = labels["third"]
                 else:
-                    name = (
-                        round_name(round_number=number, total_rounds=total)
-                        if total and number
-                        else labels["round"] % {"n": number or "?"}
-                    )
+                    name = knockout_round_title(
+                        round_number=number, total_rounds=total, third_place=row.third_place
+                    ) or labels["round"] % {"n": "?"}
                 block = by_sort[sort] = _Block(title=name, round=number, rows=[])
             if selected and selected not in (key_of.get(row.dupla_a_id), key_of.get(row.dupla_b_id)):
                 continue
@@ -276,7 +273,7 @@ def jogos_present(state: TournamentState, *, dupla: str | None = None, rodada: s
         previous = links[current.number - 2] if current.number > 1 else None
         following = links[current.number] if current.number < len(links) else None
 
-    choices = sorted(refs.values(), key=lambda r: r.name.casefold())
+    choices = sorted(refs.values(), key=lambda r: name_sort_key(r.name))
     if selected:
         query = "?dupla=" + quote(selected, safe="")
     else:

@@ -215,11 +215,25 @@ def best_of_label(n: int | None) -> str:
     return page_labels()["best_of"] % {"n": n} if n else ""
 
 
-def round_name(*, round_number: int, total_rounds: int) -> str:
+def _round_name(*, round_number: int, total_rounds: int) -> str:
     """pt-BR name of a knockout round: 'Final', 'Semifinais'…, '16-avos de final', else '1ª rodada'."""
     labels = page_labels()
     from_end = total_rounds - round_number + 1
     return labels["rounds_from_end"].get(from_end) or labels["nth_round"] % {"n": round_number}
+
+
+def knockout_round_title(*, round_number: int | None, total_rounds: int | None, third_place: bool = False) -> str:
+    """A knockout jogo's round as people name it, the one helper every page, sheet and screen uses: "Disputa de
+    3º lugar" for the third-place jogo, else by its distance from the final ("Final", "Semifinais", "Quartas de
+    final", …) when the bracket's rounds are known, else "2ª rodada"; "" with no round."""
+    labels = page_labels()
+    if third_place:
+        return labels["third"]
+    if not round_number:
+        return ""
+    if total_rounds:
+        return _round_name(round_number=round_number, total_rounds=total_rounds)
+    return labels["nth_round"] % {"n": round_number}
 
 
 def stage_title(stage: Stage | None, kind: str, index: int, count: int) -> str:

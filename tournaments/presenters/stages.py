@@ -24,9 +24,9 @@ from .labels import (
     Status,
     best_of_label,
     date_br,
+    knockout_round_title,
     page_labels,
     preset_label,
-    round_name,
     stage_title,
     time_br,
 )
@@ -151,7 +151,10 @@ def _round_plan(state: TournamentState, index: int) -> list[RoundPlan]:
     if view.bracket is not None:
         total = len(view.bracket.rounds)
         return [
-            RoundPlan(name=round_name(round_number=r + 1, total_rounds=total), best_of=rnd[0].best_of if rnd else None)
+            RoundPlan(
+                name=knockout_round_title(round_number=r + 1, total_rounds=total),
+                best_of=rnd[0].best_of if rnd else None,
+            )
             for r, rnd in enumerate(view.bracket.rounds)
         ]
     n = _knockout_size_guess(state, index)
@@ -160,7 +163,7 @@ def _round_plan(state: TournamentState, index: int) -> list[RoundPlan]:
     total = bracket_size(n).bit_length() - 1
     return [
         RoundPlan(
-            name=round_name(round_number=r, total_rounds=total),
+            name=knockout_round_title(round_number=r, total_rounds=total),
             best_of=knockout_best_of(stage=view.stage, round_number=r, settings=state.settings),
         )
         for r in range(1, total + 1)

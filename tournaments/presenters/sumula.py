@@ -125,6 +125,7 @@ class SumulaDupla:
 class WalkoverNote:
     both: bool
     absent: str  # the absent dupla's name (one absent)
+    reason: str  # why the WO was given ("" in older records)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +137,7 @@ class AnswerNote:
     when: str
     method: str
     reason: str
+    absent: bool = False  # absent from the WO: it is not asked to confirm
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,6 +361,7 @@ def sumula_present(*, state: TournamentState, tournament: Tournament, jogo: Jogo
         walkover = WalkoverNote(
             both=data.walkover == "both",
             absent=names[side[data.walkover]] if data.walkover in side else "",
+            reason=data.walkover_reason or "",
         )
     penalty = None
     if data.penalty:
@@ -376,6 +379,7 @@ def sumula_present(*, state: TournamentState, tournament: Tournament, jogo: Jogo
                 when=when_br(detail.at) if detail else "",
                 method=_(METHODS[detail.by]) if detail and detail.by in METHODS else "",
                 reason=(detail.reason or "") if detail else "",
+                absent=data.walkover in (key, "both"),
             )
         )
     via, vias = data.via, data.vias

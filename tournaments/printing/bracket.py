@@ -47,7 +47,7 @@ from .page import (
     fit,
     fit_size,
     sheet_canvas,
-    wrap,
+    wrap_sized,
 )
 from .places import LEAD, MIN_SIZE, NAME_SIZE, Line, column_places, lines_draw, place_lines
 
@@ -169,7 +169,7 @@ def _page_draw(
     extra = 1 if is_top and (stage.champion or stage.third or classification) else 0
     first_count = 2 ** (span - 1)  # jogos of the first column on this page
     pitch = (top - bottom) / first_count
-    dense = (pitch - 9) / 2 < 2 * MIN_SIZE + LEAD + 1  # no room above each jogo of the first column for its key
+    dense = (pitch - 9) / 2 < 2 * MIN_SIZE + LEAD + 1  # no room above each jogo of the first column for its mesa
     first_jogos = rounds[plan.first - 1].jogos[plan.index * first_count : (plan.index + 1) * first_count]
     mesa = _("mesa %(n)s")
     strip = _strip_width(first_jogos, sourced=plan.first > 1, mesa=mesa) if dense else 0.0
@@ -284,7 +284,7 @@ STRIP_SIZE = 5.8
 
 
 def _strip_bits(jogo: BracketJogo, sources: list | None, mesa: str) -> list[str]:
-    bits = [jogo.key] if jogo.key else []
+    bits = []  # the jogo's place in the bracket says which it is: its key is for addresses only
     if jogo.mesa:
         bits.append(mesa % {"n": jogo.mesa})
     if sources and not all(s.empty for s in jogo.slots) and any(sources):
@@ -293,7 +293,7 @@ def _strip_bits(jogo: BracketJogo, sources: list | None, mesa: str) -> list[str]
 
 
 def _strip_width(jogos: list[BracketJogo], *, sourced: bool, mesa: str) -> float:
-    """A dense first round has each jogo's key and mesa on its left (no room above): the widest of them."""
+    """A dense first round has each jogo's mesa on its left (no room above): the widest of them."""
     bits = [b for j in jogos for b in _strip_bits(j, None, mesa)]
     if sourced:
         bits.append(_("de: p. %(a)s / p. %(b)s") % {"a": 999, "b": 999})
@@ -344,7 +344,7 @@ def _jogo_draw(
     players: bool = True,
     places: dict[int, list[Line]] | None = None,
 ) -> None:
-    """One jogo: two places (name and partidas won), the winner's place shaded; key and mesa above."""
+    """One jogo: two places (name and partidas won), the winner's place shaded; its mesa above."""
     score_w = 6 * mm
     y_top = cy + slot_h
     room = w - score_w - 2 * mm
@@ -375,15 +375,9 @@ def _jogo_draw(
     c.setLineWidth(0.3)
     c.line(x, cy, x + w, cy)
     c.line(x + w - score_w, cy - slot_h, x + w - score_w, cy + slot_h)
-    # above the box, when there is room: the jogo's key and mesa, or where its places come from
+    # above the box, when there is room: the jogo's mesa, or where its places come from
     if label_room - 2 * slot_h >= 7:
-        bits = []
-        if jogo.key:
-            bits.append(jogo.key)
-        if jogo.mesa:
-            bits.append(_("mesa %(n)s") % {"n": jogo.mesa})
-        if sources and not all(s.empty for s in jogo.slots) and any(sources):
-            bits.append(_("de: p. %(a)s / p. %(b)s") % {"a": sources[0] or "—", "b": sources[1] or "—"})
+        bits = _strip_bits(jogo, sources, _("mesa %(n)s"))
         if bits:
             c.setFillColor(GREY)
             c.setFont(REGULAR, 5.8)
@@ -407,29 +401,29 @@ def _podium_draw(
         c.setFillColor(INK)
         c.setFont(BOLD, 8)
         c.drawString(x, y, _("Campeã"))
-        name = stage.champion.name
-        size = fit_size(name, BOLD, 11, w, smallest=9)
-        lines = wrap(name, BOLD, size, w, lines=3)
-        c.setFont(BOLD, size)
+        # whole, on up to four lines, the type smaller before anything is cut (issue 41: names cut with room left)
+        big, lines = wrap_sized(stage.champion.name, BOLD, 11, w, lines=4, smallest=8)
+        c.setFont(BOLD, big)
         for i, line in enumerate(lines):
-            c.drawString(x, y - 5 * mm - i * (size + 2), line)
-        y -= 7 * mm + len(lines) * (size + 2)
+            c.drawString(x, y - 5 * mm - i * (big + 2), line)
+        y -= 7 * mm + len(lines) * (big + 2)
     medals = [r for r in classification if r.medal]
     if medals:
         c.setFont(BOLD, 8)
         c.drawString(x, y, _("Pódio"))
         y -= 4.5 * mm
         for row in medals:
-            for i, line in enumerate(wrap(f"{row.place}º · {row.dupla.name}", NARROW, 7.5, w - 3 * mm, lines=2)):
-                c.setFont(NARROW, 7.5)
+            own, lines = wrap_sized(f"{row.place}º · {row.dupla.name}", NARROW, 7.5, w - 3 * mm, lines=3, smallest=6)
+            c.setFont(NARROW, own)
+            for i, line in enumerate(lines):
                 c.drawString(x + (3 * mm if i else 0), y, line)
-                y -= 3.4 * mm
+                y -= own + 2.2  # 3.4 mm at 7.5 points
             y -= 0.6 * mm
         y -= 3 * mm
     if stage.third:
         c.setFillColor(INK)
         c.setFont(BOLD, 8)
-        c.drawString(x, bottom + 2 * slot_h + 4 * mm, _("Disputa de 3º lugar"))
+        c.drawString(x, bottom + 2 * slot_h + 4 * mm, stage.third.name)  # knockout_round_title: the round's name
         _jogo_draw(
             c, stage.third, x, bottom + slot_h + 1 * mm, min(w, 55 * mm), slot_h, size, sources=None, label_room=0
         )

@@ -146,7 +146,7 @@ def sumula_batch_get(
     state = tournament_live_get(tournament=tournament)
     rows = _batch_rows(state, stage=stage, round_number=round_number)
     by_id = {d.id: d for d in state.duplas.values()}
-    place = presenters.jogo_place(state)
+    place, label = presenters.jogo_place(state), presenters.jogo_label(state)
     mesas = mesa_referees(tournament=tournament)
     referee_of = {j.id: jogo_referee(j, mesas) for j in rows}
     referees = _referee_names({r for r in referee_of.values() if r is not None})
@@ -154,13 +154,13 @@ def sumula_batch_get(
     rule = signature_rule(tournament)
     sheets = []
     for j in rows:
-        stage_title, group, round_title = place(j)
         sheets.append(
             SumulaSheet(
                 key=j.key,
                 url=jogo_url(tournament=tournament, key=j.key),
-                stage=stage_title,
-                group_round=" · ".join(x for x in (group, round_title) if x),
+                stage=place(j)[0],
+                group_round=label(j),
+                in_group=j.group_id is not None,
                 mesa=str(j.mesa or ""),
                 best_of=j.best_of,
                 sides=(_side("A", by_id[j.dupla_a_id]), _side("B", by_id[j.dupla_b_id])),
@@ -270,7 +270,8 @@ def _partida_box(p: Partida, keys: tuple[str, str], letters: dict[str, str], not
 def sumula_sheet_get(*, tournament: Tournament, jogo: Jogo, via: int | None = None) -> SumulaSheet | None:
     """The filled súmula of ``jogo`` (its current via, or the earlier via ``via``; None if it has no such via).
 
-    Public: no account names (who signed is told by role), no PINs, no contacts.
+    Public: no account names (who signed is told by role; the referee line carries the referee's full name, as the
+    blank sheet on the mesa does, never a username), no PINs, no contacts.
     """
     data = sumula_get(tournament=tournament, jogo=jogo, via=via)
     if data is None:
@@ -282,6 +283,8 @@ def sumula_sheet_get(*, tournament: Tournament, jogo: Jogo, via: int | None = No
     letters = dict(zip(keys, ("A", "B"), strict=False))
     notes: list[str] = []
     partidas = tuple(_partida_box(p, keys, letters, notes) for p in data.partidas)
+    # the jogo's referee (its own, else its mesa's), else whoever signed it
+    referee = jogo_referee(jogo, mesa_referees(tournament=tournament)) or jogo.signed_by_id
     result = ""
     if view.walkover:
         if view.walkover.both:
@@ -292,6 +295,8 @@ def sumula_sheet_get(*, tournament: Tournament, jogo: Jogo, via: int | None = No
                 "winner": view.winner_name,
             }
         notes.insert(0, result)
+        if view.walkover.reason:
+            notes.insert(1, _("Motivo do WO: %(reason)s") % {"reason": view.walkover.reason})
     elif view.penalty:
         result = _("Perda do jogo: %(dupla)s · vencedora: %(winner)s") % {
             "dupla": view.penalty.dupla,
@@ -316,6 +321,8 @@ def sumula_sheet_get(*, tournament: Tournament, jogo: Jogo, via: int | None = No
             text = _("Dupla %(l)s confirmou %(method)s em %(when)s.")
         elif answer.answer == "contested":
             text = _("Dupla %(l)s contestou %(method)s em %(when)s: %(reason)s")
+        elif answer.absent:
+            text = _("Dupla %(l)s ausente: não confirma o WO.")
         elif view.decided:
             text = _("Dupla %(l)s ainda não confirmou.")
         else:
@@ -355,18 +362,19 @@ def sumula_sheet_get(*, tournament: Tournament, jogo: Jogo, via: int | None = No
             "latest": view.latest_name,
             "when": view.replaced_at,
         }
-    group_round = " · ".join(x for x in (view.group, view.round) if x)
     return SumulaSheet(
         key=jogo.key,
         url=jogo_url(tournament=tournament, key=jogo.key),
         tournament=tournament.name,
         when_where=when_where(tournament),
         stage=view.stage,
-        group_round=group_round,
+        group_round=presenters.jogo_label(state)(jogo),
+        in_group=jogo.group_id is not None,
         mesa=str(jogo.mesa or ""),
         best_of=jogo.best_of,
         sides=sides,
         reminders=reminders(state),
+        referee=_referee_names({referee}).get(referee, "") if referee is not None else "",
         signature_rule=signature_rule(tournament),
         filled=True,
         via=view.via_name,
@@ -383,8 +391,16 @@ def sumula_sheet_get(*, tournament: Tournament, jogo: Jogo, via: int | None = No
 
 
 def ceremony_get(*, tournament: Tournament) -> tuple[Event, list[Placed], bool]:
-    """The event, its final classification (every dupla with its athletes) and whether it is final."""
+    """The event, its final classification (every dupla with its athletes, and whether it played: a dupla absent
+    from every jogo it had, lost by WO, gets no certificate) and whether it is final."""
     state = tournament_state_get(tournament=tournament)
+    present: set[int] = set()  # the duplas at a mesa for at least one jogo with a result
+    for j in state.jogo_rows:
+        result = state.results.get(j.id)
+        if result is not None and result.started:
+            present.update(
+                d for d, side in ((j.dupla_a_id, "a"), (j.dupla_b_id, "b")) if j.walkover not in (side, "both")
+            )
     event = Event(
         name=tournament.name,
         category=tournament.category,
@@ -398,6 +414,7 @@ def ceremony_get(*, tournament: Tournament) -> tuple[Event, list[Placed], bool]:
             dupla=row.dupla.name,
             has_name=row.dupla.has_name,
             athletes=tuple(row.players),
+            played=state.duplas[row.dupla.key].id in present if row.dupla.key in state.duplas else True,
         )
         for row in presenters.classification_present(state)
     ]

@@ -52,6 +52,7 @@ class Placed:
     dupla: str  # its name (its players' names when it has none)
     has_name: bool
     athletes: tuple[str, ...]
+    played: bool = True  # False: absent from every jogo it had (lost by WO): no certificate
 
 
 @dataclass(frozen=True)
@@ -188,10 +189,11 @@ def _blank_place(c: Canvas, x: float, y: float, w: float, place: int, medal: str
 
 
 def certificates_pdf(*, event: Event, placed: list[Placed], finished: bool, footer: Footer, title: str) -> bytes:
-    """One landscape page per athlete of the classification, best place first."""
+    """One landscape page per athlete of the classification, best place first; none for a dupla that never came
+    to play (every jogo of it lost by WO: it did not take part)."""
     buffer = io.BytesIO()
     c = sheet_canvas(buffer, footer=footer, title=title, pagesize=LANDSCAPE)
-    people = [(p, i) for p in placed if p.place for i in range(len(p.athletes))] if finished else []
+    people = [(p, i) for p in placed if p.place and p.played for i in range(len(p.athletes))] if finished else []
     for p, i in people:
         _certificate_draw(c, event, p, i)
         c.showPage()

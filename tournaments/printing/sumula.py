@@ -26,7 +26,6 @@ from .page import (
     INK,
     LIGHT,
     MARGIN,
-    NARROW,
     PORTRAIT,
     REGULAR,
     SHADE,
@@ -37,6 +36,7 @@ from .page import (
     fit_size,
     sheet_canvas,
     wrap,
+    wrap_sized,
 )
 from .qr import qr_draw
 from .sumula_grids import Grid, PartidaBox, grid_fill, grid_frame, grids_plan
@@ -66,7 +66,8 @@ class SumulaSheet:
     tournament: str
     when_where: str  # "27/04/2024 · 14h00 · Bar Classe A"
     stage: str
-    group_round: str  # "Grupo A · Rodada 2", "Semifinal"
+    group_round: str  # the jogo as people know it: "Grupo A · Rodada 2", "Quartas de final · jogo 2", "Final"
+    in_group: bool  # a group jogo (its box is "Grupo / rodada"); a knockout jogo's is "Rodada": no word of grupos
     mesa: str
     best_of: int
     sides: tuple[Side, Side]
@@ -100,7 +101,14 @@ def sumulas_pdf(*, sheets: list[SumulaSheet], footer: Footer, title: str) -> byt
         if sheet.filled:
             _static_draw(c, sheet, layout)
         else:
-            key = (sheet.tournament, sheet.when_where, sheet.reminders, sheet.best_of, sheet.signature_rule)
+            key = (
+                sheet.tournament,
+                sheet.when_where,
+                sheet.reminders,
+                sheet.best_of,
+                sheet.signature_rule,
+                sheet.in_group,
+            )
             name = forms.get(key)
             if name is None:
                 name = forms[key] = f"sumula{len(forms) + 1}"
@@ -152,7 +160,7 @@ class Layout:
 INFO_H, SIDE_H, OBS_H, RESULT_H = 10 * mm, 21 * mm, 17 * mm, 10 * mm
 OBS_MAX_H = 80 * mm  # the observations may take this much of the grids' room; past it, a page of their own
 NOTE_SIZE, NOTE_SMALLEST, NOTE_LEADING = 6.8, 5.5, 1.2
-INFO_SHARES = (0.27, 0.27, 0.1, 0.22, 0.14)
+INFO_SHARES = (0.27, 0.45, 0.12, 0.16)  # fase, grupo / rodada (and the jogo in it), mesa, disputa
 
 
 def _layout(s: SumulaSheet) -> Layout:
@@ -208,7 +216,7 @@ def _static_draw(c: Canvas, s: SumulaSheet, k: Layout) -> None:
     c.setFont(BOLD, 16)
     c.drawString(left, top - 44, _("SÚMULA DE JOGO"))
 
-    captions = (_("Fase"), _("Grupo / rodada"), _("Mesa"), _("Jogo (código)"), _("Disputa"))
+    captions = (_("Fase"), _("Grupo / rodada") if s.in_group else _("Rodada"), _("Mesa"), _("Disputa"))
     x = left
     for share, caption in zip(INFO_SHARES, captions, strict=False):
         caption_box(c, x, k.info_y, inner * share, INFO_H, caption)
@@ -238,10 +246,7 @@ def _own_draw(c: Canvas, s: SumulaSheet, k: Layout) -> None:
     left, inner, top = k.left, k.inner, k.top
     text_w = inner - QR_SIZE - 4 * mm
     qr_x, qr_y = left + inner - QR_SIZE, top - QR_SIZE
-    qr_draw(c, s.url, qr_x, qr_y, QR_SIZE)
-    c.setFillColor(INK)
-    c.setFont(NARROW, 6.5)
-    c.drawCentredString(qr_x + QR_SIZE / 2, qr_y - 2.6 * mm, fit(s.key, NARROW, 6.5, QR_SIZE))
+    qr_draw(c, s.url, qr_x, qr_y, QR_SIZE)  # the jogo's key is in its address only: no person reads it
     if s.filled:
         title_w = c.stringWidth(_("SÚMULA DE JOGO"), BOLD, 16)
         after = left + title_w + 4 * mm
@@ -252,7 +257,7 @@ def _own_draw(c: Canvas, s: SumulaSheet, k: Layout) -> None:
             c.setFont(BOLD, 8)
             for i, line in enumerate(wrap(s.replaces, BOLD, 8, text_w, lines=2)):
                 c.drawString(left, top - 56 - i * 9.5, line)
-    values = (s.stage, s.group_round, s.mesa, s.key, _("melhor de %(n)s") % {"n": s.best_of})
+    values = (s.stage, s.group_round, s.mesa, _("melhor de %(n)s") % {"n": s.best_of})
     x = left
     for share, value in zip(INFO_SHARES, values, strict=False):
         box_value(c, x, k.info_y, inner * share, value or "—", size=10)
@@ -329,10 +334,19 @@ def _result_frame(c: Canvas, s: SumulaSheet, x: float, y: float, w: float, h: fl
 
 
 def _result_text(c: Canvas, s: SumulaSheet, x: float, y: float, w: float, h: float) -> None:
-    if s.result:
-        c.setFillColor(INK)
-        c.setFont(BOLD, 10)
-        c.drawString(x + 2 * mm, y + 2 * mm, fit(s.result, BOLD, 10, w - 4 * mm))
+    """The jogo's result in words: one line, its type made smaller down to 8 points; else two lines (7.5 points,
+    down to 6.5) under the caption; cut with … only when not even those hold it (a WO names two duplas)."""
+    if not s.result:
+        return
+    room = w - 4 * mm
+    size = fit_size(s.result, BOLD, 10, room, smallest=8)
+    lines = [s.result]
+    if c.stringWidth(s.result, BOLD, size) > room + 0.01:  # not even at 8 points
+        size, lines = wrap_sized(s.result, BOLD, 7.5, room, lines=2, smallest=6.5)
+    c.setFillColor(INK)
+    c.setFont(BOLD, size)
+    for i, line in enumerate(lines):
+        c.drawString(x + 2 * mm, y + 1.8 * mm + (len(lines) - 1 - i) * (size + 1), line)
 
 
 def _observations_frame(c: Canvas, s: SumulaSheet, x: float, y: float, w: float, h: float) -> None:
@@ -378,10 +392,15 @@ def _notes_continued(c: Canvas, s: SumulaSheet, k: Layout) -> bool:
     room = _notes_room(k)
     if len(k.note_lines) <= room:
         return False
-    _width, height = PORTRAIT
+    width, height = PORTRAIT
     c.setFillColor(INK)
-    c.setFont(BOLD, 12)
-    c.drawString(MARGIN, height - MARGIN - 12, _("Súmula do jogo %(key)s — observações (continuação)") % {"key": s.key})
+    c.setFont(BOLD, 11)
+    heading = _("Súmula de %(a)s x %(b)s (%(jogo)s) — observações (continuação)") % {
+        "a": s.sides[0].name,
+        "b": s.sides[1].name,
+        "jogo": s.group_round,
+    }
+    c.drawString(MARGIN, height - MARGIN - 12, fit(heading, BOLD, 11, width - 2 * MARGIN))
     step = k.note_size + NOTE_LEADING + 1
     y = height - MARGIN - 30
     for line in k.note_lines[room - 1 :]:  # wrapped to the sheet's width: the same width here

@@ -4,7 +4,8 @@ history): public, names and results only (DOMAIN §7, INTERCHANGE "Circuits, atl
 from django.http import Http404
 from django.shortcuts import redirect, render
 
-from tournaments.atletas.selectors import atleta_history, atleta_joined_into, atletas_ranking
+from tournaments import presenters
+from tournaments.atletas.selectors import atleta_history, atleta_joined_into, atletas_apart, atletas_ranking
 from tournaments.circuits.selectors import atleta_circuit_points
 from tournaments.public.paging import page_link, page_number
 from tournaments.web import read_only
@@ -32,4 +33,11 @@ def atleta(request, key: str):
     points = atleta_circuit_points(atleta_key=key, tournament_ids=[e.tournament.pk for e in history.events])
     for event in history.events:
         event.circuit = points.get(event.tournament.pk)
-    return render(request, "tournaments/atleta.html", {"h": history})
+        if event.jogos:  # each jogo's stage and round as people say them ("Quartas de final", "Grupo A · Rodada 2")
+            place = presenters.jogo_place(event.state)
+            for jogo in event.jogos:
+                stage, group, round_title = place(jogo.row)
+                jogo.stage = stage or jogo.stage
+                jogo.round_title = " · ".join(p for p in (group, round_title) if p)
+    apart = atletas_apart(atletas=[(history.atleta.key, history.atleta.name)]).get(history.atleta.key, "")
+    return render(request, "tournaments/atleta.html", {"h": history, "apart": apart})

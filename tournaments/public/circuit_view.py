@@ -38,6 +38,7 @@ class RowView:
     movement: Movement
     cells: tuple[Cell, ...]
     line_after: str  # "qualified" / "alternate": the qualification line falls after this row; "" otherwise
+    apart: str = ""  # what tells this atleta from a namesake (``atletas.selectors.atletas_apart``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,10 +119,13 @@ def _cells(row: StandingRow, columns: tuple[EtapaColumn, ...]) -> tuple[Cell, ..
     return tuple(out)
 
 
-def ranking_page_of(*, page: CircuitPage, finished: frozenset[str] | None = None) -> RankingPage:
+def ranking_page_of(
+    *, page: CircuitPage, finished: frozenset[str] | None = None, apart: dict[str, str] | None = None
+) -> RankingPage:
     """The page as ``circuits.selectors.circuit_page`` read it (one page of rows, their positions in the whole
     ranking and where its qualification lines fall). ``finished``: the etapas finished over the whole season,
-    for a ranking ``apos`` an etapa (by default those this page counts)."""
+    for a ranking ``apos`` an etapa (by default those this page counts); ``apart``: what tells an atleta from a
+    namesake, by key."""
     counted = set(page.counted)
     done = finished if finished is not None else frozenset(counted)
     heads = tuple(
@@ -139,6 +143,7 @@ def ranking_page_of(*, page: CircuitPage, finished: frozenset[str] | None = None
                 movement=_movement(page.previous, row),
                 cells=_cells(row, tuple(h.etapa for h in columns)),
                 line_after=page.lines.get(pos, ""),
+                apart=(apart or {}).get(row.key, ""),
             )
             for pos, row in zip(page.positions, page.rows, strict=True)
         ),
@@ -158,12 +163,14 @@ def ranking_page_of(*, page: CircuitPage, finished: frozenset[str] | None = None
     )
 
 
+UNCOUNTED = "%(n)s (não conta)"  # text to a spreadsheet: left out of a sum
 QUALIFY_WORDS = {"qualified": "classificado", "alternate": "suplente", "tied": "empatado"}
 
 
 def ranking_csv(*, standing: CircuitStanding) -> str:
     """The ranking for a Brazilian spreadsheet: BOM, ``;``, a header in Portuguese, one column per etapa counted
-    (an uncounted result in parentheses, a disqualification "DQ"); no cell starts a formula."""
+    (a disqualification "DQ"); no cell starts a formula. Only the points that count are numbers, so a sum of the
+    etapas' columns gives "Pontos": a result best N leaves out is text ("50 (não conta)"; "(50)" was read as -50)."""
     counted = set(standing.counted)
     columns = [e for e in standing.etapas if e.key in counted]
     out = io.StringIO()
@@ -182,7 +189,7 @@ def ranking_csv(*, standing: CircuitStanding) -> str:
             elif cell.dq:
                 cells.append("DQ")
             else:
-                cells.append(str(cell.points) if cell.counted else f"({cell.points})")
+                cells.append(str(cell.points) if cell.counted else UNCOUNTED % {"n": cell.points})
         writer.writerow(
             [str(row.rank), csv_cell(row.name), row.key, str(row.points), str(row.etapas)]
             + [str(n) for n in row.places]

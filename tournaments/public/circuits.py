@@ -19,6 +19,7 @@ from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from tournaments.atletas.selectors import atletas_apart
 from tournaments.caching import page_get, page_put, release
 from tournaments.circuits.file import circuit_file_export
 from tournaments.circuits.selectors import (
@@ -121,7 +122,8 @@ def circuit_ranking(request, slug: str):
         if read is None:
             raise Http404("etapa")
         finished = circuit_finished(circuit=circuit) if read.after else None  # the later etapas too
-        page = ranking_page_of(page=read, finished=finished)
+        apart = atletas_apart(atletas=[(row.key, row.name) for row in read.rows])  # namesakes told apart
+        page = ranking_page_of(page=read, finished=finished, apart=apart)
         return render(request, "tournaments/circuit.html", {"page": page, "s": read})
 
     return _tagged(request, circuit, "page", respond)

@@ -15,13 +15,13 @@ from django.utils.translation import gettext as _
 from tournaments import presenters
 from tournaments.caching import page_get, page_key, page_put
 from tournaments.models import Tournament
-from tournaments.permissions import event_visible
 from tournaments.printing.bracket import bracket_pdf
 from tournaments.printing.contents import sumula_sheet_get, when_where
 from tournaments.printing.page import Footer
 from tournaments.printing.standings import standings_pdf
 from tournaments.printing.sumula import sumulas_pdf
 from tournaments.public.sumula import sumula_jogo_or_404, via_param
+from tournaments.public.visibility import event_for
 from tournaments.selectors import tournament_state_get
 from tournaments.web import pdf_filename, pdf_response, read_only
 
@@ -38,7 +38,7 @@ def _cached_pdf(tournament: Tournament, name: str, build) -> bytes:
 
 @read_only
 def bracket_sheet(request, slug: str):
-    tournament = event_visible(user=request.user, tournament=Tournament.objects.filter(slug=slug).first())
+    tournament = event_for(request, Tournament.objects.filter(slug=slug).first())
     body = _cached_pdf(
         tournament,
         "chave.pdf",
@@ -53,7 +53,7 @@ def bracket_sheet(request, slug: str):
 
 @read_only
 def standings_sheet(request, slug: str):
-    tournament = event_visible(user=request.user, tournament=Tournament.objects.filter(slug=slug).first())
+    tournament = event_for(request, Tournament.objects.filter(slug=slug).first())
     body = _cached_pdf(
         tournament,
         "classificacao.pdf",
@@ -71,7 +71,7 @@ def standings_sheet(request, slug: str):
 @read_only
 def sumula_sheet(request, slug: str, key: str):
     """The filled súmula of one jogo as it stands (``?via=N``: an earlier via of a corrected súmula)."""
-    tournament, jogo = sumula_jogo_or_404(user=request.user, slug=slug, key=key)
+    tournament, jogo = sumula_jogo_or_404(request, slug=slug, key=key)
     via = via_param(request.GET.get("via"))
     sheet = sumula_sheet_get(tournament=tournament, jogo=jogo, via=via)
     if sheet is None:
@@ -79,7 +79,7 @@ def sumula_sheet(request, slug: str, key: str):
     body = sumulas_pdf(
         sheets=[sheet],
         footer=Footer.now(tournament.name),
-        title=_("Súmula %(key)s · %(name)s") % {"key": jogo.key, "name": tournament.name},
+        title=_("Súmula · %(jogo)s · %(name)s") % {"jogo": sheet.group_round, "name": tournament.name},
     )
     name = pdf_filename(tournament.slug, "sumula", jogo.key, f"via-{via}" if via else "")
     return pdf_response(body, filename=name)

@@ -25,8 +25,8 @@ from django.utils.crypto import salted_hmac
 from django.views.decorators.cache import never_cache
 
 from tournaments.models import AuditEntry, Registration, Tournament
-from tournaments.permissions import event_visible
 from tournaments.public.signup_forms import SignupForm
+from tournaments.public.visibility import event_for
 from tournaments.refusals import Refused
 from tournaments.registrations.selectors import registration_row_get
 from tournaments.registrations.services import registration_add
@@ -55,7 +55,7 @@ def token_make(registration: Registration) -> str:
 
 
 def _tournament(request, slug: str) -> Tournament:
-    tournament = event_visible(user=request.user, tournament=Tournament.objects.filter(slug=slug).first())
+    tournament = event_for(request, Tournament.objects.filter(slug=slug).first())
     if not tournament.public_signup:
         raise Http404("inscrição pelo site desligada")
     return tournament
@@ -98,7 +98,7 @@ def signup(request, slug: str):
 
 @never_cache
 def signup_done(request, slug: str, token: str):
-    tournament = event_visible(user=request.user, tournament=Tournament.objects.filter(slug=slug).first())
+    tournament = event_for(request, Tournament.objects.filter(slug=slug).first())
     try:
         pk = signing.loads(token, salt=TOKEN_SALT)
     except signing.BadSignature:

@@ -20,8 +20,8 @@ from django.utils.cache import patch_vary_headers
 
 from tournaments import presenters
 from tournaments.models import Jogo, Tournament
-from tournaments.permissions import event_visible
 from tournaments.presenters.sumula import sumula_present
+from tournaments.public.visibility import event_for
 from tournaments.selectors import tournament_live_get
 from tournaments.sumula.selectors import jogo_for_sumula, sumula_get
 from tournaments.web import read_only
@@ -41,10 +41,10 @@ def via_param(value: str | None) -> int | None:
     return int(value)
 
 
-def sumula_jogo_or_404(*, user, slug: str, key: str) -> tuple[Tournament, Jogo]:
+def sumula_jogo_or_404(request, *, slug: str, key: str) -> tuple[Tournament, Jogo]:
     """The tournament and the jogo of a public súmula address; 404 when either does not exist, or when the
-    event is a draft ``user`` may not see."""
-    tournament = event_visible(user=user, tournament=Tournament.objects.filter(slug=slug).first())
+    event is a draft the request's user may not see."""
+    tournament = event_for(request, Tournament.objects.filter(slug=slug).first())
     jogo = jogo_for_sumula(tournament=tournament, key=key)
     if jogo is None:
         raise Http404("jogo não encontrado")
@@ -53,7 +53,7 @@ def sumula_jogo_or_404(*, user, slug: str, key: str) -> tuple[Tournament, Jogo]:
 
 @read_only
 def sumula_page(request, slug: str, key: str):
-    tournament, jogo = sumula_jogo_or_404(user=request.user, slug=slug, key=key)
+    tournament, jogo = sumula_jogo_or_404(request, slug=slug, key=key)
     data = sumula_get(tournament=tournament, jogo=jogo, via=via_param(request.GET.get("via")))
     if data is None:
         raise Http404("via inexistente")

@@ -37,8 +37,8 @@ from tournaments.circuits.selectors import circuit_of, circuit_standing
 from tournaments.draws.selectors import draws_public
 from tournaments.interchange.writer import tournament_export
 from tournaments.models import Jogo, Tournament
-from tournaments.permissions import event_visible
 from tournaments.public.fastpages import fast_keep, fast_stamp
+from tournaments.public.visibility import event_for
 from tournaments.registrations.selectors import registrations_public
 from tournaments.selectors import (
     tournament_by_slug,
@@ -102,7 +102,7 @@ def _event_page(
     versions do not follow (a circuit's version), made part of its key.
     """
     fast_stamp(request, live=live)  # before the database is read: a write after it gives the page another stamp
-    tournament = event_visible(user=request.user, tournament=tournament_by_slug(slug=slug))
+    tournament = event_for(request, tournament_by_slug(slug=slug))
     name = template
     if partial and request.htmx and request.htmx.target == partial:
         name = f"{template}#{partial}"
@@ -397,7 +397,7 @@ def tournament_tv(request, slug: str):
 @read_only
 def tournament_export_json(request, slug: str):
     """The tournament file, public data only (no PINs, birth dates or contacts)."""
-    tournament = event_visible(user=request.user, tournament=Tournament.objects.filter(slug=slug).first())
+    tournament = event_for(request, Tournament.objects.filter(slug=slug).first())
     data = tournament_export(tournament=tournament, include_private=False)
     response = HttpResponse(
         json.dumps(data, ensure_ascii=False, indent=2), content_type="application/json; charset=utf-8"

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.registration import age_on, person_key
+from scoring.text import name_clean
 
 from .. import limits
 from ..models import Player, Registration, Tournament
@@ -49,11 +50,11 @@ class PersonIn:
 
     def cleaned(self) -> PersonIn:
         return PersonIn(
-            name=" ".join(self.name.split()),
+            name=name_clean(self.name),
             birth_date=self.birth_date,
             email=self.email.strip(),
             phone=" ".join(self.phone.split()),
-            team=" ".join(self.team.split()),
+            team=name_clean(self.team),
         )
 
 

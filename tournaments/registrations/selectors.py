@@ -133,15 +133,21 @@ def _registrations(tournament: Tournament) -> list[Registration]:
     )
 
 
-def registration_rows(*, tournament: Tournament, duplas: int | None = None) -> list[RegistrationRow]:
-    """Every registration in order of arrival with its situation. Three queries, whatever the number (two when
-    the caller knows how many ``duplas`` the tournament has)."""
-    return _rows(tournament, duplas=duplas)[0]
+def registration_rows(
+    *, tournament: Tournament, duplas: int | None = None, drawn: bool | None = None
+) -> list[RegistrationRow]:
+    """Every registration in order of arrival with its situation. Three queries, whatever the number (one fewer
+    for each of these the caller knows: how many ``duplas`` the tournament has, whether the pairing draw ran)."""
+    return _rows(tournament, duplas=duplas, drawn=drawn)[0]
 
 
-def _rows(tournament: Tournament, *, duplas: int | None = None) -> tuple[list[RegistrationRow], int | None, bool]:
+def _rows(
+    tournament: Tournament, *, duplas: int | None = None, drawn: bool | None = None
+) -> tuple[list[RegistrationRow], int | None, bool]:
     regs = _registrations(tournament)
-    places, drawn = free_places(tournament=tournament, duplas=duplas), pairing_done(tournament=tournament)
+    places = free_places(tournament=tournament, duplas=duplas)
+    if drawn is None:
+        drawn = pairing_done(tournament=tournament)
     placed = placements(events=arrival_events(regs), places=places, paired_draw=drawn)
     rows: list[RegistrationRow] = []
     position = 0

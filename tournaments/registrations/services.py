@@ -296,11 +296,14 @@ def registrations_import_csv(*, tournament: Tournament, content: bytes, user: Us
         if not preview.ok:
             raise Refused.invalid(*(preview.problems or [_("nenhuma inscrição no arquivo")]))
         regs = _write(tournament, [r.row.entry for r in preview.rows], Registration.CSV)
-        summary = ngettext(
-            "%(n)d inscrição importada de planilha CSV: %(a)d aceita(s), %(w)d na lista de espera",
-            "%(n)d inscrições importadas de planilha CSV: %(a)d aceita(s), %(w)d na lista de espera",
-            len(regs),
-        ) % {"n": len(regs), "a": preview.accepted, "w": preview.waiting}
+        summary = _("%(imported)s: %(accepted)s, %(n)d na lista de espera") % {
+            "imported": ngettext(
+                "%(n)d inscrição importada de planilha CSV", "%(n)d inscrições importadas de planilha CSV", len(regs)
+            )
+            % {"n": len(regs)},
+            "accepted": ngettext("%(n)d aceita", "%(n)d aceitas", preview.accepted) % {"n": preview.accepted},
+            "n": preview.waiting,
+        }
         audit_record(
             tournament=tournament,
             user=user,

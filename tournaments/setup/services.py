@@ -17,7 +17,8 @@ from django.utils.translation import gettext as _
 from scoring.errors import RuleError, RuleViolation
 from scoring.format import format_check, format_jogos
 
-from .. import limits
+from .. import limits, plainsql
+from ..atletas.services import atletas_rename
 from ..audit import audit_record
 from ..draws.format import format_effective
 from ..models import Jogo, StaffRole, Tournament
@@ -55,7 +56,10 @@ def _snapshot(tournament: Tournament, names: Iterable[str] = EDITABLE) -> dict[s
 
 
 def _creation_check(*, user: User) -> None:
-    """Refuse (PermissionDenied, with the reason in pt-BR) when ``user`` may not create an event now."""
+    """Refuse (PermissionDenied, with the reason in pt-BR) when ``user`` may not create an event now. Inside the
+    creating write: the account's row is locked first, so creations by one account at once are counted one
+    after the other (each sees the events the others made) and never pass ``ZAP_EVENTS_PER_ACCOUNT`` together."""
+    plainsql.row_lock(User, user.pk, connection=transaction.get_connection(), no_key=True)
     refusal = tournament_creation_refusal(user=user)
     if refusal is not None:
         raise PermissionDenied(refusal)
@@ -91,8 +95,8 @@ def tournament_create(*, user: User, starter: str, name: str, date: datetime.dat
 
 def _tournament_start(*, user: User, name: str, fields: dict[str, Any], summary: str) -> Tournament:
     """Create the tournament under a free slug, make ``user`` its organizer, record it: one transaction."""
-    _creation_check(user=user)
     with tournament_write(tournament=None, action="tournament.create", user=user, kind=STRUCTURE) as write:
+        _creation_check(user=user)
         tournament = _with_free_slug(
             # a draft: only its staff see it until the organizer publishes it (tournament_publish)
             lambda slug: Tournament.objects.create(name=name, slug=slug, created_by=user, published=False, **fields),
@@ -232,6 +236,8 @@ def tournament_publish(*, tournament: Tournament, user: User | None) -> Tourname
             raise Refused.conflict(_("O torneio já está publicado."))
         tournament.published = True
         tournament.save(update_fields=["published", "updated_at"])
+        # its registrations may now name their atletas in public (a draft's never did: ``atletas_rename``)
+        atletas_rename(ids=set(tournament.players.filter(atleta__isnull=False).values_list("atleta_id", flat=True)))
         audit_record(
             tournament=tournament,
             user=user,
@@ -291,9 +297,9 @@ def tournament_upload(*, user: User, data: Any) -> Upload:
     """
     from ..services import tournament_import
 
-    _creation_check(user=user)
     data, dropped = _referees_strip(data=data, user=user)
     with tournament_write(tournament=None, action="tournament.upload", user=user, kind=STRUCTURE):
+        _creation_check(user=user)
         tournament = tournament_import(data=data, performed_by=user)
         _organizer_make(tournament=tournament, user=user)
         audit_record(

@@ -106,7 +106,7 @@ def pin_reset(*, tournament: Tournament, dupla: Dupla, by: User | None = None) -
             tournament=tournament,
             user=by,
             action="pin_reset",
-            summary=made % {"dupla": dupla.key},
+            summary=made % {"dupla": dupla.display_name},
             after={"dupla": dupla.key},
         )
     return pin

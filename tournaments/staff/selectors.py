@@ -8,6 +8,8 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
+from scoring.atleta import name_sort_key
+
 from ..models import Dupla, ReplacedLink, StaffInvitation, StaffRole, Tournament
 from ..permissions import is_organizer_role
 from .services import ORGANIZER, REFEREE, person_label, role_label
@@ -36,17 +38,19 @@ def staff_list(*, tournament: Tournament) -> list[dict]:
                 "since": r.created_at,
             }
         )
-    out.sort(key=lambda row: (not row["organizes"], row["username"].casefold()))
+    out.sort(key=lambda row: (not row["organizes"], name_sort_key(row["username"])))
     return out
 
 
 def invitations_pending(*, tournament: Tournament) -> list[dict]:
     """The invitations not yet accepted nor cancelled, newest first, by the e-mail the organizer typed
-    (never the name of an account: none is looked up before the person accepts)."""
+    (never the name of an account: none is looked up before the person accepts). ``claim``: the account with
+    another address that asked to accept it (its name, username and address, which the person agreed to show
+    the comissão when asking), for an organizer to confirm or refuse; None when nobody asked."""
     now = timezone.now()
     rows = (
         StaffInvitation.objects.filter(tournament=tournament, accepted_at__isnull=True, revoked_at__isnull=True)
-        .select_related("invited_by")
+        .select_related("invited_by", "claimed_by")
         .order_by("-created_at")
     )
     return [
@@ -59,6 +63,16 @@ def invitations_pending(*, tournament: Tournament) -> list[dict]:
             "since": i.created_at,
             "expires_at": i.expires_at,
             "expired": i.expires_at <= now,
+            "claim": (
+                {
+                    "user_id": i.claimed_by.pk,
+                    "name": person_label(i.claimed_by),
+                    "email": i.claimed_by.email,
+                    "at": i.claimed_at,
+                }
+                if i.claimed_by is not None
+                else None
+            ),
         }
         for i in rows
     ]

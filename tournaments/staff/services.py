@@ -22,10 +22,15 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from config.mail import mail_configured
 
 from ..audit import audit_record
+from ..mailquota import ACCOUNT, budgets_load, budgets_take, room_text
 from ..models import Jogo, Mesa, StaffInvitation, StaffRole, Tournament
-from ..permissions import invitation_grants_role, is_organizer_role
+from ..permissions import invitation_grants_role, is_organizer_role, may_accept_invitation
+from ..refusals import Refused
 from ..roles import (  # noqa: F401
     ORGANIZER,
     REFEREE,
@@ -100,12 +105,22 @@ def invitation_link(*, token: str) -> str:
     return settings.SITE_URL + reverse("accounts:invitation", kwargs={"token": token})
 
 
-def _invitation_send(*, invitation: StaffInvitation, token: str, by: User | None) -> None:
+@dataclass(frozen=True)
+class Invited:
+    """An invitation just made, its link, and whether its e-mail left (``config.mail.mail_configured``): when it did
+    not, the staff page shows the link to the organizer who made it, to pass on by hand."""
+
+    invitation: StaffInvitation
+    link: str
+    mailed: bool
+
+
+def _invitation_send(*, invitation: StaffInvitation, link: str, by: User | None) -> None:
     context = {
         "tournament": invitation.tournament,
         "role": role_label(invitation.role),
         "by": person_label(by) if by is not None and by.is_authenticated else "",
-        "link": invitation_link(token=token),
+        "link": link,
         "days": settings.ZAP_INVITATION_DAYS,
     }
     subject = " ".join(render_to_string("desk/staff/invite_subject.txt", context).split())
@@ -126,10 +141,46 @@ def _fresh_token(invitation: StaffInvitation) -> str:
     return token
 
 
-def invitation_create(*, tournament: Tournament, email: str, role: str, by: User | None = None) -> StaffInvitation:
+def _invitations_quota(*, tournament: Tournament, by: User | None) -> None:
+    """Refuse (``Refused.locked``: how many, until when) an invitation past the hour's limits of the account
+    and of the event. Counted under the tournament's row (locked by the caller) and the account's."""
+    budgets = budgets_load(
+        sends=StaffInvitation.objects.all(),
+        at="created_at",
+        tournament=tournament,
+        event_limit=settings.ZAP_INVITATIONS_PER_EVENT_HOUR,
+        account=by if by is not None and by.is_authenticated else None,
+        account_field="invited_by",
+        account_limit=settings.ZAP_INVITATIONS_PER_ACCOUNT_HOUR,
+    )
+    over = budgets_take(budgets, 1)
+    if over is None:
+        return
+    values = {"n": over.used, "limit": over.limit, "when": room_text(over)}
+    if over.scope == ACCOUNT:
+        text = ngettext(
+            "Limite de convites atingido: esta conta enviou %(n)d convite na última hora (o limite é %(limit)d "
+            "por hora). O próximo pode sair %(when)s.",
+            "Limite de convites atingido: esta conta enviou %(n)d convites na última hora (o limite é %(limit)d "
+            "por hora). O próximo pode sair %(when)s.",
+            over.used,
+        )
+    else:
+        text = ngettext(
+            "Limite de convites deste torneio atingido: %(n)d convite enviado na última hora (o limite é "
+            "%(limit)d por hora). O próximo pode sair %(when)s.",
+            "Limite de convites deste torneio atingido: %(n)d convites enviados na última hora (o limite é "
+            "%(limit)d por hora). O próximo pode sair %(when)s.",
+            over.used,
+        )
+    raise Refused.locked(text % values)
+
+
+def invitation_create(*, tournament: Tournament, email: str, role: str, by: User | None = None) -> Invited:
     """Invite ``email`` to the staff with ``role`` and mail the link; a pending invitation of the same
     address to this tournament is replaced (its link stops working). Nothing tells whether an account
-    has that address."""
+    has that address. The link is returned (never stored: only its token's hash), for the organizer's page to
+    show when the site's mail goes nowhere."""
     _role_check(role)
     email = (email or "").strip()
     try:
@@ -138,6 +189,7 @@ def invitation_create(*, tournament: Tournament, email: str, role: str, by: User
         raise ValidationError(_("e-mail inválido: %(value)s") % {"value": email}, code="email") from None
     with tournament_write(tournament=tournament, action="staff.invite", user=by, kind=PRIVATE):
         _lock(tournament)
+        _invitations_quota(tournament=tournament, by=by)
         now = timezone.now()
         StaffInvitation.objects.filter(
             tournament=tournament, email__iexact=email, accepted_at__isnull=True, revoked_at__isnull=True
@@ -148,7 +200,7 @@ def invitation_create(*, tournament: Tournament, email: str, role: str, by: User
             email=email,
             invited_by=by if by is not None and by.is_authenticated else None,
         )
-        token = _fresh_token(invitation)
+        link = invitation_link(token=_fresh_token(invitation))
         invitation.save()
         audit_record(
             tournament=tournament,
@@ -158,8 +210,8 @@ def invitation_create(*, tournament: Tournament, email: str, role: str, by: User
             % {"role": role_label(role), "email": email},
             after={"email": email, "role": role, "invitation": invitation.pk},
         )
-        _invitation_send(invitation=invitation, token=token, by=by)
-    return invitation
+        _invitation_send(invitation=invitation, link=link, by=by)
+    return Invited(invitation=invitation, link=link, mailed=mail_configured())
 
 
 def _pending_get(*, tournament: Tournament, invitation_id: int) -> StaffInvitation:
@@ -171,7 +223,7 @@ def _pending_get(*, tournament: Tournament, invitation_id: int) -> StaffInvitati
     return invitation
 
 
-def invitation_resend(*, tournament: Tournament, invitation_id: int, by: User | None = None) -> StaffInvitation:
+def invitation_resend(*, tournament: Tournament, invitation_id: int, by: User | None = None) -> Invited:
     """Mail a pending invitation again as a new one (new link, new deadline); the old link answers that it
     was replaced."""
     with tournament_write(tournament=tournament, action="staff.invite_resend", user=by, kind=PRIVATE):
@@ -220,30 +272,138 @@ def invitation_by_token(*, token: str, lock: bool = False) -> StaffInvitation | 
     return qs.filter(token_hash=_token_hash(token)).first()
 
 
+def _grant(*, invitation: StaffInvitation, user: User, by: User | None, action: str, summary: str) -> None:
+    """Give ``user`` the invitation's role (someone already on the staff keeps a higher one: an organizer invited
+    as referee) and use the invitation up; audited as ``action``. Inside the caller's write, its row locked."""
+    tournament = invitation.tournament
+    current = StaffRole.objects.filter(tournament=tournament, user=user).values_list("role", flat=True).first()
+    if invitation_grants_role(current=current, invited=invitation.role):
+        role_grant(tournament=tournament, user=user, role=invitation.role, by=invitation.invited_by)
+    invitation.accepted_at, invitation.accepted_by = timezone.now(), user
+    invitation.save(update_fields=["accepted_at", "accepted_by"])
+    audit_record(
+        tournament=tournament,
+        user=by,
+        action=action,
+        summary=summary,
+        after={"user": user.get_username(), "role": invitation.role, "invitation": invitation.pk},
+    )
+    _forget_cached_roles(user, by)
+
+
+def _valid_by_token(token: str) -> StaffInvitation:
+    """The usable invitation behind ``token``, its row locked; refused (``ValidationError``) saying why not."""
+    invitation = invitation_by_token(token=token, lock=True)
+    state = invitation_state(invitation)
+    if state != VALID:
+        raise ValidationError(INVITATION_PROBLEMS[state](), code=state)
+    assert invitation is not None  # a valid invitation exists
+    return invitation
+
+
 def invitation_accept(*, token: str, user: User) -> StaffInvitation:
     """``user`` accepts the invitation behind ``token``: the role is granted (``role_grant``, audited) and the
-    link is used up. Someone already on the staff keeps a higher role (an organizer invited as referee)."""
+    link is used up. Only an account with the invited address (``may_accept_invitation``); any other asks
+    (``invitation_claim``)."""
     with tournament_write(tournament=None, action="staff.invite_accept", user=user, kind=PRIVATE):
-        invitation = invitation_by_token(token=token, lock=True)
-        state = invitation_state(invitation)
-        if state != VALID:
-            raise ValidationError(INVITATION_PROBLEMS[state](), code=state)
-        assert invitation is not None  # a valid invitation exists
-        tournament = invitation.tournament
-        current = StaffRole.objects.filter(tournament=tournament, user=user).values_list("role", flat=True).first()
-        if invitation_grants_role(current=current, invited=invitation.role):
-            role_grant(tournament=tournament, user=user, role=invitation.role, by=invitation.invited_by)
-        invitation.accepted_at, invitation.accepted_by = timezone.now(), user
-        invitation.save(update_fields=["accepted_at", "accepted_by"])
-        audit_record(
-            tournament=tournament,
+        invitation = _valid_by_token(token)
+        if not may_accept_invitation(user=user, email=invitation.email):
+            raise ValidationError(
+                _(
+                    "Este convite foi enviado para %(email)s, e a sua conta tem outro e-mail: ela não pode aceitá-lo "
+                    "sozinha. Entre com a conta desse e-mail, ou peça à comissão organizadora que confirme."
+                )
+                % {"email": invitation.email},
+                code="other_email",
+            )
+        _grant(
+            invitation=invitation,
             user=user,
+            by=user,
             action="staff_invite_accept",
             summary=_("%(name)s aceitou o convite enviado a %(email)s (%(role)s)")
             % {"name": person_label(user), "email": invitation.email, "role": role_label(invitation.role)},
-            after={"user": user.get_username(), "role": invitation.role, "invitation": invitation.pk},
         )
-    _forget_cached_roles(user)
+    return invitation
+
+
+def invitation_claim(*, token: str, user: User) -> StaffInvitation:
+    """``user``, whose account has another address than the invitation's, asks to accept it: the organizers see the
+    request on the staff page and confirm or refuse it (``invitation_claim_confirm``, ``invitation_claim_refuse``).
+    A later request of another account replaces it (the confirmation names whose it confirms). Nothing is granted."""
+    with tournament_write(tournament=None, action="staff.invite_claim", user=user, kind=PRIVATE):
+        invitation = _valid_by_token(token)
+        if invitation.claimed_by_id == user.pk:
+            return invitation
+        invitation.claimed_by, invitation.claimed_at = user, timezone.now()
+        invitation.save(update_fields=["claimed_by", "claimed_at"])
+        audit_record(
+            tournament=invitation.tournament,
+            user=user,
+            action="staff_invite_claim",
+            summary=_(
+                "%(name)s pediu para aceitar o convite enviado a %(email)s (%(role)s), com uma conta de outro e-mail"
+            )
+            % {"name": person_label(user), "email": invitation.email, "role": role_label(invitation.role)},
+            after={"user": user.get_username(), "invitation": invitation.pk},
+        )
+    return invitation
+
+
+def _claim_get(*, tournament: Tournament, invitation_id: int, user_id: int) -> StaffInvitation:
+    """The pending invitation whose request is ``user_id``'s, its row locked; refused when the request changed."""
+    invitation = _pending_get(tournament=tournament, invitation_id=invitation_id)
+    if invitation.claimed_by_id is None or invitation.claimed_by_id != user_id:
+        raise ValidationError(
+            _("O pedido deste convite mudou (outra conta pediu, ou ele foi retirado): confira a lista de novo."),
+            code="claim_changed",
+        )
+    return invitation
+
+
+def invitation_claim_confirm(
+    *, tournament: Tournament, invitation_id: int, user_id: int, by: User | None = None
+) -> StaffInvitation:
+    """An organizer confirms the request of ``user_id`` (the account the staff page showed) to accept the
+    invitation: the role is granted to that account and the link is used up. Refused when the request changed
+    or the invitation expired."""
+    with tournament_write(tournament=tournament, action="staff.invite_confirm", user=by, kind=PRIVATE):
+        invitation = _claim_get(tournament=tournament, invitation_id=invitation_id, user_id=user_id)
+        if invitation_state(invitation) == EXPIRED:
+            raise ValidationError(INVITATION_PROBLEMS[EXPIRED](), code=EXPIRED)
+        claimant = invitation.claimed_by
+        assert claimant is not None  # _claim_get: the request is this account's
+        _grant(
+            invitation=invitation,
+            user=claimant,
+            by=by,
+            action="staff_invite_confirm",
+            summary=_(
+                "Convite enviado a %(email)s aceito por %(name)s, com outro e-mail, confirmado pela comissão (%(role)s)"
+            )
+            % {"name": person_label(claimant), "email": invitation.email, "role": role_label(invitation.role)},
+        )
+    return invitation
+
+
+def invitation_claim_refuse(
+    *, tournament: Tournament, invitation_id: int, user_id: int, by: User | None = None
+) -> StaffInvitation:
+    """An organizer refuses the request of ``user_id``: the invitation stays pending, for its address."""
+    with tournament_write(tournament=tournament, action="staff.invite_refuse", user=by, kind=PRIVATE):
+        invitation = _claim_get(tournament=tournament, invitation_id=invitation_id, user_id=user_id)
+        claimant = invitation.claimed_by
+        assert claimant is not None
+        invitation.claimed_by, invitation.claimed_at = None, None
+        invitation.save(update_fields=["claimed_by", "claimed_at"])
+        audit_record(
+            tournament=tournament,
+            user=by,
+            action="staff_invite_refuse",
+            summary=_("Pedido de %(name)s para aceitar o convite enviado a %(email)s recusado")
+            % {"name": person_label(claimant), "email": invitation.email},
+            before={"user": claimant.get_username(), "invitation": invitation.pk},
+        )
     return invitation
 
 

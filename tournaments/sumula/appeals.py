@@ -58,7 +58,7 @@ def appeal_refusal(*, jogo: Jogo, dupla: Dupla, appeals: Iterable[Appeal] | None
     ``appeals``: the jogo's appeals when the caller has read them already (else they are read here).
     """
     if not may_appeal_sumula(dupla=dupla, jogo=jogo):
-        return _("a dupla %(dupla)s não joga este jogo") % {"dupla": dupla.key}
+        return _("a dupla %(dupla)s não joga este jogo") % {"dupla": dupla.display_name}
     if jogo.status in (SCHEDULED, IN_PROGRESS):
         return _("o jogo ainda não terminou: não há decisão do árbitro da qual recorrer")
     if jogo.status in (AWAITING, CONTESTED):
@@ -97,7 +97,7 @@ def appeal_file(*, tournament: Tournament, key: str, dupla: Dupla, via: object, 
         locked = jogo_locked(tournament=tournament, key=key)
         jogo = locked.jogo
         if not may_appeal_sumula(dupla=dupla, jogo=jogo):
-            raise Refused.forbidden(_("a dupla %(dupla)s não joga este jogo") % {"dupla": dupla.key})
+            raise Refused.forbidden(_("a dupla %(dupla)s não joga este jogo") % {"dupla": dupla.display_name})
         via_check(jogo, via, stale=_("a súmula mudou: agora é a via %(via)s; confira o resultado antes de recorrer"))
         refusal = appeal_refusal(jogo=jogo, dupla=dupla)
         if refusal is not None:
@@ -122,8 +122,13 @@ def appeal_file(*, tournament: Tournament, key: str, dupla: Dupla, via: object, 
             tournament=tournament,
             user=actor.user,
             action="sumula.appeal",
-            summary=_("Recurso da dupla %(dupla)s contra a decisão do árbitro no jogo %(key)s (%(via)sª via)")
-            % {"dupla": dupla.display_name, "key": jogo.key, "via": jogo.via},
+            summary=_("Recurso da dupla %(dupla)s contra a decisão do árbitro no jogo %(a)s x %(b)s (%(via)sª via)")
+            % {
+                "dupla": dupla.display_name,
+                "a": jogo.dupla_a.display_name,
+                "b": jogo.dupla_b.display_name,
+                "via": jogo.via,
+            },
             after={"appeal": appeal.pk, "dupla": dupla.key, "via": jogo.via, "reason": reason},
         )
         return appeal
@@ -175,8 +180,13 @@ def appeal_decide(*, tournament: Tournament, appeal_id: int, decision: object, r
             tournament=tournament,
             user=actor.user,
             action="sumula.appeal_decide",
-            summary=_("Recurso da dupla %(dupla)s no jogo %(key)s %(decision)s pela comissão organizadora")
-            % {"dupla": appeal.dupla.display_name, "key": key, "decision": appeal.get_decision_display()},
+            summary=_("Recurso da dupla %(dupla)s no jogo %(a)s x %(b)s %(decision)s pela comissão organizadora")
+            % {
+                "dupla": appeal.dupla.display_name,
+                "a": locked.jogo.dupla_a.display_name,
+                "b": locked.jogo.dupla_b.display_name,
+                "decision": appeal.get_decision_display(),
+            },
             before={"appeal": appeal.pk, "decision": ""},
             after={"appeal": appeal.pk, "decision": appeal.decision, "reason": reason},
         )

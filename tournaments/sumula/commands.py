@@ -69,15 +69,28 @@ class ResultBody:
         metadata=spec(type="array", items={"$ref": "#/components/schemas/Score"}, description="the partidas"),
     )
     walkover: object = field(default=None, metadata=spec(type="string", description="the dupla key that did not show"))
+    walkover_reason: object = field(
+        default=None, metadata=spec(type="string", description="why the WO was given (the referee's words)")
+    )
     penalty: object = field(default=None, metadata=spec(type="object", description="perda do jogo"))
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ResultBody:
-        return cls(partidas=data.get("partidas"), walkover=data.get("walkover"), penalty=data.get("penalty"))
+        return cls(
+            partidas=data.get("partidas"),
+            walkover=data.get("walkover"),
+            walkover_reason=data.get("walkover_reason"),
+            penalty=data.get("penalty"),
+        )
 
     def as_file(self) -> dict[str, Any]:
         """The result as the file writes it (an absent key and a null one read the same)."""
-        return {"partidas": self.partidas, "walkover": self.walkover, "penalty": self.penalty}
+        return {
+            "partidas": self.partidas,
+            "walkover": self.walkover,
+            "walkover_reason": self.walkover_reason,
+            "penalty": self.penalty,
+        }
 
 
 @dataclass(frozen=True)

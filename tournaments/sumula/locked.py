@@ -208,7 +208,7 @@ def result_write(locked: LockedJogo, entry: JogoEntry) -> None:
     if entry.walkover is not None:
         jogo.walkover = walkover_column(entry.walkover)
     jogo.lost_by = SIDE[entry.lost_by] if entry.lost_by is not None else ""
-    jogo.penalty_reason = entry.reason if entry.lost_by is not None else ""
+    jogo.penalty_reason = entry.reason if entry.lost_by is not None or entry.walkover is not None else ""
     maos: list[Mao] = []
     for n, p in enumerate(entry.partidas, start=1):
         if p.lost_by is not None:
@@ -275,16 +275,20 @@ def next_jogo_check(locked: LockedJogo, result: JogoResult) -> None:
         return
     if jogo.third_place:
         return
-    later = Jogo.objects.filter(stage_id=jogo.stage_id, round=jogo.round + 1).exclude(status=SCHEDULED)
+    later = (
+        Jogo.objects.filter(stage_id=jogo.stage_id, round=jogo.round + 1)
+        .exclude(status=SCHEDULED)
+        .select_related("dupla_a__player1", "dupla_a__player2", "dupla_b__player1", "dupla_b__player2")
+    )
     position = (jogo.position + 1) // 2 if jogo.position else None
     started = [j for j in later if j.third_place or j.position == position]
     if started:
         raise Refused.conflict(
             _(
-                "a correção muda o vencedor, mas o jogo seguinte da chave (%(key)s) já começou; "
+                "a correção muda o vencedor, mas o jogo seguinte da chave (%(a)s x %(b)s) já começou; "
                 "fale com a comissão organizadora"
             )
-            % {"key": started[0].key},
+            % {"a": started[0].dupla_a.display_name, "b": started[0].dupla_b.display_name},
         )
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
@@ -182,16 +183,33 @@ def pin_verify(*, dupla: Dupla, pin: object, address: str = "", staff: bool = Fa
 
     ``address``, ``staff`` and ``user`` say where the check comes from (the web edge's ``pin_source``).
     """
-    # One check at a time per dupla (its row locked), so guesses sent in parallel cannot all pass the lock
-    # test before any failure is recorded. The failure is committed with this block, before the refusal.
+    # One check at a time per dupla (its row locked), per address or staff account and per tournament
+    # (``_counters_lock``), so guesses sent in parallel cannot all pass the lock test before any failure is
+    # recorded. The failure is committed with this block, before the refusal.
     # FOR NO KEY UPDATE, not FOR UPDATE: it does not conflict with the key-share locks taken by rows written
     # that point to the dupla (a jogo, a súmula event), so the súmula's writes never queue behind a PIN check.
     with tournament_write(tournament=dupla.tournament, action="pin.verify", user=user, kind=PRIVATE):
-        plainsql.row_lock(Dupla, dupla.pk, connection=connections[router.db_for_write(Dupla)], no_key=True)
+        connection = connections[router.db_for_write(Dupla)]
+        _counters_lock(dupla, address=address or "", staff=staff, user=user, connection=connection)
+        plainsql.row_lock(Dupla, dupla.pk, connection=connection, no_key=True)
         now = timezone.now()
         refusal = _refusal(dupla, pin, now, address=address or "", staff=staff, user=user)
     if refusal is not None:
         raise refusal
+
+
+def _counters_lock(dupla: Dupla, *, address: str, staff: bool, user: User | None, connection: Any) -> None:
+    """Lock the counters this check reads and may grow, besides the dupla's own (its row): the staff account's or
+    the address's wrong PINs, then the tournament's; always in that order, then the dupla's row, so two checks
+    never wait on each other in a cycle. Guesses sent together from one address across duplas, or from many
+    addresses to one event, are then checked one at a time: none passes the limit before the others are counted."""
+    rules = pin_rules(referee_screen=staff)
+    if rules.per_account and user is not None:
+        plainsql.key_lock("pin.account", user.pk, connection=connection)
+    if rules.per_address and address:
+        plainsql.key_lock("pin.address", address, connection=connection)
+    if rules.per_tournament:
+        plainsql.key_lock("pin.tournament", dupla.tournament_id, connection=connection)
 
 
 def _failures_near(dupla: Dupla, now: dt.datetime, *, address: str, user: User | None) -> bool:
@@ -280,7 +298,12 @@ def _refusal(
 def _locked(until: dt.datetime, now: dt.datetime, why: str) -> Refused:
     minutes = max(1, int((until - now).total_seconds() + 59) // 60)
     return Refused.locked(
-        _("%(why)s: tente de novo em %(n)s minuto(s) ou procure o árbitro da mesa") % {"why": why, "n": minutes}
+        ngettext(
+            "%(why)s: tente de novo em %(n)s minuto ou procure o árbitro da mesa",
+            "%(why)s: tente de novo em %(n)s minutos ou procure o árbitro da mesa",
+            minutes,
+        )
+        % {"why": why, "n": minutes}
     )
 
 

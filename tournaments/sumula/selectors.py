@@ -136,6 +136,7 @@ def sumula_get(
         score=_pair(result.partidas_won) if result is not None and result.started else (0, 0),
         winner=duplas[result.winner] if result is not None and result.winner is not None else None,
         walkover=walkover,
+        walkover_reason=(entry.reason or None) if walkover is not None and entry is not None else None,
         penalty=penalty,
         confirmations=cast("dict[str, Answer | None]", answers_by_dupla(confirmations or {}, duplas)),
         confirmation_details={duplas[i]: _answer_detail(confirmations, side) for i, side in enumerate("ab")},

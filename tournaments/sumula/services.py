@@ -6,7 +6,8 @@ it locks its jogo's row (``records.jogo_lock``: SELECT … FOR UPDATE), checks t
 the jogo's ``version`` (the live pages follow it). A mão, its undo, a whole
 result or a penalty never changes what counts: they are ``LIVE`` writes,
 which lock the jogo only, so mãos of different jogos never wait on one row.
-An answer, a signature or a correction may make a result count: they lock
+An answer, a signature, a correction or a WO (both duplas absent: nobody to
+confirm it) may make a result count: they lock
 the tournament's row first (``RESULTS`` writes), and when what counts
 changed the engine recomputes the parts that jogo touches. A refused write
 raises ``Refused`` (``tournaments.refusals``) and writes nothing.
@@ -39,6 +40,7 @@ from scoring.sumula import (
     HOMOLOGATED,
     IN_PROGRESS,
     SCHEDULED,
+    answers_needed,
 )
 
 from .. import plainsql
@@ -215,9 +217,12 @@ def sumula_mao_undo(*, tournament: Tournament, key: str, mao: str, actor: Actor)
 
 
 def sumula_result_set(*, tournament: Tournament, key: str, data: ResultSet, actor: Actor) -> Written:
-    """The whole result at once (quick entry, WO, perda do jogo), while no mão is recorded."""
+    """The whole result at once (quick entry, WO, perda do jogo), while no mão is recorded.
+
+    A WO may count at once (no dupla to confirm it when both were absent): it is a ``RESULTS`` write."""
     client_id = data.id
-    with tournament_write(tournament=tournament, action="sumula.result_set", user=actor.user, kind=LIVE):
+    kind = LIVE if data.result.walkover is None else RESULTS
+    with tournament_write(tournament=tournament, action="sumula.result_set", user=actor.user, kind=kind):
         locked = jogo_locked(tournament=tournament, key=key)
         if already_logged(locked, client_id):
             return Written(jogo=locked.jogo, created=False)
@@ -251,7 +256,7 @@ def sumula_answer(
         locked = jogo_locked(tournament=tournament, key=key)
         jogo = locked.jogo
         if not may_answer_sumula(dupla=dupla, jogo=jogo):
-            raise Refused.forbidden(_("a dupla %(dupla)s não joga este jogo") % {"dupla": dupla.key})
+            raise Refused.forbidden(_("a dupla %(dupla)s não joga este jogo") % {"dupla": dupla.display_name})
         # checked under the lock: a correction racing this answer either lands first (refused here) or waits
         via_check(
             jogo,
@@ -268,10 +273,16 @@ def sumula_answer(
             )
         current = (jogo.confirmations.get(side) or {}).get("answer")
         if jogo.status in (CONFIRMED, HOMOLOGATED):
-            if current == answer:
+            walkover = locked.result.walkover if locked.result is not None else None
+            asked = answers_needed(walkover=walkover)["ab".index(side)]
+            if current == answer or (accept and not asked):  # a dupla absent from the WO agrees: nothing to do
                 return Written(jogo=jogo, created=False)
             raise Refused.conflict(
-                _("a súmula já foi confirmada pelas duas duplas")
+                (
+                    _("a súmula já foi confirmada pelas duas duplas")
+                    if walkover is None
+                    else _("a súmula já foi confirmada")
+                )
                 if jogo.status == CONFIRMED
                 else _("a súmula já foi homologada; um recurso vai à comissão organizadora"),
             )

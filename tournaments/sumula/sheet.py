@@ -101,6 +101,7 @@ class Sumula:
     score: Score
     winner: str | None
     walkover: str | None = field(metadata=spec(description="the dupla key that did not show, or both"))
+    walkover_reason: str | None = field(metadata=OMIT_NONE | spec(description="why the WO was given"))
     penalty: PenaltyInfo | None
     confirmations: dict[str, Answer | None] = field(metadata=spec(description="per dupla key"))
     confirmation_details: dict[str, AnswerDetail | None]

@@ -25,6 +25,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import reverse
 
+from tournaments import limits
 from tournaments.caching import pages_clear
 from tournaments.draws.competition import competition_publish
 from tournaments.interchange.writer import tournament_export
@@ -34,7 +35,8 @@ from tournaments.services import tournament_import
 from tournaments.synthetic import synthetic_tournament
 from tournaments.writes import tournament_rebuild
 
-from ._bench_report import PAGES, PageResult, SizeResult, printing_lines, report_lines
+from ._bench_report import PAGES, PageResult, SizeResult, import_lines, printing_lines, report_lines
+from ._import_bench import ImportBench, import_bench
 from ._printing_bench import PrintingBench, printing_bench
 from ._sumula_bench import sumula_bench
 
@@ -72,6 +74,13 @@ class Command(BaseCommand):
             "--skip-printing", action="store_true", help="não mede a impressão (256 súmulas, a chave de 1.024 duplas)"
         )
         parser.add_argument(
+            "--import-duplas",
+            type=int,
+            default=limits.MAX_DUPLAS,
+            help=f"mede a importação de um arquivo deste tamanho, mata-mata e evento inteiro, com atletas novos e "
+            f"já no site (padrão: {limits.MAX_DUPLAS}, o maior que um arquivo aceita; 0: não mede)",
+        )
+        parser.add_argument(
             "--any-database",
             action="store_true",
             help="aceita um banco cujo nome não contém 'bench' (ele recebe e perde torneios)",
@@ -106,7 +115,12 @@ class Command(BaseCommand):
         created: list[Tournament] = []
         results: list[SizeResult] = []
         printing: PrintingBench | None = None
+        imports: ImportBench | None = None
         try:
+            if options["import_duplas"]:
+                # first, so that its atletas are new to the site (its seeds are not the other sizes')
+                imports = import_bench(duplas=options["import_duplas"], seed=options["seed"] + 1000, created=created)
+                self.stdout.write(f"  importação de {options['import_duplas']} duplas: medida", ending="\n")
             for n in sorted(sizes):
                 profile = self.profile and n == max(sizes)
                 results.append(self.measure(n, options, created, profile))
@@ -128,6 +142,9 @@ class Command(BaseCommand):
             self.stdout.write(line)
         if printing is not None:
             for line in printing_lines(printing, results[-1].duplas):
+                self.stdout.write(line)
+        if imports is not None:
+            for line in import_lines(imports):
                 self.stdout.write(line)
         for title, text in self.profiles:
             self.stdout.write(f"\n--- cProfile: {title} ---\n{text}")

@@ -1,15 +1,13 @@
-import json
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.circuits.file import circuit_import
+from tournaments.circuits.file import circuit_file_parse, circuit_import
 from tournaments.circuits.services import CircuitRefused
+from tournaments.limits import CIRCUIT_FILE_MAX_BYTES
 
 from ._files import input_read
-
-MAX_BYTES = 1024 * 1024  # a circuit file names etapas, not results: a megabyte is plenty
 
 
 class Command(BaseCommand):
@@ -24,15 +22,11 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = options["file"]
-        raw = input_read(path=path, limit=MAX_BYTES)
-        if len(raw) > MAX_BYTES:
-            self._refuse([("arquivo", f"grande demais: o máximo é {MAX_BYTES} bytes")])
-        try:
-            data = json.loads(raw.decode("utf-8-sig"))
-        except UnicodeDecodeError as exc:
-            self._refuse([("arquivo", f"não está em UTF-8 (byte {exc.start} inválido)")])
-        except json.JSONDecodeError as exc:
-            self._refuse([("arquivo", f"JSON inválido na linha {exc.lineno}, coluna {exc.colno}: {exc.msg}")])
+        raw = input_read(path=path, limit=CIRCUIT_FILE_MAX_BYTES)
+        try:  # read as a tournament file is: size, UTF-8, nesting, repeated keys, NUL, numbers no column holds
+            data = circuit_file_parse(raw=raw)
+        except CircuitRefused as exc:
+            self._refuse(exc.problems)
         user = None
         if options["organizador"]:
             user = get_user_model().objects.filter(username=options["organizador"]).first()

@@ -3,6 +3,7 @@
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import ngettext
 
 from tournaments.models import Tournament
 from tournaments.refusals import Refused
@@ -32,13 +33,15 @@ class Command(BaseCommand):
         except Refused as exc:
             for message in exc.messages:
                 self.stderr.write(message)
-            raise CommandError(f"{len(exc.messages)} problema(s) no arquivo; nada foi gravado", returncode=1) from None
+            n = len(exc.messages)
+            problems = ngettext("%(n)d problema no arquivo", "%(n)d problemas no arquivo", n) % {"n": n}
+            raise CommandError(f"{problems}; nada foi gravado", returncode=1) from None
         for notice in result.notices:
             self.stdout.write(f"aviso: {notice}")
-        self.stdout.write(
-            f"{len(result.registrations)} inscrição(ões) adicionada(s) a {tournament.slug}: "
-            f"{result.accepted} aceita(s), {result.waiting} na lista de espera"
-        )
+        n, accepted = len(result.registrations), result.accepted
+        added = ngettext("%(n)d inscrição adicionada", "%(n)d inscrições adicionadas", n) % {"n": n}
+        accepted_words = ngettext("%(n)d aceita", "%(n)d aceitas", accepted) % {"n": accepted}
+        self.stdout.write(f"{added} a {tournament.slug}: {accepted_words}, {result.waiting} na lista de espera")
 
     def _read(self, file: str) -> bytes:
         import sys

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
+from django.utils.translation import ngettext
 
 from scoring.errors import RuleViolation
 from tournaments.models import Tournament
@@ -71,7 +72,9 @@ class Command(BaseCommand):
                 except RuleViolation as exc:
                     for error in exc.errors:
                         self.stderr.write(f"{path.name}: {error}")
-                    raise CommandError(f"{path.name}: {len(exc.errors)} problema(s); nada foi gravado.") from exc
+                    n = len(exc.errors)
+                    problems = ngettext("%(n)d problema", "%(n)d problemas", n) % {"n": n}
+                    raise CommandError(f"{path.name}: {problems}; nada foi gravado.") from exc
             verb = "reimportado" if existing is not None else "importado"
             self.stdout.write(self.style.SUCCESS(f"“{tournament.name}” {verb} (/torneios/{tournament.slug}/)."))
         if options["accounts"]:
