@@ -75,7 +75,8 @@ def test_without_mail_the_organizer_who_invited_sees_the_link_and_it_works(cup, 
     for url in (reverse("desk:overview", args=[t.slug]), reverse("desk:home"), reverse("desk:schedule", args=[t.slug])):
         assert INVITE not in c.get(url).content.decode(), url
     other = client_for(bia).get(reverse("desk:staff", args=[t.slug])).content.decode()
-    assert "juiza@exemplo.com" in other and INVITE not in other
+    # the address as the list shows it: breakable only at its dots and at-sign on a phone (<wbr>)
+    assert "juiza@exemplo.com" in other.replace("<wbr>", "") and INVITE not in other
     assert INVITE not in Client().get(reverse("tournaments:list")).content.decode()
 
 
