@@ -13,6 +13,7 @@ from .event import PRESET_CHOICES, Tournament
 from .online import (
     ChatMessage,
     ClientAction,
+    ClockBeat,
     ConductReport,
     OnlineProfile,
     OnlineTable,
@@ -45,6 +46,7 @@ __all__ = [
     "CircuitExclusion",
     "CircuitSorteio",
     "ClientAction",
+    "ClockBeat",
     "ConductReport",
     "Draw",
     "DrawRoll",

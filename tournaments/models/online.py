@@ -222,3 +222,14 @@ class Sanction(models.Model):
         db_table = "online_sanction"
         ordering = ["-at"]
         indexes = [models.Index(fields=["profile", "kind"])]
+
+
+class ClockBeat(models.Model):
+    """The tables' clock's last beat (one row): each ASGI process's clock loop writes it as it ticks, so a clock
+    that finds it far behind knows no clock ran (every server was down) and gives each table back the time its
+    clock had left (``tournaments.online.services.table_tick``)."""
+
+    at = models.DateTimeField()
+
+    class Meta:
+        db_table = "online_clock"
