@@ -34,15 +34,20 @@ run: install messages
 	DEBUG=1 $(PY) manage.py load_demo --accounts
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
-# The production server: gunicorn (config/gunicorn.py), DEBUG off, hashed and compressed static files.
-# WEB_CONCURRENCY processes × GUNICORN_THREADS threads on HOST:PORT (127.0.0.1:8000). Settings come from the
-# environment (README, "Deployment"); without SECRET_KEY a random one is kept in .secret_key (mode 600).
+# The production server (bin/serve): on HOST:PORT (127.0.0.1:8000) nginx sends /ws/ (the tables' live connection) to
+# uvicorn (ASGI_WORKERS processes, default 1) and everything else to gunicorn (config/gunicorn.py: WEB_CONCURRENCY
+# processes × GUNICORN_THREADS threads), DEBUG off, hashed and compressed static files; state under .serve/PORT/.
+# Settings come from the environment (README, "Deployment": REDIS_URL for several processes and servers); without
+# SECRET_KEY a random one is kept in .secret_key (mode 600). nginx-light is installed when missing (as root).
 SECRET_FILE := .secret_key
 serve: install messages
+	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || { \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; \
+		else echo "instale o nginx: sudo apt-get install nginx-light"; exit 1; fi; }
 	@test -n "$$SECRET_KEY" -o -s $(SECRET_FILE) || (umask 077; $(PY) -c 'import secrets; print(secrets.token_urlsafe(50))' > $(SECRET_FILE))
 	$(PY) manage.py migrate --noinput -v0
 	$(PY) manage.py collectstatic --noinput -v0
-	SECRET_KEY_FILE=$${SECRET_KEY_FILE:-$(SECRET_FILE)} HOST=$(HOST) PORT=$(PORT) $(VENV)/bin/gunicorn -c config/gunicorn.py config.wsgi
+	SECRET_KEY_FILE=$${SECRET_KEY_FILE:-$(SECRET_FILE)} HOST=$(HOST) PORT=$(PORT) exec $(PY) bin/serve
 
 demo: install
 	$(DEV_ENV) $(PY) manage.py migrate --noinput -v0
