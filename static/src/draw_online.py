@@ -645,11 +645,13 @@ def level_icon(slug: str, name: str) -> str:
 SL = f'stroke="{INK}" stroke-width="2" stroke-linejoin="round"'
 LEVEL_ART = {
     "marreco": (
+        '<g transform="matrix(1.3 0 0 1.3 -14.4 -12)">'
         f'<circle cx="48" cy="44" r="20" fill="#2e7d5b" {SL}/>'
-        f'<path d="M34 54c0-6 28-6 28 0 0 6-6 9-14 9s-14-3-14-9z" fill="#f2a93b" {SL}/>' + ""
+        f'<path d="M34 54c0-6 28-6 28 0 0 6-6 9-14 9s-14-3-14-9z" fill="#f2a93b" {SL}/>'
         f'<circle cx="41" cy="41" r="3" fill="{INK}"/><circle cx="55" cy="41" r="3" fill="{INK}"/>'
         '<circle cx="42" cy="40" r="1" fill="#fff"/><circle cx="56" cy="40" r="1" fill="#fff"/>'
         '<path d="M30 72c10 6 26 6 36 0" fill="none" stroke="#fff" stroke-width="4" stroke-linecap="round"/>'
+        "</g>"
     ),
     "fichinha": (  # a chip with its edge stripes
         f'<circle cx="48" cy="48" r="30" fill="#2f6fc4" {SL}/>'
@@ -669,12 +671,13 @@ LEVEL_ART = {
         f'0v22c0 12-8 22-20 22-8 0-12-3-16-8z" fill="{SKIN}"/></g>'
     ),
     "coringa": (  # the jester's three-pointed cap with bells
-        f'<path d="M22 62c2-20 8-34 20-40-2 12 0 22 6 28 6-6 8-16 6-28 12 6 18 20 20 40z" fill="#7b3fa0" {SL}/>'
-        f'<path d="M22 62c-6-12-4-22 4-30 4 12 12 22 22 18" fill="#c4122f" {SL}/>'
-        f'<path d="M74 62c6-12 4-22-4-30-4 12-12 22-22 18" fill="#2a6b3f" {SL}/>'
-        f'<rect x="20" y="60" width="56" height="10" rx="3" fill="{GOLD}" {SL}/>'
-        f'<g fill="{GOLD}" {SL}><circle cx="26" cy="30" r="5"/><circle cx="48" cy="20" r="5"/>'
-        '<circle cx="70" cy="30" r="5"/></g>'
+        f'<path d="M26 62C22 48 16 38 14 30c12 0 24 10 30 30z" fill="#c4122f" {SL}/>'
+        f'<path d="M70 62c4-14 10-24 12-32-12 0-24 10-30 30z" fill="#2a6b3f" {SL}/>'
+        f'<path d="M34 62c2-20 8-36 14-46 6 10 12 26 14 46z" fill="#7b3fa0" {SL}/>'
+        f'<rect x="20" y="60" width="56" height="11" rx="3" fill="{GOLD}" {SL}/>'
+        '<path d="M30 65.5l3-3 3 3-3 3zM45 65.5l3-3 3 3-3 3zM60 65.5l3-3 3 3-3 3z" fill="#c4122f"/>'
+        f'<g fill="{GOLD}" {SL}><circle cx="14" cy="30" r="5"/><circle cx="48" cy="16" r="5"/>'
+        '<circle cx="82" cy="30" r="5"/></g>'
     ),
     "pica-fumo": "",
     "espadilha": "",
