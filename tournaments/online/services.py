@@ -38,10 +38,10 @@ from truco.state import SEATS, Partida
 from truco.store import partida_dump, partida_load
 from truco.views import view
 
-from ..models import ChatMessage, ClientAction, ClockBeat, OnlineProfile, OnlineTable, PartidaLog, Sala, TableEvent
+from ..models import ClientAction, ClockBeat, OnlineProfile, OnlineTable, PartidaLog, Sala, TableEvent
 from ..models import TableSeat as SeatRow
 from ..refusals import Refused
-from . import broadcast
+from . import broadcast, chat
 
 TABLES_PER_SALA: Final = 60
 MAX_STEPS_PER_TICK: Final = 400  # robots with no delay play on within one tick, up to this many steps
@@ -109,7 +109,7 @@ def _is_staff(profile: OnlineProfile | None) -> bool:
 
 
 def _may_sit(profile: OnlineProfile) -> None:
-    """Refused when staff have banned or suspended ``profile`` (``conduct.may_sit``, once it exists)."""
+    """Refused when staff have banned or suspended ``profile`` (``conduct.may_sit``)."""
     try:
         from .conduct import may_sit
     except ImportError:  # pragma: no cover - until conduct.py exists
@@ -243,7 +243,7 @@ def table_confirm(*, table: OnlineTable, by: OnlineProfile) -> OnlineTable:
 
 def _close(table: OnlineTable) -> None:
     SeatRow.objects.filter(table=table).delete()
-    ChatMessage.objects.filter(table=table).delete()
+    chat.table_chat_clear(table=table)
     table.status = OnlineTable.CLOSED
     table.deadline = None
     table.save(update_fields=["status", "deadline", "updated_at"])
@@ -494,7 +494,7 @@ def _finish(table: OnlineTable, partida: Partida, seats: list[SeatRow], now: dat
         ended_by=partida.ended_by or "",
         finished_at=now,
     )
-    ChatMessage.objects.filter(table=table).delete()
+    chat.table_chat_clear(table=table)
     table.status = OnlineTable.FINISHED
     table.deadline = now + timedelta(milliseconds=NEXT_PARTIDA_MS) if table.auto_start else None
 
