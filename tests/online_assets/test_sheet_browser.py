@@ -56,6 +56,12 @@ def test_a_hand_of_three_fits_a_phone(browser, tmp_path):
     assert all(width >= 100 for _, _, width in boxes)
     assert boxes[0][0] >= 0 and boxes[-1][1] <= 390
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    # the appearance on a container paints its .feltro, not the container
+    painted = page.evaluate(
+        "() => [document.querySelector('.conteiner'), document.querySelector('.conteiner .feltro')]"
+        ".map(e => getComputedStyle(e).backgroundImage)"
+    )
+    assert painted[0] == "none" and "trama.svg" in painted[1] and "gradient" in painted[1]
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "hand-390.png"), full_page=True)
     context.close()
