@@ -28,9 +28,9 @@ h2{font-size:16px;margin:18px 0 8px}h2:first-child{margin-top:0}
 .row img.back{width:120px;filter:drop-shadow(0 2px 3px rgba(0,0,0,.25))}
 .row img.avatar{width:84px}.row img.level{width:72px}
 .row figure{margin:0;text-align:center;font-size:12px}
-.felt{border-radius:18px;padding:14px;min-height:120px;flex:1 1 300px;border:8px solid var(--feltro-borda)}
-.hand{display:flex;gap:3%;justify-content:center;padding:10px 0}
-.hand img{width:31%;max-width:140px;filter:drop-shadow(0 3px 4px rgba(0,0,0,.35))}
+.felt{border-radius:18px;padding:14px;min-height:120px;flex:1 1 300px;border:6px solid var(--feltro-borda)}
+.hand{display:flex;gap:2%;justify-content:center;padding:10px 0}
+.hand img{width:32%;max-width:140px;filter:drop-shadow(0 3px 4px rgba(0,0,0,.35))}
 .mini{display:flex;gap:6px;justify-content:center}.mini img{width:56px}
 """
 
