@@ -241,3 +241,36 @@ def test_reactions_counted_in_this_process_when_the_cache_is_down(table, monkeyp
     chat.reaction_send(profile=ana, table=table, name="joinha", now=at(0))
     assert refused(chat.reaction_send, profile=ana, table=table, name="joinha", now=at(1)).kind == Refused.LOCKED
     chat.reaction_send(profile=ana, table=table, name="joinha", now=at(3))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_burst_at_once_lets_one_message_through(sala):
+    """Eight posts of one profile at the same moment, on eight connections (eight servers): the profile's row lock
+    makes them count one after another, so the pace of one a second holds (PostgreSQL; SQLite has one writer)."""
+    import threading
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("threads racing need PostgreSQL (DATABASE_URL)")
+    ana = guest("Ana")
+    barrier = threading.Barrier(8)
+    results: list[str] = [""] * 8
+
+    def post(i: int) -> None:
+        try:
+            barrier.wait()
+            chat.chat_post(profile=ana, sala=sala, text=f"rajada {i}", now=NOW)
+            results[i] = "ok"
+        except Refused as refused_:
+            results[i] = refused_.kind
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=post, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == ["locked"] * 7 + ["ok"]
+    assert ChatMessage.objects.filter(profile=ana).count() == 1
