@@ -22,11 +22,16 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 from django.utils import timezone
 
+from scoring.rules import settings_build
 from tournaments.models import OnlineProfile, OnlineTable
 from tournaments.online import people, services
 from tournaments.play.identity import GUEST_SESSION_KEY
 from truco.actions import Action, AnswerBet, AskBet, CastVote, DecideOnze, PlayCard
+from truco.deal import deal
+from truco.moments import EPOCH, from_datetime
 from truco.robots import legal_actions
+from truco.rules import partida_at
+from truco.store import partida_dump
 
 ORIGIN = b"http://testserver"
 NAMES = ("Ana", "Bruno", "Carla", "Davi")
@@ -100,6 +105,7 @@ class Socket:
 
     comm: WebsocketCommunicator
     seat: int | None
+    table_id: int
     frames: list[dict[str, Any]] = field(default_factory=list)
     seq: int = -1
     state: dict[str, Any] | None = None
@@ -110,23 +116,46 @@ class Socket:
     async def send_text(self, text: str) -> None:
         await self.comm.send_to(text_data=text)
 
-    async def drain(self, wait: float = 0.05) -> list[dict[str, Any]]:
+    def _keep(self, frame: dict[str, Any]) -> dict[str, Any]:
+        self.frames.append(frame)
+        if frame["type"] in ("state", "event"):
+            self.seq = frame["seq"]
+            self.state = frame["state"]
+        return frame
+
+    async def next(self, timeout: float = 5.0) -> dict[str, Any]:
+        """The next frame (fails the test when none comes within ``timeout``)."""
+        return self._keep(await self.comm.receive_json_from(timeout=timeout))
+
+    async def until(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 5.0) -> dict[str, Any]:
+        """Read frames until one satisfies ``predicate`` (fails the test after ``timeout``)."""
+        while True:
+            frame = await self.next(timeout)
+            if predicate(frame):
+                return frame
+
+    async def drain(self, wait: float = 0.02) -> list[dict[str, Any]]:
         """Every frame that arrives until none comes for ``wait`` seconds; keeps the last state and seq."""
         got: list[dict[str, Any]] = []
-        while not await self.comm.receive_nothing(timeout=wait, interval=0.005):
-            frame = await self.comm.receive_json_from()
-            got.append(frame)
-            if frame["type"] in ("state", "event"):
-                self.seq = frame["seq"]
-                self.state = frame["state"]
-        self.frames.extend(got)
+        while not await self.comm.receive_nothing(timeout=wait, interval=0.002):
+            got.append(self._keep(await self.comm.receive_json_from()))
         return got
 
     async def act(self, message: dict[str, Any]) -> dict[str, Any]:
-        """Send an action with a fresh id and the last seq; returns the message sent."""
+        """Send an action with a fresh id and the last seq; returns the first frame that answers it: its event,
+        or its refusal (frames of other changes before it are kept, not returned)."""
         full = {"id": f"a{next(_ids)}", "seq": self.seq, **message}
         await self.send(full)
-        return full
+        while True:
+            frame = await self.next()
+            if frame["type"] == "refused" and frame.get("id") == full["id"]:
+                return frame
+            if (
+                frame["type"] == "event"
+                and frame["event"]["seat"] == self.seat
+                and frame["event"]["type"] == message["type"]
+            ):
+                return frame
 
     async def close(self) -> None:
         await self.comm.disconnect()
@@ -138,15 +167,16 @@ async def connect(
     comm = communicator(f"/ws/mesas/{table_id}/", session, origin=origin)
     connected, _code = await comm.connect(timeout=5)
     assert connected, f"table {table_id}: not connected ({_code})"
-    socket = Socket(comm=comm, seat=seat)
+    socket = Socket(comm=comm, seat=seat, table_id=table_id)
+    assert (await socket.next())["type"] == "state"
+    assert (await socket.next())["type"] == "seats"
     await socket.drain()
     return socket
 
 
 async def connect_all(table: Table) -> list[Socket]:
     sockets = [await connect(table.id, key, seat=seat) for seat, key in enumerate(table.sessions)]
-    for s in sockets:
-        await s.drain()
+    await settle(sockets)
     return sockets
 
 
@@ -168,9 +198,20 @@ def message_of(action: Action) -> dict[str, Any]:
     raise AssertionError(action)
 
 
-async def drain_all(sockets: list[Socket]) -> None:
+async def settle(sockets: list[Socket]) -> None:
+    """Wait until every socket has been sent the table's last event (its seq), then read what else came."""
+    seq = await database_sync_to_async(
+        lambda: OnlineTable.objects.filter(pk=sockets[0].table_id).values_list("seq", flat=True).get()
+    )()
     for s in sockets:
-        await s.drain()
+        while s.seq < seq:
+            await s.next()
+    await drain_all(sockets, wait=0.005)
+
+
+async def drain_all(sockets: list[Socket], wait: float = 0.02) -> None:
+    for s in sockets:
+        await s.drain(wait)
 
 
 async def tick(now: datetime) -> list[int]:
@@ -181,29 +222,69 @@ def later(seconds: float) -> datetime:
     return timezone.now() + timedelta(seconds=seconds)
 
 
+class Clock:
+    """The test's clock: what the live connection and ``tick`` see as now; moves only when told."""
+
+    def __init__(self) -> None:
+        self.at = timezone.now()
+
+    def __call__(self) -> datetime:
+        return self.at
+
+    def advance(self, seconds: float) -> datetime:
+        self.at += timedelta(seconds=seconds)
+        return self.at
+
+
+def set_partida(
+    table: Table, *, score: tuple[int, int], first: int = 0, seed: bytes = bytes(range(32)), at: datetime | None = None
+) -> None:
+    """Put the table's partida at ``score`` with a fresh mão dealt by ``seed`` from ``first`` (a test's setup
+    writes the row as the services would)."""
+    row = table.table
+    row.refresh_from_db()
+    rules, errors = settings_build(preset=row.preset, overrides=None)
+    assert rules is not None, errors
+    now_ms = from_datetime(at or timezone.now())
+    dealt = deal(seed=seed, first=first, with_vira=True)
+    partida = partida_at(rules=rules, score=score, first=first, dealt=dealt, seed=seed, now=now_ms, seq=row.seq)
+    row.state = partida_dump(partida)
+    assert partida.deadline is not None
+    row.deadline = EPOCH + timedelta(milliseconds=partida.deadline)
+    row.save(update_fields=["state", "deadline"])
+
+
 async def play_random(
-    sockets: list[Socket], rng: random.Random, *, steps: int = 10_000, expire_every: float = 0.0
+    sockets: list[Socket],
+    rng: random.Random,
+    *,
+    steps: int = 10_000,
+    expire_every: float = 0.0,
+    clock: Clock | None = None,
 ) -> int:
     """Play at random over the sockets, each action one the seat's state lists (``legal_actions``), until the
     partida ends; with ``expire_every`` > 0, that share of the steps lets the clock run out instead (a tick past
     the deadline). Returns the steps taken."""
     for n in range(steps):
-        await drain_all(sockets)
+        await drain_all(sockets, wait=0.005)
         state = sockets[0].state
         assert state is not None
         if state.get("ended") or state.get("status") != OnlineTable.PLAYING:
+            await drain_all(sockets, wait=0.05)
             return n
         if expire_every and rng.random() < expire_every:
-            await tick(later(40))
+            await tick(clock.advance(40) if clock else later(40))
             continue
         movers = [s for s in sockets if s.state and s.state["may"]]
         if not movers:  # waiting on a robot, or nothing to do: let the clock decide
-            await tick(timezone.now())
+            await tick(clock() if clock else timezone.now())
             continue
         mover = rng.choice(movers)
         assert mover.state is not None
         action = rng.choice(legal_actions(mover.state))
-        await mover.act(message_of(action))
+        if clock:
+            clock.advance(rng.uniform(0.1, 3))
+        await mover.act(message_of(action))  # its event, or why it was refused (another seat acted first)
     raise AssertionError("the partida did not end")
 
 

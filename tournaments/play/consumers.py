@@ -22,6 +22,7 @@ import json
 import logging
 import time
 from collections import deque
+from datetime import datetime
 from typing import Any, Final
 
 from channels.db import database_sync_to_async
@@ -98,6 +99,11 @@ class _Limited(AsyncWebsocketConsumer):
             )
             return None
         return message
+
+
+def now() -> datetime:
+    """The time an action, a presence or a message happens at (the tests set their own clock here)."""
+    return timezone.now()
 
 
 def _id(value: Any) -> str | None:
@@ -194,7 +200,7 @@ class TableConsumer(_Limited):
             return
         try:
             await database_sync_to_async(services.presence_set)(
-                table_id=self.table_id, profile=profile, present=present, now=timezone.now()
+                table_id=self.table_id, profile=profile, present=present, now=now()
             )
         except Exception:  # presence is a courtesy: never a reason to drop the connection
             logger.exception("presence of table %s", self.table_id)
@@ -233,7 +239,7 @@ class TableConsumer(_Limited):
             )
             return
         result = await database_sync_to_async(services.table_act)(
-            table_id=self.table_id, profile=profile, message=message, now=timezone.now()
+            table_id=self.table_id, profile=profile, message=message, now=now()
         )
         if result.refusal is not None:
             await self._send({"type": "refused", "id": _id(message.get("id")), "reason": result.refusal})
@@ -289,7 +295,7 @@ class TableConsumer(_Limited):
     def _chat_post(self, text: str) -> dict[str, Any]:
         table = selectors.table_get(table_id=self.table_id)
         assert table is not None and self.profile is not None
-        posted = chat.chat_post(profile=self.profile, text=text, table=table, now=timezone.now())
+        posted = chat.chat_post(profile=self.profile, text=text, table=table, now=now())
         return chat.chat_line(posted, seat=self.seat).data()
 
     async def _reaction(self, message: dict[str, Any]) -> None:
@@ -311,7 +317,7 @@ class TableConsumer(_Limited):
     def _reaction_send(self, name: Any) -> dict[str, Any]:
         table = selectors.table_get(table_id=self.table_id)
         assert table is not None and self.profile is not None
-        return chat.reaction_send(profile=self.profile, table=table, name=name, now=timezone.now())
+        return chat.reaction_send(profile=self.profile, table=table, name=name, now=now())
 
     # from the table's group ----------------------------------------------------------------------------------
 
@@ -418,7 +424,7 @@ class SalaConsumer(_Limited):
     def _chat_post(self, text: str) -> dict[str, Any]:
         sala = selectors.sala_get(slug=self.slug)
         assert sala is not None and self.profile is not None
-        return chat.chat_line(chat.chat_post(profile=self.profile, text=text, sala=sala, now=timezone.now())).data()
+        return chat.chat_line(chat.chat_post(profile=self.profile, text=text, sala=sala, now=now())).data()
 
     async def sala_changed(self, message: dict[str, Any]) -> None:
         await self._send({"type": "changed"})
