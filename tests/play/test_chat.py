@@ -274,3 +274,11 @@ def test_a_burst_at_once_lets_one_message_through(sala):
         t.join()
     assert sorted(results) == ["locked"] * 7 + ["ok"]
     assert ChatMessage.objects.filter(profile=ana).count() == 1
+
+
+def test_the_sala_page_shows_chat_markup_as_text(sala, client):
+    bia = guest("Bia")
+    chat.chat_post(profile=bia, sala=sala, text='<script>alert("x")</script><b>oi</b>', now=NOW)
+    html = client.get("/jogar/salao-1/").content.decode()
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;b&gt;oi&lt;/b&gt;" in html
+    assert '<script>alert("x")' not in html and "<b>oi</b>" not in html
