@@ -136,10 +136,10 @@
   // --- the log (aria-live) and alerts ---------------------------------------------------------------------------
   function say(text, important) {
     if (!text || !el.log) return;
-    var li = document.createElement("li");
-    li.textContent = text;
-    if (important) li.className = "importante";
-    el.log.insertBefore(li, el.log.firstChild);
+    var line = document.createElement("p");
+    line.textContent = text;
+    if (important) line.className = "importante";
+    el.log.insertBefore(line, el.log.firstChild);
     while (el.log.children.length > LOG_MAX) el.log.removeChild(el.log.lastChild);
   }
   var alertTimer = null;
@@ -275,7 +275,7 @@
     if (!next) return;
     var prev = state;
     state = next;
-    if (typeof nextSeq === "number") seq = nextSeq;
+    if (typeof nextSeq === "number") { seq = nextSeq; root.setAttribute("data-seq", String(seq)); }
     if (next.seat !== undefined && next.seat !== mySeat) { mySeat = next.seat; drawSeats(); }
     if (next.status && next.status !== status) statusChanged(next.status);
     placeCards(prev, next, event);
@@ -304,6 +304,11 @@
     }
   }
 
+  function seatsSignature() {
+    return JSON.stringify(seats.map(function (x) { return x ? [x.name, !!x.robot, !!x.host, !!x.present] : null; })) + status;
+  }
+  var shownSeats = seatsSignature();
+
   function seatsChanged(msg) {
     var list = msg.seats || [];
     var bySeat = [null, null, null, null];
@@ -313,8 +318,9 @@
       if (s >= 0 && s < 4) bySeat[s] = info;
     });
     seats = bySeat;
+    if (typeof msg.seat !== "undefined" && msg.seat !== mySeat) { mySeat = msg.seat; }
     if (msg.status && msg.status !== status) statusChanged(msg.status);
-    else refreshSeatsPanel();
+    else if (seatsSignature() !== shownSeats) refreshSeatsPanel();
     drawSeats();
     drawNotice();
   }
@@ -322,7 +328,7 @@
   var panelFetch = null;
   function refreshSeatsPanel() {
     if (!el.seatsPanel || !cfg.part || !window.fetch) return;
-    if (el.seatsPanel.contains(document.activeElement) && document.activeElement.tagName === "SELECT") return;
+    shownSeats = seatsSignature();
     var mine = panelFetch = fetch(cfg.part, {credentials: "same-origin", headers: {"X-Requested-With": "fetch"}})
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
@@ -330,10 +336,16 @@
         var box = document.createElement("div");
         box.innerHTML = html;  // the server's own template (everything in it escaped by Django)
         var fresh = box.querySelector("#assentos");
-        if (fresh && el.seatsPanel.parentNode) {
-          el.seatsPanel.parentNode.replaceChild(fresh, el.seatsPanel);
-          el.seatsPanel = fresh;
-        }
+        if (!fresh || !el.seatsPanel.parentNode) return;
+        // what the visitor was typing or choosing stays as it was
+        var focused = document.activeElement && el.seatsPanel.contains(document.activeElement) ? document.activeElement.id : "";
+        Array.prototype.forEach.call(el.seatsPanel.querySelectorAll("input[id], select[id]"), function (old) {
+          var now = fresh.querySelector("#" + old.id);
+          if (now && old.type !== "hidden" && now.tagName === old.tagName) now.value = old.value;
+        });
+        el.seatsPanel.parentNode.replaceChild(fresh, el.seatsPanel);
+        el.seatsPanel = fresh;
+        if (focused) { var again = document.getElementById(focused); if (again) again.focus(); }
       })
       .catch(function () { /* the next change tries again */ });
   }
@@ -496,7 +508,6 @@
         tags.textContent = "";
         var absent = info && !info.robot && (present && state.phase !== "waiting" ? present[s] === false : info.present === false);
         if (absent) tags.appendChild(badge(T.absent, "selo-ausente"));
-        if (info && info.robot) tags.appendChild(badge(T.robot, ""));
         if (info && info.host && status !== "playing") tags.appendChild(badge(T.host, ""));
         if (state && state.mao && state.phase !== "waiting" && state.mao.first === s) tags.appendChild(badge(T.first, "selo-mao"));
       }
@@ -594,14 +605,12 @@
         b.setAttribute("data-i", String(i));
         if (card) b.setAttribute("data-card", card); else b.setAttribute("data-slot", String(i));
         var img = cardImg(card);
-        img.alt = "";
+        img.alt = card ? cardName(card) : fmt(T.card_hidden, {n: i + 1});
         b.appendChild(img);
         var n = document.createElement("span");
         n.className = "carta-n";
-        n.setAttribute("aria-hidden", "true");
         n.textContent = String(i + 1);
         b.appendChild(n);
-        b.setAttribute("aria-label", (card ? cardName(card) : fmt(T.card_hidden, {n: i + 1})) + " (" + (i + 1) + ")");
         b.addEventListener("click", function () { playCard(i); });
         if (newMao && !reduced) {
           b.classList.add("dada");
@@ -685,7 +694,10 @@
     var kind = "";
     if (state && state.phase === "onze") kind = may.indexOf("onze") >= 0 ? "onze" : "onze-espera";
     else if (state && state.phase === "vote" && state.vote) kind = may.indexOf("vote") >= 0 ? "voto" : "voto-espera";
-    var key = kind + "|" + seq;
+    var key = kind;
+    if (kind === "voto") key += "|" + state.vote.absent + "|" + (state.mao ? state.mao.n : "");
+    else if (kind === "onze") key += "|" + (state.mao ? state.mao.n : "");
+    else if (kind) key += "|" + seq;
     if (el.panel.getAttribute("data-key") === key) return;
     el.panel.setAttribute("data-key", key);
     el.panel.setAttribute("data-kind", kind);
@@ -776,18 +788,29 @@
 
   function drawNotice() {
     if (!el.notice) return;
-    var text = "";
+    var text = "", important = false;
     if (!state || state.phase === "waiting" || !state.mao) {
       var n = seats.filter(Boolean).length;
       text = status === "closed" ? T.table_closed : n === 4 ? T.waiting_start : fmt(T.waiting, {n: n});
-    } else if (state.phase === "answer" && state.bet) {
-      text = fmt(T.ev_bet, {name: nameOf(state.bet.asker), level: levelName(state.bet.level)});
+    } else if (state.ended) {
+      text = T.end_title;
     } else if (state.suspended) {
       text = T.suspended;
-    } else if (!shown.some(Boolean) && state.phase === "play" && state.turn !== null) {
+    } else if (state.phase === "answer" && state.bet) {
+      text = state.turn === mySeat
+        ? fmt(T.your_answer, {name: nameOf(state.bet.asker), level: levelName(state.bet.level)})
+        : fmt(T.ev_bet, {name: nameOf(state.bet.asker), level: levelName(state.bet.level)});
+      important = true;
+    } else if (state.phase === "play" && state.turn !== null && state.turn !== undefined) {
       text = state.turn === mySeat ? T.your_turn : fmt(T.turn_of, {name: nameOf(state.turn)});
+      important = state.turn === mySeat;
+    } else if (state.phase === "onze") {
+      text = T.mao_onze;
+    } else if (state.phase === "vote" && state.vote) {
+      text = fmt(T.vote_wait, {name: nameOf(state.vote.absent), yes: state.vote.yes || 0, no: state.vote.no || 0});
     }
     el.notice.textContent = text;
+    el.notice.classList.toggle("importante", important);
   }
 
   function mineNow() {
