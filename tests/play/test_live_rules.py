@@ -339,7 +339,7 @@ def test_malformed_large_and_too_frequent_messages_are_refused_then_the_connecti
         await socket.send({"type": "dance"})
         assert "desconhecido" in (await socket.next())["reason"]
         for _ in range(12):
-            await socket.send({"type": "hello", "seq": socket.seq})
+            await socket.send({"type": "hello", "seq": socket.seq}, paced=False)
         frames = await socket.drain(0.1)
         assert any(f["type"] == "refused" and "por segundo" in f["reason"] for f in frames)
         # abuse goes on: closed with 4008

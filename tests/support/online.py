@@ -110,7 +110,16 @@ class Socket:
     seq: int = -1
     state: dict[str, Any] | None = None
 
-    async def send(self, message: dict[str, Any]) -> None:
+    sent: list[float] = field(default_factory=list)
+
+    async def send(self, message: dict[str, Any], *, paced: bool = True) -> None:
+        """Send ``message``; ``paced``: as a well-behaved client, at most 10 a second (the connection's limit)."""
+        loop = asyncio.get_running_loop()
+        if paced and len(self.sent) >= 9:
+            wait = 1.05 - (loop.time() - self.sent[-9])
+            if wait > 0:
+                await asyncio.sleep(wait)
+        self.sent = [*self.sent[-9:], loop.time()]
         await self.comm.send_json_to(message)
 
     async def send_text(self, text: str) -> None:
@@ -198,15 +207,17 @@ def message_of(action: Action) -> dict[str, Any]:
     raise AssertionError(action)
 
 
-async def settle(sockets: list[Socket]) -> None:
-    """Wait until every socket has been sent the table's last event (its seq), then read what else came."""
+async def settle(sockets: list[Socket], wait: float = 0.005) -> None:
+    """Wait until every socket has been sent the table's last event (its seq), then read what else came within
+    ``wait`` seconds."""
     seq = await database_sync_to_async(
         lambda: OnlineTable.objects.filter(pk=sockets[0].table_id).values_list("seq", flat=True).get()
     )()
     for s in sockets:
         while s.seq < seq:
             await s.next()
-    await drain_all(sockets, wait=0.005)
+    if wait:
+        await drain_all(sockets, wait=wait)
 
 
 async def drain_all(sockets: list[Socket], wait: float = 0.02) -> None:
@@ -266,7 +277,7 @@ async def play_random(
     partida ends; with ``expire_every`` > 0, that share of the steps lets the clock run out instead (a tick past
     the deadline). Returns the steps taken."""
     for n in range(steps):
-        await drain_all(sockets, wait=0.005)
+        await settle(sockets, wait=0)
         state = sockets[0].state
         assert state is not None
         if state.get("ended") or state.get("status") != OnlineTable.PLAYING:
