@@ -964,6 +964,15 @@
     li.appendChild(who);
     li.appendChild(document.createTextNode(" "));
     li.appendChild(text);
+    if (cfg.report && m.id && m.seat !== mySeat) {
+      var report = document.createElement("a");
+      report.className = "chat-denunciar";
+      report.href = cfg.report + "?mensagem=" + encodeURIComponent(m.id) + "&next=" + encodeURIComponent(location.pathname);
+      report.textContent = T.report;
+      report.title = T.report_title;
+      li.appendChild(document.createTextNode(" "));
+      li.appendChild(report);
+    }
     el.chatList.appendChild(li);
     while (el.chatList.children.length > 100) el.chatList.removeChild(el.chatList.firstChild);
     el.chatList.scrollTop = el.chatList.scrollHeight;

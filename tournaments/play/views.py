@@ -26,7 +26,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from scoring.ranking import UNRANKED_LEVEL
 
 from ..models import OnlineProfile, OnlineTable, Sala
-from ..online import chat, people, selectors, services
+from ..online import chat, conduct, people, selectors, services
 from ..refusals import Refused
 from ..web import refusal_messages, refusal_status, refusal_to_form
 from . import forms
@@ -214,6 +214,7 @@ def _lobby_context(
     selected_avatar = profile_form["avatar"].value() if profile_form.is_bound else (profile.avatar if profile else None)
     return {
         "profile": profile,
+        "notices": conduct.conduct_notices(profile=profile) if profile else [],
         "profile_label": people.profile_label(profile) if profile else "",
         "profile_avatar": _avatar_url(profile.avatar) if profile else "",
         "is_account": _is_account(request),
@@ -550,6 +551,8 @@ def _mesa_strings() -> dict[str, Any]:
         "offline": _("Sem conexão com a mesa: espere reconectar."),
         "reaction_sent": _("%(name)s: %(label)s"),
         "chat_from": _("%(name)s: %(text)s"),
+        "report": _("denunciar"),
+        "report_title": _("Denunciar esta mensagem"),
         "suspended": _("Mesa suspensa"),
         "first": _("mão"),
         "partida_new": _("Partida %(n)s começou: %(name)s abre a primeira mão"),
@@ -595,6 +598,7 @@ def _mesa_config(
         "part": reverse("play:table", args=[table.pk]) + "?parte=assentos",
         "log": reverse("play:table", args=[table.pk]) + "partidas/__N__/registro.json",
         "lobby": reverse("play:lobby"),
+        "report": reverse("play:conduct:report"),
         "t": _mesa_strings(),
     }
 
