@@ -34,15 +34,24 @@ run: install messages
 	DEBUG=1 $(PY) manage.py load_demo --accounts
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
-# The production server: gunicorn (config/gunicorn.py), DEBUG off, hashed and compressed static files.
-# WEB_CONCURRENCY processes × GUNICORN_THREADS threads on HOST:PORT (127.0.0.1:8000). Settings come from the
-# environment (README, "Deployment"); without SECRET_KEY a random one is kept in .secret_key (mode 600).
+# The production server (bin/serve): on HOST:PORT (127.0.0.1:8000) nginx sends /ws/ (the tables' live connection) to
+# uvicorn (ASGI_WORKERS processes, default 1) and everything else to gunicorn (config/gunicorn.py: WEB_CONCURRENCY
+# processes × GUNICORN_THREADS threads), DEBUG off, hashed and compressed static files; state under .serve/PORT/.
+# Settings come from the environment (README, "Deployment"); REDIS_URL is required (`bin/with-redis make serve` tries it
+# with a throwaway Redis); without SECRET_KEY a random one is kept in .secret_key (mode 600). nginx-light is installed
+# when missing (as root).
 SECRET_FILE := .secret_key
-serve: install messages
+.PHONY: nginx-deps
+nginx-deps:
+	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || { \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; \
+		else echo "instale o nginx: sudo apt-get install nginx-light"; exit 1; fi; }
+
+serve: install messages nginx-deps
 	@test -n "$$SECRET_KEY" -o -s $(SECRET_FILE) || (umask 077; $(PY) -c 'import secrets; print(secrets.token_urlsafe(50))' > $(SECRET_FILE))
 	$(PY) manage.py migrate --noinput -v0
 	$(PY) manage.py collectstatic --noinput -v0
-	SECRET_KEY_FILE=$${SECRET_KEY_FILE:-$(SECRET_FILE)} HOST=$(HOST) PORT=$(PORT) $(VENV)/bin/gunicorn -c config/gunicorn.py config.wsgi
+	SECRET_KEY_FILE=$${SECRET_KEY_FILE:-$(SECRET_FILE)} HOST=$(HOST) PORT=$(PORT) exec $(PY) bin/serve
 
 demo: install
 	$(DEV_ENV) $(PY) manage.py migrate --noinput -v0
@@ -63,10 +72,10 @@ browser-deps: axe-deps
 		else echo "instale o Chromium: sudo apt-get install chromium"; exit 1; fi; }
 
 # Every test; DATABASE_URL picks the database (SQLite by default).
-test: install messages browser-deps
+test: install messages browser-deps nginx-deps
 	$(PY) -m pytest -q
 
-test-postgres: install messages browser-deps
+test-postgres: install messages browser-deps nginx-deps
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/zap_test} $(PY) -m pytest -q
 
 # The import fuzz with many more cases (ZAP_FUZZ_CASES, default 5000; ZAP_FUZZ_SEED picks another sequence);
@@ -146,6 +155,13 @@ probe-postgres: install
 	$(BENCH_PSQL) -c 'DROP DATABASE IF EXISTS zap_probe' -c 'CREATE DATABASE zap_probe'
 	status=0; $(DEV_ENV) DATABASE_URL=$(PROBE_PG) $(PY) probe/run $(PROBE_ARGS) || status=$$?; \
 		$(BENCH_PSQL) -c 'DROP DATABASE IF EXISTS zap_probe'; exit $$status
+
+# The online tables under load (load/online_load): make serve's servers (bin/serve) on a throwaway PostgreSQL database
+# and Redis, robots over real websockets on loopback at human pace (an action every 2 s a table), a ramp of tables
+# until p95 passes 250 ms (the ceiling), then two servers sharing them. ONLINE_ARGS e.g. "--steps 100,500 --one".
+.PHONY: load-online
+load-online: install messages nginx-deps
+	bin/with-redis $(PY) load/online_load $(ONLINE_ARGS)
 
 # The production server under 100 concurrent clients (load/run: wrk, a throwaway PostgreSQL database and Redis).
 load: install messages

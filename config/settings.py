@@ -109,6 +109,8 @@ for _origin in CSRF_TRUSTED_ORIGINS:
         raise ImproperlyConfigured(f"CSRF_TRUSTED_ORIGINS: {_origin!r} precisa do esquema (https://{_origin})")
 
 INSTALLED_APPS = [
+    # daphne first: manage.py runserver (make run) serves the pages and the live connection (/ws/) from one process
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -118,6 +120,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "axes",
+    "channels",
     "tournaments",
 ]
 
@@ -323,6 +326,25 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": env_int("ZAP_STATES_PER_PROCESS", 16)},
     },
 }
+
+# Online play's live connection (tournaments/play/consumers.py, config/asgi.py): the tables' groups go through
+# Redis when REDIS_URL is set (a table's four players may be on different servers), else this process's memory
+# (make run: one process, nothing to install).
+ASGI_APPLICATION = "config.asgi.application"
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}]},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# Each ASGI process runs the tables' clock (tournaments/play/clockloop.py) every 200 ms; off, nothing expires by
+# itself (the tests call table_tick with the time they choose).
+ZAP_ONLINE_CLOCK = env_bool("ZAP_ONLINE_CLOCK", True)
+# A robot at a casual table acts this long after the step that gave it its turn.
+ZAP_ROBOT_DELAY_MS = env_int("ZAP_ROBOT_DELAY_MS", 900)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

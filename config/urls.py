@@ -8,6 +8,7 @@ from config.language import language_set
 urlpatterns = [
     path("", include("tournaments.public.urls")),
     path("organizar/", include("tournaments.desk.urls")),
+    path("jogar/", include("tournaments.play.urls")),
     path("d/", include("tournaments.dupla.urls")),
     path("api/v1/", include("tournaments.api.urls")),
     path("", include("tournaments.accounts.urls")),

@@ -524,3 +524,12 @@ def circuit_desk_view(view: Callable[..., Any]) -> Callable[..., Any]:
         return view(request, desk_circuit_get(user=request.user, slug=slug), *args, **kwargs)
 
     return wrapper
+
+
+# --- online play: conduct (DOMAIN §9.6) ------------------------------------------------------------------------
+
+
+def may_moderate_online(*, user: Asker) -> bool:
+    """Warn, mute, suspend or ban online players and handle their reports (``/jogar/conduta/``): the site's staff
+    (an active account marked ``is_staff`` by the admins, or a superuser)."""
+    return bool(user is not None and user.is_authenticated and user.is_active and (user.is_staff or user.is_superuser))
