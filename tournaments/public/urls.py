@@ -8,7 +8,7 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from tournaments import converters  # noqa: F401 (registers atletakey)
-from tournaments.public import atletas, circuits, embed_urls, event_urls, help_urls, share
+from tournaments.public import atletas, circuits, embed_urls, event_urls, help_urls, share, spreadsheets
 from tournaments.web import read_only
 
 urlpatterns = [
@@ -23,6 +23,7 @@ urlpatterns = [
     path("circuitos/<slug:slug>/ranking.json", circuits.circuit_ranking_json, name="circuit_json"),
     path("circuitos/<slug:slug>/ranking.csv", circuits.circuit_ranking_csv, name="circuit_csv"),
     path("circuitos/<slug:slug>/ranking.pdf", circuits.circuit_ranking_pdf, name="circuit_pdf"),
+    path("circuitos/<slug:slug>/ranking.xlsx", spreadsheets.circuit_ranking_xlsx, name="circuit_xlsx"),
     path("circuitos/<slug:slug>/cartao.png", share.circuit_card_png, name="circuit_card"),
     path("cartao.png", share.site_card_png, name="site_card"),
     path("embed/", include(embed_urls)),
