@@ -100,11 +100,15 @@ def event_card(state: TournamentState, *, circuit: str = "") -> Card:
     if groups:
         facts.append((str(groups), ngettext("grupo", "grupos", groups)))
     champion = champion_of(state)
-    highlight = (
-        _("Campeã: %(name)s") % {"name": champion}
-        if champion
-        else (_("Etapa do circuito %(name)s") % {"name": circuit} if circuit else "")
-    )
+    if champion:
+        highlight = _("Campeã: %(name)s") % {"name": champion}
+    elif circuit:
+        highlight = _("Etapa do circuito %(name)s") % {"name": circuit}
+    elif tone == "upcoming":
+        start = presenters.time_br(t.start_time)
+        highlight = _("Começa às %(time)s") % {"time": start} if start else _("Em breve")
+    else:
+        highlight = _("Classificação, chave e placares ao vivo")
     return Card(
         title=t.name,
         subtitle=event_subtitle(state),

@@ -156,13 +156,13 @@ def _frame(draw: ImageDraw.ImageDraw, card: Card) -> int:
         face = font(BOLD, 24)
         label = card.badge.upper()
         background, ink = BADGES.get(card.badge_tone, BADGES[""])
-        w = face.getlength(label) + 40
+        dot = 22 if card.badge_tone == "live" else 0
+        w = face.getlength(label) + 40 + dot
         x0 = WIDTH - MARGIN - w
         draw.rounded_rectangle((x0, 34, WIDTH - MARGIN, 80), radius=23, fill=background)
-        if card.badge_tone == "live":
-            draw.ellipse((x0 + 14, 51, x0 + 26, 63), fill=WHITE)
-            x0 += 10
-        draw.text((x0 + 20, 43), label, font=face, fill=ink)
+        if dot:
+            draw.ellipse((x0 + 18, 51, x0 + 30, 63), fill=WHITE)
+        draw.text((x0 + 20 + dot, 43), label, font=face, fill=ink)
     y = _title(draw, card.title, 104)
     if card.subtitle:
         face = font(REGULAR, 28)
@@ -286,6 +286,11 @@ def _rounds(draw: ImageDraw.ImageDraw, card: Card, box: tuple[int, int, int, int
                     draw.line((left + gap / 2, feeders[0], left + gap / 2, feeders[-1]), fill=LINE, width=3)
                     draw.line((left + gap / 2, middle, x, middle), fill=LINE, width=3)
         centres.append(here)
+    if card.highlight:  # the champion, under the final
+        x = x0 + 24 + (len(rounds) - 1) * (width + gap)
+        face = font(BOLD, 24)
+        draw.text((x, bottom - 30), "★", font=face, fill=MEDALS["gold"])
+        draw.text((x + 32, bottom - 30), fit(card.highlight, face, width - 32), font=face, fill=INK)
 
 
 def card_png(card: Card) -> bytes:
