@@ -130,7 +130,9 @@ def share_of(context: Any) -> ShareHead | None:
         )
     if match.namespace == "help" and "doc" in context:
         title = _("%(title)s · Ajuda do Zap") % {"title": context["doc"].title}
-        description = _("Ajuda do Zap: %(title)s.") % {"title": context["doc"].title}
+        description = _("%(title)s: como organizar, jogar e acompanhar torneios de truco em dupla no Zap.") % {
+            "title": context["doc"].title
+        }
         return ShareHead(title=title, description=description, url=absolute(path), image=site_image, image_alt=title)
     general = {
         "list": (_("Torneios"), _("Torneios de truco em dupla no Zap: ao vivo agora, próximos e encerrados.")),
