@@ -108,36 +108,6 @@ class _Styles:
         self.struck = style(font=Font(strike=True, color="808080"))
 
 
-def _width(value: Value | Struck) -> int:
-    kind = type(value)
-    if kind is str:
-        return len(value)  # type: ignore[arg-type]
-    if kind is int:
-        return len(str(value))
-    if value is None:
-        return 0
-    if isinstance(value, dt.datetime):
-        return 16
-    if isinstance(value, dt.date):
-        return 10
-    if isinstance(value, float):
-        return len(f"{value:.3f}")
-    if isinstance(value, Struck):
-        return len(str(value.value))
-    return len(str(value))
-
-
-def _widths(sheet: Sheet) -> list[float]:
-    widest = [len(c.header) for c in sheet.columns]
-    for row in sheet.rows:
-        for i, value in enumerate(row):
-            if value is not None and i < len(widest):
-                n = _width(value)
-                if n > widest[i]:
-                    widest[i] = n
-    return [min(max(n + 2, WIDTH_MIN), WIDTH_MAX) for n in widest]
-
-
 _MARKUP = re.compile(r"[&<>\r]")
 
 
@@ -150,8 +120,9 @@ def _text_xml(ref: str, value: str, style: int | None) -> str:
     return f'<c r="{ref}"{s} t="inlineStr"><is><t{space}>{text}</t></is></c>'
 
 
-def _rows_xml(sheet: Sheet, styles: _Styles, first: int) -> str:
-    """The table's rows as sheet XML (``<row>`` elements from row number ``first``).
+def _rows_xml(sheet: Sheet, styles: _Styles, first: int) -> tuple[str, list[float]]:
+    """The table's rows as sheet XML (``<row>`` elements from row number ``first``), and the columns' widths that
+    fit them (the longest value or header, in characters, within ``WIDTH_MIN``–``WIDTH_MAX``).
 
     Written here rather than cell by cell through openpyxl: a cell object per value and its serialisation cost
     about 15 µs a cell, and an event of 1,024 duplas is some 80,000 cells. Each value becomes the cell openpyxl
@@ -159,6 +130,7 @@ def _rows_xml(sheet: Sheet, styles: _Styles, first: int) -> str:
     reads back the same (``tests/exports``)."""
     letters = [get_column_letter(i) for i in range(1, len(sheet.columns) + 1)]
     decimals = [c.decimal for c in sheet.columns]
+    widest = [len(c.header) for c in sheet.columns]
     out: list[str] = []
     append = out.append
     for number, row in enumerate(sheet.rows, start=first):
@@ -175,35 +147,47 @@ def _rows_xml(sheet: Sheet, styles: _Styles, first: int) -> str:
                     continue
                 value = safe_text(value)
                 add(_text_xml(ref, value, styles.quoted if runs_as_formula(value) else None))
+                width = len(value)
             elif kind is int or kind is bool:
-                add(f'<c r="{ref}"><v>{int(value)}</v></c>')  # type: ignore[arg-type]
+                text = str(int(value))  # type: ignore[arg-type]
+                add(f'<c r="{ref}"><v>{text}</v></c>')
+                width = len(text)
             elif kind is float:
+                assert isinstance(value, float)
                 style = f' s="{styles.decimal}"' if decimals[i] else ""
                 add(f'<c r="{ref}"{style}><v>{value!r}</v></c>')
+                width = len(f"{value:.3f}") if decimals[i] else len(repr(value))
             elif kind is dt.datetime:
                 assert isinstance(value, dt.datetime)
                 serial = to_excel(value.replace(tzinfo=None))  # given in local time: Excel has no time zones
                 add(f'<c r="{ref}" s="{styles.datetime}"><v>{serial!r}</v></c>')
+                width = 16
             elif kind is dt.date:
                 assert isinstance(value, dt.date)
                 add(f'<c r="{ref}" s="{styles.date}"><v>{to_excel(value)!r}</v></c>')
+                width = 10
             elif kind is Struck:
                 assert isinstance(value, Struck)
                 add(f'<c r="{ref}" s="{styles.struck}"><v>{value.value!r}</v></c>')
+                width = len(str(value.value))
             else:
-                add(_text_xml(ref, safe_text(str(value)), None))
+                text = safe_text(str(value))
+                add(_text_xml(ref, text, None))
+                width = len(text)
+            if width > widest[i]:
+                widest[i] = width
         append(f'<row r="{number}">{"".join(cells)}</row>')
-    return "".join(out)
+    return "".join(out), [min(max(n + 2, WIDTH_MIN), WIDTH_MAX) for n in widest]
 
 
 def _sheet_start(wb: Workbook, sheet: Sheet, used: set[str]) -> str:
     """Make the sheet in openpyxl (widths, frozen header, filter, the notes and the header row); its data rows'
     XML, to be put in after the header once the workbook is saved (``_rows_put``)."""
     ws = wb.create_sheet(title=sheet_title(sheet.title, used))
-    styles = _Styles(ws)
-    for i, width in enumerate(_widths(sheet), start=1):
-        ws.column_dimensions[get_column_letter(i)].width = width
     head_row = len(sheet.notes) + 1
+    rows, widths = _rows_xml(sheet, _Styles(ws), head_row + 1)
+    for i, width in enumerate(widths, start=1):
+        ws.column_dimensions[get_column_letter(i)].width = width
     ws.freeze_panes = f"A{head_row + 1}"
     last = get_column_letter(max(1, len(sheet.columns)))
     ws.auto_filter.ref = f"A{head_row}:{last}{head_row + len(sheet.rows)}"
@@ -220,7 +204,7 @@ def _sheet_start(wb: Workbook, sheet: Sheet, used: set[str]) -> str:
         c.font, c.alignment = head_font, head_align
         header.append(c)
     ws.append(header)
-    return _rows_xml(sheet, styles, head_row + 1)
+    return rows
 
 
 def _rows_put(data: bytes, rows: list[str]) -> bytes:
