@@ -18,6 +18,7 @@ from __future__ import annotations
 import statistics
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
@@ -50,7 +51,7 @@ class ExportsBench:
     registrations: int = 0
 
 
-def _cold(get, repeat: int, *, state_too: bool = False) -> tuple[bytes, float, float]:
+def _cold(get: Callable[[], bytes], repeat: int, *, state_too: bool = False) -> tuple[bytes, float, float]:
     """The answer, and the median wall and CPU time (s) of ``get()`` after the caches are emptied: the CPU time is
     this process's, which tells the work from the waiting on a busy machine."""
     times, cpu, body = [], [], b""
