@@ -219,7 +219,8 @@ def atleta_card(history: AtletaHistory) -> Card:
         (str(history.won), ngettext("vitória", "vitórias", history.won)),
         (str(medals), ngettext("medalha", "medalhas", medals)),
     )
-    podium = next((e for e in history.events if e.place and e.medal), None)
+    medalled = [e for e in history.events if e.place and e.medal]  # newest first
+    podium = min(medalled, key=lambda e: e.place or 0) if medalled else None  # the best; of equals, the latest
     highlight = (
         _("%(place)sº lugar · %(event)s") % {"place": podium.place, "event": podium.tournament.name} if podium else ""
     )
