@@ -37,7 +37,9 @@ def circuit(load_file):
     one = load_file(with_teams(etapa_file("etapa-1", date="2025-03-01"), first))
     load_file(with_teams(etapa_file("etapa-2", date="2025-04-05", order=("d2", "d3", "d1", "d4")), second))
     circuit_import(data=circuit_file(etapas=["etapa-1", {"tournament": "etapa-2", "weight": 2}]))
-    return {k: Player.objects.get(tournament=one, key=k).atleta.name for k in ("p1", "p2", "p3", "p4", "p6", "p7", "p8")}
+    return {
+        k: Player.objects.get(tournament=one, key=k).atleta.name for k in ("p1", "p2", "p3", "p4", "p6", "p7", "p8")
+    }
 
 
 def test_the_csv_ends_with_the_equipe_ranking(client, circuit):
