@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
@@ -34,6 +34,9 @@ from tournaments.public.circuit_view import ranking_page_of
 from tournaments.public.paging import page_link, page_number
 from tournaments.web import read_only
 
+if TYPE_CHECKING:
+    from tournaments.state import TournamentState
+
 THEMES = {"escuro": "escuro", "claro": "claro"}  # ?tema= → the page's class; absent: the visitor's system
 IN_PLAY_SHOWN = 48
 NEXT_SHOWN = 64
@@ -41,7 +44,7 @@ LATEST_SHOWN = 8
 RANKING_ROWS = 30
 
 
-def embed_policy() -> dict[str, list[str]]:
+def embed_policy() -> dict[str, Any]:
     """The site's Content-Security-Policy with the framing allowed: the same, ``frame-ancestors`` aside."""
     return {**settings.SECURE_CSP, "frame-ancestors": list(settings.ZAP_EMBED_ANCESTORS)}
 
@@ -86,7 +89,9 @@ def _query(base: str = "", *, tema: str | None) -> str:
     return f"{base}&tema={tema}" if base else f"?tema={tema}"
 
 
-def _embed(request: HttpRequest, *, slug: str, name: str, tab: str, build, live: bool, **params: Any):
+def _embed(
+    request: HttpRequest, *, slug: str, name: str, tab: str, build: Callable[..., EmbedPage], live: bool, **params: Any
+) -> HttpResponseBase:
     """An event's embed through the event pages' machinery: cached per version (and live version), theme and
     parameters, its live part (``embed-corpo``) polled by htmx."""
     return pages._event_page(
@@ -106,7 +111,7 @@ def _embed(request: HttpRequest, *, slug: str, name: str, tab: str, build, live:
 def standings_embed(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The group tables (their pages on a big event: ``?pagina=``), and the general classification once over."""
 
-    def build(state, pagina, ver, tema):
+    def build(state: TournamentState, pagina: str | None, ver: str | None, tema: str | None) -> EmbedPage:
         theme, ok = theme_of(tema)
         content = presenters.standings_present(state, pagina=pagina, ver=ver)
         site = reverse("tournaments:standings", args=[state.tournament.slug])
@@ -136,7 +141,7 @@ def standings_embed(request: HttpRequest, slug: str) -> HttpResponseBase:
 def bracket_embed(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The bracket with its live scores (a big one from the round of 32 on; ``?secao=`` for a section)."""
 
-    def build(state, secao, tema):
+    def build(state: TournamentState, secao: str | None, tema: str | None) -> EmbedPage:
         theme, ok = theme_of(tema)
         content = presenters.bracket_present(state, secao=secao)
         site = reverse("tournaments:bracket", args=[state.tournament.slug])
@@ -161,7 +166,7 @@ def bracket_embed(request: HttpRequest, slug: str) -> HttpResponseBase:
 
 
 def _now_embed(request: HttpRequest, slug: str, *, kind: str) -> HttpResponseBase:
-    def build(state, tema):
+    def build(state: TournamentState, tema: str | None) -> EmbedPage:
         theme, ok = theme_of(tema)
         if kind == "proximos":
             now = presenters.now_present(state, in_play_limit=0, next_limit=NEXT_SHOWN, latest_limit=0)
@@ -223,8 +228,8 @@ def circuit_embed(request: HttpRequest, slug: str) -> HttpResponseBase:
             query=_query(tema=tema),
         )
         links = {
-            "prev_link": page_link(pagina=ranking.number - 1, tema=tema),
-            "next_link": page_link(pagina=ranking.number + 1, tema=tema),
+            "prev_link": page_link(pagina=ranking.number - 1, tema=tema or ""),
+            "next_link": page_link(pagina=ranking.number + 1, tema=tema or ""),
         }
         return render(request, "embed/circuit.html", {"page": page, "s": read, **links})
 

@@ -20,6 +20,7 @@ or a PIN.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -246,7 +247,9 @@ def site_card() -> Card:
 # --- serving them --------------------------------------------------------------------------------------------------
 
 
-def card_response(request: HttpRequest, *, key: str, version: str, draw, keep: bool = True) -> HttpResponse:
+def card_response(
+    request: HttpRequest, *, key: str, version: str, draw: Callable[[], Card], keep: bool = True
+) -> HttpResponse:
     """The card kept under ``key`` (drawn by ``draw()`` the first time), tagged with its key; a 304 when the client
     has it. Asked for with its current ``?v=``, a browser or a proxy may keep it a day; otherwise a few minutes.
     ``keep`` False (a draft's card): drawn each time and kept by no one."""
