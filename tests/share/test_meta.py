@@ -45,6 +45,7 @@ def public_pages(circuit) -> list[str]:
         "/torneios/copa-demo/classificacao/",
         "/torneios/copa-demo/chave/",
         "/torneios/copa-demo/jogos/",
+        "/torneios/copa-demo/tv/",
         "/torneios/copa-demo/duplas/",
         "/torneios/copa-demo/duplas/d1/",
         f"/torneios/copa-demo/jogos/{jogo.key}/",
