@@ -21,8 +21,8 @@ urlpatterns = [
     path("<slug:slug>/tv/", views.tournament_tv, name="tv"),
     path("<slug:slug>/jogos/<jogokey:key>/", sumula_public.sumula_page, name="sumula"),
     *printing_urls.urlpatterns,
+    *share_urls.urlpatterns,
     path("<slug:slug>/exportar.json", views.tournament_export_json, name="export"),
     path("<slug:slug>/agenda.ics", agenda.tournament_agenda, name="agenda"),
-    *share_urls.urlpatterns,
     *signup_urls.urlpatterns,
 ]
