@@ -222,6 +222,9 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
     "form-action": [CSP.SELF],
 }
+# The embeds (/embed/…, tournaments/public/embed.py) are the only pages another site may frame: these ancestors
+# (CSP sources, comma-separated: "https://federacao.org.br,https://*.clube.com.br"; default any site).
+ZAP_EMBED_ANCESTORS = env_list("ZAP_EMBED_ANCESTORS", "*")
 
 ROOT_URLCONF = "config.urls"
 
@@ -237,6 +240,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "tournaments.desk.context.desk",
             ],
+            # the share tags (Open Graph, meta description, WhatsApp link, "incorporar"): base.html loads them
+            "libraries": {"share": "tournaments.public.share_tags"},
         },
     },
 ]

@@ -58,6 +58,10 @@ def circuit_rows_update(*, circuit: Circuit, atleta_ids: Iterable[int] | None = 
         )
     }
     teams = read.team_latest(order=ids)
+    if circuit.previous_id is not None:  # else the equipe carried from the season before (``archive``)
+        from .archive import equipes_carried
+
+        teams = {**equipes_carried(circuit=circuit, by_key=False), **teams}
     made = []
     for row in season:
         prev = before.get(row.atleta)

@@ -221,6 +221,12 @@ def circuit_standing(*, circuit: Circuit, after: str | None = None) -> CircuitSt
 
 
 def _standing_compute(*, circuit: Circuit, after: str | None) -> CircuitStanding | None:
+    if after is None and circuit.closed_at is not None:
+        from .archive import circuit_frozen  # a closed season: the ranking stored when it closed
+
+        frozen = circuit_frozen(circuit=circuit)
+        if frozen is not None:
+            return frozen
     etapas = circuit_etapas(circuit=circuit, public=True)
     slugs = [e.tournament.slug for e in etapas]
     if after is not None:
@@ -255,6 +261,10 @@ def _standing_compute(*, circuit: Circuit, after: str | None) -> CircuitStanding
             etapas=scored, table=table, qualify=qualify, count_best=circuit.count_best, excluded=excluded, drawn=drawn
         )
     teams = read.team_latest(order=[e.tournament_id for e in etapas_in])  # the equipe of their latest etapa
+    if circuit.previous_id is not None:  # else the one carried from the season before (``archive``)
+        from .archive import equipes_carried
+
+        teams = {**equipes_carried(circuit=circuit, by_key=True), **teams}
     out_rows = tuple(
         StandingRow(
             rank=row.rank,
@@ -427,7 +437,7 @@ def circuit_page(
 
     query = " ".join(q.split())[:SEARCH_MAX]
     words = name_normalize(query).split()
-    if after is not None:
+    if after is not None or circuit.closed_at is not None:  # a closed season: its stored ranking (``archive``)
         standing = circuit_standing(circuit=circuit, after=after)
         return None if standing is None else standing_page(standing=standing, q=q, page=page, per_page=per_page)
     from .ranksql import RowsPage, circuit_positions, circuit_rows_head, circuit_rows_page, circuit_teams, qualify_heads

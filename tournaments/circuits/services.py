@@ -67,6 +67,10 @@ TEMPLATES: Mapping[str, Mapping[str, Any]] = {
 }
 
 
+# the writes a closed circuit still takes (``archive``): its next season made (the old one links to it)
+WHILE_CLOSED = frozenset({"season_next"})
+
+
 class CircuitRefused(Exception):
     """A circuit write refused: ``problems`` are (where, message in Portuguese)."""
 
@@ -98,9 +102,16 @@ def circuit_write(
 
     with tournament_write(tournament=None, action=f"circuit_{action}", user=user, kind=PRIVATE):
         if circuit is not None:
-            locked = Circuit.objects.select_for_update().filter(pk=circuit.pk).values_list("version", flat=True).first()
+            locked = (
+                Circuit.objects.select_for_update().filter(pk=circuit.pk).values_list("version", "closed_at").first()
+            )
             if locked is None:
                 raise CircuitRefused([("", _("este circuito não existe mais"))])
+            if locked[1] is not None and action not in WHILE_CLOSED:
+                # a closed season (``archive.circuit_close``): its rules, etapas and ranking stay as they were
+                raise CircuitRefused(
+                    [("", _("este circuito está encerrado: as regras, as etapas e o ranking não mudam mais"))]
+                )
         write = CircuitWrite(circuit=circuit, summary=summary)
         yield write
         if write.circuit is None:
@@ -477,6 +488,8 @@ def etapa_places_follow(*, tournament_id: int, published: bool = False) -> bool:
     if circuit_id is None:
         return False
     circuit = Circuit.objects.get(pk=circuit_id)
+    if circuit.closed_at is not None:  # a closed season: its etapas' places stay as they were when it closed
+        return False
     tournament = Tournament.objects.get(pk=tournament_id)
     try:
         with circuit_write(circuit=circuit, action="etapa_places", audit=False) as w:

@@ -4,7 +4,7 @@ and the new circuit: ``login_required`` and ``circuit_creation_refusal``)."""
 from django.urls import path
 
 from .. import converters  # noqa: F401  (registers the path converters)
-from . import atletas, circuits
+from . import atletas, circuit_archive, circuits
 
 urlpatterns = [
     path("circuitos/", circuits.circuits_home, name="circuits"),
@@ -25,4 +25,6 @@ urlpatterns = [
         name="circuit_include",
     ),
     path("circuitos/<slug:slug>/sorteio/", circuits.tie_draw, name="circuit_tie_draw"),
+    path("circuitos/<slug:slug>/temporada/", circuit_archive.season, name="circuit_season"),
+    path("circuitos/<slug:slug>/temporada/encerrar/", circuit_archive.close, name="circuit_close"),
 ]

@@ -16,4 +16,5 @@ urlpatterns = [
     path("<slug:slug>/inscricoes/encerrar/", views.registrations_close, name="registrations_close"),
     path("<slug:slug>/inscricoes/planilha/", views.registrations_upload, name="registrations_upload"),
     path("<slug:slug>/inscricoes/inscricoes.csv", views.registrations_export, name="registrations_export"),
+    path("<slug:slug>/inscricoes/inscricoes.xlsx", views.registrations_export_xlsx, name="registrations_export_xlsx"),
 ]

@@ -17,6 +17,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
+from ..exports.registrations import registrations_xlsx
+from ..exports.xlsx import CONTENT_TYPE as XLSX_TYPE
+from ..exports.xlsx import xlsx_filename
 from ..models import Registration
 from ..permissions import desk_view
 from ..refusals import Refused
@@ -416,5 +419,16 @@ def registrations_export(request, tournament):
     body = registrations_csv(tournament=tournament)
     response = HttpResponse(body, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="inscricoes-{tournament.slug}.csv"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@desk_view()
+@require_safe
+def registrations_export_xlsx(request, tournament):
+    """The same list as a workbook (``exports.registrations``): birth dates and contacts, for the organizer alone."""
+    body = registrations_xlsx(tournament=tournament)
+    response = HttpResponse(body, content_type=XLSX_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{xlsx_filename("inscricoes", tournament.slug)}"'
     response["Cache-Control"] = "private, no-store"
     return response

@@ -7,7 +7,17 @@ the classification are derived by ``scoring`` (see ``selectors.py``).
 from . import lookups  # noqa: F401 (registers the columns' lookups)
 from .atletas import Atleta, AtletaAlias, AtletaAudit, AtletaJogos, AtletaNivel
 from .calls import Call
-from .circuits import Circuit, CircuitAtleta, CircuitAudit, CircuitEtapa, CircuitExclusion, CircuitSorteio, EtapaPlace
+from .circuits import (
+    Circuit,
+    CircuitAtleta,
+    CircuitAudit,
+    CircuitEquipe,
+    CircuitEtapa,
+    CircuitExclusion,
+    CircuitSnapshot,
+    CircuitSorteio,
+    EtapaPlace,
+)
 from .engine import AuditEntry, ResultPart, StateSnapshot, TournamentChange
 from .event import PRESET_CHOICES, Tournament
 from .online import (
@@ -42,8 +52,10 @@ __all__ = [
     "Circuit",
     "CircuitAtleta",
     "CircuitAudit",
+    "CircuitEquipe",
     "CircuitEtapa",
     "CircuitExclusion",
+    "CircuitSnapshot",
     "CircuitSorteio",
     "ClientAction",
     "ClockBeat",

@@ -50,6 +50,27 @@ class Circuit(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     # moved by every write of the circuit and whenever an etapa's places change: the ranking's cache key
     version = models.PositiveIntegerField(default=1, editable=False)
+    # the season archive (``circuits.archive``): closed by its organizer, its ranking frozen (``CircuitSnapshot``);
+    # a new season made from it points back here (``previous``; from the old one: ``next_season``)
+    closed_at = models.DateTimeField(_("encerrado em"), null=True, blank=True, editable=False)
+    closed_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        editable=False,
+        verbose_name=_("encerrado por"),
+    )
+    previous = models.OneToOneField(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="next_season",
+        editable=False,
+        verbose_name=_("temporada anterior"),
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -178,3 +199,33 @@ class CircuitAtleta(models.Model):
             ),
         ]
         default_permissions = ()
+
+
+class CircuitSnapshot(models.Model):
+    """A closed circuit's ranking as it stood when its organizer closed it (``circuits.archive.circuit_close``):
+    every public value of the ``CircuitStanding`` (rows, etapas, equipes, qualification), read in its place from
+    then on, whatever an etapa's results do later."""
+
+    circuit = models.OneToOneField(Circuit, on_delete=models.CASCADE, related_name="snapshot")
+    standing = models.JSONField()
+    made_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        default_permissions = ()
+        verbose_name = _("ranking final do circuito")
+        verbose_name_plural = _("rankings finais dos circuitos")
+
+
+class CircuitEquipe(models.Model):
+    """An atleta's equipe carried into a new season from the one before (``circuits.archive.circuit_season_next``):
+    the equipe the ranking gives the atleta when no etapa of this season names one."""
+
+    circuit = models.ForeignKey(Circuit, on_delete=models.CASCADE, related_name="equipes")
+    atleta = models.ForeignKey(Atleta, on_delete=models.CASCADE, related_name="+")
+    team = NameField(_("equipe"), max_length=120)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["circuit", "atleta"], name="circuit_equipe_unique")]
+        default_permissions = ()
+        verbose_name = _("equipe trazida da temporada anterior")
+        verbose_name_plural = _("equipes trazidas da temporada anterior")

@@ -1,6 +1,7 @@
 """The circuit's ranking for the club's wall (/circuitos/<slug>/ranking.pdf): A4 portrait, the circuit's name, the
 date, the etapas, the table (position, atleta, points, etapas played and, when they fit, the points of each etapa,
-an uncounted one in parentheses) and the qualification lines as rows across the table.
+an uncounted one in parentheses) and the qualification lines as rows across the table; then, when the etapas name
+equipes, the equipe ranking (each equipe's points and the atletas whose points count).
 
 Input: ``circuits.selectors.circuit_standing`` (a ``CircuitStanding``), drawn with platypus flowables on the
 shared page (``page.canvas_maker``).
@@ -16,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Table, TableStyle
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from ..circuits.selectors import standing_lines
 from .page import (
@@ -44,6 +45,7 @@ STYLES = {
     "hint": ParagraphStyle("hint", fontName=REGULAR, fontSize=7.5, leading=9.5, textColor=GREY, spaceAfter=2 * mm),
     "name": ParagraphStyle("name", fontName=NARROW, fontSize=9, leading=10.5),
     "line": ParagraphStyle("line", fontName=NARROW_BOLD, fontSize=7.5, leading=9, alignment=1),
+    "heading": ParagraphStyle("heading", fontName=BOLD, fontSize=12, leading=15, spaceAfter=1 * mm, keepWithNext=1),
 }
 RANK_W, POINTS_W, ETAPAS_W, ETAPA_W = 11 * mm, 15 * mm, 13 * mm, 11 * mm
 NAME_MIN = 62 * mm
@@ -103,6 +105,8 @@ def circuit_pdf(*, standing: CircuitStanding, footer: Footer) -> bytes:
         story.append(Paragraph(escape(_("Nenhuma etapa terminada ainda.")), STYLES["name"]))
     else:
         story.append(_table(standing, columns, width))
+    if standing.teams:
+        story += _teams(standing, width)
     doc.build(story, canvasmaker=canvas_maker(footer))
     return buffer.getvalue()
 
@@ -148,3 +152,51 @@ def _table(standing: CircuitStanding, columns: list, width: float) -> Table:
     table = Table(data, colWidths=widths, repeatRows=1)
     table.setStyle(TableStyle(style))
     return table
+
+
+def _teams(standing: CircuitStanding, width: float) -> list:
+    """The equipe ranking under the atletas' (DOMAIN §7.3): position, equipe, points and the atletas whose points
+    count, each with their points, best first."""
+    names = {r.key: r.name for r in standing.rows}
+    points = {r.key: r.points for r in standing.rows}
+    head = ["#", _("Equipe"), _("Pontos"), _("Atletas que contam")]
+    data: list[list] = [head]
+    for team in standing.teams:
+        members = " · ".join(f"{escape(names.get(k, k))} ({points.get(k, 0)})" for k in team.atletas)
+        data.append(
+            [
+                f"{team.rank}º",
+                Paragraph(escape(team.team), STYLES["name"]),
+                str(team.points),
+                Paragraph(members, STYLES["name"]),
+            ]
+        )
+    team_w = 48 * mm
+    table = Table(data, colWidths=[RANK_W, team_w, POINTS_W, width - RANK_W - team_w - POINTS_W], repeatRows=1)
+    table.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, 0), NARROW_BOLD, 8),
+                ("FONT", (0, 1), (-1, -1), NARROW, 9),
+                ("FONT", (2, 1), (2, -1), NARROW_BOLD, 9.5),
+                ("BACKGROUND", (0, 0), (-1, 0), SHADE),
+                ("TEXTCOLOR", (0, 0), (-1, -1), INK),
+                ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+                ("ALIGN", (1, 0), (1, -1), "LEFT"),
+                ("ALIGN", (3, 0), (3, -1), "LEFT"),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("LINEBELOW", (0, 0), (-1, 0), 0.8, INK),
+                ("LINEBELOW", (0, 1), (-1, -1), 0.3, LIGHT),
+                ("BOX", (0, 0), (-1, -1), 0.8, INK),
+                ("TOPPADDING", (0, 0), (-1, -1), 1.6),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 2.2),
+            ]
+        )
+    )
+    hint = _("Soma dos pontos que contam dos 4 melhores atletas de cada equipe.")
+    return [
+        Spacer(1, 6 * mm),
+        Paragraph(escape(_("Ranking de equipes")), STYLES["heading"]),
+        Paragraph(escape(hint), STYLES["hint"]),
+        table,
+    ]

@@ -8,6 +8,7 @@ import csv
 import io
 from dataclasses import dataclass
 
+from scoring.circuit import TEAM_BEST
 from tournaments.circuits.selectors import CircuitPage, CircuitStanding, EtapaColumn, StandingRow
 from tournaments.public.paging import page_link
 from tournaments.registrations.csv_export import csv_cell
@@ -170,7 +171,9 @@ QUALIFY_WORDS = {"qualified": "classificado", "alternate": "suplente", "tied": "
 def ranking_csv(*, standing: CircuitStanding) -> str:
     """The ranking for a Brazilian spreadsheet: BOM, ``;``, a header in Portuguese, one column per etapa counted
     (a disqualification "DQ"); no cell starts a formula. Only the points that count are numbers, so a sum of the
-    etapas' columns gives "Pontos": a result best N leaves out is text ("50 (não conta)"; "(50)" was read as -50)."""
+    etapas' columns gives "Pontos": a result best N leaves out is text ("50 (não conta)"; "(50)" was read as -50).
+    When the etapas name equipes, the equipe ranking follows after an empty line, with its own header ("Ranking de
+    equipes"; position, equipe, points and the atletas whose points count, best first)."""
     counted = set(standing.counted)
     columns = [e for e in standing.etapas if e.key in counted]
     out = io.StringIO()
@@ -196,4 +199,15 @@ def ranking_csv(*, standing: CircuitStanding) -> str:
             + cells
             + [QUALIFY_WORDS.get(row.qualify, "")]
         )
+    if standing.teams:
+        # the equipe ranking below the atletas', after an empty line, with its own header
+        names = {row.key: row.name for row in standing.rows}
+        writer.writerow([])
+        writer.writerow(["Ranking de equipes"])
+        writer.writerow(["Posição", "Equipe", "Pontos"] + [f"Atleta {n}" for n in range(1, TEAM_BEST + 1)])
+        for team in standing.teams:
+            members = [csv_cell(names.get(k, k)) for k in team.atletas]
+            writer.writerow(
+                [str(team.rank), csv_cell(team.team), str(team.points)] + members + [""] * (TEAM_BEST - len(members))
+            )
     return out.getvalue()

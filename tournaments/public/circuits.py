@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.atletas.selectors import atletas_apart
 from tournaments.caching import page_get, page_put, release
+from tournaments.circuits.archive import circuit_season
 from tournaments.circuits.file import circuit_file_export
 from tournaments.circuits.selectors import (
     CircuitStanding,
@@ -124,7 +125,8 @@ def circuit_ranking(request, slug: str):
         finished = circuit_finished(circuit=circuit) if read.after else None  # the later etapas too
         apart = atletas_apart(atletas=[(row.key, row.name) for row in read.rows])  # namesakes told apart
         page = ranking_page_of(page=read, finished=finished, apart=apart)
-        return render(request, "tournaments/circuit.html", {"page": page, "s": read})
+        season = circuit_season(circuit=circuit)  # closed ("encerrado"), the seasons before and after
+        return render(request, "tournaments/circuit.html", {"page": page, "s": read, "season": season})
 
     return _tagged(request, circuit, "page", respond)
 

@@ -1,6 +1,8 @@
 from django.urls import path
 
 from tournaments import converters  # noqa: F401 (registers jogokey, maoid, …)
+from tournaments.public import agenda as agenda
+from tournaments.public import share_urls as share_urls
 from tournaments.public import sheet_urls as printing_urls
 from tournaments.public import signup_urls as signup_urls
 from tournaments.public import sumula as sumula_public
@@ -19,6 +21,8 @@ urlpatterns = [
     path("<slug:slug>/tv/", views.tournament_tv, name="tv"),
     path("<slug:slug>/jogos/<jogokey:key>/", sumula_public.sumula_page, name="sumula"),
     *printing_urls.urlpatterns,
+    *share_urls.urlpatterns,
     path("<slug:slug>/exportar.json", views.tournament_export_json, name="export"),
+    path("<slug:slug>/agenda.ics", agenda.tournament_agenda, name="agenda"),
     *signup_urls.urlpatterns,
 ]

@@ -36,8 +36,10 @@ from tournaments.synthetic import synthetic_tournament
 from tournaments.writes import tournament_rebuild
 
 from ._bench_report import PAGES, PageResult, SizeResult, import_lines, printing_lines, report_lines
+from ._exports_bench import ExportsBench, exports_bench, exports_lines
 from ._import_bench import ImportBench, import_bench
 from ._printing_bench import PrintingBench, printing_bench
+from ._share_bench import ShareBench, share_bench, share_lines
 from ._sumula_bench import sumula_bench
 
 
@@ -72,6 +74,16 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--skip-printing", action="store_true", help="não mede a impressão (256 súmulas, a chave de 1.024 duplas)"
+        )
+        parser.add_argument(
+            "--skip-exports",
+            action="store_true",
+            help="não mede as planilhas (classificacao.xlsx, ranking.xlsx e inscricoes.xlsx do maior evento)",
+        )
+        parser.add_argument(
+            "--skip-share",
+            action="store_true",
+            help="não mede os cartões de compartilhar nem os quadros para incorporar (/embed/) do maior evento",
         )
         parser.add_argument(
             "--import-duplas",
@@ -116,6 +128,8 @@ class Command(BaseCommand):
         results: list[SizeResult] = []
         printing: PrintingBench | None = None
         imports: ImportBench | None = None
+        exports: ExportsBench | None = None
+        shares: ShareBench | None = None
         try:
             if options["import_duplas"]:
                 # first, so that its atletas are new to the site (its seeds are not the other sizes')
@@ -135,6 +149,22 @@ class Command(BaseCommand):
                         created=created,
                     )
                 self.stdout.write("  impressão: medida", ending="\n")
+            if not options["skip_exports"]:
+                with _as_served():
+                    largest = results[-1].tournament
+                    assert largest is not None
+                    exports = exports_bench(
+                        tournament=largest, duplas=results[-1].duplas, repeat=max(1, min(self.repeat, 3))
+                    )
+                self.stdout.write("  planilhas: medidas", ending="\n")
+            if not options["skip_share"]:
+                with _as_served():
+                    largest = results[-1].tournament
+                    assert largest is not None
+                    shares = share_bench(
+                        tournament=largest, duplas=results[-1].duplas, repeat=max(1, min(self.repeat, 5))
+                    )
+                self.stdout.write("  cartões e quadros: medidos", ending="\n")
         finally:
             for t in created:
                 t.delete()  # cascades to everything in the tournament
@@ -142,6 +172,12 @@ class Command(BaseCommand):
             self.stdout.write(line)
         if printing is not None:
             for line in printing_lines(printing, results[-1].duplas):
+                self.stdout.write(line)
+        if exports is not None:
+            for line in exports_lines(exports):
+                self.stdout.write(line)
+        if shares is not None:
+            for line in share_lines(shares):
                 self.stdout.write(line)
         if imports is not None:
             for line in import_lines(imports):
