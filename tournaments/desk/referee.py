@@ -40,6 +40,7 @@ from tournaments.desk.referee_presenters import (
     referee_screen_present,
 )
 from tournaments.models import Jogo
+from tournaments.online.referee import event_tables_count
 from tournaments.permissions import REFEREE_DESK, desk_view, may_organize
 from tournaments.presenters.jogo import jogo_label
 from tournaments.presenters.sumula import appeal_notes
@@ -138,6 +139,7 @@ def referee_list(request, tournament):
             "total": len(shown),
             "print_stages": print_stages,
             "print_total": print_total,
+            "online_tables": event_tables_count(tournament=tournament),
         },
     )
 
