@@ -41,7 +41,7 @@ from truco.views import view
 from ..models import ClientAction, ClockBeat, OnlineProfile, OnlineTable, PartidaLog, Sala, TableEvent
 from ..models import TableSeat as SeatRow
 from ..refusals import Refused
-from . import broadcast, chat
+from . import broadcast, chat, ranking
 
 TABLES_PER_SALA: Final = 60
 MAX_STEPS_PER_TICK: Final = 400  # robots with no delay play on within one tick, up to this many steps
@@ -486,7 +486,7 @@ def _finish(table: OnlineTable, partida: Partida, seats: list[SeatRow], now: dat
         number=table.partida_n,
         seats=[Seat(seat=row.seat, name=_seat_name(row)) for row in seats],
     )
-    PartidaLog.objects.create(
+    log = PartidaLog.objects.create(
         table=table,
         n=table.partida_n,
         data=data,
@@ -494,6 +494,7 @@ def _finish(table: OnlineTable, partida: Partida, seats: list[SeatRow], now: dat
         ended_by=partida.ended_by or "",
         finished_at=now,
     )
+    ranking.partida_count(log=log, seats=seats)  # the online ranking walks with the write (DOMAIN §9.5)
     chat.table_chat_clear(table=table)
     table.status = OnlineTable.FINISHED
     table.deadline = now + timedelta(milliseconds=NEXT_PARTIDA_MS) if table.auto_start else None
