@@ -14,12 +14,11 @@ from tests.support.sumula import staff_user
 from tournaments.models import AuditEntry, Jogo, OnlineTable, StaffRole, TableEvent, TableSeat
 from tournaments.online import referee, services
 from tournaments.online.selectors import partida_of
+from tournaments.online.tournament import seat_take_by_link
 from tournaments.refusals import Refused
 from truco.state import SUSPENDED
 
 pytestmark = pytest.mark.django_db
-
-NAMES = ("Ana", "Bruno", "Carla", "Davi")
 
 
 @pytest.fixture(autouse=True)
@@ -32,17 +31,29 @@ def _no_kept_partidas():
     selectors._partidas.clear()
 
 
-def online_table(tournament, key: str, *, seated: int = 4, start: bool = True, absent: tuple[int, ...] = ()):
-    """The jogo's online table with guests at seats 0.. (partners opposite), started when four sit."""
-    jogo = Jogo.objects.get(tournament=tournament, key=key)
-    table = OnlineTable.objects.create(kind=OnlineTable.TORNEIO, jogo=jogo, status=OnlineTable.OPEN)
+def online_table(tournament, key: str, *, seated: int = 4, absent: tuple[int, ...] = ()):
+    """The jogo, made a mesa online, with guests seated through their dupla's link at seats 0.. (partners
+    opposite: dupla A at 0 and 2), connected but for ``absent``; four seated start the partida."""
+    Jogo.objects.filter(tournament=tournament, key=key).update(online=True)
+    jogo = Jogo.objects.select_related("dupla_a", "dupla_b").get(tournament=tournament, key=key)
+    players = [
+        (jogo.dupla_a, jogo.dupla_a.player1_id),
+        (jogo.dupla_b, jogo.dupla_b.player1_id),
+        (jogo.dupla_a, jogo.dupla_a.player2_id),
+        (jogo.dupla_b, jogo.dupla_b.player2_id),
+    ]
     for seat in range(seated):
-        profile, _session = guest(NAMES[seat])
-        TableSeat.objects.create(table=table, seat=seat, profile=profile, present=seat not in absent)
-    if start:
-        services.table_start(table=table, by=None, now=timezone.now())
+        profile, _session = guest(f"Convidado {seat + 1}")
+        dupla, player = players[seat]
+        seat_take_by_link(jogo=jogo, dupla=dupla, player=player, profile=profile, now=timezone.now())
+    table = OnlineTable.objects.get(jogo=jogo)
+    TableSeat.objects.filter(table=table).exclude(seat__in=absent).update(present=True)
     table.refresh_from_db()
     return table
+
+
+def seat_names(table) -> list[str]:
+    return [row.player.name for row in TableSeat.objects.filter(table=table).select_related("player").order_by("seat")]
 
 
 def url(slug: str, what: str = "") -> str:
@@ -55,7 +66,7 @@ def test_the_desk_lists_each_online_table_with_who_sits_and_who_is_absent(cup, r
     assert response.status_code == 200
     html = response.content.decode()
     assert f'id="mesa-online-{playing.pk}"' in html
-    for name in NAMES:
+    for name in seat_names(playing):  # the players of the duplas, by their names in the event
         assert name in html
     assert "(ausente)" in html and html.count("(presente)") == 3
     assert "em jogo" in html
@@ -66,7 +77,7 @@ def test_the_desk_lists_each_online_table_with_who_sits_and_who_is_absent(cup, r
 
 
 def test_a_table_waiting_for_players_says_how_many_sit(cup, ref, j1):
-    online_table(cup, j1, seated=2, start=False)
+    online_table(cup, j1, seated=2)
     html = ref.get(url(cup.slug)).content.decode()
     assert "aguardando jogadores" in html
     assert "2 de 4 sentados" in html
@@ -84,7 +95,8 @@ def test_a_vote_running_is_shown_with_the_absent_player(cup, ref, j1):
     assert partida is not None and partida.vote is not None
     html = ref.get(url(cup.slug)).content.decode()
     assert "votação" in html
-    assert f"a vez de <bdi>{NAMES[partida.vote.absent]}</bdi> acabou (0 sim, 0 não)" in html
+    absent = seat_names(table)[partida.vote.absent]
+    assert f"a vez de <bdi>{absent}</bdi> acabou (0 sim, 0 não)" in html
     assert "1 em votação" in html
 
 
@@ -183,10 +195,10 @@ def test_the_domain_refuses_someone_without_a_role_and_a_casual_table(cup, j1):
 
 
 def test_the_list_refreshes_itself_as_a_partial(cup, ref, j1):
-    online_table(cup, j1)
+    table = online_table(cup, j1)
     html = ref.get(url(cup.slug), headers={"HX-Request": "true", "HX-Target": "mesas-online"}).content.decode()
     assert html.lstrip().startswith('<div id="mesas-online"')
-    assert "<html" not in html and "Ana" in html
+    assert "<html" not in html and seat_names(table)[0] in html
 
 
 def test_an_event_with_no_online_table_says_so(cup, ref):
@@ -196,6 +208,6 @@ def test_an_event_with_no_online_table_says_so(cup, ref):
 
 def test_the_referees_list_links_the_online_tables_when_there_are_some(cup, ref, j1):
     assert "mesas-online" not in ref.get(f"/organizar/{cup.slug}/arbitragem/").content.decode()
-    online_table(cup, j1, start=False)
+    online_table(cup, j1, seated=1)
     html = ref.get(f"/organizar/{cup.slug}/arbitragem/").content.decode()
     assert f'href="{url(cup.slug)}"' in html and "Mesa online (1)" in html

@@ -4,8 +4,9 @@ by a referee or organizer of that event, each audited in the event's history.
 
 The clocks are the engine's: a suspension keeps the time each clock had left (``truco.rules.suspend``); resuming
 gives it back. The writes go through ``services.table_suspend`` / ``table_resume`` as the site itself (``by``
-None), inside the event's write (``writes.tournament_write``, ``PRIVATE``: no page's version changes), so the
-audit entry and the table's change land together or not at all.
+None), then the audit entry in the event's write (``writes.tournament_write``, ``PRIVATE``: no page's version
+changes), both in one transaction: they land together or not at all. The table's row is locked first, as every
+write of a tournament table does (``online.tournament``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
+from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -162,6 +164,11 @@ def _event_table(*, tournament: Tournament, table_id: int, user: Any) -> OnlineT
     return table
 
 
+def _audit(*, tournament: Tournament, user: Any, action: str, summary: str, after: dict[str, Any]) -> None:
+    with tournament_write(tournament=tournament, action=action, user=user, kind=PRIVATE):
+        audit_record(tournament=tournament, user=user, action=action, summary=summary, after=after)
+
+
 def table_suspend_by_referee(
     *, tournament: Tournament, table_id: int, user: Any, reason: str, now: datetime
 ) -> OnlineTable:
@@ -174,15 +181,15 @@ def table_suspend_by_referee(
     if len(reason) > REASON_MAX:
         raise Refused.invalid(_("O motivo tem no máximo %(n)d caracteres.") % {"n": REASON_MAX})
     table = _event_table(tournament=tournament, table_id=table_id, user=user)
-    with tournament_write(tournament=tournament, action="online.table_suspend", user=user, kind=PRIVATE):
+    jogo_key = table.jogo.key if table.jogo is not None else ""
+    with transaction.atomic():  # the table's row first, then the event's write (tournament.py's lock order)
         services.table_suspend(table=table, by=None, reason=reason, now=now)
-        assert table.jogo is not None
-        audit_record(
+        _audit(
             tournament=tournament,
             user=user,
             action="online.table_suspend",
-            summary=_("Mesa online do jogo %(jogo)s suspensa: %(reason)s") % {"jogo": table.jogo.key, "reason": reason},
-            after={"jogo": table.jogo.key, "table": table.pk, "reason": reason},
+            summary=_("Mesa online do jogo %(jogo)s suspensa: %(reason)s") % {"jogo": jogo_key, "reason": reason},
+            after={"jogo": jogo_key, "table": table.pk, "reason": reason},
         )
     return table
 
@@ -191,14 +198,14 @@ def table_resume_by_referee(*, tournament: Tournament, table_id: int, user: Any,
     """A referee (or organizer) of ``tournament`` takes a suspended table up again, each clock with the time it
     had left."""
     table = _event_table(tournament=tournament, table_id=table_id, user=user)
-    with tournament_write(tournament=tournament, action="online.table_resume", user=user, kind=PRIVATE):
+    jogo_key = table.jogo.key if table.jogo is not None else ""
+    with transaction.atomic():
         services.table_resume(table=table, by=None, now=now)
-        assert table.jogo is not None
-        audit_record(
+        _audit(
             tournament=tournament,
             user=user,
             action="online.table_resume",
-            summary=_("Mesa online do jogo %(jogo)s retomada") % {"jogo": table.jogo.key},
-            after={"jogo": table.jogo.key, "table": table.pk},
+            summary=_("Mesa online do jogo %(jogo)s retomada") % {"jogo": jogo_key},
+            after={"jogo": jogo_key, "table": table.pk},
         )
     return table
