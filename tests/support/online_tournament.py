@@ -85,3 +85,47 @@ def clock_run(tournament: Tournament, *, now: datetime, robots: bool = True, ste
 def logs_of(jogo: Jogo) -> list[dict]:
     table = OnlineTable.objects.get(jogo=jogo)
     return [log.data for log in PartidaLog.objects.filter(table=table).order_by("n")]
+
+
+def play_humans(table_id: int, profiles: dict[int, Any], *, now: datetime, until_decided: bool = True) -> datetime:
+    """Play a tournament table whose seats are people (``profiles`` by seat) with the robots' choices, sent as
+    their actions (``services.table_act``), the clock ticking between partidas; until the jogo is decided (or
+    the current partida ends). Returns the time reached."""
+    import itertools
+    import random
+
+    from tests.support.online import message_of
+    from truco.robots import robot_action
+    from truco.store import partida_load
+    from truco.views import view
+
+    rng = random.Random(7)
+    ids = itertools.count(1)
+    for _ in range(20_000):
+        table = OnlineTable.objects.select_related("jogo").get(pk=table_id)
+        if table.jogo.status not in ("scheduled", "in_progress"):
+            return now
+        if table.status == OnlineTable.PLAYING and table.state is not None:
+            partida = partida_load(table.state)
+            acted = False
+            for seat, profile in profiles.items():
+                action = robot_action(view(partida, seat), level="basico", rng=rng)
+                if action is None:
+                    continue
+                message = message_of(action) | {"id": f"h{next(ids)}", "seq": table.seq}
+                result = services.table_act(table_id=table_id, profile=profile, message=message, now=now)
+                assert result.refusal is None, result.refusal
+                acted = True
+                break
+            if acted:
+                now += timedelta(milliseconds=200)
+                continue
+        if not until_decided and table.status == OnlineTable.FINISHED:
+            return now
+        moved = services.table_tick(now=now, limit=50)
+        if not moved:
+            nxt = OnlineTable.objects.filter(pk=table_id).values_list("deadline", flat=True).get()
+            if nxt is None:
+                return now
+            now = max(now + timedelta(milliseconds=1), nxt)
+    raise AssertionError("the jogo did not end")

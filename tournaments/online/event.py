@@ -54,6 +54,12 @@ def event_online(tournament: Tournament) -> str | list[str]:
     return NONE if value in (None, "", NONE) else value
 
 
+def stage_online(tournament: Tournament, stage_key: str) -> bool:
+    """Whether every jogo of the stage ``stage_key`` is online by the event's setting."""
+    setting = event_online(tournament)
+    return setting == ALL or (isinstance(setting, list) and stage_key in setting)
+
+
 def jogo_is_online(*, jogo: Jogo, tournament: Tournament, stage_key: str | None = None) -> bool:
     """A jogo is online by itself (a hybrid event's mesa online), or as one of an online event or stage."""
     if jogo.online:
