@@ -42,7 +42,7 @@ from tournaments.desk.referee_presenters import (
 from tournaments.models import Jogo
 from tournaments.online.referee import event_tables_count
 from tournaments.permissions import REFEREE_DESK, desk_view, may_organize
-from tournaments.presenters.jogo import jogo_label
+from tournaments.presenters.jogo import jogo_label, jogo_online
 from tournaments.presenters.sumula import appeal_notes
 from tournaments.refusals import Refused
 from tournaments.roles import staff_choices
@@ -114,6 +114,7 @@ def referee_list(request, tournament):
                     for i in range(2)
                 ],
                 "current": current,
+                "online": jogo_online(state, j),
                 "referee": names.get(referee_id, ""),
                 "order": (stage.order, j.round or 0, j.third_place, j.mesa or 10_000, j.id),
             }
