@@ -40,7 +40,7 @@ def test_an_online_event_badges_every_jogo_and_links_its_table(client, load_file
     for jogo in jogos:
         item = items[str(jogo.pk)]
         assert '<span class="badge-online">online</span>' in item
-        assert f'href="/torneios/{event.slug}/jogos/{jogo.key}/mesa/">Assistir à mesa online</a>' in item
+        assert f'href="/torneios/{event.slug}/jogos/{jogo.key}/mesa/">Assistir à mesa</a>' in item
     bracket = client.get(f"/torneios/{event.slug}/chave/").content.decode()
     assert bracket.count('<span class="badge-online">online</span>') >= len(jogos)
 

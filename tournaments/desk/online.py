@@ -158,7 +158,8 @@ def online_suspend(request, tournament, table_id: int):
             else:
                 messages.success(
                     request,
-                    _("Mesa %(title)s suspensa: os relógios pararam com o tempo que tinham.") % {"title": row["title"]},
+                    _("Mesa suspensa (%(title)s): os relógios pararam com o tempo que tinham.")
+                    % {"title": row["title"]},
                 )
                 return redirect("referee_online:tables", tournament.slug)
         else:
