@@ -38,6 +38,7 @@ from scoring.rules import RuleSettings
 from scoring.sumula import AWAITING, CONTESTED, IN_PROGRESS, SCHEDULED
 from truco.state import SEATS, Partida, dupla_of
 
+from ..audit import audit_record
 from ..models import Dupla, Jogo, OnlineProfile, OnlineTable, Player, Tournament
 from ..models import TableSeat as SeatRow
 from ..refusals import Refused
@@ -45,9 +46,9 @@ from ..state import tournament_settings
 from ..sumula.commands import MaoAdd, Penalty, ResultBody, ResultSet
 from ..sumula.locked import Actor
 from ..sumula.services import sumula_answer, sumula_mao_add, sumula_penalty, sumula_result_set
-from ..writes import RESULTS, STRUCTURE, Write
+from ..writes import RESULTS, STRUCTURE, Write, tournament_write
 from . import broadcast
-from .event import ALL, NONE, event_online, jogo_is_online, jogo_time  # noqa: F401 (named here too)
+from .event import ALL, NONE, event_online, jogo_is_online, jogo_time, stage_online  # noqa: F401 (named here too)
 
 logger = logging.getLogger(__name__)
 
@@ -151,6 +152,45 @@ def tables_after_write(write: Write) -> None:
 def _jogo_id(table: OnlineTable) -> int:
     assert table.jogo_id is not None, "a tournament jogo's table"
     return table.jogo_id
+
+
+def jogo_online_set(*, tournament: Tournament, jogo_id: int, online: bool, user: Any) -> Jogo:
+    """The desk marks one jogo as a mesa online (a hybrid event) or takes the mark off, audited; a marked jogo
+    still to be played gets its table now. Refused once the jogo has begun (or ended), and for a jogo its event
+    or stage plays online anyway."""
+    with tournament_write(tournament=tournament, action="jogo.online", user=user, kind=STRUCTURE):
+        jogo = (
+            Jogo.objects.select_for_update().select_related("stage").filter(tournament=tournament, pk=jogo_id).first()
+        )
+        if jogo is None:
+            raise Refused.not_found(_("Jogo não encontrado neste torneio."))
+        if jogo.online == online:
+            return jogo
+        if jogo.status != SCHEDULED:
+            raise Refused.conflict(_("Este jogo já começou: a mesa dele não muda mais."))
+        if not online and stage_online(tournament, jogo.stage.key):
+            raise Refused.conflict(
+                _("Todos os jogos desta fase são online (dados do torneio): mude lá para ter mesas presenciais.")
+            )
+        table = table_of(jogo=jogo)
+        if not online and table is not None:
+            if table.partida_n or SeatRow.objects.filter(table=table).exists():
+                raise Refused.conflict(_("Já há jogadores sentados à mesa online deste jogo."))
+            table.delete()
+        jogo.online = online
+        jogo.save(update_fields=["online"])
+        audit_record(
+            tournament=tournament,
+            user=user,
+            action="jogo_online",
+            summary=(_("Jogo %(key)s: mesa online") if online else _("Jogo %(key)s: mesa presencial"))
+            % {"key": jogo.key},
+            before={"online": not online},
+            after={"online": online},
+        )
+        if online:
+            tables_open(tournament=tournament)
+        return jogo
 
 
 def table_rules(table: OnlineTable) -> RuleSettings:
