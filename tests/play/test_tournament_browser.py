@@ -2,8 +2,8 @@
 in-memory channel layer, the server's own clock): the two duplas' four players take their seats from their
 private links on phones (390 px: the page asks which of the two is sitting; partners opposite), the referee
 watches the event's online tables at 1,366 px, suspends the table for a technical problem (every phone sees it
-stopped) and resumes it, the jogo is played to its end (best of 3, partida after partida on the same table) and
-each dupla confirms the súmula at the table.
+stopped) and resumes it, the jogo is played to its end (best of 3, partida after partida on the same table),
+each dupla confirms the súmula at the table, and the referee's súmula screen shows the partidas' replay beside it.
 
 The players' moves are the robots' legal choices, sent by the test through each page's own live connection (the
 page's WebSocket, caught by an init script): the pages show every move as it happens. The test reads the
@@ -306,12 +306,26 @@ def _play(url: str, database: Path, jogo: dict, pages, referee) -> None:
     assert _jogo_status(database, jogo["key"]) == "confirmed"
     _shot(pages[1], "jogo-online-5-confirmada-390")
 
+    # the referee's súmula screen has the partidas' replay beside it (every deal checked)
+    referee.goto(f"{url}/organizar/{SLUG}/arbitragem/{jogo['key']}/")
+    beside = referee.locator("#replay")
+    assert "Replay da mesa online" in beside.inner_text()
+    assert "Todas as mãos conferidas" in beside.inner_text()
+    assert_no_axe_violations(referee, "súmula do árbitro com o replay ao lado (1.366 px)")
+    box_sumula, box_replay = referee.locator("#sumula").bounding_box(), beside.bounding_box()
+    assert box_sumula and box_replay and box_replay["x"] > box_sumula["x"] + box_sumula["width"] - 1  # beside it
+    _shot(referee, "jogo-online-6-sumula-replay-1366")
+    referee.set_viewport_size({"width": 390, "height": 844})
+    assert referee.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    _shot(referee, "jogo-online-6-sumula-replay-390")
+    referee.set_viewport_size(DESKTOP["viewport"])
+
     # the referee's desk and the public pages tell the jogo as any other, badge and all
     referee.goto(f"{url}/organizar/{SLUG}/arbitragem/?todos=1")
     assert "Mesa online (" in referee.content() or "Mesas online (" in referee.content()
     referee.goto(f"{url}/torneios/{SLUG}/jogos/")
     assert referee.locator(".badge-online").count() >= 2
-    _shot(referee, "jogo-online-6-jogos-1366")
+    _shot(referee, "jogo-online-7-jogos-1366")
     sumula = referee.goto(f"{url}/torneios/{SLUG}/jogos/{jogo['key']}/")
     assert sumula is not None and sumula.status == 200
     assert "confirmada" in referee.content()

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from tests.support.online import guest
 from tests.support.sumula import staff_user
-from tournaments.models import AuditEntry, Jogo, OnlineTable, StaffRole, TableEvent, TableSeat
+from tournaments.models import AuditEntry, Jogo, OnlineTable, PartidaLog, StaffRole, TableEvent, TableSeat
 from tournaments.online import referee, services
 from tournaments.online.selectors import partida_of
 from tournaments.online.tournament import seat_take_by_link
@@ -34,7 +34,10 @@ def _no_kept_partidas():
 def online_table(tournament, key: str, *, seated: int = 4, absent: tuple[int, ...] = ()):
     """The jogo, made a mesa online, with guests seated through their dupla's link at seats 0.. (partners
     opposite: dupla A at 0 and 2), connected but for ``absent``; four seated start the partida."""
+    from tournaments.selectors import tournament_state_cache_clear
+
     Jogo.objects.filter(tournament=tournament, key=key).update(online=True)
+    tournament_state_cache_clear()  # the row written as an import would: no state kept from before it
     jogo = Jogo.objects.select_related("dupla_a", "dupla_b").get(tournament=tournament, key=key)
     players = [
         (jogo.dupla_a, jogo.dupla_a.player1_id),
@@ -211,3 +214,58 @@ def test_the_referees_list_links_the_online_tables_when_there_are_some(cup, ref,
     online_table(cup, j1, seated=1)
     html = ref.get(f"/organizar/{cup.slug}/arbitragem/").content.decode()
     assert f'href="{url(cup.slug)}"' in html and "Mesa online (1)" in html
+
+
+def _seated_profiles(table) -> dict:
+    return {row.seat: row.profile for row in TableSeat.objects.filter(table=table).select_related("profile")}
+
+
+def test_a_contest_is_decided_with_the_replay_beside_the_sumula(cup, ref, j1):
+    from tests.support.online_tournament import play_humans
+    from tournaments.online import tournament as online
+
+    table = online_table(cup, j1)
+    profiles = _seated_profiles(table)
+    # before a partida ends: the panel says the replay comes at its end
+    screen = ref.get(f"/organizar/{cup.slug}/arbitragem/{j1}/").content.decode()
+    assert 'id="replay"' in screen and "Nenhuma partida terminou ainda" in screen
+    play_humans(table.pk, profiles, now=timezone.now())  # the whole jogo, best of 3
+    jogo = Jogo.objects.select_related("tournament", "dupla_a", "dupla_b").get(tournament=cup, key=j1)
+    assert jogo.status == Jogo.AWAITING
+    online.table_answer(jogo=jogo, profile=profiles[1], accept=False, reason="a mão 3 não foi assim", via=jogo.via)
+    jogo.refresh_from_db()
+    assert jogo.status == Jogo.CONTESTED
+
+    logs = list(PartidaLog.objects.filter(table=table).order_by("n"))
+    assert len(logs) in (2, 3)
+    screen = ref.get(f"/organizar/{cup.slug}/arbitragem/{j1}/").content.decode()
+    assert 'class="sumula-with-replay"' in screen and "Replay da mesa online" in screen
+    assert "a mão 3 não foi assim" in screen  # the contest, on the same screen
+    for log in logs:
+        assert f'href="?partida={log.n}#replay"' in screen
+    last = logs[-1]
+    assert f'href="?partida={last.n}#replay" aria-current="page"' in screen  # the last partida by default
+    assert f"{last.data['score'][0]} × {last.data['score'][1]}" in screen
+    assert "Todas as mãos conferidas" in screen and screen.count(">conferida<") == len(last.data["maos"])
+    assert f'href="/jogar/mesas/{table.pk}/partidas/{last.n}/"' in screen
+    first = ref.get(f"/organizar/{cup.slug}/arbitragem/{j1}/?partida=1").content.decode()
+    assert 'href="?partida=1#replay" aria-current="page"' in first
+    score = logs[0].data["score"]
+    assert f"{score[0]} × {score[1]}" in first
+    odd = ref.get(f"/organizar/{cup.slug}/arbitragem/{j1}/?partida=x9").content.decode()
+    assert f'href="?partida={last.n}#replay" aria-current="page"' in odd  # a bad number: the last one
+
+    # the referee decides the contest (signs, with the reason) as for any súmula
+    response = ref.post(
+        f"/organizar/{cup.slug}/arbitragem/{j1}/",
+        {"op": "homologacao", "via": jogo.via, "reason": "conferido no replay: a mão 3 foi como registrada"},
+    )
+    assert response.status_code == 302
+    jogo.refresh_from_db()
+    assert jogo.status == Jogo.HOMOLOGATED
+    assert jogo.signed_reason == "conferido no replay: a mão 3 foi como registrada"
+
+
+def test_a_physical_jogo_has_no_replay_beside_its_sumula(cup, ref, j1):
+    screen = ref.get(f"/organizar/{cup.slug}/arbitragem/{j1}/").content.decode()
+    assert 'id="replay"' not in screen and "sumula-with-replay" not in screen

@@ -25,9 +25,11 @@ from tournaments.online.referee import (
     REASON_MAX,
     DeskTable,
     event_tables,
+    jogo_partidas,
     table_resume_by_referee,
     table_suspend_by_referee,
 )
+from tournaments.online.replay import replay_get
 from tournaments.permissions import REFEREE_DESK, desk_view
 from tournaments.presenters.jogo import jogo_label
 from tournaments.refusals import Refused
@@ -182,3 +184,27 @@ def online_resume(request, tournament, table_id: int):
     else:
         messages.success(request, _("Mesa retomada: cada relógio voltou com o tempo que tinha."))
     return redirect("referee_online:tables", tournament.slug)
+
+
+def replay_beside(*, jogo, wanted: str | None) -> dict[str, Any] | None:
+    """The replay of an online jogo's partidas, for the referee's súmula screen (``referee.referee_jogo``): the
+    finished partidas (links), the one asked for (``?partida=N``, else the last) replayed step by step with each
+    deal's check, before the result counts (the referee sees it at once). None: not an online jogo, or nothing
+    finished yet."""
+    found = jogo_partidas(jogo_id=jogo.pk)
+    if found is None:
+        return None
+    table_id, partidas = found
+    if not partidas:
+        return {"table_id": table_id, "partidas": [], "replay": None, "selected": None}
+    numbers = [p.n for p in partidas]
+    selected = int(wanted) if wanted and wanted.isascii() and wanted.isdigit() and int(wanted) in numbers else None
+    selected = selected or numbers[-1]
+    replay = replay_get(table_id=table_id, n=selected, staff=True)
+    return {
+        "table_id": table_id,
+        "partidas": partidas,
+        "selected": selected,
+        "replay": replay,
+        "url": f"/jogar/mesas/{table_id}/partidas/{selected}/",
+    }

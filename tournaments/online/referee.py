@@ -23,7 +23,7 @@ from truco.state import SEATS
 from truco.state import SUSPENDED as PHASE_SUSPENDED
 
 from ..audit import audit_record
-from ..models import OnlineTable, TableSeat, Tournament
+from ..models import OnlineTable, PartidaLog, TableSeat, Tournament
 from ..permissions import may_referee
 from ..refusals import Refused
 from ..writes import PRIVATE, tournament_write
@@ -209,3 +209,22 @@ def table_resume_by_referee(*, tournament: Tournament, table_id: int, user: Any,
             after={"jogo": jogo_key, "table": table.pk},
         )
     return table
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedPartida:
+    """A finished partida of a jogo's online table (its game log kept): what the referee's screen lists beside
+    the súmula."""
+
+    n: int
+    winner: int | None  # the dupla (0: the jogo's dupla A)
+    abandonment: bool
+
+
+def jogo_partidas(*, jogo_id: int) -> tuple[int, list[LoggedPartida]] | None:
+    """The jogo's online table and its finished partidas, in order (one query each); None: no online table."""
+    table_id = OnlineTable.objects.filter(jogo_id=jogo_id).values_list("pk", flat=True).first()
+    if table_id is None:
+        return None
+    rows = PartidaLog.objects.filter(table_id=table_id).order_by("n").values_list("n", "winner", "ended_by")
+    return table_id, [LoggedPartida(n=n, winner=w, abandonment=e == "abandonment") for n, w, e in rows]
