@@ -67,7 +67,7 @@ def test_the_ranking_orders_shares_ranks_searches_and_pages(client):
 def test_the_ranking_first_page_in_three_queries(client, django_assert_max_num_queries):
     for i in range(60):
         rated(f"u{i}", name=f"Jogador {i}", score=i * 10)
-    with django_assert_max_num_queries(3):
+    with django_assert_max_num_queries(3):  # count, the page's accounts, their names
         page = ranking.ranking_page()
     assert len(page.rows) == 50 and page.rows[0].score == 590 and page.pages == 2
 
@@ -163,3 +163,15 @@ def test_staff_or_a_circuit_organizer_links_an_account_to_an_atleta(client, etap
     assert link.ended_at is not None and link.ended_by_id == staff.pk
     assert "Ranking online" not in client.get(f"/atletas/{atleta.key}/").content.decode()
     assert "Escolha ligar ou desligar" in client.post(url, {"acao": "x"}, follow=True).content.decode()
+
+
+def test_the_benchmark_command_runs_and_prints_its_number():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("bench_ranking", "--accounts", "12", "--repeat", "2", "--any-database", stdout=out)
+    text = out.getvalue()
+    assert "RANKING_FIRST_VISIT_MS=" in text and "12 contas" in text
+    assert OnlineRating.objects.filter(played__gt=0).count() == 12

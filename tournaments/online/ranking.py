@@ -309,13 +309,17 @@ class RankingPage:
 
 
 def _ranked() -> Any:
-    return OnlineRating.objects.filter(played__gt=0, profile__user__isnull=False, profile__user__is_active=True)
+    """The accounts listed: a rating with a counted partida (only accounts have one: ``partida_count``), less
+    the deactivated accounts (a short list read once per statement, not a join over every rating)."""
+    inactive = OnlineProfile.objects.filter(user__is_active=False).values("pk")
+    return OnlineRating.objects.filter(played__gt=0).exclude(profile_id__in=inactive)
 
 
 def ranking_page(*, q: str = "", page: int = 1, per_page: int = PER_PAGE) -> RankingPage:
     """The online ranking: accounts with a counted partida, by score (higher first; the same score shares the
     rank), then more partidas won, then who got there first. ``q``: every word in the display name (case
-    ignored). A page past the last gives the last. Three statements: the count, the page, the ranks."""
+    ignored). A page past the last gives the last. Three or four statements: the count, the page's accounts, their
+    names, and the ranks when the page starts in a tie or searches."""
     query = " ".join(str(q).split())[:SEARCH_MAX]
     qs = _ranked()
     for word in query.split():
@@ -324,8 +328,13 @@ def ranking_page(*, q: str = "", page: int = 1, per_page: int = PER_PAGE) -> Ran
     pages = max(1, math.ceil(count / per_page))
     number = min(max(1, page), pages)
     start = (number - 1) * per_page
-    items = list(
-        qs.order_by("-score", "-won", "profile_id").values_list(
+    # the page's accounts by the index alone, then their names: a deep page skips rows, not joins
+    ids = list(
+        qs.order_by("-score", "-won", "profile_id").values_list("profile_id", flat=True)[start : start + per_page]
+    )
+    found = {
+        item[0]: item
+        for item in OnlineRating.objects.filter(pk__in=ids).values_list(
             "profile_id",
             "profile__display_name",
             "profile__avatar",
@@ -335,16 +344,13 @@ def ranking_page(*, q: str = "", page: int = 1, per_page: int = PER_PAGE) -> Ran
             "played",
             "won",
             "abandoned",
-        )[start : start + per_page]
-    )
-    scores = sorted({item[4] for item in items}, reverse=True)
-    ranks: dict[int, int] = {}
-    if scores:
-        above = _ranked().aggregate(**{f"s{i}": Count("pk", filter=Q(score__gt=s)) for i, s in enumerate(scores)})
-        ranks = {s: above[f"s{i}"] + 1 for i, s in enumerate(scores)}
+        )
+    }
+    items = [found[pk] for pk in ids if pk in found]
+    ranks = _ranks(items=[item[4] for item in items], start=start, searched=bool(query))
     rows = [
         RankingRow(
-            rank=ranks[score],
+            rank=rank,
             slug=player_slug(username=username, profile_id=pid),
             name=name,
             avatar=avatar,
@@ -355,9 +361,31 @@ def ranking_page(*, q: str = "", page: int = 1, per_page: int = PER_PAGE) -> Ran
             won=won,
             abandoned=abandoned,
         )
-        for pid, name, avatar, username, score, level, played, won, abandoned in items
+        for rank, (pid, name, avatar, username, score, level, played, won, abandoned) in zip(ranks, items, strict=True)
     ]
     return RankingPage(rows=rows, query=query, number=number, pages=pages, count=count)
+
+
+def _ranks(*, items: list[int], start: int, searched: bool) -> list[int]:
+    """The rank of each score on a page (the same score shares the rank: 1, 1, 3). Listing everyone, a row's
+    place is its position, so only the page's first score, when it continues a tie from the page before, asks
+    the database how many are above it; a search asks once per distinct score on the page."""
+    if not items:
+        return []
+    if searched:
+        scores = sorted(set(items), reverse=True)
+        above = _ranked().aggregate(**{f"s{i}": Count("pk", filter=Q(score__gt=s)) for i, s in enumerate(scores)})
+        first = {s: above[f"s{i}"] + 1 for i, s in enumerate(scores)}
+        return [first[s] for s in items]
+    ranks: list[int] = []
+    for i, score in enumerate(items):
+        if i == 0:
+            ranks.append(1 if start == 0 else _ranked().filter(score__gt=score).count() + 1)
+        elif score == items[i - 1]:
+            ranks.append(ranks[-1])
+        else:
+            ranks.append(start + i + 1)
+    return ranks
 
 
 # --- a player's page ------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
@@ -48,6 +49,10 @@ def ranking_list(request: HttpRequest) -> HttpResponse:
             "page": page,
             "prev_link": _page_link(pagina=page.number - 1, q=page.query),
             "next_link": _page_link(pagina=page.number + 1, q=page.query),
+            # once per page, not per row (50 rows)
+            "player_base": reverse("play:player", args=["-"])[:-2],
+            "avatar_base": static("img/online/avatars/"),
+            "level_base": static("img/online/levels/"),
         },
     )
 
