@@ -122,3 +122,44 @@ def test_statistics_from_a_log():
     assert [s.truco_maos_won for s in stats] == [0, 1, 0, 1]
     assert [s.ran for s in stats] == [0, 0, 1, 1]
     assert level_slug("Pica-Fumo") == "pica-fumo"
+
+
+def test_at_a_tournament_table_the_account_linked_to_the_seats_atleta_walks(load_file):
+    """A tournament seat is a player of a dupla (TableSeat.player), whoever's browser holds it: the account linked
+    to that player's atleta walks for it; players whose atleta has no account do not."""
+    from django.utils import timezone
+
+    from tests.support.sumula import cup_setup
+    from tournaments.models import AccountAtleta, Jogo, PartidaLog, TableSeat
+
+    tournament = cup_setup(load_file, slug="copa-ranking")
+    jogo = (
+        Jogo.objects.filter(tournament=tournament)
+        .select_related("dupla_a__player1__atleta", "dupla_a__player2", "dupla_b__player1__atleta", "dupla_b__player2")
+        .order_by("pk")
+        .first()
+    )
+    a = [jogo.dupla_a.player1, jogo.dupla_a.player2]
+    b = [jogo.dupla_b.player1, jogo.dupla_b.player2]
+    users, _profiles = four("t")
+    AccountAtleta.objects.create(user=users[0], atleta=a[0].atleta, reason="teste", at=timezone.now())
+    AccountAtleta.objects.create(user=users[1], atleta=b[0].atleta, reason="teste", at=timezone.now())
+    log = PartidaLog.objects.create(
+        table=table_of(_profiles),  # any table: the log's own seats are the ones given
+        n=1,
+        data={"winner": 0, "maos": [{"events": [], "result": {"to": 0, "points": 12, "how": "played"}}]},
+        winner=0,
+        ended_by="points",
+        finished_at=timezone.now(),
+    )
+    seats = [TableSeat(seat=s, player=p, present=True) for s, p in enumerate((a[0], b[0], a[1], b[1]))]
+    walked = ranking.partida_count(log=log, seats=seats)
+    ratings = {r.profile.user_id: r for r in OnlineRating.objects.select_related("profile")}
+    assert set(ratings) == {users[0].pk, users[1].pk} and len(walked) == 2
+    assert (ratings[users[0].pk].won, ratings[users[1].pk].won) == (1, 0)
+    # a seat with a robot: the partida does not count
+    seats[3] = TableSeat(seat=3, robot="basico", present=True)
+    log2 = PartidaLog.objects.create(
+        table=log.table, n=2, data=log.data, winner=0, ended_by="points", finished_at=timezone.now()
+    )
+    assert ranking.partida_count(log=log2, seats=seats) == []

@@ -119,3 +119,18 @@ def test_a_tournament_jogos_partida_is_public_once_its_result_counts(client, loa
     Jogo.objects.filter(pk=jogo.pk).update(counted_via=1)
     client.logout()
     assert client.get(url).status_code == 200
+
+
+def test_a_tournament_jogos_registro_json_follows_its_replay(client, load_file):
+    from tests.support.sumula import cup_setup
+    from tournaments.models import Jogo
+
+    tournament = cup_setup(load_file, slug="copa-registro")
+    jogo = Jogo.objects.filter(tournament=tournament).order_by("pk").first()
+    table_id, n = robots_partida()
+    url = f"/jogar/mesas/{table_id}/partidas/{n}/registro.json"
+    assert client.get(url).status_code == 200  # a casual table's: public at once
+    OnlineTable.objects.filter(pk=table_id).update(kind=OnlineTable.TORNEIO, jogo=jogo)
+    assert client.get(url).status_code == 404
+    Jogo.objects.filter(pk=jogo.pk).update(counted_via=1)
+    assert client.get(url).status_code == 200
