@@ -25,9 +25,7 @@ STEP = timedelta(seconds=1)
 
 
 def account(username: str, *, first_name: str = "", **extra) -> tuple[object, OnlineProfile]:
-    user = get_user_model().objects.create_user(
-        username=username, first_name=first_name, **extra
-    )
+    user = get_user_model().objects.create_user(username=username, first_name=first_name, **extra)
     return user, people.profile_for_user(user=user)
 
 
