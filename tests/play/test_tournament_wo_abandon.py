@@ -139,3 +139,24 @@ def test_an_abandonment_is_a_perda_da_partida_and_the_jogo_goes_on(event):
     services.table_tick(now=table.deadline)
     table.refresh_from_db()
     assert table.status == OnlineTable.PLAYING and table.partida_n == 2
+
+
+def test_a_jogo_the_referee_decided_first_closes_its_table_without_a_second_wo(event):
+    from tournaments.sumula.commands import ResultSet
+    from tournaments.sumula.services import sumula_result_set
+
+    jogo = _jogo(event)
+    table = OnlineTable.objects.get(jogo=jogo)
+    referee = make_user("arbitro2", event, role="referee")
+    sumula_result_set(
+        tournament=event,
+        key=jogo.key,
+        data=ResultSet.from_json({"walkover": jogo.dupla_a.key, "walkover_reason": "avisou que não vem"}),
+        actor=Actor(user=referee, method="session"),
+    )
+    services.table_tick(now=table.deadline)
+    jogo.refresh_from_db()
+    table.refresh_from_db()
+    assert table.status == OnlineTable.CLOSED and table.deadline is None
+    assert jogo.walkover == "a" and jogo.penalty_reason == "avisou que não vem"
+    assert not SumulaEvent.objects.filter(jogo=jogo, user__username=online.MESA_ONLINE).exists()

@@ -372,14 +372,14 @@ def table_due(table: OnlineTable, seats: list[SeatRow], now: datetime) -> bool:
         return False
     if jogo.status not in (SCHEDULED, IN_PROGRESS):
         if table.partida_n:
-            _answers_close(table, jogo, now)
+            _refusal_logged(table, "answers", lambda: _answers_close(table, jogo, now))
         _close(table)
         return True
     if table.status == OnlineTable.OPEN and table.partida_n == 0:
         if len(seats) == SEATS:
             services._start(table, now=now)
             return True
-        _walkover(table, jogo, seats)
+        _refusal_logged(table, "walkover", lambda: _walkover(table, jogo, seats))
         _close(table)
         return True
     # between two partidas of the jogo
@@ -390,6 +390,16 @@ def table_due(table: OnlineTable, seats: list[SeatRow], now: datetime) -> bool:
         table.save(update_fields=["deadline", "updated_at"])
         services._seats_changed(table)
     return True
+
+
+def _refusal_logged(table: OnlineTable, what: str, write: Any) -> None:
+    """A write of the clock the súmula refuses (the referee decided the jogo meanwhile, say) is logged, not raised:
+    the clock goes on with the other tables; the referee's decision stands."""
+    try:
+        with transaction.atomic():
+            write()
+    except Refused as refused:
+        logger.warning("table %s: %s refused by the súmula: %s", table.pk, what, refused)
 
 
 def _close(table: OnlineTable) -> None:
