@@ -97,3 +97,25 @@ def test_only_the_events_staff_marks_a_mesa_online(client, event):
     response = stranger.post(reverse("desk:jogo_online", args=[event.slug, jogo.pk]), {"online": "1"})
     assert response.status_code in (403, 404)
     assert not Jogo.objects.get(pk=jogo.pk).online
+
+
+def test_the_tables_open_at_the_rounds_time_and_the_tolerance_follows(organizer, event):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from tournaments.draws.tables import round_time_set
+
+    organizer.post(reverse("desk:edit", args=[event.slug]), _edit_data(organizer, event) | {"online_mode": "all"})
+    table = OnlineTable.objects.filter(jogo__tournament=event, jogo__round=1).order_by("pk").first()
+    user = AuditEntry.objects.filter(action="tournament_edit").first().user
+    round_time_set(tournament=event, user=user, stage_key="mata", round_number=1, time="23:59")
+    table.refresh_from_db()
+    called = timezone.make_aware(dt.datetime.combine(event.date, dt.time(23, 59)))
+    assert table.opens_at == max(called, table.created_at)
+    assert table.deadline == table.opens_at + dt.timedelta(minutes=15)
+    organizer.post(
+        reverse("desk:edit", args=[event.slug]), _edit_data(organizer, event) | {"wo_tolerance_minutes": "5"}
+    )
+    table.refresh_from_db()
+    assert table.deadline == table.opens_at + dt.timedelta(minutes=5)

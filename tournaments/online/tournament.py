@@ -138,6 +138,24 @@ def table_for_jogo(*, jogo: Jogo) -> OnlineTable | None:
     return table_of(jogo=jogo)
 
 
+def tables_times_refresh(*, tournament: Tournament) -> int:
+    """The event's date, start, round times or WO tolerance changed: each table still waiting for its first partida
+    opens at its jogo's new time (never before the table was made) and its WO deadline follows. How many moved."""
+    moved = 0
+    waiting = OnlineTable.objects.filter(jogo__tournament=tournament, status=OnlineTable.OPEN, partida_n=0)
+    for table in waiting.select_related("jogo", "jogo__stage"):
+        assert table.jogo is not None
+        called = jogo_time(jogo=table.jogo, tournament=tournament)
+        opens = max(called, table.created_at) if called is not None else None
+        deadline = opens + timedelta(minutes=tournament.wo_tolerance_minutes) if opens is not None else None
+        if (opens, deadline) != (table.opens_at, table.deadline):
+            OnlineTable.objects.filter(pk=table.pk, status=OnlineTable.OPEN, partida_n=0).update(
+                opens_at=opens, deadline=deadline
+            )
+            moved += 1
+    return moved
+
+
 def tables_after_write(write: Write) -> None:
     """A write follower (``writes.write_followers_add``): after a draw, an import or a result that made the next
     knockout jogos of an online event or stage, those jogos get their tables. Nothing (not one query) for an

@@ -180,6 +180,10 @@ def tournament_update(*, tournament: Tournament, user: User | None, changes: dic
             from ..online.tournament import tables_open
 
             tables_open(tournament=tournament)
+        if changed.keys() & {"date", "start_time", "wo_tolerance_minutes"}:  # the online tables' times follow
+            from ..online.tournament import tables_times_refresh
+
+            tables_times_refresh(tournament=tournament)
         audit_record(
             tournament=tournament,
             user=user,
