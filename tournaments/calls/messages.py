@@ -56,6 +56,6 @@ def call_text(*, jogo: Jogo, dupla: Dupla, at: dt.datetime) -> str:
 def call_subject(*, jogo: Jogo) -> str:
     """The site's words first, the event's name last, on one line (a header holds no line break)."""
     event = " ".join(jogo.tournament.name.split())
-    if jogo_is_online(jogo=jogo, tournament=jogo.tournament):
+    if hasattr(jogo, "online") and jogo_is_online(jogo=jogo, tournament=jogo.tournament):  # a jogo, not its words
         return _("Sua vez: mesa online · %(event)s") % {"event": event}
     return _("Sua vez: mesa %(mesa)s · %(event)s") % {"mesa": jogo.mesa, "event": event}
