@@ -4,9 +4,12 @@ the bracket, the classification and the medals agree with the tables' game logs 
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from django.test import Client
 from django.utils import timezone
+from pypdf import PdfReader
 
 from tests.support.online_tournament import clock_run, knockout_online_file, logs_of
 from tournaments.api.serialize import sumula_json
@@ -62,6 +65,7 @@ def test_eight_duplas_online_knockout_played_by_robots(load_file):
     assert set(mao_events.values_list("method", flat=True)) == {online.METHOD}
 
     winners: dict[str, str] = {}
+    client = Client()
     for jogo in jogos:
         duplas = (jogo.dupla_a.key, jogo.dupla_b.key)
         logs = logs_of(jogo)
@@ -82,6 +86,12 @@ def test_eight_duplas_online_knockout_played_by_robots(load_file):
         winner = duplas[won.index(2)]
         assert sheet["winner"] == winner
         winners[jogo.key] = winner
+        # the printed súmula: the same result, played online, each partida's replay
+        pdf = client.get(f"/torneios/{tournament.slug}/jogos/{jogo.key}/sumula.pdf")
+        text = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.content)).pages).split())
+        assert f"A {won[0]} x {won[1]} B" in text
+        assert "Jogo disputado online" in text
+        assert text.replace(" ", "").count(f"/jogar/mesas/{logs[0]['table']}/partidas/") == len(logs)
 
     # the bracket: each semi-final and the final are played by the winners of the jogos before; the third place
     # by the semi-finals' losers
@@ -110,7 +120,6 @@ def test_eight_duplas_online_knockout_played_by_robots(load_file):
         assert row["online"] == {"table": table.pk}
 
     # the public pages show it like any other event
-    client = Client()
     bracket = client.get(f"/torneios/{tournament.slug}/chave/")
     assert bracket.status_code == 200
     final_name = next(j for j in jogos if j.key == final.key)
