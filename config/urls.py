@@ -4,8 +4,11 @@ from django.contrib import admin
 from django.urls import include, path
 
 from config.language import language_set
+from tournaments import converters  # noqa: F401 (registers jogokey)
 
 urlpatterns = [
+    # the online table of a tournament jogo (online play's audience, beside the jogo's public súmula)
+    path("torneios/<slug:slug>/jogos/<jogokey:key>/mesa/", include("tournaments.play.tournament_urls")),
     path("", include("tournaments.public.urls")),
     path("organizar/", include("tournaments.desk.urls")),
     path("jogar/", include("tournaments.play.urls")),

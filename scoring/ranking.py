@@ -14,6 +14,10 @@ WLB is the lower bound of the Wilson score interval for the win rate W / G.
 "abandono" is a jogo lost by walkover.
 "Jamais inferior a 0" is applied after the damping (the damping factor is
 never negative, so the order does not change the result).
+
+The same score walks two rankings (``walk_step``, DOMAIN §7.2 and §9.5): an atleta's Nível over their counted
+jogos (A: jogos lost by walkover), and an account's online ranking over its counted online partidas (A: partidas
+it abandoned).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Final, NamedTuple
 
 from .jogo import WALKOVER_BOTH
 from .tournament import DuplaInfo, JogoRecord
@@ -28,11 +33,15 @@ from .tournament import DuplaInfo, JogoRecord
 __all__ = [
     "LEVELS",
     "UNRANKED_LEVEL",
+    "WALK_START",
     "RankingRow",
-    "nivel_path",
+    "Walk",
+    "level_slug",
     "player_level",
     "player_score",
     "ranking_compute",
+    "score_walk",
+    "walk_step",
     "wilson_lower_bound",
 ]
 
@@ -48,6 +57,12 @@ LEVELS: tuple[tuple[str, int], ...] = (
 )
 # Players without an account (not ranked).
 UNRANKED_LEVEL = "Marreco"
+
+
+def level_slug(level: str) -> str:
+    """The level's key as its drawn icon is named (``static/img/online/levels/<slug>.svg``): "Pica-Fumo" →
+    "pica-fumo", "ZAP" → "zap"."""
+    return level.lower()
 
 
 def _check_counts(*, played: int, won: int, walkovers_lost: int = 0) -> None:
@@ -96,24 +111,46 @@ def player_level(*, score: int | None) -> str:
     return name
 
 
-def nivel_path(*, jogos: Iterable[tuple[bool, bool]]) -> list[int]:
-    """An atleta's Nível score after each of their counted jogos, in order (DOMAIN §7.2): each jogo is
-    (won, lost by walkover). The candidate S is ``player_score`` of the jogos so far; after a win the score is
-    max(score, S), after a loss min(score, S), so a win never lowers it and a loss never raises it.
+class Walk(NamedTuple):
+    """Where the walk of DOMAIN §7.2 stands: the counts so far and the score. ``abandoned``: the jogos lost by
+    walkover (Nível) or the partidas abandoned (the online ranking, §9.5): the ``A`` of the formula."""
 
-    The walk starts at 0 (our choice where DOMAIN is silent: before their first jogo an atleta is Marreco, with
-    no score; a first jogo lost leaves them at 0, Fichinha, rather than at the few points S gives one loss)."""
-    played = won = walkovers_lost = score = 0
+    played: int
+    won: int
+    abandoned: int
+    score: int
+
+
+WALK_START: Final = Walk(played=0, won=0, abandoned=0, score=0)
+
+
+def walk_step(walk: Walk, *, won: bool, abandoned: bool) -> Walk:
+    """The walk after one more counted result (DOMAIN §7.2, and §9.5 for the online ranking): one rule for the
+    atletas' Nível (a jogo: won, lost by walkover) and the accounts' online ranking (a partida: won, lost by
+    abandonment). The candidate S is ``player_score`` of the results so far; after a win the score is
+    max(score, S), after a loss min(score, S), so a win never lowers it and a loss never raises it. A win is
+    never an abandonment (``abandoned`` is read only for a loss).
+
+    The walk starts at 0 (``WALK_START``; our choice where DOMAIN is silent: before the first result one is
+    Marreco, with no score; a first result lost leaves 0, Fichinha, rather than the few points S gives one
+    loss)."""
+    played = walk.played + 1
+    won_total = walk.won + (1 if won else 0)
+    abandoned_total = walk.abandoned + (1 if abandoned and not won else 0)
+    candidate = player_score(played=played, won=won_total, walkovers_lost=abandoned_total)
+    score = max(walk.score, candidate) if won else min(walk.score, candidate)
+    return Walk(played=played, won=won_total, abandoned=abandoned_total, score=score)
+
+
+def score_walk(*, results: Iterable[tuple[bool, bool]]) -> list[int]:
+    """The score after each counted result, in order (``walk_step`` from ``WALK_START``): each result is (won,
+    lost by walkover or abandonment). An atleta's Nível walks their jogos; an account's online ranking its
+    partidas."""
+    walk = WALK_START
     path: list[int] = []
-    for win, walkover in jogos:
-        played += 1
-        if win:
-            won += 1
-        elif walkover:
-            walkovers_lost += 1
-        candidate = player_score(played=played, won=won, walkovers_lost=walkovers_lost)
-        score = max(score, candidate) if win else min(score, candidate)
-        path.append(score)
+    for win, abandoned in results:
+        walk = walk_step(walk, won=win, abandoned=abandoned)
+        path.append(walk.score)
     return path
 
 

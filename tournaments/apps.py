@@ -12,11 +12,13 @@ class TournamentsConfig(AppConfig):
         from .atletas.services import nivel_after_write, players_gone
         from .circuits.services import etapa_places_after_write
         from .models import Player
+        from .online.tournament import tables_after_write
         from .writes import write_followers_add
 
         # what follows every write of a tournament once it commits: the atletas' Nível, the etapa's places
         write_followers_add(nivel_after_write)
         write_followers_add(etapa_places_after_write)
+        write_followers_add(tables_after_write)  # an online event's jogos get their tables (online/tournament.py)
 
         # database connections kept for their thread's life, checked after they sat idle (config/dbconn.py)
         connections_policy_install()

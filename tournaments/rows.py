@@ -39,6 +39,7 @@ class JogoRow:
     mesa: int | None
     position: int | None
     third_place: bool
+    online: bool  # a hybrid event's mesa online (docs/regras.md §9.7)
     best_of: int
     status: str
     via: int

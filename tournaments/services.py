@@ -119,6 +119,8 @@ def _tournament_create(plan: TournamentPlan, created_by: User | None = None) -> 
                     registration_opens=setup.registration_opens,
                     registration_closes=setup.registration_closes,
                     allow_self_scoring=setup.allow_self_scoring,
+                    online=plan.online,
+                    wo_tolerance_minutes=plan.wo_tolerance_minutes,
                     created_by=created_by,
                 )
         except IntegrityError:
@@ -266,6 +268,10 @@ def _plan_write(plan: TournamentPlan, performed_by: User | None) -> Tournament:
 
     jogos = _group_schedule(plan) + [j for j in plan.jogos if j.group is None]
     _jogos_write(tournament, jogos, stage, group, dupla, plan)
+    if any(j.online for j in plan.jogos):  # a hybrid event's mesas online get their tables (an online event's
+        from .online.tournament import tables_open  # come with the write's end, tables_after_write)
+
+        tables_open(tournament=tournament)
     return tournament
 
 
@@ -343,6 +349,7 @@ def _jogos_write(
                 "entry_order": j.entry_order if entry is not None else None,  # a result's place; set when one comes
                 "key": j.key or next(fresh),
                 "referee_id": referees.get(j.referee) if j.referee is not None else None,
+                "online": j.online,
                 **_sumula_fields(j.sumula),
             }
         )

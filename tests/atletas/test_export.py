@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring.ranking import nivel_path, player_level
+from scoring.ranking import player_level, score_walk
 from tests.support.sumula import cup_file, jogo_between, jogo_duplas, result_counted
 from tournaments.interchange.writer import tournament_export
 
@@ -31,7 +31,7 @@ def test_ranking_gives_every_players_atleta_nivel_across_tournaments(load_file, 
     assert {r["player"] for r in ranking} == {f"p{i}" for i in range(1, 10)}  # every player listed
     by_player = {r["player"]: r for r in ranking}
     # d1's players won one jogo in each cup: their atleta's Nível counts both, not only this cup's
-    two_wins = nivel_path(jogos=[(True, False), (True, False)])[-1]
+    two_wins = score_walk(results=[(True, False), (True, False)])[-1]
     assert by_player["p1"] == {"player": "p1", "score": two_wins, "level": player_level(score=two_wins)}
     assert ranking[0]["player"] in ("p1", "p2")
     # lost in copa-a, nothing counted in copa-b yet: still their Nível (0 after one loss)

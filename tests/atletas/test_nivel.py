@@ -4,7 +4,7 @@ full recompute."""
 import pytest
 from django.core.management import call_command
 
-from scoring.ranking import UNRANKED_LEVEL, nivel_path, player_level
+from scoring.ranking import UNRANKED_LEVEL, player_level, score_walk
 from tests.support.sumula import cup_file, jogo_between, jogo_duplas, result_counted
 from tournaments.atletas.services import nivel_jogos
 from tournaments.models import Atleta, AtletaNivel, Jogo, Player
@@ -24,7 +24,7 @@ def rebuilt() -> dict[str, tuple]:
     ids = dict(Atleta.objects.values_list("pk", "key"))
     out = {}
     for atleta_id, seq in nivel_jogos(atleta_ids=ids).items():
-        path = nivel_path(jogos=seq)
+        path = score_walk(results=seq)
         score = path[-1] if path else None
         out[ids[atleta_id]] = (
             score,
@@ -84,7 +84,7 @@ def test_confirmations_and_a_correction_keep_the_stored_nivel_equal_to_a_rebuild
     assert stored() == rebuilt()
     ana = nivel_of(a, "p1")  # d1 won both: two jogos, two wins, across the two cups
     assert (ana.played, ana.won) == (2, 2)
-    assert ana.score == nivel_path(jogos=[(True, False), (True, False)])[-1]
+    assert ana.score == score_walk(results=[(True, False), (True, False)])[-1]
     # a result typed in but not yet confirmed does not count
     key = between(b, "d2", "d4")
     with django_capture_on_commit_callbacks(execute=True):
@@ -130,7 +130,7 @@ def test_confirmations_and_a_correction_keep_the_stored_nivel_equal_to_a_rebuild
             )
     ana = nivel_of(a, "p1")
     assert (ana.played, ana.won) == (2, 1)
-    assert ana.score == nivel_path(jogos=[(False, False), (True, False)])[-1]
+    assert ana.score == score_walk(results=[(False, False), (True, False)])[-1]
     assert stored() == rebuilt()
     # the rebuild command changes nothing: the stored values were already right
     before = stored()
@@ -251,7 +251,7 @@ def test_a_result_computes_its_own_tournament_and_reads_the_others_as_kept(
     assert loaded == ["copa-b"]
     ana = nivel_of(b, "p1")  # won in a (January), lost in b (February): in that order
     assert (ana.played, ana.won) == (2, 1)
-    assert ana.score == nivel_path(jogos=[(True, False), (False, False)])[-1]
+    assert ana.score == score_walk(results=[(True, False), (False, False)])[-1]
     assert stored() == rebuilt()
     kept = AtletaJogos.objects.get(atleta=ana.atleta, tournament=a)
     assert kept.jogos == [[True, False]]

@@ -212,6 +212,18 @@ ORM_WRITES = {"save", "create", "bulk_create", "bulk_update", "update", "delete"
 # the engine and the write path themselves, and the stored derived state (no data of the tournament's: a copy
 # of what the engine computed, which tests/engine/test_snapshots.py checks is never read when it does not fit)
 NOT_SERVICES = {"tournaments.engine", "tournaments.writes", "tournaments.snapshots"}
+# online play's own rows (tables ``online_*``: tables, seats, events, chat, conduct, profiles, the online ranking):
+# no tournament's data, one locked table row orders them (docs/arquitetura.md, "Por onde passa uma jogada
+# online"); what they write of a tournament (a súmula's mãos, a WO, an answer, a jogo marked online) goes through
+# the súmula's services or opens ``tournament_write`` itself, and ``write_guard`` checks it at run time
+NOT_SERVICES |= {
+    "tournaments.online.chat",
+    "tournaments.online.conduct",
+    "tournaments.online.people",
+    "tournaments.online.ranking",
+    "tournaments.online.services",
+    "tournaments.online.tournament",
+}
 GUARDS = {"tournament_write", "tournament_rebuild", "write_required", "circuit_write"}  # circuit_write opens one
 NOT_TOURNAMENT_WRITES = {
     # the account made on accepting an invitation (an auth user); the role comes from invitation_accept

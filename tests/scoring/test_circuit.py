@@ -20,7 +20,7 @@ from scoring.circuit import (
     team_ranking,
 )
 from scoring.errors import RuleViolation
-from scoring.ranking import nivel_path, player_score
+from scoring.ranking import player_score, score_walk
 
 DEFAULT = points_table_parse(None)
 
@@ -276,7 +276,7 @@ def test_ranking_properties(etapas, best):
 
 @given(st.lists(st.tuples(st.booleans(), st.booleans()), max_size=60))
 def test_nivel_never_rises_on_a_loss_never_falls_on_a_win(jogos):
-    path = nivel_path(jogos=jogos)
+    path = score_walk(results=jogos)
     assert len(path) == len(jogos)
     previous = 0
     for (won, _walkover), score in zip(jogos, path, strict=True):
@@ -290,12 +290,12 @@ def test_nivel_never_rises_on_a_loss_never_falls_on_a_win(jogos):
 
 def test_nivel_path_by_hand():
     # a loss first stays at 0; a win then takes S of (G=2, W=1); a walkover loss can only lower it
-    path = nivel_path(jogos=[(False, False), (True, False), (False, True)])
+    path = score_walk(results=[(False, False), (True, False), (False, True)])
     assert path[0] == 0
     assert path[1] == player_score(played=2, won=1, walkovers_lost=0)
     assert path[2] == min(path[1], player_score(played=3, won=1, walkovers_lost=1))
     # ten wins in a row climb every time: S rises with G while the win rate stays 1
-    wins = nivel_path(jogos=[(True, False)] * 10)
+    wins = score_walk(results=[(True, False)] * 10)
     assert wins == sorted(wins) and wins[-1] == player_score(played=10, won=10, walkovers_lost=0)
 
 

@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from scoring.atleta import atleta_identity, name_normalize
 from scoring.jogo import WALKOVER_BOTH
-from scoring.ranking import UNRANKED_LEVEL, nivel_path, player_level
+from scoring.ranking import UNRANKED_LEVEL, player_level, score_walk
 
 from .. import plainsql
 from ..caching import background_run, in_request
@@ -338,7 +338,7 @@ def _tournament_order(t: Tournament) -> tuple[datetime.date, int]:
 
 
 def nivel_jogos(*, atleta_ids: Iterable[int]) -> dict[int, list[tuple[bool, bool]]]:
-    """Each atleta's counted jogos, in order, as ``nivel_path`` takes them: (won, lost by walkover).
+    """Each atleta's counted jogos, in order, as ``score_walk`` takes them: (won, lost by walkover).
 
     Counted: what the standings count (``TournamentState.record_by_jogo``: a jogo's result from "confirmed" on,
     or, while a correction awaits its confirmations, the via that counted before) and finished, in a published
@@ -467,7 +467,7 @@ def nivel_update(*, atleta_ids: Iterable[int], tournament_id: int | None = None)
         changed = []
         for atleta_id, row in rows.items():
             seq = jogos.get(atleta_id, [])
-            path = nivel_path(jogos=seq)
+            path = score_walk(results=seq)
             score = path[-1] if path else None
             values = {
                 "score": score,

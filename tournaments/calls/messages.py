@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..models import Dupla, Jogo
+from ..online.event import jogo_is_online
 from ..presenters.jogo import jogo_label
 from ..round_times import round_time_of
 from ..selectors import tournament_state_get
@@ -28,6 +30,19 @@ def call_text(*, jogo: Jogo, dupla: Dupla, at: dt.datetime) -> str:
     opponent = jogo.dupla_b if dupla.pk == jogo.dupla_a_id else jogo.dupla_a
     # the jogo as the pages name it ("Quartas de final · jogo 2", "Grupo A · Rodada 2"), never its key
     title = jogo_label(tournament_state_get(tournament=jogo.tournament))(jogo)
+    if jogo_is_online(jogo=jogo, tournament=jogo.tournament):  # the table is online: sit through the link
+        return "\n".join(
+            [
+                _("%(event)s: sua vez!") % {"event": jogo.tournament.name},
+                _("Dupla %(dupla)s, o seu jogo é numa mesa online.") % {"dupla": dupla.display_name},
+                _("Contra: %(opponent)s.") % {"opponent": opponent.display_name},
+                _("%(jogo)s, horário: %(when)s.") % {"jogo": title, "when": _when(jogo, at)},
+                _("Para sentar à mesa, cada jogador abre no próprio celular: %(link)s")
+                % {"link": private_link(dupla=dupla) + "#mesa-online"},
+                _("A mesa do jogo: %(url)s")
+                % {"url": f"{settings.SITE_URL}/torneios/{jogo.tournament.slug}/jogos/{jogo.key}/mesa/"},
+            ]
+        )
     lines = [
         _("%(event)s: sua vez!") % {"event": jogo.tournament.name},
         _("Dupla %(dupla)s, vá à mesa %(mesa)s.") % {"dupla": dupla.display_name, "mesa": jogo.mesa},
@@ -41,4 +56,6 @@ def call_text(*, jogo: Jogo, dupla: Dupla, at: dt.datetime) -> str:
 def call_subject(*, jogo: Jogo) -> str:
     """The site's words first, the event's name last, on one line (a header holds no line break)."""
     event = " ".join(jogo.tournament.name.split())
+    if hasattr(jogo, "online") and jogo_is_online(jogo=jogo, tournament=jogo.tournament):  # a jogo, not its words
+        return _("Sua vez: mesa online · %(event)s") % {"event": event}
     return _("Sua vez: mesa %(mesa)s · %(event)s") % {"mesa": jogo.mesa, "event": event}

@@ -18,6 +18,7 @@ urlpatterns = [
     path("<slug:slug>/mesas/", draws_schedule.mesas, name="mesas"),
     path("<slug:slug>/programacao/", draws_schedule.schedule, name="schedule"),
     path("<slug:slug>/programacao/<int:jogo>/arbitro/", draws_schedule.jogo_referee, name="jogo_referee"),
+    path("<slug:slug>/programacao/<int:jogo>/online/", draws_schedule.jogo_online, name="jogo_online"),
     path("<slug:slug>/programacao/horario/", draws_schedule.round_time, name="round_time"),
     path("<slug:slug>/chamadas/", calls.calls, name="calls"),
     path("<slug:slug>/chamadas/rodada/", calls.round_call, name="round_call"),

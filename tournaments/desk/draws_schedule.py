@@ -10,6 +10,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from ..draws import services
 from ..draws.tables import MESAS_MAX, staff_users
+from ..online import tournament as online_tournament
 from ..permissions import desk_view
 from ..refusals import Refused
 from ..roles import staff_choices
@@ -99,6 +100,25 @@ def jogo_referee(request, tournament, jogo: int):
     else:
         messages.error(request, _("Árbitro do jogo: escolha alguém da equipe do torneio."))
     return _schedule_page(request, tournament)  # the message on the page itself (200), nothing written
+
+
+@desk_view()
+@require_POST
+def jogo_online(request, tournament, jogo: int):
+    """Mark (``online=1``) or unmark (``online=0``) one jogo as a mesa online (a hybrid event, docs/regras.md §9.7)."""
+    online = request.POST.get("online")
+    if online not in ("0", "1"):
+        messages.error(request, _("Mesa online: escolha marcar ou desmarcar o jogo."))
+        return _schedule_page(request, tournament)
+    try:
+        online_tournament.jogo_online_set(tournament=tournament, jogo_id=jogo, online=online == "1", user=request.user)
+    except Refused as exc:
+        refusal_messages(request, exc)
+        return _schedule_page(request, tournament)
+    messages.success(
+        request, _("Jogo marcado como mesa online.") if online == "1" else _("O jogo volta a uma mesa presencial.")
+    )
+    return redirect(reverse("desk:schedule", args=[tournament.slug]) + f"#jogo-{jogo}")
 
 
 @desk_view()

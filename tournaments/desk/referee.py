@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
+from tournaments.desk.online import replay_beside
 from tournaments.desk.printing import sumula_batches
 from tournaments.desk.referee_forms import (
     AnswerForm,
@@ -40,8 +41,9 @@ from tournaments.desk.referee_presenters import (
     referee_screen_present,
 )
 from tournaments.models import Jogo
+from tournaments.online.referee import event_tables_count
 from tournaments.permissions import REFEREE_DESK, desk_view, may_organize
-from tournaments.presenters.jogo import jogo_label
+from tournaments.presenters.jogo import jogo_label, jogo_online
 from tournaments.presenters.sumula import appeal_notes
 from tournaments.refusals import Refused
 from tournaments.roles import staff_choices
@@ -113,6 +115,7 @@ def referee_list(request, tournament):
                     for i in range(2)
                 ],
                 "current": current,
+                "online": jogo_online(state, j),
                 "referee": names.get(referee_id, ""),
                 "order": (stage.order, j.round or 0, j.third_place, j.mesa or 10_000, j.id),
             }
@@ -138,6 +141,10 @@ def referee_list(request, tournament):
             "total": len(shown),
             "print_stages": print_stages,
             "print_total": print_total,
+            # no query for an event without online jogos (the list's queries stay few)
+            "online_tables": event_tables_count(tournament=tournament)
+            if any(jogo_online(state, j) for j in state.jogo_rows)
+            else 0,
         },
     )
 
@@ -287,6 +294,7 @@ def referee_jogo(request, tournament, key: str):
                 _("Recurso de %(dupla)s deferido pela comissão organizadora: %(reason)s")
                 % {"dupla": a.dupla.display_name, "reason": a.decision_reason}
             )[:REASON_MAX]
+    context["replay_beside"] = replay_beside(jogo=jogo, wanted=request.GET.get("partida"))  # an online jogo's
     response = render(request, "sumula/referee_jogo.html", context)
     response["Cache-Control"] = "no-store"
     return response

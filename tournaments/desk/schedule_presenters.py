@@ -14,6 +14,7 @@ from scoring.tournament import KnockoutStageView
 from ..calls.selectors import calls_by_jogo
 from ..draws.tables import staff_users
 from ..models import Call, Jogo, Stage, Tournament
+from ..online.event import stage_online
 from ..presenters import knockout_round_title, time_br
 from ..roles import staff_choices
 from ..round_times import round_time_of
@@ -33,6 +34,8 @@ class ScheduleRow:
     referee_id: int | None  # the jogo's own referee
     referee: str  # whoever referees it: the jogo's, else the mesa's ("" when nobody)
     called: str = ""  # the time of the jogo's latest call to its mesa ("14:05"), or ""
+    online: bool = False  # played on an online table (docs/regras.md §9.7): marked, or by the event's setting
+    online_marked: bool = False  # marked one by one (a hybrid event's mesa online): the desk may unmark it
 
 
 @dataclass
@@ -124,6 +127,8 @@ def schedule_present(*, tournament: Tournament) -> Schedule:
                 referee_id=j.referee_id,
                 referee=usernames.get(referee_id, "") if referee_id else "",
                 called=called.get(j.id, ""),
+                online=j.online or stage_online(tournament, stage.key),
+                online_marked=j.online,
             )
         )
     ordered = [blocks[k] for k in sorted(blocks)]

@@ -14,6 +14,7 @@ from scoring.rules import PRESETS, settings_build
 from .. import limits
 from ..models import Stage, Tournament
 from ..models.fields import NameFormField
+from ..online.event import WO_TOLERANCE_MAX, event_online
 from ..setup.starters import starter_choices
 from ..wording import worded
 
@@ -93,6 +94,22 @@ class TournamentEditForm(PastDateConfirm, limits.ColumnBoundsForm):
         ],
     )
 
+    # online play (docs/regras.md §9.7): which jogos are played on online tables, and the WO tolerance there
+    online_mode = forms.ChoiceField(
+        label=_("Jogos online"),
+        choices=[
+            ("none", _("nenhum: todas as mesas são presenciais (uma mesa pode ser online, marcada no jogo)")),
+            ("all", _("todos os jogos do evento")),
+            ("stages", _("os jogos das fases marcadas abaixo")),
+        ],
+        initial="none",
+        required=False,
+        widget=forms.RadioSelect,
+    )
+    online_stages = forms.MultipleChoiceField(
+        label=_("Fases jogadas online"), required=False, choices=[], widget=forms.CheckboxSelectMultiple
+    )
+
     class Meta:
         model = Tournament
         fields = [
@@ -110,6 +127,7 @@ class TournamentEditForm(PastDateConfirm, limits.ColumnBoundsForm):
             "registration_closes",
             "allow_self_scoring",
             "regulation",
+            "wo_tolerance_minutes",
         ]
         widgets = {
             "date": DATE,
@@ -141,7 +159,22 @@ class TournamentEditForm(PastDateConfirm, limits.ColumnBoundsForm):
         self.fields["date"].input_formats = ["%Y-%m-%d", "%d/%m/%Y"]
         self.fields["min_age"].widget.attrs.update(min=0, max=120)
         self.fields["max_duplas"].widget.attrs.update(min=2, max=limits.MAX_DUPLAS)
+        self.fields["wo_tolerance_minutes"].widget.attrs.update(min=0, max=WO_TOLERANCE_MAX)
+        self.fields["wo_tolerance_minutes"].required = False  # empty: as it was
+        stages = list(self.instance.stages.order_by("order").values_list("key", "name")) if self.instance.pk else []
+        self.fields["online_stages"].choices = [(key, name or key) for key, name in stages]
+        current = event_online(self.instance)
+        self.initial["online_mode"] = "stages" if isinstance(current, list) else current
+        self.initial["online_stages"] = current if isinstance(current, list) else []
         self.past_date_field()
+
+    def clean_wo_tolerance_minutes(self):
+        value = self.cleaned_data.get("wo_tolerance_minutes")
+        if value is None:
+            return self.instance.wo_tolerance_minutes
+        if value > WO_TOLERANCE_MAX:
+            raise forms.ValidationError(_("A tolerância é de no máximo %(max)d minutos.") % {"max": WO_TOLERANCE_MAX})
+        return value
 
     def clean_max_duplas(self):
         value = self.cleaned_data.get("max_duplas")
@@ -181,11 +214,20 @@ class TournamentEditForm(PastDateConfirm, limits.ColumnBoundsForm):
         for error in errors:
             self.add_error(None, worded(Text("%(place)s: %(message)s", place=error.place, message=error.message)))
         data["settings"] = overrides
+        # an older form without these fields keeps what the event had
+        if "online_mode" not in self.data:
+            data["online"] = self.instance.online
+            return data
+        mode, stages = data.get("online_mode") or "none", data.get("online_stages") or []
+        if mode == "stages" and not stages:
+            self.add_error("online_stages", _("Marque as fases jogadas online (ou escolha outra opção)."))
+        chosen = list(stages) if mode == "stages" else mode
+        data["online"] = self.instance.online if chosen == event_online(self.instance) else chosen
         return data
 
     def changes(self) -> dict:
         data = dict(self.cleaned_data)
-        return {name: data[name] for name in (*self.Meta.fields, "settings") if name in data}
+        return {name: data[name] for name in (*self.Meta.fields, "settings", "online") if name in data}
 
 
 class FormatForm(forms.Form):

@@ -184,6 +184,9 @@ def round_time_set(*, tournament: Tournament, user: User | None, stage_key: str,
             return stage
         stage.round_times = after
         stage.save(update_fields=["round_times"])
+        from ..online.tournament import tables_times_refresh  # the online tables of the round open at its time
+
+        tables_times_refresh(tournament=tournament)
         audit_record(
             tournament=tournament,
             user=user,

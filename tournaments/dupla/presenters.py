@@ -23,7 +23,8 @@ from scoring.sumula import (
 )
 from tournaments import presenters
 from tournaments.calls.selectors import DuplaCall, dupla_called
-from tournaments.models import Appeal, Dupla, Jogo
+from tournaments.models import Appeal, Dupla, Jogo, OnlineTable
+from tournaments.online.event import stage_online
 from tournaments.permissions import may_self_score
 from tournaments.presenters.dupla import MyJogo, from_my_side
 from tournaments.presenters.jogo import jogo_item_maker, jogo_label, jogo_place
@@ -72,7 +73,46 @@ def dupla_page_present(*, dupla: Dupla) -> dict:
         "appeals": _appeals(dupla, appeals, where),
         # "Sua vez! Mesa N contra …" until the jogo begins
         "called": _called(state, dupla.key, dupla_called(dupla=dupla), page.next),
+        "online_tables": _online_tables(state, dupla),
     }
+
+
+def _online_tables(state: TournamentState, dupla: Dupla) -> list[dict]:
+    """The dupla's online jogos still to be played or being played (docs/regras.md §9.7): the table's address,
+    the opponent and the two players, one of whom sits in each browser. No query when it has none."""
+    stage_key = {s.id: k for k, s in state.stage_models.items()}
+    mine = [
+        j
+        for j in state.jogo_rows
+        if dupla.pk in (j.dupla_a_id, j.dupla_b_id)
+        and j.status in (SCHEDULED, IN_PROGRESS)
+        and (j.online or stage_online(dupla.tournament, stage_key.get(j.stage_id, "")))
+    ]
+    if not mine:
+        return []
+    names = {d.id: d.display_name for d in state.duplas.values()}
+    tables = dict(
+        OnlineTable.objects.filter(jogo_id__in=[j.id for j in mine])
+        .exclude(status=OnlineTable.CLOSED)
+        .values_list("jogo_id", "opens_at")
+    )
+    out = []
+    for j in mine:
+        if j.id not in tables:
+            continue
+        other = j.dupla_b_id if j.dupla_a_id == dupla.pk else j.dupla_a_id
+        out.append(
+            {
+                "key": j.key,
+                "url": reverse("jogo_table", kwargs={"slug": dupla.tournament.slug, "key": j.key}),
+                "seat_url": reverse("jogo_table_seat", kwargs={"slug": dupla.tournament.slug, "key": j.key}),
+                "opponent": names.get(other, ""),
+                "opens_at": tables[j.id],
+                "players": (dupla.player1.name, dupla.player2.name),
+                "in_progress": j.status == IN_PROGRESS,
+            }
+        )
+    return out
 
 
 def _called(state: TournamentState, key: str, call: DuplaCall | None, next_jogo: MyJogo | None) -> dict | None:

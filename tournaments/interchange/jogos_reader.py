@@ -22,7 +22,7 @@ from scoring.tournament import (
 )
 from tournaments.models import Jogo
 
-from ..result_form import entry_flipped, result_read
+from ..result_form import entry_flipped, is_int, result_read
 from .plan import JogoPlan, TournamentPlan
 from .sumula_reader import sumula_read
 from .values import Errors, bounded_int, list_read, text_read
@@ -67,6 +67,7 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
         if mesa is not None:
             mesa = bounded_int(mesa, f"{place}.mesa", errors, column=(Jogo, "mesa"), what=_("a mesa"), low=1)
         key = _key_read(j, i, keys, errors)
+        online = _online_read(j.get("online"), f"{place}.online", errors)
         known_problems = len(errors)
         referee = text_read(j, "referee", place, errors, column=(get_user_model(), "username")) or None
         if referee and len(errors) == known_problems:  # a name no account can have is said once, by text_read
@@ -130,6 +131,7 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
                     key=key,
                     referee=referee,
                     sumula=sumula,
+                    online=online,
                 )
             )
             if sumula.counted is not None and len(errors) == before:
@@ -194,6 +196,7 @@ def jogos_read(data: dict, plan: TournamentPlan, errors: Errors) -> None:
                 key=key,
                 referee=referee,
                 sumula=sumula,
+                online=online,
             )
         )
         if sumula.counted is not None and len(errors) == before:
@@ -258,6 +261,19 @@ def _key_read(j: dict, index: int, keys: dict[str, int], errors: Errors) -> str 
         return None
     keys[key] = index
     return key
+
+
+def _online_read(value: object, place: str, errors: Errors) -> bool:
+    """A jogo's ``online``: absent/false, true (a mesa online) or the export's ``{"table": ID}`` (its table on the
+    site that wrote the file: the jogo is online; the table itself, with its logs, stays on that site)."""
+    if value is None or value is False:
+        return False
+    if value is True:
+        return True
+    if isinstance(value, dict) and set(value) == {"table"} and is_int(value["table"]) and value["table"] >= 1:
+        return True
+    errors.add(place, _('"online" é true (mesa online) ou {"table": número da mesa}'))
+    return False
 
 
 def _referees_check(referees: dict[str, str], errors: Errors) -> None:

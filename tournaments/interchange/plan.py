@@ -62,6 +62,7 @@ class JogoPlan:
     key: str | None = None  # as the file gives it; None: the import makes one
     referee: str | None = None  # username
     sumula: Any = None  # sumula_reader.SumulaPlan: status, confirmations, via, history, the result that counts
+    online: bool = False  # a mesa online ("online": true or {"table": ID}, docs/contrato.md "Online play")
 
 
 @dataclass
@@ -81,6 +82,8 @@ class TournamentPlan:
     city: str = ""
     round_times: dict[str, dict[str, str]] = field(default_factory=dict)  # stage key -> {"1": "14:00"}
     setup: SetupPlan = field(default_factory=SetupPlan)  # mesas, competition format, registration window
+    online: Any = "none"  # settings.online: "none", "all" or stage keys (checked against the stages)
+    wo_tolerance_minutes: int = 15  # settings.wo_tolerance_minutes
     players: list[PlayerPlan] = field(default_factory=list)
     registrations: list[RegistrationPlan] = field(default_factory=list)
     pairing_seed: int | None = None

@@ -17,6 +17,7 @@ from scoring.tournament import DuplaInfo
 from tournaments.models import Draw, Dupla, Player, Tournament
 
 from .. import limits
+from ..online.event import online_setting_read, wo_tolerance_read
 from .jogos_reader import jogos_read
 from .jsonfile import FILE_PLACE, tree_check
 from .pairing_reader import arrival_merge, pairing_draws_read
@@ -71,6 +72,10 @@ def plan_read(data: Any) -> tuple[TournamentPlan | None, list[RuleError]]:
         return None, errors  # duplas are the vocabulary of everything below
     stages_read(data, plan, errors)
     if errors:
+        return None, errors
+    plan.online, problem = online_setting_read(plan.online, stage_keys=[s.key for s in plan.stages])
+    if problem:
+        errors.add("tournament.settings.online", problem)
         return None, errors
     jogos_read(data, plan, errors)
     if errors:
@@ -137,8 +142,16 @@ def _read_tournament(t: dict, errors: Errors) -> TournamentPlan | None:
             low=2,
             high=limits.MAX_DUPLAS,
         )
-    _settings_limits(t.get("settings"), errors)
-    settings, problems = settings_build(preset=t.get("preset"), overrides=t.get("settings"))
+    overrides = t.get("settings")
+    online, tolerance = "none", 15
+    if isinstance(overrides, dict):  # the online play's settings are the event's, not the rules' (online/tournament)
+        overrides = dict(overrides)
+        online = overrides.pop("online", "none")
+        tolerance, problem = wo_tolerance_read(overrides.pop("wo_tolerance_minutes", None))
+        if problem:
+            errors.add("tournament.settings.wo_tolerance_minutes", problem)
+    _settings_limits(overrides, errors)
+    settings, problems = settings_build(preset=t.get("preset"), overrides=overrides)
     errors.extend(p.nested("tournament") for p in problems)
     if settings is None:
         return None
@@ -153,8 +166,10 @@ def _read_tournament(t: dict, errors: Errors) -> TournamentPlan | None:
         min_age=min_age,
         max_duplas=max_duplas,
         preset=settings.preset,
-        overrides=dict(t.get("settings") or {}),
+        overrides=dict(overrides or {}),
         settings=settings,
+        online=online,
+        wo_tolerance_minutes=tolerance,
         regulation=text_read(t, "regulation", "tournament", errors, max_len=limits.REGULATION_MAX_CHARS),
         setup=setup_read(t, errors),
     )

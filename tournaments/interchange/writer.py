@@ -4,6 +4,7 @@ import math
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db.models import Q
 
 from scoring.bracket import BracketJogo
 from scoring.ranking import UNRANKED_LEVEL
@@ -11,7 +12,7 @@ from scoring.rules import settings_as_dict
 from scoring.standings import StandingRow
 from scoring.tournament import GroupStageView, KnockoutStageView
 
-from ..models import AtletaNivel, Draw, Player, Registration, SumulaVia, Tournament
+from ..models import AtletaNivel, Draw, Jogo, Player, Registration, SumulaVia, Tournament
 from ..registrations.selectors import ACCEPTED, WAITING, registration_rows
 from ..result_form import result_dict
 from ..rows import JogoRow
@@ -126,7 +127,7 @@ def tournament_file_build(
         "min_age": t.min_age,
         "max_duplas": t.max_duplas,
         "preset": t.preset,
-        "settings": overrides,
+        "settings": overrides | _online_settings(t),
     }
     if t.regulation:
         tournament["regulation"] = t.regulation
@@ -207,6 +208,10 @@ def tournament_file_build(
     rows = {j.id: j for j in state.jogo_rows}
     history = via_history(jogo_ids=[j.id for j in state.jogo_rows if j.via > 1], key_of=key_of, rows=rows)
     out_jogos = [_jogo_row(j, state, key_of, stage_key, group_key, referees, history) for j in recorded + scheduled]
+    online = _online_jogos(t)
+    for row_out, j in zip(out_jogos, recorded + scheduled, strict=True):
+        if j.id in online:
+            row_out["online"] = {"table": online[j.id]} if online[j.id] else True
 
     data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "tournament": tournament, "players": out_players}
     if out_regs:
@@ -240,6 +245,24 @@ def players_nivel(*, players: list[Player]) -> list[dict[str, Any]]:
 
 def _usernames(ids: set[int]) -> dict[int, str]:
     return dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username")) if ids else {}
+
+
+def _online_settings(t: Tournament) -> dict[str, Any]:
+    """``settings.online`` and ``settings.wo_tolerance_minutes`` when they are not the defaults (docs/contrato.md,
+    "Online play")."""
+    out: dict[str, Any] = {}
+    if t.online not in (None, "", "none"):
+        out["online"] = t.online
+    if t.wo_tolerance_minutes != 15:
+        out["wo_tolerance_minutes"] = t.wo_tolerance_minutes
+    return out
+
+
+def _online_jogos(t: Tournament) -> dict[int, int | None]:
+    """The jogos played online that the file names one by one: with a table, ``{"table": ID}``; marked online
+    (a hybrid event's mesa) without one yet, ``true``. One query."""
+    rows = Jogo.objects.filter(tournament=t).filter(Q(online=True) | Q(online_table__isnull=False))
+    return dict(rows.values_list("pk", "online_table__id"))
 
 
 def _jogo_row(

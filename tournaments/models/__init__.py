@@ -34,12 +34,14 @@ from .online import (
     TableSeat,
 )
 from .people import Dupla, Player, Registration, ReplacedLink, new_pin, new_private_token
+from .ranking import AccountAtleta, OnlineRating, OnlineRatingPoint
 from .results import Appeal, Jogo, Mao, Partida, PinFailure, SumulaEvent, SumulaVia
 from .staff import StaffInvitation, StaffRole
 from .stages import Draw, DrawRoll, Group, GroupEntry, Mesa, Stage
 
 __all__ = [
     "PRESET_CHOICES",
+    "AccountAtleta",
     "Appeal",
     "Atleta",
     "AtletaAlias",
@@ -70,6 +72,8 @@ __all__ = [
     "Mao",
     "Mesa",
     "OnlineProfile",
+    "OnlineRating",
+    "OnlineRatingPoint",
     "OnlineTable",
     "Partida",
     "PartidaLog",

@@ -46,6 +46,19 @@ class Tournament(models.Model):
     registration_closes = models.DateTimeField(_("inscrições fecham em"), null=True, blank=True)
     registration_closed = models.BooleanField(_("inscrições encerradas"), default=False)
     mesas = models.PositiveSmallIntegerField(_("número de mesas"), null=True, blank=True)
+    # Online play (docs/regras.md §9.7): "none", "all" or a list of stage keys whose jogos are played on online
+    # tables; a jogo may also be online by itself (``Jogo.online``, a hybrid event).
+    online = models.JSONField(
+        _("jogos online"),
+        default=str,
+        blank=True,
+        help_text='"none" (or empty), "all" or a list of stage keys (tournaments/online/tournament.py).',
+    )
+    wo_tolerance_minutes = models.PositiveSmallIntegerField(
+        _("tolerância para WO (minutos)"),
+        default=15,
+        help_text=_("Uma dupla que não se sentou à mesa online até esse tempo depois do horário perde por WO."),
+    )
     created_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL,
         null=True,

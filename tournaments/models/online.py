@@ -67,8 +67,8 @@ class OnlineTable(models.Model):
         (CLOSED, _("fechada")),
     ]
     LIVE_STATUSES = (OPEN, PLAYING, FINISHED)
-    CASUAL = "casual"
-    KIND_CHOICES = [(CASUAL, _("mesa livre"))]
+    CASUAL, TORNEIO = "casual", "torneio"
+    KIND_CHOICES = [(CASUAL, _("mesa livre")), (TORNEIO, _("jogo de torneio"))]
     ROBOT_CHOICES = [("", "—"), ("aleatorio", _("aleatório")), ("basico", _("básico"))]
 
     sala = models.ForeignKey(Sala, null=True, blank=True, on_delete=models.SET_NULL, related_name="tables")
@@ -89,6 +89,12 @@ class OnlineTable(models.Model):
     partida_n = models.PositiveIntegerField(default=0)
     auto_start = models.BooleanField(default=False)
     robot_level = models.CharField(max_length=12, choices=ROBOT_CHOICES, blank=True)
+    # A tournament jogo's table (kind "torneio", docs/regras.md §9.7): its jogo, the jogo's time (the WO
+    # tolerance counts from it) and its stage: seating, playing, then the duplas' confirmation.
+    jogo = models.OneToOneField(
+        "tournaments.Jogo", null=True, blank=True, on_delete=models.CASCADE, related_name="online_table"
+    )
+    opens_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -108,6 +114,10 @@ class TableSeat(models.Model):
     profile = models.ForeignKey(OnlineProfile, null=True, blank=True, on_delete=models.CASCADE, related_name="seats")
     robot = models.CharField(max_length=12, blank=True)
     present = models.BooleanField(default=False)
+    # at a tournament jogo's table: the dupla's player sitting here (the dupla's private link seats them)
+    player = models.ForeignKey(
+        "tournaments.Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="online_seats"
+    )
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -51,6 +51,8 @@ class Jogo(models.Model):
     mesa = models.PositiveIntegerField(_("mesa"), null=True, blank=True)
     position = models.PositiveIntegerField(_("posição na chave"), null=True, blank=True)
     third_place = models.BooleanField(_("disputa de 3º lugar"), default=False)
+    # a mesa online in a hybrid event (docs/regras.md §9.7); a jogo of an online stage or event is online too
+    online = models.BooleanField(_("mesa online"), default=False)
     best_of = models.PositiveSmallIntegerField(_("melhor de"))
     status = models.CharField(_("situação"), max_length=24, choices=STATUS_CHOICES, default=SCHEDULED)
     # The súmula: its via (a correction makes a new one), the confirmations of the current via, the signature.

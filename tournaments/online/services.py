@@ -26,7 +26,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
-from scoring.rules import settings_build
+from scoring.rules import RuleSettings, settings_build
 from truco.actions import ACTION_TYPES, Event, Refusal, action_from_message
 from truco.deal import SEED_BYTES
 from truco.log import Seat, log_build
@@ -41,7 +41,7 @@ from truco.views import view
 from ..models import ClientAction, ClockBeat, OnlineProfile, OnlineTable, PartidaLog, Sala, TableEvent
 from ..models import TableSeat as SeatRow
 from ..refusals import Refused
-from . import broadcast, chat
+from . import broadcast, chat, ranking
 
 TABLES_PER_SALA: Final = 60
 MAX_STEPS_PER_TICK: Final = 400  # robots with no delay play on within one tick, up to this many steps
@@ -128,7 +128,7 @@ def _locked(table: OnlineTable | int) -> OnlineTable:
 
 
 def _seats(table: OnlineTable) -> list[SeatRow]:
-    return list(SeatRow.objects.filter(table=table).select_related("profile").order_by("seat"))
+    return list(SeatRow.objects.filter(table=table).select_related("profile", "player").order_by("seat"))
 
 
 def _key(value: str, what: str) -> str:
@@ -140,6 +140,12 @@ def _key(value: str, what: str) -> str:
 def _host_only(table: OnlineTable, by: OnlineProfile) -> None:
     if table.host_id != by.pk and not _is_staff(by):
         raise Refused.forbidden(_("Só quem criou a mesa pode fazer isso."))
+
+
+def _casual_only(table: OnlineTable) -> None:
+    """A tournament jogo's table is sat through the duplas' private links (``tournament.seat_take_by_link``)."""
+    if table.kind == OnlineTable.TORNEIO:
+        raise Refused.forbidden(_("Nos jogos de torneio, cada jogador se senta pelo link privado da sua dupla."))
 
 
 def _not_playing(table: OnlineTable) -> None:
@@ -259,6 +265,7 @@ def seat_take(*, table: OnlineTable, profile: OnlineProfile, seat: int | None = 
         mine = next((s for s in seats if s.profile_id == profile.pk), None)
         if mine is not None:
             return mine
+        _casual_only(table)
         if table.status == OnlineTable.DRAFT and table.host_id != profile.pk:
             raise Refused.not_found(_("Esta mesa não existe."))
         _not_playing(table)
@@ -296,6 +303,7 @@ def seat_leave(*, table: OnlineTable, profile: OnlineProfile) -> None:
         mine = next((s for s in seats if s.profile_id == profile.pk), None)
         if mine is None:
             raise Refused.conflict(_("Você não está sentado nesta mesa."))
+        _casual_only(table)
         _not_playing(table)
         if table.host_id == profile.pk:
             others = [s for s in seats if s.profile_id is not None and s.profile_id != profile.pk]
@@ -317,6 +325,7 @@ def seat_move(*, table: OnlineTable, by: OnlineProfile, from_seat: int, to_seat:
     with transaction.atomic():
         table = _locked(table)
         _host_only(table, by)
+        _casual_only(table)
         _not_playing(table)
         if from_seat not in range(SEATS) or to_seat not in range(SEATS) or from_seat == to_seat:
             raise Refused.invalid(_("Escolha dois lugares diferentes, de 1 a 4."))
@@ -338,6 +347,7 @@ def seat_remove(*, table: OnlineTable, by: OnlineProfile, seat: int) -> None:
     with transaction.atomic():
         table = _locked(table)
         _host_only(table, by)
+        _casual_only(table)
         _not_playing(table)
         row = SeatRow.objects.filter(table=table, seat=seat).first()
         if row is None:
@@ -358,6 +368,7 @@ def robots_fill(*, table: OnlineTable, by: OnlineProfile, level: str = "basico")
     with transaction.atomic():
         table = _locked(table)
         _host_only(table, by)
+        _casual_only(table)
         _not_playing(table)
         taken = {s.seat for s in _seats(table)}
         SeatRow.objects.bulk_create(
@@ -376,6 +387,7 @@ def table_start(*, table: OnlineTable, by: OnlineProfile | None, now: datetime |
         table = _locked(table)
         if by is not None:
             _host_only(table, by)
+        _casual_only(table)
         if table.status == OnlineTable.DRAFT:
             raise Refused.conflict(_("Confirme a mesa antes de começar."))
         _not_playing(table)
@@ -398,9 +410,15 @@ def _start(table: OnlineTable, *, now: datetime) -> None:
     seats = _seats(table)
     if len(seats) < SEATS:
         raise Refused.conflict(_("A partida começa com quatro jogadores sentados."))
-    rules, errors = settings_build(preset=table.preset, overrides=None)
-    if rules is None:  # pragma: no cover - a table's preset is one of ours
-        raise Refused.invalid(*(e.message for e in errors))
+    if table.jogo_id is not None:  # a tournament jogo plays by its event's rules (its súmula checks the same)
+        from .tournament import table_rules
+
+        rules: RuleSettings | None = table_rules(table)
+    else:
+        rules, errors = settings_build(preset=table.preset, overrides=None)
+        if rules is None:  # pragma: no cover - a table's preset is one of ours
+            raise Refused.invalid(*(e.message for e in errors))
+    assert rules is not None
     at = _ms(now)
     table.partida_n += 1
     marker = Event(seq=table.seq + 1, at=at, type=PARTIDA_EVENT, seat=None, detail={"n": table.partida_n})
@@ -447,6 +465,10 @@ def _save(
     if partida.ended:
         _finish(table, partida, seats, now)
         seats_changed = True
+    if table.jogo_id is not None:  # a tournament jogo: its súmula fills itself (tournament.py)
+        from .tournament import table_saved
+
+        table_saved(table, partida, since=since, now=now)
     table.save(update_fields=fields)
     state = table.state
     broadcast.table_changed(
@@ -470,6 +492,8 @@ def event_from_log(data: Mapping[str, Any]) -> Event:
 
 
 def _seat_name(row: SeatRow) -> str:
+    if row.player is not None:  # a tournament jogo: the player the seat plays for
+        return row.player.name
     if row.profile is not None:
         return row.profile.display_name
     return _("Robô %(n)d") % {"n": row.seat + 1}
@@ -486,7 +510,7 @@ def _finish(table: OnlineTable, partida: Partida, seats: list[SeatRow], now: dat
         number=table.partida_n,
         seats=[Seat(seat=row.seat, name=_seat_name(row)) for row in seats],
     )
-    PartidaLog.objects.create(
+    log = PartidaLog.objects.create(
         table=table,
         n=table.partida_n,
         data=data,
@@ -494,6 +518,7 @@ def _finish(table: OnlineTable, partida: Partida, seats: list[SeatRow], now: dat
         ended_by=partida.ended_by or "",
         finished_at=now,
     )
+    ranking.partida_count(log=log, seats=seats)  # the online ranking walks with the write (DOMAIN §9.5)
     chat.table_chat_clear(table=table)
     table.status = OnlineTable.FINISHED
     table.deadline = now + timedelta(milliseconds=NEXT_PARTIDA_MS) if table.auto_start else None
@@ -655,6 +680,10 @@ def _tick_one(table_id: int, now: datetime) -> bool:
         if table is None:  # another server has it, or it moved on
             return False
         seats = _seats(table)
+        if table.jogo_id is not None and table.status != OnlineTable.PLAYING:
+            from .tournament import table_due  # a tournament jogo: WO by tolerance, next partida, answers
+
+            return table_due(table, seats, now)
         if table.status == OnlineTable.FINISHED:
             if len(seats) == SEATS:
                 _start(table, now=now)

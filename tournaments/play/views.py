@@ -606,7 +606,8 @@ def _mesa_config(
 def _table_context(request: HttpRequest, table: OnlineTable, profile: OnlineProfile | None) -> dict[str, Any]:
     rows = _seat_rows(table, viewer=profile)
     mine = next((r.seat for r in rows if r.me), None)
-    host = _is_host(table, profile, request)
+    torneio = table.kind == OnlineTable.TORNEIO  # a tournament jogo: no host, seats by the duplas' links
+    host = _is_host(table, profile, request) and not torneio
     seated = sum(1 for r in rows if r.taken)
     chat_lines = chat.chat_history(table=table, limit=50) if mine is not None else []
     return {
@@ -626,7 +627,7 @@ def _table_context(request: HttpRequest, table: OnlineTable, profile: OnlineProf
         "draft": table.status == OnlineTable.DRAFT,
         "playing": table.status == OnlineTable.PLAYING,
         "finished": table.status == OnlineTable.FINISHED,
-        "can_seat": table.status in (OnlineTable.OPEN, OnlineTable.DRAFT, OnlineTable.FINISHED),
+        "can_seat": table.status in (OnlineTable.OPEN, OnlineTable.DRAFT, OnlineTable.FINISHED) and not torneio,
         "seat_choices": [(r.seat, r.number) for r in rows],
         "robot_levels": forms.ROBOT_LEVELS,
         "chat_lines": chat_lines,
@@ -649,6 +650,10 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     """``/jogar/mesas/<id>/``: the table screen (``?parte=assentos``: the seats panel alone, for mesa.js)."""
     profile = _profile(request)
     found = _table_for(request, table_id, profile)
+    if found.jogo_id is not None and request.GET.get("parte") != "assentos":  # a tournament jogo's own address
+        jogo = found.jogo
+        assert jogo is not None
+        return HttpResponseRedirect(reverse("jogo_table", kwargs={"slug": jogo.tournament.slug, "key": jogo.key}))
     context = _table_context(request, found, profile)
     if request.GET.get("parte") == "assentos":
         response = render(request, "play/table.html#assentos", context)

@@ -15,7 +15,7 @@ from scoring.tournament import KnockoutStageView
 
 from ..rows import JogoRow
 from .duplas import DuplaRef, dupla_refs, unknown_dupla
-from .jogo import PartidaLine, jogo_rows_by_slot, result_view
+from .jogo import PartidaLine, jogo_online, jogo_rows_by_slot, result_view
 from .labels import Status, knockout_round_title, page_labels, plain_param, positive_int, scores_text
 from .stages import stage_views
 from .standings import ClassificationRow, classification_present
@@ -81,6 +81,7 @@ class BracketJogo:
     score_text: str
     walkover: bool
     sources: list[SectionLink]  # on a sectioned bracket's round of 32: the sections feeding each slot
+    online: bool = False  # played on an online table: the "online" badge
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +218,7 @@ def bracket_jogo(
         score_text=scores_text(p.text for p in shown.partidas),
         walkover=status.code == "wo" or shown.status.code == "wo",
         sources=[],
+        online=row is not None and jogo_online(state, row),
     )
 
 

@@ -14,6 +14,7 @@ from scoring.jogo import WALKOVER_BOTH, JogoResult
 from scoring.tournament import KnockoutStageView
 
 from ..models import Jogo
+from ..online.event import ALL, event_online
 from ..round_times import round_time_of
 from ..rows import JogoRow, PartidaRow
 from .duplas import DuplaRef, dupla_refs, unknown_dupla
@@ -103,6 +104,8 @@ class JogoItem:
     best_of_label: str
     stage_title: str = ""
     time: str = ""
+    online: bool = False  # played on an online table (docs/regras.md §9.7): the "online" badge
+    watch_url: str = ""  # that table, for anyone to watch
 
 
 _partida_line = fast_constructor(PartidaLine)
@@ -208,6 +211,7 @@ def jogo_item(
     b = key_of.get(row.dupla_b_id)
     view = result_view(state.results.get(row.id), row, state.partidas.get(row.id, []), labels)
     won, winner, absent, partidas = view.won, view.winner, view.walkover_side, view.partidas
+    online = jogo_online(state, row)
     return _jogo_item(
         id=as_is(row.id),
         mesa=row.mesa,
@@ -239,7 +243,22 @@ def jogo_item(
         best_of_label=_best_of_escaped(view.best_of, labels),
         stage_title=stage_title,
         time=time,
+        online=online,
+        watch_url=f"/torneios/{state.tournament.slug}/jogos/{row.key}/mesa/" if online else "",
     )
+
+
+def jogo_online(state: TournamentState, row: JogoRow) -> bool:
+    """Whether a jogo is played on an online table: a hybrid event's mesa online, or a jogo of an online event or
+    stage (``online.event``: ``Tournament.online`` is "none", "all" or stage keys)."""
+    if row.online:
+        return True
+    setting = event_online(state.tournament)
+    if setting == ALL:
+        return True
+    if isinstance(setting, list):
+        return any(model.id == row.stage_id for key, model in state.stage_models.items() if key in setting)
+    return False
 
 
 _SIDE, _SIDE_WINNER = SafeString("jogo-side"), SafeString("jogo-side is-winner")

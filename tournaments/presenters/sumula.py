@@ -62,7 +62,7 @@ RAN_FROM = {
     9: gettext_noop("correu do doze"),
 }
 RAN = gettext_noop("correu")
-METHODS = {"pin": gettext_noop("pelo PIN"), "link": gettext_noop("pelo link")}
+METHODS = {"pin": gettext_noop("pelo PIN"), "link": gettext_noop("pelo link"), "online": gettext_noop("na mesa online")}
 
 
 # --- what the page shows (a súmula has a few dozen mãos: frozen dataclasses, no speed concern) ----------------

@@ -17,7 +17,8 @@ from scoring.sumula import MAO_FERRO, MAO_ONZE, MAO_PENALTY, MAO_PLAYED, MAO_RAN
 from tournaments.presenters.sumula import sumula_present
 
 from .. import presenters
-from ..models import Dupla, Jogo, Tournament
+from ..models import Dupla, Jogo, OnlineTable, PartidaLog, Tournament
+from ..online.event import stage_online
 from ..refusals import Refused
 from ..rows import JogoRow
 from ..selectors import TournamentState, jogo_referee, mesa_referees, tournament_live_get, tournament_state_get
@@ -267,6 +268,29 @@ def _partida_box(p: Partida, keys: tuple[str, str], letters: dict[str, str], not
     return PartidaBox(number=p.number, lines=tuple(lines), score=p.score, winner=winner, note=note)
 
 
+def online_notes(*, tournament: Tournament, jogo: Jogo, state: TournamentState) -> list[str]:
+    """A jogo played on an online table (docs/regras.md §9.7): the súmula says so and where to replay each partida
+    (absolute links). No query for a jogo that is not online."""
+    stage = next((s for s in state.stage_models.values() if s.id == jogo.stage_id), None)
+    if not (jogo.online or (stage is not None and stage_online(tournament, stage.key))):
+        return []
+    table_id = OnlineTable.objects.filter(jogo=jogo).values_list("pk", flat=True).first()
+    if table_id is None:
+        return []
+    played = list(PartidaLog.objects.filter(table_id=table_id).order_by("n").values_list("n", flat=True))
+    base = django_settings.SITE_URL
+    out = [
+        _("Jogo disputado online (mesa online %(table)d): a súmula foi preenchida pela própria mesa.")
+        % {"table": table_id}
+    ]
+    if played:
+        out.append(
+            _("Replay das partidas: %(urls)s")
+            % {"urls": " · ".join(f"{base}/jogar/mesas/{table_id}/partidas/{n}/" for n in played)}
+        )
+    return out
+
+
 def sumula_sheet_get(*, tournament: Tournament, jogo: Jogo, via: int | None = None) -> SumulaSheet | None:
     """The filled súmula of ``jogo`` (its current via, or the earlier via ``via``; None if it has no such via).
 
@@ -349,6 +373,7 @@ def sumula_sheet_get(*, tournament: Tournament, jogo: Jogo, via: int | None = No
             )
         else:
             notes.append(_("Recurso aguarda decisão da comissão organizadora."))
+    notes[0:0] = online_notes(tournament=tournament, jogo=jogo, state=state)  # first: the sheet was filled online
     replaces = ""
     if view.replaces:
         replaces = _("%(via)s — substitui a %(old)s: %(reason)s") % {

@@ -7,6 +7,7 @@ from django.shortcuts import redirect, render
 from tournaments import presenters
 from tournaments.atletas.selectors import atleta_history, atleta_joined_into, atletas_apart, atletas_ranking
 from tournaments.circuits.selectors import atleta_circuit_points
+from tournaments.online.ranking import atleta_online
 from tournaments.public.paging import page_link, page_number
 from tournaments.web import read_only
 
@@ -40,4 +41,5 @@ def atleta(request, key: str):
                 jogo.stage = stage or jogo.stage
                 jogo.round_title = " · ".join(p for p in (group, round_title) if p)
     apart = atletas_apart(atletas=[(history.atleta.key, history.atleta.name)]).get(history.atleta.key, "")
-    return render(request, "tournaments/atleta.html", {"h": history, "apart": apart})
+    online = atleta_online(atleta_id=history.atleta.pk)  # the linked account's online ranking (DOMAIN §9.5)
+    return render(request, "tournaments/atleta.html", {"h": history, "apart": apart, "online": online})

@@ -46,6 +46,8 @@ EDITABLE = (
     "registration_opens",
     "registration_closes",
     "allow_self_scoring",
+    "online",
+    "wo_tolerance_minutes",
 )
 # Fields that change how results are scored: frozen once a jogo has a result.
 RULE_FIELDS = ("preset", "settings")
@@ -174,6 +176,14 @@ def tournament_update(*, tournament: Tournament, user: User | None, changes: dic
         if "max_duplas" in changed and (problems := _size_problems(tournament)):
             raise RuleViolation(problems)
         tournament.save()
+        if "online" in changed:  # the jogos still to be played of an event or stage now online get their tables
+            from ..online.tournament import tables_open
+
+            tables_open(tournament=tournament)
+        if changed.keys() & {"date", "start_time", "wo_tolerance_minutes"}:  # the online tables' times follow
+            from ..online.tournament import tables_times_refresh
+
+            tables_times_refresh(tournament=tournament)
         audit_record(
             tournament=tournament,
             user=user,
