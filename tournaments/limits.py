@@ -94,6 +94,14 @@ def column_integer(model: type[models.Model], name: str, **kwargs: Any) -> forms
     return column_bounded(forms.IntegerField(**kwargs), column)
 
 
+def unstored_integer(*, min_value: int, max_value: int, **kwargs: Any) -> forms.IntegerField:
+    """A form's whole number that no column stores (a duration turned into a date, say): bounded by its own
+    ``min_value``/``max_value``, both required, which ``field.bounds_own`` says (the forms' walk checks them)."""
+    field = forms.IntegerField(min_value=min_value, max_value=max_value, **kwargs)
+    cast(Any, field).bounds_own = True
+    return field
+
+
 class ColumnBoundsForm(forms.ModelForm):
     """A model form whose whole numbers are bounded by their columns (``column_bounded``), the same on every
     database (Django's own bounds follow the database: none on SQLite)."""

@@ -12,7 +12,7 @@ from django.urls import URLPattern, URLResolver, reverse
 
 from tests.support.files import base_file
 from tournaments.desk import organizer_urls as desk_urls
-from tournaments.models import Dupla, Jogo, Mesa, Player, Registration, StaffRole, Tournament
+from tournaments.models import Dupla, Jogo, Mesa, OnlineTable, Player, Registration, StaffRole, Tournament
 from tournaments.services import tournament_import
 
 pytestmark = pytest.mark.django_db
@@ -152,7 +152,16 @@ def test_a_post_without_csrf_token_is_refused_even_for_the_organizer(world):
 # --- the contract's line for referees (INTERCHANGE, "Súmula API"): the referee's screens under arbitragem/ and the
 # blank súmulas; every other desk page of the event answers 403 ------------------------------------------------
 
-REFEREE_PAGES = {"referee:list", "referee:jogo", "referee:pin_unlock", "printing:sumulas"}
+REFEREE_PAGES = {
+    "referee:list",
+    "referee:jogo",
+    "referee:pin_unlock",
+    "printing:sumulas",
+    # the event's online tables: the referee watches them and suspends one for a technical problem (§9.7)
+    "referee_online:tables",
+    "referee_online:suspend",
+    "referee_online:resume",
+}
 # the desk's addresses that are no one tournament's page (the list, a new event, the circuits' and atletas' desk)
 NOT_AN_EVENT = {"desk:home", "desk:new", "desk:upload", "desk:circuits"}
 
@@ -169,6 +178,7 @@ def _every_desk_url(tournament: Tournament) -> list[tuple[str, str]]:
         "dupla": dupla.pk,
         "jogo": jogo.pk,
         "key": jogo.key,
+        "table_id": OnlineTable.objects.get_or_create(jogo=jogo, kind=OnlineTable.TORNEIO)[0].pk,
     }
     out = []
 

@@ -41,10 +41,16 @@ def _problems(where: str, form: forms.BaseForm) -> list[str]:
         if not isinstance(field, forms.IntegerField):  # DecimalField and FloatField are IntegerFields too
             continue
         column = getattr(field, "column", None)
-        if column is None:
+        if column is None and getattr(field, "bounds_own", False):  # limits.unstored_integer: no column holds it
+            low, high = field.min_value, field.max_value
+            if low is None or high is None:
+                out.append(f"{where}.{name}: stored nowhere and unbounded")
+                continue
+        elif column is None:
             out.append(f"{where}.{name}: no column named (limits.column_integer)")
             continue
-        low, high = _column_range(column)
+        else:
+            low, high = _column_range(column)
         if field.min_value is None or field.max_value is None or not low <= field.min_value <= field.max_value <= high:
             out.append(f"{where}.{name}: {field.min_value}..{field.max_value} beyond {column} ({low}..{high})")
             continue

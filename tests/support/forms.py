@@ -25,6 +25,7 @@ NEEDS = {
     "PreviewForm": lambda: {"positions": 4, "duplas": [("d1", "Dupla 1")]},
     "ConfirmForm": lambda: {"tournament_id": 1, "user_id": 1},
     "RegistrationFields": lambda: {"tournament": Tournament(name="Copa", min_age=18)},
+    "ProfileForm": lambda: {"avatars": ("marreco", "tatu")},
 }
 
 

@@ -11,12 +11,14 @@ from django.conf import settings as django_settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from .fields import NameField
+
 
 class Sala(models.Model):
     """A lobby of up to 60 tables; new salas open as needed (DOMAIN §9.4)."""
 
     slug = models.SlugField(_("endereço"), max_length=40, unique=True)
-    name = models.CharField(_("nome"), max_length=60)
+    name = NameField(_("nome"), max_length=60)
     number = models.PositiveIntegerField(_("número"), unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -39,7 +41,7 @@ class OnlineProfile(models.Model):
         related_name="online_profile",
     )
     guest_key = models.CharField(max_length=64, unique=True, null=True, blank=True)
-    display_name = models.CharField(_("nome"), max_length=30)
+    display_name = NameField(_("nome"), max_length=30)
     avatar = models.CharField(_("avatar"), max_length=30, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     last_seen = models.DateTimeField(null=True, blank=True)

@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
+from ..limits import column_integer, unstored_integer
 from ..models import ChatMessage, ConductReport, OnlineProfile, Sanction, TableSeat
 from ..online import conduct
 from ..online.people import profile_level
@@ -67,14 +68,14 @@ class MeasureForm(forms.Form):
     """A measure for a player (a report's outcome, or one taken on the player's page)."""
 
     outcome = forms.ChoiceField(label=gettext_lazy("O que fazer"), widget=forms.RadioSelect)
-    minutes = forms.IntegerField(
+    minutes = unstored_integer(  # turned into the measure's end
         label=gettext_lazy("Silenciar por quantos minutos"),
         required=False,
         min_value=1,
         max_value=conduct.MUTE_MINUTES_MAX,
         initial=60,
     )
-    days = forms.IntegerField(
+    days = unstored_integer(  # turned into the measure's end
         label=gettext_lazy("Suspender (ou banir) por quantos dias"),
         required=False,
         min_value=1,
@@ -112,8 +113,8 @@ class ReportForm(forms.Form):
     """A player's report: the reason (the message or player is in the address)."""
 
     motivo = _reason_field(gettext_lazy("O que aconteceu"))
-    mensagem = forms.IntegerField(required=False, min_value=1, max_value=_ID_MAX, widget=forms.HiddenInput)
-    jogador = forms.IntegerField(required=False, min_value=1, max_value=_ID_MAX, widget=forms.HiddenInput)
+    mensagem = column_integer(ChatMessage, "id", required=False, min_value=1, widget=forms.HiddenInput)
+    jogador = column_integer(OnlineProfile, "id", required=False, min_value=1, widget=forms.HiddenInput)
     next = forms.CharField(required=False, max_length=300, widget=forms.HiddenInput)
     refusal_places = {"reason": "motivo"}
 
