@@ -36,10 +36,26 @@ class _Reader(HTMLParser):
             self.words.append(data)
 
 
+def _workbook_text(content: bytes) -> str:
+    """Every cell's text of every sheet, the sheets' names too (what a person reads opening the workbook)."""
+    import io
+
+    from openpyxl import load_workbook
+
+    book = load_workbook(io.BytesIO(content), read_only=True)
+    words = []
+    for sheet in book.worksheets:
+        words.append(sheet.title)
+        words += [str(cell) for row in sheet.iter_rows(values_only=True) for cell in row if cell is not None]
+    return " ".join(words)
+
+
 def read_text(response) -> str:
-    """The text a person reads in ``response`` (an HTML page, or a PDF: every page's text)."""
+    """The text a person reads in ``response`` (an HTML page, a PDF: every page's text, a workbook: its cells)."""
     if response["Content-Type"].startswith("application/pdf"):
         return "\n".join(pdf_text(response.content))
+    if response["Content-Type"].startswith("application/vnd.openxmlformats-officedocument.spreadsheetml"):
+        return _workbook_text(response.content)
     reader = _Reader()
     reader.feed(response.content.decode())
     return " ".join(reader.words)

@@ -40,6 +40,7 @@ from truco.views import view
 
 from ..models import ClientAction, ClockBeat, OnlineProfile, OnlineTable, PartidaLog, Sala, TableEvent
 from ..models import TableSeat as SeatRow
+from ..permissions import may_moderate_online
 from ..refusals import Refused
 from . import broadcast, chat, ranking
 
@@ -104,8 +105,9 @@ def _robot_delay_ms() -> int:
 
 
 def _is_staff(profile: OnlineProfile | None) -> bool:
+    """The site's staff hold every host's powers (DOMAIN §9.6): who they are is ``permissions``' to say."""
     user = getattr(profile, "user", None) if profile is not None else None
-    return bool(user is not None and (user.is_staff or user.is_superuser))
+    return may_moderate_online(user=user)
 
 
 def _may_sit(profile: OnlineProfile) -> None:

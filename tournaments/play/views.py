@@ -27,6 +27,7 @@ from scoring.ranking import UNRANKED_LEVEL
 
 from ..models import OnlineProfile, OnlineTable, Sala
 from ..online import chat, conduct, people, selectors, services
+from ..permissions import may_moderate_online
 from ..refusals import Refused
 from ..web import refusal_messages, refusal_status, refusal_to_form
 from . import forms
@@ -173,7 +174,7 @@ def _is_host(table: OnlineTable, profile: OnlineProfile | None, request: HttpReq
     """The host's powers: the table's creator, or the site's staff (DOMAIN §9.6)."""
     if profile is not None and table.host_id == profile.pk:
         return True
-    return bool(request.user.is_authenticated and request.user.is_staff)
+    return may_moderate_online(user=request.user)
 
 
 def _table_for(request: HttpRequest, table_id: int, profile: OnlineProfile | None) -> OnlineTable:
