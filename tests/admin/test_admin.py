@@ -377,8 +377,8 @@ def test_right_to_left_names_are_isolated_on_every_page_and_the_override_is_drop
         for match in re.finditer(f"[^<>]*{HEBREW}[^<>]*", html):
             before, after = html[: match.start()], html[match.end() :]
             tag = before[before.rfind("<") :]
-            if tag.startswith(("<title", "<option")) or not tag.endswith(">"):
-                continue  # text-only contexts (title, option, attribute values) cannot hold markup
+            if tag.startswith(("<title", "<option", "<textarea")) or not tag.endswith(">"):
+                continue  # text-only contexts (title, option, the embed code's textarea, attributes) hold no markup
             assert before.endswith("<bdi>") and after.startswith("</bdi>"), (
                 suffix,
                 html[match.start() - 80 : match.end() + 20],
