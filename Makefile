@@ -35,7 +35,7 @@ run: install messages
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
 # The production server (bin/serve): on HOST:PORT (127.0.0.1:8000) nginx sends /ws/ (the tables' live connection) to
-# uvicorn (ASGI_WORKERS processes, default 1) and everything else to gunicorn (config/gunicorn.py: WEB_CONCURRENCY
+# uvicorn (ASGI_WORKERS processes, one per CPU) and everything else to gunicorn (config/gunicorn.py: WEB_CONCURRENCY
 # processes × GUNICORN_THREADS threads), DEBUG off, hashed and compressed static files; state under .serve/PORT/.
 # Settings come from the environment (README, "Deployment"); REDIS_URL is required (`bin/with-redis make serve` tries it
 # with a throwaway Redis); without SECRET_KEY a random one is kept in .secret_key (mode 600). nginx-light is installed

@@ -36,6 +36,12 @@ def connections_used() -> None:
 def _fresh_unchecked(**kwargs: Any) -> None:
     """At a request's start, after Django's own receiver has asked for a health check: none for a connection
     used a moment ago."""
+    fresh_unchecked()
+
+
+def fresh_unchecked() -> None:
+    """After ``close_old_connections`` asked for a health check: none for this thread's connections used less
+    than ``IDLE_CHECK`` seconds ago (the live connection's database calls, tournaments/play/dbcall.py)."""
     now = time.monotonic()
     for connection in connections.all(initialized_only=True):
         used = getattr(connection, _USED, None)

@@ -370,3 +370,4 @@ def test_bin_serve_splits_ws_from_the_pages_and_stops_whole(shared_db_url, redis
         if serve.poll() is None:
             os.killpg(serve.pid, signal.SIGKILL)
             serve.wait(timeout=10)
+        shutil.rmtree(state_file.parent, ignore_errors=True)  # this run's port: nothing to keep

@@ -55,20 +55,20 @@ def table_changed(
     status: str,
     partida_n: int,
     seats: bool = False,
-) -> None:
-    after_commit(
-        table_group(table_id),
-        {
-            "type": "mesa.changed",
-            "seq": seq,
-            "since": since,
-            "events": events,
-            "state": state,
-            "status": status,
-            "partida_n": partida_n,
-            "seats": seats,
-        },
-    )
+) -> dict[str, Any]:
+    """Send the change once the write commits; returns the message (the acting connection uses it itself)."""
+    message = {
+        "type": "mesa.changed",
+        "seq": seq,
+        "since": since,
+        "events": events,
+        "state": state,
+        "status": status,
+        "partida_n": partida_n,
+        "seats": seats,
+    }
+    after_commit(table_group(table_id), message)
+    return message
 
 
 def seats_changed(*, table_id: int, seq: int) -> None:

@@ -54,10 +54,13 @@ PARTIDA_EVENT: Final = "partida"  # the table's own event when a partida starts 
 
 class ActResult(NamedTuple):
     """What a client's action did: ``refusal`` (None: it acted, or had already acted under that id) and the
-    table's ``seq`` after it."""
+    table's ``seq`` after it; ``change``: when it acted now, the change as broadcast to the table's connections
+    (``broadcast.table_changed``: the events with the partida after them, hidden cards included; server-side
+    only), so the acting connection needs no read to send its own seat's frames."""
 
     refusal: str | None
     seq: int
+    change: dict[str, Any] | None = None
 
 
 @dataclass
@@ -454,8 +457,9 @@ def _save(
     now: datetime,
     since: int,
     seats_changed: bool = False,
-) -> None:
-    """Store the partida after ``events`` at a locked table, its next deadline, the log if it ended; broadcast."""
+) -> dict[str, Any]:
+    """Store the partida after ``events`` at a locked table, its next deadline, the log if it ended; broadcast.
+    Returns the change as broadcast (``broadcast.table_changed``)."""
     if events:
         TableEvent.objects.bulk_create([_event_row(table, e) for e in events])
     now_ms = _ms(now)
@@ -473,7 +477,7 @@ def _save(
         table_saved(table, partida, since=since, now=now)
     table.save(update_fields=fields)
     state = table.state
-    broadcast.table_changed(
+    change = broadcast.table_changed(
         table_id=table.pk,
         seq=table.seq,
         since=since,
@@ -485,6 +489,7 @@ def _save(
     )
     if seats_changed and table.sala is not None:
         broadcast.sala_changed(slug=table.sala.slug)
+    return change
 
 
 def event_from_log(data: Mapping[str, Any]) -> Event:
@@ -599,9 +604,9 @@ def table_act(*, table_id: int, profile: OnlineProfile, message: Mapping[str, An
         if isinstance(outcome, Refusal):
             return ActResult(_refusal(outcome.message), table.seq)
         since = table.seq
-        _save(table, outcome.partida, list(outcome.events), seats=seats, now=now, since=since)
+        change = _save(table, outcome.partida, list(outcome.events), seats=seats, now=now, since=since)
         ClientAction.objects.create(table=table, profile=profile, client_id=client_id, seq=table.seq, at=now)
-    return ActResult(None, table.seq)
+    return ActResult(None, table.seq, change)
 
 
 def presence_set(*, table_id: int, profile: OnlineProfile, present: bool, now: datetime) -> None:

@@ -25,7 +25,6 @@ from collections import deque
 from datetime import datetime
 from typing import Any, Final
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -34,6 +33,7 @@ from ..models import OnlineProfile, OnlineTable
 from ..online import broadcast, chat, selectors, services
 from ..refusals import Refused
 from . import clockloop
+from .dbcall import db
 from .identity import profile_from_session
 
 logger = logging.getLogger(__name__)
@@ -58,7 +58,7 @@ class _Limited(AsyncWebsocketConsumer):
         self._abuse: deque[float] = deque()
 
     async def _send(self, frame: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(frame, ensure_ascii=False, separators=(",", ":")))
+        await self.send(text_data=_json(frame))
 
     async def _abused(self, reason: str, *, client_id: Any = None, refused: bool = False) -> None:
         now = time.monotonic()
@@ -106,6 +106,10 @@ def now() -> datetime:
     return timezone.now()
 
 
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 def _id(value: Any) -> str | None:
     return value[:64] if isinstance(value, str) else None
 
@@ -123,12 +127,12 @@ class TableConsumer(_Limited):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.profile, self.seat, self.sent_seq, self.counted = None, None, -1, False
         self._limits_start()
-        if not await database_sync_to_async(self._open)():
+        if not await db(self._open)():
             await self.close(code=CLOSE_NOT_FOUND)
             return
         await self.accept()
         await self.channel_layer.group_add(broadcast.table_group(self.table_id), self.channel_name)
-        state, seats = await database_sync_to_async(self._first_frames)()
+        state, seats = await db(self._first_frames)()
         await self._send(state)
         await self._send(seats)
         await self._presence()
@@ -199,9 +203,7 @@ class TableConsumer(_Limited):
         if profile is None:
             return
         try:
-            await database_sync_to_async(services.presence_set)(
-                table_id=self.table_id, profile=profile, present=present, now=now()
-            )
+            await db(services.presence_set)(table_id=self.table_id, profile=profile, present=present, now=now())
         except Exception:  # presence is a courtesy: never a reason to drop the connection
             logger.exception("presence of table %s", self.table_id)
 
@@ -238,11 +240,13 @@ class TableConsumer(_Limited):
                 {"type": "refused", "id": _id(message.get("id")), "reason": _("Só quem está sentado à mesa joga.")}
             )
             return
-        result = await database_sync_to_async(services.table_act)(
-            table_id=self.table_id, profile=profile, message=message, now=now()
-        )
+        result = await db(services.table_act)(table_id=self.table_id, profile=profile, message=message, now=now())
         if result.refusal is not None:
             await self._send({"type": "refused", "id": _id(message.get("id")), "reason": result.refusal})
+        elif result.change is not None and result.change["since"] <= self.sent_seq < result.seq:
+            # this socket's own frames from the change it made (the broadcast of it comes after, seen as sent)
+            for text in self._change_frames(result.change):
+                await self.send(text_data=text)
         elif result.seq > self.sent_seq:
             # acted (or had acted under that id): make sure this socket has what followed even if the
             # broadcast is slow or was lost
@@ -256,7 +260,7 @@ class TableConsumer(_Limited):
         await self._catch_up(seq)
 
     async def _catch_up(self, seq: int) -> None:
-        for frame in await database_sync_to_async(self._frames_since)(seq):
+        for frame in await db(self._frames_since)(seq):
             await self._send(frame)
 
     def _frames_since(self, seq: int) -> list[dict[str, Any]]:
@@ -284,7 +288,7 @@ class TableConsumer(_Limited):
             )
             return
         try:
-            line = await database_sync_to_async(self._chat_post)(text)
+            line = await db(self._chat_post)(text)
         except Refused as refused:
             await self._send({"type": "refused", "id": _id(message.get("id")), "reason": " ".join(refused.messages)})
             return
@@ -306,7 +310,7 @@ class TableConsumer(_Limited):
             )
             return
         try:
-            reaction = await database_sync_to_async(self._reaction_send)(name)
+            reaction = await db(self._reaction_send)(name)
         except Refused as refused:
             await self._send({"type": "refused", "id": _id(message.get("id")), "reason": " ".join(refused.messages)})
             return
@@ -323,30 +327,41 @@ class TableConsumer(_Limited):
 
     async def mesa_changed(self, message: dict[str, Any]) -> None:
         if message.get("seats"):
-            frames = await database_sync_to_async(self._seats_refresh)()
+            frames = await db(self._seats_refresh)()
             for frame in frames:
                 await self._send(frame)
         seq = message["seq"]
         if seq <= self.sent_seq:
             return
-        state_json = message.get("state")
-        if state_json is None or message["since"] > self.sent_seq:
+        if message.get("state") is None or message["since"] > self.sent_seq:
             await self._catch_up(self.sent_seq)  # missed a change: read what followed from the database
             return
-        state = selectors.state_for(
-            table_id=self.table_id,
-            seq=seq,
-            state=state_json,
-            status=message["status"],
-            partida_n=message["partida_n"],
-            seat=self.seat,
+        for text in self._change_frames(message):
+            await self.send(text_data=text)
+
+    def _change_frames(self, message: dict[str, Any]) -> list[str]:
+        """The event frames of a table's change (``broadcast.table_changed``: events and partida after them, hidden
+        cards included) as this socket's seat may see them, for the events it has not sent (no database read:
+        the partida is taken up once per process and change, ``selectors.partida_from``). The seat's state is
+        encoded once for all the change's events."""
+        state = _json(
+            selectors.state_for(
+                table_id=self.table_id,
+                seq=message["seq"],
+                state=message["state"],
+                status=message["status"],
+                partida_n=message["partida_n"],
+                seat=self.seat,
+            )
         )
-        for data in message["events"]:
-            if data["seq"] > self.sent_seq:
-                await self._send(
-                    {"type": "event", "seq": data["seq"], "event": selectors.event_for(data, self.seat), "state": state}
-                )
-        self.sent_seq = seq
+        frames = [
+            f'{{"type":"event","seq":{data["seq"]:d},"event":{_json(selectors.event_for(data, self.seat))},'
+            f'"state":{state}}}'
+            for data in message["events"]
+            if data["seq"] > self.sent_seq
+        ]
+        self.sent_seq = message["seq"]
+        return frames
 
     def _seats_refresh(self) -> list[dict[str, Any]]:
         table = selectors.table_get(table_id=self.table_id)
@@ -378,7 +393,7 @@ class SalaConsumer(_Limited):
     async def connect(self) -> None:
         self.slug = str(self.scope["url_route"]["kwargs"]["slug"])
         self._limits_start()
-        if not await database_sync_to_async(self._open)():
+        if not await db(self._open)():
             await self.close(code=CLOSE_NOT_FOUND)
             return
         await self.accept()
@@ -415,7 +430,7 @@ class SalaConsumer(_Limited):
             )
             return
         try:
-            line = await database_sync_to_async(self._chat_post)(text)
+            line = await db(self._chat_post)(text)
         except Refused as refused:
             await self._send({"type": "refused", "id": _id(message.get("id")), "reason": " ".join(refused.messages)})
             return
