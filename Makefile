@@ -177,6 +177,16 @@ probe-postgres: install
 load-online: install messages nginx-deps
 	bin/with-redis $(PY) load/online_load $(ONLINE_ARGS)
 
+# An online event under play while the public pages are measured (load/online_event_bench, issue 44): a 256-dupla
+# knockout played online, 128 first-round tables of robots at human pace (one action every 2 s a table) moved by the
+# site's clock (services.table_tick, 2 clocks, ZAP_ROBOT_DELAY_MS=2000), each mão written to its súmula; meanwhile
+# load/engine_bench's measurements on a 1,024-dupla event (servers A and B, gunicorn): the counting confirmation, the
+# first visit after it, the cached page, against issue 22's targets. A throwaway PostgreSQL database
+# (zap_bench_online_event, dropped after) and Redis; about 4 minutes of play. EVENT_ARGS e.g. "--minutes 3 --clocks 1".
+.PHONY: bench-online-event
+bench-online-event: install messages
+	bin/with-redis $(PY) load/online_event_bench $(EVENT_ARGS)
+
 # The production server under 100 concurrent clients (load/run: wrk, a throwaway PostgreSQL database and Redis).
 load: install messages
 	@command -v wrk >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; else echo "instale o wrk: sudo apt-get install wrk"; exit 1; fi; }
