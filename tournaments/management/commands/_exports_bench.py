@@ -8,7 +8,9 @@ tables (a process that has never read this event):
 - ``/torneios/<slug>/classificacao.xlsx`` of the largest event (every group, the bracket, every jogo);
 - ``/circuitos/<slug>/ranking.xlsx`` of a circuit whose one etapa is that event (two atletas a dupla);
 - ``/organizar/<slug>/inscricoes/inscricoes.xlsx``: its registration list, one paired registration a dupla, for
-  its organizer.
+  its organizer;
+- ``/torneios/<slug>/agenda.ics``: the event's calendar feed (every jogo), its entries written from scratch too
+  (``calendars.feeds.agenda_entries_clear``: a process that has never written this event's feed).
 
 Also the event's workbook served again from the cache. The circuit and the account made here are deleted after.
 """
@@ -25,6 +27,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from tournaments.caching import pages_clear
+from tournaments.calendars.feeds import agenda_entries_clear
 from tournaments.circuits.file import circuit_import
 from tournaments.models import Circuit, Dupla, Registration, Tournament
 from tournaments.roles import role_grant
@@ -49,15 +52,23 @@ class ExportsBench:
     registrations_cpu_s: float = 0.0
     registrations_kb: float = 0.0
     registrations: int = 0
+    agenda_s: float = 0.0
+    agenda_cpu_s: float = 0.0
+    agenda_kb: float = 0.0
+    jogos: int = 0
 
 
-def _cold(get: Callable[[], bytes], repeat: int, *, state_too: bool = False) -> tuple[bytes, float, float]:
-    """The answer, and the median wall and CPU time (s) of ``get()`` after the caches are emptied: the CPU time is
-    this process's, which tells the work from the waiting on a busy machine."""
+def _cold(
+    get: Callable[[], bytes], repeat: int, *, state_too: bool = False, clear: Callable[[], None] | None = None
+) -> tuple[bytes, float, float]:
+    """The answer, and the median wall and CPU time (s) of ``get()`` after the caches are emptied (and ``clear()``
+    called): the CPU time is this process's, which tells the work from the waiting on a busy machine."""
     times, cpu, body = [], [], b""
     for _ in range(repeat):
         if state_too:
             tournament_state_cache_clear()
+        if clear is not None:
+            clear()
         pages_clear()
         start, start_cpu = time.perf_counter(), time.process_time()
         body = get()
@@ -74,6 +85,12 @@ def exports_bench(*, tournament: Tournament, duplas: int, repeat: int) -> Export
         response = c.get(url)
         assert response.status_code == 200, (url, response.status_code)
         return response.content
+
+    agenda = f"/torneios/{tournament.slug}/agenda.ics"
+    fetch(client, agenda)  # warm-up
+    body, out.agenda_s, out.agenda_cpu_s = _cold(lambda: fetch(client, agenda), repeat, clear=agenda_entries_clear)
+    out.agenda_kb = len(body) / 1024
+    out.jogos = body.count(b"\r\nUID:") - 1  # a UID an entry: the event's and one a jogo
 
     standings = f"/torneios/{tournament.slug}/classificacao.xlsx"
     fetch(client, standings)  # warm-up: imports, translations, URL resolving
@@ -164,6 +181,13 @@ def exports_lines(b: ExportsBench) -> list[str]:
             f"{b.registrations_kb:.0f} KiB",
             f"≤ {TARGET_EXPORT_XLSX_S:.0f} s",
             verdict(b.registrations_s),
+        ],
+        [
+            f"agenda.ics do evento ({b.jogos} jogos, entradas escritas do zero)",
+            f"{b.agenda_s * 1000:.0f} ms ({b.agenda_cpu_s * 1000:.0f})",
+            f"{b.agenda_kb:.0f} KiB",
+            f"≤ {TARGET_EXPORT_XLSX_S:.0f} s",
+            verdict(b.agenda_s),
         ],
     ]
     widths = [max(len(row[i]) for row in rows) for i in range(5)]
