@@ -171,6 +171,8 @@ class Player:
             assert message["seq"] >= self.seq or self.seq < 0, (self.seat, message["seq"], self.seq)
             self.state, self.seq = message["state"], message["seq"]
         elif kind == "event":
+            if message["seq"] <= self.seq:  # resent by our hello, after the state the connection began with
+                return
             assert message["seq"] == self.seq + 1, f"seat {self.seat}: event {message['seq']} after {self.seq}"
             self.state, self.seq = message["state"], message["seq"]
             self.events.append(message["event"])

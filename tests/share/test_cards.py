@@ -5,6 +5,7 @@ drawn once per version and served from the cache after, a new version after a wr
 import io
 
 import pytest
+from django.utils import translation
 from PIL import Image
 
 from tests.circuits.support import circuit_file, etapa_file
@@ -20,6 +21,13 @@ from tournaments.sharecards import HEIGHT, WIDTH, card_png
 from tournaments.sharecards.draw import FELT, GOLD, MEDALS, WHITE
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def portuguese():
+    """The cards' words are read here outside a request: in the site's language, whatever a test before left."""
+    with translation.override("pt-br"):
+        yield
 
 
 @pytest.fixture

@@ -29,7 +29,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, npgettext
 
 from scoring.tournament import GroupStageView
 from tournaments import presenters
@@ -94,12 +94,12 @@ def event_card(state: TournamentState, *, circuit: str = "") -> Card:
     t = state.tournament
     badge, tone = _badge(state)
     done, total = jogos_count(state)
-    facts = [(str(len(state.duplas)), ngettext("dupla", "duplas", len(state.duplas)))]
+    facts = [(str(len(state.duplas)), npgettext("share card", "dupla", "duplas", len(state.duplas)))]
     if total:
         facts.append((_("%(done)s de %(total)s") % {"done": done, "total": total}, _("jogos jogados")))
     groups = sum(len(v.tables) for v in state.view.stages if isinstance(v, GroupStageView))
     if groups:
-        facts.append((str(groups), ngettext("grupo", "grupos", groups)))
+        facts.append((str(groups), npgettext("share card", "grupo", "grupos", groups)))
     champion = champion_of(state)
     if champion:
         highlight = _("Campeã: %(name)s") % {"name": champion}
@@ -215,10 +215,10 @@ def atleta_card(history: AtletaHistory) -> Card:
     medals = sum(1 for e in history.events if e.medal)
     level = history.level + (f" · {history.score}" if history.score is not None else "")
     facts = (
-        (str(len(history.events)), ngettext("torneio", "torneios", len(history.events))),
-        (str(history.played), ngettext("jogo contado", "jogos contados", history.played)),
-        (str(history.won), ngettext("vitória", "vitórias", history.won)),
-        (str(medals), ngettext("medalha", "medalhas", medals)),
+        (str(len(history.events)), npgettext("share card", "torneio", "torneios", len(history.events))),
+        (str(history.played), npgettext("share card", "jogo contado", "jogos contados", history.played)),
+        (str(history.won), npgettext("share card", "vitória", "vitórias", history.won)),
+        (str(medals), npgettext("share card", "medalha", "medalhas", medals)),
     )
     medalled = [e for e in history.events if e.place and e.medal]  # newest first
     podium = min(medalled, key=lambda e: e.place or 0) if medalled else None  # the best; of equals, the latest
