@@ -208,7 +208,9 @@ def tournament_file_build(
     rows = {j.id: j for j in state.jogo_rows}
     history = via_history(jogo_ids=[j.id for j in state.jogo_rows if j.via > 1], key_of=key_of, rows=rows)
     out_jogos = [_jogo_row(j, state, key_of, stage_key, group_key, referees, history) for j in recorded + scheduled]
-    online = _online_jogos(t)
+    # an event with no jogo online (nor online as a whole or by stage) has no table to name: no query
+    any_online = t.online not in (None, "", "none") or any(j.online for j in state.jogo_rows)
+    online = _online_jogos(t) if any_online else {}
     for row_out, j in zip(out_jogos, recorded + scheduled, strict=True):
         if j.id in online:
             row_out["online"] = {"table": online[j.id]} if online[j.id] else True
