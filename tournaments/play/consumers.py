@@ -72,6 +72,25 @@ class _Limited(AsyncWebsocketConsumer):
         if len(self._abuse) >= ABUSE_MAX:
             await self.close(code=CLOSE_ABUSE)
 
+    profile: OnlineProfile | None
+
+    def _chat_post(self, text: str) -> dict[str, Any]:
+        raise NotImplementedError
+
+    async def _chat_relay(self, message: dict[str, Any], *, nameless: str, group: str, kind: str) -> None:
+        """A chat line written through the chat's services (its limits, its refusals in Portuguese), then sent to
+        ``group`` as ``kind``; ``nameless`` is the refusal for a connection with no profile."""
+        text = message.get("text")
+        if self.profile is None or not isinstance(text, str):
+            await self._send({"type": "refused", "id": _id(message.get("id")), "reason": nameless})
+            return
+        try:
+            line = await db(self._chat_post)(text)
+        except Refused as refused:
+            await self._send({"type": "refused", "id": _id(message.get("id")), "reason": " ".join(refused.messages)})
+            return
+        await self.channel_layer.group_send(group, {"type": kind, "message": line})
+
     async def _message(self, text_data: str | None, bytes_data: bytes | None) -> dict[str, Any] | None:
         """The client's message as a JSON object, or None once it was answered as abuse."""
         if text_data is None:
@@ -277,23 +296,11 @@ class TableConsumer(_Limited):
         return [{"type": "event", "seq": e["seq"], "event": e, "state": state} for e in events]
 
     async def _chat(self, message: dict[str, Any]) -> None:
-        text = message.get("text")
-        if self.profile is None or not isinstance(text, str):
-            await self._send(
-                {
-                    "type": "refused",
-                    "id": _id(message.get("id")),
-                    "reason": _("Só quem está sentado à mesa escreve no chat dela."),
-                }
-            )
-            return
-        try:
-            line = await db(self._chat_post)(text)
-        except Refused as refused:
-            await self._send({"type": "refused", "id": _id(message.get("id")), "reason": " ".join(refused.messages)})
-            return
-        await self.channel_layer.group_send(
-            broadcast.table_group(self.table_id), {"type": "mesa.chat", "message": line}
+        await self._chat_relay(
+            message,
+            nameless=_("Só quem está sentado à mesa escreve no chat dela."),
+            group=broadcast.table_group(self.table_id),
+            kind="mesa.chat",
         )
 
     def _chat_post(self, text: str) -> dict[str, Any]:
@@ -419,22 +426,12 @@ class SalaConsumer(_Limited):
         if message["type"] != "chat":
             await self._abused(_("Tipo de mensagem desconhecido: %(t)s") % {"t": message["type"][:30]})
             return
-        text = message.get("text")
-        if self.profile is None or not isinstance(text, str):
-            await self._send(
-                {
-                    "type": "refused",
-                    "id": _id(message.get("id")),
-                    "reason": _("Escolha um nome para conversar no salão."),
-                }
-            )
-            return
-        try:
-            line = await db(self._chat_post)(text)
-        except Refused as refused:
-            await self._send({"type": "refused", "id": _id(message.get("id")), "reason": " ".join(refused.messages)})
-            return
-        await self.channel_layer.group_send(broadcast.sala_group(self.slug), {"type": "sala.chat", "message": line})
+        await self._chat_relay(
+            message,
+            nameless=_("Escolha um nome para conversar no salão."),
+            group=broadcast.sala_group(self.slug),
+            kind="sala.chat",
+        )
 
     def _chat_post(self, text: str) -> dict[str, Any]:
         sala = selectors.sala_get(slug=self.slug)
