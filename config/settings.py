@@ -351,6 +351,15 @@ ZAP_ONLINE_CLOCK = env_bool("ZAP_ONLINE_CLOCK", True)
 # A robot at a casual table acts this long after the step that gave it its turn.
 ZAP_ROBOT_DELAY_MS = env_int("ZAP_ROBOT_DELAY_MS", 900)
 
+# ZAP_FAST_PASSWORDS=1 (the tests set it in pytest.ini; honoured only with DEBUG or ZAP_DEV): new accounts'
+# passwords are hashed with MD5 instead of PBKDF2's 1.5 million rounds, 0.5 s of CPU each, of which the suite
+# would spend minutes. Django's own hashers stay in the list, so every stored hash still checks (the PINs keep
+# their own hasher, tournaments/staff/pins.py); a test that needs the deployed hashing sets PASSWORD_HASHERS itself.
+if (DEBUG or DEV) and env_bool("ZAP_FAST_PASSWORDS", False):
+    from django.conf import global_settings
+
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *global_settings.PASSWORD_HASHERS]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

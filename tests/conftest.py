@@ -76,15 +76,6 @@ def _no_kept_records():
     jogo_records_forget()
 
 
-@pytest.fixture
-def fast_passwords(settings):
-    """Accounts made in a test need no real key stretching (PBKDF2 stays known, for the PINs' hashes)."""
-    settings.PASSWORD_HASHERS = [
-        "django.contrib.auth.hashers.MD5PasswordHasher",
-        "django.contrib.auth.hashers.PBKDF2PasswordHasher",
-    ]
-
-
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory):
     """A real Redis for the tests that need one: ZAP_TEST_REDIS_URL, else a redis-server started here on loopback.

@@ -285,7 +285,7 @@ def test_a_jogo_with_a_result_cannot_be_deleted_in_the_admin(admin_client):
     assert Jogo.objects.filter(pk=jogo.pk).exists() and jogo.partidas.count() == 3
 
 
-def test_the_sumula_vias_and_log_are_read_only(admin_client, load_file, fast_passwords):
+def test_the_sumula_vias_and_log_are_read_only(admin_client, load_file):
     t = cup_setup(load_file)
     referee = staff_user(t, "arbitro-admin")
     api_client = Client()

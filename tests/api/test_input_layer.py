@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from tests.support.sumula import PIN, api, db_snapshot, partida_maos, staff_user
 from tournaments.models import Dupla, StaffRole, Stage
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db
 
 SLUG = "copa-sumula"
 

@@ -309,7 +309,6 @@ class _Driver:
 
 
 @pytest.mark.django_db
-@pytest.mark.usefixtures("fast_passwords")
 def test_every_route_answers_every_status_the_document_declares_and_no_other(cup, ref, monkeypatch):
     from django.db import OperationalError
 

@@ -17,7 +17,7 @@ from tests.support.sumula import PIN, answer, api, db_snapshot, jogo_between, jo
 from tournaments.interchange.writer import tournament_export
 from tournaments.models import Jogo, Mao, Partida, SumulaEvent, Tournament
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db
 
 LIST_FIELDS = {"key", "stage", "group", "round", "mesa", "duplas", "status", "score", "current"}
 SUMULA_FIELDS = {"key", "duplas", "best_of", "status", "via", "partidas", "score", "winner", "confirmations", "version"}

@@ -17,7 +17,7 @@ from django.urls import Resolver404, resolve
 from tests.support.sumula import PIN, answer, api, cup_setup, db_snapshot, post, staff_user
 from tournaments.models import PinFailure, StaffRole
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db
 
 CSRF = "k" * 32  # a CSRF secret the test client keeps as the cookie; the header carries the same value
 

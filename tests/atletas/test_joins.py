@@ -30,7 +30,7 @@ OTHER_BIRTH = "1990-01-01"
 
 
 @pytest.fixture
-def people(fast_passwords):
+def people(db):
     User = get_user_model()
     return {
         "admin": User.objects.create_superuser("raiz", password="senha-do-teste-1"),

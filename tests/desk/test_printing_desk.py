@@ -23,7 +23,7 @@ from tests.support.sumula import staff_user
 from tournaments.models import Dupla, Jogo, StaffRole
 from tournaments.staff.pins import pin_check
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db
 
 SITE = "https://truco.exemplo.org"
 SHEETS = ("", "sumulas.pdf", "medalhas.pdf", "certificados.pdf")  # "" is the page itself

@@ -17,7 +17,7 @@ SLUG = "copa-sumula"
 
 
 @pytest.fixture
-def cup(load_file, fast_passwords):
+def cup(load_file):
     return cup_setup(load_file)
 
 

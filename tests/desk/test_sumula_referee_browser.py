@@ -47,7 +47,7 @@ def _maos(partida: int) -> list[tuple]:
     )
 
 
-def test_a_referee_records_a_jogo_on_the_phone_through_a_network_cut(browser, live_server, load_file, fast_passwords):
+def test_a_referee_records_a_jogo_on_the_phone_through_a_network_cut(browser, live_server, load_file):
     tournament = cup_setup(load_file)
     referee = staff_user(tournament, "arbitra")
     Mesa.objects.create(tournament=tournament, number=1, referee=referee)
@@ -210,7 +210,7 @@ def _referee_phone(browser, live_server, load_file):
     return context, page
 
 
-def test_the_offline_warning_stays_next_to_the_score_at_390_px(browser, live_server, load_file, fast_passwords):
+def test_the_offline_warning_stays_next_to_the_score_at_390_px(browser, live_server, load_file):
     context, page = _referee_phone(browser, live_server, load_file)
     try:
         context.set_offline(True)
@@ -237,9 +237,7 @@ def test_the_offline_warning_stays_next_to_the_score_at_390_px(browser, live_ser
         context.close()
 
 
-def test_a_second_tap_within_the_double_tap_time_is_dropped_and_the_screen_says_so(
-    browser, live_server, load_file, fast_passwords
-):
+def test_a_second_tap_within_the_double_tap_time_is_dropped_and_the_screen_says_so(browser, live_server, load_file):
     """Issue 41 item 20: the second of two taps on the same button within ~300 ms was dropped silently; it is still
     dropped (a double tap is one mão), and the screen says so in a note over its foot, then the note goes away."""
     context, page = _referee_phone(browser, live_server, load_file)

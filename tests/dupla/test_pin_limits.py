@@ -17,7 +17,7 @@ from tournaments.sumula import pins
 from tournaments.sumula.pins import pin_unlock, pin_verify
 from tournaments.web import refusal_status
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db
 
 
 class Clock:

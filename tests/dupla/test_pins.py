@@ -17,7 +17,7 @@ from tournaments.models import AuditEntry, Dupla, ReplacedLink, StaffRole
 from tournaments.staff.pins import pin_check, pin_reset, pins_reset, token_hash
 from tournaments.staff.services import role_grant
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db
 
 LINE = re.compile(r"^(d\d+),(\d{6})$")
 EMPTY = {

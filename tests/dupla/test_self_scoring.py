@@ -23,7 +23,7 @@ from tournaments.models import Dupla, Jogo, Mao, StaffRole, SumulaEvent
 from tournaments.permissions import may_self_score
 from tournaments.selectors import tournament_state_get
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture

@@ -60,7 +60,7 @@ from tournaments.sumula import services as sumula
 from tournaments.sumula.commands import Correction, MaoAdd, Penalty, ResultSet
 from tournaments.sumula.records import mao_id
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db
 
 GROUPS = (("A", ("d1", "d2", "d3")), ("B", ("d4", "d5", "d6")), ("C", ("d7", "d8", "d9")))
 REFUSED = (Refused, RuleViolation)

@@ -21,7 +21,7 @@ _LOADER.exec_module(ENGINE)
 
 
 @pytest.fixture
-def setup(db, fast_passwords):
+def setup(db):
     return _engine_setup(duplas=128, measured=2, writers=3)  # 32 groups of 4: two pages of 16
 
 

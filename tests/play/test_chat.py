@@ -11,7 +11,7 @@ from tournaments.online import chat, conduct, people
 from tournaments.refusals import Refused
 
 NOW = dt.datetime(2026, 12, 6, 23, 0, tzinfo=dt.UTC)
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db
 
 
 def at(seconds: float) -> dt.datetime:

@@ -13,7 +13,7 @@ from tests.support.online import Clock, connect_all, drain_all, play_random, run
 from tournaments.models import ChatMessage, OnlineTable, PartidaLog
 from tournaments.online import chat, conduct
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture

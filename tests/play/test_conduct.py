@@ -14,7 +14,7 @@ from tournaments.online import chat, conduct, people, services
 from tournaments.play.identity import GUEST_SESSION_KEY
 from tournaments.refusals import Refused
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db
 
 NOW = dt.datetime(2026, 12, 6, 23, 0, tzinfo=dt.UTC)
 

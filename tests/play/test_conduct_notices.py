@@ -11,7 +11,7 @@ from tournaments.models import OnlineTable, Sala, TableSeat
 from tournaments.online import chat, conduct, people
 from tournaments.play.identity import GUEST_SESSION_KEY
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db
 
 
 def guest_client(profile) -> Client:

@@ -15,11 +15,6 @@ from tournaments.online import people
 from tournaments.refusals import Refused
 
 
-@pytest.fixture(autouse=True)
-def _fast(fast_passwords):
-    pass
-
-
 def _refusal(call, **kwargs) -> Refused:
     with pytest.raises(Refused) as caught:
         call(**kwargs)

@@ -19,7 +19,7 @@ from tests.support.printing import (
 )
 from tournaments.models import Dupla
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db
 
 
 def chave(slug: str) -> list[str]:

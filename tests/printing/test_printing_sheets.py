@@ -40,7 +40,7 @@ from tournaments.printing.page import Footer
 from tournaments.selectors import tournament_state_get
 from tournaments.synthetic import synthetic_tournament
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 PODIUM = [

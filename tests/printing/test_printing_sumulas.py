@@ -33,7 +33,7 @@ from tournaments.roles import role_grant
 from tournaments.selectors import tournament_state_cache_clear
 from tournaments.synthetic import synthetic_tournament
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db
 
 SITE = "https://truco.exemplo.org"
 PLAYERS = {

@@ -12,7 +12,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from tests.support.sumula import cup_setup, staff_user
 from tournaments.models import Dupla, Jogo, StaffRole, Tournament
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db
 
 
 def _public_urls(tournament: Tournament) -> dict[str, str]:

@@ -18,7 +18,7 @@ from tournaments.models import StaffRole
 from tournaments.public import fastpages
 from tournaments.public.views import page_until as REAL_PAGE_UNTIL
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True, params=["memory", "redis"])

@@ -19,7 +19,7 @@ from tests.support.sumula import PIN, answer, api, cup_setup, jogo_between, jogo
 from tournaments.models import Dupla, Jogo, Player, StaffRole, SumulaEvent, Tournament
 from tournaments.selectors import tournament_live_version, tournament_state_get
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db
 
 REFEREE_NAME = "arbitro-joaquim-77"
 

@@ -146,7 +146,7 @@ def test_the_desks_upload_lists_the_files_problems_in_the_visitors_language(raw,
 
 
 @pytest.fixture
-def cup(load_file, fast_passwords):
+def cup(load_file):
     return cup_setup(load_file)
 
 

@@ -23,7 +23,7 @@ def _clean_cache():
 
 
 @pytest.fixture
-def comissao(db, fast_passwords):
+def comissao(db):
     return User.objects.create_superuser("comissao", "c@example.com", "senha-forte-123")
 
 

@@ -220,7 +220,6 @@ def test_desk_rights_by_role(cup):
 
 
 @pytest.mark.django_db
-@pytest.mark.usefixtures("fast_passwords")
 def test_a_replaced_link_opens_nothing(cup):
     dupla = Dupla.objects.get(tournament=cup, key="d1")
     old = dupla.token

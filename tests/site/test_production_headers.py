@@ -40,7 +40,7 @@ OWNER_PASSWORD = "senha-da-comissao-1"
 
 
 @pytest.fixture
-def world(db, load_file, fast_passwords):
+def world(db, load_file):
     demo = load_file(demo_file(load_file))  # groups and a knockout, one jogo at the table
     finished = load_file(knockout_file())  # over: medals, no polling
     owner = User.objects.create_user("comissao", password=OWNER_PASSWORD, is_staff=True)  # creates events too

@@ -112,7 +112,7 @@ def _english(client: Client) -> Client:
 
 
 @pytest.fixture
-def cup(load_file, fast_passwords):
+def cup(load_file):
     return cup_setup(load_file)
 
 

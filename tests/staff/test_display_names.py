@@ -15,7 +15,7 @@ from tournaments.models import Jogo, Mesa, StaffRole
 from tournaments.selectors import tournament_state_cache_clear
 from tournaments.staff.services import invitation_create
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from tournaments.staff.services import (
     invitation_create,
 )
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db
 
 REF = StaffRole.REFEREE
 

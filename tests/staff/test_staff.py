@@ -13,7 +13,7 @@ from tournaments.models import AuditEntry, Jogo, Mesa, StaffInvitation, StaffRol
 from tournaments.permissions import role_of
 from tournaments.staff.services import invitation_create, invitation_resend, invitation_revoke, role_grant, role_revoke
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db
 
 ORG, REF = StaffRole.ORGANIZER, StaffRole.REFEREE
 

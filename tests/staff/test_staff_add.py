@@ -13,7 +13,7 @@ from django.core.management.base import CommandError
 
 from tournaments.models import StaffRole
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
 

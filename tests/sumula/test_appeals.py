@@ -12,7 +12,7 @@ from tournaments.permissions import may_decide_appeal
 from tournaments.refusals import Refused
 from tournaments.sumula.services import Actor, appeal_decide, appeal_file
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db
 
 LINK = "Mozilla/5.0 (phone) · 10.0.0.7"
 

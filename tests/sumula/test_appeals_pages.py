@@ -11,7 +11,7 @@ from tests.support.sumula import staff_user
 from tournaments.models import Appeal, Dupla, Jogo, StaffRole
 from tournaments.printing.contents import sumula_sheet_get
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db
 
 REASON = "a mão 3 da 2ª partida foi nossa"
 

@@ -19,8 +19,6 @@ from tournaments.sumula.locked import Actor
 from tournaments.sumula.records import jogo_lock, jogo_record_load, jogo_record_locked, jogo_records_forget
 from tournaments.sumula.services import sumula_mao_add
 
-pytestmark = pytest.mark.usefixtures("fast_passwords")
-
 
 def _stored(record) -> tuple:
     """What a record says: its entry, its partidas' columns, its mãos' columns in order."""

@@ -20,7 +20,7 @@ from tournaments.models import Jogo, Mao, StaffRole, SumulaEvent, Tournament
 from tournaments.selectors import tournament_live_version, tournament_settings
 from tournaments.sumula.records import jogo_record_load
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 THREADS = 50
 

@@ -25,7 +25,7 @@ from tournaments.models import Jogo, Tournament
 from tournaments.selectors import tournament_state_cache_clear
 from tournaments.services import tournament_import
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db
 
 COMPARED = ("duplas", "stages", "jogos", "standings", "bracket", "bracket_third_place", "classification")
 SUMULA_COMPARED = (

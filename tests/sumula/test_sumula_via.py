@@ -21,7 +21,7 @@ from tournaments.result_form import Errors, result_read
 from tournaments.sumula import services
 from tournaments.web import refusal_status
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = pytest.mark.django_db
 
 STALE = "a súmula mudou: agora é a via 2; confira o resultado e confirme de novo"
 CORRECTION = {"reason": "placar trocado na 2ª partida", "partidas": [[12, 3], [12, 5]]}
