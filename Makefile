@@ -71,9 +71,9 @@ browser-deps: axe-deps
 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 		else echo "instale o Chromium: sudo apt-get install chromium"; exit 1; fi; }
 
-# Every test; DATABASE_URL picks the database (SQLite by default).
+# Every test; DATABASE_URL picks the database (SQLite by default); TESTS="tests/a tests/b" runs only those.
 test: install messages browser-deps nginx-deps
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q $(TESTS)
 
 test-postgres: install messages browser-deps nginx-deps
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/zap_test} $(PY) -m pytest -q

@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.a11y import AXE_CONTEXT, assert_no_axe_violations
+from tests.support.browser import shot
 from tests.support.online import message_of
 from tests.support.online_tournament import knockout_online_file
 from truco.robots import legal_actions
@@ -72,8 +73,7 @@ def _free_port() -> int:
 
 
 def _shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    shot(page, name, folder=SHOTS)
 
 
 @pytest.fixture(scope="module")

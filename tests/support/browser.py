@@ -20,6 +20,10 @@ ARGS = [
 VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 
 
-def shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+def shot(page, name: str, *, folder: Path = SHOTS) -> None:
+    """A full-page screenshot to look at; ZAP_SHOTS=0 (.ci/run sets it: nobody looks at them there) takes none, since
+    each costs Chromium a render and a PNG of the whole page and the browser tests take hundreds."""
+    if os.environ.get("ZAP_SHOTS", "1") == "0":
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
