@@ -283,7 +283,7 @@ def test_a_stale_seq_is_refused_and_the_same_id_twice_acts_once(clock):
         before = await database_sync_to_async(TableEvent.objects.filter(table_id=table.id).count)()
         clock.advance(1)
         await mover.send({"type": "play", "id": "stale", "seq": mover.seq - 1, "card": card, "closed": False})
-        refused = await mover.next()
+        refused = await reply(mover)
         assert refused["type"] == "refused" and refused["id"] == "stale" and "mudou" in refused["reason"]
         await settle(sockets)
         assert await database_sync_to_async(TableEvent.objects.filter(table_id=table.id).count)() == before
@@ -314,7 +314,8 @@ def test_actions_out_of_turn_against_the_rules_or_by_spectators_are_refused_in_p
         assert "1ª rodada" in refused["reason"]
         refused = await mover.act({"type": "answer", "accept": "talvez"})
         assert "'accept'" in refused["reason"]
-        refused = await mover.act({"type": "play", "card": "3p" if "3p" not in mover.state["hand"] else "4p"})
+        foreign = next(card for card in ("3p", "4p", "5p", "6p") if card not in mover.state["hand"])
+        refused = await mover.act({"type": "play", "card": foreign})
         assert "não está na sua mão" in refused["reason"]
         spectator = await connect(table.id, None)
         assert spectator.state["seat"] is None and spectator.state["hand"] is None and spectator.state["may"] == []

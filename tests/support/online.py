@@ -23,7 +23,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.utils import timezone
 
 from scoring.rules import settings_build
-from tournaments.models import OnlineProfile, OnlineTable
+from tournaments.models import OnlineProfile, OnlineTable, TableSeat
 from tournaments.online import people, services
 from tournaments.play.identity import GUEST_SESSION_KEY
 from truco.actions import Action, AnswerBet, AskBet, CastVote, DecideOnze, PlayCard
@@ -179,8 +179,23 @@ async def connect(
     socket = Socket(comm=comm, seat=seat, table_id=table_id)
     assert (await socket.next())["type"] == "state"
     assert (await socket.next())["type"] == "seats"
+    if seat is not None:
+        await _until_present(table_id, seat)
     await socket.drain()
     return socket
+
+
+async def _until_present(table_id: int, seat: int, timeout: float = 10.0) -> None:
+    """Wait until the connection's presence is written (the consumer writes it after the first frames; at a table
+    in play it is an event with its seq): a ``settle`` after this sees that seq, however loaded the machine."""
+    present = database_sync_to_async(
+        lambda: TableSeat.objects.filter(table_id=table_id, seat=seat, present=True).exists()
+    )
+    loop = asyncio.get_running_loop()
+    until = loop.time() + timeout
+    while not await present():
+        assert loop.time() < until, f"table {table_id}: seat {seat} not present after {timeout} s"
+        await asyncio.sleep(0.01)
 
 
 async def connect_all(table: Table) -> list[Socket]:
