@@ -34,6 +34,7 @@ from truco.rules import partida_at
 from truco.store import partida_dump
 
 ORIGIN = b"http://testserver"
+STALE = "A mesa mudou"  # the refusal of an action sent with an old seq (services.table_act)
 NAMES = ("Ana", "Bruno", "Carla", "Davi")
 _ids = itertools.count(1)
 
@@ -153,18 +154,23 @@ class Socket:
     async def act(self, message: dict[str, Any]) -> dict[str, Any]:
         """Send an action with a fresh id and the last seq; returns the first frame that answers it: its event,
         or its refusal (frames of other changes before it are kept, not returned)."""
-        full = {"id": f"a{next(_ids)}", "seq": self.seq, **message}
-        await self.send(full)
-        while True:
-            frame = await self.next()
-            if frame["type"] == "refused" and frame.get("id") == full["id"]:
-                return frame
-            if (
-                frame["type"] == "event"
-                and frame["event"]["seat"] == self.seat
-                and frame["event"]["type"] == message["type"]
-            ):
-                return frame
+        for attempt in range(3):
+            full = {"id": f"a{next(_ids)}", "seq": self.seq, **message}
+            await self.send(full)
+            while True:
+                frame = await self.next()
+                if frame["type"] == "refused" and frame.get("id") == full["id"]:
+                    if frame["reason"].startswith(STALE) and attempt < 2:
+                        await self.drain(0.2)  # as a client does: take the new state, then act again
+                        break
+                    return frame
+                if (
+                    frame["type"] == "event"
+                    and frame["event"]["seat"] == self.seat
+                    and frame["event"]["type"] == message["type"]
+                ):
+                    return frame
+        raise AssertionError("unreachable")
 
     async def close(self) -> None:
         await self.comm.disconnect()
