@@ -153,7 +153,8 @@ class Socket:
 
     async def act(self, message: dict[str, Any]) -> dict[str, Any]:
         """Send an action with a fresh id and the last seq; returns the first frame that answers it: its event,
-        or its refusal (frames of other changes before it are kept, not returned)."""
+        or its refusal (frames of other changes before it are kept, not returned). Refused for an old seq (a change
+        it had not seen yet), it takes the new state and acts again, at most twice, as the table's page does."""
         for attempt in range(3):
             full = {"id": f"a{next(_ids)}", "seq": self.seq, **message}
             await self.send(full)
